@@ -1,0 +1,154 @@
+/**
+ * One error hierarchy for every failure of the service a user can act on. Messages say what to do
+ * next; they carry the method, path, status and the server's own words, never the token.
+ */
+
+export interface ServiceErrorDetails {
+  method?: string;
+  path?: string;
+  status?: number;
+  /** The server's `message` or `detail`, flattened to one line. */
+  serverMessage?: string;
+  /** Seconds the server asked us to wait (Retry-After), when it said so. */
+  retryAfterSeconds?: number;
+  cause?: unknown;
+}
+
+export class AgentRunError extends Error {
+  override name = "AgentRunError";
+  readonly method?: string;
+  readonly path?: string;
+  readonly status?: number;
+  readonly serverMessage?: string;
+
+  constructor(message: string, details: ServiceErrorDetails = {}) {
+    super(composeMessage(message, details), details.cause === undefined ? undefined : { cause: details.cause });
+    this.method = details.method;
+    this.path = details.path;
+    this.status = details.status;
+    this.serverMessage = details.serverMessage;
+  }
+}
+
+function composeMessage(message: string, d: ServiceErrorDetails): string {
+  const where = d.method && d.path ? ` [${d.method} ${d.path}]` : "";
+  const server = d.serverMessage ? ` Server said: ${d.serverMessage}` : "";
+  return `${message}${where}${server}`;
+}
+
+/** A request the bridge refused to send because it breaks the spec. Nothing was sent. */
+export class RequestValidationError extends AgentRunError {
+  override name = "RequestValidationError";
+  readonly issues: string[];
+  constructor(what: string, issues: string[]) {
+    super(`Invalid ${what}: ${issues.join("; ")}. Nothing was sent.`);
+    this.issues = issues;
+  }
+}
+
+/** Missing or malformed client configuration (base URL, token, organization). */
+export class ConfigurationError extends AgentRunError {
+  override name = "ConfigurationError";
+}
+
+/** The service answered with something the bridge cannot read (e.g. a run without an `id`). */
+export class InvalidResponseError extends AgentRunError {
+  override name = "InvalidResponseError";
+}
+
+export class BadRequestError extends AgentRunError {
+  override name = "BadRequestError";
+}
+export class AuthenticationError extends AgentRunError {
+  override name = "AuthenticationError";
+}
+export class PermissionError extends AgentRunError {
+  override name = "PermissionError";
+}
+export class NotFoundError extends AgentRunError {
+  override name = "NotFoundError";
+}
+export class PaymentRequiredError extends AgentRunError {
+  override name = "PaymentRequiredError";
+}
+export class UnprocessableError extends AgentRunError {
+  override name = "UnprocessableError";
+}
+export class RateLimitError extends AgentRunError {
+  override name = "RateLimitError";
+  readonly retryAfterSeconds?: number;
+  constructor(message: string, details: ServiceErrorDetails = {}) {
+    super(message, details);
+    this.retryAfterSeconds = details.retryAfterSeconds;
+  }
+}
+export class ClientRequestError extends AgentRunError {
+  override name = "ClientRequestError";
+}
+export class ServerError extends AgentRunError {
+  override name = "ServerError";
+}
+/** The connection failed. `certainlyNotSent` is true when the service cannot have acted (refused). */
+export class NetworkError extends AgentRunError {
+  override name = "NetworkError";
+  readonly certainlyNotSent: boolean;
+  constructor(message: string, details: ServiceErrorDetails & { certainlyNotSent: boolean }) {
+    super(message, details);
+    this.certainlyNotSent = details.certainlyNotSent;
+  }
+}
+export class TimeoutError extends AgentRunError {
+  override name = "TimeoutError";
+}
+/** A wait (for a run, or for rate budget) passed its deadline or was aborted. */
+export class DeadlineError extends AgentRunError {
+  override name = "DeadlineError";
+}
+
+/** Maps an HTTP failure to the error a user can act on. */
+export function errorForStatus(status: number, details: ServiceErrorDetails): AgentRunError {
+  const d = { ...details, status };
+  switch (status) {
+    case 400:
+      return new BadRequestError("The service rejected the request parameters (400): check the values sent.", d);
+    case 401:
+      return new AuthenticationError(
+        "The API token was rejected (401): check AGENT_RUN_API_TOKEN (or --token / api-token).",
+        d,
+      );
+    case 403:
+      return new PermissionError(
+        "The API token has no permission for this organization or run (403): check AGENT_RUN_ORG_ID and the token's access.",
+        d,
+      );
+    case 404:
+      return new NotFoundError(
+        "Not found (404): check the run id and that it belongs to the organization in AGENT_RUN_ORG_ID.",
+        d,
+      );
+    case 402:
+      return new PaymentRequiredError(
+        "The organization's plan allowance is used up (402): add credits or raise the plan before starting more runs.",
+        d,
+      );
+    case 422:
+      return new UnprocessableError("The service could not process the request (422): fix the fields it names.", d);
+    case 429:
+      return new RateLimitError(
+        "The service's rate limit was exceeded (429): slow down, or wait for the window to pass.",
+        d,
+      );
+    default:
+      if (status >= 500) {
+        return new ServerError(`The service failed (${status}): try again later; if it persists, report it.`, d);
+      }
+      return new ClientRequestError(`The service refused the request (${status}).`, d);
+  }
+}
+
+/** True when the error says the call certainly did not act on the service (safe to repeat a create). */
+export function certainlyNotActedOn(error: unknown): boolean {
+  if (error instanceof RateLimitError) return true;
+  if (error instanceof NetworkError) return error.certainlyNotSent;
+  return false;
+}

@@ -1,0 +1,213 @@
+/**
+ * The Agent Run Service's wire format: the only module where the spec's identifiers live
+ * (`../shared/spec/agent-run-service.md`). Everything else imports names from here.
+ *
+ * Response schemas are tolerant readers: unknown fields are kept (`.passthrough()`-like
+ * `z.looseObject`), nullable and missing optional fields are accepted, and only what the
+ * bridge cannot work without (a run's `id`) is required. Request schemas are strict: the
+ * bridge never sends a field the spec does not list.
+ */
+import { z } from "zod";
+
+/** Spec §4: every path, in one place (the logs endpoint is ALPHA and has been seen under `/v1/alpha/`). */
+export const API_PATHS = {
+  createRun: (orgId: number) => `/v1/organizations/${orgId}/agent/run`,
+  getRun: (orgId: number, runId: number) => `/v1/organizations/${orgId}/agent/run/${runId}`,
+  resumeRun: (orgId: number) => `/v1/organizations/${orgId}/agent/run/resume`,
+  runLogs: (orgId: number, runId: number) => `/v1/organizations/${orgId}/agent/run/${runId}/logs`,
+} as const;
+
+/** Spec §2.2, in the spec's order. */
+export const SOURCE_TYPES = [
+  "LOCAL",
+  "MESSAGING",
+  "GIT_HOST",
+  "GIT_HOST_CHECK_SUITE",
+  "GIT_HOST_PR_REVIEW",
+  "ISSUE_TRACKER_A",
+  "API",
+  "CHAT",
+  "ISSUE_TRACKER_B",
+  "ISSUE_TRACKER_C",
+  "WORK_MGMT",
+  "SETUP_COMMANDS",
+] as const;
+export type SourceType = (typeof SOURCE_TYPES)[number];
+export const SourceTypeSchema = z.enum(SOURCE_TYPES);
+
+/** Named aliases so that callers never spell a wire value themselves. */
+export const SOURCE = {
+  gitHost: "GIT_HOST",
+  gitHostCheckSuite: "GIT_HOST_CHECK_SUITE",
+  gitHostPrReview: "GIT_HOST_PR_REVIEW",
+  api: "API",
+  local: "LOCAL",
+} as const satisfies Record<string, SourceType>;
+
+/** Spec §4.1 `agent_type`. */
+export const AGENT_TYPES = ["native", "partner_code"] as const;
+export type AgentType = (typeof AGENT_TYPES)[number];
+export const AgentTypeSchema = z.enum(AGENT_TYPES);
+
+/** Spec §2.6. */
+export const MESSAGE_TYPES = [
+  "ACTION",
+  "PLAN_EVALUATION",
+  "FINAL_ANSWER",
+  "ERROR",
+  "USER_MESSAGE",
+  "USER_GIT_HOST_ISSUE_COMMENT",
+  "INITIAL_PR_GENERATION",
+  "DETECT_PR_ERRORS",
+  "FIX_PR_ERRORS",
+  "PR_CREATION_FAILED",
+  "PR_EVALUATION",
+  "COMMIT_EVALUATION",
+  "AGENT_RUN_LINK",
+] as const;
+export type MessageType = (typeof MESSAGE_TYPES)[number];
+
+/** Spec §2.5: tool names seen in traces. */
+export const TOOL_NAMES = { search: "ripgrep_search", write: "file_write" } as const;
+
+/** Spec §4.4 and §8: logs pagination. */
+export const LOGS_PAGE_MAX = 100;
+export const LOGS_PAGE_DEFAULT = 100;
+
+/**
+ * Spec §8 rate limits per API token. The logs endpoint states "60 per 60 s shared across all
+ * endpoints", stricter than "60 per 30 s" for standard endpoints: the client uses the stricter.
+ */
+export const RATE_LIMITS = {
+  standard: { points: 60, durationSeconds: 30 },
+  sharedStrict: { points: 60, durationSeconds: 60 },
+  create: { points: 10, durationSeconds: 60 },
+  setupCommands: { points: 5, durationSeconds: 60 },
+  logAnalysis: { points: 5, durationSeconds: 60 },
+} as const;
+
+/**
+ * Status values. The spec shows only lowercase `completed`; real deployments use the uppercase
+ * set below. Status is an open set: see `status.ts` for classification.
+ */
+export const KNOWN_STATUSES = {
+  inProgress: ["ACTIVE", "PENDING", "EVALUATION", "QUEUED", "RUNNING", "queued", "running", "pending", "active"],
+  waitingForInput: ["PAUSED", "paused", "waiting_for_input"],
+  succeeded: ["COMPLETE", "COMPLETED", "completed", "complete"],
+  failed: ["ERROR", "FAILED", "CANCELLED", "TIMEOUT", "MAX_ITERATIONS_REACHED", "OUT_OF_TOKENS", "failed", "error", "cancelled"],
+} as const;
+
+// ---------------------------------------------------------------------------------------------
+// Responses (tolerant readers)
+
+const nullableString = z.string().nullish();
+
+/** Spec §2.3. Fields are read leniently: a PR link is still useful with a missing date. */
+export const GitHostPullRequestSchema = z.looseObject({
+  id: z.number().int().nullish(),
+  title: nullableString,
+  url: nullableString,
+  created_at: nullableString,
+  head_branch_name: nullableString,
+});
+export type GitHostPullRequest = z.infer<typeof GitHostPullRequestSchema>;
+
+/** Spec §2.1. `id` is the one field without which nothing can be done. */
+export const AgentRunSchema = z.looseObject({
+  id: z.number({ error: "the response has no numeric run `id`" }).int(),
+  organization_id: z.number().int().nullish(),
+  status: nullableString,
+  created_at: nullableString,
+  web_url: nullableString,
+  result: nullableString,
+  summary: nullableString,
+  // An unknown source type is kept as a string rather than rejecting the whole run.
+  source_type: z.string().nullish(),
+  git_host_pull_requests: z.array(GitHostPullRequestSchema).nullish(),
+  metadata: z.record(z.string(), z.unknown()).nullish(),
+});
+export type AgentRun = z.infer<typeof AgentRunSchema>;
+
+/** Spec §2.5. ALPHA: every field but the type is optional; `message_type` stays an open string. */
+export const LogEntrySchema = z.looseObject({
+  agent_run_id: z.number().int().nullish(),
+  created_at: nullableString,
+  message_type: z.string().nullish(),
+  thought: nullableString,
+  tool_name: nullableString,
+  tool_input: z.unknown().optional(),
+  tool_output: z.unknown().optional(),
+  observation: z.unknown().optional(),
+});
+export type LogEntry = z.infer<typeof LogEntrySchema>;
+
+/** Spec §2.4 `AgentRunWithLogsResponse`, read leniently (ALPHA). */
+export const AgentRunWithLogsSchema = z.looseObject({
+  id: z.number({ error: "the logs response has no numeric run `id`" }).int(),
+  organization_id: z.number().int().nullish(),
+  status: nullableString,
+  created_at: nullableString,
+  web_url: nullableString,
+  result: nullableString,
+  logs: z.array(LogEntrySchema).nullish().transform((logs) => logs ?? []),
+  total_logs: z.number().int().nullish(),
+  page: z.number().int().nullish(),
+  size: z.number().int().nullish(),
+  pages: z.number().int().nullish(),
+});
+export type AgentRunWithLogs = z.infer<typeof AgentRunWithLogsSchema>;
+
+/** Error bodies seen: `{ message }`, `{ detail: "…" }` or FastAPI's `{ detail: [{ loc, msg, type }] }`. */
+export const ErrorBodySchema = z.looseObject({
+  message: z.string().optional(),
+  detail: z
+    .union([
+      z.string(),
+      z.array(z.looseObject({ loc: z.array(z.union([z.string(), z.number()])).optional(), msg: z.string().optional() })),
+    ])
+    .optional(),
+});
+
+// ---------------------------------------------------------------------------------------------
+// Requests (strict: nothing the spec does not list)
+
+const DATA_URI = /^data:[\w.+-]+\/[\w.+-]+(;[\w-]+=[\w.-]+)*;base64,[A-Za-z0-9+/]+={0,2}$/;
+
+export const ImageDataUriSchema = z
+  .string()
+  .regex(DATA_URI, { error: "each image must be a base64 data URI such as data:image/png;base64,iVBOR…" });
+
+/** A JSON object (not an array, not null). */
+export const MetadataSchema = z.record(z.string(), z.unknown(), {
+  error: "metadata must be a JSON object such as {\"key\":\"value\"}",
+});
+
+/** Spec §4.1. */
+export const CreateRunRequestSchema = z.strictObject({
+  prompt: z.string({ error: "prompt is required" }).trim().min(1, { error: "prompt must not be empty" }),
+  images: z.array(ImageDataUriSchema).nullish(),
+  metadata: MetadataSchema.nullish(),
+  repo_id: z.number().int().positive({ error: "repo_id must be a positive integer" }).nullish(),
+  model: z.string().min(1).nullish(),
+  agent_type: z.enum(AGENT_TYPES, { error: `agent_type must be one of: ${AGENT_TYPES.join(", ")}` }).nullish(),
+});
+export type CreateRunRequest = z.input<typeof CreateRunRequestSchema>;
+
+/** Spec §4.3: exactly these two fields. */
+export const ResumeRunRequestSchema = z.strictObject({
+  agent_run_id: z.number().int().positive({ error: "agent_run_id must be a positive integer" }),
+  prompt: z.string({ error: "prompt is required" }).trim().min(1, { error: "prompt must not be empty" }),
+});
+export type ResumeRunRequest = z.input<typeof ResumeRunRequestSchema>;
+
+/** Spec §4.4 query. */
+export const LogsQuerySchema = z.strictObject({
+  skip: z.number().int().min(0, { error: "skip must be 0 or more" }).default(0),
+  limit: z
+    .number()
+    .int()
+    .min(1, { error: `limit must be between 1 and ${LOGS_PAGE_MAX}` })
+    .max(LOGS_PAGE_MAX, { error: `limit must be between 1 and ${LOGS_PAGE_MAX}` })
+    .default(LOGS_PAGE_DEFAULT),
+});
+export type LogsQuery = z.input<typeof LogsQuerySchema>;
