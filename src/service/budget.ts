@@ -1,0 +1,330 @@
+import type { Redis } from "ioredis";
+import { DeadlineError } from "./errors.js";
+import { SlidingWindowLog } from "./sliding-window.js";
+import { RATE_LIMITS } from "./wire.js";
+
+/**
+ * Client-side rate budgets per API token (spec §8). Callers wait for budget instead of drawing a
+ * 429 from the service. `create` calls count against the creation window AND the shared window.
+ */
+export type BudgetKind = "create" | "read";
+
+export interface AcquireOptions {
+  signal?: AbortSignal;
+  /** Epoch milliseconds after which waiting gives up with a DeadlineError. */
+  deadline?: number;
+}
+
+export interface RateBudget {
+  /** Waits, first come first served, until one call of `kind` fits every window it counts against. */
+  acquire(kind: BudgetKind, options?: AcquireOptions): Promise<void>;
+  /** How many callers are waiting for `kind` right now ("queued, position N"). */
+  waiting(kind: BudgetKind): number;
+  /** After a 429: nobody gets budget of `kind` for `ms` (a `read` pause stops creates too: the shared window is full). */
+  pause(kind: BudgetKind, ms: number): void;
+}
+
+export interface WindowSpec {
+  points: number;
+  durationMs: number;
+}
+
+export interface BudgetWindows {
+  /** Every call, creates included. Default: the stricter stated figure, 60 per 60 s. */
+  shared: WindowSpec;
+  /** Agent creation. Default 10 per minute. */
+  create: WindowSpec;
+}
+
+export interface BudgetOptions {
+  /** Multiplies every window (1 = real time); matches the emulator's `timeScale`. */
+  timeScale?: number;
+  windows?: Partial<BudgetWindows>;
+  /**
+   * Extra spacing per window, in ms: the service counts a request when it arrives, we count when we
+   * send it, so latency jitter could otherwise push one request into a full window.
+   */
+  marginMs?: number;
+  now?: () => number;
+}
+
+export function defaultWindows(timeScale = 1): BudgetWindows {
+  return {
+    shared: { points: RATE_LIMITS.sharedStrict.points, durationMs: RATE_LIMITS.sharedStrict.durationSeconds * 1000 * timeScale },
+    create: { points: RATE_LIMITS.create.points, durationMs: RATE_LIMITS.create.durationSeconds * 1000 * timeScale },
+  };
+}
+
+function resolveWindows(options: BudgetOptions): BudgetWindows {
+  const scale = options.timeScale ?? 1;
+  if (!(scale > 0)) throw new RangeError(`timeScale must be a positive number, got ${scale}`);
+  const base = defaultWindows(scale);
+  return { shared: options.windows?.shared ?? base.shared, create: options.windows?.create ?? base.create };
+}
+
+function defaultMargin(windows: BudgetWindows): number {
+  return Math.max(25, Math.round(windows.shared.durationMs * 0.02));
+}
+
+interface Waiter {
+  kind: BudgetKind;
+  resolve: () => void;
+  reject: (error: Error) => void;
+  cleanup: () => void;
+}
+
+/**
+ * The shared FIFO machinery: one queue per kind, a single timer, and a `tryTake` that asks the
+ * windows (local or Redis) for either "taken" (0) or how long to wait.
+ */
+abstract class QueuedBudget implements RateBudget {
+  private readonly queues: Record<BudgetKind, Waiter[]> = { create: [], read: [] };
+  private timer: NodeJS.Timeout | undefined;
+  private pumping = false;
+
+  protected abstract tryTake(kind: BudgetKind): Promise<number> | number;
+  abstract pause(kind: BudgetKind, ms: number): void;
+
+  waiting(kind: BudgetKind): number {
+    return this.queues[kind].length;
+  }
+
+  acquire(kind: BudgetKind, options: AcquireOptions = {}): Promise<void> {
+    const { signal, deadline } = options;
+    if (signal?.aborted) return Promise.reject(abortedError(kind, signal));
+    if (deadline !== undefined && Date.now() >= deadline) return Promise.reject(deadlineError(kind));
+    return new Promise<void>((resolve, reject) => {
+      let deadlineTimer: NodeJS.Timeout | undefined;
+      const onAbort = () => this.drop(waiter, abortedError(kind, signal));
+      const waiter: Waiter = {
+        kind,
+        resolve,
+        reject,
+        cleanup: () => {
+          signal?.removeEventListener("abort", onAbort);
+          if (deadlineTimer) clearTimeout(deadlineTimer);
+        },
+      };
+      signal?.addEventListener("abort", onAbort, { once: true });
+      if (deadline !== undefined) {
+        deadlineTimer = setTimeout(() => this.drop(waiter, deadlineError(kind)), Math.max(0, deadline - Date.now()));
+        deadlineTimer.unref?.();
+      }
+      this.queues[kind].push(waiter);
+      void this.pump();
+    });
+  }
+
+  private drop(waiter: Waiter, error: Error): void {
+    const queue = this.queues[waiter.kind];
+    const index = queue.indexOf(waiter);
+    if (index < 0) return;
+    queue.splice(index, 1);
+    waiter.cleanup();
+    waiter.reject(error);
+  }
+
+  /** Serves queue heads while budget allows, then sleeps until the earliest one can fit. */
+  protected async pump(): Promise<void> {
+    if (this.pumping) return;
+    this.pumping = true;
+    if (this.timer) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+    }
+    try {
+      let nextWake = Infinity;
+      for (;;) {
+        let served = false;
+        nextWake = Infinity;
+        for (const kind of ["create", "read"] as const) {
+          const head = this.queues[kind][0];
+          if (!head) continue;
+          let wait: number;
+          try {
+            wait = await this.tryTake(kind);
+          } catch (error) {
+            // A broken shared store must not strand callers: fail them with the store's error.
+            this.queues[kind].shift();
+            head.cleanup();
+            head.reject(error instanceof Error ? error : new Error(String(error)));
+            served = true;
+            continue;
+          }
+          if (this.queues[kind][0] !== head) {
+            // The head was aborted while we asked; the slot we took is simply left unused.
+            served = true;
+            continue;
+          }
+          if (wait <= 0) {
+            this.queues[kind].shift();
+            head.cleanup();
+            head.resolve();
+            served = true;
+          } else {
+            nextWake = Math.min(nextWake, wait);
+          }
+        }
+        if (!served) break;
+      }
+      if (nextWake !== Infinity) {
+        this.timer = setTimeout(() => void this.pump(), Math.max(1, Math.ceil(nextWake)));
+      }
+    } finally {
+      this.pumping = false;
+    }
+  }
+}
+
+function abortedError(kind: BudgetKind, signal?: AbortSignal): DeadlineError {
+  return new DeadlineError(`Stopped waiting for ${kind} rate budget: ${String(signal?.reason ?? "aborted")}.`);
+}
+
+function deadlineError(kind: BudgetKind): DeadlineError {
+  return new DeadlineError(
+    `Gave up waiting for ${kind} rate budget before the deadline: too many calls share this API token; retry later or raise the deadline.`,
+  );
+}
+
+/** Budgets for one process. Several replicas sharing a token need `createRedisBudget`. */
+class InProcessBudget extends QueuedBudget {
+  private readonly shared: SlidingWindowLog;
+  private readonly create: SlidingWindowLog;
+  private readonly margin: number;
+  private readonly now: () => number;
+  private readonly pausedUntil: Record<BudgetKind, number> = { create: 0, read: 0 };
+
+  constructor(options: BudgetOptions) {
+    super();
+    const windows = resolveWindows(options);
+    this.margin = options.marginMs ?? defaultMargin(windows);
+    this.shared = new SlidingWindowLog(windows.shared.points, windows.shared.durationMs + this.margin);
+    this.create = new SlidingWindowLog(windows.create.points, windows.create.durationMs + this.margin);
+    this.now = options.now ?? Date.now;
+  }
+
+  protected tryTake(kind: BudgetKind): number {
+    const now = this.now();
+    const paused = Math.max(this.pausedUntil.read, kind === "create" ? this.pausedUntil.create : 0) - now;
+    const wait = Math.max(
+      paused,
+      this.shared.delayUntilFree(now),
+      kind === "create" ? this.create.delayUntilFree(now) : 0,
+    );
+    if (wait > 0) return wait;
+    this.shared.record(now);
+    if (kind === "create") this.create.record(now);
+    return 0;
+  }
+
+  pause(kind: BudgetKind, ms: number): void {
+    this.pausedUntil[kind] = Math.max(this.pausedUntil[kind], this.now() + ms);
+    void this.pump();
+  }
+}
+
+export function createInProcessBudget(options: BudgetOptions = {}): RateBudget {
+  return new InProcessBudget(options);
+}
+
+/**
+ * Atomic sliding-window take across every replica sharing a token. Uses the server's clock (TIME)
+ * so replicas with skewed clocks still agree. Returns 0 when taken, else ms to wait.
+ * KEYS: shared log, create log (or ""), read pause, create pause. ARGV: shared points, shared ms,
+ * create points, create ms, unique member, isCreate.
+ */
+const TAKE_SCRIPT = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local wait = 0
+local pr = redis.call('PTTL', KEYS[3])
+if pr > wait then wait = pr end
+if ARGV[6] == '1' then
+  local pc = redis.call('PTTL', KEYS[4])
+  if pc > wait then wait = pc end
+end
+local function check(key, points, ms)
+  redis.call('ZREMRANGEBYSCORE', key, '-inf', now - ms)
+  local n = redis.call('ZCARD', key)
+  if n >= points then
+    local oldest = redis.call('ZRANGE', key, n - points, n - points, 'WITHSCORES')
+    return tonumber(oldest[2]) + ms - now
+  end
+  return 0
+end
+local w1 = check(KEYS[1], tonumber(ARGV[1]), tonumber(ARGV[2]))
+if w1 > wait then wait = w1 end
+if ARGV[6] == '1' then
+  local w2 = check(KEYS[2], tonumber(ARGV[3]), tonumber(ARGV[4]))
+  if w2 > wait then wait = w2 end
+end
+if wait > 0 then return wait end
+redis.call('ZADD', KEYS[1], now, ARGV[5])
+redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[2]))
+if ARGV[6] == '1' then
+  redis.call('ZADD', KEYS[2], now, ARGV[5])
+  redis.call('PEXPIRE', KEYS[2], tonumber(ARGV[4]))
+end
+return 0
+`;
+
+export interface RedisBudgetOptions extends Omit<BudgetOptions, "now"> {
+  /** Namespace of the keys; use one per API token (never the token itself). */
+  keyPrefix?: string;
+}
+
+class RedisBudget extends QueuedBudget {
+  private readonly windows: BudgetWindows;
+  private readonly margin: number;
+  private readonly prefix: string;
+  private counter = 0;
+  private readonly instance = Math.random().toString(36).slice(2);
+
+  constructor(
+    private readonly redis: Redis,
+    options: RedisBudgetOptions,
+  ) {
+    super();
+    this.windows = resolveWindows(options);
+    this.margin = options.marginMs ?? defaultMargin(this.windows);
+    this.prefix = options.keyPrefix ?? "agent-run-bridge:budget";
+  }
+
+  protected async tryTake(kind: BudgetKind): Promise<number> {
+    const p = this.prefix;
+    const result = await this.redis.eval(
+      TAKE_SCRIPT,
+      4,
+      `${p}:shared`,
+      `${p}:create`,
+      `${p}:pause:read`,
+      `${p}:pause:create`,
+      this.windows.shared.points,
+      this.windows.shared.durationMs + this.margin,
+      this.windows.create.points,
+      this.windows.create.durationMs + this.margin,
+      `${this.instance}:${++this.counter}`,
+      kind === "create" ? "1" : "0",
+    );
+    return Number(result);
+  }
+
+  pause(kind: BudgetKind, ms: number): void {
+    const key = `${this.prefix}:pause:${kind}`;
+    // Only ever extend a pause: SET … GT needs Redis 7; PX with a compare keeps it simple and atomic enough.
+    void this.redis
+      .eval(
+        "local cur = redis.call('PTTL', KEYS[1]) if cur < tonumber(ARGV[1]) then redis.call('SET', KEYS[1], '1', 'PX', ARGV[1]) end return 1",
+        1,
+        key,
+        Math.max(1, Math.ceil(ms)),
+      )
+      .then(() => this.pump())
+      .catch(() => undefined);
+  }
+}
+
+/** Budgets shared by every replica that uses the same Redis and key prefix (one prefix per API token). */
+export function createRedisBudget(redis: Redis, options: RedisBudgetOptions = {}): RateBudget {
+  return new RedisBudget(redis, options);
+}

@@ -1,0 +1,394 @@
+import pRetry from "p-retry";
+import type { z } from "zod";
+import { BRIDGE_NAME, BRIDGE_VERSION } from "../version.js";
+import { createInProcessBudget, defaultWindows, type BudgetKind, type RateBudget } from "./budget.js";
+import {
+  AgentRunError,
+  ConfigurationError,
+  DeadlineError,
+  InvalidResponseError,
+  NetworkError,
+  RateLimitError,
+  RequestValidationError,
+  ServerError,
+  TimeoutError,
+  certainlyNotActedOn,
+  errorForStatus,
+} from "./errors.js";
+import { classifyRunStatus, isFinalPhase, type RunPhase } from "./status.js";
+import {
+  API_PATHS,
+  AgentRunSchema,
+  AgentRunWithLogsSchema,
+  CreateRunRequestSchema,
+  ErrorBodySchema,
+  LOGS_PAGE_MAX,
+  LogsQuerySchema,
+  ResumeRunRequestSchema,
+  type AgentRun,
+  type AgentRunWithLogs,
+  type CreateRunRequest,
+  type LogEntry,
+} from "./wire.js";
+
+export interface AgentRunClientOptions {
+  /** The service's base address; the spec names no host, so it must be configured. */
+  baseUrl: string;
+  token: string;
+  orgId: number;
+  budget?: RateBudget;
+  /** Scales the default budget's windows and the wait after an unexplained 429 (1 = real time). */
+  timeScale?: number;
+  /** Per-request timeout. Default 30 s. */
+  timeoutMs?: number;
+  /** Retries for retryable failures (429s do not use them up; deadlines bound them). Default 5. */
+  retries?: number;
+  /** Backoff bounds (ms) between retries. Defaults 500 ms → 30 s, doubled, with jitter. */
+  backoff?: { minMs?: number; maxMs?: number };
+  userAgent?: string;
+  fetch?: typeof fetch;
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+  /** Epoch ms. Waits for budget, retries and polls stop here. */
+  deadline?: number;
+}
+
+export interface WaitOptions extends CallOptions {
+  /** Called on the first poll and whenever the status changes. */
+  onUpdate?: (run: AgentRun, phase: RunPhase) => void;
+  intervalMs?: { initial?: number; max?: number; factor?: number };
+}
+
+interface SendOptions extends CallOptions {
+  body?: unknown;
+  query?: Record<string, number>;
+  kind: BudgetKind;
+  /** Safe to repeat after an ambiguous failure (a timeout, a 500): reads are, creates and resumes are not. */
+  idempotent: boolean;
+}
+
+/** Without Retry-After, an unexplained 429 is waited out for the documented window. */
+const DEFAULT_CALL_DEADLINE_MS = 10 * 60_000;
+
+export class AgentRunClient {
+  readonly orgId: number;
+  readonly budget: RateBudget;
+  private readonly baseUrl: string;
+  private readonly token: string;
+  private readonly timeoutMs: number;
+  private readonly retries: number;
+  private readonly backoff: { minMs: number; maxMs: number };
+  private readonly userAgent: string;
+  private readonly fetchImpl: typeof fetch;
+  private readonly timeScale: number;
+
+  constructor(options: AgentRunClientOptions) {
+    const problems: string[] = [];
+    let base: URL | undefined;
+    try {
+      base = new URL(options.baseUrl);
+      if (base.protocol !== "http:" && base.protocol !== "https:") problems.push("the base URL must be http(s)");
+    } catch {
+      problems.push("the base URL is missing or not a URL (set AGENT_RUN_API_URL or --api-url)");
+    }
+    if (!options.token || typeof options.token !== "string") {
+      problems.push("the API token is missing (set AGENT_RUN_API_TOKEN or --token)");
+    }
+    if (!Number.isInteger(options.orgId) || options.orgId <= 0) {
+      problems.push("the organization id must be a positive integer (set AGENT_RUN_ORG_ID or --org-id)");
+    }
+    if (problems.length > 0 || !base) throw new ConfigurationError(`Cannot create the Agent Run client: ${problems.join("; ")}.`);
+    this.baseUrl = base.toString().replace(/\/+$/, "");
+    this.token = options.token;
+    this.orgId = options.orgId;
+    this.timeScale = options.timeScale ?? 1;
+    this.budget = options.budget ?? createInProcessBudget({ timeScale: this.timeScale });
+    this.timeoutMs = options.timeoutMs ?? 30_000;
+    this.retries = options.retries ?? 5;
+    this.backoff = { minMs: options.backoff?.minMs ?? 500, maxMs: options.backoff?.maxMs ?? 30_000 };
+    this.userAgent = options.userAgent ?? `${BRIDGE_NAME}/${BRIDGE_VERSION}`;
+    this.fetchImpl = options.fetch ?? globalThis.fetch;
+  }
+
+  /** Starts a run. Retried only when the service certainly did not act (429, connection refused). */
+  async createRun(request: CreateRunRequest, options: CallOptions = {}): Promise<AgentRun> {
+    const body = validate(CreateRunRequestSchema, request, "create request");
+    const data = await this.send("POST", API_PATHS.createRun(this.orgId), { ...options, body: dropNullish(body), kind: "create", idempotent: false });
+    return parse(AgentRunSchema, data, "create response");
+  }
+
+  async getRun(runId: number, options: CallOptions = {}): Promise<AgentRun> {
+    const id = validateRunId(runId);
+    const data = await this.send("GET", API_PATHS.getRun(this.orgId, id), { ...options, kind: "read", idempotent: true });
+    return parse(AgentRunSchema, data, "run");
+  }
+
+  /** Continues a finished run with a follow-up. Sends exactly `agent_run_id` and `prompt` (spec §4.3). */
+  async resumeRun(runId: number, prompt: string, options: CallOptions = {}): Promise<AgentRun> {
+    const body = validate(ResumeRunRequestSchema, { agent_run_id: runId, prompt }, "resume request");
+    const data = await this.send("POST", API_PATHS.resumeRun(this.orgId), { ...options, body, kind: "read", idempotent: false });
+    return parse(AgentRunSchema, data, "resume response");
+  }
+
+  async listLogs(runId: number, query: { skip?: number; limit?: number } = {}, options: CallOptions = {}): Promise<AgentRunWithLogs> {
+    const id = validateRunId(runId);
+    const q = validate(LogsQuerySchema, query, "logs query");
+    const data = await this.send("GET", API_PATHS.runLogs(this.orgId, id), {
+      ...options,
+      query: { skip: q.skip, limit: q.limit },
+      kind: "read",
+      idempotent: true,
+    });
+    return parse(AgentRunWithLogsSchema, data, "logs response");
+  }
+
+  /** Every log entry of a run from `skip` on, in as few requests as the page size allows. */
+  async *iterateLogs(runId: number, options: CallOptions & { skip?: number; pageSize?: number } = {}): AsyncGenerator<LogEntry> {
+    const limit = Math.min(options.pageSize ?? LOGS_PAGE_MAX, LOGS_PAGE_MAX);
+    let skip = options.skip ?? 0;
+    for (;;) {
+      const page = await this.listLogs(runId, { skip, limit }, options);
+      for (const entry of page.logs) yield entry;
+      skip += page.logs.length;
+      const total = page.total_logs;
+      if (page.logs.length < limit) return;
+      if (typeof total === "number" && skip >= total) return;
+    }
+  }
+
+  /** Polls until the run reaches a final phase; the interval grows from short to a cap, jittered. */
+  async waitForRun(runId: number, options: WaitOptions = {}): Promise<AgentRun> {
+    const initial = options.intervalMs?.initial ?? 2_000;
+    const max = options.intervalMs?.max ?? 30_000;
+    const factor = options.intervalMs?.factor ?? 1.5;
+    let interval = initial;
+    let lastStatus: string | null | undefined = undefined;
+    let first = true;
+    for (;;) {
+      const run = await this.getRun(runId, options);
+      const phase = classifyRunStatus(run.status);
+      if (first || run.status !== lastStatus) options.onUpdate?.(run, phase);
+      first = false;
+      lastStatus = run.status;
+      if (isFinalPhase(phase)) return run;
+      const pause = jitter(interval);
+      if (options.deadline !== undefined && Date.now() + pause >= options.deadline) {
+        throw Object.assign(
+          new DeadlineError(`Run ${runId} is still ${run.status ?? "running"} at the deadline; it keeps going: follow it at ${run.web_url ?? "its web page"}.`),
+          { lastRun: run },
+        );
+      }
+      await sleep(pause, options.signal);
+      interval = Math.min(max, interval * factor);
+    }
+  }
+
+  private async send(method: "GET" | "POST", path: string, options: SendOptions): Promise<unknown> {
+    try {
+      return await this.sendWithRetries(method, path, options);
+    } catch (error) {
+      // p-retry rejects with the signal's own reason when aborted between attempts: keep one error type.
+      if (options.signal?.aborted && !(error instanceof AgentRunError)) {
+        throw new DeadlineError(`The request was cancelled: ${String(options.signal.reason ?? "aborted")}.`, { method, path });
+      }
+      throw error;
+    }
+  }
+
+  private async sendWithRetries(method: "GET" | "POST", path: string, options: SendOptions): Promise<unknown> {
+    const deadline = options.deadline ?? Date.now() + DEFAULT_CALL_DEADLINE_MS;
+    const url = new URL(this.baseUrl + path);
+    for (const [k, v] of Object.entries(options.query ?? {})) url.searchParams.set(k, String(v));
+
+    const attempt = async (): Promise<unknown> => {
+      await this.budget.acquire(options.kind, { signal: options.signal, deadline });
+      return this.sendOnce(method, path, url, options);
+    };
+
+    return pRetry(attempt, {
+      retries: this.retries,
+      factor: 2,
+      minTimeout: this.backoff.minMs,
+      maxTimeout: this.backoff.maxMs,
+      randomize: true,
+      maxRetryTime: Math.max(0, deadline - Date.now()),
+      signal: options.signal,
+      onFailedAttempt: async ({ error }) => {
+        if (error instanceof RateLimitError) {
+          // Honour Retry-After; without it, wait out the documented window. Shared through the budget.
+          const windows = defaultWindows(this.timeScale);
+          const windowMs = options.kind === "create" ? windows.create.durationMs : windows.shared.durationMs;
+          const waitMs = error.retryAfterSeconds !== undefined ? error.retryAfterSeconds * 1000 : windowMs;
+          if (Date.now() + waitMs > deadline) throw error;
+          this.budget.pause(options.kind === "create" ? "create" : "read", waitMs);
+        }
+      },
+      // A 429 is the service pacing us, not a failure: it does not use up a retry (the deadline bounds it).
+      shouldConsumeRetry: ({ error }) => !(error instanceof RateLimitError),
+      shouldRetry: ({ error }) => {
+        if (Date.now() >= deadline) return false;
+        if (!options.idempotent) return certainlyNotActedOn(error);
+        return error instanceof RateLimitError || error instanceof ServerError || error instanceof NetworkError || error instanceof TimeoutError;
+      },
+    });
+  }
+
+  private async sendOnce(method: string, path: string, url: URL, options: SendOptions): Promise<unknown> {
+    const timeout = AbortSignal.timeout(this.timeoutMs);
+    const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
+    let response: Response;
+    try {
+      response = await this.fetchImpl(url, {
+        method,
+        headers: {
+          accept: "application/json",
+          authorization: `Bearer ${this.token}`,
+          "user-agent": this.userAgent,
+          ...(options.body !== undefined ? { "content-type": "application/json" } : {}),
+        },
+        body: options.body !== undefined ? JSON.stringify(options.body) : undefined,
+        signal,
+      });
+    } catch (error) {
+      throw this.transportError(error, method, path, options.signal, timeout);
+    }
+
+    const text = await response.text().catch((error: unknown) => {
+      throw this.transportError(error, method, path, options.signal, timeout);
+    });
+    if (!response.ok) {
+      throw errorForStatus(response.status, {
+        method,
+        path,
+        serverMessage: serverMessageOf(text),
+        retryAfterSeconds: parseRetryAfter(response.headers.get("retry-after")),
+      });
+    }
+    try {
+      return text === "" ? null : JSON.parse(text);
+    } catch {
+      throw new InvalidResponseError(`The service answered ${response.status} with a body that is not JSON.`, { method, path, status: response.status });
+    }
+  }
+
+  private transportError(error: unknown, method: string, path: string, userSignal: AbortSignal | undefined, timeout: AbortSignal): Error {
+    if (error instanceof AgentRunError) return error;
+    if (userSignal?.aborted) {
+      return new DeadlineError(`The request was cancelled: ${String(userSignal.reason ?? "aborted")}.`, { method, path });
+    }
+    if (timeout.aborted) {
+      return new TimeoutError(
+        `No answer within ${this.timeoutMs} ms: the service may still have acted on it; check before repeating a create.`,
+        { method, path },
+      );
+    }
+    const code = networkCode(error);
+    const notSent = code !== undefined && NOT_SENT_CODES.has(code);
+    return new NetworkError(
+      notSent
+        ? `Cannot reach the service (${code}): check AGENT_RUN_API_URL and that the service is up.`
+        : `The connection to the service failed (${code ?? "network error"}): the request may or may not have reached it.`,
+      { method, path, certainlyNotSent: notSent, cause: error },
+    );
+  }
+}
+
+/** Connection-level failures that happen before a request can reach the service. */
+const NOT_SENT_CODES = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "UND_ERR_CONNECT_TIMEOUT", "EHOSTUNREACH", "ENETUNREACH"]);
+
+function networkCode(error: unknown): string | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 4 && current && typeof current === "object"; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === "string") return code;
+    const errors = (current as { errors?: unknown }).errors;
+    if (Array.isArray(errors) && errors.length > 0) {
+      current = errors[0];
+      continue;
+    }
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+function validate<S extends z.ZodType>(schema: S, value: unknown, what: string): z.output<S> {
+  const result = schema.safeParse(value);
+  if (!result.success) {
+    throw new RequestValidationError(
+      what,
+      result.error.issues.map((i) => (i.path.length ? `${i.path.join(".")}: ${i.message}` : i.message)),
+    );
+  }
+  return result.data;
+}
+
+function validateRunId(runId: number): number {
+  if (!Number.isInteger(runId) || runId <= 0) throw new RequestValidationError("run id", [`must be a positive integer, got ${String(runId)}`]);
+  return runId;
+}
+
+function parse<S extends z.ZodType>(schema: S, value: unknown, what: string): z.output<S> {
+  const result = schema.safeParse(value);
+  if (!result.success) {
+    const detail = result.error.issues.map((i) => (i.path.length ? `${i.path.join(".")}: ${i.message}` : i.message)).join("; ");
+    throw new InvalidResponseError(`The service's ${what} cannot be read: ${detail}.`);
+  }
+  return result.data;
+}
+
+function dropNullish(body: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined && v !== null));
+}
+
+/** `message`, `detail` or FastAPI's `detail: [{loc, msg}]`, as one line, bounded. */
+export function serverMessageOf(text: string): string | undefined {
+  if (!text) return undefined;
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return text.slice(0, 300).trim() || undefined;
+  }
+  const parsed = ErrorBodySchema.safeParse(json);
+  if (!parsed.success) return undefined;
+  const { message, detail } = parsed.data;
+  if (typeof detail === "string") return detail.slice(0, 500);
+  if (Array.isArray(detail)) {
+    return detail
+      .map((d) => `${(d.loc ?? []).join(".")}${d.loc?.length ? ": " : ""}${d.msg ?? ""}`)
+      .join("; ")
+      .slice(0, 500);
+  }
+  return message?.slice(0, 500);
+}
+
+/** Retry-After as seconds: either delta-seconds or an HTTP date. */
+export function parseRetryAfter(value: string | null): number | undefined {
+  if (!value) return undefined;
+  const trimmed = value.trim();
+  if (/^\d+(\.\d+)?$/.test(trimmed)) return Number(trimmed);
+  const date = Date.parse(trimmed);
+  if (Number.isNaN(date)) return undefined;
+  return Math.max(0, (date - Date.now()) / 1000);
+}
+
+function jitter(ms: number): number {
+  return Math.round(ms * (0.8 + Math.random() * 0.4));
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(new DeadlineError(`Stopped waiting: ${String(signal.reason ?? "aborted")}.`));
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(new DeadlineError(`Stopped waiting: ${String(signal?.reason ?? "aborted")}.`));
+    };
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}

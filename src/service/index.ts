@@ -1,0 +1,5 @@
+export * from "./wire.js";
+export * from "./errors.js";
+export * from "./status.js";
+export * from "./budget.js";
+export { AgentRunClient, type AgentRunClientOptions, type CallOptions, type WaitOptions } from "./client.js";

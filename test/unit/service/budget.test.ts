@@ -1,0 +1,122 @@
+import { Redis } from "ioredis";
+import { afterAll, describe, expect, it } from "vitest";
+import { createInProcessBudget, createRedisBudget, DeadlineError, type RateBudget } from "../../../src/service/index.js";
+import { SlidingWindowLog } from "../../../src/service/sliding-window.js";
+
+describe("SlidingWindowLog", () => {
+  it("allows `limit` events in any window, then says how long to wait", () => {
+    const log = new SlidingWindowLog(3, 1000);
+    for (const t of [0, 100, 200]) {
+      expect(log.delayUntilFree(t)).toBe(0);
+      log.record(t);
+    }
+    expect(log.delayUntilFree(300)).toBe(700);
+    expect(log.delayUntilFree(1000)).toBe(0.0 + 0);
+    log.record(1000);
+    // Sliding, not fixed: 100 and 200 still count until 1100 and 1200.
+    expect(log.delayUntilFree(1050)).toBe(50);
+    expect(log.count(1250)).toBe(1);
+  });
+});
+
+/** Takes `n` acquisitions and returns their times relative to the first. */
+async function timesOf(budget: RateBudget, kind: "create" | "read", n: number): Promise<number[]> {
+  const start = Date.now();
+  const stamps = await Promise.all(Array.from({ length: n }, () => budget.acquire(kind).then(() => Date.now() - start)));
+  return stamps;
+}
+
+describe("in-process budget", () => {
+  it("lets a window's worth through at once and paces the rest", async () => {
+    const budget = createInProcessBudget({ windows: { shared: { points: 5, durationMs: 200 }, create: { points: 2, durationMs: 200 } }, marginMs: 0 });
+    const stamps = await timesOf(budget, "read", 12);
+    expect(stamps.filter((t) => t < 100)).toHaveLength(5);
+    // Any 200 ms window holds at most 5.
+    for (const t of stamps) expect(stamps.filter((u) => u >= t && u < t + 195).length).toBeLessThanOrEqual(5);
+  });
+
+  it("creates count against both the creation and the shared window", async () => {
+    const budget = createInProcessBudget({ windows: { shared: { points: 3, durationMs: 300 }, create: { points: 2, durationMs: 300 } }, marginMs: 0 });
+    await budget.acquire("create");
+    await budget.acquire("create");
+    // Create budget is spent, but one shared slot remains for a read.
+    const read = budget.acquire("read").then(() => "read");
+    const create = budget.acquire("create").then(() => "create");
+    expect(await Promise.race([read, create])).toBe("read");
+    expect(budget.waiting("create")).toBe(1);
+    await create;
+  });
+
+  it("serves waiters first come, first served and reports positions", async () => {
+    const budget = createInProcessBudget({ windows: { shared: { points: 1, durationMs: 60 }, create: { points: 1, durationMs: 60 } }, marginMs: 0 });
+    const order: number[] = [];
+    const all = [1, 2, 3, 4].map((i) => budget.acquire("create").then(() => order.push(i)));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(order).toEqual([1]);
+    expect(budget.waiting("create")).toBe(3);
+    await Promise.all(all);
+    expect(order).toEqual([1, 2, 3, 4]);
+    expect(budget.waiting("create")).toBe(0);
+  });
+
+  it("abort and deadline leave the queue with a DeadlineError", async () => {
+    const budget = createInProcessBudget({ windows: { shared: { points: 1, durationMs: 10_000 }, create: { points: 1, durationMs: 10_000 } } });
+    await budget.acquire("read");
+    const controller = new AbortController();
+    const aborted = budget.acquire("read", { signal: controller.signal });
+    const timed = budget.acquire("read", { deadline: Date.now() + 30 });
+    controller.abort();
+    await expect(aborted).rejects.toThrow(DeadlineError);
+    await expect(timed).rejects.toThrow(/deadline/);
+    expect(budget.waiting("read")).toBe(0);
+  });
+
+  it("a pause after a 429 holds everyone back", async () => {
+    const budget = createInProcessBudget({ windows: { shared: { points: 100, durationMs: 1000 }, create: { points: 100, durationMs: 1000 } } });
+    budget.pause("read", 80);
+    const start = Date.now();
+    await budget.acquire("create");
+    expect(Date.now() - start).toBeGreaterThanOrEqual(75);
+  });
+
+  it("scales the spec's windows with timeScale", async () => {
+    // 10 creates per 60 s at scale 0.002 → 10 per 120 ms (+ margin).
+    const budget = createInProcessBudget({ timeScale: 0.002 });
+    const stamps = await timesOf(budget, "create", 15);
+    expect(stamps.filter((t) => t < 60)).toHaveLength(10);
+    expect(Math.max(...stamps)).toBeGreaterThanOrEqual(120);
+  });
+});
+
+describe("Redis budget: replicas sharing one token", () => {
+  const redisA = new Redis({ host: "127.0.0.1", port: 6379, lazyConnect: false, maxRetriesPerRequest: 1 });
+  const redisB = new Redis({ host: "127.0.0.1", port: 6379, lazyConnect: false, maxRetriesPerRequest: 1 });
+  afterAll(async () => {
+    await redisA.quit();
+    await redisB.quit();
+  });
+
+  it("two processes together stay under one window", async () => {
+    const keyPrefix = `arb-test:${process.pid}:${Date.now()}`;
+    const windows = { shared: { points: 6, durationMs: 300 }, create: { points: 3, durationMs: 300 } };
+    const a = createRedisBudget(redisA, { keyPrefix, windows, marginMs: 0 });
+    const b = createRedisBudget(redisB, { keyPrefix, windows, marginMs: 0 });
+    const start = Date.now();
+    const stamps = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => (i % 2 ? a : b).acquire("create").then(() => Date.now() - start)),
+    );
+    expect(stamps.filter((t) => t < 150)).toHaveLength(3);
+    for (const t of stamps) expect(stamps.filter((u) => u >= t && u < t + 290).length).toBeLessThanOrEqual(3);
+  });
+
+  it("a pause set by one replica holds the other back", async () => {
+    const keyPrefix = `arb-test-pause:${process.pid}:${Date.now()}`;
+    const a = createRedisBudget(redisA, { keyPrefix });
+    const b = createRedisBudget(redisB, { keyPrefix });
+    a.pause("read", 150);
+    await new Promise((r) => setTimeout(r, 20));
+    const start = Date.now();
+    await b.acquire("read");
+    expect(Date.now() - start).toBeGreaterThanOrEqual(100);
+  });
+});
