@@ -1,0 +1,4 @@
+export * from "./schema.js";
+export * from "./permissions.js";
+export * from "./glob.js";
+export * from "./issues.js";

@@ -1,0 +1,322 @@
+/**
+ * The repository configuration, `.github/agent-run.yml`: one zod schema with defaults. The same
+ * field schemas are exported one by one so the Action can compose its inputs from them.
+ *
+ * Every object is strict (an unknown key is a typo the user wants to hear about); `_extends` is
+ * the one exception, because Probot resolves it before we see the file.
+ */
+import { z } from "zod";
+import { AGENT_TYPES } from "../service/wire.js";
+import { describeIssues } from "./issues.js";
+
+/** GitHub repository roles, weakest first (the `role_name` of the collaborator permission API). */
+export const REPO_ROLES = ["none", "read", "triage", "write", "maintain", "admin"] as const;
+export type RepoRole = (typeof REPO_ROLES)[number];
+
+/** The roles a repository may require from whoever triggers a run. */
+export const MINIMUM_ROLES = ["write", "maintain", "admin"] as const;
+export type MinimumRole = (typeof MINIMUM_ROLES)[number];
+
+export const FOLLOW_UP_POLICIES = ["queue", "new"] as const;
+export type FollowUpPolicy = (typeof FOLLOW_UP_POLICIES)[number];
+
+export const INSTRUCTIONS_MAX_CHARS = 4000;
+export const MAX_ATTEMPTS_LIMIT = 20;
+
+const objectError = (keys: string) => (issue: { code: string }) =>
+  issue.code === "invalid_type" ? `must be a mapping with the keys ${keys}` : undefined;
+
+const booleanField = () => z.boolean({ error: "must be true or false" });
+
+const intBetween = (min: number, max: number) => {
+  const error = `must be an integer between ${min} and ${max}`;
+  return z.number({ error }).int({ error }).min(min, { error }).max(max, { error });
+};
+
+
+// GitHub logins: letters, digits and single hyphens, at most 39 characters.
+const LOGIN = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,37}[A-Za-z0-9])?$/;
+// A team is "org/team-slug" or "team-slug" (the repository owner's organization).
+const TEAM = /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,37}[A-Za-z0-9])?\/)?[A-Za-z0-9][A-Za-z0-9_.-]*$/;
+
+export const TriggerPhraseSchema = z
+  .string({ error: 'must be a string such as "/agent"' })
+  .regex(/^\S(?:[^\r\n]*\S)?$/, {
+    error: 'must be one line that starts and ends with a non-space character, such as "/agent"',
+  })
+  .max(100, { error: "must be at most 100 characters" })
+  .default("/agent")
+  .meta({
+    description:
+      "Text that starts a run when a comment line begins with it (case-insensitive), e.g. `/agent fix the typo`. `/agent new …` forces a fresh run.",
+  });
+
+export const MentionSchema = booleanField()
+  .default(true)
+  .meta({ description: "Whether a mention of the app (`@<app-slug>` or `@<app-slug>[bot]`) anywhere in a comment also starts a run." });
+
+export const RepoIdSchema = z
+  .number({ error: "must be a positive integer (the service's repository id)" })
+  .int({ error: "must be a positive integer (the service's repository id)" })
+  .positive({ error: "must be a positive integer (the service's repository id)" })
+  .optional()
+  .meta({ description: "The Agent Run Service's id of this repository. Unset: the service decides." });
+
+export const ModelSchema = z
+  .string({ error: "must be a model name (a string)" })
+  .min(1, { error: "must not be empty; remove the key to use the organization's default model" })
+  .optional()
+  .meta({ description: "Model for the runs. Unset: the organization's default." });
+
+export const AgentTypeFieldSchema = z
+  .enum(AGENT_TYPES, { error: `must be one of: ${AGENT_TYPES.join(", ")}` })
+  .optional()
+  .meta({ description: "Agent type for the runs. Unset: the organization's default." });
+
+export const PermissionsSchema = z
+  .strictObject(
+    {
+      minimum: z
+        .enum(MINIMUM_ROLES, { error: `must be one of: ${MINIMUM_ROLES.join(", ")}` })
+        .default("write")
+        .meta({ description: "Lowest repository role that may trigger a run." }),
+      users: z
+        .array(
+          z.string({ error: 'each entry must be a GitHub login such as "octocat"' }).regex(LOGIN, {
+            error: 'each entry must be a GitHub login such as "octocat" (without the @)',
+          }),
+          { error: 'must be a list of GitHub logins such as ["octocat"]' },
+        )
+        .default([])
+        .meta({ description: "Logins that may trigger a run whatever their role." }),
+      teams: z
+        .array(
+          z.string({ error: 'each entry must be a team such as "my-org/reviewers" or "reviewers"' }).regex(TEAM, {
+            error: 'each entry must be a team such as "my-org/reviewers" or "reviewers" (the repository owner\'s organization)',
+          }),
+          { error: 'must be a list of teams such as ["my-org/reviewers"]' },
+        )
+        .default([])
+        .meta({
+          description:
+            'Teams (`org/team-slug`, or `team-slug` in the repository owner\'s organization) whose members may trigger a run whatever their role.',
+        }),
+    },
+    { error: objectError("minimum, users, teams") },
+  )
+  .prefault({})
+  .meta({
+    description:
+      "Who may trigger a run: anyone whose role is at least `minimum`, OR listed in `users`, OR a member of one of `teams`. CI auto-fix is started by GitHub itself and needs no permission.",
+  });
+
+export const LabelSchema = z
+  .strictObject(
+    {
+      enabled: booleanField().default(true).meta({ description: "Whether adding the label to an issue starts a run." }),
+      name: z
+        .string({ error: 'must be a label name such as "agent"' })
+        .trim()
+        .min(1, { error: 'must not be empty (a label name such as "agent")' })
+        .max(50, { error: "must be at most 50 characters (GitHub's limit for label names)" })
+        .default("agent")
+        .meta({ description: "Label that starts a run on the issue it is added to (case-insensitive)." }),
+    },
+    { error: objectError("enabled, name") },
+  )
+  .prefault({})
+  .meta({ description: "Start a run when a label is added to an issue." });
+
+export const ReviewsSchema = z
+  .strictObject(
+    {
+      enabled: booleanField()
+        .default(true)
+        .meta({
+          description:
+            "Whether pull request reviews start runs: a review requesting changes, or a review or review comment containing the trigger.",
+        }),
+    },
+    { error: objectError("enabled") },
+  )
+  .prefault({})
+  .meta({ description: "Act on pull request reviews." });
+
+export const CheckSuiteSchema = z
+  .strictObject(
+    {
+      enabled: booleanField()
+        .default(false)
+        .meta({ description: "Whether failing CI on a pull request starts a run that tries to fix it." }),
+      max_attempts: intBetween(1, MAX_ATTEMPTS_LIMIT)
+        .default(3)
+        .meta({ description: "Fix attempts per pull request before it is handed back to humans." }),
+      branches: z
+        .array(
+          z
+            .string({ error: 'each entry must be a glob pattern such as "feature/**"' })
+            .regex(/^[^!\s]/, {
+              error: 'each entry must be a non-empty glob pattern such as "feature/**" (a leading "!" is not supported: list the branches to include)',
+            }),
+          { error: 'must be a list of glob patterns such as ["main", "feature/**"]' },
+        )
+        .default([])
+        .meta({ description: "Glob patterns on the pull request's head branch (`*`, `**`, `?`). Empty: every branch." }),
+      ignore_checks: z
+        .array(
+          z
+            .string({ error: 'each entry must be a check name or glob pattern such as "lint*"' })
+            .min(1, { error: 'each entry must be a non-empty check name or glob pattern such as "lint*"' }),
+          { error: 'must be a list of check names or glob patterns such as ["lint*"]' },
+        )
+        .default([])
+        .meta({ description: "Check run (or job) names whose failure is ignored; glob patterns allowed." }),
+      allow_forks: booleanField()
+        .default(false)
+        .meta({ description: "Whether failing CI on pull requests from forks is fixed too." }),
+    },
+    { error: objectError("enabled, max_attempts, branches, ignore_checks, allow_forks") },
+  )
+  .prefault({})
+  .meta({ description: "Fix failing CI on pull requests (check suites in the App, workflow runs in the Action)." });
+
+export const FollowUpSchema = z
+  .enum(FOLLOW_UP_POLICIES, { error: `must be one of: ${FOLLOW_UP_POLICIES.join(", ")}` })
+  .default("queue")
+  .meta({
+    description:
+      "What a follow-up comment does while the thread's run is still working: `queue` (resume the run when it finishes) or `new` (start another run).",
+  });
+
+export const InstructionsSchema = z
+  .string({ error: "must be text (a string)" })
+  .max(INSTRUCTIONS_MAX_CHARS, { error: `must be at most ${INSTRUCTIONS_MAX_CHARS} characters` })
+  .default("")
+  .meta({ description: "Text appended to every prompt, e.g. house rules for the agent." });
+
+/** The fields of the repository configuration, for composing other schemas (the Action's inputs). */
+export const REPO_CONFIG_FIELDS = {
+  trigger_phrase: TriggerPhraseSchema,
+  mention: MentionSchema,
+  repo_id: RepoIdSchema,
+  model: ModelSchema,
+  agent_type: AgentTypeFieldSchema,
+  permissions: PermissionsSchema,
+  label: LabelSchema,
+  reviews: ReviewsSchema,
+  check_suite: CheckSuiteSchema,
+  follow_up: FollowUpSchema,
+  instructions: InstructionsSchema,
+} as const;
+
+export const RepoConfigSchema = z.strictObject(REPO_CONFIG_FIELDS, {
+  error: (issue) =>
+    issue.code === "invalid_type" ? "must be a YAML mapping of keys to values, such as `trigger_phrase: /agent`" : undefined,
+});
+
+/** The configuration after defaults: every field but the optional service settings is present. */
+export type RepoConfig = z.output<typeof RepoConfigSchema>;
+/** The configuration as a user writes it: every field optional. */
+export type RepoConfigInput = z.input<typeof RepoConfigSchema>;
+
+/** The configuration used when a repository has no `.github/agent-run.yml`. */
+export const DEFAULT_REPO_CONFIG: RepoConfig = RepoConfigSchema.parse({});
+
+// ---------------------------------------------------------------------------------------------
+// Parsing
+
+export type ParseRepoConfigResult = { ok: true; config: RepoConfig } | { ok: false; errors: string[] };
+
+/** Unwraps default/prefault/optional wrappers down to an object schema, if there is one. */
+function objectSchemaOf(schema: z.ZodType): z.ZodObject | undefined {
+  let current: z.ZodType = schema;
+  for (let depth = 0; depth < 10; depth++) {
+    if (current instanceof z.ZodObject) return current;
+    const def = current._zod.def as { innerType?: z.ZodType };
+    if (!def.innerType) return undefined;
+    current = def.innerType;
+  }
+  return undefined;
+}
+
+/** The keys a schema accepts at `path` (for "did you mean" on unknown keys). */
+export function allowedKeysAt(schema: z.ZodType, path: readonly PropertyKey[]): string[] | undefined {
+  let object = objectSchemaOf(schema);
+  for (const segment of path) {
+    if (!object || typeof segment !== "string") return undefined;
+    const child = (object.shape as Record<string, z.ZodType>)[segment];
+    object = child ? objectSchemaOf(child) : undefined;
+  }
+  return object ? Object.keys(object.shape) : undefined;
+}
+
+/**
+ * Validates a parsed `.github/agent-run.yml` (or `null`/`undefined` when there is none) and fills
+ * in defaults. `_extends` at the top level is dropped: Probot has already merged the base file.
+ */
+export function parseRepoConfig(raw: unknown): ParseRepoConfigResult {
+  let input: unknown = raw ?? {};
+  if (input !== null && typeof input === "object" && !Array.isArray(input) && "_extends" in input) {
+    const { _extends: _ignored, ...rest } = input as Record<string, unknown>;
+    input = rest;
+  }
+  const result = RepoConfigSchema.safeParse(input);
+  if (result.success) return { ok: true, config: result.data };
+  const errors = describeIssues(result.error.issues, input, {
+    allowedKeysAt: (path) => allowedKeysAt(RepoConfigSchema, path),
+  });
+  return { ok: false, errors };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reference documentation, generated from the schema
+
+interface JsonSchemaNode {
+  type?: string | string[];
+  enum?: unknown[];
+  default?: unknown;
+  description?: string;
+  properties?: Record<string, JsonSchemaNode>;
+  items?: JsonSchemaNode;
+  minimum?: number;
+  maximum?: number;
+  exclusiveMinimum?: number;
+  maxLength?: number;
+  anyOf?: JsonSchemaNode[];
+}
+
+function describeType(node: JsonSchemaNode): string {
+  if (node.enum) return node.enum.map((value) => `\`${JSON.stringify(value)}\``).join(" or ");
+  if (node.anyOf) return node.anyOf.map(describeType).join(" or ");
+  const type = Array.isArray(node.type) ? node.type.join(" or ") : (node.type ?? "any");
+  if (type === "integer") {
+    const max = node.maximum !== undefined && node.maximum < Number.MAX_SAFE_INTEGER ? node.maximum : undefined;
+    if (node.minimum !== undefined && max !== undefined) return `integer, ${node.minimum}–${max}`;
+    if (node.exclusiveMinimum === 0 || node.minimum === 1) return "positive integer";
+    return "integer";
+  }
+  if (type === "array") return `list of ${node.items ? describeType(node.items) : "values"}s`;
+  if (type === "string" && node.maxLength !== undefined) return `string, at most ${node.maxLength} characters`;
+  return type;
+}
+
+const cell = (text: string) => text.replace(/\|/g, "\\|").replace(/\r?\n/g, " ");
+
+/** A Markdown table of every key (key, type, default, description), generated from the schema. */
+export function renderConfigReference(): string {
+  const root = z.toJSONSchema(RepoConfigSchema, { io: "input" }) as JsonSchemaNode;
+  const rows: string[] = [];
+  const visit = (properties: Record<string, JsonSchemaNode>, prefix: string) => {
+    for (const [key, node] of Object.entries(properties)) {
+      const path = `${prefix}${key}`;
+      if (node.properties) {
+        visit(node.properties, `${path}.`);
+        continue;
+      }
+      const defaultValue = node.default === undefined ? "(unset)" : `\`${JSON.stringify(node.default)}\``;
+      rows.push(`| \`${path}\` | ${cell(describeType(node))} | ${cell(defaultValue)} | ${cell(node.description ?? "")} |`);
+    }
+  };
+  visit(root.properties ?? {}, "");
+  return ["| Key | Type | Default | Description |", "|---|---|---|---|", ...rows].join("\n") + "\n";
+}
