@@ -1,0 +1,92 @@
+/**
+ * The comment grammar.
+ *
+ * - `<phrase> [new] <instruction…>` at the start of a line (up to three spaces of indentation,
+ *   case-insensitive, the phrase followed by whitespace or the end of the line). The instruction
+ *   is the rest of that line plus every following line. `new` right after the phrase forces a
+ *   fresh run instead of resuming the thread's run.
+ * - When `mention` is on, `@<appSlug>` or `@<appSlug>[bot]` works like the phrase at the start
+ *   of a line, and anywhere else in the text it makes the whole comment the instruction.
+ * - Nothing inside a fenced code block, an inline code span, a quote line (`> …`) or hidden
+ *   markup (HTML comments, see sanitize-input) triggers.
+ * An empty instruction is allowed: it means "handle this thread".
+ */
+import { classifyLines, sanitizeUserText } from "./sanitize-input.js";
+
+export interface TriggerGrammar {
+  /** The configured trigger phrase, e.g. "/agent". */
+  phrase: string;
+  /** The app's slug (`my-agent` for `@my-agent`); without it, mentions never trigger. */
+  appSlug?: string;
+  /** Whether a mention of the app triggers. */
+  mention: boolean;
+}
+
+export interface ParsedTrigger {
+  /** What the user asked for, sanitised; may be empty ("handle this thread"). */
+  instruction: string;
+  /** `<phrase> new …`: start a fresh run even when the thread has one. */
+  forceNew: boolean;
+  /** Which part of the grammar matched. */
+  matchedBy: "phrase" | "mention";
+}
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+
+const QUOTE_LINE = /^ {0,3}>/;
+const INLINE_CODE = /(`+)(?:(?!\1)[\s\S])*?\1/g;
+
+function mentionPattern(appSlug: string, flags: string, anchored: boolean): RegExp {
+  const name = `@${escapeRegExp(appSlug)}(?:\\[bot\\])?(?![\\w-])`;
+  return anchored ? new RegExp(`^ {0,3}${name}[,:]?`, flags) : new RegExp(`(?:^|[^\\w@/.-])${name}`, flags);
+}
+
+function instructionFrom(rest: string, following: readonly string[]): { instruction: string; forceNew: boolean } {
+  let head = rest.trimStart();
+  let forceNew = false;
+  const newMatch = /^new(?=\s|$)/i.exec(head);
+  if (newMatch) {
+    forceNew = true;
+    head = head.slice(newMatch[0].length).trimStart();
+  }
+  const instruction = [head, ...following].join("\n").trim();
+  return { instruction, forceNew };
+}
+
+export function parseTriggerComment(body: string | null | undefined, grammar: TriggerGrammar): ParsedTrigger | null {
+  const text = sanitizeUserText(body);
+  if (text === "") return null;
+  const lines = classifyLines(text);
+  const eligible = (index: number) => !lines[index]!.code && !QUOTE_LINE.test(lines[index]!.text);
+  const following = (index: number) => lines.slice(index + 1).map((line) => line.text);
+
+  const phrase = grammar.phrase.trim();
+  if (phrase !== "") {
+    const atLineStart = new RegExp(`^ {0,3}${escapeRegExp(phrase)}(?=\\s|$)`, "i");
+    for (let i = 0; i < lines.length; i++) {
+      if (!eligible(i)) continue;
+      const match = atLineStart.exec(lines[i]!.text);
+      if (match) return { ...instructionFrom(lines[i]!.text.slice(match[0].length), following(i)), matchedBy: "phrase" };
+    }
+  }
+
+  if (!grammar.mention || !grammar.appSlug) return null;
+  const leading = mentionPattern(grammar.appSlug, "i", true);
+  for (let i = 0; i < lines.length; i++) {
+    if (!eligible(i)) continue;
+    const match = leading.exec(lines[i]!.text);
+    if (match) return { ...instructionFrom(lines[i]!.text.slice(match[0].length), following(i)), matchedBy: "mention" };
+  }
+  const anywhere = mentionPattern(grammar.appSlug, "i", false);
+  for (let i = 0; i < lines.length; i++) {
+    if (eligible(i) && anywhere.test(lines[i]!.text.replace(INLINE_CODE, ""))) {
+      return { instruction: text, forceNew: false, matchedBy: "mention" };
+    }
+  }
+  return null;
+}
+
+/** True when the body contains a trigger (the phrase or, when enabled, a mention). */
+export function containsTrigger(body: string | null | undefined, grammar: TriggerGrammar): boolean {
+  return parseTriggerComment(body, grammar) !== null;
+}
