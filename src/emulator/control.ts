@@ -1,0 +1,117 @@
+/**
+ * The emulator's state in one place, the `EmulatorControl` over it, and the same control over
+ * HTTP under `/_emulator/` (no auth, loopback only).
+ */
+import type { FastifyInstance, FastifyReply } from "fastify";
+import { z } from "zod";
+import { EmulatedClock } from "./clock.js";
+import { FaultInjector, FaultsSchema } from "./faults.js";
+import type { ResolvedOptions } from "./options.js";
+import { seededRandom } from "./random.js";
+import { SlidingRateLimiter } from "./rate-limiter.js";
+import { RunScriptInputSchema, ScriptBook } from "./scripts.js";
+import { RunStore } from "./store.js";
+import type { EmulatorControl, EmulatorStats } from "./types.js";
+
+export const ADMIN_PREFIX = "/_emulator";
+
+export interface EmulatorState {
+  options: ResolvedOptions;
+  clock: EmulatedClock;
+  scripts: ScriptBook;
+  store: RunStore;
+  faults: FaultInjector;
+  limiter: SlidingRateLimiter;
+  stats: EmulatorStats;
+  /** Set once the server listens (or from `publicUrl`); links are made from it. */
+  base: { url: string };
+}
+
+export function emptyStats(): EmulatorStats {
+  return { requests: 0, byRoute: {}, rateLimited: 0, serverErrors: 0, droppedConnections: 0, runsCreated: 0, runsResumed: 0 };
+}
+
+export function createState(options: ResolvedOptions): EmulatorState {
+  const clock = new EmulatedClock(options.timeScale);
+  const scripts = new ScriptBook(options.defaultScript);
+  const base = { url: options.publicUrl ?? `http://${options.host}` };
+  // The store reads the base URL lazily: it is known only once the server listens.
+  const store = new RunStore({ clock, scripts, vocabulary: options.statusVocabulary, baseUrl: () => base.url });
+  return {
+    options,
+    clock,
+    scripts,
+    store,
+    faults: new FaultInjector(seededRandom(options.seed)),
+    limiter: new SlidingRateLimiter(),
+    stats: emptyStats(),
+    base,
+  };
+}
+
+export function createControl(state: EmulatorState): EmulatorControl {
+  return {
+    script: (s) => state.scripts.add(s),
+    setFaults: (f) => state.faults.set(f),
+    stats: () => structuredClone(state.stats),
+    resetStats: () => {
+      state.stats = emptyStats();
+    },
+    setTimeScale: (scale) => state.clock.setScale(scale),
+    runs: () => state.store.all().map((r) => state.store.toWire(r)),
+  };
+}
+
+const TimeScaleBodySchema = z.strictObject({
+  timeScale: z.number({ error: "timeScale is required: a positive number (1 = real time, 0.01 = 100× faster)" }).positive({
+    error: "timeScale must be a positive number (1 = real time, 0.01 = 100× faster)",
+  }),
+});
+
+function isLoopback(address: string | undefined): boolean {
+  if (!address) return false;
+  return address === "::1" || address.startsWith("127.") || address.startsWith("::ffff:127.");
+}
+
+function badRequest(reply: FastifyReply, error: z.ZodError): FastifyReply {
+  const detail = error.issues.map((i) => `${i.path.join(".") || "body"}: ${i.message}`).join("; ");
+  return reply.code(400).send({ detail });
+}
+
+/** `/_emulator/*`: the control over HTTP, for the CLI and for tests in other processes. */
+export function registerAdminRoutes(app: FastifyInstance, control: EmulatorControl): void {
+  void app.register(
+    async (admin) => {
+      admin.addHook("onRequest", async (request, reply) => {
+        if (!isLoopback(request.socket.remoteAddress)) {
+          return reply.code(403).send({ detail: "the emulator's control endpoints answer only on loopback" });
+        }
+      });
+      admin.post("/script", async (request, reply) => {
+        const parsed = RunScriptInputSchema.safeParse(request.body ?? {});
+        if (!parsed.success) return badRequest(reply, parsed.error);
+        control.script(parsed.data);
+        return { ok: true, script: parsed.data };
+      });
+      admin.post("/faults", async (request, reply) => {
+        const parsed = FaultsSchema.safeParse(request.body ?? {});
+        if (!parsed.success) return badRequest(reply, parsed.error);
+        control.setFaults(parsed.data);
+        return { ok: true, faults: parsed.data };
+      });
+      admin.post("/time-scale", async (request, reply) => {
+        const parsed = TimeScaleBodySchema.safeParse(request.body ?? {});
+        if (!parsed.success) return badRequest(reply, parsed.error);
+        control.setTimeScale(parsed.data.timeScale);
+        return { ok: true, timeScale: parsed.data.timeScale };
+      });
+      admin.get("/stats", async () => control.stats());
+      admin.post("/reset-stats", async () => {
+        control.resetStats();
+        return control.stats();
+      });
+      admin.get("/runs", async () => control.runs());
+    },
+    { prefix: ADMIN_PREFIX },
+  );
+}

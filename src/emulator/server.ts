@@ -1,0 +1,56 @@
+/**
+ * Assembles the emulator: one fastify app with the service API (/v1), the HTML pages and the
+ * control endpoints (/_emulator), errors answered in the FastAPI shapes the service uses.
+ */
+import Fastify from "fastify";
+import type { FastifyError, FastifyInstance } from "fastify";
+import { registerApiRoutes } from "./api-routes.js";
+import { createControl, createState, registerAdminRoutes } from "./control.js";
+import type { EmulatorState } from "./control.js";
+import { resolveOptions } from "./options.js";
+import { registerPageRoutes } from "./pages.js";
+import type { EmulatorControl, EmulatorOptions } from "./types.js";
+
+/** Base64 images make bodies large; the real limit is not documented. */
+const BODY_LIMIT_BYTES = 10 * 1024 * 1024;
+
+export interface EmulatorServer {
+  app: FastifyInstance;
+  control: EmulatorControl;
+  state: EmulatorState;
+}
+
+export function createEmulatorServer(options: EmulatorOptions = {}): EmulatorServer {
+  const resolved = resolveOptions(options);
+  const state = createState(resolved);
+  const control = createControl(state);
+  const app = Fastify({ logger: resolved.logger, bodyLimit: BODY_LIMIT_BYTES });
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    switch (error.code) {
+      case "FST_ERR_CTP_INVALID_JSON_BODY":
+        return reply.code(400).send({
+          detail: [{ loc: ["body"], msg: "JSON decode error: the body is not valid JSON", type: "json_invalid" }],
+        });
+      case "FST_ERR_CTP_EMPTY_JSON_BODY":
+        return reply.code(400).send({
+          detail: [{ loc: ["body"], msg: "Field required: the body is empty but Content-Type says JSON", type: "missing" }],
+        });
+      case "FST_ERR_CTP_INVALID_MEDIA_TYPE":
+        return reply.code(415).send({ detail: "unsupported body type: send JSON with the header Content-Type: application/json" });
+      case "FST_ERR_CTP_BODY_TOO_LARGE":
+        return reply.code(413).send({ detail: `the body is larger than ${BODY_LIMIT_BYTES} bytes` });
+    }
+    const status = error.statusCode ?? 500;
+    if (status < 500) return reply.code(status).send({ detail: error.message });
+    request.log.error(error);
+    return reply.code(500).send({ detail: "Internal Server Error" });
+  });
+
+  app.setNotFoundHandler((_request, reply) => reply.code(404).send({ detail: "Not Found" }));
+
+  registerApiRoutes(app, state);
+  registerPageRoutes(app, state);
+  registerAdminRoutes(app, control);
+  return { app, control, state };
+}

@@ -1,0 +1,244 @@
+/**
+ * The emulator's runs: creation, resume and their wire views. State is read lazily from the
+ * emulated clock (see lifecycle.ts); this module only keeps records and counters.
+ */
+import { SOURCE } from "../service/wire.js";
+import type { CreateRunRequestSchema, SourceType } from "../service/wire.js";
+import type { z } from "zod";
+import type { EmulatedClock } from "./clock.js";
+import {
+  isInProgress,
+  openedPullRequests,
+  outcomeTexts,
+  statusOf,
+  visibleStepCount,
+  visibleSteps,
+} from "./lifecycle.js";
+import type { RunPart } from "./lifecycle.js";
+import type { ResolvedScript, ScriptBook } from "./scripts.js";
+import {
+  defaultErrorMessage,
+  defaultPullRequestTitle,
+  defaultResult,
+  defaultSummary,
+  planTrace,
+} from "./trace.js";
+import type { TracePullRequest, TraceStep } from "./trace.js";
+import type { StatusVocabulary } from "./types.js";
+
+export type ValidCreateRequest = z.output<typeof CreateRunRequestSchema>;
+
+/** Share of a new run's duration spent queued before its first log entry. */
+export const QUEUED_SHARE = 0.1;
+
+export interface RunRecord {
+  id: number;
+  organizationId: number;
+  /** Wall-clock epoch ms. */
+  createdAt: number;
+  sourceType: SourceType;
+  request: ValidCreateRequest;
+  parts: RunPart[];
+}
+
+// Type aliases (not interfaces) so that they are assignable to the tolerant wire types.
+export type WirePullRequest = { id: number; title: string; url: string; created_at: string; head_branch_name: string };
+export type WireRun = {
+  id: number;
+  organization_id: number;
+  status: string;
+  created_at: string;
+  web_url: string;
+  result: string | null;
+  summary: string | null;
+  source_type: SourceType;
+  git_host_pull_requests: WirePullRequest[];
+  metadata: Record<string, unknown> | null;
+};
+export type WireLogEntry = { agent_run_id: number; created_at: string } & TraceStep;
+export type WireRunWithLogs = {
+  id: number;
+  organization_id: number;
+  status: string;
+  created_at: string;
+  web_url: string;
+  result: string | null;
+  logs: WireLogEntry[];
+  total_logs: number;
+  page: number;
+  size: number;
+  pages: number;
+};
+
+export interface RunStoreOptions {
+  clock: EmulatedClock;
+  scripts: ScriptBook;
+  vocabulary: StatusVocabulary;
+  /** Base URL of the emulator, read when links are made. */
+  baseUrl: () => string;
+}
+
+export type ResumeOutcome = { resumed: true; record: RunRecord } | { resumed: false; reason: "in_progress" };
+
+export class RunStore {
+  private readonly records = new Map<number, RunRecord>();
+  private nextRunId = 1;
+  private nextPullRequestId = 1;
+
+  constructor(private readonly options: RunStoreOptions) {}
+
+  create(organizationId: number, request: ValidCreateRequest): RunRecord {
+    const id = this.nextRunId++;
+    const { script } = this.options.scripts.take(request.prompt);
+    const record: RunRecord = {
+      id,
+      organizationId,
+      createdAt: this.options.clock.wallTimeAt(this.options.clock.now()),
+      sourceType: SOURCE.api,
+      request,
+      parts: [],
+    };
+    record.parts.push(this.planPart(record, request.prompt, script, QUEUED_SHARE));
+    this.records.set(id, record);
+    return record;
+  }
+
+  /** Starts a follow-up part, unless the run is still in progress. */
+  resume(record: RunRecord, prompt: string): ResumeOutcome {
+    if (isInProgress(record.parts, this.options.clock.now())) return { resumed: false, reason: "in_progress" };
+    const taken = this.options.scripts.take(prompt);
+    // Without a script of its own, a follow-up updates the branch it already has.
+    const script: ResolvedScript = taken.scripted ? taken.script : { ...taken.script, pullRequests: 0 };
+    record.parts.push(this.planPart(record, prompt, script, 0));
+    return { resumed: true, record };
+  }
+
+  find(id: number): RunRecord | undefined {
+    return this.records.get(id);
+  }
+
+  all(): RunRecord[] {
+    return [...this.records.values()];
+  }
+
+  webUrl(record: RunRecord): string {
+    return `${this.options.baseUrl()}/runs/${record.id}`;
+  }
+
+  isInProgress(record: RunRecord): boolean {
+    return isInProgress(record.parts, this.options.clock.now());
+  }
+
+  toWire(record: RunRecord): WireRun {
+    const now = this.options.clock.now();
+    const { summary, result } = outcomeTexts(record.parts, now);
+    return {
+      id: record.id,
+      organization_id: record.organizationId,
+      status: statusOf(record.parts, now, this.options.vocabulary),
+      created_at: new Date(record.createdAt).toISOString(),
+      web_url: this.webUrl(record),
+      result,
+      summary,
+      source_type: record.sourceType,
+      git_host_pull_requests: openedPullRequests(record.parts, now).map((pr) => ({
+        id: pr.id,
+        title: pr.title,
+        url: pr.url,
+        created_at: this.isoAt(pr.openedAt),
+        head_branch_name: pr.head_branch_name,
+      })),
+      metadata: record.request.metadata ?? null,
+    };
+  }
+
+  /** Every visible entry, oldest first. */
+  logs(record: RunRecord): WireLogEntry[] {
+    return visibleSteps(record.parts, this.options.clock.now()).map(({ appearedAt, step }) => ({
+      agent_run_id: record.id,
+      created_at: this.isoAt(appearedAt),
+      ...step,
+    }));
+  }
+
+  /** Spec §4.4 page: `page` = floor(skip/limit)+1, `pages` = ceil(total/limit) (0 when there are no entries). */
+  logsPage(record: RunRecord, skip: number, limit: number): WireRunWithLogs {
+    const now = this.options.clock.now();
+    const total = visibleStepCount(record.parts, now);
+    const logs = skip >= total ? [] : this.logs(record).slice(skip, skip + limit);
+    const run = this.toWire(record);
+    return {
+      id: run.id,
+      organization_id: run.organization_id,
+      status: run.status,
+      created_at: run.created_at,
+      web_url: run.web_url,
+      result: run.result,
+      logs,
+      total_logs: total,
+      page: Math.floor(skip / limit) + 1,
+      size: limit,
+      pages: Math.ceil(total / limit),
+    };
+  }
+
+  /** A pull request opened by some run, for the fake git host page. */
+  findPullRequest(id: number): { record: RunRecord; pullRequest: WirePullRequest } | undefined {
+    for (const record of this.records.values()) {
+      const pr = this.toWire(record).git_host_pull_requests.find((p) => p.id === id);
+      if (pr) return { record, pullRequest: pr };
+    }
+    return undefined;
+  }
+
+  private planPart(record: RunRecord, prompt: string, script: ResolvedScript, queuedShare: number): RunPart {
+    const partIndex = record.parts.length;
+    const pullRequests = script.outcome === "completed" ? this.assignPullRequests(record, prompt, script) : [];
+    const summary = script.summary ?? (script.outcome === "completed" ? defaultSummary(prompt, pullRequests) : null);
+    const errorMessage = script.errorMessage ?? defaultErrorMessage(prompt);
+    const result = script.result ?? (script.outcome === "completed" ? defaultResult(pullRequests) : errorMessage);
+    const steps = planTrace({
+      runId: record.id,
+      partIndex,
+      prompt,
+      logSteps: script.logSteps,
+      outcome: script.outcome,
+      pullRequests,
+      summary: summary ?? result,
+      errorMessage,
+      queuedShare,
+    });
+    return {
+      prompt,
+      startedAt: this.options.clock.now(),
+      durationMs: script.durationMs,
+      queuedShare,
+      outcome: script.outcome,
+      finalStatus: script.finalStatus,
+      pullRequests,
+      summary,
+      result,
+      steps,
+    };
+  }
+
+  private assignPullRequests(record: RunRecord, prompt: string, script: ResolvedScript): TracePullRequest[] {
+    const already = record.parts.reduce((n, p) => n + p.pullRequests.length, 0);
+    const wanted =
+      typeof script.pullRequests === "number"
+        ? Array.from({ length: script.pullRequests }, (_, i) => ({
+            title: i === 0 ? defaultPullRequestTitle(prompt) : `${defaultPullRequestTitle(prompt)} (part ${i + 1})`,
+            head_branch_name: already + i === 0 ? `agent/run-${record.id}` : `agent/run-${record.id}-${already + i + 1}`,
+          }))
+        : script.pullRequests;
+    return wanted.map((pr) => {
+      const id = this.nextPullRequestId++;
+      return { id, title: pr.title, head_branch_name: pr.head_branch_name, url: `${this.options.baseUrl()}/fake-git-host/pr/${id}` };
+    });
+  }
+
+  private isoAt(emulated: number): string {
+    return new Date(this.options.clock.wallTimeAt(emulated)).toISOString();
+  }
+}
+

@@ -1,0 +1,122 @@
+/**
+ * Public types of the Agent Run Service emulator. Durations in a `RunScript` are *emulated*
+ * milliseconds (multiplied by `timeScale` to get real time); fault latencies are real milliseconds.
+ */
+import type { FastifyInstance } from "fastify";
+import type { AgentRun } from "../service/wire.js";
+
+export interface EmulatorOptions {
+  /** Interface to listen on. Default "127.0.0.1". */
+  host?: string;
+  /** Port to listen on. Default 0 (a free port). */
+  port?: number;
+  /** Base URL used in `web_url` and pull-request links. Default: the address the emulator listens on. */
+  publicUrl?: string;
+  /** Accepted bearer tokens and the organizations each may access. Default [{ token: "emulator-token", orgIds: [1] }]. */
+  tokens?: Array<{ token: string; orgIds: number[] }>;
+  /** Multiplies every duration: run durations and rate-limit windows. 1 = real time; 0.01 → a 60 s window lasts 600 ms. */
+  timeScale?: number;
+  /**
+   * "spec" (default): queued → running → completed | failed.
+   * "deployment": PENDING → ACTIVE → COMPLETE | FAILED, the uppercase values seen in real deployments.
+   */
+  statusVocabulary?: StatusVocabulary;
+  /** Default run behaviour: 20 s emulated, completed, one pull request, 12 log entries. */
+  defaultScript?: Partial<RunScript>;
+  /** Enforce the spec §8 rate limits per token. Default true. */
+  rateLimits?: boolean;
+  /** Send `Retry-After` on 429. Default false: real deployments send none. */
+  retryAfterHeader?: boolean;
+  /** Fastify's logger. Default false. */
+  logger?: boolean;
+  /** Seed of the random draws behind faults, so that a test sees the same faults every time. Default 0x5eed. */
+  seed?: number;
+}
+
+export type StatusVocabulary = "spec" | "deployment";
+
+export interface ScriptedPullRequest {
+  title: string;
+  head_branch_name: string;
+}
+
+export interface RunScript {
+  /** Substring of the prompt this script applies to; absent = the next runs (creations or resumes). */
+  match?: string;
+  /** Emulated duration of the run (or of the resumed part), multiplied by timeScale. */
+  durationMs: number;
+  outcome: "completed" | "failed";
+  /** Exact status string once finished, overriding the vocabulary (e.g. "TIMEOUT", "MAX_ITERATIONS_REACHED"). */
+  finalStatus?: string;
+  /** Pull requests opened on success: explicit ones, or how many to invent. */
+  pullRequests: ScriptedPullRequest[] | number;
+  /** Exact number of log entries this run (or resumed part, including its USER_MESSAGE) has once finished. */
+  logSteps: number;
+  summary?: string;
+  result?: string;
+  errorMessage?: string;
+  /** How many runs it applies to; default unlimited with `match`, 1 without. */
+  times?: number;
+}
+
+export interface Faults {
+  /** Share (0..1) of API requests answered with a server error. */
+  serverErrorRate?: number;
+  /** Status of those server errors. Default 503. */
+  serverErrorStatus?: 500 | 502 | 503 | 504;
+  /** Real milliseconds added before every API answer. */
+  latencyMs?: number;
+  /** Share (0..1) of API requests whose socket is destroyed without an answer. */
+  dropConnectionRate?: number;
+  /** The next `count` API requests get 429; `retryAfterSeconds` sets Retry-After (null: never; absent: as `retryAfterHeader`). */
+  rateLimitStorm?: { count: number; retryAfterSeconds?: number | null };
+  /**
+   * When true, server errors and dropped connections happen *after* the request took effect (a run is
+   * created or resumed, the client does not learn it). Default false: nothing happens.
+   */
+  afterAction?: boolean;
+}
+
+export interface EmulatorStats {
+  /** Requests to the service API (/v1), whatever their answer. */
+  requests: number;
+  /** API requests per route, keyed by the `API_PATHS` name: createRun, getRun, resumeRun, runLogs. */
+  byRoute: Record<string, number>;
+  /** 429 answers (limiter and storm). */
+  rateLimited: number;
+  /** 5xx answers (injected or not). */
+  serverErrors: number;
+  /** Connections destroyed by the dropConnectionRate fault. */
+  droppedConnections: number;
+  runsCreated: number;
+  runsResumed: number;
+}
+
+export interface EmulatorControl {
+  /** Adds a script: runs whose prompt contains `match` (or the next runs, without `match`) follow it. */
+  script(s: Partial<RunScript> & { match?: string }): void;
+  /** Replaces the active faults ({} clears them). */
+  setFaults(f: Faults): void;
+  stats(): EmulatorStats;
+  resetStats(): void;
+  /** Changes the time scale from now on; runs in progress keep their emulated progress. */
+  setTimeScale(scale: number): void;
+  /** Every run, in the wire shape, oldest first. */
+  runs(): AgentRun[];
+}
+
+export interface RunningEmulator {
+  /** Base URL, no trailing slash. */
+  url: string;
+  /** The first configured token. */
+  token: string;
+  /** The first organization of the first token. */
+  orgId: number;
+  close(): Promise<void>;
+  control: EmulatorControl;
+}
+
+export interface BuiltEmulator {
+  app: FastifyInstance;
+  control: EmulatorControl;
+}
