@@ -1,0 +1,154 @@
+/** Apps and installations, repositories, file contents, collaborator permissions, team memberships. */
+import { createHash, randomBytes } from "node:crypto";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { notFound, queryOf } from "../http.js";
+import { APP_PERMISSIONS, renderApp, renderInstallation, renderRepository, renderUser } from "../render.js";
+import { isoSeconds, resolveUser, sameName, type FakeFile, type RepoPermission } from "../state.js";
+import { intParam, repositoryOf, type RouteContext } from "./context.js";
+
+export function registerRepositoryRoutes(app: FastifyInstance, ctx: RouteContext): void {
+  app.get("/app", async () => renderApp(ctx, ctx.state.app));
+
+  app.get("/app/installations", async () => [renderInstallation(ctx, ctx.state.installation, ctx.state.app)]);
+
+  app.get("/app/installations/:installation_id", async (request, reply) => {
+    const { installation_id } = request.params as { installation_id: string };
+    if (intParam(installation_id) !== ctx.state.installation.id) return notFound(reply);
+    return renderInstallation(ctx, ctx.state.installation, ctx.state.app);
+  });
+
+  app.post("/app/installations/:installation_id/access_tokens", async (request, reply) => {
+    const { installation_id } = request.params as { installation_id: string };
+    if (intParam(installation_id) !== ctx.state.installation.id) return notFound(reply);
+    const expires = new Date(ctx.state.now().getTime() + 60 * 60 * 1000);
+    return reply.code(201).send({
+      token: `ghs_${randomBytes(18).toString("hex")}`,
+      expires_at: isoSeconds(expires),
+      permissions: APP_PERMISSIONS,
+      repository_selection: "all",
+    });
+  });
+
+  app.get("/repos/:owner/:repo/installation", async (request, reply) => {
+    const found = repositoryOf(ctx, request);
+    if (!found || !sameName(found.repository.owner, ctx.state.installation.account)) return notFound(reply);
+    return renderInstallation(ctx, ctx.state.installation, ctx.state.app);
+  });
+
+  app.get("/repos/:owner/:repo", async (request, reply) => {
+    const found = repositoryOf(ctx, request);
+    return found ? renderRepository(ctx, found.repository) : notFound(reply);
+  });
+
+  const contents = async (request: FastifyRequest, reply: FastifyReply) => {
+    const found = repositoryOf(ctx, request);
+    if (!found) return notFound(reply);
+    const path = ((request.params as { "*"?: string })["*"] ?? "").replace(/^\/+|\/+$/g, "");
+    const ref = queryOf(request).ref ?? found.repository.default_branch;
+    const onRef = ctx.state.files.filter((f) => f.repo === found.key && f.ref === ref);
+    const file = onRef.find((f) => f.path === path);
+    const accept = request.headers.accept ?? "";
+    if (file) {
+      if (/application\/vnd\.github(\.v3)?\.raw/.test(accept)) {
+        return reply.type("application/vnd.github.raw; charset=utf-8").send(file.content);
+      }
+      return { ...contentEntry(ctx, file, "file"), encoding: "base64", content: wrapBase64(file.content) };
+    }
+    // A directory: GitHub lists its direct children as JSON, whatever the Accept header says.
+    const prefix = path === "" ? "" : `${path}/`;
+    const children = new Map<string, ReturnType<typeof contentEntry>>();
+    for (const f of onRef.filter((f) => f.path.startsWith(prefix))) {
+      const rest = f.path.slice(prefix.length);
+      const slash = rest.indexOf("/");
+      if (slash === -1) children.set(rest, contentEntry(ctx, f, "file"));
+      else {
+        const dirPath = `${prefix}${rest.slice(0, slash)}`;
+        children.set(rest.slice(0, slash), contentEntry(ctx, { ...f, path: dirPath, content: Buffer.alloc(0) }, "dir"));
+      }
+    }
+    if (children.size === 0) return notFound(reply);
+    return [...children.values()];
+  };
+  app.get("/repos/:owner/:repo/contents", contents);
+  app.get("/repos/:owner/:repo/contents/*", contents);
+
+  app.get("/repos/:owner/:repo/collaborators/:username/permission", async (request, reply) => {
+    const found = repositoryOf(ctx, request);
+    const { username } = request.params as { username: string };
+    if (!found) return notFound(reply);
+    const collaborator = ctx.state.collaborators.find((c) => c.repo === found.key && sameName(c.login, username));
+    if (!collaborator) return notFound(reply);
+    const user = resolveUser(ctx.state, collaborator.login);
+    const role = collaborator.permission;
+    return {
+      permission: LEGACY_PERMISSION[role],
+      role_name: role === "none" ? "none" : role,
+      user: {
+        ...renderUser(ctx, user),
+        permissions: {
+          admin: atLeast(role, "admin"),
+          maintain: atLeast(role, "maintain"),
+          push: atLeast(role, "write"),
+          triage: atLeast(role, "triage"),
+          pull: atLeast(role, "read"),
+        },
+        role_name: role,
+      },
+    };
+  });
+
+  app.get("/orgs/:org/teams/:team_slug/memberships/:username", async (request, reply) => {
+    const { org, team_slug, username } = request.params as { org: string; team_slug: string; username: string };
+    const team = ctx.state.teams.find((t) => sameName(t.org, org) && sameName(t.slug, team_slug));
+    const member = team?.members.find((m) => sameName(m.login, username));
+    if (!team || !member) return notFound(reply);
+    return {
+      url: `${ctx.api}/organizations/${encodeURIComponent(org)}/team/${encodeURIComponent(team.slug)}/memberships/${encodeURIComponent(member.login)}`,
+      role: member.role,
+      state: member.state,
+    };
+  });
+}
+
+/** The `permission` field keeps GitHub's old three levels: maintain reads as write, triage as read. */
+const LEGACY_PERMISSION: Record<RepoPermission, "admin" | "write" | "read" | "none"> = {
+  admin: "admin",
+  maintain: "write",
+  write: "write",
+  triage: "read",
+  read: "read",
+  none: "none",
+};
+const RANK: Record<RepoPermission, number> = { none: 0, read: 1, triage: 2, write: 3, maintain: 4, admin: 5 };
+function atLeast(role: RepoPermission, minimum: RepoPermission): boolean {
+  return RANK[role] >= RANK[minimum];
+}
+
+function contentEntry(ctx: RouteContext, file: FakeFile, type: "file" | "dir") {
+  const sha = type === "file" ? gitBlobSha(file.content) : createHash("sha1").update(`tree:${file.path}`).digest("hex");
+  const url = `${ctx.api}/repos/${file.repo}/contents/${file.path}?ref=${encodeURIComponent(file.ref)}`;
+  const html = `${ctx.html}/${file.repo}/${type === "file" ? "blob" : "tree"}/${file.ref}/${file.path}`;
+  const git = `${ctx.api}/repos/${file.repo}/git/${type === "file" ? "blobs" : "trees"}/${sha}`;
+  return {
+    type,
+    name: file.path.split("/").pop() ?? file.path,
+    path: file.path,
+    sha,
+    size: type === "file" ? file.content.length : 0,
+    url,
+    html_url: html,
+    git_url: git,
+    download_url: type === "file" ? `https://raw.githubusercontent.com/${file.repo}/${file.ref}/${file.path}` : null,
+    _links: { self: url, git, html },
+  };
+}
+
+function gitBlobSha(content: Buffer): string {
+  return createHash("sha1").update(`blob ${content.length}\0`).update(content).digest("hex");
+}
+
+/** GitHub wraps base64 content at 60 characters per line. */
+function wrapBase64(content: Buffer): string {
+  const b64 = content.toString("base64");
+  return (b64.match(/.{1,60}/g) ?? []).map((line) => `${line}\n`).join("");
+}

@@ -1,0 +1,248 @@
+/**
+ * The fake GitHub REST API server: fastify on loopback, GitHub's auth, error and rate-limit
+ * conventions, a request log without credentials, injectable faults and a write feed.
+ */
+import { randomBytes, randomUUID } from "node:crypto";
+import { EventEmitter } from "node:events";
+import type { AddressInfo } from "node:net";
+import Fastify, { type FastifyError, type FastifyRequest } from "fastify";
+import { DOCS, decodedPathOf, notFound, queryOf, setRateLimitHeaders, type RateLimitCounter } from "./http.js";
+import {
+  classifyToken,
+  methodMatches,
+  pathMatches,
+  type FakeWrite,
+  type FaultSpec,
+  type InjectedFault,
+  type PathPattern,
+  type RecordedRequest,
+  type TokenKind,
+} from "./recorder.js";
+import { registerAttachmentRoutes, ATTACHMENT_PATH } from "./routes/attachments.js";
+import { registerCheckRoutes } from "./routes/checks.js";
+import type { RouteContext } from "./routes/context.js";
+import { registerIssueRoutes } from "./routes/issues.js";
+import { registerPullRoutes } from "./routes/pulls.js";
+import { registerRepositoryRoutes } from "./routes/repos.js";
+import {
+  applySeed,
+  createFakeState,
+  findRepository,
+  type FakeGitHubSeed,
+  type FakeGitHubState,
+  type FakeIssueComment,
+} from "./state.js";
+
+export interface FakeGitHubOptions {
+  /** Port on 127.0.0.1; 0 (the default) picks a free one. */
+  port?: number;
+  seed?: FakeGitHubSeed;
+  /** Clock for timestamps and rate-limit resets (default: real time). */
+  now?: () => Date;
+  /** Base of `html_url` fields (default https://github.com). */
+  htmlUrl?: string;
+}
+
+export type FakeGitHubEvents = { write: [FakeWrite]; request: [RecordedRequest] };
+
+export interface FakeGitHub {
+  /** API base URL without trailing slash: Octokit's `baseUrl`, an Action's `GITHUB_API_URL`. `/api/v3` under it works too. */
+  readonly url: string;
+  readonly state: FakeGitHubState;
+  /** Every request in arrival order (authorization header removed). */
+  readonly requests: RecordedRequest[];
+  /** Every write the bot made, in order. */
+  readonly writes: FakeWrite[];
+  readonly events: EventEmitter<FakeGitHubEvents>;
+  /** Recorded requests with this method (`"*"` for any) whose path matches. */
+  callsTo(method: string, path: PathPattern): RecordedRequest[];
+  /** Recorded requests matching none of the expected (method, path) pairs. */
+  unexpectedCalls(expected: readonly (readonly [method: string, path: PathPattern])[]): RecordedRequest[];
+  /** Requests to routes the fake does not implement (answered 404). */
+  unknownRouteCalls(): RecordedRequest[];
+  /** Forgets recorded requests and writes (state stays). */
+  clearRequests(): void;
+  /** Calls `listener` for every write; returns an unsubscribe function. */
+  onWrite(listener: (write: FakeWrite) => void): () => void;
+  /** Answers the next `times` matching requests with a fault instead of the real route. */
+  injectFault(fault: FaultSpec): InjectedFault;
+  clearFaults(): void;
+  /** Adds more seed data to the running fake. */
+  seed(more: FakeGitHubSeed): void;
+  /** Stores an image and returns its URL on the fake (usable in comment bodies). */
+  addAttachment(bytes: Uint8Array, contentType: string, options?: { private?: boolean; id?: string }): string;
+  attachmentUrl(id: string): string;
+  /** The comments currently on an issue or pull request, oldest first. */
+  commentsOn(repo: string, issueNumber: number): FakeIssueComment[];
+  close(): Promise<void>;
+}
+
+interface RouteFlags {
+  public?: boolean;
+  optionalAuth?: boolean;
+}
+
+export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<FakeGitHub> {
+  const now = options.now ?? (() => new Date());
+  const state = createFakeState(options.seed ?? {}, now);
+  const requests: RecordedRequest[] = [];
+  const writes: FakeWrite[] = [];
+  const faults: InjectedFault[] = [];
+  const events = new EventEmitter<FakeGitHubEvents>();
+  const counter: RateLimitCounter = { limit: 5000, used: 0, resetEpochSeconds: 0 };
+  const authKinds = new WeakMap<FastifyRequest, TokenKind>();
+  const faulted = new WeakSet<FastifyRequest>();
+
+  const ctx: RouteContext = {
+    state,
+    api: "",
+    html: (options.htmlUrl ?? "https://github.com").replace(/\/+$/, ""),
+    downloadSignature: randomBytes(12).toString("hex"),
+    emitWrite: (write) => {
+      writes.push(write);
+      events.emit("write", write);
+    },
+  };
+
+  const app = Fastify({
+    logger: false,
+    bodyLimit: 10 * 1024 * 1024,
+    // GitHub Enterprise clients (Probot's GHE_HOST) put the API under /api/v3.
+    rewriteUrl: (request) => {
+      const url = request.url ?? "/";
+      return url === "/api/v3" || url.startsWith("/api/v3/") || url.startsWith("/api/v3?") ? url.slice(7) || "/" : url;
+    },
+  });
+
+  // GitHub reads JSON bodies and tolerates an empty one; other bodies are kept as text.
+  app.removeContentTypeParser("application/json");
+  app.addContentTypeParser("application/json", { parseAs: "string" }, (_request, body, done) => {
+    const text = String(body);
+    if (text.trim() === "") return done(null, undefined);
+    try {
+      done(null, JSON.parse(text));
+    } catch {
+      done(Object.assign(new Error("Problems parsing JSON"), { statusCode: 400 }), undefined);
+    }
+  });
+  app.addContentTypeParser("*", { parseAs: "string" }, (_request, body, done) => done(null, body));
+
+  app.addHook("onRequest", async (request, reply) => {
+    const { kind, valid } = classifyToken(request.headers.authorization);
+    authKinds.set(request, kind);
+    const flags = (request.routeOptions.config ?? {}) as RouteFlags;
+    if (flags.public || flags.optionalAuth) return;
+    if (kind === "none") {
+      return reply.code(401).send({ message: "Requires authentication", documentation_url: DOCS, status: "401" });
+    }
+    if (!valid) return reply.code(401).send({ message: "Bad credentials", documentation_url: DOCS, status: "401" });
+  });
+
+  app.addHook("preHandler", async (request, reply) => {
+    const path = decodedPathOf(request);
+    const fault = faults.find((f) => f.remaining > 0 && methodMatches(f.method, request.method) && pathMatches(f.path, path));
+    if (!fault) return;
+    fault.remaining -= 1;
+    faulted.add(request);
+    for (const [name, value] of Object.entries(fault.headers)) reply.header(name, value);
+    return reply.code(fault.status).send(fault.body);
+  });
+
+  app.addHook("onSend", async (request, reply, payload) => {
+    setRateLimitHeaders(reply, counter, now().getTime());
+    reply.header("x-github-api-version-selected", "2022-11-28");
+    reply.header("x-github-request-id", randomUUID().toUpperCase());
+    const recorded: RecordedRequest = {
+      method: request.method,
+      path: decodedPathOf(request),
+      query: queryOf(request),
+      body: request.body,
+      headers: headersWithoutCredentials(request),
+      auth: authKinds.get(request) ?? "none",
+      status: reply.statusCode,
+      route: request.routeOptions.url ?? null,
+      fault: faulted.has(request),
+    };
+    requests.push(recorded);
+    events.emit("request", recorded);
+    return payload;
+  });
+
+  app.setNotFoundHandler((_request, reply) => notFound(reply));
+  app.setErrorHandler((error: FastifyError, _request, reply) => {
+    const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;
+    reply.code(status).send({ message: error.message, documentation_url: DOCS, status: String(status) });
+  });
+
+  registerRepositoryRoutes(app, ctx);
+  registerIssueRoutes(app, ctx);
+  registerPullRoutes(app, ctx);
+  registerCheckRoutes(app, ctx);
+  registerAttachmentRoutes(app, ctx);
+
+  await app.listen({ port: options.port ?? 0, host: "127.0.0.1" });
+  const { port } = app.server.address() as AddressInfo;
+  const url = `http://127.0.0.1:${port}`;
+  ctx.api = url;
+
+  const attachmentUrl = (id: string) => `${url}${ATTACHMENT_PATH}/${id}`;
+
+  return {
+    url,
+    state,
+    requests,
+    writes,
+    events,
+    callsTo: (method, path) => requests.filter((r) => methodMatches(method, r.method) && pathMatches(path, r.path)),
+    unexpectedCalls: (expected) =>
+      requests.filter((r) => !expected.some(([method, path]) => methodMatches(method, r.method) && pathMatches(path, r.path))),
+    unknownRouteCalls: () => requests.filter((r) => r.route === null),
+    clearRequests: () => {
+      requests.length = 0;
+      writes.length = 0;
+    },
+    onWrite: (listener) => {
+      events.on("write", listener);
+      return () => events.off("write", listener);
+    },
+    injectFault: (spec) => {
+      const fault: InjectedFault = {
+        method: spec.method,
+        path: spec.path,
+        times: spec.times ?? 1,
+        status: spec.status,
+        headers: spec.headers ?? {},
+        body: spec.body ?? { message: `Injected fault ${spec.status}`, documentation_url: DOCS, status: String(spec.status) },
+        remaining: spec.times ?? 1,
+      };
+      faults.push(fault);
+      return fault;
+    },
+    clearFaults: () => {
+      faults.length = 0;
+    },
+    seed: (more) => applySeed(state, more),
+    addAttachment: (bytes, contentType, attachmentOptions = {}) => {
+      const id = attachmentOptions.id ?? randomUUID();
+      applySeed(state, { attachments: [{ id, bytes, content_type: contentType, private: attachmentOptions.private ?? false }] });
+      return attachmentUrl(id);
+    },
+    attachmentUrl,
+    commentsOn: (repo, issueNumber) => {
+      const repository = findRepository(state, repo);
+      if (!repository) return [];
+      const key = `${repository.owner}/${repository.name}`;
+      return state.issueComments.filter((c) => c.repo === key && c.issue_number === issueNumber).sort((a, b) => a.id - b.id);
+    },
+    close: () => app.close(),
+  };
+}
+
+function headersWithoutCredentials(request: FastifyRequest): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (name === "authorization" || name === "cookie" || value === undefined) continue;
+    out[name] = Array.isArray(value) ? value.join(", ") : String(value);
+  }
+  return out;
+}
