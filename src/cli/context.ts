@@ -1,0 +1,73 @@
+/**
+ * What a command may touch: its streams, environment and signals, passed in so that the whole CLI
+ * runs in-process in tests exactly as it does from the terminal.
+ */
+export interface CliWritable {
+  write(chunk: string): unknown;
+}
+
+export type ShutdownSignal = "SIGINT" | "SIGTERM";
+
+export interface CliIo {
+  stdout: CliWritable;
+  stderr: CliWritable;
+  /** Read only for `--prompt -`. */
+  stdin: AsyncIterable<string | Uint8Array>;
+  env: Readonly<Record<string, string | undefined>>;
+  /** Whether stdout is a terminal: decides the live progress line. */
+  isTTY: boolean;
+  /** Relative `--image` paths resolve against it. Default: the process's working directory. */
+  cwd?: string;
+  /** Subscribes to SIGINT/SIGTERM; returns the unsubscribe. Default: the process's signals. */
+  onSignal?: (handler: (signal: ShutdownSignal) => void) => () => void;
+}
+
+/** The state one invocation shares between the program and its commands. */
+export class CliContext {
+  /** Set by a command that finished without throwing (e.g. 1 for a run that ended failed). */
+  exitCode = 0;
+  private readonly secrets = new Set<string>();
+
+  constructor(readonly io: CliIo) {}
+
+  /** Remembers a value (the API token) that must never reach stdout or stderr. */
+  addSecret(value: string): void {
+    if (value.length > 0) this.secrets.add(value);
+  }
+
+  redact(text: string): string {
+    let out = text;
+    for (const secret of this.secrets) out = out.split(secret).join("***");
+    return out;
+  }
+
+  /** Writes to stdout as is (the caller ends lines). */
+  out(text: string): void {
+    this.io.stdout.write(this.redact(text));
+  }
+
+  /** Machine output: one JSON document, or one JSON line per item. */
+  json(value: unknown, pretty = true): void {
+    this.out(`${JSON.stringify(value, null, pretty ? 2 : undefined)}\n`);
+  }
+
+  /** A message for the user on stderr, prefixed like every CLI message. */
+  error(message: string): void {
+    this.io.stderr.write(this.redact(`agent-run: ${message}\n`));
+  }
+
+  get cwd(): string {
+    return this.io.cwd ?? process.cwd();
+  }
+
+  onSignal(handler: (signal: ShutdownSignal) => void): () => void {
+    if (this.io.onSignal) return this.io.onSignal(handler);
+    const listener = (signal: NodeJS.Signals) => handler(signal as ShutdownSignal);
+    process.once("SIGINT", listener);
+    process.once("SIGTERM", listener);
+    return () => {
+      process.off("SIGINT", listener);
+      process.off("SIGTERM", listener);
+    };
+  }
+}

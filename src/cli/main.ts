@@ -1,0 +1,39 @@
+import { CommanderError } from "commander";
+import { CliContext, type CliIo } from "./context.js";
+import { ENV } from "./config.js";
+import { describeError, exitCodeForError } from "./errors.js";
+import { buildProgram } from "./program.js";
+
+export type { CliIo, CliWritable, ShutdownSignal } from "./context.js";
+export { EXIT_CODES } from "./exit-codes.js";
+export { processIo } from "./process-io.js";
+
+/**
+ * Runs one `agent-run` invocation in-process and resolves to its exit code. Never exits the
+ * process and never throws: every failure becomes a message on stderr and a code.
+ */
+export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  const context = new CliContext(io);
+  // The token may reach error text before a command resolved it (say, echoed by a proxy): hide it from the start.
+  for (const secret of tokensIn(argv, io.env)) context.addSecret(secret);
+  try {
+    await buildProgram(context).parseAsync([...argv], { from: "user" });
+    return context.exitCode;
+  } catch (error) {
+    const code = exitCodeForError(error);
+    // commander already printed its own errors and help.
+    if (!(error instanceof CommanderError)) context.error(describeError(error));
+    return code;
+  }
+}
+
+function tokensIn(argv: readonly string[], env: CliIo["env"]): string[] {
+  const found: string[] = [];
+  const fromEnv = env[ENV.token];
+  if (fromEnv) found.push(fromEnv);
+  argv.forEach((arg, index) => {
+    if (arg === "--token" && argv[index + 1] && argv[0] !== "emulator") found.push(argv[index + 1]!);
+    else if (arg.startsWith("--token=") && argv[0] !== "emulator") found.push(arg.slice("--token=".length));
+  });
+  return found;
+}
