@@ -1,0 +1,413 @@
+/**
+ * Renders agent-produced text (summaries, results, observations, PR titles, log thoughts) into
+ * GitHub Markdown that cannot act on its own. It cannot:
+ *
+ * - forge or break the bot's hidden markers: `<`, `>` and `&` become `&lt;`, `&gt;`, `&amp;` in
+ *   prose, so no HTML comment, tag, `<details>` or `</details>` can open or close, and no entity
+ *   can spell a mention or an invisible character; inside code, where text is
+ *   shown verbatim, `<!--` followed by the marker namespace gets a zero-width space (U+200B);
+ * - open raw HTML (`<img src=x onerror=…>` is shown as text);
+ * - mention people or teams: `@name` and `@org/team` are wrapped in a code span (`` `@name` ``);
+ *   GitHub never notifies for a mention inside code, and the bridge's own trigger parser ignores
+ *   code spans too. (A zero-width space after `@` would not survive the input sanitiser, which
+ *   strips invisible characters before looking for a trigger.)
+ * - re-trigger the bot: every occurrence of the trigger phrase is wrapped in a code span, so no
+ *   line of the comment starts with it;
+ * - link anywhere but http(s): a Markdown link whose destination is not `http://` or `https://`
+ *   has its `(` escaped (`[x]\(javascript:…)` shows as text), and reference definitions are
+ *   disabled (`\]:`) so `[x][ref]` cannot smuggle one in;
+ * - leave a code fence open: fences are re-emitted at column 0, long enough that nothing inside
+ *   can close them, and always closed.
+ *
+ * Agent inline code spans stay code spans (`Array<string>` still reads `Array<string>`). What
+ * cannot be paired on one line (a lone backtick, a run of `~~~`) is backslash-escaped, so the
+ * output holds no Markdown construct that this module did not emit itself.
+ *
+ * Output is typed `SafeMarkdown`: renderers take only that type for pre-rendered pieces, so raw
+ * agent text cannot reach a comment without passing through here.
+ */
+
+declare const safeMarkdownBrand: unique symbol;
+
+/** Markdown produced by this module (or by `md` from trusted literals): safe to put in a comment. */
+export type SafeMarkdown = string & { readonly [safeMarkdownBrand]: true };
+
+export interface OutputSanitizeOptions {
+  /** The phrase that triggers the bot (e.g. "/agent"); its occurrences are wrapped in code. */
+  triggerPhrase?: string;
+  /** Cut the source text to this many characters (a "…" marks the cut). */
+  maxLength?: number;
+}
+
+/** The hidden-marker namespace (see markers.ts). Lives here because neutralising it is a sanitiser job. */
+export const MARKER_NAMESPACE = "agent-run-bridge";
+
+/** `<!--` followed by the namespace, however spaced: what `markers.ts` counts as a marker. */
+export const MARKER_OPENING = new RegExp(`<!--\\s*${MARKER_NAMESPACE}`, "gi");
+
+const ZERO_WIDTH_SPACE = "\u200B";
+const ELLIPSIS = "…";
+
+/** Trusted Markdown from a template literal: the literal parts are ours, every value must already be safe. */
+export function md(strings: TemplateStringsArray, ...values: SafeMarkdown[]): SafeMarkdown {
+  let out = strings[0] ?? "";
+  values.forEach((value, index) => {
+    out += value + (strings[index + 1] ?? "");
+  });
+  return out as SafeMarkdown;
+}
+
+/** Joins safe pieces; the separator is ours. */
+export function joinMarkdown(pieces: readonly SafeMarkdown[], separator: string): SafeMarkdown {
+  return pieces.join(separator) as SafeMarkdown;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Text hygiene
+
+/**
+ * C0/C1 controls (but tab and newline), bidi embeddings, overrides and isolates, LRM/RLM and the
+ * tag block: characters that spoof what a reader sees. Zero-width joiners stay (emoji sequences).
+ */
+// eslint-disable-next-line no-control-regex
+const SPOOFING_CHARACTERS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u200E\u200F\u202A-\u202E\u2066-\u2069]|\uDB40[\uDC00-\uDC7F]/g;
+// eslint-disable-next-line no-control-regex
+const ANSI_ESCAPE = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[@-Z\\-_]/g;
+
+function cleanText(text: string): string {
+  return text
+    .replace(/\r\n?|[\u2028\u2029\u0085]/g, "\n")
+    .replace(ANSI_ESCAPE, "")
+    .replace(SPOOFING_CHARACTERS, "");
+}
+
+/** Cuts `text` to at most `max` characters, ending with "…" when cut; never splits a surrogate pair. */
+export function truncateText(text: string, max: number): string {
+  if (text.length <= max) return text;
+  if (max <= 0) return "";
+  let cut = max - ELLIPSIS.length;
+  if (cut > 0 && isHighSurrogate(text.charCodeAt(cut - 1))) cut--;
+  return text.slice(0, Math.max(cut, 0)) + ELLIPSIS;
+}
+
+const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+const ASCII_PUNCTUATION = /[!-/:-@[-`{-~]/;
+const ASCII_ALNUM = /[A-Za-z0-9]/;
+
+/** True when the character at `index` is backslash-escaped (an odd number of backslashes before it). */
+function isEscaped(text: string, index: number): boolean {
+  let count = 0;
+  for (let i = index - 1; i >= 0 && text[i] === "\\"; i--) count++;
+  return count % 2 === 1;
+}
+
+/** Hides `<!-- agent-run-bridge` from the marker parser in text GitHub shows verbatim (code). */
+function neutraliseMarkerOpenings(text: string): string {
+  return text.replace(MARKER_OPENING, (match) => `<!-${ZERO_WIDTH_SPACE}-${match.slice(4)}`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Code
+
+function longestRun(text: string, char: string): number {
+  let longest = 0;
+  let current = 0;
+  for (const c of text) {
+    current = c === char ? current + 1 : 0;
+    if (current > longest) longest = current;
+  }
+  return longest;
+}
+
+/** Markdown punctuation turned into numeric entities inside our own `<code>` element. */
+const CODE_ELEMENT_ESCAPES: Record<string, string> = {
+  "&": "&amp;",
+  "<": "&lt;",
+  ">": "&gt;",
+  "\\": "&#92;",
+  "`": "&#96;",
+  "*": "&#42;",
+  _: "&#95;",
+  "~": "&#126;",
+  "[": "&#91;",
+  "]": "&#93;",
+  "!": "&#33;",
+  "|": "&#124;",
+};
+
+/**
+ * An inline code span showing `text` verbatim (newlines become spaces). Content with a `|` is
+ * emitted as a `<code>` element with entities instead: GitHub splits table cells at every `|`,
+ * even inside a code span, which would let the rest of the span out as prose.
+ */
+export function inlineCode(text: string, options: { maxLength?: number } = {}): SafeMarkdown {
+  let content = cleanText(text).replace(/[\n\t]/g, " ");
+  if (options.maxLength !== undefined) content = truncateText(content, options.maxLength);
+  if (content.includes("|")) {
+    return `<code>${content.replace(/[&<>\\`*_~[\]!|]/g, (c) => CODE_ELEMENT_ESCAPES[c] ?? c)}</code>` as SafeMarkdown;
+  }
+  content = neutraliseMarkerOpenings(content);
+  if (content === "") return "` `" as SafeMarkdown;
+  const fence = "`".repeat(longestRun(content, "`") + 1);
+  // CommonMark strips one space on each side when both are present: pad so the text survives as is.
+  const pad = content.startsWith("`") || content.endsWith("`") || (content.startsWith(" ") && content.endsWith(" ") && content.trim() !== "") ? " " : "";
+  return `${fence}${pad}${content}${pad}${fence}` as SafeMarkdown;
+}
+
+/**
+ * A fenced code block showing `text` verbatim, at column 0. The fence is longer than any backtick
+ * run inside, so nothing in `text` can close it.
+ */
+export function codeBlock(text: string, options: { language?: string; maxLength?: number } = {}): SafeMarkdown {
+  let content = cleanText(text).replace(/\n+$/, "");
+  if (options.maxLength !== undefined) content = truncateText(content, options.maxLength);
+  content = neutraliseMarkerOpenings(content);
+  const fence = "`".repeat(Math.max(3, longestRun(content, "`") + 1));
+  const language = options.language && /^[\w+#.-]{1,30}$/.test(options.language) ? options.language : "";
+  return `${fence}${language}\n${content === "" ? "" : `${content}\n`}${fence}` as SafeMarkdown;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Prose
+
+interface ProseOptions {
+  triggerPhrase?: string;
+  /** Escape `[` and `]` too: the text becomes a link's text. */
+  linkText?: boolean;
+}
+
+/** What GitHub autolinks: a scheme and a dotted domain, up to whitespace, a backtick or an escaped `<` / `>`. */
+const AUTOLINKED_URL = /https?:\/\/[A-Za-z0-9][A-Za-z0-9_-]*(?:\.[A-Za-z0-9_-]+)+(?:[/?#:](?:(?!&lt;|&gt;)[^\s`])*)?/gi;
+
+const MENTION = "@[A-Za-z0-9][A-Za-z0-9-]*(?:/[A-Za-z0-9][A-Za-z0-9_-]*)?";
+
+function wrapPattern(triggerPhrase: string | undefined): RegExp {
+  const phrase = triggerPhrase?.trim();
+  if (!phrase) return new RegExp(`()(${MENTION})`, "gi");
+  // Word boundaries only on the sides where the phrase itself has a word character.
+  const before = /^\w/.test(phrase) ? "(?<![A-Za-z0-9_])" : "";
+  const after = /\w$/.test(phrase) ? "(?![A-Za-z0-9_])" : "";
+  return new RegExp(`(${before}${escapeRegExp(phrase)}${after})|(${MENTION})`, "gi");
+}
+
+/**
+ * Wraps mentions and the trigger phrase in code spans. A mention counts wherever it would start
+ * a text node on GitHub: not after an ASCII letter or digit (`me@example.com` stays an address),
+ * but right after another wrapped mention, since the code span ends the text node before it.
+ */
+function wrapMentionsAndTrigger(text: string, options: ProseOptions): string {
+  const pattern = wrapPattern(options.triggerPhrase);
+  const urls = [...text.matchAll(AUTOLINKED_URL)].map((m) => [m.index, m.index + m[0].length] as const);
+  const inUrl = (index: number) => urls.some(([from, to]) => index > from && index < to);
+  let out = "";
+  let cursor = 0;
+  let lastWrappedEnd = -1;
+  for (const match of text.matchAll(pattern)) {
+    const start = match.index;
+    const isMention = match[1] === undefined || match[1] === "";
+    if (isMention && start > 0 && start !== lastWrappedEnd && ASCII_ALNUM.test(text[start - 1]!)) continue;
+    // GitHub links the whole URL: nothing inside it notifies or starts a line.
+    if (inUrl(start)) continue;
+    let head = text.slice(cursor, start);
+    // A backslash escaping the match's first character would now escape our backtick instead.
+    if (isEscaped(text, start)) head = head.slice(0, -1);
+    // Two spans back to back would pair their backticks differently.
+    if (head === "" && out.endsWith("`")) head = " ";
+    out += head + inlineCode(match[0]);
+    cursor = start + match[0].length;
+    lastWrappedEnd = cursor;
+  }
+  return out + text.slice(cursor);
+}
+
+/** Escapes in plain text (outside code spans) what could build a construct we did not emit. */
+function escapeStructure(text: string, options: ProseOptions): string {
+  let out = "";
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    const escaped = isEscaped(text, i);
+    if (c === "]" && !escaped) {
+      const rest = text.slice(i + 1);
+      // `]:` could start a reference definition; `](` a link to something else than http(s).
+      if (rest.startsWith(":") || options.linkText) {
+        out += "\\]";
+        continue;
+      }
+      if (rest.startsWith("(") && !/^\(\s*https?:\/\//i.test(rest)) {
+        out += "]\\(";
+        i++;
+        continue;
+      }
+    }
+    if (c === "[" && !escaped && options.linkText) {
+      out += "\\[";
+      continue;
+    }
+    if (c === "~" && !escaped) {
+      let run = 0;
+      while (text[i + run] === "~") run++;
+      // Three or more could open a fence (one or two are strikethrough).
+      out += run >= 3 ? "\\~".repeat(run) : "~".repeat(run);
+      i += run - 1;
+      continue;
+    }
+    out += c;
+  }
+  return out;
+}
+
+function transformPlain(text: string, options: ProseOptions): string {
+  return wrapMentionsAndTrigger(escapeStructure(text, options), options);
+}
+
+/** The backtick run starting at `index`, and where a closing run of the same length starts (or -1). */
+function codeSpanAt(line: string, index: number): { length: number; close: number } {
+  let length = 0;
+  while (line[index + length] === "`") length++;
+  let i = index + length;
+  while (i < line.length) {
+    if (line[i] !== "`") {
+      i++;
+      continue;
+    }
+    let run = 0;
+    while (line[i + run] === "`") run++;
+    if (run === length) return { length, close: i };
+    i += run;
+  }
+  return { length, close: -1 };
+}
+
+/** One line of prose: escapes, code spans re-emitted, mentions and trigger wrapped. */
+function sanitizeProseLine(line: string, options: ProseOptions): string {
+  let out = "";
+  let plain = "";
+  const flush = () => {
+    const transformed = transformPlain(plain, options);
+    // Two code spans back to back could pair their backticks differently: keep a space between.
+    if (out.endsWith("`") && !isEscaped(out, out.length - 1) && transformed.startsWith("`")) out += " ";
+    out += transformed;
+    plain = "";
+  };
+  const emitCode = (code: string) => {
+    flush();
+    if (out.endsWith("`") && !isEscaped(out, out.length - 1)) out += " ";
+    out += code;
+  };
+
+  let i = 0;
+  while (i < line.length) {
+    const c = line[i]!;
+    if (c === "\\" && i + 1 < line.length && ASCII_PUNCTUATION.test(line[i + 1]!)) {
+      const next = line[i + 1]!;
+      // `\<` and `\>` show as the character: the entity does the same without an escape to track.
+      // `\@` shows "@": drop the backslash so the mention is seen and wrapped.
+      if (next === "<") plain += "&lt;";
+      else if (next === ">") plain += "&gt;";
+      else if (next === "@") plain += "@";
+      else plain += `\\${next}`;
+      i += 2;
+      continue;
+    }
+    if (c === "`") {
+      const span = codeSpanAt(line, i);
+      if (span.close === -1) {
+        plain += "\\`".repeat(span.length);
+        i += span.length;
+        continue;
+      }
+      let content = line.slice(i + span.length, span.close);
+      if (content.startsWith(" ") && content.endsWith(" ") && content.trim() !== "") content = content.slice(1, -1);
+      emitCode(inlineCode(content));
+      i = span.close + span.length;
+      continue;
+    }
+    // `&` too: an entity such as `&#64;name` renders as a mention, `&#8203;` as an invisible character.
+    if (c === "<") plain += "&lt;";
+    else if (c === ">") plain += "&gt;";
+    else if (c === "&") plain += "&amp;";
+    else plain += c;
+    i++;
+  }
+  flush();
+  return out;
+}
+
+const FENCE_OPEN = /^( {0,3})(`{3,}|~{3,})(.*)$/;
+
+/**
+ * Agent Markdown, safe to place as its own block (start it on a new line after a blank line).
+ * Empty input gives an empty string.
+ */
+export function sanitizeMarkdown(text: string | null | undefined, options: OutputSanitizeOptions = {}): SafeMarkdown {
+  if (!text) return "" as SafeMarkdown;
+  let source = cleanText(text);
+  if (options.maxLength !== undefined) source = truncateText(source, options.maxLength);
+  const lines = source.split("\n");
+  const out: string[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    const open = FENCE_OPEN.exec(line);
+    if (open && !(open[2]!.startsWith("`") && open[3]!.includes("`"))) {
+      const indent = open[1]!.length;
+      const char = open[2]![0]!;
+      const close = new RegExp(`^ {0,3}${escapeRegExp(char)}{${open[2]!.length},}[ \\t]*$`);
+      const content: string[] = [];
+      let j = i + 1;
+      while (j < lines.length && !close.test(lines[j]!)) {
+        // CommonMark removes up to the opening fence's indentation from each content line.
+        content.push(lines[j]!.replace(new RegExp(`^ {0,${indent}}`), ""));
+        j++;
+      }
+      const language = open[3]!.trim().split(/\s+/)[0];
+      out.push(codeBlock(content.join("\n"), { language }));
+      i = j;
+      continue;
+    }
+    out.push(sanitizeProseLine(line, { triggerPhrase: options.triggerPhrase }));
+  }
+  return out.join("\n").trim() as SafeMarkdown;
+}
+
+/**
+ * Agent text for one line of a comment (a PR title, a step, an error excerpt): newlines and tabs
+ * become spaces, runs of spaces collapse. Meant to follow our own text on the same line.
+ */
+export function sanitizeInline(text: string | null | undefined, options: OutputSanitizeOptions = {}): SafeMarkdown {
+  if (!text) return "" as SafeMarkdown;
+  let source = cleanText(text).replace(/\s+/g, " ").trim();
+  if (options.maxLength !== undefined) source = truncateText(source, options.maxLength);
+  return sanitizeProseLine(source, { triggerPhrase: options.triggerPhrase }) as SafeMarkdown;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Links
+
+/**
+ * The URL to link to, or null when it is not a plain http(s) URL (other schemes, credentials,
+ * unparseable). Parentheses and spaces are percent-encoded so the Markdown link cannot end early.
+ */
+export function safeHttpUrl(url: string | null | undefined): string | null {
+  if (!url) return null;
+  let parsed: URL;
+  try {
+    parsed = new URL(url.trim());
+  } catch {
+    return null;
+  }
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") return null;
+  if (parsed.username !== "" || parsed.password !== "") return null;
+  return parsed.href.replace(/[()\s<>"`]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`);
+}
+
+/** `[text](url)` when the URL is http(s); otherwise just the text. The text is sanitised. */
+export function renderLink(text: string, url: string | null | undefined, options: OutputSanitizeOptions = {}): SafeMarkdown {
+  const href = safeHttpUrl(url);
+  const cleaned = cleanText(text).replace(/\s+/g, " ").trim();
+  const source = options.maxLength !== undefined ? truncateText(cleaned, options.maxLength) : cleaned;
+  if (href === null) return sanitizeProseLine(source, { triggerPhrase: options.triggerPhrase }) as SafeMarkdown;
+  const label = sanitizeProseLine(source, { triggerPhrase: options.triggerPhrase, linkText: true });
+  return `[${label === "" ? "link" : label}](${href})` as SafeMarkdown;
+}
