@@ -22,6 +22,8 @@ export interface CliIo {
   onSignal?: (handler: (signal: ShutdownSignal) => void) => () => void;
 }
 
+const MIN_SECRET_LENGTH = 8;
+
 /** The state one invocation shares between the program and its commands. */
 export class CliContext {
   /** Set by a command that finished without throwing (e.g. 1 for a run that ended failed). */
@@ -30,9 +32,13 @@ export class CliContext {
 
   constructor(readonly io: CliIo) {}
 
-  /** Remembers a value (the API token) that must never reach stdout or stderr. */
+  /**
+   * Remembers a value (the API token) that must never reach stdout or stderr. The CLI never writes
+   * it on purpose; this catches a server or proxy echoing it. Very short values are skipped: masking
+   * every "abc" in a summary would garble output without protecting a real token.
+   */
   addSecret(value: string): void {
-    if (value.length > 0) this.secrets.add(value);
+    if (value.length >= MIN_SECRET_LENGTH) this.secrets.add(value);
   }
 
   redact(text: string): string {

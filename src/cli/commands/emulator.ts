@@ -1,5 +1,6 @@
 import { Option } from "commander";
-import { DEFAULT_ORG_ID, DEFAULT_TOKEN, startEmulator, type RunningEmulator, type StatusVocabulary } from "../../emulator/index.js";
+import type { RunningEmulator, StatusVocabulary } from "../../emulator/index.js";
+import { DEFAULT_ORG_ID, DEFAULT_TOKEN } from "../../emulator/options.js";
 import { parsePort, parsePositiveInteger, parsePositiveNumber } from "../arguments.js";
 import { UsageError } from "../errors.js";
 import { renderEmulatorBanner } from "../format.js";
@@ -74,6 +75,8 @@ async function start(flags: EmulatorFlags): Promise<RunningEmulator> {
     flags.token !== undefined || flags.org !== undefined
       ? [{ token: flags.token ?? DEFAULT_TOKEN, orgIds: [flags.org ?? DEFAULT_ORG_ID] }]
       : undefined;
+  // Loaded on demand: the server stack would slow every other command's start.
+  const { startEmulator } = await import("../../emulator/index.js");
   try {
     return await startEmulator({
       host: flags.host,

@@ -1,0 +1,77 @@
+import { Readable } from "node:stream";
+import { startEmulator, type EmulatorOptions, type RunningEmulator } from "../../../src/emulator/index.js";
+import { runCli, type CliIo, type ShutdownSignal } from "../../../src/cli/main.js";
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export interface MemoryIoOptions {
+  env?: Record<string, string | undefined>;
+  stdin?: string;
+  isTTY?: boolean;
+  cwd?: string;
+}
+
+/** In-memory streams and a signal source the test can fire, for runCli in-process. */
+export function memoryIo(options: MemoryIoOptions = {}) {
+  let stdout = "";
+  let stderr = "";
+  const handlers = new Set<(signal: ShutdownSignal) => void>();
+  const io: CliIo = {
+    stdout: { write: (chunk: string) => (stdout += chunk) },
+    stderr: { write: (chunk: string) => (stderr += chunk) },
+    stdin: Readable.from(options.stdin === undefined ? [] : [options.stdin]),
+    env: options.env ?? {},
+    isTTY: options.isTTY ?? false,
+    cwd: options.cwd,
+    onSignal: (handler) => {
+      handlers.add(handler);
+      return () => handlers.delete(handler);
+    },
+  };
+  return {
+    io,
+    stdout: () => stdout,
+    stderr: () => stderr,
+    /** Delivers a signal to whatever the CLI is listening with; false when nobody listens. */
+    signal(name: ShutdownSignal): boolean {
+      const current = [...handlers];
+      for (const handler of current) handler(name);
+      return current.length > 0;
+    },
+  };
+}
+
+/** The environment that points the CLI at an emulator, polling fast enough for its time scale. */
+export function envFor(emulator: RunningEmulator, extra: Record<string, string | undefined> = {}): Record<string, string | undefined> {
+  return {
+    AGENT_RUN_API_URL: emulator.url,
+    AGENT_RUN_API_TOKEN: emulator.token,
+    AGENT_RUN_ORG_ID: String(emulator.orgId),
+    AGENT_RUN_POLL_INTERVAL: "0.01",
+    ...extra,
+  };
+}
+
+export async function cli(argv: string[], options: MemoryIoOptions = {}): Promise<CliResult> {
+  const memory = memoryIo(options);
+  const code = await runCli(argv, memory.io);
+  return { code, stdout: memory.stdout(), stderr: memory.stderr() };
+}
+
+/**
+ * An emulator at 1/1000 of real time: the default run (20 s emulated) lasts 20 ms. Its rate limits
+ * are off because each CLI invocation has a fresh client budget, and a test file makes more calls
+ * per scaled window than one user would; the CLI's rate handling belongs to the client's tests.
+ */
+export function startTestEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
+  return startEmulator({ timeScale: 0.001, rateLimits: false, ...options });
+}
+
+/** Parses stdout that must be exactly one JSON document. */
+export function parseJson<T = Record<string, unknown>>(stdout: string): T {
+  return JSON.parse(stdout) as T;
+}
