@@ -40,14 +40,29 @@ export class EmulatedClock {
     this.anchors.push({ wall: this.wallNow(), emulated, scale });
   }
 
-  /** Wall-clock epoch ms at which the clock showed (or will show, at the current scale) `emulated`. */
+  /** Jumps emulated time forward: everything due within `emulatedMs` happens at once. */
+  advance(emulatedMs: number): void {
+    if (!Number.isFinite(emulatedMs) || emulatedMs < 0) {
+      throw new RangeError(`time can only be advanced by 0 or more emulated milliseconds, got ${String(emulatedMs)}`);
+    }
+    const emulated = this.now() + emulatedMs;
+    this.anchors.push({ wall: this.wallNow(), emulated, scale: this.scale });
+  }
+
+  /**
+   * Wall-clock epoch ms at which the clock showed (or will show, at the current scale) `emulated`.
+   * An instant skipped by `advance` maps to the wall time of the jump.
+   */
   wallTimeAt(emulated: number): number {
-    let anchor = this.anchors[0]!;
-    for (const a of this.anchors) {
-      if (a.emulated <= emulated) anchor = a;
+    let index = 0;
+    for (let i = 0; i < this.anchors.length; i++) {
+      if (this.anchors[i]!.emulated <= emulated) index = i;
       else break;
     }
-    return anchor.wall + (emulated - anchor.emulated) * anchor.scale;
+    const anchor = this.anchors[index]!;
+    const wall = anchor.wall + (emulated - anchor.emulated) * anchor.scale;
+    const next = this.anchors[index + 1];
+    return next ? Math.min(wall, next.wall) : wall;
   }
 
   /** Real milliseconds that `emulatedMs` of emulated time take at the current scale. */

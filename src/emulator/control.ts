@@ -58,6 +58,7 @@ export function createControl(state: EmulatorState): EmulatorControl {
       state.stats = emptyStats();
     },
     setTimeScale: (scale) => state.clock.setScale(scale),
+    advanceTime: (emulatedMs) => state.clock.advance(emulatedMs),
     runs: () => state.store.all().map((r) => state.store.toWire(r)),
   };
 }
@@ -66,6 +67,10 @@ const TimeScaleBodySchema = z.strictObject({
   timeScale: z.number({ error: "timeScale is required: a positive number (1 = real time, 0.01 = 100× faster)" }).positive({
     error: "timeScale must be a positive number (1 = real time, 0.01 = 100× faster)",
   }),
+});
+
+const AdvanceBodySchema = z.strictObject({
+  ms: z.number({ error: "ms is required: the emulated milliseconds to jump forward" }).min(0, { error: "ms must be 0 or more" }),
 });
 
 function isLoopback(address: string | undefined): boolean {
@@ -104,6 +109,12 @@ export function registerAdminRoutes(app: FastifyInstance, control: EmulatorContr
         if (!parsed.success) return badRequest(reply, parsed.error);
         control.setTimeScale(parsed.data.timeScale);
         return { ok: true, timeScale: parsed.data.timeScale };
+      });
+      admin.post("/advance", async (request, reply) => {
+        const parsed = AdvanceBodySchema.safeParse(request.body ?? {});
+        if (!parsed.success) return badRequest(reply, parsed.error);
+        control.advanceTime(parsed.data.ms);
+        return { ok: true, advancedMs: parsed.data.ms };
       });
       admin.get("/stats", async () => control.stats());
       admin.post("/reset-stats", async () => {

@@ -34,10 +34,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const { app, control, state } = createEmulatorServer(options);
   await app.listen({ host: state.options.host, port: state.options.port });
   const address = app.server.address() as AddressInfo;
-  state.base.url = state.options.publicUrl ?? `http://${urlHost(address.address)}:${address.port}`;
+  const listeningUrl = `http://${urlHost(address.address)}:${address.port}`;
+  state.base.url = state.options.publicUrl ?? listeningUrl;
   const first = state.options.tokens[0]!;
   return {
-    url: state.base.url,
+    url: listeningUrl,
     token: first.token,
     orgId: first.orgIds[0] ?? 0,
     close: () => app.close(),

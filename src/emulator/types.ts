@@ -101,12 +101,14 @@ export interface EmulatorControl {
   resetStats(): void;
   /** Changes the time scale from now on; runs in progress keep their emulated progress. */
   setTimeScale(scale: number): void;
+  /** Jumps emulated time forward (runs progress, rate-limit windows slide), e.g. to finish every run at once. */
+  advanceTime(emulatedMs: number): void;
   /** Every run, in the wire shape, oldest first. */
   runs(): AgentRun[];
 }
 
 export interface RunningEmulator {
-  /** Base URL, no trailing slash. */
+  /** Base URL the emulator listens on, no trailing slash (links use `publicUrl` when set). */
   url: string;
   /** The first configured token. */
   token: string;
