@@ -1,0 +1,205 @@
+/**
+ * What failed in CI, for a prompt that asks the agent to fix it: failed check runs of a check suite
+ * with their annotations (the App), failed jobs of a workflow run with their steps and the tail of
+ * their logs (the Action).
+ */
+import { firstMatchingGlob } from "../config/glob.js";
+import { collectPages, type GitHubClient, type RepoRef } from "./client.js";
+import { GitHubAuthenticationError, GitHubRateLimitError, callGitHub, toGitHubError } from "./errors.js";
+
+/** Conclusions that mean "the code needs fixing" (cancelled, skipped, action_required do not). */
+export const FAILED_CONCLUSIONS: readonly string[] = ["failure", "timed_out", "startup_failure"];
+export const DEFAULT_MAX_ANNOTATIONS = 20;
+export const DEFAULT_MAX_LOG_BYTES = 20_000;
+/** Upper bound on check runs or jobs read from one suite or workflow run. */
+const MAX_LISTED = 500;
+
+/** Check and job names compare like the config's `ignore_checks`: case-insensitive, `*` crosses `/`. */
+function isIgnored(name: string, ignore: readonly string[]): boolean {
+  return firstMatchingGlob(name, ignore, { pathAware: false, ignoreCase: true }) !== undefined;
+}
+
+export interface CheckAnnotation {
+  path: string;
+  startLine: number;
+  endLine: number;
+  level: string;
+  title: string | null;
+  message: string;
+}
+
+export interface FailedCheckRun {
+  id: number;
+  name: string;
+  conclusion: string;
+  title: string | null;
+  summary: string | null;
+  text: string | null;
+  htmlUrl: string | null;
+  /** Failure-level annotations first, at most `maxAnnotations`. */
+  annotations: CheckAnnotation[];
+  /** How many annotations the run has in all. */
+  annotationsTotal: number;
+}
+
+const LEVEL_ORDER: Record<string, number> = { failure: 0, warning: 1, notice: 2 };
+
+export async function listFailedCheckRuns(
+  octokit: GitHubClient,
+  repo: RepoRef,
+  checkSuiteId: number,
+  options: { ignore?: readonly string[]; maxAnnotations?: number } = {},
+): Promise<FailedCheckRun[]> {
+  const ignore = options.ignore ?? [];
+  const maxAnnotations = options.maxAnnotations ?? DEFAULT_MAX_ANNOTATIONS;
+  const where = `${repo.owner}/${repo.repo}`;
+  const runs = await callGitHub(`listing the check runs of check suite ${checkSuiteId} in ${where}`, () =>
+    collectPages(async (page, perPage) => {
+      const response = await octokit.request("GET /repos/{owner}/{repo}/check-suites/{check_suite_id}/check-runs", {
+        ...repo,
+        check_suite_id: checkSuiteId,
+        filter: "latest",
+        per_page: perPage,
+        page,
+      });
+      return { items: response.data.check_runs, link: response.headers.link };
+    }, MAX_LISTED),
+  );
+
+  const failed: FailedCheckRun[] = [];
+  for (const run of runs) {
+    if (!run.conclusion || !FAILED_CONCLUSIONS.includes(run.conclusion) || isIgnored(run.name, ignore)) continue;
+    const id = Number(run.id);
+    const total = run.output.annotations_count;
+    const annotations = total > 0 && maxAnnotations > 0 ? await listAnnotations(octokit, repo, id, total, maxAnnotations) : [];
+    failed.push({
+      id,
+      name: run.name,
+      conclusion: run.conclusion,
+      title: run.output.title ?? null,
+      summary: run.output.summary ?? null,
+      text: run.output.text ?? null,
+      htmlUrl: run.html_url ?? run.details_url ?? null,
+      annotations,
+      annotationsTotal: total,
+    });
+  }
+  return failed;
+}
+
+async function listAnnotations(
+  octokit: GitHubClient,
+  repo: RepoRef,
+  checkRunId: number,
+  total: number,
+  max: number,
+): Promise<CheckAnnotation[]> {
+  // Read enough to choose the failures first, but never more than a few pages.
+  const wanted = Math.min(total, Math.max(max, 300));
+  const items = await callGitHub(`listing the annotations of check run ${checkRunId}`, () =>
+    collectPages(async (page, perPage) => {
+      const response = await octokit.request("GET /repos/{owner}/{repo}/check-runs/{check_run_id}/annotations", {
+        ...repo,
+        check_run_id: checkRunId,
+        per_page: perPage,
+        page,
+      });
+      return { items: response.data, link: response.headers.link };
+    }, wanted),
+  );
+  return items
+    .map((a) => ({
+      path: a.path,
+      startLine: a.start_line,
+      endLine: a.end_line,
+      level: a.annotation_level ?? "notice",
+      title: a.title,
+      message: a.message ?? "",
+    }))
+    .sort((a, b) => (LEVEL_ORDER[a.level] ?? 3) - (LEVEL_ORDER[b.level] ?? 3))
+    .slice(0, max);
+}
+
+export interface FailedJob {
+  id: number;
+  name: string;
+  conclusion: string;
+  htmlUrl: string | null;
+  failedSteps: { number: number; name: string; conclusion: string }[];
+  /** The last `maxLogBytes` bytes of the job's log, starting at a line boundary when cut. */
+  logTail: string;
+  logTruncated: boolean;
+  /** Why there is no log (expired, no access), or null. */
+  logUnavailable: string | null;
+}
+
+export async function listFailedJobs(
+  octokit: GitHubClient,
+  repo: RepoRef,
+  workflowRunId: number,
+  options: { maxLogBytes?: number; ignore?: readonly string[] } = {},
+): Promise<FailedJob[]> {
+  const maxLogBytes = options.maxLogBytes ?? DEFAULT_MAX_LOG_BYTES;
+  const ignore = options.ignore ?? [];
+  const jobs = await callGitHub(`listing the jobs of workflow run ${workflowRunId} in ${repo.owner}/${repo.repo}`, () =>
+    collectPages(async (page, perPage) => {
+      const response = await octokit.request("GET /repos/{owner}/{repo}/actions/runs/{run_id}/jobs", {
+        ...repo,
+        run_id: workflowRunId,
+        filter: "latest",
+        per_page: perPage,
+        page,
+      });
+      return { items: response.data.jobs, link: response.headers.link };
+    }, MAX_LISTED),
+  );
+
+  const failed: FailedJob[] = [];
+  for (const job of jobs) {
+    if (!job.conclusion || !FAILED_CONCLUSIONS.includes(job.conclusion) || isIgnored(job.name, ignore)) continue;
+    const id = Number(job.id);
+    const log = maxLogBytes > 0 ? await readJobLog(octokit, repo, id) : { text: "", unavailable: null };
+    const tail = tailBytes(log.text, maxLogBytes);
+    failed.push({
+      id,
+      name: job.name,
+      conclusion: job.conclusion,
+      htmlUrl: job.html_url,
+      failedSteps: (job.steps ?? [])
+        .filter((s) => s.conclusion !== null && FAILED_CONCLUSIONS.includes(s.conclusion))
+        .map((s) => ({ number: s.number, name: s.name, conclusion: s.conclusion as string })),
+      logTail: tail.text,
+      logTruncated: tail.truncated,
+      logUnavailable: log.unavailable,
+    });
+  }
+  return failed;
+}
+
+/** GitHub answers the log request with a 302 to a short-lived download URL; fetch follows it. */
+async function readJobLog(octokit: GitHubClient, repo: RepoRef, jobId: number): Promise<{ text: string; unavailable: string | null }> {
+  try {
+    const response = await octokit.request("GET /repos/{owner}/{repo}/actions/jobs/{job_id}/logs", { ...repo, job_id: jobId });
+    const data: unknown = response.data;
+    if (typeof data === "string") return { text: data, unavailable: null };
+    if (data instanceof ArrayBuffer) return { text: Buffer.from(data).toString("utf8"), unavailable: null };
+    return { text: "", unavailable: "the log download returned no text" };
+  } catch (error) {
+    const mapped = toGitHubError(error, `downloading the log of job ${jobId}`);
+    // A missing log is worth a note in the prompt; lost credentials or a rate limit stop everything.
+    if (mapped instanceof GitHubRateLimitError || mapped instanceof GitHubAuthenticationError) throw mapped;
+    return { text: "", unavailable: mapped.message };
+  }
+}
+
+/** The last `maxBytes` bytes of `text` (UTF-8), from the first complete line when it had to cut. */
+export function tailBytes(text: string, maxBytes: number): { text: string; truncated: boolean } {
+  const bytes = Buffer.from(text, "utf8");
+  if (bytes.length <= maxBytes) return { text, truncated: false };
+  let tail = bytes.subarray(bytes.length - maxBytes).toString("utf8");
+  // Drop a split character (decoded as U+FFFD) and the partial first line, if a full line remains.
+  tail = tail.replace(/^\uFFFD+/, "");
+  const newline = tail.indexOf("\n");
+  if (newline !== -1 && newline < tail.length - 1) tail = tail.slice(newline + 1);
+  return { text: tail, truncated: true };
+}

@@ -1,0 +1,89 @@
+/**
+ * The one thing every function in src/github needs from an octokit: `request`. Probot's
+ * `context.octokit`, `probot.auth(id)` and @actions/github's `getOctokit()` all provide it (they
+ * share @octokit/core), so domain code never depends on a Probot context or a plugin set.
+ */
+import type { Octokit } from "@octokit/core";
+
+export type GitHubClient = Pick<Octokit, "request">;
+
+/** A repository as the REST paths name it. */
+export interface RepoRef {
+  owner: string;
+  repo: string;
+}
+
+/** Who wrote something; `isBot` covers GitHub Apps (`type: "Bot"`, logins ending in `[bot]`). */
+export interface GitHubActor {
+  login: string;
+  type: string;
+  isBot: boolean;
+}
+
+export function toActor(user: { login: string; type?: string } | null | undefined): GitHubActor {
+  if (!user) return { login: "ghost", type: "User", isBot: false };
+  const type = user.type ?? "User";
+  return { login: user.login, type, isBot: type === "Bot" || user.login.endsWith("[bot]") };
+}
+
+/** GitHub's largest page. */
+export const MAX_PER_PAGE = 100;
+
+/** The page number of the Link header's rel="last" (undefined on the last page or without pagination). */
+export function lastPageFromLink(link: string | undefined): number | undefined {
+  if (!link) return undefined;
+  for (const part of link.split(",")) {
+    const match = /<([^>]+)>\s*;\s*rel="last"/.exec(part);
+    if (!match) continue;
+    const page = Number(new URL(match[1]!).searchParams.get("page"));
+    return Number.isInteger(page) && page > 0 ? page : undefined;
+  }
+  return undefined;
+}
+
+export function hasNextPage(link: string | undefined): boolean {
+  return link !== undefined && /rel="next"/.test(link);
+}
+
+/**
+ * Reads pages 1, 2, … of a list endpoint until a page has no rel="next" or `limit` items were read.
+ * `fetchPage` does the typed request; this only drives the page numbers.
+ */
+export async function collectPages<T>(
+  fetchPage: (page: number, perPage: number) => Promise<{ items: T[]; link: string | undefined }>,
+  limit: number = Number.POSITIVE_INFINITY,
+): Promise<T[]> {
+  const items: T[] = [];
+  for (let page = 1; items.length < limit; page++) {
+    const result = await fetchPage(page, MAX_PER_PAGE);
+    items.push(...result.items);
+    if (!hasNextPage(result.link) || result.items.length === 0) break;
+  }
+  return items.slice(0, limit);
+}
+
+/**
+ * The last `limit` items of an oldest-first list, reading only the pages that hold them: page 1
+ * tells the number of the last page (Link rel="last"), then the tail pages are read. Also returns
+ * the exact total, so callers can say how many older items were left out.
+ */
+export async function collectLastItems<T>(
+  fetchPage: (page: number, perPage: number) => Promise<{ items: T[]; link: string | undefined }>,
+  limit: number,
+): Promise<{ items: T[]; total: number }> {
+  const first = await fetchPage(1, MAX_PER_PAGE);
+  const lastPage = lastPageFromLink(first.link);
+  if (lastPage === undefined || lastPage <= 1) {
+    return { items: first.items.slice(-limit), total: first.items.length };
+  }
+  // The last page may be short, so one extra page guarantees `limit` items.
+  const firstTailPage = Math.max(2, lastPage - Math.ceil(limit / MAX_PER_PAGE));
+  const tail: T[] = firstTailPage === 2 ? [...first.items] : [];
+  let lastPageLength = 0;
+  for (let page = firstTailPage; page <= lastPage; page++) {
+    const result = await fetchPage(page, MAX_PER_PAGE);
+    tail.push(...result.items);
+    lastPageLength = result.items.length;
+  }
+  return { items: tail.slice(-limit), total: (lastPage - 1) * MAX_PER_PAGE + lastPageLength };
+}

@@ -1,0 +1,109 @@
+/** Issue and pull request conversation comments: create, update, read, list the recent ones. */
+import { collectLastItems, toActor, type GitHubActor, type GitHubClient, type RepoRef } from "./client.js";
+import { GitHubInputError, callGitHub, isNotFound, toGitHubError } from "./errors.js";
+
+/** GitHub refuses longer comment bodies (422). */
+export const MAX_COMMENT_CHARS = 65_536;
+/** How many comments listIssueComments keeps by default (the most recent ones). */
+export const DEFAULT_COMMENT_LIMIT = 300;
+
+export interface IssueComment {
+  id: number;
+  body: string;
+  author: GitHubActor;
+  /** The GitHub App that wrote it, when an App's bot user did. */
+  viaApp: { id: number; slug: string } | null;
+  authorAssociation: string;
+  createdAt: string;
+  updatedAt: string;
+  htmlUrl: string;
+}
+
+/** Recent OpenAPI types allow bigint ids; GitHub's ids still fit a double. */
+interface CommentData {
+  id: number | bigint;
+  body?: string | null;
+  user: { login: string; type?: string } | null;
+  performed_via_github_app?: { id: number | bigint; slug?: string } | null;
+  author_association?: string;
+  created_at: string;
+  updated_at: string;
+  html_url: string;
+}
+
+export function toIssueComment(data: CommentData): IssueComment {
+  const app = data.performed_via_github_app;
+  return {
+    id: Number(data.id),
+    body: data.body ?? "",
+    author: toActor(data.user),
+    viaApp: app ? { id: Number(app.id), slug: app.slug ?? "" } : null,
+    authorAssociation: data.author_association ?? "NONE",
+    createdAt: data.created_at,
+    updatedAt: data.updated_at,
+    htmlUrl: data.html_url,
+  };
+}
+
+function checkBody(body: string): void {
+  if (body.trim() === "") throw new GitHubInputError("Refusing to post an empty comment: GitHub requires a body. Nothing was sent.");
+  if (body.length > MAX_COMMENT_CHARS) {
+    throw new GitHubInputError(
+      `Refusing to post a comment of ${body.length} characters: GitHub accepts at most ${MAX_COMMENT_CHARS}. Shorten it (e.g. link to the full text). Nothing was sent.`,
+    );
+  }
+}
+
+export async function createComment(octokit: GitHubClient, repo: RepoRef, issueNumber: number, body: string): Promise<IssueComment> {
+  checkBody(body);
+  const { data } = await callGitHub(`creating a comment on ${repo.owner}/${repo.repo}#${issueNumber}`, () =>
+    octokit.request("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", { ...repo, issue_number: issueNumber, body }),
+  );
+  return toIssueComment(data);
+}
+
+export async function updateComment(octokit: GitHubClient, repo: RepoRef, commentId: number, body: string): Promise<IssueComment> {
+  checkBody(body);
+  const { data } = await callGitHub(`updating comment ${commentId} in ${repo.owner}/${repo.repo}`, () =>
+    octokit.request("PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}", { ...repo, comment_id: commentId, body }),
+  );
+  return toIssueComment(data);
+}
+
+/** The comment, or null when it does not exist (any more). */
+export async function getComment(octokit: GitHubClient, repo: RepoRef, commentId: number): Promise<IssueComment | null> {
+  try {
+    const { data } = await octokit.request("GET /repos/{owner}/{repo}/issues/comments/{comment_id}", { ...repo, comment_id: commentId });
+    return toIssueComment(data);
+  } catch (error) {
+    if (isNotFound(error)) return null;
+    throw toGitHubError(error, `reading comment ${commentId} in ${repo.owner}/${repo.repo}`);
+  }
+}
+
+/**
+ * The most recent `limit` comments of an issue or pull request, oldest first, reading only the
+ * pages that hold them; `total` is how many the thread has (so `total - comments.length` older
+ * ones were left out).
+ */
+export async function listIssueComments(
+  octokit: GitHubClient,
+  repo: RepoRef,
+  issueNumber: number,
+  options: { limit?: number } = {},
+): Promise<{ comments: IssueComment[]; total: number }> {
+  const limit = options.limit ?? DEFAULT_COMMENT_LIMIT;
+  if (!Number.isInteger(limit) || limit < 1) throw new GitHubInputError(`limit must be a positive integer, got ${limit}.`);
+  const { items, total } = await callGitHub(`listing the comments of ${repo.owner}/${repo.repo}#${issueNumber}`, () =>
+    collectLastItems(async (page, perPage) => {
+      const response = await octokit.request("GET /repos/{owner}/{repo}/issues/{issue_number}/comments", {
+        ...repo,
+        issue_number: issueNumber,
+        per_page: perPage,
+        page,
+      });
+      return { items: response.data, link: response.headers.link };
+    }, limit),
+  );
+  return { comments: items.map(toIssueComment), total };
+}
