@@ -103,6 +103,14 @@ describe("startEmulator options", () => {
     await expect(fetch(`${emu.url}/`)).rejects.toThrow();
   });
 
+  it("can be closed twice, and reports a busy port", async () => {
+    const first = await emulator();
+    const port = Number(new URL(first.url).port);
+    await expect(startEmulator({ port })).rejects.toMatchObject({ code: "EADDRINUSE" });
+    await first.close();
+    await first.close();
+  });
+
   it("uses publicUrl for links", async () => {
     const emu = await emulator({ publicUrl: "http://emulator.test:8080/" });
     const run = (await createRun(emu, { prompt: "p" })).body;
