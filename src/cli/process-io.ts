@@ -5,7 +5,8 @@ export function processIo(): CliIo {
   return {
     stdout: process.stdout,
     stderr: process.stderr,
-    stdin: process.stdin,
+    // Touched only by `--prompt -`: creating process.stdin early would hold a handle for nothing.
+    stdin: { [Symbol.asyncIterator]: () => process.stdin[Symbol.asyncIterator]() },
     env: process.env,
     isTTY: process.stdout.isTTY === true,
   };

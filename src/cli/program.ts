@@ -18,12 +18,14 @@ Configuration (flags win over the environment):
   AGENT_RUN_API_URL     base URL of the Agent Run Service   (--api-url)
   AGENT_RUN_API_TOKEN   API token                           (--token)
   AGENT_RUN_ORG_ID      organization id                     (--org-id)
+  AGENT_RUN_POLL_INTERVAL  seconds between status checks    (--poll-interval)
 
 Exit codes:
   ${EXIT_CODES.ok}  success
   ${EXIT_CODES.runFailed}  the watched run ended failed
   ${EXIT_CODES.usage}  usage or configuration error (nothing was sent)
   ${EXIT_CODES.service}  service error, service unreachable, or --timeout reached (the run keeps going)
+  ${EXIT_CODES.interrupted}  stopped watching with Ctrl-C (the run keeps going)
 `;
 
 /**

@@ -2,7 +2,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../../src/emulator/index.js";
 import { AgentRunClient, type AgentRun, type LogEntry } from "../../../src/service/index.js";
-import { cli, envFor, parseJson, startTestEmulator } from "./helpers.js";
+import { runCli } from "../../../src/cli/main.js";
+import { cli, envFor, memoryIo, parseJson, startTestEmulator } from "./helpers.js";
 
 let emulator: RunningEmulator;
 let env: Record<string, string | undefined>;
@@ -94,6 +95,18 @@ describe("agent-run logs", () => {
     const result = await cli(["logs", String(run.id), "--follow", "--json"], { env });
     expect(result.code).toBe(0);
     expect(jsonLines(result.stdout)).toHaveLength(120);
+  });
+
+  it("--follow stops on Ctrl-C with exit 130, keeping what it printed", async () => {
+    emulator.control.script({ match: "never ending trace", logSteps: 1000, durationMs: 60_000_000 });
+    const created = parseJson<AgentRun>((await cli(["create", "--prompt", "a never ending trace", "--json"], { env })).stdout);
+    const memory = memoryIo({ env });
+    const following = runCli(["logs", String(created.id), "--follow", "--json"], memory.io);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(memory.signal("SIGINT")).toBe(true);
+    expect(await following).toBe(130);
+    expect(memory.stderr()).toContain(`stopped following run ${created.id}; it keeps going: follow it at ${created.web_url}`);
+    expect(jsonLines(memory.stdout()).every((e) => e.agent_run_id === created.id)).toBe(true);
   });
 
   it("exits 3 for a run that does not exist", async () => {

@@ -51,21 +51,21 @@ afterAll(async () => {
 });
 
 describe("agent-run as a child process", () => {
-  it("create --prompt hi --wait --json exits 0 with the completed run as JSON", async () => {
-    const child = spawnCli(["create", "--prompt", "hi", "--wait", "--json"], envFor(emulator));
-    const output = collectOutput(child);
-    const { code } = await output.exited;
-    expect(output.stderr()).toBe("");
-    expect(code).toBe(0);
-    const run = JSON.parse(output.stdout()) as AgentRun;
+  it("create --prompt hi --wait --json exits 0 with the completed run as JSON; a failed run exits 1", async () => {
+    emulator.control.script({ match: "child failure", outcome: "failed" });
+    // Both at once: each child pays Node's and tsx's start-up.
+    const ok = collectOutput(spawnCli(["create", "--prompt", "hi", "--wait", "--json"], envFor(emulator)));
+    const failed = collectOutput(spawnCli(["create", "--prompt", "child failure", "--wait"], envFor(emulator)));
+    const [okExit, failedExit] = await Promise.all([ok.exited, failed.exited]);
+
+    expect(ok.stderr()).toBe("");
+    expect(okExit.code).toBe(0);
+    const run = JSON.parse(ok.stdout()) as AgentRun;
     expect(run.status).toBe("completed");
     expect(emulator.control.runs().find((r) => r.id === run.id)?.status).toBe("completed");
-  });
 
-  it("exits 1 for a run that ended failed (process.exitCode carries the code)", async () => {
-    emulator.control.script({ match: "child failure", outcome: "failed" });
-    const failed = collectOutput(spawnCli(["create", "--prompt", "child failure", "--wait"], envFor(emulator)));
-    expect((await failed.exited).code).toBe(1);
+    // process.exitCode carries a non-zero code out of the launcher.
+    expect(failedExit.code).toBe(1);
     expect(failed.stdout()).toMatch(/^status\s+failed$/m);
   });
 
