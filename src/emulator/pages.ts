@@ -19,23 +19,26 @@ export function registerPageRoutes(app: FastifyInstance, state: EmulatorState): 
   const { store } = state;
 
   app.get("/", async (_request, reply) => {
+    const now = state.clock.now();
     const records = store.all().reverse();
-    const rows = records.map((record) => ({ run: store.toWire(record), prompt: record.request.prompt }));
-    return sendHtml(reply, 200, renderRunList(rows, records.some((r) => store.isInProgress(r))));
+    const rows = records.map((record) => ({ run: store.toWire(record, now), prompt: record.request.prompt }));
+    return sendHtml(reply, 200, renderRunList(rows, records.some((r) => store.isInProgress(r, now))));
   });
 
   app.get<{ Params: { id: string } }>("/runs/:id", async (request, reply) => {
     const id = idOf(request.params.id);
     const record = id === undefined ? undefined : store.find(id);
     if (!record) return notFoundPage(reply, `Run ${request.params.id}`);
+    // Read once: status, trace and refresh all describe the same instant.
+    const now = state.clock.now();
     return sendHtml(
       reply,
       200,
       renderRunPage({
-        run: store.toWire(record),
+        run: store.toWire(record, now),
         prompts: record.parts.map((p) => p.prompt),
-        logs: store.logs(record),
-        inProgress: store.isInProgress(record),
+        logs: store.logs(record, now),
+        inProgress: store.isInProgress(record, now),
         listUrl: `${state.base.url}/`,
       }),
     );

@@ -125,12 +125,12 @@ export class RunStore {
     return `${this.options.baseUrl()}/runs/${record.id}`;
   }
 
-  isInProgress(record: RunRecord): boolean {
-    return isInProgress(record.parts, this.options.clock.now());
+  isInProgress(record: RunRecord, now: number = this.options.clock.now()): boolean {
+    return isInProgress(record.parts, now);
   }
 
-  toWire(record: RunRecord): WireRun {
-    const now = this.options.clock.now();
+  /** The run as the service answers it; `now` lets one answer read one instant throughout. */
+  toWire(record: RunRecord, now: number = this.options.clock.now()): WireRun {
     const { summary, result } = outcomeTexts(record.parts, now);
     return {
       id: record.id,
@@ -153,8 +153,8 @@ export class RunStore {
   }
 
   /** Every visible entry, oldest first. */
-  logs(record: RunRecord): WireLogEntry[] {
-    return visibleSteps(record.parts, this.options.clock.now()).map(({ appearedAt, step }) => ({
+  logs(record: RunRecord, now: number = this.options.clock.now()): WireLogEntry[] {
+    return visibleSteps(record.parts, now).map(({ appearedAt, step }) => ({
       agent_run_id: record.id,
       created_at: this.isoAt(appearedAt),
       ...step,
@@ -165,8 +165,8 @@ export class RunStore {
   logsPage(record: RunRecord, skip: number, limit: number): WireRunWithLogs {
     const now = this.options.clock.now();
     const total = visibleStepCount(record.parts, now);
-    const logs = skip >= total ? [] : this.logs(record).slice(skip, skip + limit);
-    const run = this.toWire(record);
+    const logs = skip >= total ? [] : this.logs(record, now).slice(skip, skip + limit);
+    const run = this.toWire(record, now);
     return {
       id: run.id,
       organization_id: run.organization_id,

@@ -26,17 +26,30 @@ describe("rate limits per token (spec §8, sliding windows)", () => {
   });
 
   it("slides: requests leave the window one by one, refused ones do not count", async () => {
-    // timeScale 0.015: the 60 s creation window lasts 900 ms real.
-    const emu = await emulator({ timeScale: 0.015 });
+    // Real time with explicit jumps of emulated time: request latency cannot blur the window.
+    const emu = await emulator();
     for (let i = 0; i < 5; i++) expect((await createRun(emu, { prompt: "early" })).status).toBe(200);
-    await sleep(540); // 60% of the window
+    emu.control.advanceTime(36_000); // 60% of the window
     for (let i = 0; i < 5; i++) expect((await createRun(emu, { prompt: "late" })).status).toBe(200);
     for (let i = 0; i < 3; i++) expect((await createRun(emu, { prompt: "refused" })).status).toBe(429);
-    await sleep(450); // the early five have left the window, the late five have not
+    emu.control.advanceTime(30_000); // the early five have left the window, the late five have not
     // A fixed window restarted at the first request would allow 10 here; a sliding one allows 5.
     for (let i = 0; i < 5; i++) expect((await createRun(emu, { prompt: "refill" })).status).toBe(200);
     expect((await createRun(emu, { prompt: "over" })).status).toBe(429);
     expect(emu.control.stats()).toMatchObject({ runsCreated: 15, rateLimited: 4 });
+  });
+
+  it("scales the windows with timeScale", async () => {
+    // timeScale 0.005: the 60 s creation window lasts 300 ms real.
+    const emu = await emulator({ timeScale: 0.005 });
+    for (let i = 0; i < CREATE_LIMIT; i++) await createRun(emu, { prompt: "fill" });
+    expect((await createRun(emu, { prompt: "full" })).status).toBe(429);
+    let status = 429;
+    for (let i = 0; i < 300 && status === 429; i++) {
+      await sleep(10);
+      status = (await createRun(emu, { prompt: "again" })).status;
+    }
+    expect(status).toBe(200);
   });
 
   it("shares 60 requests per 60 s across all endpoints", async () => {
