@@ -53,6 +53,11 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** Epoch ms. Waits for budget, retries and polls stop here. */
   deadline?: number;
+  /**
+   * Called after rate budget is granted, right before each attempt goes on the wire: a durable
+   * caller records "sent, outcome unknown" here, so a crash mid-call is never blindly repeated.
+   */
+  beforeSend?: () => void;
 }
 
 export interface WaitOptions extends CallOptions {
@@ -71,6 +76,17 @@ interface SendOptions extends CallOptions {
 
 /** Without Retry-After, an unexplained 429 is waited out for the documented window. */
 const DEFAULT_CALL_DEADLINE_MS = 10 * 60_000;
+
+/** A watch reached its deadline while the run kept going; `lastRun` is the last state seen. */
+export class RunStillGoingError extends DeadlineError {
+  override name = "RunStillGoingError";
+  constructor(
+    message: string,
+    readonly lastRun: AgentRun,
+  ) {
+    super(message);
+  }
+}
 
 export class AgentRunClient {
   readonly orgId: number;
@@ -167,18 +183,25 @@ export class AgentRunClient {
     let lastStatus: string | null | undefined = undefined;
     let first = true;
     for (;;) {
-      const run = await this.getRun(runId, options);
+      // The last poll happens at the deadline itself: give that one request its own timeout of grace.
+      const callDeadline = options.deadline === undefined ? undefined : options.deadline + this.timeoutMs;
+      const run = await this.getRun(runId, { signal: options.signal, deadline: callDeadline });
       const phase = classifyRunStatus(run.status);
       if (first || run.status !== lastStatus) options.onUpdate?.(run, phase);
       first = false;
       lastStatus = run.status;
       if (isFinalPhase(phase)) return run;
-      const pause = jitter(interval);
-      if (options.deadline !== undefined && Date.now() + pause >= options.deadline) {
-        throw Object.assign(
-          new DeadlineError(`Run ${runId} is still ${run.status ?? "running"} at the deadline; it keeps going: follow it at ${run.web_url ?? "its web page"}.`),
-          { lastRun: run },
-        );
+      let pause = jitter(interval);
+      if (options.deadline !== undefined) {
+        const left = options.deadline - Date.now();
+        if (left <= 0) {
+          throw new RunStillGoingError(
+            `Run ${runId} is still ${run.status ?? "running"} at the deadline; it keeps going: follow it at ${run.web_url ?? "its web page"}.`,
+            run,
+          );
+        }
+        // One last look exactly at the deadline rather than giving up a pause early.
+        pause = Math.min(pause, left);
       }
       await sleep(pause, options.signal);
       interval = Math.min(max, interval * factor);
@@ -204,6 +227,7 @@ export class AgentRunClient {
 
     const attempt = async (): Promise<unknown> => {
       await this.budget.acquire(options.kind, { signal: options.signal, deadline });
+      options.beforeSend?.();
       return this.sendOnce(method, path, url, options);
     };
 

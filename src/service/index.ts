@@ -2,4 +2,4 @@ export * from "./wire.js";
 export * from "./errors.js";
 export * from "./status.js";
 export * from "./budget.js";
-export { AgentRunClient, type AgentRunClientOptions, type CallOptions, type WaitOptions } from "./client.js";
+export { AgentRunClient, RunStillGoingError, type AgentRunClientOptions, type CallOptions, type WaitOptions } from "./client.js";
