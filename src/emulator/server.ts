@@ -24,7 +24,8 @@ export function createEmulatorServer(options: EmulatorOptions = {}): EmulatorSer
   const resolved = resolveOptions(options);
   const state = createState(resolved);
   const control = createControl(state);
-  const app = Fastify({ logger: resolved.logger, bodyLimit: BODY_LIMIT_BYTES });
+  // No automatic HEAD routes: every API request must pass the same checks, under its own route name.
+  const app = Fastify({ logger: resolved.logger, bodyLimit: BODY_LIMIT_BYTES, exposeHeadRoutes: false });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
     switch (error.code) {

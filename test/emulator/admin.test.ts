@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { buildEmulator, startEmulator } from "../../src/emulator/index.js";
+import { API_PATHS } from "../../src/service/wire.js";
 import { call, createRun, emulator, getRun, runLogs } from "./helpers.js";
 
 describe("/_emulator control over HTTP", () => {
@@ -128,7 +129,7 @@ describe("startEmulator options", () => {
     const { app, control } = buildEmulator({ tokens: [{ token: "inj", orgIds: [9] }] });
     const answer = await app.inject({
       method: "POST",
-      url: "/v1/organizations/9/agent/run",
+      url: API_PATHS.createRun(9),
       headers: { authorization: "Bearer inj" },
       payload: { prompt: "inject me" },
     });

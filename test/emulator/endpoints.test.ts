@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { API_ROUTES, buildEmulator } from "../../src/emulator/index.js";
 import type { ApiRouteName } from "../../src/emulator/index.js";
-import { API_PATHS, AgentRunSchema, AgentRunWithLogsSchema, SOURCE } from "../../src/service/wire.js";
+import { AGENT_TYPES, API_PATHS, AgentRunSchema, AgentRunWithLogsSchema, SOURCE } from "../../src/service/wire.js";
 import { call, createRun, emulator, finishAllRuns, getRun, resumeRun, runLogs } from "./helpers.js";
 
 const ROUTE_NAMES = Object.keys(API_PATHS) as ApiRouteName[];
@@ -44,7 +44,7 @@ describe("create", () => {
       metadata,
       repo_id: 5,
       model: "big-model",
-      agent_type: "native",
+      agent_type: AGENT_TYPES[0],
       images: ["data:image/png;base64,iVBORw0KGgo="],
     });
     expect(answer.status).toBe(200);

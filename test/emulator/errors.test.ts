@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { API_PATHS } from "../../src/service/wire.js";
-import { call, createRun, emulator, finishAllRuns, getRun, issueLocations, resumeRun, runLogs } from "./helpers.js";
+import { AGENT_TYPES, API_PATHS } from "../../src/service/wire.js";
+import { call, createRun, emulator, finishAllRuns, getRun, issueLocations, resumeRun, routePath, runLogs } from "./helpers.js";
 
 type Detail = { detail: Array<{ loc: Array<string | number>; msg: string; type: string }> };
 
@@ -34,7 +34,7 @@ describe("400: invalid parameters, in FastAPI's shape", () => {
     const emu = await emulator();
     const answer = await createRun(emu, { prompt: "p", agent_type: "robot", metadata: [1] });
     const msgs = (answer.body as unknown as Detail).detail.map((d) => d.msg).join(" | ");
-    expect(msgs).toContain("agent_type must be one of: native, partner_code");
+    expect(msgs).toContain(`agent_type must be one of: ${AGENT_TYPES.join(", ")}`);
     expect(msgs).toContain("metadata must be a JSON object");
   });
 
@@ -70,13 +70,13 @@ describe("400: invalid parameters, in FastAPI's shape", () => {
 
   it("non-integer ids in the path", async () => {
     const emu = await emulator();
-    const get = await call(emu, "GET", "/v1/organizations/1/agent/run/abc");
+    const get = await call(emu, "GET", routePath("getRun", { org_id: 1, agent_run_id: "abc" }));
     expect(get.status).toBe(400);
     expect(get.body).toEqual({ detail: [{ loc: ["path", "agent_run_id"], msg: expect.stringContaining("valid integer"), type: "int_parsing" }] });
-    const logs = await call(emu, "GET", "/v1/organizations/one/agent/run/1.5/logs");
+    const logs = await call(emu, "GET", routePath("runLogs", { org_id: "one", agent_run_id: "1.5" }));
     expect(logs.status).toBe(400);
     expect(issueLocations(logs.body)).toEqual(["path.org_id", "path.agent_run_id"]);
-    const create = await call(emu, "POST", "/v1/organizations/x/agent/run", { body: { prompt: "p" } });
+    const create = await call(emu, "POST", routePath("createRun", { org_id: "x" }), { body: { prompt: "p" } });
     expect(create.status).toBe(400);
     expect(issueLocations(create.body)).toEqual(["path.org_id"]);
   });
@@ -194,9 +194,16 @@ describe("403 and 404: organizations and runs", () => {
     expect(other.status).toBe(403);
   });
 
+  it("HEAD is not an API method: 404 without touching a run", async () => {
+    const emu = await emulator();
+    await createRun(emu, { prompt: "p" });
+    const answer = await fetch(`${emu.url}${API_PATHS.getRun(emu.orgId, 1)}`, { method: "HEAD" });
+    expect(answer.status).toBe(404);
+  });
+
   it("404 with a FastAPI body for unknown paths", async () => {
     const emu = await emulator();
-    const answer = await call(emu, "GET", "/v1/organizations/1/agents");
+    const answer = await call(emu, "GET", `${API_PATHS.getRun(emu.orgId, 1)}/unknown`);
     expect(answer.status).toBe(404);
     expect(answer.body).toEqual({ detail: "Not Found" });
   });

@@ -34,7 +34,7 @@ describe("faults", () => {
       const emu = await emulator({ seed, rateLimits: false });
       const run = (await createRun(emu, { prompt: "p" })).body;
       emu.control.setFaults({ serverErrorRate: 0.5 });
-      return statuses(emu, run.id, 30);
+      return statuses(emu, run.id, 20);
     };
     const a = await seq(1);
     const b = await seq(1);

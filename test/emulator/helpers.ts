@@ -1,7 +1,7 @@
 /** Real-HTTP helpers for the emulator tests: every call goes over loopback with global fetch. */
 import { afterEach } from "vitest";
-import { startEmulator } from "../../src/emulator/index.js";
-import type { EmulatorOptions, RunningEmulator } from "../../src/emulator/index.js";
+import { API_ROUTES, startEmulator } from "../../src/emulator/index.js";
+import type { ApiRouteName, EmulatorOptions, RunningEmulator } from "../../src/emulator/index.js";
 import { API_PATHS } from "../../src/service/wire.js";
 import type { AgentRun, AgentRunWithLogs } from "../../src/service/wire.js";
 
@@ -68,6 +68,11 @@ export function resumeRun(emu: RunningEmulator, runId: number, prompt: string, o
 
 export function runLogs(emu: RunningEmulator, runId: number, query = "", options: CallOptions = {}) {
   return call<AgentRunWithLogs>(emu, "GET", `${API_PATHS.runLogs(emu.orgId, runId)}${query}`, options);
+}
+
+/** An API route's path with arbitrary (possibly invalid) path parameters, to test validation. */
+export function routePath(name: ApiRouteName, params: { org_id: string | number; agent_run_id?: string | number }): string {
+  return API_ROUTES[name].url.replace(":org_id", String(params.org_id)).replace(":agent_run_id", String(params.agent_run_id ?? ""));
 }
 
 /** Finishes every run at once: one emulated day passes. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { call, createRun, emulator, finishAllRuns, runLogs } from "./helpers.js";
+import { createRun, emulator, finishAllRuns, resumeRun, runLogs } from "./helpers.js";
 
 const HOSTILE = `Fix <script>alert("x")</script> & "quotes" 'too' <img src=x onerror=alert(1)>`;
 
@@ -42,7 +42,7 @@ describe("web_url pages", () => {
     const emu = await emulator();
     const run = (await createRun(emu, { prompt: "first ask" })).body;
     finishAllRuns(emu);
-    await call(emu, "POST", `/v1/organizations/${emu.orgId}/agent/run/resume`, { body: { agent_run_id: run.id, prompt: "second <ask>" } });
+    await resumeRun(emu, run.id, "second <ask>");
     const html = await (await fetch(run.web_url!)).text();
     expect(html).toContain("Follow-up 1");
     expect(html).toContain("second &lt;ask&gt;");
