@@ -1,0 +1,36 @@
+/**
+ * The Action's client: @actions/github reads GITHUB_API_URL when it is first imported, so this
+ * file starts the fake, sets the variable, then imports it (vitest isolates modules per file).
+ */
+import { describe, expect, it } from "vitest";
+import { createComment, listFailedJobs, type GitHubClient } from "../../../src/github/index.js";
+import { startFake } from "./setup.js";
+
+describe("@actions/github's getOctokit against the fake (GITHUB_API_URL)", () => {
+  it("writes comments and follows the job-log redirect with the installation token kind recorded", async () => {
+    const fake = await startFake({
+      app: { slug: "github-actions", name: "GitHub Actions" },
+      repositories: [{ owner: "acme", name: "widgets" }],
+      issues: [{ number: 3 }],
+      workflowRuns: [{ id: 9, head_branch: "b", head_sha: "9".repeat(40), jobs: [{ id: 10, name: "test", conclusion: "failure", log: "boom\n" }] }],
+    });
+    process.env.GITHUB_API_URL = fake.url;
+    try {
+      const { getOctokit } = await import("@actions/github");
+      const octokit: GitHubClient = getOctokit("ghs_job_token");
+      const comment = await createComment(octokit, { owner: "acme", repo: "widgets" }, 3, "From the workflow");
+      expect(comment.author.login).toBe("github-actions[bot]");
+      const jobs = await listFailedJobs(octokit, { owner: "acme", repo: "widgets" }, 9);
+      expect(jobs.map((j) => [j.name, j.logTail])).toEqual([["test", "boom\n"]]);
+      expect(fake.requests.map((r) => `${r.method} ${r.route} ${r.auth} ${r.status}`)).toEqual([
+        "POST /repos/:owner/:repo/issues/:issue_number/comments installation 201",
+        "GET /repos/:owner/:repo/actions/runs/:run_id/jobs installation 200",
+        "GET /repos/:owner/:repo/actions/jobs/:job_id/logs installation 302",
+        // Same origin, so fetch keeps the header on the redirect; the signed URL does not need it.
+        "GET /_fake/job-logs/:job_id installation 200",
+      ]);
+    } finally {
+      delete process.env.GITHUB_API_URL;
+    }
+  });
+});
