@@ -81,7 +81,8 @@ export function topicOf(prompt: string): PromptTopic {
       if (!keywords.includes(word)) keywords.push(word);
     }
   }
-  const chosenKeywords = keywords.slice(0, 6);
+  // Longer words tend to be the prompt's subject ("dispatcher") rather than its colour ("flaky").
+  const chosenKeywords = [...keywords].sort((x, y) => y.length - x.length).slice(0, 6);
   if (chosenKeywords.length === 0) chosenKeywords.push("main");
   if (files.length === 0) {
     for (const word of chosenKeywords.slice(0, 3)) files.push(`src/${word.replace(/[^a-z0-9_-]/g, "-")}.ts`);
