@@ -253,6 +253,8 @@ function checkFailureSection(ci: CheckFailureContext, options: PromptOptions): s
   const lines: string[] = [];
   const failures = ci.failures.slice(0, limits.checks);
   if (failures.length === 0) lines.push("(The bridge could not read which checks failed: open the link above.)");
+  // Said first: the end of a long section is what the overall bound cuts.
+  if (ci.failures.length > failures.length) lines.push(`${ci.failures.length} checks failed; the first ${failures.length} are shown.`);
   for (const check of failures) {
     lines.push("", `## Failed: ${oneLine(check.name)} (${check.conclusion ?? "failed"})`);
     if (check.url) lines.push(`URL: ${check.url}`);
@@ -276,7 +278,6 @@ function checkFailureSection(ci: CheckFailureContext, options: PromptOptions): s
       lines.push("Log (end):", fenced(truncate(log, limits.logExcerptChars, "[… earlier log lines truncated …]\n", "tail"), "text"));
     }
   }
-  if (ci.failures.length > failures.length) lines.push("", `(${ci.failures.length - failures.length} more failed checks not shown.)`);
   return lines.join("\n").trim();
 }
 
@@ -341,7 +342,7 @@ export function buildRunPrompt(input: PromptInput, options: PromptOptions = {}):
       const head = [
         input.review && input.review.state === "changes_requested" && instruction === ""
           ? `@${input.requester} requested changes on ${where}. Address the review below and push to the pull request's branch.`
-          : `@${input.requester} asked for help in a review of ${where}${input.triggerCommentUrl ? ` (${input.triggerCommentUrl})` : ""}:`,
+          : `@${input.requester} asked for help in a review of pull request ${input.thread.repository}#${input.thread.number} (${input.triggerCommentUrl ?? input.review?.url ?? input.thread.url}):`,
         ...(instruction === "" ? [] : ["", instruction]),
       ].join("\n");
       const context = [reviewSection(input.review, input.reviewComments, options), threadSection(input.thread, options)].filter(Boolean).join("\n\n");
