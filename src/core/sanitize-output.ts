@@ -20,8 +20,8 @@
  *   can close them, and always closed.
  *
  * Agent inline code spans stay code spans (`Array<string>` still reads `Array<string>`). What
- * cannot be paired on one line (a lone backtick, a run of `~~~`) is backslash-escaped, so the
- * output holds no Markdown construct that this module did not emit itself.
+ * cannot be paired on one line is escaped (a lone backtick as `&#96;`, a run of `~~~` with
+ * backslashes), so every backtick in the output belongs to a balanced span this module emitted.
  *
  * Output is typed `SafeMarkdown`: renderers take only that type for pre-rendered pieces, so raw
  * agent text cannot reach a comment without passing through here.
@@ -135,6 +135,8 @@ const CODE_ELEMENT_ESCAPES: Record<string, string> = {
   "]": "&#93;",
   "!": "&#33;",
   "|": "&#124;",
+  // Not a mention inside <code> on GitHub, but raw-text scanners (our trigger parser) would see one.
+  "@": "&#64;",
 };
 
 /**
@@ -146,7 +148,7 @@ export function inlineCode(text: string, options: { maxLength?: number } = {}): 
   let content = cleanText(text).replace(/[\n\t]/g, " ");
   if (options.maxLength !== undefined) content = truncateText(content, options.maxLength);
   if (content.includes("|")) {
-    return `<code>${content.replace(/[&<>\\`*_~[\]!|]/g, (c) => CODE_ELEMENT_ESCAPES[c] ?? c)}</code>` as SafeMarkdown;
+    return `<code>${content.replace(/[&<>\\`*_~[\]!|@]/g, (c) => CODE_ELEMENT_ESCAPES[c] ?? c)}</code>` as SafeMarkdown;
   }
   content = neutraliseMarkerOpenings(content);
   if (content === "") return "` `" as SafeMarkdown;
@@ -178,7 +180,11 @@ interface ProseOptions {
   linkText?: boolean;
 }
 
-/** What GitHub autolinks: a scheme and a dotted domain, up to whitespace, a backtick or an escaped `<` / `>`. */
+/**
+ * What GitHub autolinks: a scheme and a dotted domain, up to whitespace, a backtick or an escaped
+ * `<` / `>`, and only at the start of a line or after whitespace, `*`, `_`, `~` or `(` (GFM spec,
+ * "extended autolinks"): `texthttps://x.com/@name` is no link, and its `@name` notifies.
+ */
 const AUTOLINKED_URL = /https?:\/\/[A-Za-z0-9][A-Za-z0-9_-]*(?:\.[A-Za-z0-9_-]+)+(?:[/?#:](?:(?!&lt;|&gt;)[^\s`])*)?/gi;
 
 const MENTION = "@[A-Za-z0-9][A-Za-z0-9-]*(?:/[A-Za-z0-9][A-Za-z0-9_-]*)?";
@@ -197,9 +203,11 @@ function wrapPattern(triggerPhrase: string | undefined): RegExp {
  * a text node on GitHub: not after an ASCII letter or digit (`me@example.com` stays an address),
  * but right after another wrapped mention, since the code span ends the text node before it.
  */
-function wrapMentionsAndTrigger(text: string, options: ProseOptions): string {
+function wrapMentionsAndTrigger(text: string, options: ProseOptions, atLineStart: boolean): string {
   const pattern = wrapPattern(options.triggerPhrase);
-  const urls = [...text.matchAll(AUTOLINKED_URL)].map((m) => [m.index, m.index + m[0].length] as const);
+  const urls = [...text.matchAll(AUTOLINKED_URL)]
+    .filter((m) => (m.index === 0 ? atLineStart : /[\s*_~(]/.test(text[m.index - 1]!)))
+    .map((m) => [m.index, m.index + m[0].length] as const);
   const inUrl = (index: number) => urls.some(([from, to]) => index > from && index < to);
   let out = "";
   let cursor = 0;
@@ -213,13 +221,23 @@ function wrapMentionsAndTrigger(text: string, options: ProseOptions): string {
     let head = text.slice(cursor, start);
     // A backslash escaping the match's first character would now escape our backtick instead.
     if (isEscaped(text, start)) head = head.slice(0, -1);
-    // Two spans back to back would pair their backticks differently.
-    if (head === "" && out.endsWith("`")) head = " ";
+    if (needsSpaceBeforeCode(out + head)) head += " ";
     out += head + inlineCode(match[0]);
     cursor = start + match[0].length;
     lastWrappedEnd = cursor;
   }
   return out + text.slice(cursor);
+}
+
+/**
+ * Whether a code span appended to `before` needs a space in front: right after another span the
+ * backticks would pair differently, and right after a URL GitHub's autolink (which runs up to
+ * whitespace or `<`) would swallow the opening backtick and leave the span's content as prose.
+ */
+function needsSpaceBeforeCode(before: string): boolean {
+  if (before.endsWith("`")) return true;
+  const tail = before.slice(Math.max(before.search(/\S*$/), 0));
+  return /[a-z][a-z0-9+.-]*:\/\/|www\./i.test(tail);
 }
 
 /** Escapes in plain text (outside code spans) what could build a construct we did not emit. */
@@ -258,8 +276,8 @@ function escapeStructure(text: string, options: ProseOptions): string {
   return out;
 }
 
-function transformPlain(text: string, options: ProseOptions): string {
-  return wrapMentionsAndTrigger(escapeStructure(text, options), options);
+function transformPlain(text: string, options: ProseOptions, atLineStart: boolean): string {
+  return wrapMentionsAndTrigger(escapeStructure(text, options), options, atLineStart);
 }
 
 /** The backtick run starting at `index`, and where a closing run of the same length starts (or -1). */
@@ -285,15 +303,14 @@ function sanitizeProseLine(line: string, options: ProseOptions): string {
   let out = "";
   let plain = "";
   const flush = () => {
-    const transformed = transformPlain(plain, options);
-    // Two code spans back to back could pair their backticks differently: keep a space between.
-    if (out.endsWith("`") && !isEscaped(out, out.length - 1) && transformed.startsWith("`")) out += " ";
+    const transformed = transformPlain(plain, options, out === "");
+    if (transformed.startsWith("`") && needsSpaceBeforeCode(out)) out += " ";
     out += transformed;
     plain = "";
   };
   const emitCode = (code: string) => {
     flush();
-    if (out.endsWith("`") && !isEscaped(out, out.length - 1)) out += " ";
+    if (needsSpaceBeforeCode(out)) out += " ";
     out += code;
   };
 
@@ -307,6 +324,7 @@ function sanitizeProseLine(line: string, options: ProseOptions): string {
       if (next === "<") plain += "&lt;";
       else if (next === ">") plain += "&gt;";
       else if (next === "@") plain += "@";
+      else if (next === "`") plain += LITERAL_BACKTICK;
       else plain += `\\${next}`;
       i += 2;
       continue;
@@ -314,7 +332,7 @@ function sanitizeProseLine(line: string, options: ProseOptions): string {
     if (c === "`") {
       const span = codeSpanAt(line, i);
       if (span.close === -1) {
-        plain += "\\`".repeat(span.length);
+        plain += LITERAL_BACKTICK.repeat(span.length);
         i += span.length;
         continue;
       }
@@ -336,6 +354,12 @@ function sanitizeProseLine(line: string, options: ProseOptions): string {
 }
 
 const FENCE_OPEN = /^( {0,3})(`{3,}|~{3,})(.*)$/;
+
+/**
+ * A backtick that is not code, as an entity: a backslash-escaped one would still be a backtick to
+ * simpler scanners (our own trigger parser pairs backticks without looking at backslashes).
+ */
+const LITERAL_BACKTICK = "&#96;";
 
 /**
  * Agent Markdown, safe to place as its own block (start it on a new line after a blank line).
