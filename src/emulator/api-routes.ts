@@ -124,7 +124,8 @@ export function registerApiRoutes(app: FastifyInstance, state: EmulatorState): v
   void app.register(async (api) => {
     api.addHook("onRequest", async (request, reply) => {
       const name = routeNameOf(request);
-      if (!name) return;
+      // Fail closed: a request that is not one of the four API routes never reaches a handler unchecked.
+      if (!name) return reply.code(404).send({ detail: "Not Found" });
       state.stats.requests += 1;
       state.stats.byRoute[name] = (state.stats.byRoute[name] ?? 0) + 1;
 
