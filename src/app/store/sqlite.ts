@@ -1,0 +1,278 @@
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import Database from "better-sqlite3";
+import type { BridgeStore, NewTask, Task, TaskState, TraceProgress } from "./types.js";
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS deliveries (id TEXT PRIMARY KEY, event TEXT NOT NULL, received_at INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS trigger_keys (key TEXT PRIMARY KEY, claimed_at INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS tasks (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  kind TEXT NOT NULL,
+  state TEXT NOT NULL,
+  source_type TEXT NOT NULL,
+  thread TEXT NOT NULL,
+  run_id INTEGER,
+  org_id INTEGER NOT NULL,
+  tracking_comment_id INTEGER,
+  reaction TEXT,
+  request TEXT NOT NULL,
+  requested_by TEXT,
+  created_at INTEGER NOT NULL,
+  started_at INTEGER,
+  last_status TEXT,
+  web_url TEXT,
+  progress TEXT NOT NULL,
+  final_run TEXT,
+  next_poll_at INTEGER NOT NULL DEFAULT 0,
+  poll_interval_ms INTEGER NOT NULL DEFAULT 0,
+  last_edit_at INTEGER NOT NULL DEFAULT 0,
+  deadline_at INTEGER NOT NULL,
+  error TEXT,
+  updated_at INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS tasks_by_state ON tasks(state, id);
+CREATE INDEX IF NOT EXISTS tasks_by_run ON tasks(run_id, state);
+CREATE TABLE IF NOT EXISTS run_branches (
+  owner TEXT NOT NULL, repo TEXT NOT NULL, branch TEXT NOT NULL, run_id INTEGER NOT NULL, org_id INTEGER NOT NULL,
+  PRIMARY KEY (owner, repo, branch)
+);
+CREATE TABLE IF NOT EXISTS check_attempts (
+  owner TEXT NOT NULL, repo TEXT NOT NULL, pr_number INTEGER NOT NULL, head_sha TEXT NOT NULL, attempted_at INTEGER NOT NULL,
+  PRIMARY KEY (owner, repo, head_sha)
+);
+`;
+
+interface TaskRow {
+  id: number;
+  kind: string;
+  state: string;
+  source_type: string;
+  thread: string;
+  run_id: number | null;
+  org_id: number;
+  tracking_comment_id: number | null;
+  reaction: string | null;
+  request: string;
+  requested_by: string | null;
+  created_at: number;
+  started_at: number | null;
+  last_status: string | null;
+  web_url: string | null;
+  progress: string;
+  final_run: string | null;
+  next_poll_at: number;
+  poll_interval_ms: number;
+  last_edit_at: number;
+  deadline_at: number;
+  error: string | null;
+  updated_at: number;
+}
+
+const EMPTY_PROGRESS: TraceProgress = { logsSeen: 0, currentStep: null, errors: [], lastSteps: [], finalAnswer: null };
+const ACTIVE_STATES: TaskState[] = ["queued", "sending", "watching", "reporting"];
+
+/** Column name for each Task field that can be patched, with its encoder. */
+const COLUMNS: { [K in keyof Task]?: [string, (v: Task[K]) => unknown] } = {
+  kind: ["kind", (v) => v],
+  state: ["state", (v) => v],
+  sourceType: ["source_type", (v) => v],
+  thread: ["thread", (v) => JSON.stringify(v)],
+  runId: ["run_id", (v) => v],
+  orgId: ["org_id", (v) => v],
+  trackingCommentId: ["tracking_comment_id", (v) => v],
+  reaction: ["reaction", (v) => (v ? JSON.stringify(v) : null)],
+  request: ["request", (v) => JSON.stringify(v)],
+  requestedBy: ["requested_by", (v) => v],
+  startedAt: ["started_at", (v) => v],
+  lastStatus: ["last_status", (v) => v],
+  webUrl: ["web_url", (v) => v],
+  progress: ["progress", (v) => JSON.stringify(v)],
+  finalRun: ["final_run", (v) => (v ? JSON.stringify(v) : null)],
+  nextPollAt: ["next_poll_at", (v) => v],
+  pollIntervalMs: ["poll_interval_ms", (v) => v],
+  lastEditAt: ["last_edit_at", (v) => v],
+  deadlineAt: ["deadline_at", (v) => v],
+  error: ["error", (v) => v],
+};
+
+function sameThread(a: Pick<Task["thread"], "owner" | "repo" | "issueNumber">, b: Pick<Task["thread"], "owner" | "repo" | "issueNumber">): boolean {
+  return a.owner.toLowerCase() === b.owner.toLowerCase() && a.repo.toLowerCase() === b.repo.toLowerCase() && a.issueNumber === b.issueNumber;
+}
+
+function toTask(row: TaskRow): Task {
+  return {
+    id: row.id,
+    kind: row.kind as Task["kind"],
+    state: row.state as TaskState,
+    sourceType: row.source_type as Task["sourceType"],
+    thread: JSON.parse(row.thread) as Task["thread"],
+    runId: row.run_id,
+    orgId: row.org_id,
+    trackingCommentId: row.tracking_comment_id,
+    reaction: row.reaction ? (JSON.parse(row.reaction) as Task["reaction"]) : null,
+    request: JSON.parse(row.request) as Task["request"],
+    requestedBy: row.requested_by,
+    createdAt: row.created_at,
+    startedAt: row.started_at,
+    lastStatus: row.last_status,
+    webUrl: row.web_url,
+    progress: { ...EMPTY_PROGRESS, ...(JSON.parse(row.progress) as Partial<TraceProgress>) },
+    finalRun: row.final_run ? (JSON.parse(row.final_run) as Record<string, unknown>) : null,
+    nextPollAt: row.next_poll_at,
+    pollIntervalMs: row.poll_interval_ms,
+    lastEditAt: row.last_edit_at,
+    deadlineAt: row.deadline_at,
+    error: row.error,
+    updatedAt: row.updated_at,
+  };
+}
+
+/**
+ * SQLite in WAL mode with synchronous=NORMAL: every state change is one small transaction that
+ * survives a process crash (kill -9); only a power loss could drop the last few.
+ */
+export class SqliteBridgeStore implements BridgeStore {
+  private readonly db: Database.Database;
+  private readonly now: () => number;
+
+  constructor(file: string, options: { now?: () => number } = {}) {
+    if (file !== ":memory:") mkdirSync(dirname(file), { recursive: true });
+    this.db = new Database(file);
+    this.db.pragma("journal_mode = WAL");
+    this.db.pragma("synchronous = NORMAL");
+    this.db.pragma("busy_timeout = 5000");
+    this.db.exec(SCHEMA);
+    this.now = options.now ?? Date.now;
+  }
+
+  markDelivery(deliveryId: string, event: string): boolean {
+    const info = this.db.prepare("INSERT OR IGNORE INTO deliveries (id, event, received_at) VALUES (?, ?, ?)").run(deliveryId, event, this.now());
+    return info.changes === 1;
+  }
+
+  claimTrigger(key: string): boolean {
+    const info = this.db.prepare("INSERT OR IGNORE INTO trigger_keys (key, claimed_at) VALUES (?, ?)").run(key, this.now());
+    return info.changes === 1;
+  }
+
+  prune(olderThanMs: number): void {
+    const cutoff = this.now() - olderThanMs;
+    this.db.prepare("DELETE FROM deliveries WHERE received_at < ?").run(cutoff);
+    this.db.prepare("DELETE FROM trigger_keys WHERE claimed_at < ?").run(cutoff);
+    this.db.prepare("DELETE FROM tasks WHERE state IN ('done', 'abandoned') AND updated_at < ?").run(cutoff);
+  }
+
+  insertTask(task: NewTask): Task {
+    const now = this.now();
+    const info = this.db
+      .prepare(
+        `INSERT INTO tasks (kind, state, source_type, thread, run_id, org_id, tracking_comment_id, reaction, request, requested_by,
+           created_at, progress, deadline_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(
+        task.kind,
+        task.state,
+        task.sourceType,
+        JSON.stringify(task.thread),
+        task.runId,
+        task.orgId,
+        task.trackingCommentId,
+        task.reaction ? JSON.stringify(task.reaction) : null,
+        JSON.stringify(task.request),
+        task.requestedBy,
+        now,
+        JSON.stringify(EMPTY_PROGRESS),
+        task.deadlineAt,
+        now,
+      );
+    return this.getTask(Number(info.lastInsertRowid))!;
+  }
+
+  getTask(id: number): Task | null {
+    const row = this.db.prepare("SELECT * FROM tasks WHERE id = ?").get(id) as TaskRow | undefined;
+    return row ? toTask(row) : null;
+  }
+
+  updateTask(id: number, patch: Partial<Omit<Task, "id" | "createdAt">>): Task {
+    const sets: string[] = [];
+    const values: unknown[] = [];
+    for (const [key, value] of Object.entries(patch) as Array<[keyof Task, never]>) {
+      const column = COLUMNS[key] as [string, (v: never) => unknown] | undefined;
+      if (!column) continue;
+      sets.push(`${column[0]} = ?`);
+      values.push(column[1](value));
+    }
+    sets.push("updated_at = ?");
+    values.push(this.now());
+    this.db.prepare(`UPDATE tasks SET ${sets.join(", ")} WHERE id = ?`).run(...values, id);
+    const task = this.getTask(id);
+    if (!task) throw new Error(`task ${id} does not exist`);
+    return task;
+  }
+
+  listTasks(states: TaskState[]): Task[] {
+    if (states.length === 0) return [];
+    const rows = this.db
+      .prepare(`SELECT * FROM tasks WHERE state IN (${states.map(() => "?").join(", ")}) ORDER BY id`)
+      .all(...states) as TaskRow[];
+    return rows.map(toTask);
+  }
+
+  activeTaskForRun(runId: number): Task | null {
+    const row = this.db
+      .prepare(`SELECT * FROM tasks WHERE run_id = ? AND state IN (${ACTIVE_STATES.map(() => "?").join(", ")}) ORDER BY id DESC LIMIT 1`)
+      .get(runId, ...ACTIVE_STATES) as TaskRow | undefined;
+    return row ? toTask(row) : null;
+  }
+
+  activeTaskForThread(owner: string, repo: string, issueNumber: number): Task | null {
+    const rows = this.db
+      .prepare(`SELECT * FROM tasks WHERE state IN (${ACTIVE_STATES.map(() => "?").join(", ")}) ORDER BY id DESC`)
+      .all(...ACTIVE_STATES) as TaskRow[];
+    const match = rows.map(toTask).find((t) => sameThread(t.thread, { owner, repo, issueNumber }));
+    return match ?? null;
+  }
+
+  heldFor(runId: number, thread: Pick<Task["thread"], "owner" | "repo" | "issueNumber">): Task[] {
+    const rows = this.db.prepare("SELECT * FROM tasks WHERE state = 'held' ORDER BY id").all() as TaskRow[];
+    return rows.map(toTask).filter((t) => t.runId === runId || (t.runId === null && sameThread(t.thread, thread)));
+  }
+
+  countByState(): Partial<Record<TaskState, number>> {
+    const rows = this.db.prepare("SELECT state, COUNT(*) AS n FROM tasks GROUP BY state").all() as Array<{ state: TaskState; n: number }>;
+    return Object.fromEntries(rows.map((r) => [r.state, r.n]));
+  }
+
+  recordRunBranch(owner: string, repo: string, branch: string, runId: number, orgId: number): void {
+    this.db
+      .prepare("INSERT OR REPLACE INTO run_branches (owner, repo, branch, run_id, org_id) VALUES (?, ?, ?, ?, ?)")
+      .run(owner.toLowerCase(), repo.toLowerCase(), branch, runId, orgId);
+  }
+
+  runForBranch(owner: string, repo: string, branch: string): { runId: number; orgId: number } | null {
+    const row = this.db
+      .prepare("SELECT run_id, org_id FROM run_branches WHERE owner = ? AND repo = ? AND branch = ?")
+      .get(owner.toLowerCase(), repo.toLowerCase(), branch) as { run_id: number; org_id: number } | undefined;
+    return row ? { runId: row.run_id, orgId: row.org_id } : null;
+  }
+
+  recordCheckAttempt(owner: string, repo: string, prNumber: number, headSha: string): boolean {
+    const info = this.db
+      .prepare("INSERT OR IGNORE INTO check_attempts (owner, repo, pr_number, head_sha, attempted_at) VALUES (?, ?, ?, ?, ?)")
+      .run(owner.toLowerCase(), repo.toLowerCase(), prNumber, headSha, this.now());
+    return info.changes === 1;
+  }
+
+  checkAttempts(owner: string, repo: string, prNumber: number): { count: number; shas: string[] } {
+    const rows = this.db
+      .prepare("SELECT head_sha FROM check_attempts WHERE owner = ? AND repo = ? AND pr_number = ? ORDER BY attempted_at")
+      .all(owner.toLowerCase(), repo.toLowerCase(), prNumber) as Array<{ head_sha: string }>;
+    return { count: rows.length, shas: rows.map((r) => r.head_sha) };
+  }
+
+  close(): void {
+    this.db.close();
+  }
+}

@@ -1,0 +1,67 @@
+import { newRunMarker, type RunMarker } from "../core/markers.js";
+import { renderResultComment, renderServiceError, renderTrackingComment, serviceErrorForComment, type TrackingPhase } from "../core/render.js";
+import type { SafeMarkdown } from "../core/sanitize-output.js";
+import type { RunPhase } from "../service/status.js";
+import type { AgentRun } from "../service/wire.js";
+import type { Task } from "./store/types.js";
+
+/** Glue between a stored task and the pure renderers of core/render. */
+
+export const DEFAULT_TRIGGER_PHRASE = "/agent";
+
+function markerOf(task: Task): RunMarker {
+  return newRunMarker({
+    runId: task.runId,
+    orgId: task.orgId,
+    sourceType: task.sourceType,
+    state: task.runId === null || task.state === "queued" || task.state === "held" ? "queued" : "running",
+    requestId: `task-${task.id}`,
+  });
+}
+
+export function renderTaskTracking(
+  task: Task,
+  view: { phase: TrackingPhase; heldFollowUps: number; now: number; queuePosition?: number },
+): string {
+  return renderTrackingComment({
+    marker: markerOf(task),
+    webUrl: task.webUrl,
+    phase: view.phase,
+    ...(view.queuePosition !== undefined ? { queuePosition: view.queuePosition } : {}),
+    currentStep: task.progress.currentStep as SafeMarkdown | null,
+    startedAt: task.startedAt ?? task.createdAt,
+    now: view.now,
+    followUps: view.heldFollowUps,
+    sourceType: task.sourceType,
+  });
+}
+
+/** `timed_out`: the watch gave up while the run was still going. */
+export function renderTaskResult(task: Task, run: AgentRun, phase: RunPhase | "timed_out", now: number): string {
+  return renderResultComment({
+    marker: markerOf(task),
+    run: { ...run, web_url: run.web_url ?? task.webUrl },
+    phase: phase === "timed_out" ? "in_progress" : phase,
+    startedAt: task.startedAt ?? task.createdAt,
+    finishedAt: now,
+    trace: {
+      errors: task.progress.errors,
+      lastSteps: task.progress.lastSteps as SafeMarkdown[],
+      finalAnswer: task.progress.finalAnswer,
+      totalEntries: task.progress.logsSeen,
+    },
+    triggerPhrase: task.thread.triggerPhrase ?? DEFAULT_TRIGGER_PHRASE,
+  });
+}
+
+export function renderTaskFailedToStart(_task: Task, error: unknown, secrets: string[] = []): string {
+  return renderServiceError({ ...serviceErrorForComment(error), secrets });
+}
+
+export function renderTaskAbandoned(task: Task, why: string): string {
+  const when = new Date(task.updatedAt).toISOString();
+  return renderServiceError({
+    message: why,
+    whatToDo: `Look on the Agent Run Service for a run started around ${when}; if there is none, trigger the agent again.`,
+  });
+}
