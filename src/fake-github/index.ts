@@ -4,6 +4,7 @@
  */
 export { startFakeGitHub, type FakeGitHub, type FakeGitHubEvents, type FakeGitHubOptions } from "./server.js";
 export {
+  describeWrite,
   secondaryRateLimitFault,
   type FakeWrite,
   type FaultSpec,

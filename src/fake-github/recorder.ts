@@ -98,6 +98,26 @@ export type FakeWrite =
   | { kind: "comment_deleted"; repo: string; issueNumber: number; comment: FakeIssueComment }
   | { kind: "reaction_added"; repo: string; reaction: FakeReaction };
 
+/** One line per write, for the demo's printout: `acme/widgets#7 comment 1005 created by x[bot]: Working on it…`. */
+export function describeWrite(write: FakeWrite, maxBodyChars = 120): string {
+  const excerpt = (body: string) => {
+    const line = body.replace(/\s+/g, " ").trim();
+    return line.length > maxBodyChars ? `${line.slice(0, maxBodyChars - 1)}…` : line;
+  };
+  switch (write.kind) {
+    case "comment_created":
+      return `${write.repo}#${write.issueNumber} comment ${write.comment.id} created by ${write.comment.user.login}: ${excerpt(write.comment.body)}`;
+    case "comment_updated":
+      return `${write.repo}#${write.issueNumber} comment ${write.comment.id} updated: ${excerpt(write.comment.body)}`;
+    case "comment_deleted":
+      return `${write.repo}#${write.issueNumber} comment ${write.comment.id} deleted`;
+    case "reaction_added": {
+      const target = write.reaction.target.kind === "issue" ? `#${write.reaction.target.id}` : `${write.reaction.target.kind.replace("_", " ")} ${write.reaction.target.id}`;
+      return `${write.repo} ${target} reaction ${write.reaction.content} by ${write.reaction.user.login}`;
+    }
+  }
+}
+
 export function classifyToken(authorization: string | undefined): { kind: TokenKind; valid: boolean } {
   if (authorization === undefined || authorization.trim() === "") return { kind: "none", valid: false };
   const match = /^(token|bearer|basic)\s+(\S+)\s*$/i.exec(authorization);

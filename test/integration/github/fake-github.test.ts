@@ -2,8 +2,8 @@
 import { generateKeyPairSync } from "node:crypto";
 import { Probot } from "probot";
 import { describe, expect, it } from "vitest";
-import { startFakeGitHub, type FakeGitHubSeed } from "../../../src/fake-github/index.js";
-import { createComment } from "../../../src/github/index.js";
+import { describeWrite, startFakeGitHub, type FakeGitHubSeed } from "../../../src/fake-github/index.js";
+import { addReaction, createComment, updateComment } from "../../../src/github/index.js";
 import { REPO, callSummary, octokitFor, startFake } from "./setup.js";
 
 const seed: FakeGitHubSeed = {
@@ -109,6 +109,29 @@ describe("authentication and bookkeeping", () => {
       .catch((e: unknown) => e);
     expect(badReaction).toMatchObject({ status: 422 });
     expect(fake.writes).toEqual([]);
+  });
+});
+
+describe("the write feed", () => {
+  it("reports every write as it happens, in one line each for the demo", async () => {
+    const fake = await startFake({ ...seed, issueComments: [{ id: 5000, issue_number: 7, body: "@agent go", user: "alice" }] });
+    const octokit = octokitFor(fake);
+    const lines: string[] = [];
+    const stop = fake.onWrite((write) => lines.push(describeWrite(write, 20)));
+    await addReaction(octokit, REPO, { kind: "issue_comment", id: 5000 }, "eyes");
+    const comment = await createComment(octokit, REPO, 7, "Started run 42.\nWatching it for you.");
+    await updateComment(octokit, REPO, comment.id, "Run 42 finished");
+    await octokit.request("DELETE /repos/{owner}/{repo}/issues/comments/{comment_id}", { ...REPO, comment_id: comment.id });
+    stop();
+    await addReaction(octokit, REPO, { kind: "issue", id: 7 }, "rocket");
+    expect(lines).toEqual([
+      "acme/widgets issue comment 5000 reaction eyes by agent-run-bridge[bot]",
+      `acme/widgets#7 comment ${comment.id} created by agent-run-bridge[bot]: Started run 42. Wat…`,
+      `acme/widgets#7 comment ${comment.id} updated: Run 42 finished`,
+      `acme/widgets#7 comment ${comment.id} deleted`,
+    ]);
+    expect(fake.writes.map((w) => w.kind)).toEqual(["reaction_added", "comment_created", "comment_updated", "comment_deleted", "reaction_added"]);
+    expect(fake.commentsOn("acme/widgets", 7).map((c) => c.id)).toEqual([5000]);
   });
 });
 
