@@ -86,6 +86,8 @@ export interface ThreadContext {
   author?: string | null;
   /** The thread's comments in the order GitHub lists them (oldest first); only the newest are used. */
   comments?: readonly ThreadComment[];
+  /** Comments the shell already left out (older ones beyond what it fetched), for "the last N of M". */
+  omittedComments?: number;
   /** Set for pull requests. */
   pullRequest?: PullRequestDetails | null;
 }
@@ -210,7 +212,8 @@ function threadSection(thread: ThreadContext, options: PromptOptions, exclude: {
   );
   const recent = human.slice(-limits.comments);
   if (recent.length > 0) {
-    const shown = recent.length < human.length ? `, the last ${recent.length} of ${human.length}` : "";
+    const total = human.length + Math.max(0, thread.omittedComments ?? 0);
+    const shown = recent.length < total ? `, the last ${recent.length} of ${total}` : "";
     lines.push("", `### Comments (oldest first${shown})`);
     for (const comment of recent) {
       const when = comment.createdAt ? ` at ${comment.createdAt}` : "";
@@ -440,7 +443,7 @@ export function parseImageAttachments(body: string | null | undefined, max: numb
 export function threadContextFrom(
   repo: Pick<RepoRef, "fullName">,
   thread: ThreadRef,
-  fetched: { comments?: readonly ThreadComment[]; pullRequest?: PullRequestRef | PullRequestDetails | null } = {},
+  fetched: { comments?: readonly ThreadComment[]; omittedComments?: number; pullRequest?: PullRequestRef | PullRequestDetails | null } = {},
 ): ThreadContext {
   const pr = fetched.pullRequest;
   return {
@@ -452,6 +455,7 @@ export function threadContextFrom(
     body: thread.body,
     author: thread.author?.login ?? null,
     comments: fetched.comments ?? [],
+    omittedComments: fetched.omittedComments ?? 0,
     pullRequest: pr ? { url: pr.url, baseRef: pr.baseRef, headRef: pr.headRef, headRepoFullName: pr.headRepoFullName ?? null, isFork: pr.isFork ?? false } : null,
   };
 }

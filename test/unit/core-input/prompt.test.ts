@@ -115,6 +115,11 @@ describe("comment prompts", () => {
     expect(prompt).not.toContain("x".repeat(DEFAULT_PROMPT_LIMITS.commentChars));
   });
 
+  it("counts comments the shell left out", () => {
+    const prompt = buildRunPrompt(commentInput(issueThread([{ author: "a", body: "recent" }], { omittedComments: 41 })));
+    expect(prompt).toContain("### Comments (oldest first, the last 1 of 42)");
+  });
+
   it("an empty instruction means: handle this thread", () => {
     expect(buildRunPrompt(commentInput(issueThread(), ""))).toContain("(No instruction was given: read the issue below and do what it asks.)");
   });
