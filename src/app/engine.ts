@@ -37,6 +37,9 @@ export interface RunEngineOptions {
   now?: () => number;
 }
 
+/** Steps started per pass; the rest wait for the next pass (in-flight steps wake it when they end). */
+const MAX_STEPS_PER_PASS = 200;
+
 const noopLogger: EngineLogger = { info() {}, warn() {}, error() {} };
 
 /**
@@ -109,7 +112,8 @@ export class RunEngine {
 
   /** How many tasks wait for creation budget ahead of a new one. */
   queuedAhead(): number {
-    return this.store.listTasks(["queued", "sending"]).filter((t) => t.kind === "create").length;
+    const counts = this.store.countByState();
+    return (counts.queued ?? 0) + (counts.sending ?? 0);
   }
 
   /** Resolves once nothing is queued, sending, watched or being reported (tests, demo, shutdown). */
@@ -119,7 +123,9 @@ export class RunEngine {
   }
 
   private isIdle(): boolean {
-    return this.inFlight.size === 0 && this.store.listTasks(["queued", "sending", "watching", "reporting"]).length === 0;
+    if (this.inFlight.size > 0) return false;
+    const counts = this.store.countByState();
+    return !counts.queued && !counts.sending && !counts.watching && !counts.reporting;
   }
 
   /** Schedules the next pass: at once, or when the earliest watched run is due. */
@@ -129,20 +135,18 @@ export class RunEngine {
     this.timer = setTimeout(() => this.pass(), Math.max(0, delayMs));
   }
 
+  /** Starts every due step not already in flight; only due rows are read, so 1,000 idle watches cost nothing. */
   private pass(): void {
     this.timer = undefined;
     if (!this.running) return;
     const now = this.now();
-    let nextDue = Infinity;
-    for (const task of this.store.listTasks(["queued", "watching", "reporting"])) {
+    const states: Task["state"][] = ["queued", "watching", "reporting"];
+    for (const task of this.store.dueTasks(states, now, MAX_STEPS_PER_PASS + this.inFlight.size)) {
       if (this.inFlight.has(task.id)) continue;
-      if (task.nextPollAt > now) {
-        nextDue = Math.min(nextDue, task.nextPollAt);
-        continue;
-      }
       this.track(task.id, this.step(task));
     }
-    if (nextDue !== Infinity) this.wake(nextDue - now);
+    const next = this.store.nextDueAt(states);
+    if (next !== null && next > now) this.wake(next - now);
     this.notifyIdle();
   }
 
@@ -303,7 +307,7 @@ export class RunEngine {
   /** Next poll: the run's own backoff, stretched so that all watches fit in the polling share of the budget. */
   private reschedule(task: Task, changed: boolean): void {
     const own = changed ? this.poll.initial : Math.min(this.poll.max, Math.max(this.poll.initial, task.pollIntervalMs * this.poll.factor));
-    const watching = this.store.listTasks(["watching"]).length;
+    const watching = this.store.countByState().watching ?? 0;
     const { points, durationMs } = this.sharedWindow();
     const fairShare = (watching * durationMs) / (points * this.pollShare);
     const interval = Math.max(own, fairShare);

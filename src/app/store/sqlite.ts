@@ -32,6 +32,7 @@ CREATE TABLE IF NOT EXISTS tasks (
   updated_at INTEGER NOT NULL
 );
 CREATE INDEX IF NOT EXISTS tasks_by_state ON tasks(state, id);
+CREATE INDEX IF NOT EXISTS tasks_by_due ON tasks(state, next_poll_at);
 CREATE INDEX IF NOT EXISTS tasks_by_run ON tasks(run_id, state);
 CREATE TABLE IF NOT EXISTS run_branches (
   owner TEXT NOT NULL, repo TEXT NOT NULL, branch TEXT NOT NULL, run_id INTEGER NOT NULL, org_id INTEGER NOT NULL,
@@ -238,6 +239,22 @@ export class SqliteBridgeStore implements BridgeStore {
   heldFor(runId: number, thread: Pick<Task["thread"], "owner" | "repo" | "issueNumber">): Task[] {
     const rows = this.db.prepare("SELECT * FROM tasks WHERE state = 'held' ORDER BY id").all() as TaskRow[];
     return rows.map(toTask).filter((t) => t.runId === runId || (t.runId === null && sameThread(t.thread, thread)));
+  }
+
+  dueTasks(states: TaskState[], now: number, limit: number): Task[] {
+    if (states.length === 0) return [];
+    const rows = this.db
+      .prepare(`SELECT * FROM tasks WHERE state IN (${states.map(() => "?").join(", ")}) AND next_poll_at <= ? ORDER BY next_poll_at, id LIMIT ?`)
+      .all(...states, now, limit) as TaskRow[];
+    return rows.map(toTask);
+  }
+
+  nextDueAt(states: TaskState[]): number | null {
+    if (states.length === 0) return null;
+    const row = this.db
+      .prepare(`SELECT MIN(next_poll_at) AS due FROM tasks WHERE state IN (${states.map(() => "?").join(", ")})`)
+      .get(...states) as { due: number | null };
+    return row.due;
   }
 
   countByState(): Partial<Record<TaskState, number>> {

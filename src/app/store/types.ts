@@ -90,6 +90,10 @@ export interface BridgeStore {
   /** Follow-ups held for `runId`, or for this thread while its run id was not known yet; oldest first. */
   heldFor(runId: number, thread: Pick<Task["thread"], "owner" | "repo" | "issueNumber">): Task[];
   countByState(): Partial<Record<TaskState, number>>;
+  /** Tasks in these states whose `nextPollAt` has come, most overdue first, at most `limit`. */
+  dueTasks(states: TaskState[], now: number, limit: number): Task[];
+  /** The earliest `nextPollAt` among tasks in these states, or null. */
+  nextDueAt(states: TaskState[]): number | null;
 
   /** Head branches of PRs produced by runs, so a review or check failure on one finds its run. */
   recordRunBranch(owner: string, repo: string, branch: string, runId: number, orgId: number): void;
