@@ -254,7 +254,12 @@ export function allowedKeysAt(schema: z.ZodType, path: readonly PropertyKey[]): 
  * Validates a parsed `.github/agent-run.yml` (or `null`/`undefined` when there is none) and fills
  * in defaults. `_extends` at the top level is dropped: Probot has already merged the base file.
  */
-export function parseRepoConfig(raw: unknown): ParseRepoConfigResult {
+export interface ParseRepoConfigOptions {
+  /** How a field is named in messages; default "`a.b`". The Action names its inputs instead. */
+  label?: (path: string) => string;
+}
+
+export function parseRepoConfig(raw: unknown, options: ParseRepoConfigOptions = {}): ParseRepoConfigResult {
   let input: unknown = raw ?? {};
   if (input !== null && typeof input === "object" && !Array.isArray(input) && "_extends" in input) {
     const { _extends: _ignored, ...rest } = input as Record<string, unknown>;
@@ -264,6 +269,7 @@ export function parseRepoConfig(raw: unknown): ParseRepoConfigResult {
   if (result.success) return { ok: true, config: result.data };
   const errors = describeIssues(result.error.issues, input, {
     allowedKeysAt: (path) => allowedKeysAt(RepoConfigSchema, path),
+    label: options.label,
   });
   return { ok: false, errors };
 }

@@ -1,0 +1,72 @@
+/**
+ * Configuration given as strings (the Action's `with:` inputs, environment variables), keyed by
+ * the config's dotted paths (`check_suite.max_attempts`). Each string is read as the type the
+ * schema wants: `true`/`false`, integers, lists (one per line or comma-separated), text as is.
+ * A string that does not read as its type is passed on unchanged, so the schema reports it in its
+ * usual words ("must be true or false (got \"yes\")"). An empty string means "not set".
+ */
+import { z } from "zod";
+import { RepoConfigSchema } from "./schema.js";
+
+export type ConfigValueKind = "boolean" | "integer" | "list" | "string";
+
+interface JsonSchemaNode {
+  type?: string;
+  properties?: Record<string, JsonSchemaNode>;
+}
+
+/** Every leaf of the repository configuration, by dotted path, with the kind of value it holds. */
+export function configLeafKinds(): Map<string, ConfigValueKind> {
+  const kinds = new Map<string, ConfigValueKind>();
+  const visit = (properties: Record<string, JsonSchemaNode>, prefix: string) => {
+    for (const [key, node] of Object.entries(properties)) {
+      const path = `${prefix}${key}`;
+      if (node.properties) visit(node.properties, `${path}.`);
+      else kinds.set(path, node.type === "boolean" ? "boolean" : node.type === "integer" ? "integer" : node.type === "array" ? "list" : "string");
+    }
+  };
+  visit((z.toJSONSchema(RepoConfigSchema, { io: "input" }) as JsonSchemaNode).properties ?? {}, "");
+  return kinds;
+}
+
+function readAs(kind: ConfigValueKind | undefined, raw: string): unknown {
+  const text = raw.trim();
+  switch (kind) {
+    case "boolean":
+      return /^true$/i.test(text) ? true : /^false$/i.test(text) ? false : raw;
+    case "integer":
+      return /^[+-]?\d+$/.test(text) ? Number(text) : raw;
+    case "list":
+      return text
+        .split(/[\n,]/)
+        .map((item) => item.trim())
+        .filter((item) => item !== "");
+    default:
+      return raw;
+  }
+}
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === "object" && !Array.isArray(value);
+
+/**
+ * Layers string values over a base configuration (e.g. the repository's YAML file): a set value
+ * wins, an empty or missing one leaves the base alone. The result goes to `parseRepoConfig`;
+ * unknown paths are kept so that it reports them.
+ */
+export function configInputFromStrings(values: Readonly<Record<string, string | undefined>>, base: unknown = {}): unknown {
+  if (!isPlainObject(base)) return base ?? {};
+  const kinds = configLeafKinds();
+  const merged: Record<string, unknown> = structuredClone(base);
+  for (const [path, raw] of Object.entries(values)) {
+    if (raw === undefined || raw.trim() === "") continue;
+    const keys = path.split(".");
+    let target = merged;
+    for (const key of keys.slice(0, -1)) {
+      if (!isPlainObject(target[key])) target[key] = {};
+      target = target[key] as Record<string, unknown>;
+    }
+    target[keys[keys.length - 1]!] = readAs(kinds.get(path), raw);
+  }
+  return merged;
+}
