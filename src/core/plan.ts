@@ -540,7 +540,7 @@ export function planRun(trigger: RunTrigger, facts: RunFacts): RunPlan {
     return {
       action: "refuse",
       reason: facts.permission.why,
-      reply: `${who}I can only start the agent for people allowed to: ${facts.permission.why} A maintainer can run it for you, or list you under \`permissions\` in \`.github/agent-run.yml\`.`,
+      reply: `${who}I did not start the agent: ${facts.permission.why} A maintainer can run it for you, or list you under \`permissions\` in \`.github/agent-run.yml\`.`,
     };
   }
   if (trigger.forceNew) {

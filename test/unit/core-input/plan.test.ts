@@ -256,7 +256,7 @@ describe("planRun", () => {
       action: "refuse",
       reason: "@Codertocat has the read role and is not listed in `permissions.users`; the write, maintain or admin role is required.",
       reply:
-        "@Codertocat I can only start the agent for people allowed to: @Codertocat has the read role and is not listed in `permissions.users`; the write, maintain or admin role is required. A maintainer can run it for you, or list you under `permissions` in `.github/agent-run.yml`.",
+        "@Codertocat I did not start the agent: @Codertocat has the read role and is not listed in `permissions.users`; the write, maintain or admin role is required. A maintainer can run it for you, or list you under `permissions` in `.github/agent-run.yml`.",
     });
     // Refusal comes first, even for `new` and a known run.
     expect(planRun(fresh, facts({ permission: { allowed: false, why: "no" }, knownRun: { runId: 1, orgId: 2, inProgress: false } })).action).toBe("refuse");
