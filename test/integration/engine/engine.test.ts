@@ -58,7 +58,7 @@ function makeEngine(file = join(dir, "bridge.sqlite")) {
 
 async function postTracking(octokit: InstanceType<typeof TestOctokit>, body = "tracking…"): Promise<number> {
   const { data } = await octokit.request("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", { owner: OWNER, repo: REPO, issue_number: 1, body });
-  return data.id;
+  return Number(data.id);
 }
 
 function newTask(trackingCommentId: number | null, overrides: Partial<NewTask> = {}): NewTask {
