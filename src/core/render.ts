@@ -152,11 +152,10 @@ function linkTarget(url: string | null | undefined): string | null {
   return href !== null && href.length <= 2000 ? href : null;
 }
 
-/** "[#123](url)", or "run 123" without a URL: a bare "#123" would link to issue 123. */
-function runLink(runId: number | null, webUrl: string | null): SafeMarkdown {
-  if (runId === null) return md`run`;
+/** "[#123](url)", or "123" without a URL: a bare "#123" would link to issue 123. */
+function runLink(runId: number, webUrl: string | null): SafeMarkdown {
   const id = String(runId) as SafeMarkdown;
-  return webUrl ? (`[#${id}](${webUrl})` as SafeMarkdown) : md`run ${id}`;
+  return webUrl ? (`[#${id}](${webUrl})` as SafeMarkdown) : id;
 }
 
 function runPageNote(webUrl: string | null): SafeMarkdown {
@@ -196,10 +195,14 @@ function followUpNote(count: number): SafeMarkdown {
 export function renderTrackingComment(input: TrackingCommentInput): string {
   const webUrl = linkTarget(input.webUrl);
   const runId = input.marker.runId;
+  if (runId === null && (input.phase === "resuming" || input.phase === "queued_follow_up")) {
+    throw new TypeError(`renderTrackingComment: the "${input.phase}" phase is about an existing run, but the marker has no runId`);
+  }
   const state = input.phase === "queued" || runId === null ? "queued" : "running";
   const { outcome: _finalOutcome, ...identity } = input.marker;
   const marker = renderMarker({ ...identity, state });
-  const link = runLink(runId, webUrl);
+  // Only phrases about an existing run use the link.
+  const link = runId === null ? md`` : runLink(runId, webUrl);
   const elapsed = formatElapsed(toMs(input.now) - toMs(input.startedAt)) as SafeMarkdown;
   const position = input.queuePosition !== undefined && Number.isInteger(input.queuePosition) && input.queuePosition > 0 ? (` (position ${input.queuePosition})` as SafeMarkdown) : md``;
   const followUps = Math.max(0, Math.floor(input.followUps ?? 0));

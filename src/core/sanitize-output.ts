@@ -189,13 +189,19 @@ const AUTOLINKED_URL = /https?:\/\/[A-Za-z0-9][A-Za-z0-9_-]*(?:\.[A-Za-z0-9_-]+)
 
 const MENTION = "@[A-Za-z0-9][A-Za-z0-9-]*(?:/[A-Za-z0-9][A-Za-z0-9_-]*)?";
 
+/** Built once per phrase (a run of text holds many segments); `matchAll` copies it, so sharing is safe. */
+const wrapPatterns = new Map<string, RegExp>();
+
 function wrapPattern(triggerPhrase: string | undefined): RegExp {
-  const phrase = triggerPhrase?.trim();
-  if (!phrase) return new RegExp(`()(${MENTION})`, "gi");
+  const phrase = triggerPhrase?.trim() ?? "";
+  const known = wrapPatterns.get(phrase);
+  if (known) return known;
   // Word boundaries only on the sides where the phrase itself has a word character.
   const before = /^\w/.test(phrase) ? "(?<![A-Za-z0-9_])" : "";
   const after = /\w$/.test(phrase) ? "(?![A-Za-z0-9_])" : "";
-  return new RegExp(`(${before}${escapeRegExp(phrase)}${after})|(${MENTION})`, "gi");
+  const pattern = phrase === "" ? new RegExp(`()(${MENTION})`, "gi") : new RegExp(`(${before}${escapeRegExp(phrase)}${after})|(${MENTION})`, "gi");
+  if (wrapPatterns.size < 64) wrapPatterns.set(phrase, pattern);
+  return pattern;
 }
 
 /**
@@ -208,8 +214,14 @@ function wrapMentionsAndTrigger(text: string, options: ProseOptions, atLineStart
   const urls = [...text.matchAll(AUTOLINKED_URL)]
     .filter((m) => (m.index === 0 ? atLineStart : /[\s*_~(]/.test(text[m.index - 1]!)))
     .map((m) => [m.index, m.index + m[0].length] as const);
-  const inUrl = (index: number) => urls.some(([from, to]) => index > from && index < to);
-  let out = "";
+  // Matches come in order: walk the URLs alongside them.
+  let urlIndex = 0;
+  const inUrl = (index: number) => {
+    while (urlIndex < urls.length && urls[urlIndex]![1] <= index) urlIndex++;
+    const url = urls[urlIndex];
+    return url !== undefined && index > url[0] && index < url[1];
+  };
+  const out = new OutputBuilder();
   let cursor = 0;
   let lastWrappedEnd = -1;
   for (const match of text.matchAll(pattern)) {
@@ -221,12 +233,14 @@ function wrapMentionsAndTrigger(text: string, options: ProseOptions, atLineStart
     let head = text.slice(cursor, start);
     // A backslash escaping the match's first character would now escape our backtick instead.
     if (isEscaped(text, start)) head = head.slice(0, -1);
-    if (needsSpaceBeforeCode(out + head)) head += " ";
-    out += head + inlineCode(match[0]);
+    out.append(head);
+    if (needsSpaceBeforeCode(out.tail)) out.append(" ");
+    out.append(inlineCode(match[0]));
     cursor = start + match[0].length;
     lastWrappedEnd = cursor;
   }
-  return out + text.slice(cursor);
+  out.append(text.slice(cursor));
+  return out.toString();
 }
 
 /**
@@ -236,9 +250,40 @@ function wrapMentionsAndTrigger(text: string, options: ProseOptions, atLineStart
  */
 function needsSpaceBeforeCode(before: string): boolean {
   if (before.endsWith("`")) return true;
-  const tail = before.slice(Math.max(before.search(/\S*$/), 0));
-  return /[a-z][a-z0-9+.-]*:\/\/|www\./i.test(tail);
+  // Only the last word matters; a word longer than the window is treated as a URL (a space is harmless).
+  const limit = Math.max(0, before.length - WORD_WINDOW);
+  let start = before.length;
+  while (start > limit && !/\s/.test(before[start - 1]!)) start--;
+  if (start === limit && limit > 0) return true;
+  return /[a-z][a-z0-9+.-]*:\/\/|www\./i.test(before.slice(start));
 }
+
+const WORD_WINDOW = 2048;
+
+/**
+ * Output built from pieces, with its last characters at hand. Indexing a string grown with `+=`
+ * flattens it each time, which made long lines quadratic.
+ */
+class OutputBuilder {
+  private readonly parts: string[] = [];
+  /** The last WORD_WINDOW characters or more: enough for needsSpaceBeforeCode. */
+  tail = "";
+
+  get isEmpty(): boolean {
+    return this.parts.length === 0;
+  }
+
+  append(piece: string): void {
+    if (piece === "") return;
+    this.parts.push(piece);
+    this.tail = piece.length >= WORD_WINDOW ? piece : (this.tail + piece).slice(-2 * WORD_WINDOW);
+  }
+
+  toString(): string {
+    return this.parts.join("");
+  }
+}
+const HTTP_DESTINATION = /\(\s*https?:\/\//iy;
 
 /** Escapes in plain text (outside code spans) what could build a construct we did not emit. */
 function escapeStructure(text: string, options: ProseOptions): string {
@@ -247,13 +292,13 @@ function escapeStructure(text: string, options: ProseOptions): string {
     const c = text[i]!;
     const escaped = isEscaped(text, i);
     if (c === "]" && !escaped) {
-      const rest = text.slice(i + 1);
       // `]:` could start a reference definition; `](` a link to something else than http(s).
-      if (rest.startsWith(":") || options.linkText) {
+      if (text[i + 1] === ":" || options.linkText) {
         out += "\\]";
         continue;
       }
-      if (rest.startsWith("(") && !/^\(\s*https?:\/\//i.test(rest)) {
+      HTTP_DESTINATION.lastIndex = i + 1;
+      if (text[i + 1] === "(" && !HTTP_DESTINATION.test(text)) {
         out += "]\\(";
         i++;
         continue;
@@ -280,40 +325,56 @@ function transformPlain(text: string, options: ProseOptions, atLineStart: boolea
   return wrapMentionsAndTrigger(escapeStructure(text, options), options, atLineStart);
 }
 
-/** The backtick run starting at `index`, and where a closing run of the same length starts (or -1). */
-function codeSpanAt(line: string, index: number): { length: number; close: number } {
-  let length = 0;
-  while (line[index + length] === "`") length++;
-  let i = index + length;
-  while (i < line.length) {
-    if (line[i] !== "`") {
-      i++;
-      continue;
+/** Where each backtick run of a line starts, by run length: finding a closing run is a lookup, not a rescan. */
+class BacktickRuns {
+  private readonly starts = new Map<number, number[]>();
+
+  constructor(line: string) {
+    for (let i = 0; i < line.length; ) {
+      if (line[i] !== "`") {
+        i++;
+        continue;
+      }
+      let length = 0;
+      while (line[i + length] === "`") length++;
+      const list = this.starts.get(length) ?? [];
+      list.push(i);
+      this.starts.set(length, list);
+      i += length;
     }
-    let run = 0;
-    while (line[i + run] === "`") run++;
-    if (run === length) return { length, close: i };
-    i += run;
   }
-  return { length, close: -1 };
+
+  /** The first run of exactly `length` backticks starting after `index`, or -1. */
+  next(length: number, index: number): number {
+    const list = this.starts.get(length) ?? [];
+    let low = 0;
+    let high = list.length;
+    while (low < high) {
+      const mid = (low + high) >> 1;
+      if (list[mid]! <= index) low = mid + 1;
+      else high = mid;
+    }
+    return list[low] ?? -1;
+  }
 }
 
 /** One line of prose: escapes, code spans re-emitted, mentions and trigger wrapped. */
 function sanitizeProseLine(line: string, options: ProseOptions): string {
-  let out = "";
+  const out = new OutputBuilder();
   let plain = "";
   const flush = () => {
-    const transformed = transformPlain(plain, options, out === "");
-    if (transformed.startsWith("`") && needsSpaceBeforeCode(out)) out += " ";
-    out += transformed;
+    const transformed = transformPlain(plain, options, out.isEmpty);
+    if (transformed.startsWith("`") && needsSpaceBeforeCode(out.tail)) out.append(" ");
+    out.append(transformed);
     plain = "";
   };
   const emitCode = (code: string) => {
     flush();
-    if (needsSpaceBeforeCode(out)) out += " ";
-    out += code;
+    if (needsSpaceBeforeCode(out.tail)) out.append(" ");
+    out.append(code);
   };
 
+  const runs = new BacktickRuns(line);
   let i = 0;
   while (i < line.length) {
     const c = line[i]!;
@@ -330,16 +391,18 @@ function sanitizeProseLine(line: string, options: ProseOptions): string {
       continue;
     }
     if (c === "`") {
-      const span = codeSpanAt(line, i);
-      if (span.close === -1) {
-        plain += LITERAL_BACKTICK.repeat(span.length);
-        i += span.length;
+      let length = 0;
+      while (line[i + length] === "`") length++;
+      const close = runs.next(length, i);
+      if (close === -1) {
+        plain += LITERAL_BACKTICK.repeat(length);
+        i += length;
         continue;
       }
-      let content = line.slice(i + span.length, span.close);
+      let content = line.slice(i + length, close);
       if (content.startsWith(" ") && content.endsWith(" ") && content.trim() !== "") content = content.slice(1, -1);
       emitCode(inlineCode(content));
-      i = span.close + span.length;
+      i = close + length;
       continue;
     }
     // `&` too: an entity such as `&#64;name` renders as a mention, `&#8203;` as an invisible character.
@@ -350,7 +413,7 @@ function sanitizeProseLine(line: string, options: ProseOptions): string {
     i++;
   }
   flush();
-  return out;
+  return out.toString();
 }
 
 const FENCE_OPEN = /^( {0,3})(`{3,}|~{3,})(.*)$/;

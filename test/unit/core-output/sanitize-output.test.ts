@@ -152,6 +152,13 @@ describe("sanitizeMarkdown: what agent text cannot do", () => {
     expect(sanitizeMarkdown("safe\u202Eevil\u2066 \u001b[31mred\u001b[0m\r\nnext")).toBe("safeevil red\nnext");
   });
 
+  it("handles long single lines full of code spans, links and backticks (work stays linear)", () => {
+    expect(sanitizeMarkdown("`a` ".repeat(30_000))).toBe("`a` ".repeat(30_000).trimEnd());
+    expect(sanitizeMarkdown("[x](y".repeat(30_000))).toBe("[x]\\(y".repeat(30_000));
+    const ticks = Array.from({ length: 300 }, (_, i) => "`".repeat(i + 1)).join("x");
+    expect(sanitizeMarkdown(ticks)).toBe(Array.from({ length: 300 }, (_, i) => "&#96;".repeat(i + 1)).join("x"));
+  });
+
   it("cuts at maxLength with an ellipsis and still closes the fence it cut", () => {
     expect(sanitizeMarkdown("```\n0123456789", { maxLength: 8 })).toBe("```\n012…\n```");
     expect(sanitizeMarkdown("")).toBe("");
