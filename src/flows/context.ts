@@ -1,0 +1,163 @@
+/**
+ * The context a prompt is built from, fetched per flow: the thread and its recent comments, the
+ * review and its inline comments, the failed check runs with their annotations, the failed
+ * workflow jobs with the end of their logs. Fetching lives here; wording lives in core/prompt.
+ */
+import type { RepoConfig } from "../config/schema.js";
+import type { RepoRef as EventRepo, ThreadRef } from "../core/events.js";
+import { selectFailedChecks, type CheckFailureTrigger, type RunTrigger } from "../core/plan.js";
+import {
+  reviewCommentContextFrom,
+  threadContextFrom,
+  type FailedCheckContext,
+  type PromptInput,
+  type PromptLimits,
+  type PullRequestDetails,
+  type ReviewCommentContext,
+  type ThreadComment as PromptComment,
+} from "../core/prompt.js";
+import { listFailedCheckRuns, listFailedJobs } from "../github/checks.js";
+import type { GitHubClient, RepoRef } from "../github/client.js";
+import type { IssueComment } from "../github/comments.js";
+import { listReviewComments } from "../github/pulls.js";
+
+/** The thread's comments in the shape prompts take (bots are dropped by the prompt builder). */
+export function asPromptComments(comments: readonly IssueComment[]): PromptComment[] {
+  return comments.map((comment) => ({
+    id: comment.id,
+    author: comment.author.login,
+    authorType: comment.author.type,
+    body: comment.body,
+    createdAt: comment.createdAt,
+    url: comment.htmlUrl,
+  }));
+}
+
+export interface FetchedThread {
+  thread: ThreadRef;
+  comments: readonly IssueComment[];
+  /** Older comments not fetched. */
+  omitted: number;
+  pullRequest: PullRequestDetails | null;
+}
+
+const threadContext = (repo: EventRepo, fetched: FetchedThread) =>
+  threadContextFrom(repo, fetched.thread, {
+    comments: asPromptComments(fetched.comments),
+    omittedComments: fetched.omitted,
+    pullRequest: fetched.pullRequest,
+  });
+
+export interface CheckFailures {
+  failures: FailedCheckContext[];
+  /** Failing checks left after `ignore_checks`; undefined when no failing check could be read at all. */
+  relevantFailures: number | undefined;
+}
+
+/** The failed check runs (check suite) or jobs (workflow run), minus `check_suite.ignore_checks`. */
+export async function fetchCheckFailures(
+  octokit: GitHubClient,
+  repo: RepoRef,
+  trigger: CheckFailureTrigger,
+  config: RepoConfig,
+  limits: PromptLimits,
+): Promise<CheckFailures> {
+  const ignore = config.check_suite.ignore_checks;
+  if (trigger.flow === "check_suite") {
+    const runs = await listFailedCheckRuns(octokit, repo, trigger.checkSuite.id, { maxAnnotations: limits.annotationsPerCheck });
+    const { failed, ignored } = selectFailedChecks(runs, ignore);
+    return {
+      relevantFailures: failed.length + ignored.length > 0 ? failed.length : undefined,
+      failures: failed.map((run) => ({
+        name: run.name,
+        conclusion: run.conclusion,
+        url: run.htmlUrl,
+        title: run.title,
+        summary: run.summary,
+        annotations: run.annotations.map((a) => ({ path: a.path, startLine: a.startLine, endLine: a.endLine, level: a.level, title: a.title, message: a.message })),
+      })),
+    };
+  }
+  const jobs = await listFailedJobs(octokit, repo, trigger.workflowRun.id, { maxLogBytes: limits.logExcerptChars * 2 });
+  const { failed, ignored } = selectFailedChecks(jobs, ignore);
+  return {
+    relevantFailures: failed.length + ignored.length > 0 ? failed.length : undefined,
+    failures: failed.map((job) => ({
+      name: job.name,
+      conclusion: job.conclusion,
+      url: job.htmlUrl,
+      failedSteps: job.failedSteps.map((step) => step.name),
+      logExcerpt: job.logTail || (job.logUnavailable ? `(log unavailable: ${job.logUnavailable})` : null),
+    })),
+  };
+}
+
+/** The inline comments a review trigger is about. */
+export async function fetchReviewComments(octokit: GitHubClient, repo: RepoRef, trigger: Extract<RunTrigger, { flow: "review" }>): Promise<ReviewCommentContext[]> {
+  if (trigger.reviewComment) return [reviewCommentContextFrom(trigger.reviewComment)];
+  if (!trigger.review) return [];
+  const comments = await listReviewComments(octokit, repo, trigger.pullRequest.number, trigger.review.id);
+  return comments.map((comment) => ({
+    id: comment.id,
+    author: comment.author.login,
+    path: comment.path,
+    line: comment.line,
+    diffHunk: comment.diffHunk,
+    body: comment.body,
+    url: comment.htmlUrl,
+  }));
+}
+
+/** Assembles what `buildRunPrompt` / `buildResumePrompt` take, from the trigger and what was fetched. */
+export function promptInputFor(
+  trigger: RunTrigger,
+  fetched: {
+    thread: FetchedThread | null;
+    reviewComments?: readonly ReviewCommentContext[];
+    checks?: CheckFailures;
+    attempt?: { number: number; max: number };
+  },
+): PromptInput {
+  const thread = fetched.thread;
+  switch (trigger.flow) {
+    case "comment":
+      return {
+        flow: "comment",
+        instruction: trigger.instruction,
+        requester: trigger.actor.login,
+        commentUrl: trigger.comment.url,
+        commentId: trigger.comment.id,
+        thread: threadContext(trigger.repo, thread!),
+      };
+    case "label":
+      return { flow: "label", label: trigger.label, requester: trigger.actor.login, thread: threadContext(trigger.repo, thread!) };
+    case "review": {
+      const review = trigger.review;
+      return {
+        flow: "review",
+        instruction: trigger.instruction,
+        requester: trigger.actor.login,
+        thread: threadContext(trigger.repo, thread!),
+        review: review ? { author: review.author?.login ?? trigger.actor.login, state: review.state, body: review.body, url: review.url } : null,
+        reviewComments: fetched.reviewComments ?? [],
+        triggerCommentUrl: trigger.reviewComment?.url ?? null,
+      };
+    }
+    case "check_suite":
+    case "workflow_run": {
+      const pr = trigger.pullRequest;
+      return {
+        flow: trigger.flow,
+        repository: trigger.repo.fullName,
+        pullRequest: { number: pr.number, url: pr.url, headRef: pr.headRef, baseRef: pr.baseRef },
+        headSha: trigger.headSha,
+        runName: trigger.flow === "workflow_run" ? trigger.workflowRun.name : null,
+        runUrl: trigger.flow === "workflow_run" ? trigger.workflowRun.url : trigger.checkSuite.url,
+        failures: fetched.checks?.failures ?? [],
+        ...(fetched.attempt ? { attempt: fetched.attempt } : {}),
+      };
+    }
+    case "dispatch":
+      return { flow: "dispatch", prompt: trigger.prompt, thread: thread && trigger.repo ? threadContext(trigger.repo, thread) : null };
+  }
+}

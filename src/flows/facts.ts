@@ -1,0 +1,139 @@
+/**
+ * The facts `planRun` needs, fetched in the cheapest order: who asked (one permission call), which
+ * run the thread or the pull request's branch already has (the caller's records first, then the
+ * bot's own markers), whether that run is still working, and for CI how many fixes were tried.
+ */
+import type { RepoConfig } from "../config/schema.js";
+import type { PullRequestRef } from "../core/events.js";
+import {
+  countFixAttempts,
+  findRunForBranch,
+  findTrustedComment,
+  listTrustedRunMarkers,
+  type BotIdentity,
+  type ThreadComment as MarkerComment,
+} from "../core/markers.js";
+import { isCheckFailureTrigger, type CheckSuiteFacts, type KnownRun, type RunTrigger } from "../core/plan.js";
+import type { GitHubClient, RepoRef } from "../github/client.js";
+import type { IssueComment } from "../github/comments.js";
+import { checkTriggerPermission } from "../github/permissions.js";
+import { NotFoundError } from "../service/errors.js";
+import { classifyRunStatus } from "../service/status.js";
+import type { KnownRunLookup, RunReader } from "./types.js";
+
+/** Bot comments as the marker readers take them. */
+export function asMarkerComments(comments: readonly IssueComment[]): MarkerComment[] {
+  return comments.map((comment) => ({
+    id: comment.id,
+    body: comment.body,
+    user: { login: comment.author.login, type: comment.author.type },
+    performed_via_github_app: comment.viaApp ? { slug: comment.viaApp.slug } : null,
+  }));
+}
+
+export async function triggerPermission(
+  octokit: GitHubClient,
+  repo: RepoRef,
+  trigger: RunTrigger,
+  config: RepoConfig,
+  allowedBots: (login: string) => boolean = () => false,
+): Promise<{ allowed: boolean; why: string }> {
+  // CI failures come from GitHub itself; an explicit prompt was put there by whoever wrote the workflow.
+  if (isCheckFailureTrigger(trigger)) return { allowed: true, why: "CI failures need no permission." };
+  if (trigger.flow === "dispatch" || !trigger.actor) return { allowed: true, why: "An explicit prompt from the workflow." };
+  const login = trigger.actor.login;
+  if ((login.toLowerCase().endsWith("[bot]") || trigger.actor.type === "Bot") && allowedBots(login)) {
+    return { allowed: true, why: `@${login} is a bot this workflow allows to trigger runs.` };
+  }
+  return checkTriggerPermission(octokit, repo, trigger.actor, config.permissions);
+}
+
+/** A run this thread or branch points at, before asking whether it is still working. */
+interface Candidate {
+  runId: number;
+  orgId: number;
+  from: string;
+}
+
+/** The head branch of the pull request a trigger concerns, if it is one. */
+export function headBranchOf(trigger: RunTrigger, pullRequest: Pick<PullRequestRef, "headRef"> | null): string | null {
+  if (isCheckFailureTrigger(trigger)) return trigger.headBranch;
+  if (trigger.flow === "review") return trigger.pullRequest.headRef;
+  return pullRequest?.headRef ?? null;
+}
+
+export interface KnownRunQuery {
+  repo: RepoRef;
+  threadNumber: number;
+  /** The thread's comments (bot comments included), oldest first. */
+  comments: readonly MarkerComment[];
+  /** Set for pull requests: a run that produced the branch is the one to continue. */
+  headBranch: string | null;
+  /** Reviews and CI failures are about the branch first; comments and labels about the thread first. */
+  branchFirst: boolean;
+  self: BotIdentity;
+  lookup: KnownRunLookup;
+  client: RunReader;
+}
+
+/**
+ * The run to continue, if any. Only runs of the client's own organization count (a token cannot
+ * resume another organization's run). A run the service no longer knows (404) counts as none.
+ */
+export async function findKnownRun(query: KnownRunQuery): Promise<{ known: KnownRun | null; pending: boolean; from: string | null }> {
+  const { repo, lookup, client, self } = query;
+  const active = await lookup.activeRunInThread(repo, query.threadNumber);
+  if (active && active.orgId === client.orgId) {
+    // A run still being created has no id yet; planRun only needs to know that something is working.
+    return { known: { runId: active.runId ?? 0, orgId: active.orgId, inProgress: true }, pending: active.runId === null, from: "an unfinished run in this thread" };
+  }
+
+  const sameOrg = (candidate: Candidate | null) => (candidate && candidate.orgId === client.orgId ? candidate : null);
+  const fromThread = (): Candidate | null => {
+    const found = listTrustedRunMarkers(query.comments, self).find(({ marker }) => marker.runId !== null && marker.orgId === client.orgId);
+    return found ? { runId: found.marker.runId!, orgId: found.marker.orgId, from: `the bot's comment ${found.commentId} in this thread` } : null;
+  };
+  const fromBranch = async (): Promise<Candidate | null> => {
+    if (!query.headBranch) return null;
+    const recorded = await lookup.runForBranch(repo, query.headBranch);
+    if (recorded) return sameOrg({ ...recorded, from: `the run that produced the branch ${query.headBranch}` });
+    const found = findRunForBranch(query.comments, query.headBranch, self);
+    return found ? sameOrg({ runId: found.marker.runId!, orgId: found.marker.orgId, from: `the bot's comment ${found.commentId} naming the branch ${query.headBranch}` }) : null;
+  };
+  const candidate = query.branchFirst ? ((await fromBranch()) ?? fromThread()) : (fromThread() ?? (await fromBranch()));
+  if (!candidate) return { known: null, pending: false, from: null };
+
+  let inProgress = await lookup.isRunInProgress(candidate.runId);
+  if (inProgress === null) {
+    try {
+      inProgress = classifyRunStatus((await client.getRun(candidate.runId)).status) === "in_progress";
+    } catch (error) {
+      if (error instanceof NotFoundError) return { known: null, pending: false, from: null };
+      throw error;
+    }
+  }
+  return { known: { runId: candidate.runId, orgId: candidate.orgId, inProgress }, pending: false, from: candidate.from };
+}
+
+/** Attempts so far, whether this commit was already tried, and whether the PR was handed back. */
+export async function checkFailureFacts(input: {
+  repo: RepoRef;
+  prNumber: number;
+  branch: string;
+  headSha: string;
+  comments: readonly MarkerComment[];
+  config: RepoConfig;
+  self: BotIdentity;
+  lookup: KnownRunLookup;
+  relevantFailures: number | undefined;
+}): Promise<CheckSuiteFacts> {
+  const recorded = await input.lookup.checkAttempts(input.repo, input.prNumber, input.branch);
+  const { attempts, headShas } = recorded ?? countFixAttempts(input.comments, input.branch, input.self);
+  return {
+    attemptsSoFar: attempts,
+    headShaAlreadyAttempted: headShas.includes(input.headSha),
+    maxAttempts: input.config.check_suite.max_attempts,
+    alreadyHandedBack: findTrustedComment(input.comments, "hand_back", input.self) !== null,
+    ...(input.relevantFailures !== undefined ? { relevantFailures: input.relevantFailures } : {}),
+  };
+}

@@ -1,0 +1,240 @@
+/**
+ * `prepareRun`: from a detected trigger to the one thing a shell must do, with everything that
+ * thing needs already fetched and built. Reads GitHub (and, for the Action, the service's run
+ * status); never writes anything. The decisions are core's (`planRun`, prompts, metadata, comment
+ * bodies); this module only gathers their inputs.
+ */
+import type { RepoConfig } from "../config/schema.js";
+import type { ThreadRef } from "../core/events.js";
+import { buildRunMetadata } from "../core/metadata.js";
+import {
+  isCheckFailureTrigger,
+  planRun,
+  triggerThread,
+  type KnownRun,
+  type RunFacts,
+  type RunPlan,
+  type RunTrigger,
+} from "../core/plan.js";
+import {
+  buildResumePrompt,
+  buildRunPrompt,
+  DEFAULT_PROMPT_LIMITS,
+  type PromptOptions,
+  type PullRequestDetails,
+  type ReviewCommentContext,
+} from "../core/prompt.js";
+import { renderHandBack, renderRefusal } from "../core/render.js";
+import type { GitHubClient, RepoRef } from "../github/client.js";
+import { listIssueComments, type IssueComment } from "../github/comments.js";
+import { getPullRequest } from "../github/pulls.js";
+import type { ReactionTarget } from "../github/reactions.js";
+import { fetchCheckFailures, fetchReviewComments, promptInputFor, type CheckFailures, type FetchedThread } from "./context.js";
+import { asMarkerComments, checkFailureFacts, findKnownRun, headBranchOf, triggerPermission } from "./facts.js";
+import { triggerImages } from "./images.js";
+import type { PreparedRun, PreparedStart, PrepareRunInput, ReplyThread } from "./types.js";
+
+/** Comments read per thread: enough for the markers of a long conversation and the recent context. */
+export const THREAD_COMMENT_SCAN_LIMIT = 300;
+
+const repoRefOf = (trigger: RunTrigger): RepoRef | null => (trigger.repo ? { owner: trigger.repo.owner, repo: trigger.repo.name } : null);
+
+function replyThreadOf(trigger: RunTrigger): ReplyThread | null {
+  const thread = triggerThread(trigger);
+  return thread ? { kind: thread.kind, number: thread.number, url: thread.url } : null;
+}
+
+function reactionTargetOf(trigger: RunTrigger): ReactionTarget | null {
+  switch (trigger.flow) {
+    case "comment":
+      return { kind: "issue_comment", id: trigger.comment.id };
+    case "label":
+      return { kind: "issue", id: trigger.thread.number };
+    case "review":
+      // GitHub has no reactions on reviews themselves, only on their inline comments.
+      return trigger.reviewComment ? { kind: "review_comment", id: trigger.reviewComment.id } : null;
+    default:
+      return null;
+  }
+}
+
+function triggerUrlOf(trigger: RunTrigger): string | null {
+  switch (trigger.flow) {
+    case "comment":
+      return trigger.comment.url;
+    case "label":
+      return trigger.thread.url;
+    case "review":
+      return trigger.reviewComment?.url ?? trigger.review?.url ?? trigger.thread.url;
+    case "check_suite":
+      return trigger.checkSuite.url;
+    case "workflow_run":
+      return trigger.workflowRun.url;
+    case "dispatch":
+      return null;
+  }
+}
+
+/** The thread (issue or PR conversation) a trigger's prompt quotes, or null (CI prompts quote the checks instead). */
+function promptThreadOf(trigger: RunTrigger): ThreadRef | null {
+  if (isCheckFailureTrigger(trigger)) return null;
+  return trigger.thread;
+}
+
+async function fetchPullRequestDetails(octokit: GitHubClient, repo: RepoRef, trigger: RunTrigger): Promise<PullRequestDetails | null> {
+  if (trigger.flow === "review") return trigger.pullRequest;
+  const thread = promptThreadOf(trigger);
+  if (!thread || thread.kind !== "pull_request") return null;
+  const pr = await getPullRequest(octokit, repo, thread.number);
+  return { url: pr.htmlUrl, baseRef: pr.base.ref, headRef: pr.head.ref, headRepoFullName: pr.head.repoFullName, isFork: pr.fromFork };
+}
+
+/**
+ * Gathers the facts, plans, and for a run to start or continue builds its prompt, metadata and
+ * images. The caller then acts: reply (refuse / hand_back), react and post a tracking comment,
+ * and create, resume or hold the run.
+ */
+export async function prepareRun(input: PrepareRunInput): Promise<PreparedRun> {
+  const { trigger, octokit, config, self, lookup, client } = input;
+  const limits = { ...DEFAULT_PROMPT_LIMITS, ...input.promptLimits };
+  const repo = repoRefOf(trigger);
+  const thread = replyThreadOf(trigger);
+  const baseFacts = { followUp: config.follow_up, triggerPhrase: config.trigger_phrase };
+  const identity = { botLogins: [...self.botLogins] };
+
+  // The cheapest "no" first: one call, before anything is read for a prompt.
+  const permission = repo ? await triggerPermission(octokit, repo, trigger, config, input.allowedBots) : { allowed: true, why: "No repository." };
+  if (!permission.allowed) {
+    const facts: RunFacts = { ...baseFacts, permission, knownRun: null };
+    return finishEarly(trigger, facts, planRun(trigger, facts), thread, config);
+  }
+
+  const scan = thread && repo ? listIssueComments(octokit, repo, thread.number, { limit: THREAD_COMMENT_SCAN_LIMIT }) : Promise.resolve({ comments: [] as IssueComment[], total: 0 });
+  const details = repo ? fetchPullRequestDetails(octokit, repo, trigger) : Promise.resolve(null);
+  const reviewComments: Promise<ReviewCommentContext[]> = trigger.flow === "review" && repo ? fetchReviewComments(octokit, repo, trigger) : Promise.resolve([]);
+  const checks: Promise<CheckFailures | undefined> =
+    isCheckFailureTrigger(trigger) && repo ? fetchCheckFailures(octokit, repo, trigger, config, limits) : Promise.resolve(undefined);
+  const [listed, pullRequest, inline, failures] = await Promise.all([scan, details, reviewComments, checks]);
+  const markerComments = asMarkerComments(listed.comments);
+
+  const knownRun =
+    thread && repo
+      ? await findKnownRun({
+          repo,
+          threadNumber: thread.number,
+          comments: markerComments,
+          headBranch: headBranchOf(trigger, pullRequest),
+          branchFirst: trigger.flow === "review" || isCheckFailureTrigger(trigger),
+          self: identity,
+          lookup,
+          client,
+        })
+      : { known: null, pending: false, from: null };
+
+  const facts: RunFacts = { ...baseFacts, permission, knownRun: knownRun.known };
+  if (isCheckFailureTrigger(trigger) && repo) {
+    facts.checkSuite = await checkFailureFacts({
+      repo,
+      prNumber: trigger.pullRequest.number,
+      branch: trigger.headBranch,
+      headSha: trigger.headSha,
+      comments: markerComments,
+      config,
+      self: identity,
+      lookup,
+      relevantFailures: failures?.relevantFailures,
+    });
+  }
+  let plan = planRun(trigger, facts);
+  if (knownRun.pending && plan.action === "queue") plan = { ...plan, reason: "The thread's run is still being started; the follow-up is queued for it." };
+  if (plan.action !== "create" && plan.action !== "resume" && plan.action !== "queue") return finishEarly(trigger, facts, plan, thread, config);
+
+  const promptThread = promptThreadOf(trigger);
+  const fetchedThread: FetchedThread | null = promptThread
+    ? { thread: promptThread, comments: listed.comments, omitted: Math.max(0, listed.total - listed.comments.length), pullRequest }
+    : null;
+  const attempt = facts.checkSuite ? { number: facts.checkSuite.attemptsSoFar + 1, max: facts.checkSuite.maxAttempts } : undefined;
+  const promptInput = promptInputFor(trigger, { thread: fetchedThread, reviewComments: inline, ...(failures ? { checks: failures } : {}), ...(attempt ? { attempt } : {}) });
+  const promptOptions: PromptOptions = { instructions: config.instructions, limits, botLogins: self.botLogins };
+  const headBranch = headBranchOf(trigger, pullRequest);
+  const common = {
+    trigger,
+    facts,
+    reason: knownRun.from && plan.action !== "create" ? `${plan.reason} (found through ${knownRun.from})` : plan.reason,
+    thread,
+    reaction: reactionTargetOf(trigger),
+    requester: trigger.actor?.login ?? null,
+    sourceType: trigger.sourceType,
+    markerHints: {
+      sourceType: trigger.sourceType,
+      branches: headBranch ? [headBranch] : [],
+      ...(isCheckFailureTrigger(trigger) ? { headSha: trigger.headSha } : {}),
+    },
+    checkAttempt:
+      isCheckFailureTrigger(trigger) && attempt ? { prNumber: trigger.pullRequest.number, headSha: trigger.headSha, number: attempt.number, max: attempt.max } : null,
+    triggerUrl: triggerUrlOf(trigger),
+    promptInput,
+    resumePrompt: buildResumePrompt(promptInput, promptOptions),
+  };
+
+  switch (plan.action) {
+    case "resume":
+      return { ...common, plan, action: "resume", runId: plan.runId, orgId: plan.orgId };
+    case "queue":
+      return { ...common, plan, action: "queue", runId: knownRun.pending ? null : plan.runId, orgId: plan.orgId };
+    case "create": {
+      const { images, skipped } = await triggerImages(trigger, input.images);
+      for (const skip of skipped) input.logger?.warn({ url: skip.url, reason: skip.reason }, "an image of the trigger was not sent");
+      const metadata = buildRunMetadata(trigger, trigger.event, {
+        appName: input.origin.appName,
+        appVersion: input.origin.appVersion,
+        ...(input.origin.deliveryId ? { deliveryId: input.origin.deliveryId } : {}),
+      });
+      const request = {
+        prompt: buildRunPrompt(promptInput, promptOptions),
+        metadata,
+        ...(images.length > 0 ? { images } : {}),
+        ...serviceSettings(config),
+      };
+      return { ...common, plan, action: "create", request, skippedImages: skipped };
+    }
+  }
+}
+
+/** The create body's repository, model and agent type, when the config sets them. */
+function serviceSettings(config: RepoConfig): { repo_id?: number; model?: string; agent_type?: RepoConfig["agent_type"] } {
+  return {
+    ...(config.repo_id !== undefined ? { repo_id: config.repo_id } : {}),
+    ...(config.model !== undefined ? { model: config.model } : {}),
+    ...(config.agent_type !== undefined ? { agent_type: config.agent_type } : {}),
+  };
+}
+
+/** ignore, refuse or hand_back: nothing to build but, for the last two, the reply. */
+function finishEarly(trigger: RunTrigger, facts: RunFacts, plan: RunPlan, thread: ReplyThread | null, config: RepoConfig): PreparedRun {
+  const common = { trigger, facts, plan, reason: plan.reason, thread };
+  if (plan.action === "refuse" && thread) {
+    return { ...common, action: "refuse", thread, body: renderRefusal({ login: trigger.actor?.login ?? "you", reason: plan.reason }) };
+  }
+  if (plan.action === "hand_back" && thread) {
+    const prUrl = isCheckFailureTrigger(trigger) ? trigger.pullRequest.url : thread.url;
+    const body = renderHandBack({ attempts: facts.checkSuite?.attemptsSoFar ?? 0, prUrl, triggerPhrase: config.trigger_phrase });
+    return { ...common, action: "hand_back", thread, body };
+  }
+  // A refusal or hand-back without a conversation to say it in is logged, not posted.
+  return { ...common, action: "ignore" };
+}
+
+/**
+ * Plans again with fresher knowledge of the run (a shell re-checks right before acting, because a
+ * run may have finished, or started, while the context was being fetched). Only moves between
+ * "resume" and "queue", which share the prepared resume prompt; anything else stays as prepared.
+ */
+export function replanWithKnownRun(prepared: PreparedStart, known: KnownRun): PreparedStart {
+  if (prepared.action === "create") return prepared;
+  const facts: RunFacts = { ...prepared.facts, knownRun: known };
+  const plan = planRun(prepared.trigger, facts);
+  if (plan.action === "resume") return { ...prepared, facts, plan, reason: plan.reason, action: "resume", runId: plan.runId, orgId: plan.orgId };
+  if (plan.action === "queue") return { ...prepared, facts, plan, reason: plan.reason, action: "queue", runId: plan.runId, orgId: plan.orgId };
+  return prepared;
+}

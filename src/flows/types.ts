@@ -1,0 +1,167 @@
+/**
+ * The shapes shared by the App and the Action around `prepareRun`: what a shell passes in (an
+ * octokit, a detected trigger, the config, who the bot is, the service client, a way to look up
+ * runs it already knows) and the `PreparedRun` it gets back and acts on.
+ */
+import type { RepoConfig } from "../config/schema.js";
+import type { RunMetadata } from "../core/metadata.js";
+import type { BridgeSelf, RunFacts, RunPlan, RunTrigger } from "../core/plan.js";
+import type { PromptInput, PromptLimits } from "../core/prompt.js";
+import type { GitHubClient, RepoRef } from "../github/client.js";
+import type { ReactionTarget } from "../github/reactions.js";
+import type { SkippedImage } from "../github/attachments.js";
+import type { AgentRun, CreateRunRequest, SourceType } from "../service/wire.js";
+
+export type Awaitable<T> = T | Promise<T>;
+
+/** A run the caller is working on right now; `runId` is null while it is still being created. */
+export interface ActiveRun {
+  runId: number | null;
+  orgId: number;
+}
+
+/**
+ * What the caller already knows about runs, so the flows only read GitHub when they must.
+ * Every method may answer null for "I keep no such record": the flows then read the thread's
+ * trusted markers (and, for whether a run is still working, ask the service).
+ *
+ * - The App answers from its durable store (unfinished tasks, PR head branches, CI attempts).
+ * - The Action keeps no state: `MARKERS_ONLY_LOOKUP` answers null everywhere.
+ */
+export interface KnownRunLookup {
+  /** An unfinished run whose tracking comment is in this issue or pull request, or null. */
+  activeRunInThread(repo: RepoRef, threadNumber: number): Awaitable<ActiveRun | null>;
+  /** Whether the caller is still working on `runId`: true/false from its records, null when it cannot tell. */
+  isRunInProgress(runId: number): Awaitable<boolean | null>;
+  /** The run that produced (or works on) this head branch, or null. */
+  runForBranch(repo: RepoRef, branch: string): Awaitable<{ runId: number; orgId: number } | null>;
+  /** CI fix attempts started for this pull request and the head commits they answered, or null. */
+  checkAttempts(repo: RepoRef, prNumber: number, branch: string): Awaitable<{ attempts: number; headShas: string[] } | null>;
+}
+
+/** For shells without records of their own (the Action): everything comes from markers and the service. */
+export const MARKERS_ONLY_LOOKUP: KnownRunLookup = {
+  activeRunInThread: () => null,
+  isRunInProgress: () => null,
+  runForBranch: () => null,
+  checkAttempts: () => null,
+};
+
+/** The part of the service client the flows use: reading a run's status. */
+export interface RunReader {
+  readonly orgId: number;
+  getRun(runId: number): Promise<AgentRun>;
+}
+
+export interface ImageDownloadSettings {
+  /** The installation token (App) or `GITHUB_TOKEN` (Action), sent only to `tokenOrigins`; private repositories need it. */
+  token?: string | (() => Promise<string | undefined>);
+  /** Default github.com. */
+  tokenOrigins?: readonly string[];
+  /** Default globalThis.fetch (tests point github.com at a fake). */
+  fetch?: typeof fetch;
+  /** Default MAX_IMAGE_ATTACHMENTS (4). */
+  maxCount?: number;
+  /** Per image; default 5 MB. */
+  maxBytes?: number;
+}
+
+export interface FlowLogger {
+  debug?(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+}
+
+export interface PrepareRunInput {
+  /** Installation-scoped (App) or `GITHUB_TOKEN` (Action) octokit; only `request` is used. */
+  octokit: GitHubClient;
+  /** From `detectTrigger(event, config, self)`; `trigger.event` is the parsed webhook. */
+  trigger: RunTrigger;
+  config: RepoConfig;
+  self: BridgeSelf;
+  client: RunReader;
+  lookup: KnownRunLookup;
+  /** For the run's metadata: the delivery (App) or workflow run (Action), and who we are. */
+  origin: { deliveryId?: string; appName: string; appVersion: string };
+  images?: ImageDownloadSettings;
+  /**
+   * Bots this shell lets trigger runs (the Action's `allowed-bots`): for them the list is the
+   * permission, since bots have no repository role. Default: no bot may trigger.
+   */
+  allowedBots?: (login: string) => boolean;
+  promptLimits?: Partial<PromptLimits>;
+  logger?: FlowLogger;
+}
+
+/** Where replies go: the issue or pull request conversation (for CI flows, the pull request). */
+export interface ReplyThread {
+  kind: "issue" | "pull_request";
+  number: number;
+  url: string;
+}
+
+/** What a shell needs to write its own run marker (the Action) or CI bookkeeping (the App). */
+export interface MarkerHints {
+  sourceType: SourceType;
+  /** Head branches the run works on (review and CI flows), so later reviews and failures find it. */
+  branches: string[];
+  /** The head commit a CI fix answers: never twice for one commit. */
+  headSha?: string;
+}
+
+/** Set for CI flows: the attempt this run is, to record. */
+export interface CheckAttempt {
+  prNumber: number;
+  headSha: string;
+  /** 1-based number of this attempt. */
+  number: number;
+  max: number;
+}
+
+interface PreparedCommon {
+  trigger: RunTrigger;
+  plan: RunPlan;
+  /** The facts the plan was made from, so a shell can re-plan when they change (see `replanWithProgress`). */
+  facts: RunFacts;
+  /** Why, in one sentence, for logs. */
+  reason: string;
+  /** The conversation to reply in, or null (an explicit dispatch without a thread). */
+  thread: ReplyThread | null;
+}
+
+interface PreparedRunCommon extends PreparedCommon {
+  /** Where the 👀 / 🚀 / 😕 reactions go, or null (reviews and CI have nothing to react to). */
+  reaction: ReactionTarget | null;
+  /** Who asked, for the task record; null for events without a person. */
+  requester: string | null;
+  sourceType: SourceType;
+  markerHints: MarkerHints;
+  checkAttempt: CheckAttempt | null;
+  /** The URL of what started it (comment, review, checks page), for the tracking comment. */
+  triggerUrl: string | null;
+  /** The context the prompts were built from (already fetched and bounded). */
+  promptInput: PromptInput;
+  /** The prompt to continue a known run with (resume, or a queued follow-up). */
+  resumePrompt: string;
+}
+
+export type PreparedRun =
+  | (PreparedCommon & { action: "ignore" })
+  | (PreparedCommon & { action: "refuse"; thread: ReplyThread; body: string })
+  | (PreparedCommon & { action: "hand_back"; thread: ReplyThread; body: string })
+  | (PreparedRunCommon & {
+      action: "create";
+      /** The create body: prompt, images, metadata (with `source_type`), repo_id, model, agent_type. */
+      request: CreateRunRequest & { prompt: string; metadata: RunMetadata };
+      /** Attachments that were not sent, and why. */
+      skippedImages: SkippedImage[];
+    })
+  | (PreparedRunCommon & { action: "resume"; runId: number; orgId: number })
+  | (PreparedRunCommon & {
+      action: "queue";
+      /** Null while the thread's run is still being created: the follow-up waits for whichever run that becomes. */
+      runId: number | null;
+      orgId: number;
+    });
+
+export type PreparedAction = PreparedRun["action"];
+export type PreparedStart = Extract<PreparedRun, { action: "create" | "resume" | "queue" }>;
