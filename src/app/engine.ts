@@ -110,6 +110,14 @@ export class RunEngine {
     return inserted;
   }
 
+  /**
+   * Looks at the tasks now, e.g. after the App attached a tracking comment to a task it had held
+   * back (`nextPollAt` in the future) while posting that comment.
+   */
+  nudge(): void {
+    this.wake();
+  }
+
   /** How many tasks wait for creation budget ahead of a new one. */
   queuedAhead(): number {
     const counts = this.store.countByState();
