@@ -1,5 +1,6 @@
 import { Command } from "commander";
 import { BRIDGE_VERSION } from "../version.js";
+import { appCommand } from "./commands/app.js";
 import { createCommand } from "./commands/create.js";
 import { emulatorCommand } from "./commands/emulator.js";
 import { getCommand } from "./commands/get.js";
@@ -11,7 +12,7 @@ import type { CliContext } from "./context.js";
 import { EXIT_CODES } from "./exit-codes.js";
 
 /** Every subcommand, in the order `--help` lists them. A new command is one file in commands/ and one line here. */
-export const COMMANDS: readonly CliCommand[] = [createCommand, getCommand, resumeCommand, waitCommand, logsCommand, emulatorCommand];
+export const COMMANDS: readonly CliCommand[] = [createCommand, getCommand, resumeCommand, waitCommand, logsCommand, emulatorCommand, appCommand];
 
 const EPILOG = `
 Configuration (flags win over the environment):

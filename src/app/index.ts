@@ -1,0 +1,41 @@
+/**
+ * The Probot app: a factory that takes its dependencies (store, engine, service client, identity)
+ * and returns the app function. Handlers only route (see handlers/webhook.ts); the durable work
+ * (sending, watching, reporting) is the engine's. `startApp` in main.ts wires it all to a server.
+ */
+import type { Probot } from "probot";
+import { handleWebhook, type WebhookDelivery } from "./handlers/webhook.js";
+import type { AppDependencies, AppIdentity } from "./handlers/types.js";
+
+export type { AppDependencies, AppIdentity, HandlerLogger } from "./handlers/types.js";
+export { handleWebhook, type WebhookDelivery } from "./handlers/webhook.js";
+export { startApp, type AppHandle, type StartAppOptions } from "./main.js";
+export { AppConfigurationError, parseAppEnv, type AppSettings } from "./env.js";
+
+/** The events the App subscribes to (app.yml's `default_events`); every action arrives, core decides which count. */
+export const APP_EVENTS = ["issue_comment", "issues", "pull_request_review", "pull_request_review_comment", "check_suite"] as const;
+
+export function createAgentRunApp(deps: AppDependencies): (app: Probot) => void {
+  return (app) => {
+    app.on([...APP_EVENTS], async (context) => {
+      const delivery: WebhookDelivery = {
+        id: context.id,
+        name: context.name,
+        payload: context.payload,
+        octokit: context.octokit,
+        log: context.log,
+        config: (file) => context.config(file),
+      };
+      await handleWebhook(delivery, deps);
+    });
+  };
+}
+
+/** Reads the App's own slug and name once (`GET /app`, authenticated as the App itself). */
+export async function fetchAppIdentity(probot: Probot): Promise<AppIdentity> {
+  const octokit = await probot.auth();
+  const { data } = await octokit.request("GET /app");
+  const app = data as { slug?: string; name?: string } | null;
+  if (!app?.slug) throw new Error("GET /app answered without a slug: is APP_ID the id of a GitHub App?");
+  return { slug: app.slug, name: app.name ?? app.slug, botLogins: [`${app.slug}[bot]`] };
+}

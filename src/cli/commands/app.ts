@@ -1,0 +1,49 @@
+import type { AppHandle } from "../../app/main.js";
+import { UsageError } from "../errors.js";
+import type { CliCommand } from "./registry.js";
+
+const HELP = `
+Configuration (environment only):
+  APP_ID, PRIVATE_KEY or PRIVATE_KEY_PATH, WEBHOOK_SECRET   the GitHub App's credentials
+  PORT (3000), HOST, WEBHOOK_PATH (/api/github/webhooks)     where webhooks arrive; GET /healthz answers too
+  GHE_HOST, GHE_PROTOCOL (https)                             GitHub Enterprise Server
+  LOG_LEVEL (info)                                           trace, debug, info, warn, error, fatal
+  AGENT_RUN_API_URL, AGENT_RUN_API_TOKEN, AGENT_RUN_ORG_ID   the Agent Run Service
+  DATA_DIR (.data)                                           durable state (bridge.sqlite)
+  REDIS_URL                                                  share the API token's rate budget across replicas
+`;
+
+/** `agent-run app`: the GitHub App server, until SIGINT or SIGTERM. */
+export const appCommand: CliCommand = {
+  name: "app",
+  register(program, context) {
+    program
+      .command("app")
+      .description("run the GitHub App (webhook server) until Ctrl-C (SIGINT) or SIGTERM")
+      .addHelpText("after", HELP)
+      .action(async () => {
+        // Loaded on demand: Probot and SQLite would slow every other command's start.
+        const { startApp, AppConfigurationError } = await import("../../app/index.js");
+        context.addSecret(context.io.env.AGENT_RUN_API_TOKEN ?? "");
+        context.addSecret(context.io.env.WEBHOOK_SECRET ?? "");
+        let app: AppHandle;
+        try {
+          app = await startApp(context.io.env);
+        } catch (error) {
+          if (error instanceof AppConfigurationError) throw new UsageError(error.message);
+          const code = (error as { code?: unknown }).code;
+          if (code === "EADDRINUSE") throw new UsageError(`the port is already in use: set PORT to another port (0 = any free port).`);
+          throw error;
+        }
+        context.error(`GitHub App ${app.identity.slug} listening on ${app.webhookUrl} (health: ${app.url}/healthz).`);
+        const signal = await new Promise<string>((resolve) => {
+          const unsubscribe = context.onSignal((received) => {
+            unsubscribe();
+            resolve(received);
+          });
+        });
+        await app.close();
+        context.error(`app stopped (${signal}).`);
+      });
+  },
+};

@@ -1,0 +1,166 @@
+/**
+ * The GitHub App under test, wired for real: a fake GitHub on loopback (the API), the emulator
+ * behind a recording proxy (the service), and `startApp` with a real Probot whose webhook
+ * middleware receives signed deliveries over HTTP. One harness per test, closed afterwards.
+ */
+import { createHmac, generateKeyPairSync, randomUUID } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ProbotOctokit } from "probot";
+import { startApp, type AppHandle } from "../../src/app/main.js";
+import { startEmulator, type EmulatorOptions, type RunningEmulator } from "../../src/emulator/index.js";
+import { startFakeGitHub, type FakeGitHub, type FakeGitHubSeed, type FakeIssueComment } from "../../src/fake-github/index.js";
+import { FULL_NAME, OWNER, REPO, REPO_ID, issueCommentPayload, type ThreadSpec } from "./app-payloads.js";
+import { startServiceRecorder, type ServiceRecorder } from "./service-recorder.js";
+
+/** Emulated time runs 500× faster: the default 20 s run lasts 40 ms; the engine and budgets scale alike. */
+export const SCALE = 0.002;
+export const WEBHOOK_SECRET = "test-webhook-secret";
+export const APP_SLUG = "agent-run-bridge";
+export const BOT_LOGIN = `${APP_SLUG}[bot]`;
+export const PR_HEAD_SHA = "a".repeat(40);
+
+let cachedKey: string | undefined;
+/** One RSA key per test worker: generating one takes a while. */
+export function testPrivateKey(): string {
+  cachedKey ??= generateKeyPairSync("rsa", {
+    modulusLength: 2048,
+    privateKeyEncoding: { type: "pkcs8", format: "pem" },
+    publicKeyEncoding: { type: "spki", format: "pem" },
+  }).privateKey;
+  return cachedKey;
+}
+
+// Only the function form turns Probot's retries and throttling off (facts.md).
+export const TestOctokit = ProbotOctokit.defaults((options: object) => ({
+  ...options,
+  retry: { enabled: false },
+  throttle: { enabled: false },
+})) as typeof ProbotOctokit;
+
+/** The seed every app test starts from: an issue, a pull request, a maintainer and a reader. */
+export function baseSeed(): FakeGitHubSeed {
+  return {
+    repositories: [{ owner: OWNER, name: REPO, id: REPO_ID }],
+    issues: [{ number: 1, title: "Flaky date test", body: "`dates.test.ts` fails on Tuesdays.", user: "maintainer" }],
+    pulls: [{ number: 2, title: "Fix the flaky date test", body: "Pins the clock.", head: { ref: "agent/fix-dates", sha: PR_HEAD_SHA }, user: BOT_LOGIN }],
+    collaborators: [
+      { login: "maintainer", permission: "write" },
+      { login: "reader", permission: "read" },
+    ],
+  };
+}
+
+export interface HarnessOptions {
+  seed?: FakeGitHubSeed;
+  /** Contents of `.github/agent-run.yml`, if any. */
+  config?: string;
+  emulator?: EmulatorOptions;
+  env?: Record<string, string>;
+}
+
+export interface AppHarness {
+  app: AppHandle;
+  github: FakeGitHub;
+  emulator: RunningEmulator;
+  service: ServiceRecorder;
+  dataDir: string;
+  /** Sends a signed delivery to the App's webhook endpoint; resolves with the HTTP status. */
+  deliver(name: string, payload: object, deliveryId?: string): Promise<{ status: number; deliveryId: string }>;
+  /** A person writes a comment: it is added to the fake (it exists on GitHub) and its webhook payload is returned. */
+  humanComment(thread: ThreadSpec, body: string, login?: string): { id: number; payload: object };
+  /** Comments in the thread written by the App, oldest first. */
+  botComments(issueNumber: number): FakeIssueComment[];
+  /** Resolves when the engine has nothing queued, sent, watched or being reported. */
+  idle(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Signs like GitHub: HMAC-SHA256 of the exact body with the webhook secret. */
+export function signature(body: string, secret = WEBHOOK_SECRET): string {
+  return `sha256=${createHmac("sha256", secret).update(body).digest("hex")}`;
+}
+
+export async function postWebhook(url: string, name: string, payload: object, deliveryId: string, secret = WEBHOOK_SECRET): Promise<number> {
+  const body = JSON.stringify(payload);
+  const response = await fetch(url, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      "user-agent": "GitHub-Hookshot/agent-run-bridge-tests",
+      "x-github-event": name,
+      "x-github-delivery": deliveryId,
+      "x-github-hook-installation-target-type": "integration",
+      "x-hub-signature-256": signature(body, secret),
+    },
+    body,
+  });
+  await response.arrayBuffer();
+  return response.status;
+}
+
+/** The environment `startApp` reads, pointing at the harness's service; GitHub comes from an option or GHE_HOST. */
+export function appEnv(service: { url: string; token: string; orgId: number }, dataDir: string, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    APP_ID: "1001",
+    PRIVATE_KEY: testPrivateKey(),
+    WEBHOOK_SECRET,
+    PORT: "0",
+    HOST: "127.0.0.1",
+    AGENT_RUN_API_URL: service.url,
+    AGENT_RUN_API_TOKEN: service.token,
+    AGENT_RUN_ORG_ID: String(service.orgId),
+    DATA_DIR: dataDir,
+    AGENT_RUN_TIME_SCALE: String(SCALE),
+    LOG_LEVEL: process.env.APP_TEST_LOG_LEVEL ?? "fatal",
+    ...extra,
+  };
+}
+
+/** Sends github.com attachment downloads to the fake, which serves them like github.com does. */
+function attachmentFetch(github: FakeGitHub): typeof fetch {
+  return (input, init) => {
+    const url = typeof input === "string" ? input : input instanceof URL ? input.toString() : input.url;
+    return fetch(url.replace(/^https:\/\/github\.com\/user-attachments\//, `${github.url}/user-attachments/`), init);
+  };
+}
+
+export async function startAppHarness(options: HarnessOptions = {}): Promise<AppHarness> {
+  const seed = options.seed ?? baseSeed();
+  if (options.config !== undefined) seed.files = [...(seed.files ?? []), { path: ".github/agent-run.yml", content: options.config }];
+  const github = await startFakeGitHub({ seed });
+  const emulator = await startEmulator({ timeScale: SCALE, ...options.emulator });
+  const service = await startServiceRecorder(emulator.url);
+  const dataDir = mkdtempSync(join(tmpdir(), "arb-app-"));
+  const app = await startApp(appEnv({ url: service.url, token: emulator.token, orgId: emulator.orgId }, dataDir, options.env), {
+    githubBaseUrl: github.url,
+    Octokit: TestOctokit,
+    imageFetch: attachmentFetch(github),
+  });
+
+  return {
+    app,
+    github,
+    emulator,
+    service,
+    dataDir,
+    async deliver(name, payload, deliveryId = randomUUID()) {
+      return { status: await postWebhook(app.webhookUrl, name, payload, deliveryId), deliveryId };
+    },
+    humanComment(thread, body, login = "maintainer") {
+      github.seed({ issueComments: [{ issue_number: thread.number, body, user: login }] });
+      const stored = github.state.issueComments.at(-1)!;
+      return { id: stored.id, payload: issueCommentPayload({ thread, comment: { id: stored.id, body, login } }) };
+    },
+    botComments: (issueNumber) => github.commentsOn(FULL_NAME, issueNumber).filter((c) => c.user.login === BOT_LOGIN),
+    idle: () => app.engine.idle(),
+    async close() {
+      await app.close();
+      await service.close();
+      await emulator.close();
+      await github.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,77 @@
+/**
+ * A loopback HTTP proxy in front of the emulator that keeps every request the bridge sent to the
+ * Agent Run Service (method, path, JSON body), so tests can read prompts, images and metadata as
+ * they went over the wire. Answers are passed through untouched.
+ */
+import { createServer, type IncomingMessage } from "node:http";
+import type { AddressInfo } from "node:net";
+
+export interface ServiceRequest {
+  method: string;
+  path: string;
+  body: Record<string, unknown> | null;
+  status: number;
+}
+
+export interface ServiceRecorder {
+  url: string;
+  requests: ServiceRequest[];
+  /** Create bodies in order. */
+  creates(): Array<Record<string, unknown>>;
+  /** Resume bodies in order. */
+  resumes(): Array<{ agent_run_id: number; prompt: string }>;
+  close(): Promise<void>;
+}
+
+async function readBody(req: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+export async function startServiceRecorder(targetUrl: string): Promise<ServiceRecorder> {
+  const requests: ServiceRequest[] = [];
+  const server = createServer((req, res) => {
+    void (async () => {
+      const body = await readBody(req);
+      const headers: Record<string, string> = {};
+      for (const name of ["authorization", "content-type", "accept", "user-agent"]) {
+        const value = req.headers[name];
+        if (typeof value === "string") headers[name] = value;
+      }
+      const hasBody = req.method !== "GET" && req.method !== "HEAD" && body.length > 0;
+      const answer = await fetch(`${targetUrl}${req.url ?? "/"}`, { method: req.method, headers, ...(hasBody ? { body } : {}) });
+      const text = Buffer.from(await answer.arrayBuffer());
+      let parsed: Record<string, unknown> | null = null;
+      if (hasBody) {
+        try {
+          parsed = JSON.parse(body.toString("utf8")) as Record<string, unknown>;
+        } catch {
+          parsed = null;
+        }
+      }
+      requests.push({ method: req.method ?? "GET", path: (req.url ?? "/").split("?")[0]!, body: parsed, status: answer.status });
+      const out: Record<string, string> = {};
+      answer.headers.forEach((value, name) => {
+        if (name !== "content-length" && name !== "transfer-encoding" && name !== "content-encoding" && name !== "connection") out[name] = value;
+      });
+      res.writeHead(answer.status, out).end(text);
+    })().catch((error: unknown) => {
+      res.writeHead(502).end(String(error));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  const posts = (suffix: string) => requests.filter((r) => r.method === "POST" && r.path.endsWith(suffix) && r.status < 300);
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    creates: () => posts("/agent/run").map((r) => r.body!),
+    resumes: () => posts("/agent/run/resume").map((r) => r.body as { agent_run_id: number; prompt: string }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
