@@ -1,0 +1,210 @@
+/**
+ * What the step reports, decided from its outcome: the outputs (every one, always) and the job
+ * summary (Markdown within GitHub's 1 MiB per step). Pure: main.ts writes them through
+ * @actions/core. Agent text goes through the same output sanitiser as comments.
+ */
+import { formatElapsed } from "../core/render.js";
+import { inlineCode, renderLink, sanitizeMarkdown, truncateText, type SafeMarkdown } from "../core/sanitize-output.js";
+import type { RunPhase } from "../service/status.js";
+import type { AgentRun, GitHostPullRequest } from "../service/wire.js";
+
+/** GitHub's limit for one step's job summary. */
+export const JOB_SUMMARY_MAX_BYTES = 1024 * 1024;
+
+export const OUTPUT_NAMES = ["run-id", "status", "web-url", "result", "summary", "pull-requests", "comment-id", "resumed"] as const;
+export type OutputName = (typeof OUTPUT_NAMES)[number];
+export type ActionOutputs = Record<OutputName, string>;
+
+/** How the step ended, as far as reporting goes. */
+export type ActionOutcome =
+  | { kind: "ignored"; reason: string }
+  | { kind: "refused" | "handed_back"; reason: string; comment: PostedComment | null }
+  | {
+      kind: "run";
+      run: AgentRun;
+      resumed: boolean;
+      /** `started`: `wait: false`; `finished`: a final status; `timed_out`: still going at the deadline. */
+      watch: "started" | "finished" | "timed_out";
+      phase: RunPhase;
+      comment: PostedComment | null;
+      startedAt: number;
+      endedAt: number;
+    }
+  | { kind: "error"; message: string; run: AgentRun | null; resumed: boolean; comment: PostedComment | null };
+
+export interface PostedComment {
+  id: number;
+  url: string;
+}
+
+/** The pull requests as the `pull-requests` output lists them: the spec's fields, nothing else. */
+export function pullRequestsJson(prs: readonly GitHostPullRequest[] | null | undefined): string {
+  return JSON.stringify(
+    (prs ?? []).map((pr) => ({
+      id: pr.id ?? null,
+      title: pr.title ?? null,
+      url: pr.url ?? null,
+      created_at: pr.created_at ?? null,
+      head_branch_name: pr.head_branch_name ?? null,
+    })),
+  );
+}
+
+const EMPTY_OUTPUTS: ActionOutputs = {
+  "run-id": "",
+  status: "",
+  "web-url": "",
+  result: "",
+  summary: "",
+  "pull-requests": "",
+  "comment-id": "",
+  resumed: "",
+};
+
+export function outputsFor(outcome: ActionOutcome): ActionOutputs {
+  switch (outcome.kind) {
+    case "ignored":
+      return { ...EMPTY_OUTPUTS };
+    case "refused":
+    case "handed_back":
+      return { ...EMPTY_OUTPUTS, "comment-id": outcome.comment ? String(outcome.comment.id) : "" };
+    case "run":
+    case "error": {
+      const run = outcome.run;
+      return {
+        "run-id": run ? String(run.id) : "",
+        status: run?.status ?? "",
+        "web-url": run?.web_url ?? "",
+        result: run?.result ?? "",
+        summary: run?.summary ?? "",
+        "pull-requests": run ? pullRequestsJson(run.git_host_pull_requests) : "",
+        "comment-id": outcome.comment ? String(outcome.comment.id) : "",
+        resumed: run ? String(outcome.resumed) : "",
+      };
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Job summary
+
+export interface SummaryContext {
+  /** Where the run came from, e.g. "acme/widgets#7" with its URL, or null. */
+  thread: { label: string; url: string } | null;
+  /** Shown in the "reply with …" hint and neutralised in agent text. */
+  triggerPhrase: string;
+}
+
+function headline(outcome: Extract<ActionOutcome, { kind: "run" }>): string {
+  const id = `#${outcome.run.id}`;
+  if (outcome.watch === "started") return `▶️ Agent run ${id} ${outcome.resumed ? "resumed" : "started"}`;
+  if (outcome.watch === "timed_out") return `⏳ Agent run ${id} is still running after ${formatElapsed(outcome.endedAt - outcome.startedAt)}`;
+  switch (outcome.phase) {
+    case "succeeded":
+      return `✅ Agent run ${id} succeeded`;
+    case "failed":
+      return `❌ Agent run ${id} failed`;
+    case "waiting_for_input":
+      return `⏸️ Agent run ${id} is waiting for input`;
+    default:
+      return `❔ Agent run ${id} ended with a status the bridge does not recognise`;
+  }
+}
+
+const row = (label: string, value: SafeMarkdown | string) => `| ${label} | ${value} |`;
+
+const utf8Bytes = (text: string) => Buffer.byteLength(text, "utf8");
+
+/** The largest sanitised rendering of `text` that fits `maxBytes` (binary search on its length). */
+function fitText(text: string, maxBytes: number, triggerPhrase: string): string {
+  const render = (chars: number) => sanitizeMarkdown(truncateText(text, chars), { triggerPhrase });
+  const full = render(text.length);
+  if (utf8Bytes(full) <= maxBytes) return full;
+  let low = 0;
+  let high = text.length - 1;
+  let best = "";
+  while (low <= high) {
+    const mid = Math.floor((low + high) / 2);
+    const candidate = render(mid);
+    if (utf8Bytes(candidate) <= maxBytes) {
+      best = candidate;
+      low = mid + 1;
+    } else {
+      high = mid - 1;
+    }
+  }
+  return best;
+}
+
+/** The job summary's Markdown, or "" when there is nothing to say (an ignored event stays quiet). */
+export function renderJobSummary(outcome: ActionOutcome, context: SummaryContext, maxBytes: number = JOB_SUMMARY_MAX_BYTES): string {
+  const thread = context.thread ? renderLink(context.thread.label, context.thread.url) : null;
+  const commentLink = (comment: PostedComment | null) => (comment ? renderLink("the bot's comment", comment.url) : null);
+  switch (outcome.kind) {
+    case "ignored":
+      return "";
+    case "refused":
+    case "handed_back": {
+      const title = outcome.kind === "refused" ? "🚫 Agent run refused" : "🙋 Pull request handed back";
+      const lines = [`## ${title}`, "", sanitizeMarkdown(outcome.reason, { triggerPhrase: context.triggerPhrase })];
+      const where = [thread, commentLink(outcome.comment)].filter(Boolean).join(" · ");
+      if (where) lines.push("", where);
+      return `${lines.join("\n")}\n`;
+    }
+    case "error": {
+      const lines = [`## ⚠️ Agent run ${outcome.run ? `#${outcome.run.id} ` : ""}could not be completed`, "", sanitizeMarkdown(outcome.message, { triggerPhrase: context.triggerPhrase })];
+      if (outcome.run?.web_url) lines.push("", renderLink("Open the run", outcome.run.web_url));
+      const where = [thread, commentLink(outcome.comment)].filter(Boolean).join(" · ");
+      if (where) lines.push("", where);
+      return `${lines.join("\n")}\n`;
+    }
+    case "run":
+      return renderRunSummary(outcome, context, thread, commentLink(outcome.comment), maxBytes);
+  }
+}
+
+function renderRunSummary(
+  outcome: Extract<ActionOutcome, { kind: "run" }>,
+  context: SummaryContext,
+  thread: SafeMarkdown | null,
+  comment: SafeMarkdown | null,
+  maxBytes: number,
+): string {
+  const { run } = outcome;
+  const table = ["| | |", "|---|---|", row("Status", run.status ? inlineCode(run.status, { maxLength: 60 }) : "(none)")];
+  table.push(row("Run", run.web_url ? renderLink(`#${run.id}`, run.web_url) : `#${run.id}`));
+  table.push(row("Started as", outcome.resumed ? "a follow-up to an existing run (resumed)" : "a new run"));
+  if (outcome.watch !== "started") table.push(row("Watched for", formatElapsed(outcome.endedAt - outcome.startedAt)));
+  if (thread) table.push(row("Thread", comment ? `${thread} · ${comment}` : thread));
+
+  const head = [`## ${headline(outcome)}`, "", ...table];
+  if (outcome.watch === "timed_out") head.push("", "The run keeps going on the service; the step stopped watching it at `timeout-minutes`.");
+  if (outcome.watch === "started") head.push("", "Not waited for (`wait: false`): follow it on the run page.");
+
+  const prs = run.git_host_pull_requests ?? [];
+  if (prs.length > 0) {
+    head.push("", "### Pull requests", "");
+    for (const pr of prs.slice(0, 50)) {
+      const link = renderLink(pr.title?.trim() || "Pull request", pr.url, { maxLength: 200, triggerPhrase: context.triggerPhrase });
+      head.push(`- ${link}${pr.head_branch_name ? ` · ${inlineCode(pr.head_branch_name, { maxLength: 100 })}` : ""}`);
+    }
+    if (prs.length > 50) head.push(`- … and ${prs.length - 50} more on the run page`);
+  }
+  const fixed = `${head.join("\n")}\n`;
+  const texts: Array<{ title: string; text: string }> = [];
+  const summary = run.summary?.trim() ?? "";
+  const result = run.result?.trim() ?? "";
+  if (summary) texts.push({ title: "Summary", text: summary });
+  if (result && result !== summary) texts.push({ title: "Result", text: result });
+
+  const overhead = texts.reduce((sum, part) => sum + utf8Bytes(`\n### ${part.title}\n\n\n`), 0) + 256;
+  let budget = maxBytes - utf8Bytes(fixed) - overhead;
+  const blocks: string[] = [];
+  texts.forEach((part, index) => {
+    const share = Math.floor(budget / (texts.length - index));
+    const fitted = share > 0 ? fitText(part.text, share, context.triggerPhrase) : "";
+    budget -= utf8Bytes(fitted);
+    if (fitted) blocks.push(`\n### ${part.title}\n\n${fitted}\n`);
+  });
+  return fixed + blocks.join("");
+}

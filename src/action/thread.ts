@@ -1,0 +1,100 @@
+/**
+ * Everything the Action writes to the issue or pull request: reactions, the tracking comment that
+ * becomes the result, one-off replies. A failed write is a warning, never the step's failure: the
+ * run itself matters more than the comment about it. GitHub's secondary rate limit (many jobs
+ * writing at once) is waited out a few times before giving up.
+ */
+import type { GitHubClient, RepoRef } from "../github/client.js";
+import { createComment, updateComment, type IssueComment } from "../github/comments.js";
+import { GitHubNotFoundError, GitHubRateLimitError } from "../github/errors.js";
+import { addReaction, type ReactionContent, type ReactionTarget } from "../github/reactions.js";
+import type { PostedComment } from "./report.js";
+
+export interface ThreadLog {
+  info(message: string): void;
+  warning(message: string): void;
+}
+
+/** Longest wait for GitHub's rate limit on one write; beyond it the write is skipped. */
+const MAX_RATE_LIMIT_WAIT_MS = 90_000;
+const RATE_LIMIT_RETRIES = 3;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export class ThreadReporter {
+  private tracking: PostedComment | null = null;
+
+  constructor(
+    private readonly octokit: GitHubClient,
+    private readonly repo: RepoRef,
+    /** The issue or pull request number, or null: nothing is written. */
+    private readonly threadNumber: number | null,
+    private readonly log: ThreadLog,
+  ) {}
+
+  get enabled(): boolean {
+    return this.threadNumber !== null;
+  }
+
+  /** The tracking comment, once posted. */
+  get comment(): PostedComment | null {
+    return this.tracking;
+  }
+
+  async react(target: ReactionTarget | null, content: ReactionContent): Promise<void> {
+    if (!this.enabled || !target) return;
+    await this.attempt(`add a ${content} reaction`, () => addReaction(this.octokit, this.repo, target, content));
+  }
+
+  /** Posts a one-off reply (refusal, hand-back, config error). */
+  async reply(body: string): Promise<PostedComment | null> {
+    if (this.threadNumber === null) return null;
+    const number = this.threadNumber;
+    const posted = await this.attempt("post a comment", () => createComment(this.octokit, this.repo, number, body));
+    return posted ? { id: posted.id, url: posted.htmlUrl } : null;
+  }
+
+  /** Posts the tracking comment the first time, edits it afterwards (re-posting it if someone deleted it). */
+  async track(body: string): Promise<PostedComment | null> {
+    if (this.threadNumber === null) return null;
+    const number = this.threadNumber;
+    const current = this.tracking;
+    if (current) {
+      try {
+        const updated = await this.retrying(() => updateComment(this.octokit, this.repo, current.id, body));
+        return (this.tracking = { id: updated.id, url: updated.htmlUrl });
+      } catch (error) {
+        if (!(error instanceof GitHubNotFoundError)) {
+          this.log.warning(`Could not update the tracking comment: ${(error as Error).message}`);
+          return current;
+        }
+        this.log.info("The tracking comment was deleted; posting a new one.");
+      }
+    }
+    const posted: IssueComment | null = await this.attempt("post the tracking comment", () => createComment(this.octokit, this.repo, number, body));
+    if (posted) this.tracking = { id: posted.id, url: posted.htmlUrl };
+    return this.tracking;
+  }
+
+  private async attempt<T>(what: string, write: () => Promise<T>): Promise<T | null> {
+    try {
+      return await this.retrying(write);
+    } catch (error) {
+      this.log.warning(`Could not ${what}: ${(error as Error).message}`);
+      return null;
+    }
+  }
+
+  private async retrying<T>(write: () => Promise<T>): Promise<T> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await write();
+      } catch (error) {
+        const waitMs = error instanceof GitHubRateLimitError ? error.retryAfterSeconds * 1000 : Number.POSITIVE_INFINITY;
+        if (attempt >= RATE_LIMIT_RETRIES || waitMs > MAX_RATE_LIMIT_WAIT_MS) throw error;
+        this.log.info(`GitHub rate-limited a write; retrying in ${Math.ceil(waitMs / 1000)} s.`);
+        await sleep(waitMs);
+      }
+    }
+  }
+}
