@@ -258,6 +258,7 @@ function needsSpaceBeforeCode(before: string): boolean {
   return /[a-z][a-z0-9+.-]*:\/\/|www\./i.test(before.slice(start));
 }
 
+/** How far back needsSpaceBeforeCode looks for the start of the last word. */
 const WORD_WINDOW = 2048;
 
 /**
@@ -283,6 +284,8 @@ class OutputBuilder {
     return this.parts.join("");
   }
 }
+
+/** A link destination that is http(s), read right after a `]`. */
 const HTTP_DESTINATION = /\(\s*https?:\/\//iy;
 
 /** Escapes in plain text (outside code spans) what could build a construct we did not emit. */
@@ -290,7 +293,8 @@ function escapeStructure(text: string, options: ProseOptions): string {
   let out = "";
   for (let i = 0; i < text.length; i++) {
     const c = text[i]!;
-    const escaped = isEscaped(text, i);
+    // Only these three matter; asking for every character would walk long backslash runs again and again.
+    const escaped = (c === "]" || c === "[" || c === "~") && isEscaped(text, i);
     if (c === "]" && !escaped) {
       // `]:` could start a reference definition; `](` a link to something else than http(s).
       if (text[i + 1] === ":" || options.linkText) {

@@ -155,6 +155,7 @@ describe("sanitizeMarkdown: what agent text cannot do", () => {
   it("handles long single lines full of code spans, links and backticks (work stays linear)", () => {
     expect(sanitizeMarkdown("`a` ".repeat(30_000))).toBe("`a` ".repeat(30_000).trimEnd());
     expect(sanitizeMarkdown("[x](y".repeat(30_000))).toBe("[x]\\(y".repeat(30_000));
+    expect(sanitizeMarkdown(`${"\\".repeat(100_000)}x`)).toBe(`${"\\".repeat(100_000)}x`);
     const ticks = Array.from({ length: 300 }, (_, i) => "`".repeat(i + 1)).join("x");
     expect(sanitizeMarkdown(ticks)).toBe(Array.from({ length: 300 }, (_, i) => "&#96;".repeat(i + 1)).join("x"));
   });
