@@ -1,0 +1,104 @@
+/**
+ * The README's reference tables are generated, never hand-edited: the repository configuration
+ * table from the config schema, the Action's inputs and outputs from action.yml. `npm run docs`
+ * rewrites them; a unit test fails when the README is stale.
+ */
+import { readFileSync, writeFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { parse } from "yaml";
+import { renderConfigReference } from "../src/config/index.js";
+import { newRunMarker } from "../src/core/markers.js";
+import { renderResultComment } from "../src/core/render.js";
+import { digestTrace } from "../src/core/trace.js";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+
+interface ActionManifest {
+  inputs?: Record<string, { description?: string; required?: boolean; default?: string }>;
+  outputs?: Record<string, { description?: string }>;
+}
+
+const cell = (text: string) => text.replace(/\s+/g, " ").replace(/\|/g, "\\|").trim();
+
+function actionTables(): { inputs: string; outputs: string } {
+  const manifest = parse(readFileSync(`${ROOT}action.yml`, "utf8")) as ActionManifest;
+  const inputs = [
+    "| Input | Required | Default | Description |",
+    "|---|---|---|---|",
+    ...Object.entries(manifest.inputs ?? {}).map(
+      ([name, input]) =>
+        `| \`${name}\` | ${input.required ? "yes" : "no"} | ${input.default ? `\`${cell(input.default)}\`` : ""} | ${cell(input.description ?? "")} |`,
+    ),
+  ].join("\n");
+  const outputs = [
+    "| Output | Description |",
+    "|---|---|",
+    ...Object.entries(manifest.outputs ?? {}).map(([name, output]) => `| \`${name}\` | ${cell(output.description ?? "")} |`),
+  ].join("\n");
+  return { inputs, outputs };
+}
+
+/** A result comment exactly as the renderer writes it, for a sample run. */
+function resultExample(): string {
+  const at = Date.UTC(2026, 5, 21, 11, 20, 4);
+  const trace = digestTrace(
+    [
+      { message_type: "PLAN_EVALUATION", thought: "The date test depends on the local time zone." },
+      { message_type: "ACTION", tool_name: "ripgrep_search", tool_input: { pattern: "new Date(", path: "test/" }, tool_output: { matches: [] } },
+      { message_type: "ACTION", tool_name: "file_write", tool_input: { path: "test/dates.test.ts", content: "…" }, tool_output: { bytes_written: 812 } },
+      { message_type: "INITIAL_PR_GENERATION", thought: "Opening the pull request." },
+      { message_type: "FINAL_ANSWER", observation: "Pinned the clock in the date tests." },
+    ],
+    { maxSteps: 5, triggerPhrase: "/agent" },
+  );
+  const body = renderResultComment({
+    marker: newRunMarker({ runId: 1842, orgId: 42, sourceType: "GIT_HOST" }),
+    run: {
+      id: 1842,
+      status: "completed",
+      web_url: "https://agents.example.com/runs/1842",
+      summary: "The date tests used the machine's time zone, so they failed when CI ran near midnight UTC. They now pin the clock and the zone.",
+      result: "Opened one pull request; `npm test` passes.",
+      git_host_pull_requests: [
+        { id: 7, title: "Pin the clock in the date tests", url: "https://github.com/octo-org/widgets/pull/7", created_at: null, head_branch_name: "agent/run-1842" },
+      ],
+    },
+    phase: "succeeded",
+    startedAt: at,
+    finishedAt: at + 252_000,
+    trace,
+    triggerPhrase: "/agent",
+  });
+  // Shown as the reader sees it; the hidden marker line stays (GitHub does not display it).
+  return body.trim();
+}
+
+export function readmeSections(): Record<string, string> {
+  const action = actionTables();
+  return {
+    "result-example": resultExample(),
+    "config-reference": renderConfigReference().trim(),
+    "action-inputs": action.inputs,
+    "action-outputs": action.outputs,
+  };
+}
+
+/** Replaces the text between `<!-- generated:NAME -->` and `<!-- /generated:NAME -->`. */
+export function applySections(readme: string, sections: Record<string, string>): string {
+  let out = readme;
+  for (const [name, content] of Object.entries(sections)) {
+    const pattern = new RegExp(`(<!-- generated:${name} -->)[\\s\\S]*?(<!-- /generated:${name} -->)`);
+    if (!pattern.test(out)) throw new Error(`README.md has no generated:${name} section`);
+    out = out.replace(pattern, (_m, open: string, close: string) => `${open}\n${content}\n${close}`);
+  }
+  return out;
+}
+
+export function readReadme(): string {
+  return readFileSync(`${ROOT}README.md`, "utf8");
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  writeFileSync(`${ROOT}README.md`, applySections(readReadme(), readmeSections()));
+  console.log("README.md: generated sections updated");
+}
