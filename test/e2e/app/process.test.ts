@@ -1,0 +1,135 @@
+/**
+ * The App as a real child process (`agent-run app`, from source), the way `npm start` runs it:
+ * configured only by the environment, GitHub reached through GHE_HOST (the fake serves /api/v3),
+ * the emulator as the service. A watch survives SIGKILL: a new process on the same DATA_DIR posts
+ * the result exactly once.
+ */
+import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterEach, describe, expect, it } from "vitest";
+import { parseMarker } from "../../../src/core/markers.js";
+import { startEmulator, type RunningEmulator } from "../../../src/emulator/index.js";
+import { startFakeGitHub, type FakeGitHub } from "../../../src/fake-github/index.js";
+import { FULL_NAME } from "../../helpers/app-payloads.js";
+import { BOT_LOGIN, SCALE, appEnv, baseSeed, postWebhook } from "../../helpers/app-harness.js";
+import { issueCommentPayload } from "../../helpers/app-payloads.js";
+
+const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
+
+interface Child {
+  process: ChildProcessWithoutNullStreams;
+  stderr: () => string;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/** Only what a server's environment would hold (PATH for node), nothing from the test process. */
+function spawnApp(env: Record<string, string>): Child {
+  const child = spawn(process.execPath, ["--import", "tsx", "src/cli/bin.ts", "app"], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? "", ...env },
+  });
+  let stderr = "";
+  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  child.stdout.on("data", () => undefined);
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on("exit", (code, signal) => resolve({ code, signal })));
+  return { process: child, stderr: () => stderr, exited };
+}
+
+/** Resolves with the webhook URL once the child says it listens. */
+function listening(child: Child): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const check = () => {
+      const match = /listening on (http:\/\/\S+\/api\/github\/webhooks)/.exec(child.stderr());
+      if (match) {
+        child.process.stderr.off("data", check);
+        resolve(match[1]!);
+      }
+    };
+    child.process.stderr.on("data", check);
+    void child.exited.then(({ code }) => reject(new Error(`the app exited (${code}) before listening:\n${child.stderr()}`)));
+  });
+}
+
+async function until(condition: () => boolean, what: string, timeoutMs = 20_000): Promise<void> {
+  const start = Date.now();
+  while (!condition()) {
+    if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+const children: Child[] = [];
+const cleanups: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const child of children.splice(0)) if (child.process.exitCode === null && child.process.signalCode === null) child.process.kill("SIGKILL");
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+describe("agent-run app as a child process", () => {
+  it("lists every missing setting in one message and exits 2", async () => {
+    const child = spawnApp({ PORT: "not-a-port" });
+    children.push(child);
+    const { code } = await child.exited;
+    expect(code).toBe(2);
+    const message = child.stderr();
+    for (const name of ["APP_ID", "PRIVATE_KEY or PRIVATE_KEY_PATH", "WEBHOOK_SECRET", "AGENT_RUN_API_URL", "AGENT_RUN_API_TOKEN", "AGENT_RUN_ORG_ID"]) {
+      expect(message).toContain(name);
+    }
+    expect(message).toContain('PORT (must be a port number from 0 to 65535, got "not-a-port")');
+    expect(message.trim().split("\n")).toHaveLength(1);
+  });
+
+  it("survives SIGKILL in the middle of a watch: the next process posts the result exactly once", async () => {
+    const github: FakeGitHub = await startFakeGitHub({ seed: baseSeed() });
+    const emulator: RunningEmulator = await startEmulator({ timeScale: SCALE });
+    const dataDir = mkdtempSync(join(tmpdir(), "arb-app-e2e-"));
+    cleanups.push(() => github.close(), () => emulator.close(), () => rmSync(dataDir, { recursive: true, force: true }));
+    // 3 s of real time: long enough to kill the first process while it watches.
+    emulator.control.script({ match: "long job", durationMs: 1_500_000, summary: "Did the long job." });
+    const env = appEnv({ url: emulator.url, token: emulator.token, orgId: emulator.orgId }, dataDir, {
+      GHE_HOST: new URL(github.url).host,
+      GHE_PROTOCOL: "http",
+      LOG_LEVEL: "warn",
+    });
+
+    const first = spawnApp(env);
+    children.push(first);
+    const webhookUrl = await listening(first);
+    github.seed({ issueComments: [{ issue_number: 1, body: "/agent do the long job", user: "maintainer" }] });
+    const trigger = github.state.issueComments.at(-1)!;
+    const payload = issueCommentPayload({ thread: { number: 1, title: "Flaky date test" }, comment: { id: trigger.id, body: trigger.body, login: "maintainer" } });
+    expect(await postWebhook(webhookUrl, "issue_comment", payload, "delivery-restart")).toBe(200);
+
+    // Watching: the run exists and the tracking comment names it.
+    const bot = () => github.commentsOn(FULL_NAME, 1).filter((c) => c.user.login === BOT_LOGIN);
+    await until(() => bot().length === 1 && parseMarker(bot()[0]!.body)?.runId != null, "the tracking comment to name the run");
+    expect(parseMarker(bot()[0]!.body)).toMatchObject({ state: "running" });
+    first.process.kill("SIGKILL");
+    expect((await first.exited).signal).toBe("SIGKILL");
+    const run = emulator.control.runs()[0]!;
+    expect(run.status).not.toBe("completed");
+
+    const second = spawnApp(env);
+    children.push(second);
+    await listening(second);
+    await until(() => parseMarker(bot()[0]?.body)?.state === "done", "the result");
+    // Give a duplicate every chance to appear before judging.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    second.process.kill("SIGTERM");
+    expect(await second.exited).toEqual({ code: 0, signal: null });
+
+    expect(bot()).toHaveLength(1);
+    expect(parseMarker(bot()[0]!.body)).toMatchObject({ runId: run.id, state: "done", outcome: "succeeded" });
+    expect(bot()[0]!.body).toContain("Did the long job.");
+    expect(emulator.control.stats().runsCreated).toBe(1);
+    expect(github.writes.filter((w) => w.kind === "comment_created")).toHaveLength(1);
+    const reactions = github.state.reactions.map((r) => `${r.content} ${r.target.id}`);
+    expect(reactions).toEqual([`eyes ${trigger.id}`, `rocket ${trigger.id}`]);
+    // The new process's log says it stopped cleanly, and neither ever printed the token.
+    expect(second.stderr()).toContain("app stopped (SIGTERM).");
+    expect(first.stderr() + second.stderr()).not.toContain(emulator.token);
+  });
+});
