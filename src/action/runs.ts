@@ -1,0 +1,105 @@
+/**
+ * The Action's side of the service beyond create and resume: which runs a thread may continue,
+ * watching a run to the timeout, and reading its logs for the tracking and result comments.
+ */
+import { describeCurrentStep, digestTrace, type TraceDigest } from "../core/trace.js";
+import type { SafeMarkdown } from "../core/sanitize-output.js";
+import type { RunReader } from "../flows/types.js";
+import { AgentRunClient, RunStillGoingError, type WaitOptions } from "../service/client.js";
+import { NotFoundError } from "../service/errors.js";
+import { classifyRunStatus, type RunPhase } from "../service/status.js";
+import type { AgentRun, LogEntry } from "../service/wire.js";
+
+/**
+ * A run reader that only vouches for runs of this repository. Markers are trusted by author, but
+ * other workflows also write as `github-actions[bot]` and might echo someone's text: a marker that
+ * points at a run started for another repository is treated as no run at all.
+ */
+export function repositoryRunReader(client: AgentRunClient, repositoryFullName: string | null): RunReader {
+  return {
+    orgId: client.orgId,
+    async getRun(runId: number): Promise<AgentRun> {
+      const run = await client.getRun(runId);
+      const recorded = run.metadata?.repository;
+      if (repositoryFullName && typeof recorded === "string" && recorded.toLowerCase() !== repositoryFullName.toLowerCase()) {
+        throw new NotFoundError(`Run ${runId} belongs to ${recorded}, not ${repositoryFullName}: it is not this thread's run.`);
+      }
+      return run;
+    },
+  };
+}
+
+/** The poll schedule: short at first (runs that fail fast), growing to a cap (many jobs share one token), jittered by the client. */
+export interface PollSchedule {
+  initial: number;
+  max: number;
+  factor: number;
+}
+
+export const DEFAULT_POLL: PollSchedule = { initial: 5_000, max: 60_000, factor: 1.5 };
+
+/**
+ * `AGENT_RUN_POLL_INTERVAL` (seconds, as for the CLI) sets the first interval; the cap keeps the
+ * default's ratio. Unset or invalid: the default.
+ */
+export function pollScheduleFrom(seconds: string | undefined): PollSchedule {
+  const value = Number(seconds);
+  if (!seconds || !Number.isFinite(value) || value <= 0) return DEFAULT_POLL;
+  const initial = Math.max(1, Math.round(value * 1000));
+  return { initial, max: initial * (DEFAULT_POLL.max / DEFAULT_POLL.initial), factor: DEFAULT_POLL.factor };
+}
+
+export type WatchResult = { timedOut: false; run: AgentRun; phase: RunPhase } | { timedOut: true; run: AgentRun; phase: RunPhase };
+
+/** Polls until the run is final or the deadline passes; a 429 waits (within the deadline) and polling goes on. */
+export async function watchRun(
+  client: AgentRunClient,
+  runId: number,
+  options: { deadline: number; poll: PollSchedule; onUpdate?: WaitOptions["onUpdate"] },
+): Promise<WatchResult> {
+  try {
+    const run = await client.waitForRun(runId, { deadline: options.deadline, intervalMs: options.poll, onUpdate: options.onUpdate });
+    return { timedOut: false, run, phase: classifyRunStatus(run.status) };
+  } catch (error) {
+    if (error instanceof RunStillGoingError) return { timedOut: true, run: error.lastRun, phase: classifyRunStatus(error.lastRun.status) };
+    throw error;
+  }
+}
+
+/** Pages read for a result's trace digest: enough for long runs, bounded for the shared rate budget. */
+const MAX_TRACE_PAGES = 20;
+const TRACE_PAGE = 100;
+
+/** The run's log digest for the result comment, or null when the (ALPHA) logs cannot be read. */
+export async function readTraceDigest(client: AgentRunClient, runId: number, options: { deadline: number; triggerPhrase: string }): Promise<TraceDigest | null> {
+  const entries: LogEntry[] = [];
+  try {
+    // The newest entries matter most (errors, final answer): read the tail when the log is long.
+    const first = await client.listLogs(runId, { skip: 0, limit: TRACE_PAGE }, { deadline: options.deadline });
+    const total = first.total_logs ?? first.logs.length;
+    const maxEntries = MAX_TRACE_PAGES * TRACE_PAGE;
+    if (total <= TRACE_PAGE || first.logs.length < TRACE_PAGE) {
+      entries.push(...first.logs);
+    } else {
+      const skip = Math.max(TRACE_PAGE, total - (maxEntries - TRACE_PAGE));
+      entries.push(...first.logs);
+      for await (const entry of client.iterateLogs(runId, { skip, pageSize: TRACE_PAGE, deadline: options.deadline })) entries.push(entry);
+    }
+  } catch {
+    return null;
+  }
+  return digestTrace(entries, { maxSteps: 8, triggerPhrase: options.triggerPhrase });
+}
+
+/** What the agent is doing now (the last entries of the log), or null when the logs say nothing or cannot be read. */
+export async function readCurrentStep(client: AgentRunClient, runId: number, options: { deadline: number; triggerPhrase: string }): Promise<SafeMarkdown | null> {
+  try {
+    const head = await client.listLogs(runId, { skip: 0, limit: 1 }, { deadline: options.deadline });
+    const total = head.total_logs ?? 0;
+    if (total <= 1) return describeCurrentStep(head.logs, { triggerPhrase: options.triggerPhrase });
+    const tail = await client.listLogs(runId, { skip: Math.max(0, total - 10), limit: 10 }, { deadline: options.deadline });
+    return describeCurrentStep(tail.logs, { triggerPhrase: options.triggerPhrase });
+  } catch {
+    return null;
+  }
+}

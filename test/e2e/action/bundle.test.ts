@@ -1,0 +1,187 @@
+/**
+ * The shipped artifact, run as a GitHub runner runs it: the COMMITTED `dist/index.js` under Node 24
+ * (`runs.using: node24`), in a child process with only the INPUT_* and GITHUB_* environment, a real
+ * webhook payload at GITHUB_EVENT_PATH, the fake GitHub as GITHUB_API_URL and the emulator as the
+ * service. Asserts what a workflow sees: the exit code, the outputs file, the job summary, and the
+ * comment left in the thread.
+ */
+import { execFile } from "node:child_process";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseMarker } from "../../../src/core/markers.js";
+import { startEmulator, type RunningEmulator } from "../../../src/emulator/index.js";
+import { startFakeGitHub, type FakeGitHub } from "../../../src/fake-github/index.js";
+import {
+  ACTIONS_BOT,
+  PR_BRANCH,
+  PR_HEAD_SHA,
+  ROOT,
+  SCALE,
+  TEST_POLL_INTERVAL,
+  actionSeed,
+  createRunnerFiles,
+  readOutputs,
+  readSummary,
+  runBundledAction,
+  stepEnv,
+  workflowRunCompletedPayload,
+} from "../../helpers/action-runner.js";
+import { FULL_NAME, issueCommentPayload } from "../../helpers/app-payloads.js";
+import { startServiceRecorder, type ServiceRecorder } from "../../helpers/service-recorder.js";
+
+const run = promisify(execFile);
+
+let node24: string;
+let github: FakeGitHub;
+let emulator: RunningEmulator;
+let service: ServiceRecorder;
+
+beforeAll(async () => {
+  // The same script CI runs: installs Node 24 under .cache/ once, then only prints its path.
+  const { stdout } = await run(process.execPath, [join(ROOT, "scripts", "ensure-node24.mjs")], { timeout: 170_000 });
+  node24 = stdout.trim();
+  const seed = actionSeed();
+  seed.workflowRuns = [
+    {
+      id: 700,
+      name: "CI",
+      head_branch: PR_BRANCH,
+      head_sha: PR_HEAD_SHA,
+      pull_requests: [2],
+      jobs: [
+        { id: 701, name: "lint", conclusion: "success", log: "all good\n" },
+        {
+          id: 702,
+          name: "test",
+          conclusion: "failure",
+          steps: [{ name: "Checkout" }, { name: "Run the tests", conclusion: "failure" }],
+          log: "PASS src/a.test.ts\nFAIL src/dates.test.ts\n  expected Tuesday, got Wednesday\n",
+        },
+      ],
+    },
+  ];
+  [github, emulator] = await Promise.all([startFakeGitHub({ seed }), startEmulator({ timeScale: SCALE })]);
+  service = await startServiceRecorder(emulator.url);
+}, 180_000);
+
+afterAll(async () => {
+  await Promise.all([github?.close(), emulator?.close(), service?.close()]);
+});
+
+function envFor(eventName: string, payload: object, inputs: Record<string, string>) {
+  const files = createRunnerFiles();
+  const env = stepEnv({
+    eventName,
+    payload,
+    inputs: { "api-url": service.url, "api-token": emulator.token, "org-id": String(emulator.orgId), ...inputs },
+    githubApiUrl: github.url,
+    files,
+    extra: { AGENT_RUN_POLL_INTERVAL: TEST_POLL_INTERVAL },
+  });
+  return { files, env };
+}
+
+function humanComment(id: number, body: string) {
+  github.seed({ issueComments: [{ id, issue_number: 1, body, user: "maintainer" }] });
+  return issueCommentPayload({ thread: { number: 1, title: "Flaky date test", body: "`dates.test.ts` fails on Tuesdays." }, comment: { id, body, login: "maintainer" } });
+}
+
+describe("dist/index.js on Node 24, as a runner starts it", () => {
+  it("runs on Node 24", async () => {
+    const { stdout } = await run(node24, ["--version"]);
+    expect(stdout).toMatch(/^v24\./);
+  });
+
+  it("turns a /agent comment into a run and reports it in the outputs, the job summary and the thread", async () => {
+    const { files, env } = envFor("issue_comment", humanComment(9001, "/agent fix the flaky date test"), { metadata: '{"ticket":"ENG-7"}' });
+    const child = await runBundledAction(node24, env);
+    expect(child.stderr).toBe("");
+    expect(child.exitCode).toBe(0);
+    // The API token is masked before anything else is printed.
+    expect(child.stdout.split("\n")[0]).toBe(`::add-mask::${emulator.token}`);
+
+    const outputs = readOutputs(files);
+    const runId = Number(outputs["run-id"]);
+    expect(runId).toBeGreaterThan(0);
+    const [created] = emulator.control.runs().filter((r) => r.id === runId);
+    expect(outputs).toEqual({
+      "run-id": String(runId),
+      status: "completed",
+      "web-url": `${emulator.url}/runs/${runId}`,
+      result: created!.result,
+      summary: created!.summary,
+      "pull-requests": JSON.stringify(created!.git_host_pull_requests!.map(({ id, title, url, created_at, head_branch_name }) => ({ id, title, url, created_at, head_branch_name }))),
+      "comment-id": expect.stringMatching(/^\d+$/),
+      resumed: "false",
+    });
+    expect(JSON.parse(outputs["pull-requests"]!)).toHaveLength(1);
+
+    const summary = readSummary(files);
+    expect(summary).toContain(`## ✅ Agent run #${runId} succeeded`);
+    expect(summary).toContain(`| Run | [#${runId}](${emulator.url}/runs/${runId}) |`);
+    expect(summary).toContain("### Pull requests");
+
+    const comment = github.commentsOn(FULL_NAME, 1).find((c) => c.id === Number(outputs["comment-id"]))!;
+    expect(comment.user.login).toBe(ACTIONS_BOT);
+    expect(parseMarker(comment.body)).toMatchObject({ runId, orgId: emulator.orgId, sourceType: "GIT_HOST", state: "done", outcome: "succeeded" });
+    expect(comment.body).toContain(`### ✅ Agent run [#${runId}](${emulator.url}/runs/${runId}) succeeded`);
+
+    const create = service.creates().at(-1)!;
+    expect(create.metadata).toMatchObject({ source_type: "GIT_HOST", ticket: "ENG-7", trigger_flow: "comment", github_event: "issue_comment", comment_id: 9001, delivery_id: "9100-1" });
+    expect(String(create.prompt)).toContain("fix the flaky date test");
+  });
+
+  it("resumes the thread's run on a follow-up comment, found through the marker the first step left", async () => {
+    const firstRun = emulator.control.runs().at(-1)!.id;
+    const { files, env } = envFor("issue_comment", humanComment(9002, "/agent also cover Mondays"), {});
+    const child = await runBundledAction(node24, env);
+    expect(child.exitCode).toBe(0);
+    const outputs = readOutputs(files);
+    expect(outputs).toMatchObject({ "run-id": String(firstRun), status: "completed", resumed: "true" });
+    expect(service.resumes().at(-1)).toMatchObject({ agent_run_id: firstRun });
+    expect(service.resumes().at(-1)!.prompt).toContain("also cover Mondays");
+  });
+
+  it("fixes a failing workflow run: GIT_HOST_CHECK_SUITE with the failed job, its steps and the end of its log", async () => {
+    const payload = workflowRunCompletedPayload({ id: 700, conclusion: "failure", headSha: PR_HEAD_SHA, headBranch: PR_BRANCH, pullRequests: [{ number: 2 }] });
+    const { files, env } = envFor("workflow_run", payload, { comment: "true" });
+    const before = service.creates().length;
+    const child = await runBundledAction(node24, env);
+    expect(child.exitCode).toBe(0);
+    const create = service.creates()[before]!;
+    expect(create.metadata).toMatchObject({ source_type: "GIT_HOST_CHECK_SUITE", workflow_run_id: 700, head_sha: PR_HEAD_SHA, head_branch: PR_BRANCH });
+    expect(String(create.prompt)).toContain("## Failed: test (failure)");
+    expect(String(create.prompt)).toContain("Failed steps: Run the tests");
+    expect(String(create.prompt)).toContain("expected Tuesday, got Wednesday");
+    expect(String(create.prompt)).not.toContain("## Failed: lint");
+    const comment = github.commentsOn(FULL_NAME, 2).find((c) => c.id === Number(readOutputs(files)["comment-id"]))!;
+    expect(parseMarker(comment.body)).toMatchObject({ sourceType: "GIT_HOST_CHECK_SUITE", headSha: PR_HEAD_SHA, branches: expect.arrayContaining([PR_BRANCH]) });
+  });
+
+  it("at the timeout: the comment says the run keeps going, status is the last seen, and the step fails (fail-on-error)", async () => {
+    emulator.control.script({ match: "take your time", durationMs: 3_600_000 });
+    const { files, env } = envFor("issue_comment", humanComment(9003, "/agent new take your time"), { "timeout-minutes": "0.01" });
+    const child = await runBundledAction(node24, env);
+    expect(child.exitCode).toBe(1);
+    const outputs = readOutputs(files);
+    expect(["queued", "running"]).toContain(outputs.status);
+    expect(child.stdout).toMatch(new RegExp(`::error::Agent run ${outputs["run-id"]} is still (queued|running) after 0\\.01 minute\\(s\\) \\(timeout-minutes\\); it keeps going: ${emulator.url}/runs/${outputs["run-id"]}`));
+    const comment = github.commentsOn(FULL_NAME, 1).find((c) => c.id === Number(outputs["comment-id"]))!;
+    expect(comment.body).toMatch(/### ⏳ Agent run \[#\d+\]\(.+\) is still running after/);
+    expect(parseMarker(comment.body)).toMatchObject({ state: "done", outcome: "watch_timed_out" });
+    expect(readSummary(files)).toContain("is still running after");
+  });
+
+  it("refuses bad inputs before any request, naming each input", async () => {
+    const requestsBefore = github.requests.length;
+    const serviceBefore = service.requests.length;
+    const { files, env } = envFor("issue_comment", humanComment(9004, "/agent hello"), { "org-id": "acme", metadata: "[1]" });
+    const child = await runBundledAction(node24, env);
+    expect(child.exitCode).toBe(1);
+    expect(child.stdout).toContain('::error::Invalid inputs: `org-id` must be a positive integer (the service\'s organization id), got "acme"; `metadata` must be a JSON object');
+    expect(github.requests.length).toBe(requestsBefore);
+    expect(service.requests.length).toBe(serviceBefore);
+    expect(readOutputs(files)).toMatchObject({ "run-id": "", status: "" });
+  });
+});
