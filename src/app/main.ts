@@ -43,6 +43,8 @@ export interface AppHandle {
   identity: AppIdentity;
   engine: RunEngine;
   store: BridgeStore;
+  /** The service client (its rate budget is shared by every call the App makes). */
+  client: AgentRunClient;
   probot: Probot;
   settings: AppSettings;
   /** Stops taking webhooks, lets in-flight engine steps settle, closes the store. Safe to call twice. */
@@ -161,5 +163,5 @@ export async function startApp(env: Readonly<Record<string, string | undefined>>
     return closing;
   };
 
-  return { url, webhookUrl: `${url}${settings.webhookPath}`, identity, engine, store, probot, settings, close };
+  return { url, webhookUrl: `${url}${settings.webhookPath}`, identity, engine, store, client, probot, settings, close };
 }

@@ -15,6 +15,8 @@ import type { HandlerLogger } from "./types.js";
 /** The name Probot's `context.config` takes (it reads `.github/<name>`). */
 export const CONFIG_FILE_NAME = "agent-run.yml";
 
+const CONFIG_LOADER_PREFIX = "[@probot/octokit-plugin-config]";
+
 export type LoadedConfig = { ok: true; config: RepoConfig } | { ok: false; errors: string[]; raw: unknown };
 
 export async function loadRepoConfig(readConfig: (file: string) => Promise<unknown>): Promise<LoadedConfig> {
@@ -22,9 +24,12 @@ export async function loadRepoConfig(readConfig: (file: string) => Promise<unkno
   try {
     raw = await readConfig(CONFIG_FILE_NAME);
   } catch (error) {
-    // Invalid YAML, or an `_extends` pointing nowhere: the file is there but unusable.
-    const message = error instanceof Error ? error.message.split("\n")[0]! : String(error);
-    return { ok: false, errors: [`the file could not be read: ${message}`], raw: null };
+    // Probot's config loader names the file's own problems (invalid YAML, a bad `_extends`) with
+    // its prefix; anything else (GitHub failing, no access) is not the file's fault: the delivery fails.
+    const message = error instanceof Error ? error.message : String(error);
+    if (!message.startsWith(CONFIG_LOADER_PREFIX)) throw error;
+    const cause = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message.split("\n")[0]}` : "";
+    return { ok: false, errors: [`the file could not be read: ${message.slice(CONFIG_LOADER_PREFIX.length).trim()}${cause}`], raw: null };
   }
   const parsed = parseRepoConfig(raw);
   return parsed.ok ? { ok: true, config: parsed.config } : { ok: false, errors: parsed.errors, raw };

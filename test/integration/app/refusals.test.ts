@@ -60,6 +60,20 @@ describe("refusals", () => {
     expect(harness.botComments(1)[1]!.body).not.toMatch(/modle/);
   });
 
+  it("a file that is not YAML is a config error too; GitHub failing to serve it is not (the delivery fails, nothing is said)", async () => {
+    harness = await startAppHarness({ config: "trigger_phrase: [unclosed\n" });
+    await harness.deliver("issue_comment", harness.humanComment(ISSUE, "/agent fix it").payload);
+    const [reply] = harness.botComments(1);
+    expect(parseCommentKind(reply!.body)).toBe("config_error");
+    expect(reply!.body).toContain("(invalid YAML)");
+
+    harness.github.injectFault({ method: "GET", path: "/repos/{o}/{r}/contents/.github/agent-run.yml", times: 1, status: 502 });
+    const { status } = await harness.deliver("issue_comment", harness.humanComment(ISSUE, "/agent try again").payload);
+    expect(status).toBeGreaterThanOrEqual(500);
+    expect(harness.botComments(1)).toHaveLength(1);
+    expect(harness.service.requests).toEqual([]);
+  });
+
   it("a delivery with a wrong signature is rejected before anything happens", async () => {
     harness = await startAppHarness();
     const comment = harness.humanComment(ISSUE, "/agent fix it");

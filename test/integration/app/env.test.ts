@@ -1,0 +1,78 @@
+/** The App's settings from the environment: Probot's names and ours, every problem in one message. */
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { AppConfigurationError, parseAppEnv } from "../../../src/app/env.js";
+import { testPrivateKey } from "../../helpers/app-harness.js";
+
+const complete = () => ({
+  APP_ID: "1001",
+  PRIVATE_KEY: testPrivateKey(),
+  WEBHOOK_SECRET: "s3cret",
+  AGENT_RUN_API_URL: "https://agents.example.com",
+  AGENT_RUN_API_TOKEN: "tok_abcdefghijkl",
+  AGENT_RUN_ORG_ID: "7",
+});
+
+function problems(env: Record<string, string>): AppConfigurationError {
+  try {
+    parseAppEnv(env);
+  } catch (error) {
+    if (error instanceof AppConfigurationError) return error;
+    throw error;
+  }
+  throw new Error("parseAppEnv accepted the environment");
+}
+
+describe("parseAppEnv", () => {
+  it("fills Probot's defaults and ours", () => {
+    const settings = parseAppEnv(complete());
+    expect(settings).toMatchObject({
+      appId: 1001,
+      webhookSecret: "s3cret",
+      port: 3000,
+      host: undefined,
+      webhookPath: "/api/github/webhooks",
+      githubBaseUrl: undefined,
+      logLevel: "info",
+      service: { baseUrl: "https://agents.example.com", token: "tok_abcdefghijkl", orgId: 7 },
+      dataDir: ".data",
+      redisUrl: undefined,
+      timeScale: 1,
+    });
+  });
+
+  it("reads GHE_HOST/GHE_PROTOCOL, the key as written in .env files (\\n) or base64, or from PRIVATE_KEY_PATH", () => {
+    const pem = testPrivateKey();
+    expect(parseAppEnv({ ...complete(), GHE_HOST: "github.example.com" }).githubBaseUrl).toBe("https://github.example.com/api/v3");
+    expect(parseAppEnv({ ...complete(), GHE_HOST: "127.0.0.1:8080", GHE_PROTOCOL: "http" }).githubBaseUrl).toBe("http://127.0.0.1:8080/api/v3");
+    expect(parseAppEnv({ ...complete(), PRIVATE_KEY: pem.replace(/\n/g, "\\n") }).privateKey).toBe(pem);
+    expect(parseAppEnv({ ...complete(), PRIVATE_KEY: Buffer.from(pem).toString("base64") }).privateKey).toBe(pem);
+    const dir = mkdtempSync(join(tmpdir(), "arb-env-"));
+    try {
+      writeFileSync(join(dir, "app.pem"), pem);
+      const { PRIVATE_KEY: _key, ...withoutKey } = complete();
+      expect(parseAppEnv({ ...withoutKey, PRIVATE_KEY_PATH: join(dir, "app.pem") }).privateKey).toBe(pem);
+      expect(problems({ ...withoutKey, PRIVATE_KEY_PATH: join(dir, "missing.pem") }).invalid).toEqual([`PRIVATE_KEY_PATH (cannot read ${join(dir, "missing.pem")}: ENOENT)`]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("names every missing and invalid setting at once, and never echoes a secret", () => {
+    const error = problems({ PORT: "99999", AGENT_RUN_ORG_ID: "x", GHE_PROTOCOL: "ftp", LOG_LEVEL: "loud", PRIVATE_KEY: "not a key", AGENT_RUN_TIME_SCALE: "0" });
+    expect(error.missing).toEqual(["APP_ID", "WEBHOOK_SECRET", "AGENT_RUN_API_URL", "AGENT_RUN_API_TOKEN"]);
+    expect(error.invalid).toEqual([
+      "PRIVATE_KEY (must be the App's PEM private key, or that key base64-encoded)",
+      'PORT (must be a port number from 0 to 65535, got "99999")',
+      'GHE_PROTOCOL (must be https or http, got "ftp")',
+      'LOG_LEVEL (must be one of trace, debug, info, warn, error, fatal, got "loud")',
+      'AGENT_RUN_ORG_ID (must be a positive integer, got "x")',
+      'AGENT_RUN_TIME_SCALE (must be a positive number, got "0")',
+    ]);
+    expect(error.message).toMatch(/^The GitHub App cannot start: missing APP_ID, WEBHOOK_SECRET, AGENT_RUN_API_URL, AGENT_RUN_API_TOKEN; and invalid PRIVATE_KEY/);
+    expect(error.message).not.toContain("not a key");
+    expect(problems({ ...complete(), AGENT_RUN_API_TOKEN: "" }).message).not.toContain("tok_");
+  });
+});

@@ -1,0 +1,50 @@
+/** The server around the webhook endpoint, and the tracking comment while the rate budget is busy. */
+import { afterEach, describe, expect, it } from "vitest";
+import { parseMarker } from "../../../src/core/markers.js";
+import { baseSeed, startAppHarness, type AppHarness } from "../../helpers/app-harness.js";
+
+const ISSUE = { number: 1, title: "Flaky date test", body: "" };
+
+let harness: AppHarness;
+afterEach(async () => {
+  await harness?.close();
+});
+
+async function until(condition: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
+  const start = Date.now();
+  while (!condition()) {
+    if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+describe("the App's server", () => {
+  it("answers GET /healthz with the task counts, 404 elsewhere, and only POSTs on the webhook path", async () => {
+    harness = await startAppHarness();
+    await harness.deliver("issue_comment", harness.humanComment(ISSUE, "/agent fix it").payload);
+    await harness.idle();
+    const health = await fetch(`${harness.app.url}/healthz`);
+    expect(health.status).toBe(200);
+    expect(await health.json()).toEqual({ ok: true, app: "agent-run-bridge", version: expect.any(String), tasks: { done: 1 } });
+    expect((await fetch(`${harness.app.url}/nope`)).status).toBe(404);
+    expect((await fetch(harness.app.webhookUrl, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" })).status).toBe(400);
+  });
+
+  it("says 'queued' with the position while creations wait for the service's rate budget", async () => {
+    // Real time: 10 creations per minute, so the 11th waits and the 12th is second in line. One issue each.
+    const seed = baseSeed();
+    seed.issues = Array.from({ length: 12 }, (_, i) => ({ number: 10 + i, title: `Task ${i + 1}` }));
+    harness = await startAppHarness({ seed, emulator: { timeScale: 1 }, env: { AGENT_RUN_TIME_SCALE: "1" } });
+    for (let i = 0; i < 11; i++) {
+      await harness.deliver("issue_comment", harness.humanComment({ ...ISSUE, number: 10 + i }, `/agent task ${i + 1}`).payload);
+    }
+    await until(() => harness.app.client.budget.waiting("create") === 1, "the 11th creation to wait for budget");
+    expect(harness.service.creates()).toHaveLength(10);
+
+    await harness.deliver("issue_comment", harness.humanComment({ ...ISSUE, number: 21 }, "/agent task 12").payload);
+    const tracking = harness.botComments(21)[0]!;
+    expect(tracking.body).toContain("⏳ **Queued** (position 2): waiting for the Agent Run Service's rate budget. The run starts by itself.");
+    expect(parseMarker(tracking.body)).toMatchObject({ runId: null, state: "queued" });
+    expect(harness.service.creates()).toHaveLength(10);
+  });
+});
