@@ -1,0 +1,352 @@
+/**
+ * `runDemo`: the GitHub App's main job end to end on loopback, with nothing real behind it. The
+ * App (real Probot, real webhook endpoint) talks to the Agent Run Service emulator and to a fake
+ * GitHub API; people and CI are played by signed deliveries of real webhook payloads. Each step
+ * waits for its effect and fails with a clear message when it does not happen in time.
+ */
+import { randomBytes, randomUUID } from "node:crypto";
+import { parseMarker, type RunMarker } from "../src/core/markers.js";
+import type { FakeWrite } from "../src/fake-github/index.js";
+import { SOURCE, type AgentRun, type SourceType } from "../src/service/wire.js";
+import { BOT_LOGIN, postWebhook, startAppHarness, type AppHarness } from "../test/helpers/app-harness.js";
+import { checkSuiteCompletedPayload, reviewSubmittedPayload } from "../test/helpers/app-payloads.js";
+import {
+  DEMO_TIME_SCALE,
+  FAILING_CHECK,
+  FULL_NAME,
+  ISSUE,
+  MAINTAINER,
+  REPO_CONFIG,
+  SERVICE_GIT_USER,
+  TEXTS,
+  agentScripts,
+  demoSeed,
+  failingSuiteSeed,
+  producedPull,
+  pullSeed,
+  reviewSeed,
+} from "./scenario.js";
+import {
+  createStyle,
+  renderCheck,
+  renderDelivery,
+  renderNote,
+  renderRecap,
+  renderStepHeader,
+  renderWrite,
+  visibleText,
+  type Recap,
+  type Style,
+  type WriteView,
+} from "./terminal.js";
+
+export interface DemoOptions {
+  /** Where the story is printed (process.stdout for the script). */
+  out: { write(chunk: string): unknown };
+  /** ANSI colours on or off. */
+  color: boolean;
+  /** Columns to wrap at; default 100. */
+  width?: number;
+  /** Longest wait for one step's effect, in real milliseconds; default 20 s. */
+  stepTimeoutMs?: number;
+  /** Stops the demo between or during steps (everything started is closed). */
+  signal?: AbortSignal;
+}
+
+export interface DemoResult {
+  /** The run created in step 1 and resumed by every later step. */
+  runId: number;
+  pullRequestNumber: number;
+  recap: Recap;
+}
+
+/** A step's expected effect did not happen; the message says which and what was seen instead. */
+export class DemoStepError extends Error {
+  override name = "DemoStepError";
+  constructor(
+    readonly step: string,
+    message: string,
+  ) {
+    super(`${step}: ${message}`);
+  }
+}
+
+const STEPS = 4;
+const DEFAULT_STEP_TIMEOUT_MS = 20_000;
+
+interface Expectation {
+  what: string;
+  met: () => boolean;
+  /** What was seen instead, for the failure message. */
+  seen?: () => string;
+}
+
+export async function runDemo(options: DemoOptions): Promise<DemoResult> {
+  const started = performance.now();
+  const style = createStyle(options.color);
+  const width = Math.max(40, options.width ?? 100);
+  const view = { width, style };
+  const out = (text: string) => void options.out.write(text);
+  const stepTimeoutMs = options.stepTimeoutMs ?? DEFAULT_STEP_TIMEOUT_MS;
+  options.signal?.throwIfAborted();
+
+  // Fresh secrets for this process only; neither is ever printed.
+  const webhookSecret = randomBytes(32).toString("hex");
+  const serviceToken = `demo-${randomBytes(24).toString("base64url")}`;
+
+  out(`${style.bold("agent-run-bridge demo")} ${style.dim("· the GitHub App, the Agent Run Service emulator and a stand-in GitHub API, all on 127.0.0.1")}\n`);
+  const harness = await startAppHarness({
+    seed: demoSeed(),
+    config: REPO_CONFIG,
+    emulator: { timeScale: DEMO_TIME_SCALE, tokens: [{ token: serviceToken, orgIds: [1] }] },
+    env: { WEBHOOK_SECRET: webhookSecret, AGENT_RUN_TIME_SCALE: String(DEMO_TIME_SCALE), LOG_LEVEL: "warn" },
+  });
+  try {
+    out(`${style.dim(`  App ${harness.app.webhookUrl} · service emulator ${harness.emulator.url} (time ×${Math.round(1 / DEMO_TIME_SCALE)}) · GitHub API ${harness.github.url}`)}\n`);
+    out(`${style.dim(`  Repository ${FULL_NAME}: issue #${ISSUE.number} “${ISSUE.title}”, @${MAINTAINER} can write, CI auto-fix on in .github/agent-run.yml`)}\n`);
+    for (const script of agentScripts()) harness.emulator.control.script(script);
+    const writes = printWrites(harness, out, view);
+    try {
+      const result = await playSteps(harness, { out, writes, view, webhookSecret, stepTimeoutMs, signal: options.signal });
+      writes.stop();
+      const recap = recapOf(harness, result.runId, performance.now() - started);
+      out(renderRecap(recap, view));
+      if (recap.rateLimited > 0) {
+        throw new DemoStepError("Recap", `the service answered 429 (rate limited) ${recap.rateLimited} times: the App sent more than its rate budget allows.`);
+      }
+      return { ...result, recap };
+    } finally {
+      writes.stop();
+    }
+  } finally {
+    await harness.close();
+  }
+}
+
+interface StepContext {
+  out: (text: string) => void;
+  writes: WritePrinter;
+  view: { width: number; style: Style };
+  webhookSecret: string;
+  stepTimeoutMs: number;
+  signal: AbortSignal | undefined;
+}
+
+async function playSteps(h: AppHarness, ctx: StepContext): Promise<{ runId: number; pullRequestNumber: number }> {
+  const { out, view } = ctx;
+  /** Sends one signed delivery and prints it; what the App writes meanwhile is printed right after. */
+  const deliver = async (step: string, event: string, payload: object, what: { actor: string; action: string; text: string }) => {
+    ctx.signal?.throwIfAborted();
+    ctx.writes.hold();
+    try {
+      const status = await postWebhook(h.app.webhookUrl, event, payload, randomUUID(), ctx.webhookSecret);
+      out(renderDelivery({ ...what, event, status }, view));
+      if (status < 200 || status >= 300) throw new DemoStepError(step, `the App's webhook endpoint answered HTTP ${status} to a signed ${event} delivery (expected 2xx).`);
+    } finally {
+      ctx.writes.release();
+    }
+  };
+  const settle = (step: string, expectations: Expectation[]) => waitForEffects(h, step, expectations, ctx);
+  const resumes = () => h.service.resumes();
+
+  // 1. A maintainer asks on the issue: run created, tracking comment, result with a pull request.
+  const step1 = "Step 1 (a /agent comment on the issue)";
+  out(renderStepHeader({ index: 1, total: STEPS, title: "A maintainer asks the bot on an issue" }, view));
+  const trigger = h.humanComment(ISSUE, TEXTS.trigger, MAINTAINER);
+  await deliver(step1, "issue_comment", trigger.payload, { actor: `@${MAINTAINER}`, action: `comments on issue #${ISSUE.number}`, text: TEXTS.trigger });
+  const firstRun = () => h.emulator.control.runs()[0];
+  await settle(step1, [
+    { what: "the App creates one run", met: () => h.emulator.control.stats().runsCreated === 1, seen: () => `${h.emulator.control.stats().runsCreated} runs created` },
+    { what: "👀 on the trigger comment", met: () => h.github.state.reactions.some((r) => r.target.id === trigger.id && r.content === "eyes") },
+    { what: "the run's result in the tracking comment", met: () => hasResult(h, ISSUE.number, firstRun()?.id, SOURCE.gitHost, 1), seen: () => seenMarkers(h, ISSUE.number) },
+    { what: "a pull request produced by the run", met: () => (firstRun()?.git_host_pull_requests?.[0]?.head_branch_name ?? "") !== "", seen: () => `pull requests: ${JSON.stringify(firstRun()?.git_host_pull_requests ?? null)}` },
+  ]);
+  const run = firstRun()!;
+  const produced = run.git_host_pull_requests![0]!;
+  out(renderCheck(`run #${run.id} created; its result names the pull request on \`${produced.head_branch_name!}\``, view));
+
+  // The service's git integration opens the pull request on GitHub: the fake gets it the same way.
+  const pr = producedPull({ number: nextThreadNumber(h), title: produced.title ?? "Agent changes", branch: produced.head_branch_name! });
+  h.github.seed(pullSeed(pr));
+  out(renderNote(`${SERVICE_GIT_USER} opens pull request #${pr.number} “${pr.title}” from \`${pr.headRef}\` (the service's git integration does this on GitHub)`, view));
+
+  // 2. A follow-up in the same issue resumes the same run.
+  const step2 = "Step 2 (a follow-up comment on the issue)";
+  out(renderStepHeader({ index: 2, total: STEPS, title: "A follow-up on the issue resumes the same run" }, view));
+  const followUp = h.humanComment(ISSUE, TEXTS.followUp, MAINTAINER);
+  await deliver(step2, "issue_comment", followUp.payload, { actor: `@${MAINTAINER}`, action: `comments on issue #${ISSUE.number}`, text: TEXTS.followUp });
+  await settle(step2, [
+    resumedOnce(h, run, 1),
+    { what: "no second run", met: () => h.emulator.control.stats().runsCreated === 1, seen: () => `${h.emulator.control.stats().runsCreated} runs created` },
+    { what: "the resumed run's result in a new comment on the issue", met: () => hasResult(h, ISSUE.number, run.id, SOURCE.gitHost, 2), seen: () => seenMarkers(h, ISSUE.number) },
+  ]);
+  out(renderCheck(`run #${run.id} resumed (${ordinal(resumes().length)} resume), no new run`, view));
+
+  // 3. Changes requested on the run's pull request: the run resumes with the review.
+  const step3 = "Step 3 (a changes-requested review on the pull request)";
+  out(renderStepHeader({ index: 3, total: STEPS, title: "Changes requested on the agent's pull request" }, view));
+  const review = reviewSeed(pr);
+  h.github.seed(review.seed);
+  const reviewPayload = reviewSubmittedPayload({ pr, review: { id: review.reviewId, state: "changes_requested", body: TEXTS.review, login: MAINTAINER } });
+  await deliver(step3, "pull_request_review", reviewPayload, { actor: `@${MAINTAINER}`, action: `requests changes on PR #${pr.number}`, text: `${TEXTS.review} (+1 inline comment)` });
+  await settle(step3, [
+    resumedOnce(h, run, 2),
+    { what: `the result on PR #${pr.number}, tagged ${SOURCE.gitHostPrReview}`, met: () => hasResult(h, pr.number, run.id, SOURCE.gitHostPrReview, 1), seen: () => seenMarkers(h, pr.number) },
+  ]);
+  out(renderCheck(`run #${run.id} resumed with the review (${SOURCE.gitHostPrReview})`, view));
+
+  // 4. CI fails on the pull request: auto-fix resumes the run that produced the branch.
+  const step4 = "Step 4 (a failing check suite on the pull request)";
+  out(renderStepHeader({ index: 4, total: STEPS, title: "CI fails on the agent's pull request" }, view));
+  h.github.seed(failingSuiteSeed(pr));
+  const suitePayload = checkSuiteCompletedPayload({ id: FAILING_CHECK.suiteId, conclusion: "failure", headSha: pr.headSha, headBranch: pr.headRef, pullRequests: [{ number: pr.number }] });
+  const ciText = `${FAILING_CHECK.name}: ${FAILING_CHECK.title} (${FAILING_CHECK.annotation.path}:${FAILING_CHECK.annotation.line} ${FAILING_CHECK.annotation.message})`;
+  await deliver(step4, "check_suite", suitePayload, { actor: "GitHub Actions", action: `reports a failing check suite on PR #${pr.number}`, text: ciText });
+  await settle(step4, [
+    resumedOnce(h, run, 3),
+    { what: `the result on PR #${pr.number}, tagged ${SOURCE.gitHostCheckSuite}`, met: () => hasResult(h, pr.number, run.id, SOURCE.gitHostCheckSuite, 1), seen: () => seenMarkers(h, pr.number) },
+  ]);
+  out(renderCheck(`run #${run.id} resumed to fix CI (${SOURCE.gitHostCheckSuite}, attempt 1 of 2)`, view));
+
+  return { runId: run.id, pullRequestNumber: pr.number };
+}
+
+/** Waits until the App has nothing left to do (bounded), then checks every expected effect. */
+async function waitForEffects(h: AppHarness, step: string, expectations: Expectation[], ctx: StepContext): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  let onAbort: (() => void) | undefined;
+  const timedOut = new Promise<"timeout">((resolve) => {
+    timer = setTimeout(() => resolve("timeout"), ctx.stepTimeoutMs);
+  });
+  const aborted = new Promise<"aborted">((resolve) => {
+    onAbort = () => resolve("aborted");
+    ctx.signal?.addEventListener("abort", onAbort, { once: true });
+  });
+  try {
+    const outcome = await Promise.race([h.idle().then(() => "idle" as const), timedOut, aborted]);
+    if (outcome === "aborted") ctx.signal!.throwIfAborted();
+    const missing = expectations.filter((e) => !e.met());
+    if (missing.length === 0) return;
+    const bound = ctx.stepTimeoutMs < 1000 ? `${ctx.stepTimeoutMs} ms` : `${(ctx.stepTimeoutMs / 1000).toFixed(0)} s`;
+    const waited = outcome === "timeout" ? `within ${bound} (the App was still working)` : "once the App had finished its work";
+    const details = missing.map((e) => `${e.what}${e.seen ? ` (seen: ${e.seen()})` : ""}`).join("; ");
+    throw new DemoStepError(step, `expected effects did not happen ${waited}: ${details}.`);
+  } finally {
+    clearTimeout(timer);
+    if (onAbort) ctx.signal?.removeEventListener("abort", onAbort);
+  }
+}
+
+function resumedOnce(h: AppHarness, run: AgentRun, expectedCount: number): Expectation {
+  return {
+    what: `run #${run.id} resumed (resume ${expectedCount}), no other run`,
+    met: () => {
+      const resumes = h.service.resumes();
+      return resumes.length === expectedCount && resumes.every((r) => r.agent_run_id === run.id) && h.emulator.control.stats().runsResumed === expectedCount;
+    },
+    seen: () => `resumes of runs [${h.service.resumes().map((r) => r.agent_run_id).join(", ")}]`,
+  };
+}
+
+/** The bot's finished-run markers in a thread. */
+function botMarkers(h: AppHarness, thread: number): RunMarker[] {
+  return h.botComments(thread).flatMap((c) => {
+    const marker = parseMarker(c.body);
+    return marker ? [marker] : [];
+  });
+}
+
+function hasResult(h: AppHarness, thread: number, runId: number | undefined, sourceType: SourceType, count: number): boolean {
+  if (runId === undefined) return false;
+  const done = botMarkers(h, thread).filter((m) => m.runId === runId && m.sourceType === sourceType && m.state === "done" && m.outcome === "succeeded");
+  return done.length === count;
+}
+
+function seenMarkers(h: AppHarness, thread: number): string {
+  const markers = botMarkers(h, thread);
+  if (markers.length === 0) return `no bot comment with a run marker on #${thread}`;
+  return markers.map((m) => `run ${m.runId ?? "?"} ${m.sourceType} ${m.state}${m.outcome ? `/${m.outcome}` : ""}`).join(", ");
+}
+
+function nextThreadNumber(h: AppHarness): number {
+  return Math.max(0, ...h.github.state.issues.filter((i) => i.repo === FULL_NAME).map((i) => i.number)) + 1;
+}
+
+const ordinal = (n: number) => (n === 1 ? "first" : n === 2 ? "second" : n === 3 ? "third" : `#${n}`);
+
+interface WritePrinter {
+  /** Keeps writes back (while a delivery is being printed) until `release`. */
+  hold(): void;
+  release(): void;
+  stop(): void;
+}
+
+/** Prints every write of the fake GitHub as it happens, rendered from the state at that moment. */
+function printWrites(h: AppHarness, out: (text: string) => void, view: { width: number; style: Style }): WritePrinter {
+  let held: string[] | null = null;
+  const lastVisible = new Map<number, string>();
+  const stop = h.github.onWrite((write) => {
+    const text = renderWrite(writeView(h, write, lastVisible), view);
+    if (held) held.push(text);
+    else out(text);
+  });
+  return {
+    hold: () => {
+      held ??= [];
+    },
+    release: () => {
+      const pending = held ?? [];
+      held = null;
+      for (const text of pending) out(text);
+    },
+    stop,
+  };
+}
+
+/** Looks up the names a reader needs for one write: which thread, whose comment, whether it looks any different. */
+function writeView(h: AppHarness, write: FakeWrite, lastVisible: Map<number, string>): WriteView {
+  const threadLabel = (number: number) => {
+    const issue = h.github.state.issues.find((i) => i.repo === write.repo && i.number === number);
+    return `${issue?.pull_request ? "PR" : "issue"} #${number}`;
+  };
+  if (write.kind === "reaction_added") {
+    const { target } = write.reaction;
+    let label: string;
+    if (target.kind === "issue") {
+      label = threadLabel(target.id);
+    } else if (target.kind === "issue_comment") {
+      const comment = h.github.state.issueComments.find((c) => c.id === target.id);
+      label = comment ? `@${comment.user.login}'s comment ${target.id} on ${threadLabel(comment.issue_number)}` : `comment ${target.id}`;
+    } else {
+      const comment = h.github.state.reviewComments.find((c) => c.id === target.id);
+      label = comment ? `@${comment.user.login}'s review comment ${target.id} on PR #${comment.pull_number}` : `review comment ${target.id}`;
+    }
+    return { kind: "reaction", content: write.reaction.content, author: write.reaction.user.login, target: label };
+  }
+  const action = write.kind === "comment_created" ? "created" : write.kind === "comment_updated" ? "edited" : "deleted";
+  const visible = visibleText(write.comment.body);
+  const sameVisibleText = action === "edited" && lastVisible.get(write.comment.id) === visible;
+  lastVisible.set(write.comment.id, visible);
+  return { kind: "comment", action, commentId: write.comment.id, thread: threadLabel(write.issueNumber), author: write.comment.user.login, body: write.comment.body, sameVisibleText };
+}
+
+function recapOf(h: AppHarness, runId: number, elapsedMs: number): Recap {
+  const stats = h.emulator.control.stats();
+  const writes = h.github.writes.filter((w) => (w.kind === "reaction_added" ? w.reaction.user.login : w.comment.user.login) === BOT_LOGIN);
+  const resumedTimes = h.service.resumes().filter((r) => r.agent_run_id === runId).length;
+  return {
+    runsCreated: stats.runsCreated,
+    runsResumed: stats.runsResumed,
+    resumedRuns: resumedTimes > 0 ? [{ runId, times: resumedTimes }] : [],
+    serviceRequests: stats.requests,
+    byEndpoint: stats.byRoute,
+    rateLimited: stats.rateLimited,
+    githubWrites: {
+      comments: writes.filter((w) => w.kind === "comment_created").length,
+      edits: writes.filter((w) => w.kind === "comment_updated").length,
+      reactions: writes.filter((w) => w.kind === "reaction_added").length,
+    },
+    elapsedMs,
+    timeScale: DEMO_TIME_SCALE,
+  };
+}
