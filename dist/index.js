@@ -52747,6 +52747,9 @@ function findRunForBranch(comments, branch, self) {
   const wanted = normalizeBranch(branch);
   return listTrustedRunMarkers(comments, self).find(({ marker }) => marker.runId !== null && marker.branches.includes(wanted)) ?? null;
 }
+function findLatestMarkerForRun(comments, runId, self) {
+  return listTrustedRunMarkers(comments, self).find(({ marker }) => marker.runId === runId) ?? null;
+}
 function countFixAttempts(comments, branch, self) {
   const wanted = normalizeBranch(branch);
   const cycles = listTrustedRunMarkers(comments, self).filter(
@@ -54447,6 +54450,24 @@ async function getPullRequest(octokit, repo, number4) {
   );
   return toPullRequest(data);
 }
+async function findPullRequestsForBranch(octokit, repo, branch, options = {}) {
+  if (branch.trim() === "") throw new GitHubInputError("findPullRequestsForBranch needs a branch name. Nothing was sent.");
+  const head = `${options.headOwner ?? repo.owner}:${branch}`;
+  const pulls = await callGitHub(
+    `finding pull requests for ${head} in ${repo.owner}/${repo.repo}`,
+    () => collectPages(async (page, perPage) => {
+      const response = await octokit.request("GET /repos/{owner}/{repo}/pulls", {
+        ...repo,
+        head,
+        state: options.state ?? "open",
+        per_page: perPage,
+        page
+      });
+      return { items: response.data, link: response.headers.link };
+    }, options.limit ?? 100)
+  );
+  return pulls.map(toPullRequest);
+}
 function toReviewComment(data) {
   return {
     id: Number(data.id),
@@ -55028,7 +55049,8 @@ async function triggerImages(trigger, settings = {}) {
     onSkip: (skip) => skipped.push(skip),
     ...token ? { token } : {},
     ...settings.tokenOrigins ? { tokenOrigins: settings.tokenOrigins } : {},
-    ...settings.fetch ? { fetch: settings.fetch } : {}
+    ...settings.fetch ? { fetch: settings.fetch } : {},
+    ...settings.timeoutMs !== void 0 ? { timeoutMs: settings.timeoutMs } : {}
   });
   return { images, skipped };
 }
@@ -56195,6 +56217,34 @@ async function loadImages(sources, workspace) {
   return images;
 }
 
+// src/action/links.ts
+var MAX_LINKED_PULL_REQUESTS = 5;
+function renderPullRequestLink(input2) {
+  const marker = renderMarker({ ...newRunMarker({ runId: input2.run.id, orgId: input2.orgId, sourceType: input2.sourceType, branches: [input2.branch] }), state: "done", outcome: input2.outcome });
+  const run2 = input2.run.web_url ? renderLink(`#${input2.run.id}`, input2.run.web_url) : `#${input2.run.id}`;
+  const hint = inlineCode(`${input2.triggerPhrase} <instructions>`, { maxLength: 100 });
+  return `${marker}
+${md`🤖 This pull request comes from agent run ${run2}. Comment ${hint} here, or request changes in a review, to continue that run.`}`;
+}
+async function linkPullRequests(octokit, repo, input2) {
+  const branches = [...new Set((input2.run.git_host_pull_requests ?? []).map((pr) => pr.head_branch_name).filter((b) => !!b))];
+  const linked = [];
+  for (const branch of branches.slice(0, MAX_LINKED_PULL_REQUESTS)) {
+    try {
+      for (const pull of await findPullRequestsForBranch(octokit, repo, branch, { limit: 3 })) {
+        if (pull.number === input2.skipThread || pull.fromFork) continue;
+        const { comments } = await listIssueComments(octokit, repo, pull.number, { limit: 100 });
+        if (findLatestMarkerForRun(asMarkerComments(comments), input2.run.id, input2.self)) continue;
+        await createComment(octokit, repo, pull.number, renderPullRequestLink({ ...input2, branch }));
+        linked.push(pull.number);
+      }
+    } catch (error63) {
+      input2.log.warning(`Could not link the pull request of branch ${branch} to run ${input2.run.id}: ${error63.message}`);
+    }
+  }
+  return linked;
+}
+
 // src/action/repo-config.ts
 var import_yaml = __toESM(require_dist(), 1);
 
@@ -56745,6 +56795,10 @@ var ThreadReporter = class {
   get enabled() {
     return this.threadNumber !== null;
   }
+  /** The issue or pull request written to, or null. */
+  get number() {
+    return this.threadNumber;
+  }
   /** The tracking comment, once posted. */
   get comment() {
     return this.tracking;
@@ -57037,6 +57091,18 @@ async function drive(step, config2, thread, start) {
     await thread.track(renderResultComment({ marker, run: run2, phase, startedAt: step.startedAt, finishedAt: endedAt, trace, triggerPhrase }));
     if (phase === "succeeded") await thread.react(start.reaction, "rocket");
     if (phase === "failed") await thread.react(start.reaction, "confused");
+    if (thread.enabled && step.repo && (run2.git_host_pull_requests ?? []).length > 0) {
+      await linkPullRequests(step.octokit, step.repo, {
+        run: run2,
+        orgId: inputs.orgId,
+        sourceType: marker.sourceType,
+        outcome: outcomeForPhase(phase),
+        triggerPhrase,
+        self: { botLogins: [...step.self.botLogins] },
+        log: logSink,
+        skipThread: thread.number
+      });
+    }
     const outcome = {
       kind: "run",
       run: run2,

@@ -14,7 +14,7 @@ import * as core from "@actions/core";
 import { getOctokit } from "@actions/github";
 import { DEFAULT_REPO_CONFIG, type RepoConfig } from "../config/schema.js";
 import { isThreadEvent, parseWebhookEvent, type BridgeEvent } from "../core/events.js";
-import { newRunMarker, type RunMarker } from "../core/markers.js";
+import { newRunMarker, outcomeForPhase, type RunMarker } from "../core/markers.js";
 import type { BridgeSelf } from "../core/plan.js";
 import { renderResultComment, renderServiceError, renderTrackingComment, serviceErrorForComment, type TrackingPhase } from "../core/render.js";
 import { configErrorReply, detectDespiteConfigError, MARKERS_ONLY_LOOKUP, prepareRun, type PreparedStart, type ReplyThread } from "../flows/index.js";
@@ -27,6 +27,7 @@ import { BRIDGE_NAME, BRIDGE_VERSION } from "../version.js";
 import { detectActionTrigger, isAllowedBotActor } from "./detect.js";
 import { resolveIdentity } from "./identity.js";
 import { loadImages } from "./images.js";
+import { linkPullRequests } from "./links.js";
 import { InputError, rawInput, readInputs, type ActionInputs, type Env } from "./inputs.js";
 import { effectiveConfig, fetchConfigFile, parseConfigFile, CONFIG_PATH } from "./repo-config.js";
 import { OUTPUT_NAMES, outputsFor, renderJobSummary, type ActionOutcome, type PostedComment, type SummaryContext } from "./report.js";
@@ -350,6 +351,18 @@ async function drive(step: Step, config: RepoConfig, thread: ThreadReporter, sta
     await thread.track(renderResultComment({ marker, run, phase, startedAt: step.startedAt, finishedAt: endedAt, trace, triggerPhrase }));
     if (phase === "succeeded") await thread.react(start.reaction, "rocket");
     if (phase === "failed") await thread.react(start.reaction, "confused");
+    if (thread.enabled && step.repo && (run.git_host_pull_requests ?? []).length > 0) {
+      await linkPullRequests(step.octokit, step.repo, {
+        run,
+        orgId: inputs.orgId,
+        sourceType: marker.sourceType,
+        outcome: outcomeForPhase(phase),
+        triggerPhrase,
+        self: { botLogins: [...step.self.botLogins] },
+        log: logSink,
+        skipThread: thread.number,
+      });
+    }
 
     const outcome: ActionOutcome = {
       kind: "run",

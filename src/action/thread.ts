@@ -36,6 +36,11 @@ export class ThreadReporter {
     return this.threadNumber !== null;
   }
 
+  /** The issue or pull request written to, or null. */
+  get number(): number | null {
+    return this.threadNumber;
+  }
+
   /** The tracking comment, once posted. */
   get comment(): PostedComment | null {
     return this.tracking;

@@ -20,7 +20,7 @@ import { inputVariable } from "../../src/action/inputs.js";
 import { run, type StepResult } from "../../src/action/main.js";
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from "../../src/emulator/index.js";
 import { startFakeGitHub, type FakeGitHub, type FakeGitHubSeed } from "../../src/fake-github/index.js";
-import { FULL_NAME, HTML, OWNER, REPO, REPO_ID } from "./app-payloads.js";
+import { FULL_NAME, HTML, OWNER, REPO, REPO_ID, issueCommentPayload, type ThreadSpec } from "./app-payloads.js";
 import { startServiceRecorder, type ServiceRecorder } from "./service-recorder.js";
 
 export const ROOT = resolve(fileURLToPath(new URL("../..", import.meta.url)));
@@ -250,6 +250,8 @@ export interface ActionHarness {
   service: ServiceRecorder;
   /** The inputs every step needs: the service through the recorder, its token and organization. */
   serviceInputs: Record<string, string>;
+  /** A person comments on an issue or pull request of the seed: the comment exists in the fake, its payload is returned. */
+  humanComment(thread: ThreadSpec, body: string, login?: string): { id: number; payload: object };
   /** Runs main.ts's `run()` in this process as a runner would start the step. */
   step(spec: Omit<StepSpec, "githubApiUrl" | "files"> & { files?: RunnerFiles }): Promise<InProcessStep>;
   close(): Promise<void>;
@@ -279,11 +281,17 @@ export async function startActionHarness(options: { seed?: FakeGitHubSeed; confi
   if (options.config !== undefined) seed.files = [...(seed.files ?? []), { path: ".github/agent-run.yml", content: options.config }];
   const github = await startFakeGitHub({ seed });
   const serviceInputs = { "api-url": service.url, "api-token": emulator.token, "org-id": String(emulator.orgId) };
+  let nextCommentId = 50_000;
   return {
     github,
     emulator,
     service,
     serviceInputs,
+    humanComment(thread, body, login = "maintainer") {
+      const id = nextCommentId++;
+      github.seed({ issueComments: [{ id, issue_number: thread.number, body, user: login }] });
+      return { id, payload: issueCommentPayload({ thread, comment: { id, body, login } }) };
+    },
     async step(spec) {
       const files = spec.files ?? createRunnerFiles();
       const env = stepEnv({ ...spec, inputs: { ...serviceInputs, ...spec.inputs }, githubApiUrl: github.url, files, extra: { AGENT_RUN_POLL_INTERVAL: TEST_POLL_INTERVAL, ...spec.extra } });

@@ -1,0 +1,56 @@
+/**
+ * The Action keeps no records, so a pull request a run opened only "remembers" its run if the
+ * thread of that pull request says so. After a run, the Action leaves one short comment on each
+ * pull request it produced in this repository, carrying the run's marker with the head branch:
+ * a later review, follow-up comment or failing CI on that pull request then resumes the same run
+ * (the App finds the same link in its store).
+ */
+import { findLatestMarkerForRun, newRunMarker, renderMarker, type BotIdentity, type RunOutcome } from "../core/markers.js";
+import { inlineCode, md, renderLink, type SafeMarkdown } from "../core/sanitize-output.js";
+import { asMarkerComments } from "../flows/facts.js";
+import type { GitHubClient, RepoRef } from "../github/client.js";
+import { createComment, listIssueComments } from "../github/comments.js";
+import { findPullRequestsForBranch } from "../github/pulls.js";
+import type { AgentRun, SourceType } from "../service/wire.js";
+
+/** Pull requests of one run that get a link comment: a run rarely opens more. */
+export const MAX_LINKED_PULL_REQUESTS = 5;
+
+export interface LinkLog {
+  warning(message: string): void;
+}
+
+/** The link comment's body: the run's marker (done, with the branch), and what a person can do. */
+export function renderPullRequestLink(input: { run: AgentRun; orgId: number; sourceType: SourceType; branch: string; outcome: RunOutcome; triggerPhrase: string }): string {
+  const marker = renderMarker({ ...newRunMarker({ runId: input.run.id, orgId: input.orgId, sourceType: input.sourceType, branches: [input.branch] }), state: "done", outcome: input.outcome });
+  const run = input.run.web_url ? renderLink(`#${input.run.id}`, input.run.web_url) : (`#${input.run.id}` as SafeMarkdown);
+  const hint = inlineCode(`${input.triggerPhrase} <instructions>`, { maxLength: 100 });
+  return `${marker}\n${md`🤖 This pull request comes from agent run ${run}. Comment ${hint} here, or request changes in a review, to continue that run.`}`;
+}
+
+/**
+ * Posts the link comment on every open pull request of this repository whose head is one of the
+ * run's branches, unless the bot already linked this run there. Failures are warnings.
+ */
+export async function linkPullRequests(
+  octokit: GitHubClient,
+  repo: RepoRef,
+  input: { run: AgentRun; orgId: number; sourceType: SourceType; outcome: RunOutcome; triggerPhrase: string; self: BotIdentity; log: LinkLog; skipThread?: number | null },
+): Promise<number[]> {
+  const branches = [...new Set((input.run.git_host_pull_requests ?? []).map((pr) => pr.head_branch_name).filter((b): b is string => !!b))];
+  const linked: number[] = [];
+  for (const branch of branches.slice(0, MAX_LINKED_PULL_REQUESTS)) {
+    try {
+      for (const pull of await findPullRequestsForBranch(octokit, repo, branch, { limit: 3 })) {
+        if (pull.number === input.skipThread || pull.fromFork) continue;
+        const { comments } = await listIssueComments(octokit, repo, pull.number, { limit: 100 });
+        if (findLatestMarkerForRun(asMarkerComments(comments), input.run.id, input.self)) continue;
+        await createComment(octokit, repo, pull.number, renderPullRequestLink({ ...input, branch }));
+        linked.push(pull.number);
+      }
+    } catch (error) {
+      input.log.warning(`Could not link the pull request of branch ${branch} to run ${input.run.id}: ${(error as Error).message}`);
+    }
+  }
+  return linked;
+}

@@ -1,0 +1,135 @@
+/**
+ * How a step ends when the run does not simply succeed: a failed run, the timeout, the service
+ * pacing many jobs with 429s, the service refusing the token, a follow-up while the thread's run
+ * still works, and inputs that cannot be used.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import { newRunMarker, parseMarker, renderMarker } from "../../../src/core/markers.js";
+import { AgentRunClient } from "../../../src/service/client.js";
+import { ACTIONS_BOT, startActionHarness, type ActionHarness } from "../../helpers/action-runner.js";
+import { FULL_NAME } from "../../helpers/app-payloads.js";
+
+const ISSUE = { number: 1, title: "Flaky date test", body: "`dates.test.ts` fails on Tuesdays." };
+
+let h: ActionHarness;
+afterEach(async () => {
+  await h?.close();
+});
+
+const botComments = (harness: ActionHarness) => harness.github.commentsOn(FULL_NAME, 1).filter((c) => c.user.login === ACTIONS_BOT);
+
+describe("a run that fails", () => {
+  it("fails the step (fail-on-error), with the error in the result comment and 😕 on the trigger", async () => {
+    h = await startActionHarness();
+    h.emulator.control.script({ outcome: "failed", errorMessage: "Tests still fail after 3 attempts." });
+    const trigger = h.humanComment(ISSUE, "/agent fix it");
+    const step = await h.step({ eventName: "issue_comment", payload: trigger.payload, inputs: {} });
+    expect(step.exitCode).toBe(1);
+    expect(step.result.failure).toBe(`Agent run 1 failed (status failed): ${h.emulator.url}/runs/1`);
+    expect(step.outputs).toMatchObject({ "run-id": "1", status: "failed" });
+    const [result] = botComments(h);
+    expect(result!.body).toContain("### ❌ Agent run [#1]");
+    expect(result!.body).toContain("Tests still fail after 3 attempts.");
+    expect(h.github.writes.at(-1)).toMatchObject({ kind: "reaction_added", reaction: { content: "confused" } });
+    expect(step.summary).toContain("## ❌ Agent run #1 failed");
+  });
+
+  it("with `fail-on-error: false` the step succeeds and the outputs still say failed", async () => {
+    h = await startActionHarness();
+    h.emulator.control.script({ outcome: "failed" });
+    const trigger = h.humanComment(ISSUE, "/agent fix it");
+    const step = await h.step({ eventName: "issue_comment", payload: trigger.payload, inputs: { "fail-on-error": "false" } });
+    expect(step.exitCode).toBeUndefined();
+    expect(step.result.failure).toBeNull();
+    expect(step.outputs.status).toBe("failed");
+  });
+});
+
+describe("the timeout", () => {
+  it("stops watching at timeout-minutes: the comment says the run keeps going, status is the last seen", async () => {
+    h = await startActionHarness();
+    // Ten hours emulated: queued for the first 72 s of real time, far beyond the step's deadline.
+    h.emulator.control.script({ durationMs: 36_000_000 });
+    const trigger = h.humanComment(ISSUE, "/agent a long task");
+    const step = await h.step({ eventName: "issue_comment", payload: trigger.payload, inputs: { "timeout-minutes": "0.005", "fail-on-error": "false" } });
+    expect(step.exitCode).toBeUndefined();
+    expect(step.outputs).toMatchObject({ "run-id": "1", status: "queued" });
+    expect(h.emulator.control.runs()[0]!.status).toBe("queued");
+    const [comment] = botComments(h);
+    expect(comment!.body).toMatch(/### ⏳ Agent run \[#1\]\(.+\) is still running after/);
+    expect(comment!.body).toContain("The bridge stopped watching it; follow it on [the run page]");
+    expect(parseMarker(comment!.body)).toMatchObject({ state: "done", outcome: "watch_timed_out" });
+    expect(step.summary).toContain("## ⏳ Agent run #1 is still running after");
+  });
+});
+
+describe("many jobs, one token", () => {
+  it("a 429 from the service waits (Retry-After) and continues: the step never fails for it", async () => {
+    h = await startActionHarness();
+    h.emulator.control.setFaults({ rateLimitStorm: { count: 3, retryAfterSeconds: 0 } });
+    const trigger = h.humanComment(ISSUE, "/agent fix it");
+    const step = await h.step({ eventName: "issue_comment", payload: trigger.payload, inputs: {} });
+    expect(step.result.failure).toBeNull();
+    expect(step.outputs.status).toBe("completed");
+    expect(h.service.requests.filter((r) => r.status === 429)).toHaveLength(3);
+    expect(h.service.creates()).toHaveLength(1);
+  });
+});
+
+describe("the service refuses", () => {
+  it("a rejected token: one comment saying what a maintainer must do (never the token), and the step fails", async () => {
+    h = await startActionHarness();
+    const trigger = h.humanComment(ISSUE, "/agent fix it");
+    const step = await h.step({ eventName: "issue_comment", payload: trigger.payload, inputs: { "api-token": "wrong-token-value" } });
+    expect(step.exitCode).toBe(1);
+    expect(step.result.failure).toMatch(/401/);
+    const [comment] = botComments(h);
+    expect(comment!.body).toMatch(/^<!-- agent-run-bridge:service_error -->\n⚠️ \*\*The agent could not run: the Agent Run Service rejected the bridge's API token \(401\)\.\*\*/);
+    expect(comment!.body).not.toContain("wrong-token-value");
+    expect(step.outputs["comment-id"]).toBe(String(comment!.id));
+    expect(step.summary).toContain("## ⚠️ Agent run could not be completed");
+  });
+});
+
+describe("a follow-up while the thread's run still works", () => {
+  it("waits for that run (no queue outlives the step), then sends the follow-up as a resume", async () => {
+    h = await startActionHarness();
+    const client = new AgentRunClient({ baseUrl: h.emulator.url, token: h.emulator.token, orgId: h.emulator.orgId });
+    // 150 s emulated = 300 ms real: still working when the step looks, finished soon after.
+    h.emulator.control.script({ durationMs: 150_000 });
+    const working = await client.createRun({ prompt: "long work", metadata: { repository: FULL_NAME } });
+    h.github.seed({ issueComments: [{ issue_number: 1, user: ACTIONS_BOT, body: `${renderMarker(newRunMarker({ runId: working.id, orgId: h.emulator.orgId, sourceType: "GIT_HOST" }))}\n🤖 working` }] });
+    const trigger = h.humanComment(ISSUE, "/agent and then update the docs");
+    const step = await h.step({ eventName: "issue_comment", payload: trigger.payload, inputs: {} });
+    expect(step.result.failure).toBeNull();
+    expect(h.service.resumes()).toEqual([{ agent_run_id: working.id, prompt: expect.stringContaining("and then update the docs") }]);
+    // The resume went out only after the run was seen finished.
+    const resumeAt = h.service.requests.findIndex((r) => r.path.endsWith("/agent/run/resume"));
+    const polls = h.service.requests.slice(0, resumeAt).filter((r) => r.method === "GET" && r.path.endsWith(`/agent/run/${working.id}`));
+    expect(polls.length).toBeGreaterThanOrEqual(2);
+    expect(step.outputs).toMatchObject({ "run-id": String(working.id), resumed: "true", status: "completed" });
+    const tracking = h.github.writes.find((w) => w.kind === "comment_created");
+    expect(tracking && "comment" in tracking ? tracking.comment.body : "").toContain("📝 Your follow-up is queued: it will be sent when the run finishes.");
+  });
+});
+
+describe("unusable inputs", () => {
+  it("an image file that is not there fails the step before any request", async () => {
+    h = await startActionHarness();
+    const trigger = h.humanComment(ISSUE, "/agent look at this");
+    const step = await h.step({ eventName: "issue_comment", payload: trigger.payload, inputs: { images: "missing.png" } });
+    expect(step.exitCode).toBe(1);
+    expect(step.result.failure).toBe("Invalid input: `images`: cannot read missing.png: no such file (paths are relative to the workspace).");
+    expect(h.github.requests).toEqual([]);
+    expect(h.service.requests).toEqual([]);
+  });
+
+  it("a blanked github-token fails with what to do, even with fail-on-error: false", async () => {
+    h = await startActionHarness();
+    const trigger = h.humanComment(ISSUE, "/agent hi");
+    const step = await h.step({ eventName: "issue_comment", payload: trigger.payload, inputs: { "github-token": "", "fail-on-error": "false" } });
+    expect(step.exitCode).toBe(1);
+    expect(step.result.failure).toContain("`github-token` is empty");
+    expect(h.github.requests).toEqual([]);
+  });
+});
