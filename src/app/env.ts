@@ -18,6 +18,8 @@ export interface AppSettings {
   /** GitHub Enterprise Server's API base (`{GHE_PROTOCOL}://{GHE_HOST}/api/v3`); undefined = api.github.com. */
   githubBaseUrl: string | undefined;
   logLevel: LogLevel;
+  /** Probot's LOG_FORMAT: `pretty` for people (default), `json` for log collectors. */
+  logFormat: "pretty" | "json";
   service: { baseUrl: string; token: string; orgId: number };
   dataDir: string;
   redisUrl: string | undefined;
@@ -121,6 +123,9 @@ export function parseAppEnv(env: Env): AppSettings {
   const logLevel = LOG_LEVELS.find((level) => level === levelText);
   if (!logLevel) invalid.push(`LOG_LEVEL (must be one of ${LOG_LEVELS.join(", ")}, got "${levelText}")`);
 
+  const formatText = value(env, "LOG_FORMAT")?.toLowerCase() ?? "pretty";
+  if (formatText !== "pretty" && formatText !== "json") invalid.push(`LOG_FORMAT (must be pretty or json, got "${formatText}")`);
+
   const apiUrl = required("AGENT_RUN_API_URL");
   if (apiUrl !== undefined && !/^https?:\/\/[^\s/]+/i.test(apiUrl)) invalid.push(`AGENT_RUN_API_URL (must be an http(s) URL, got "${apiUrl}")`);
   const apiToken = required("AGENT_RUN_API_TOKEN");
@@ -146,6 +151,7 @@ export function parseAppEnv(env: Env): AppSettings {
     webhookPath,
     githubBaseUrl: gheHost ? `${gheProtocol}://${gheHost}/api/v3` : undefined,
     logLevel: logLevel!,
+    logFormat: formatText === "json" ? "json" : "pretty",
     service: { baseUrl: apiUrl!, token: apiToken!, orgId },
     dataDir: value(env, "DATA_DIR") ?? DEFAULT_DATA_DIR,
     redisUrl,

@@ -77,6 +77,7 @@ export async function startApp(env: Readonly<Record<string, string | undefined>>
     privateKey: settings.privateKey,
     secret: settings.webhookSecret,
     logLevel: settings.logLevel,
+    logFormat: settings.logFormat,
     webhookPath: settings.webhookPath,
     ...(baseUrl ? { baseUrl } : {}),
     ...(options.Octokit ? { Octokit: options.Octokit } : {}),

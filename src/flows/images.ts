@@ -35,6 +35,7 @@ export async function triggerImages(
     ...(token ? { token } : {}),
     ...(settings.tokenOrigins ? { tokenOrigins: settings.tokenOrigins } : {}),
     ...(settings.fetch ? { fetch: settings.fetch } : {}),
+    ...(settings.timeoutMs !== undefined ? { timeoutMs: settings.timeoutMs } : {}),
   });
   return { images, skipped };
 }

@@ -62,8 +62,10 @@ export interface ImageDownloadSettings {
   fetch?: typeof fetch;
   /** Default MAX_IMAGE_ATTACHMENTS (4). */
   maxCount?: number;
-  /** Per image; default 5 MB. */
+  /** Per image; default 3 MB. */
   maxBytes?: number;
+  /** Per image download; default 15 s. */
+  timeoutMs?: number;
 }
 
 export interface FlowLogger {

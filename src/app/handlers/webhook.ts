@@ -26,6 +26,8 @@ export interface WebhookDelivery {
   config(file: string): Promise<unknown>;
 }
 
+const IMAGE_TIMEOUT_MS = 5_000;
+
 /** Ignore reasons that no configuration can change: such events are dropped before the config is read. */
 const CONFIG_INDEPENDENT: ReadonlySet<IgnoreCode> = new Set(["unsupported_event", "unsupported_action", "bot_sender", "own_check_suite"]);
 
@@ -85,7 +87,8 @@ export async function handleWebhook(delivery: WebhookDelivery, deps: AppDependen
     client: deps.client,
     lookup: storeLookup(store),
     origin: { deliveryId: delivery.id, appName: deps.identity.slug, appVersion: BRIDGE_VERSION },
-    images: { ...deps.images, token: () => installationToken(delivery.octokit) },
+    // Short per-image limit: the webhook is answered after the tracking comment, which waits for them.
+    images: { timeoutMs: IMAGE_TIMEOUT_MS, ...deps.images, token: () => installationToken(delivery.octokit) },
     logger: log,
   });
   await actOnPrepared(prepared, {

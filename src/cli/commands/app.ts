@@ -7,7 +7,7 @@ Configuration (environment only):
   APP_ID, PRIVATE_KEY or PRIVATE_KEY_PATH, WEBHOOK_SECRET   the GitHub App's credentials
   PORT (3000), HOST, WEBHOOK_PATH (/api/github/webhooks)     where webhooks arrive; GET /healthz answers too
   GHE_HOST, GHE_PROTOCOL (https)                             GitHub Enterprise Server
-  LOG_LEVEL (info)                                           trace, debug, info, warn, error, fatal
+  LOG_LEVEL (info), LOG_FORMAT (pretty)                      trace … fatal; pretty or json
   AGENT_RUN_API_URL, AGENT_RUN_API_TOKEN, AGENT_RUN_ORG_ID   the Agent Run Service
   DATA_DIR (.data)                                           durable state (bridge.sqlite)
   REDIS_URL                                                  share the API token's rate budget across replicas

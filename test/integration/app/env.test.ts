@@ -36,6 +36,7 @@ describe("parseAppEnv", () => {
       webhookPath: "/api/github/webhooks",
       githubBaseUrl: undefined,
       logLevel: "info",
+      logFormat: "pretty",
       service: { baseUrl: "https://agents.example.com", token: "tok_abcdefghijkl", orgId: 7 },
       dataDir: ".data",
       redisUrl: undefined,
