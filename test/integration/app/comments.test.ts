@@ -113,7 +113,8 @@ describe("a /agent comment", () => {
   it("passes GitHub image attachments of the trigger comment as data URIs", async () => {
     harness = await startAppHarness();
     const png = createPng({ width: 3, height: 2 });
-    const local = harness.github.addAttachment(png, "image/png");
+    // Private, like attachments of private repositories: only the installation token opens it.
+    const local = harness.github.addAttachment(png, "image/png", { private: true });
     const id = local.split("/").pop()!;
     const body = `/agent the button looks wrong\n\n![screenshot](https://github.com/user-attachments/assets/${id})\n\n![elsewhere](https://example.com/x.png)`;
     const trigger = harness.humanComment(ISSUE, body);
@@ -121,7 +122,7 @@ describe("a /agent comment", () => {
     await harness.idle();
     const [create] = harness.service.creates();
     expect(create!.images).toEqual([`data:image/png;base64,${png.toString("base64")}`]);
-    expect(harness.github.callsTo("GET", `/user-attachments/assets/${id}`)).toHaveLength(1);
+    expect(harness.github.callsTo("GET", `/user-attachments/assets/${id}`).map((r) => `${r.auth} ${r.status}`)).toEqual(["installation 302"]);
   });
 
   it("ignores comments without the trigger, edits, and comments by bots: no call beyond reading nothing", async () => {
