@@ -16,6 +16,9 @@ import {
   FULL_NAME,
   ISSUE,
   MAINTAINER,
+  MAX_FIX_ATTEMPTS,
+  OWNER,
+  REPO,
   REPO_CONFIG,
   SERVICE_GIT_USER,
   TEXTS,
@@ -157,8 +160,12 @@ async function playSteps(h: AppHarness, ctx: StepContext): Promise<{ runId: numb
   const firstRun = () => h.emulator.control.runs()[0];
   await settle(step1, [
     { what: "the App creates one run", met: () => h.emulator.control.stats().runsCreated === 1, seen: () => `${h.emulator.control.stats().runsCreated} runs created` },
-    { what: "👀 on the trigger comment", met: () => h.github.state.reactions.some((r) => r.target.id === trigger.id && r.content === "eyes") },
-    { what: "the run's result in the tracking comment", met: () => hasResult(h, ISSUE.number, firstRun()?.id, SOURCE.gitHost, 1), seen: () => seenMarkers(h, ISSUE.number) },
+    reactedTo(h, trigger.id),
+    {
+      what: "the run's result in the tracking comment the App posted first",
+      met: () => hasResult(h, ISSUE.number, firstRun()?.id, SOURCE.gitHost, 1) && h.botComments(ISSUE.number).length === 1,
+      seen: () => seenMarkers(h, ISSUE.number),
+    },
     { what: "a pull request produced by the run", met: () => (firstRun()?.git_host_pull_requests?.[0]?.head_branch_name ?? "") !== "", seen: () => `pull requests: ${JSON.stringify(firstRun()?.git_host_pull_requests ?? null)}` },
   ]);
   const run = firstRun()!;
@@ -177,6 +184,7 @@ async function playSteps(h: AppHarness, ctx: StepContext): Promise<{ runId: numb
   await deliver(step2, "issue_comment", followUp.payload, { actor: `@${MAINTAINER}`, action: `comments on issue #${ISSUE.number}`, text: TEXTS.followUp });
   await settle(step2, [
     resumedOnce(h, run, 1),
+    reactedTo(h, followUp.id),
     { what: "no second run", met: () => h.emulator.control.stats().runsCreated === 1, seen: () => `${h.emulator.control.stats().runsCreated} runs created` },
     { what: "the resumed run's result in a new comment on the issue", met: () => hasResult(h, ISSUE.number, run.id, SOURCE.gitHost, 2), seen: () => seenMarkers(h, ISSUE.number) },
   ]);
@@ -202,11 +210,13 @@ async function playSteps(h: AppHarness, ctx: StepContext): Promise<{ runId: numb
   const suitePayload = checkSuiteCompletedPayload({ id: FAILING_CHECK.suiteId, conclusion: "failure", headSha: pr.headSha, headBranch: pr.headRef, pullRequests: [{ number: pr.number }] });
   const ciText = `${FAILING_CHECK.name}: ${FAILING_CHECK.title} (${FAILING_CHECK.annotation.path}:${FAILING_CHECK.annotation.line} ${FAILING_CHECK.annotation.message})`;
   await deliver(step4, "check_suite", suitePayload, { actor: "GitHub Actions", action: `reports a failing check suite on PR #${pr.number}`, text: ciText });
+  const fixAttempts = () => h.app.store.checkAttempts(OWNER, REPO, pr.number).count;
   await settle(step4, [
     resumedOnce(h, run, 3),
+    { what: "one CI fix attempt recorded for the pull request", met: () => fixAttempts() === 1, seen: () => `${fixAttempts()} attempts` },
     { what: `the result on PR #${pr.number}, tagged ${SOURCE.gitHostCheckSuite}`, met: () => hasResult(h, pr.number, run.id, SOURCE.gitHostCheckSuite, 1), seen: () => seenMarkers(h, pr.number) },
   ]);
-  out(renderCheck(`run #${run.id} resumed to fix CI (${SOURCE.gitHostCheckSuite}, attempt 1 of 2)`, view));
+  out(renderCheck(`run #${run.id} resumed to fix CI (${SOURCE.gitHostCheckSuite}, attempt ${fixAttempts()} of ${MAX_FIX_ATTEMPTS})`, view));
 
   return { runId: run.id, pullRequestNumber: pr.number };
 }
@@ -235,6 +245,16 @@ async function waitForEffects(h: AppHarness, step: string, expectations: Expecta
     clearTimeout(timer);
     if (onAbort) ctx.signal?.removeEventListener("abort", onAbort);
   }
+}
+
+/** 👀 when the App took the comment, 🚀 when its run succeeded. */
+function reactedTo(h: AppHarness, commentId: number): Expectation {
+  const contents = () => h.github.state.reactions.filter((r) => r.target.kind === "issue_comment" && r.target.id === commentId && r.user.login === BOT_LOGIN).map((r) => r.content);
+  return {
+    what: `👀 then 🚀 on comment ${commentId}`,
+    met: () => contents().join(",") === "eyes,rocket",
+    seen: () => `reactions [${contents().join(", ")}]`,
+  };
 }
 
 function resumedOnce(h: AppHarness, run: AgentRun, expectedCount: number): Expectation {

@@ -6,7 +6,7 @@ import type { RunScript } from "../src/emulator/index.js";
 import { fakeSha, type CheckSuiteSeed, type FakeGitHubSeed, type ReviewSeed } from "../src/fake-github/index.js";
 import { FULL_NAME, OWNER, REPO, REPO_ID, type PullSpec, type ThreadSpec } from "../test/helpers/app-payloads.js";
 
-export { FULL_NAME };
+export { FULL_NAME, OWNER, REPO };
 
 /** Emulated time runs 25× faster: the scripted 20–40 s runs take about a second each. */
 export const DEMO_TIME_SCALE = 0.04;
@@ -21,8 +21,11 @@ export const ISSUE: Required<Pick<ThreadSpec, "number" | "title" | "body">> = {
   body: "Exporting a report to CSV loses its final line when the data has no trailing newline.",
 };
 
+/** CI fix attempts per pull request before the bot hands it back to people. */
+export const MAX_FIX_ATTEMPTS = 2;
+
 /** `.github/agent-run.yml` of the demo repository: the defaults, plus CI auto-fix. */
-export const REPO_CONFIG = ["check_suite:", "  enabled: true", "  max_attempts: 2", ""].join("\n");
+export const REPO_CONFIG = ["check_suite:", "  enabled: true", `  max_attempts: ${MAX_FIX_ATTEMPTS}`, ""].join("\n");
 
 /** The texts people write, each with a phrase the matching emulator script keys on. */
 export const TEXTS = {
