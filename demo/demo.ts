@@ -111,7 +111,6 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
     const writes = printWrites(harness, out, view);
     try {
       const result = await playSteps(harness, { out, writes, view, webhookSecret, stepTimeoutMs, signal: options.signal });
-      writes.stop();
       const recap = recapOf(harness, result.runId, performance.now() - started);
       out(renderRecap(recap, view));
       if (recap.rateLimited > 0) {
