@@ -39,7 +39,8 @@ export async function actOnPrepared(prepared: PreparedRun, ctx: ActContext): Pro
   }
   if (!trigger.repo || !prepared.thread) return;
   // Two deliveries of one request (a review and its inline comments, check_suite and a re-run) act once.
-  if (!ctx.deps.store.claimTrigger(`${trigger.repo.id}:${trigger.dedupeKey}`)) {
+  const triggerKey = `${trigger.repo.id}:${trigger.dedupeKey}`;
+  if (!ctx.deps.store.claimTrigger(triggerKey)) {
     log.info({ key: trigger.dedupeKey }, "this trigger was already handled");
     return;
   }
@@ -47,7 +48,12 @@ export async function actOnPrepared(prepared: PreparedRun, ctx: ActContext): Pro
   switch (prepared.action) {
     case "refuse":
     case "hand_back":
-      await createComment(ctx.octokit, repo, prepared.thread.number, prepared.body);
+      try {
+        await createComment(ctx.octokit, repo, prepared.thread.number, prepared.body);
+      } catch (error) {
+        ctx.deps.store.releaseTrigger(triggerKey);
+        throw error;
+      }
       log.info({ action: prepared.action, reason: prepared.reason }, prepared.action === "refuse" ? "refused" : "handed the pull request back");
       return;
     default:

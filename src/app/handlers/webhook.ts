@@ -48,6 +48,17 @@ export async function handleWebhook(delivery: WebhookDelivery, deps: AppDependen
     log.info({ delivery: delivery.id }, "delivery already received; a redelivery changes nothing");
     return;
   }
+  try {
+    await handleNewDelivery(delivery, deps);
+  } catch (error) {
+    // Nothing was stored (GitHub or the config read failed): let a manual redelivery try again.
+    store.forgetDelivery(delivery.id);
+    throw error;
+  }
+}
+
+async function handleNewDelivery(delivery: WebhookDelivery, deps: AppDependencies): Promise<void> {
+  const { log, store } = { log: delivery.log, store: deps.store };
 
   let event: BridgeEvent;
   try {

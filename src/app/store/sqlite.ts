@@ -152,6 +152,14 @@ export class SqliteBridgeStore implements BridgeStore {
     return info.changes === 1;
   }
 
+  forgetDelivery(deliveryId: string): void {
+    this.db.prepare("DELETE FROM deliveries WHERE id = ?").run(deliveryId);
+  }
+
+  releaseTrigger(key: string): void {
+    this.db.prepare("DELETE FROM trigger_keys WHERE key = ?").run(key);
+  }
+
   claimTrigger(key: string): boolean {
     const info = this.db.prepare("INSERT OR IGNORE INTO trigger_keys (key, claimed_at) VALUES (?, ?)").run(key, this.now());
     return info.changes === 1;

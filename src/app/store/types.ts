@@ -73,8 +73,12 @@ export type NewTask = Pick<Task, "kind" | "state" | "sourceType" | "thread" | "r
 export interface BridgeStore {
   /** True the first time a delivery id is seen; false for a redelivery. */
   markDelivery(deliveryId: string, event: string): boolean;
+  /** Forgets a delivery whose handling failed before anything was stored, so a redelivery is handled. */
+  forgetDelivery(deliveryId: string): void;
   /** True the first time a trigger key (e.g. a comment id, or repo + head SHA) is claimed. */
   claimTrigger(key: string): boolean;
+  /** Gives a claimed trigger key back after handling it failed before anything was stored. */
+  releaseTrigger(key: string): void;
   /** Forget deliveries and trigger keys older than `olderThanMs` (GitHub redelivers for days). */
   prune(olderThanMs: number): void;
 

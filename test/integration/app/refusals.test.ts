@@ -74,6 +74,21 @@ describe("refusals", () => {
     expect(harness.service.requests).toEqual([]);
   });
 
+  it("a delivery that failed on GitHub's side is handled in full when it is redelivered", async () => {
+    harness = await startAppHarness();
+    harness.github.injectFault({ method: "GET", path: "/repos/{o}/{r}/contents/.github/agent-run.yml", times: 1, status: 502 });
+    const comment = harness.humanComment(ISSUE, "/agent fix it after the outage");
+    const first = await harness.deliver("issue_comment", comment.payload);
+    expect(first.status).toBeGreaterThanOrEqual(500);
+    expect(harness.service.requests).toEqual([]);
+
+    // "Redeliver" in the App's settings: same delivery id, and this time GitHub answers.
+    await harness.deliver("issue_comment", comment.payload, first.deliveryId);
+    await harness.idle();
+    expect(harness.service.creates()).toHaveLength(1);
+    expect(harness.botComments(1)).toHaveLength(1);
+  });
+
   it("a delivery with a wrong signature is rejected before anything happens", async () => {
     harness = await startAppHarness();
     const comment = harness.humanComment(ISSUE, "/agent fix it");
