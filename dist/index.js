@@ -56358,6 +56358,14 @@ function pullRequestsJson(prs) {
     }))
   );
 }
+var OUTPUT_TEXT_MAX_BYTES = { result: 4e5, summary: 2e5 };
+function truncateUtf8(text2, maxBytes) {
+  if (Buffer.byteLength(text2, "utf8") <= maxBytes) return text2;
+  const ellipsis = "…";
+  let cut2 = Buffer.from(text2, "utf8").subarray(0, Math.max(0, maxBytes - Buffer.byteLength(ellipsis))).toString("utf8");
+  cut2 = cut2.replace(/\uFFFD+$/, "");
+  return cut2 + ellipsis;
+}
 var EMPTY_OUTPUTS = {
   "run-id": "",
   status: "",
@@ -56382,8 +56390,8 @@ function outputsFor(outcome) {
         "run-id": run2 ? String(run2.id) : "",
         status: run2?.status ?? "",
         "web-url": run2?.web_url ?? "",
-        result: run2?.result ?? "",
-        summary: run2?.summary ?? "",
+        result: truncateUtf8(run2?.result ?? "", OUTPUT_TEXT_MAX_BYTES.result),
+        summary: truncateUtf8(run2?.summary ?? "", OUTPUT_TEXT_MAX_BYTES.summary),
         "pull-requests": run2 ? pullRequestsJson(run2.git_host_pull_requests) : "",
         "comment-id": outcome.comment ? String(outcome.comment.id) : "",
         resumed: run2 ? String(outcome.resumed) : ""
@@ -56409,23 +56417,15 @@ function headline2(outcome) {
 var row = (label, value2) => `| ${label} | ${value2} |`;
 var utf8Bytes = (text2) => Buffer.byteLength(text2, "utf8");
 function fitText(text2, maxBytes, triggerPhrase) {
-  const render = (chars) => sanitizeMarkdown(truncateText(text2, chars), { triggerPhrase });
-  const full = render(text2.length);
-  if (utf8Bytes(full) <= maxBytes) return full;
-  let low = 0;
-  let high = text2.length - 1;
-  let best = "";
-  while (low <= high) {
-    const mid = Math.floor((low + high) / 2);
-    const candidate = render(mid);
-    if (utf8Bytes(candidate) <= maxBytes) {
-      best = candidate;
-      low = mid + 1;
-    } else {
-      high = mid - 1;
-    }
+  const render = (chars2) => sanitizeMarkdown(truncateText(text2, chars2), { triggerPhrase });
+  let chars = Math.min(text2.length, maxBytes);
+  for (let attempt = 0; attempt < 8 && chars > 0; attempt++) {
+    const candidate = render(chars);
+    const bytes = utf8Bytes(candidate);
+    if (bytes <= maxBytes) return candidate;
+    chars = Math.floor(chars * maxBytes * 0.97 / bytes);
   }
-  return best;
+  return "";
 }
 function renderJobSummary(outcome, context3, maxBytes = JOB_SUMMARY_MAX_BYTES) {
   const thread = context3.thread ? renderLink(context3.thread.label, context3.thread.url) : null;
@@ -56902,7 +56902,7 @@ function createStep(inputs, runner, event, images, env, now, startedAt) {
     repoFullName,
     octokit: getOctokit(inputs.githubToken, { baseUrl: runner.apiUrl }),
     client: new AgentRunClient({ baseUrl: inputs.apiUrl, token: inputs.apiToken, orgId: inputs.orgId, userAgent: `${ACTION_NAME}/${BRIDGE_VERSION}` }),
-    self: { botLogins: [] },
+    self: identityFor(null),
     images,
     now,
     startedAt,
@@ -56913,12 +56913,16 @@ function createStep(inputs, runner, event, images, env, now, startedAt) {
 }
 async function act(step) {
   const { inputs, event, octokit } = step;
-  step.self = { botLogins: (await resolveIdentity(octokit)).botLogins };
   const config2 = await loadConfig(step);
   if (!config2.ok) return configFailure(step, config2.fileRaw, config2.errors);
   step.summary.triggerPhrase = config2.config.trigger_phrase;
-  if (inputs.mode === "resume") return resumeExplicitly(step, config2.config);
-  const detection = detectActionTrigger(event, config2.config, step.self, inputs.allowedBots, inputs.prompt ? { explicitPrompt: inputs.prompt } : {});
+  const detect = () => detectActionTrigger(event, config2.config, step.self, inputs.allowedBots, inputs.prompt ? { explicitPrompt: inputs.prompt } : {});
+  let detection = inputs.mode === "resume" ? null : detect();
+  if (detection?.kind !== "ignore") {
+    step.self = { botLogins: (await resolveIdentity(octokit)).botLogins };
+    if (inputs.mode === "resume") return resumeExplicitly(step, config2.config);
+    detection = detect();
+  }
   if (detection.kind === "ignore") {
     if (detection.code === "unsupported_event") {
       return fail(step, `The "${event.name}" event has no comment, review or failing CI to act on: give the action a \`prompt\` input to start a run from it.`, null);

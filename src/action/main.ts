@@ -25,7 +25,7 @@ import { classifyRunStatus, type RunPhase } from "../service/status.js";
 import { SOURCE, type AgentRun, type CreateRunRequest } from "../service/wire.js";
 import { BRIDGE_NAME, BRIDGE_VERSION } from "../version.js";
 import { detectActionTrigger, isAllowedBotActor } from "./detect.js";
-import { resolveIdentity } from "./identity.js";
+import { identityFor, resolveIdentity } from "./identity.js";
 import { loadImages } from "./images.js";
 import { linkPullRequests } from "./links.js";
 import { InputError, rawInput, readInputs, type ActionInputs, type Env } from "./inputs.js";
@@ -120,7 +120,7 @@ function createStep(inputs: ActionInputs, runner: RunnerEnv, event: BridgeEvent,
     repoFullName,
     octokit: getOctokit(inputs.githubToken, { baseUrl: runner.apiUrl }),
     client: new AgentRunClient({ baseUrl: inputs.apiUrl, token: inputs.apiToken, orgId: inputs.orgId, userAgent: `${ACTION_NAME}/${BRIDGE_VERSION}` }),
-    self: { botLogins: [] },
+    self: identityFor(null),
     images,
     now,
     startedAt,
@@ -135,15 +135,19 @@ function createStep(inputs: ActionInputs, runner: RunnerEnv, event: BridgeEvent,
 
 async function act(step: Step): Promise<StepResult> {
   const { inputs, event, octokit } = step;
-  step.self = { botLogins: (await resolveIdentity(octokit)).botLogins };
-
   const config = await loadConfig(step);
   if (!config.ok) return configFailure(step, config.fileRaw, config.errors);
   step.summary.triggerPhrase = config.config.trigger_phrase;
 
-  if (inputs.mode === "resume") return resumeExplicitly(step, config.config);
-
-  const detection = detectActionTrigger(event, config.config, step.self, inputs.allowedBots, inputs.prompt ? { explicitPrompt: inputs.prompt } : {});
+  const detect = () => detectActionTrigger(event, config.config, step.self, inputs.allowedBots, inputs.prompt ? { explicitPrompt: inputs.prompt } : {});
+  // Most events of a comment workflow are not for the agent: decide that before asking GitHub who
+  // the token is (every bot is already refused by type; the identity only adds which bot is us).
+  let detection = inputs.mode === "resume" ? null : detect();
+  if (detection?.kind !== "ignore") {
+    step.self = { botLogins: (await resolveIdentity(octokit)).botLogins };
+    if (inputs.mode === "resume") return resumeExplicitly(step, config.config);
+    detection = detect();
+  }
   if (detection.kind === "ignore") {
     if (detection.code === "unsupported_event") {
       return fail(step, `The "${event.name}" event has no comment, review or failing CI to act on: give the action a \`prompt\` input to start a run from it.`, null);

@@ -50,6 +50,22 @@ export function pullRequestsJson(prs: readonly GitHostPullRequest[] | null | und
   );
 }
 
+/**
+ * GitHub keeps at most 1 MB of outputs per job: the agent's texts are cut to fit beside each other
+ * (the full text stays on the run page and in the job summary).
+ */
+export const OUTPUT_TEXT_MAX_BYTES = { result: 400_000, summary: 200_000 } as const;
+
+/** `text` cut to at most `maxBytes` of UTF-8, ending with "…" when cut, never inside a character. */
+export function truncateUtf8(text: string, maxBytes: number): string {
+  if (Buffer.byteLength(text, "utf8") <= maxBytes) return text;
+  const ellipsis = "…";
+  let cut = Buffer.from(text, "utf8").subarray(0, Math.max(0, maxBytes - Buffer.byteLength(ellipsis))).toString("utf8");
+  // A character split by the byte cut decodes as U+FFFD: drop it.
+  cut = cut.replace(/\uFFFD+$/, "");
+  return cut + ellipsis;
+}
+
 const EMPTY_OUTPUTS: ActionOutputs = {
   "run-id": "",
   status: "",
@@ -75,8 +91,8 @@ export function outputsFor(outcome: ActionOutcome): ActionOutputs {
         "run-id": run ? String(run.id) : "",
         status: run?.status ?? "",
         "web-url": run?.web_url ?? "",
-        result: run?.result ?? "",
-        summary: run?.summary ?? "",
+        result: truncateUtf8(run?.result ?? "", OUTPUT_TEXT_MAX_BYTES.result),
+        summary: truncateUtf8(run?.summary ?? "", OUTPUT_TEXT_MAX_BYTES.summary),
         "pull-requests": run ? pullRequestsJson(run.git_host_pull_requests) : "",
         "comment-id": outcome.comment ? String(outcome.comment.id) : "",
         resumed: run ? String(outcome.resumed) : "",
@@ -115,25 +131,22 @@ const row = (label: string, value: SafeMarkdown | string) => `| ${label} | ${val
 
 const utf8Bytes = (text: string) => Buffer.byteLength(text, "utf8");
 
-/** The largest sanitised rendering of `text` that fits `maxBytes` (binary search on its length). */
+/**
+ * A sanitised rendering of `text` that fits `maxBytes`: all of it when it fits, else a cut whose
+ * length is estimated from the bytes per character of the last rendering (a few renderings, not a
+ * search: agent results can be megabytes).
+ */
 function fitText(text: string, maxBytes: number, triggerPhrase: string): string {
   const render = (chars: number) => sanitizeMarkdown(truncateText(text, chars), { triggerPhrase });
-  const full = render(text.length);
-  if (utf8Bytes(full) <= maxBytes) return full;
-  let low = 0;
-  let high = text.length - 1;
-  let best = "";
-  while (low <= high) {
-    const mid = Math.floor((low + high) / 2);
-    const candidate = render(mid);
-    if (utf8Bytes(candidate) <= maxBytes) {
-      best = candidate;
-      low = mid + 1;
-    } else {
-      high = mid - 1;
-    }
+  // A character is at least one byte, so more than `maxBytes` characters never fit.
+  let chars = Math.min(text.length, maxBytes);
+  for (let attempt = 0; attempt < 8 && chars > 0; attempt++) {
+    const candidate = render(chars);
+    const bytes = utf8Bytes(candidate);
+    if (bytes <= maxBytes) return candidate;
+    chars = Math.floor((chars * maxBytes * 0.97) / bytes);
   }
-  return best;
+  return "";
 }
 
 /** The job summary's Markdown, or "" when there is nothing to say (an ignored event stays quiet). */

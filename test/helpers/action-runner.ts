@@ -9,6 +9,8 @@
  */
 import { execFile } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -274,12 +276,55 @@ function restoreEnv(name: string, value: string | undefined): void {
   else process.env[name] = value;
 }
 
-export async function startActionHarness(options: { seed?: FakeGitHubSeed; config?: string; emulator?: EmulatorOptions } = {}): Promise<ActionHarness> {
+/**
+ * GitHub's GraphQL `viewer` in front of the fake (which has no GraphQL): answers `POST /graphql`
+ * with the token's login and passes every other request through unchanged, so the Action's
+ * identity lookup sees what an App installation token or a personal token would see.
+ */
+export async function startViewerFront(targetUrl: string, viewerLogin: string): Promise<{ url: string; close(): Promise<void> }> {
+  const server = createServer((req, res) => {
+    void (async () => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of req) chunks.push(chunk as Buffer);
+      const body = Buffer.concat(chunks);
+      if (req.method === "POST" && req.url === "/graphql") {
+        res.writeHead(200, { "content-type": "application/json; charset=utf-8" }).end(JSON.stringify({ data: { viewer: { login: viewerLogin } } }));
+        return;
+      }
+      const headers: Record<string, string> = {};
+      for (const [name, value] of Object.entries(req.headers)) {
+        if (typeof value === "string" && !["host", "connection", "content-length"].includes(name)) headers[name] = value;
+      }
+      const answer = await fetch(`${targetUrl}${req.url ?? "/"}`, { method: req.method, headers, redirect: "manual", ...(body.length > 0 ? { body } : {}) });
+      const out: Record<string, string> = {};
+      answer.headers.forEach((value, name) => {
+        if (!["content-length", "transfer-encoding", "content-encoding", "connection"].includes(name)) out[name] = value;
+      });
+      res.writeHead(answer.status, out).end(Buffer.from(await answer.arrayBuffer()));
+    })().catch((error: unknown) => res.writeHead(502).end(String(error)));
+  });
+  await new Promise<void>((resolveListen) => server.listen(0, "127.0.0.1", resolveListen));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolveClose) => {
+        server.close(() => resolveClose());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+export async function startActionHarness(
+  options: { seed?: FakeGitHubSeed; config?: string; emulator?: EmulatorOptions; viewerLogin?: string } = {},
+): Promise<ActionHarness> {
   const emulator = await startEmulator({ timeScale: SCALE, ...options.emulator });
   const service = await startServiceRecorder(emulator.url);
   const seed = options.seed ?? actionSeed();
   if (options.config !== undefined) seed.files = [...(seed.files ?? []), { path: ".github/agent-run.yml", content: options.config }];
   const github = await startFakeGitHub({ seed });
+  const front = options.viewerLogin ? await startViewerFront(github.url, options.viewerLogin) : null;
+  const apiUrl = front?.url ?? github.url;
   const serviceInputs = { "api-url": service.url, "api-token": emulator.token, "org-id": String(emulator.orgId) };
   let nextCommentId = 50_000;
   return {
@@ -294,7 +339,7 @@ export async function startActionHarness(options: { seed?: FakeGitHubSeed; confi
     },
     async step(spec) {
       const files = spec.files ?? createRunnerFiles();
-      const env = stepEnv({ ...spec, inputs: { ...serviceInputs, ...spec.inputs }, githubApiUrl: github.url, files, extra: { AGENT_RUN_POLL_INTERVAL: TEST_POLL_INTERVAL, ...spec.extra } });
+      const env = stepEnv({ ...spec, inputs: { ...serviceInputs, ...spec.inputs }, githubApiUrl: apiUrl, files, extra: { AGENT_RUN_POLL_INTERVAL: TEST_POLL_INTERVAL, ...spec.extra } });
       writeFileSync(sharedSummary, "");
       const saved = { output: process.env.GITHUB_OUTPUT, summary: process.env.GITHUB_STEP_SUMMARY };
       process.env.GITHUB_OUTPUT = files.outputPath;
@@ -310,7 +355,7 @@ export async function startActionHarness(options: { seed?: FakeGitHubSeed; confi
       }
     },
     async close() {
-      await Promise.all([github.close(), service.close(), emulator.close()]);
+      await Promise.all([github.close(), service.close(), emulator.close(), front?.close()]);
     },
   };
 }

@@ -132,6 +132,8 @@ describe("a /agent comment", () => {
     expect(step.result.outcome).toMatchObject({ kind: "ignored" });
     expect(h.github.writes).toEqual([]);
     expect(h.service.requests).toEqual([]);
+    // One read (the configuration, for its trigger phrase); not even who the token is.
+    expect(h.github.requests.map((r) => `${r.method} ${r.route}`)).toEqual(["GET /repos/:owner/:repo/contents/*"]);
     expect(step.summary).toBe("");
     expect(Object.values(step.outputs).every((value) => value === "")).toBe(true);
     expect(Object.keys(step.outputs)).toHaveLength(8);

@@ -1,0 +1,74 @@
+/**
+ * Whose markers the Action trusts: always `github-actions[bot]` (the job's token), plus the bot of
+ * a GitHub App installation token (GraphQL `viewer` names it), never a person behind a personal
+ * token (their own comments must still trigger, and a person's text is what trust excludes).
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import { identityFor } from "../../../src/action/identity.js";
+import { newRunMarker, renderMarker } from "../../../src/core/markers.js";
+import { AgentRunClient } from "../../../src/service/client.js";
+import { actionSeed, startActionHarness, type ActionHarness } from "../../helpers/action-runner.js";
+import { FULL_NAME } from "../../helpers/app-payloads.js";
+
+const ISSUE = { number: 1, title: "Flaky date test", body: "Fails on Tuesdays." };
+
+let h: ActionHarness;
+afterEach(async () => {
+  await h?.close();
+});
+
+async function finishedRun(harness: ActionHarness): Promise<number> {
+  const client = new AgentRunClient({ baseUrl: harness.emulator.url, token: harness.emulator.token, orgId: harness.emulator.orgId });
+  const run = await client.createRun({ prompt: "earlier work", metadata: { repository: FULL_NAME } });
+  harness.emulator.control.advanceTime(60_000);
+  return run.id;
+}
+
+const doneMarker = (runId: number, orgId: number) => `${renderMarker({ ...newRunMarker({ runId, orgId, sourceType: "GIT_HOST" }), state: "done", outcome: "succeeded" })}\n### ✅ done`;
+
+describe("identityFor", () => {
+  it("adds an app's bot login, never a person's; github-actions[bot] is always there", () => {
+    expect(identityFor(null).botLogins).toEqual(["github-actions[bot]"]);
+    expect(identityFor("my-app[bot]").botLogins).toEqual(["github-actions[bot]", "my-app[bot]"]);
+    expect(identityFor("GitHub-Actions[bot]").botLogins).toEqual(["github-actions[bot]"]);
+    expect(identityFor("octocat").botLogins).toEqual(["github-actions[bot]"]);
+  });
+});
+
+describe("with a GitHub App installation token", () => {
+  it("trusts the app bot's markers (resume) and never triggers on its comments", async () => {
+    h = await startActionHarness({ seed: { ...actionSeed(), writer: "my-app[bot]" }, viewerLogin: "my-app[bot]" });
+    const earlier = await finishedRun(h);
+    h.github.seed({ issueComments: [{ issue_number: 1, user: "my-app[bot]", body: doneMarker(earlier, h.emulator.orgId) }] });
+    const trigger = h.humanComment(ISSUE, "/agent continue");
+    const step = await h.step({ eventName: "issue_comment", payload: trigger.payload, inputs: { "github-token": "ghs_app_installation_token" } });
+    expect(step.outputs).toMatchObject({ "run-id": String(earlier), resumed: "true" });
+    expect(h.github.commentsOn(FULL_NAME, 1).find((c) => c.id === Number(step.outputs["comment-id"]))!.user.login).toBe("my-app[bot]");
+
+    const own = h.humanComment(ISSUE, "/agent from the bot itself", "my-app[bot]");
+    const ignored = await h.step({ eventName: "issue_comment", payload: own.payload, inputs: { "github-token": "ghs_app_installation_token", "allowed-bots": "*" } });
+    expect(ignored.result.outcome.kind).toBe("ignored");
+  });
+
+  it("without that identity, the same app's markers are not trusted: a new run starts", async () => {
+    h = await startActionHarness({ seed: { ...actionSeed(), writer: "my-app[bot]" } });
+    const earlier = await finishedRun(h);
+    h.github.seed({ issueComments: [{ issue_number: 1, user: "my-app[bot]", body: doneMarker(earlier, h.emulator.orgId) }] });
+    const trigger = h.humanComment(ISSUE, "/agent continue");
+    const step = await h.step({ eventName: "issue_comment", payload: trigger.payload, inputs: {} });
+    expect(step.outputs.resumed).toBe("false");
+    expect(h.service.resumes()).toEqual([]);
+  });
+});
+
+describe("with a personal access token", () => {
+  it("the person still triggers runs, and markers in their comments are not trusted", async () => {
+    h = await startActionHarness({ seed: { ...actionSeed(), writer: "maintainer" }, viewerLogin: "maintainer" });
+    const earlier = await finishedRun(h);
+    h.github.seed({ issueComments: [{ issue_number: 1, user: "maintainer", body: doneMarker(earlier, h.emulator.orgId) }] });
+    const trigger = h.humanComment(ISSUE, "/agent continue");
+    const step = await h.step({ eventName: "issue_comment", payload: trigger.payload, inputs: { "github-token": "ghp_personal_token_value" } });
+    expect(step.result.outcome.kind).toBe("run");
+    expect(step.outputs.resumed).toBe("false");
+  });
+});
