@@ -37,6 +37,11 @@ export interface RunEngineOptions {
   now?: () => number;
 }
 
+/** A body without its elapsed-time counter: "working · 3s so far" and "· 4s so far" read the same. */
+function visibleText(body: string): string {
+  return body.replace(/·\s*[\dhdms ]+ so far/g, "");
+}
+
 /** Steps started per pass; the rest wait for the next pass (in-flight steps wake it when they end). */
 const MAX_STEPS_PER_PASS = 200;
 
@@ -67,6 +72,8 @@ export class RunEngine {
   private readonly abort = new AbortController();
   private logsUnavailable = false;
   private idleWaiters: Array<() => void> = [];
+  /** Last progress text written per task, so identical edits are skipped (in memory: a restart just edits once more). */
+  private readonly lastProgressBody = new Map<number, string>();
 
   constructor(options: RunEngineOptions) {
     this.store = options.store;
@@ -105,7 +112,9 @@ export class RunEngine {
 
   /** Adds a task (queued, or held behind a run in progress) and starts working on it. */
   submit(task: NewTask): Task {
-    const inserted = this.store.insertTask(task);
+    let inserted = this.store.insertTask(task);
+    const knownPage = inserted.runId !== null ? this.store.lastWebUrlForRun(inserted.runId) : null;
+    if (knownPage) inserted = this.store.updateTask(inserted.id, { webUrl: knownPage });
     this.wake();
     return inserted;
   }
@@ -340,6 +349,9 @@ export class RunEngine {
     if (task.trackingCommentId === null) return;
     const held = task.runId !== null ? this.store.heldFor(task.runId, task.thread).length : 0;
     const body = renderTaskTracking(task, { phase, heldFollowUps: held, now: this.now() });
+    // An edit that changes nothing a reader sees still costs a write against GitHub's limits.
+    if (this.lastProgressBody.get(task.id) === visibleText(body)) return;
+    this.lastProgressBody.set(task.id, visibleText(body));
     await this.writer.updateComment(task.thread, task.trackingCommentId, body).catch((error: unknown) => {
       this.log.warn({ taskId: task.id, err: error }, "could not update the tracking comment");
     });
@@ -365,6 +377,7 @@ export class RunEngine {
       }
     }
     this.store.updateTask(task.id, { state: "done" });
+    this.lastProgressBody.delete(task.id);
     this.log.info({ taskId: task.id, runId: task.runId, status: run.status }, "result posted");
     await this.releaseHeld(task, phase === "timed_out" ? null : task.runId);
   }
@@ -386,7 +399,7 @@ export class RunEngine {
     const [first, ...rest] = held;
     const prompt = held.map((h) => h.request.prompt).join("\n\n---\n\n");
     for (const h of rest) this.store.updateTask(h.id, { state: "done", error: `merged into task ${first!.id}` });
-    let merged = this.store.updateTask(first!.id, { state: "queued", kind: "resume", runId, request: { prompt } });
+    let merged = this.store.updateTask(first!.id, { state: "queued", kind: "resume", runId, request: { prompt }, webUrl: this.store.lastWebUrlForRun(runId) });
     if (merged.trackingCommentId === null) {
       const id = await this.writer
         .createComment(merged.thread, renderTaskTracking(merged, { phase: "resuming", heldFollowUps: 0, now: this.now() }))

@@ -222,9 +222,13 @@ export function renderTrackingComment(input: TrackingCommentInput): string {
     case "running":
       lines.push(runId === null ? md`🤖 An agent run is working · ${elapsed} so far` : md`🤖 Agent run ${link} is working · ${elapsed} so far`);
       break;
-    case "resuming":
-      lines.push(md`🔁 Resuming agent run ${link} with your follow-up…`);
+    case "resuming": {
+      const source = input.sourceType ?? input.marker.sourceType;
+      const why =
+        source === SOURCE.gitHostCheckSuite ? md`to fix the failing checks` : source === SOURCE.gitHostPrReview ? md`with this review` : md`with your follow-up`;
+      lines.push(md`🔁 Resuming agent run ${link} ${why}…`);
       break;
+    }
     case "queued_follow_up":
       lines.push(md`🤖 Agent run ${link} is still working · ${elapsed} so far`);
       break;

@@ -270,6 +270,13 @@ export class SqliteBridgeStore implements BridgeStore {
     return Object.fromEntries(rows.map((r) => [r.state, r.n]));
   }
 
+  lastWebUrlForRun(runId: number): string | null {
+    const row = this.db.prepare("SELECT web_url FROM tasks WHERE run_id = ? AND web_url IS NOT NULL ORDER BY id DESC LIMIT 1").get(runId) as
+      | { web_url: string }
+      | undefined;
+    return row?.web_url ?? null;
+  }
+
   recordRunBranch(owner: string, repo: string, branch: string, runId: number, orgId: number): void {
     this.db
       .prepare("INSERT OR REPLACE INTO run_branches (owner, repo, branch, run_id, org_id) VALUES (?, ?, ?, ?, ?)")

@@ -99,6 +99,9 @@ export interface BridgeStore {
   /** The earliest `nextPollAt` among tasks in these states, or null. */
   nextDueAt(states: TaskState[]): number | null;
 
+  /** The run's page as last seen by any of its tasks (a resume shows it before the service answers). */
+  lastWebUrlForRun(runId: number): string | null;
+
   /** Head branches of PRs produced by runs, so a review or check failure on one finds its run. */
   recordRunBranch(owner: string, repo: string, branch: string, runId: number, orgId: number): void;
   runForBranch(owner: string, repo: string, branch: string): { runId: number; orgId: number } | null;

@@ -281,6 +281,10 @@ describe("renderTrackingComment", () => {
       `🤖 Agent run [#123](${RUN_URL}) is still working · 1m 5s so far\n\n📝 2 follow-ups are queued: they will be sent when the run finishes.`,
     );
     expect(renderTrackingComment({ ...base, phase: "resuming" })).toContain(`🔁 Resuming agent run [#123](${RUN_URL}) with your follow-up…`);
+    expect(renderTrackingComment({ ...base, phase: "resuming", sourceType: "GIT_HOST_PR_REVIEW" })).toContain(`🔁 Resuming agent run [#123](${RUN_URL}) with this review…`);
+    expect(renderTrackingComment({ ...base, phase: "resuming", sourceType: "GIT_HOST_CHECK_SUITE" })).toContain(
+      `🔁 Resuming agent run [#123](${RUN_URL}) to fix the failing checks…`,
+    );
     const ci = renderTrackingComment({ ...base, marker: { ...marker, sourceType: SOURCE.gitHostCheckSuite }, phase: "running", triggerUrl: "https://github.com/acme/widgets/runs/9" });
     expect(ci).toContain("<sub>Started because [checks failed](https://github.com/acme/widgets/runs/9) · this comment updates as the run progresses.</sub>");
     const review = renderTrackingComment({ ...base, phase: "running", sourceType: SOURCE.gitHostPrReview });
