@@ -52999,9 +52999,12 @@ function renderTrackingComment(input2) {
     case "running":
       lines2.push(runId === null ? md`🤖 An agent run is working · ${elapsed} so far` : md`🤖 Agent run ${link} is working · ${elapsed} so far`);
       break;
-    case "resuming":
-      lines2.push(md`🔁 Resuming agent run ${link} with your follow-up…`);
+    case "resuming": {
+      const source = input2.sourceType ?? input2.marker.sourceType;
+      const why = source === SOURCE.gitHostCheckSuite ? md`to fix the failing checks` : source === SOURCE.gitHostPrReview ? md`with this review` : md`with your follow-up`;
+      lines2.push(md`🔁 Resuming agent run ${link} ${why}…`);
       break;
+    }
     case "queued_follow_up":
       lines2.push(md`🤖 Agent run ${link} is still working · ${elapsed} so far`);
       break;

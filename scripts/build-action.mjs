@@ -45,6 +45,8 @@ export async function buildAction(outDir = join(ROOT, "dist")) {
     sourcemap: false,
     legalComments: "eof",
     charset: "utf8",
+    // Module paths stay as written (a symlinked node_modules, e.g. in a temporary worktree, builds the same bytes).
+    preserveSymlinks: true,
     metafile: true,
     write: false,
     logLevel: "warning",
