@@ -22,6 +22,11 @@ export interface RateBudget {
   waiting(kind: BudgetKind): number;
   /** After a 429: nobody gets budget of `kind` for `ms` (a `read` pause stops creates too: the shared window is full). */
   pause(kind: BudgetKind, ms: number): void;
+  /**
+   * Whether a new call of `kind` would have to wait right now, as far as this process can tell
+   * without asking anyone (a shared budget only knows its own queue).
+   */
+  busy(kind: BudgetKind): boolean;
 }
 
 export interface WindowSpec {
@@ -87,6 +92,15 @@ abstract class QueuedBudget implements RateBudget {
 
   waiting(kind: BudgetKind): number {
     return this.queues[kind].length;
+  }
+
+  busy(kind: BudgetKind): boolean {
+    return this.queues[kind].length > 0 || this.peekWait(kind) > 0;
+  }
+
+  /** Milliseconds a call of `kind` would wait now, without taking anything (0 when unknown). */
+  protected peekWait(_kind: BudgetKind): number {
+    return 0;
   }
 
   acquire(kind: BudgetKind, options: AcquireOptions = {}): Promise<void> {
@@ -203,14 +217,15 @@ class InProcessBudget extends QueuedBudget {
     this.now = options.now ?? Date.now;
   }
 
-  protected tryTake(kind: BudgetKind): number {
+  protected override peekWait(kind: BudgetKind): number {
     const now = this.now();
     const paused = Math.max(this.pausedUntil.read, kind === "create" ? this.pausedUntil.create : 0) - now;
-    const wait = Math.max(
-      paused,
-      this.shared.delayUntilFree(now),
-      kind === "create" ? this.create.delayUntilFree(now) : 0,
-    );
+    return Math.max(paused, this.shared.delayUntilFree(now), kind === "create" ? this.create.delayUntilFree(now) : 0);
+  }
+
+  protected tryTake(kind: BudgetKind): number {
+    const now = this.now();
+    const wait = this.peekWait(kind);
     if (wait > 0) return wait;
     this.shared.record(now);
     if (kind === "create") this.create.record(now);

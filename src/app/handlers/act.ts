@@ -126,7 +126,7 @@ async function react(prepared: PreparedStart, repo: RepoRef, ctx: ActContext): P
 async function startTask(prepared: Extract<PreparedStart, { action: "create" | "resume" }>, thread: TaskThread, repo: RepoRef, ctx: ActContext): Promise<void> {
   const { engine, store, client } = ctx.deps;
   const ahead = engine.queuedAhead();
-  const waitsForBudget = prepared.action === "create" && client.budget.waiting("create") > 0;
+  const waitsForBudget = prepared.action === "create" && client.budget.busy("create");
   const task = engine.submit({
     ...newTaskBase(prepared, thread, ctx),
     kind: prepared.action,

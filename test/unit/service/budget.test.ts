@@ -39,6 +39,8 @@ describe("in-process budget", () => {
     const budget = createInProcessBudget({ windows: { shared: { points: 3, durationMs: 300 }, create: { points: 2, durationMs: 300 } }, marginMs: 0 });
     await budget.acquire("create");
     await budget.acquire("create");
+    expect(budget.busy("create")).toBe(true);
+    expect(budget.busy("read")).toBe(false);
     // Create budget is spent, but one shared slot remains for a read.
     const read = budget.acquire("read").then(() => "read");
     const create = budget.acquire("create").then(() => "create");
