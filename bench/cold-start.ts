@@ -1,0 +1,259 @@
+/**
+ * Action cold start: `node dist/index.js` as a runner starts it (INPUT_* and GITHUB_* environment,
+ * a workflow_dispatch event with a prompt, `wait: false`), from the spawn to the moment the create
+ * request arrives at the emulator, timed on the server side by a hook that sees each request as it
+ * arrives. Baseline: `node -e ""` from spawn to exit on the same machine, runs interleaved.
+ *
+ * `npx tsx bench/cold-start.ts`
+ */
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { gzipSync } from "node:zlib";
+import { parse as parseYaml } from "yaml";
+import { startFakeGitHub, type FakeGitHub } from "../src/fake-github/index.js";
+import { API_PATHS } from "../src/service/index.js";
+import { formatNumber, isMainModule, ratioOf, runAsScript, unavailableRow, yesNo, type BenchResult } from "./lib/report.js";
+import { BENCH_ORG_ID, startBenchEmulator, type BenchEmulator } from "./lib/service.js";
+import { median, percentile } from "./lib/stats.js";
+
+export interface ColdStartOptions {
+  /** Measured spawns of each kind (after one warm-up of each). */
+  samples?: number;
+  /** The bundle to start; default dist/index.js. */
+  bundle?: string;
+}
+
+const NAME = "cold start";
+const ROOT = resolve(import.meta.dirname, "..");
+const OWNER = "octo-org";
+const REPO = "widgets";
+/** A spawn that takes longer than this is broken, not slow. */
+const SPAWN_TIMEOUT_MS = 30_000;
+
+interface WorkflowDispatchExample {
+  name: string;
+  examples: Array<Record<string, unknown>>;
+}
+
+/** A real workflow_dispatch payload from @octokit/webhooks-examples, pointed at the seeded repository. */
+function workflowDispatchPayload(): Record<string, unknown> {
+  const definitions = createRequire(import.meta.url)("@octokit/webhooks-examples") as WorkflowDispatchExample[];
+  const example = definitions.find((d) => d.name === "workflow_dispatch")?.examples[0];
+  if (!example) throw new Error("@octokit/webhooks-examples has no workflow_dispatch example");
+  const payload = structuredClone(example);
+  const repository = payload.repository as Record<string, unknown>;
+  payload.repository = {
+    ...repository,
+    name: REPO,
+    full_name: `${OWNER}/${REPO}`,
+    html_url: `https://github.com/${OWNER}/${REPO}`,
+    default_branch: "main",
+    owner: { ...(repository.owner as Record<string, unknown>), login: OWNER },
+  };
+  return payload;
+}
+
+/** Every input with action.yml's default (as the runner sets them), then ours over them. */
+function inputEnv(overrides: Record<string, string>): Record<string, string> {
+  const manifest = parseYaml(readFileSync(join(ROOT, "action.yml"), "utf8")) as { inputs?: Record<string, { default?: unknown }> };
+  const env: Record<string, string> = {};
+  for (const [name, spec] of Object.entries(manifest.inputs ?? {})) env[`INPUT_${name.toUpperCase()}`] = String(spec.default ?? "");
+  for (const [name, value] of Object.entries(overrides)) env[`INPUT_${name.toUpperCase()}`] = value;
+  return env;
+}
+
+interface Spawned {
+  /** performance.now() at spawn. */
+  spawnedAt: number;
+  exited: Promise<{ code: number | null; at: number; stderr: string }>;
+}
+
+function spawnNode(args: string[], env: NodeJS.ProcessEnv, cwd: string): Spawned {
+  const spawnedAt = performance.now();
+  const child = spawn(process.execPath, args, { env, cwd, stdio: ["ignore", "ignore", "pipe"] });
+  let stderr = "";
+  child.stderr.on("data", (chunk: Buffer) => {
+    if (stderr.length < 4000) stderr += chunk.toString();
+  });
+  const exited = new Promise<{ code: number | null; at: number; stderr: string }>((resolvePromise, reject) => {
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`node ${args.join(" ")} did not exit within ${SPAWN_TIMEOUT_MS} ms`));
+    }, SPAWN_TIMEOUT_MS);
+    child.once("error", reject);
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      resolvePromise({ code, at: performance.now(), stderr });
+    });
+  });
+  return { spawnedAt, exited };
+}
+
+/** Spawn → exit of `node -e ""`, in ms. */
+async function bareNode(cwd: string): Promise<number> {
+  const spawned = spawnNode(["-e", ""], { PATH: process.env.PATH ?? "" }, cwd);
+  const { at, code } = await spawned.exited;
+  if (code !== 0) throw new Error(`node -e "" exited with ${code}`);
+  return at - spawned.spawnedAt;
+}
+
+interface ActionSample {
+  toCreateMs: number;
+  toExitMs: number;
+  /** Spawn → the fake GitHub answering the action's first request: Node's start plus loading the bundle. */
+  toFirstGitHubMs: number;
+  /** GitHub requests the action made before its create request. */
+  githubCallsBeforeCreate: string[];
+}
+
+/** One action start with its own service token (so no creation window is shared between samples). */
+async function actionStart(bundle: string, emulator: BenchEmulator, github: FakeGitHub, token: string, workdir: string, index: number): Promise<ActionSample> {
+  const createPath = API_PATHS.createRun(BENCH_ORG_ID);
+  let createdAt: number | undefined;
+  const unsubscribe = emulator.onArrival((arrival) => {
+    if (createdAt === undefined && arrival.token === token && arrival.method === "POST" && arrival.path === createPath) createdAt = arrival.atMs;
+  });
+  // The fake GitHub reports a request once answered (it answers in about a millisecond).
+  const githubCalls: Array<{ at: number; call: string }> = [];
+  const onGitHubRequest = (recorded: { method: string; path: string }) => {
+    githubCalls.push({ at: performance.now(), call: `${recorded.method} ${recorded.path}` });
+  };
+  github.events.on("request", onGitHubRequest);
+  const eventPath = join(workdir, "event.json");
+  const outputPath = join(workdir, `output-${index}.txt`);
+  const summaryPath = join(workdir, `summary-${index}.md`);
+  writeFileSync(outputPath, "");
+  writeFileSync(summaryPath, "");
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH ?? "",
+    CI: "true",
+    GITHUB_ACTIONS: "true",
+    GITHUB_EVENT_NAME: "workflow_dispatch",
+    GITHUB_EVENT_PATH: eventPath,
+    GITHUB_REPOSITORY: `${OWNER}/${REPO}`,
+    GITHUB_REPOSITORY_OWNER: OWNER,
+    GITHUB_API_URL: github.url,
+    GITHUB_SERVER_URL: "https://github.com",
+    GITHUB_GRAPHQL_URL: `${github.url}/graphql`,
+    GITHUB_RUN_ID: String(9_000_000 + index),
+    GITHUB_RUN_ATTEMPT: "1",
+    GITHUB_WORKFLOW: "agent",
+    GITHUB_ACTOR: "maintainer",
+    GITHUB_SHA: "a".repeat(40),
+    GITHUB_REF: "refs/heads/main",
+    GITHUB_WORKSPACE: workdir,
+    GITHUB_OUTPUT: outputPath,
+    GITHUB_STEP_SUMMARY: summaryPath,
+    RUNNER_TEMP: workdir,
+    ...inputEnv({
+      "api-url": emulator.url,
+      "api-token": token,
+      "org-id": String(BENCH_ORG_ID),
+      prompt: "Update the changelog for the release",
+      wait: "false",
+      "github-token": "ghs_benchmarkinstallationtoken0000000000",
+    }),
+  };
+  try {
+    const spawned = spawnNode([bundle], env, workdir);
+    const { code, at, stderr } = await spawned.exited;
+    if (code !== 0 || createdAt === undefined) {
+      const output = readFileSync(outputPath, "utf8");
+      throw new Error(
+        `the action ${createdAt === undefined ? "never sent its create request" : "sent its create request"} and exited with ${code}:\n${stderr.slice(0, 1500)}\n${output.slice(0, 500)}`,
+      );
+    }
+    const created = createdAt;
+    return {
+      toCreateMs: created - spawned.spawnedAt,
+      toExitMs: at - spawned.spawnedAt,
+      toFirstGitHubMs: (githubCalls[0]?.at ?? created) - spawned.spawnedAt,
+      githubCallsBeforeCreate: githubCalls.filter((c) => c.at < created).map((c) => c.call),
+    };
+  } finally {
+    unsubscribe();
+    github.events.off("request", onGitHubRequest);
+  }
+}
+
+export async function runColdStartBenchmark(options: ColdStartOptions = {}): Promise<BenchResult> {
+  const samples = options.samples ?? 15;
+  const bundle = options.bundle ?? join(ROOT, "dist", "index.js");
+  const target = "≤ 2× bare node";
+  if (!existsSync(bundle)) {
+    return {
+      benchmark: NAME,
+      scale: null,
+      notes: [`${bundle} does not exist: run \`npm run build:action\` first.`],
+      rows: [unavailableRow(NAME, "spawn → create request (median)", "dist/index.js is missing (npm run build:action)", target)],
+    };
+  }
+  const bundleBytes = statSync(bundle).size;
+  const gzipBytes = gzipSync(readFileSync(bundle)).length;
+
+  const workdir = mkdtempSync(join(tmpdir(), "arb-bench-cold-"));
+  writeFileSync(join(workdir, "event.json"), JSON.stringify(workflowDispatchPayload()));
+  // One token per start: the emulator's creation window (10 per minute) would otherwise throttle the later ones.
+  const emulator = await startBenchEmulator({ extraTokens: samples + 1 });
+  const github = await startFakeGitHub({ seed: { repositories: [{ owner: OWNER, name: REPO }], collaborators: [{ login: "maintainer", permission: "write" }] } });
+  const bare: number[] = [];
+  const action: ActionSample[] = [];
+  try {
+    // Warm-up of each (disk cache), not counted; then interleaved so machine load hits both alike.
+    await bareNode(workdir);
+    await actionStart(bundle, emulator, github, emulator.extraTokens[0]!, workdir, 0);
+    for (let i = 1; i <= samples; i++) {
+      bare.push(await bareNode(workdir));
+      action.push(await actionStart(bundle, emulator, github, emulator.extraTokens[i]!, workdir, i));
+    }
+  } finally {
+    await github.close();
+    await emulator.close();
+    rmSync(workdir, { recursive: true, force: true });
+  }
+
+  const toCreate = action.map((a) => a.toCreateMs);
+  const toFirstGitHub = action.map((a) => a.toFirstGitHubMs);
+  const firstGitHubToCreate = action.map((a) => a.toCreateMs - a.toFirstGitHubMs);
+  const callsBeforeCreate = action[0]?.githubCallsBeforeCreate ?? [];
+  const toExit = action.map((a) => a.toExitMs);
+  const ms = (v: number) => `${formatNumber(v, 0)} ms`;
+  return {
+    benchmark: NAME,
+    scale: null,
+    notes: [
+      `${samples} starts of each after one warm-up, interleaved; ${process.execPath} (Node ${process.versions.node}); no time scaling (a start is real time).`,
+      `The action gets every input at action.yml's default plus api-url (the emulator), prompt, wait: false and a github-token, a workflow_dispatch payload from @octokit/webhooks-examples, GITHUB_API_URL = a fake GitHub; each start has its own service token.`,
+      `Spawn → create: performance.now() before spawn() to the emulator's onRequest hook for that token's POST ${API_PATHS.createRun(BENCH_ORG_ID)} (same process, same clock). ` +
+        `It includes what the action asks GitHub first (identity, .github/agent-run.yml). Spread: p10 ${ms(percentile(toCreate, 10))}, p90 ${ms(percentile(toCreate, 90))}.`,
+      `Where the time goes (medians): spawn → the action's first GitHub request answered ${ms(median(toFirstGitHub))} (Node's start, loading and evaluating the bundle, reading inputs and the event); ` +
+        `then ${ms(median(firstGitHubToCreate))} to the create request, spent on ${callsBeforeCreate.length} GitHub request(s) made one after the other (${callsBeforeCreate.join(", ") || "none"}) and preparing the run.`,
+      `Baseline: spawn → exit of \`node -e ""\`; p10 ${ms(percentile(bare, 10))}, p90 ${ms(percentile(bare, 90))}. For reference the action's spawn → exit (outputs and summary written) median is ${ms(median(toExit))}.`,
+    ],
+    rows: [
+      {
+        benchmark: NAME,
+        figure: "spawn → create request (median)",
+        value: ms(median(toCreate)),
+        baseline: `${ms(median(bare))} (node -e "")`,
+        ratio: ratioOf(median(toCreate), median(bare)),
+        target,
+        met: yesNo(median(toCreate) <= 2 * median(bare)),
+      },
+      {
+        benchmark: NAME,
+        figure: "bundle size of dist/index.js",
+        value: `${formatNumber(bundleBytes / 1024 / 1024)} MB`,
+        baseline: `${formatNumber(gzipBytes / 1024 / 1024)} MB gzipped`,
+        ratio: "—",
+        target: "—",
+        met: "n/a",
+      },
+    ],
+  };
+}
+
+if (isMainModule(import.meta.url)) runAsScript(() => runColdStartBenchmark());

@@ -1,0 +1,186 @@
+/**
+ * Memory: resident memory (RSS) of the App process watching 1,000 runs, against the same App idle
+ * with nothing to watch. The App runs as its own `node` process (bundled, no TypeScript loader),
+ * configured through the environment only; the emulator and the fake GitHub live in this process.
+ * The 1,000 runs are started at once by other tokens with long durations; their tasks are stored in
+ * the App's data directory as "watching" before it starts, which is exactly what it finds after a
+ * restart, so it recovers and watches them all.
+ *
+ * `npx tsx bench/memory.ts`
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { SqliteBridgeStore } from "../src/app/store/sqlite.js";
+import { DEFAULT_INSTALLATION_ID, startFakeGitHub, type FakeGitHub } from "../src/fake-github/index.js";
+import { SOURCE } from "../src/service/index.js";
+import { OWNER, REPO, REPO_ID, appAvailable, appEnv, buildAppProcess, startAppProcess, type AppProcess } from "./lib/app.js";
+import type { MemoryReading } from "./lib/app-process.js";
+import { formatNumber, isMainModule, ratioOf, runAsScript, unavailableRow, yesNo, type BenchResult } from "./lib/report.js";
+import { BENCH_ORG_ID, WATCHER_TOKEN, createRunsAtOnce, startBenchEmulator, type BenchEmulator } from "./lib/service.js";
+import { sleep } from "./lib/stats.js";
+
+export interface MemoryBenchOptions {
+  watches?: number;
+  /** One factor for the emulator clock, the App's budget and its poll intervals. */
+  scale?: number;
+  /** Reads of every run by the App before the reading is taken (1 = the first round only). */
+  readsPerRun?: number;
+}
+
+const NAME = "memory";
+const TARGET_BYTES = 150 * 1024 * 1024;
+const BOT = "agent-run-bridge[bot]";
+const IDLE_WAIT_MS = 5_000;
+
+const mb = (bytes: number) => `${formatNumber(bytes / 1024 / 1024, 1)} MB`;
+
+interface Phase {
+  reading: MemoryReading;
+  /** Real seconds from the App's start to the reading. */
+  elapsedS: number;
+}
+
+async function fakeGitHubFor(watches: number): Promise<FakeGitHub> {
+  const numbers = Array.from({ length: Math.max(1, watches) }, (_, i) => i + 1);
+  return startFakeGitHub({
+    seed: {
+      repositories: [{ owner: OWNER, name: REPO, id: REPO_ID }],
+      issues: numbers.map((n) => ({ number: n, title: `Issue ${n}`, body: "Please fix." })),
+      // The tracking comment each watch edits and finally turns into its result.
+      issueComments: watches > 0 ? numbers.map((n) => ({ issue_number: n, id: 1_000_000 + n, body: "Working on it…", user: { login: BOT, type: "Bot" as const } })) : [],
+    },
+  });
+}
+
+/** Stores one "watching" task per run, as the App leaves them when it stops mid-watch. */
+function storeWatches(dataDir: string, runIds: readonly number[]): void {
+  const store = new SqliteBridgeStore(join(dataDir, "bridge.sqlite"));
+  try {
+    runIds.forEach((runId, i) => {
+      store.insertTask({
+        kind: "create",
+        state: "watching",
+        sourceType: SOURCE.gitHost,
+        thread: { installationId: DEFAULT_INSTALLATION_ID, owner: OWNER, repo: REPO, issueNumber: i + 1, triggerPhrase: "/agent" },
+        runId,
+        orgId: BENCH_ORG_ID,
+        trackingCommentId: 1_000_000 + i + 1,
+        reaction: null,
+        request: { prompt: `[bench-watch-${i}] keep the lights on` },
+        requestedBy: "maintainer",
+        deadlineAt: Date.now() + 24 * 3_600_000,
+      });
+    });
+  } finally {
+    store.close();
+  }
+}
+
+/** Starts the App on `dataDir`, waits until `ready()` (bounded), reads its memory, stops it. */
+async function measureApp(bundle: string, bench: BenchEmulator, github: FakeGitHub, dataDir: string, scale: number, ready: () => boolean, timeoutMs: number): Promise<Phase> {
+  let app: AppProcess | undefined;
+  try {
+    const started = performance.now();
+    app = await startAppProcess(bundle, appEnv({ githubUrl: github.url, serviceUrl: bench.url, serviceToken: WATCHER_TOKEN, orgId: BENCH_ORG_ID, dataDir, timeScale: scale }));
+    const deadline = started + timeoutMs;
+    while (!ready() && performance.now() < deadline) await sleep(20);
+    if (!ready()) throw new Error(`the App did not reach the measuring point within ${timeoutMs} ms`);
+    const reading = await app.memory({ afterGc: true });
+    return { reading, elapsedS: (performance.now() - started) / 1000 };
+  } finally {
+    await app?.stop();
+  }
+}
+
+export async function runMemoryBenchmark(options: MemoryBenchOptions = {}): Promise<BenchResult> {
+  const watches = options.watches ?? 1000;
+  const scale = options.scale ?? 0.01;
+  const readsPerRun = options.readsPerRun ?? 2;
+  const target = "< 150 MB";
+  if (!appAvailable()) {
+    return { benchmark: NAME, scale, notes: ["src/app/main.ts is missing: the App has not landed in this checkout."], rows: [unavailableRow(NAME, `RSS with ${watches} watches`, "the App (src/app/main.ts) is missing", target)] };
+  }
+  const bundle = await buildAppProcess();
+
+  const bench = await startBenchEmulator({ timeScale: scale, setupRuns: watches });
+  const github = await fakeGitHubFor(watches);
+  const dataDir = mkdtempSync(join(tmpdir(), "arb-bench-memory-"));
+  const idleBench = await startBenchEmulator({ timeScale: scale });
+  const idleGitHub = await fakeGitHubFor(0);
+  const idleDir = mkdtempSync(join(tmpdir(), "arb-bench-memory-idle-"));
+  try {
+    // Long runs: none finishes while measured, so every one of them stays watched.
+    bench.control.script({ match: "[bench-watch-", durationMs: 24 * 3_600_000, logSteps: 12 });
+    const runs = await createRunsAtOnce(bench, Array.from({ length: watches }, (_, i) => `[bench-watch-${i}] keep the lights on`), scale);
+    storeWatches(dataDir, runs.map((r) => r.id));
+    bench.control.resetStats();
+
+    const everyRunRead = () => runs.every((r) => (bench.watcherReadsPerRun.get(r.id) ?? 0) >= readsPerRun);
+    // Bounded: the first round is budget-bound (1 request per emulated second), later ones stretched to 75% of it.
+    const timeoutMs = ((watches * readsPerRun * 60) / (60 * 0.75) + 600) * 1000 * scale + 30_000;
+    const loaded = await measureApp(bundle, bench, github, dataDir, scale, everyRunRead, timeoutMs);
+    const stats = bench.control.stats();
+
+    // Baseline: the same App with nothing stored; idle is idle, a few seconds after start is enough.
+    const idleUntil = performance.now() + IDLE_WAIT_MS;
+    const idle = await measureApp(bundle, idleBench, idleGitHub, idleDir, scale, () => performance.now() >= idleUntil, IDLE_WAIT_MS + 30_000);
+
+    const emulatedS = loaded.elapsedS / scale;
+    const l = loaded.reading;
+    const i = idle.reading;
+    const liveLoaded = l.afterGc?.heapUsed ?? Number.NaN;
+    const liveIdle = i.afterGc?.heapUsed ?? Number.NaN;
+    return {
+      benchmark: NAME,
+      scale,
+      notes: [
+        `The App runs as \`node --expose-gc\` on a bundle of bench/lib/app-process.ts: startApp from the environment (GHE_HOST → the fake GitHub, AGENT_RUN_* → the emulator, AGENT_RUN_TIME_SCALE = ${scale}), SQLite in a temporary DATA_DIR, Probot's Octokit with its GitHub write pacing scaled by the same factor.`,
+        `Loaded: ${watches} runs of 24 emulated hours started at once by other tokens, each stored as a watching task with a tracking comment, which the App recovers on start. ` +
+          `Read inside the App (process.memoryUsage) once the emulator had answered every run at least ${readsPerRun} times: ${formatNumber(loaded.elapsedS, 1)} s real = ${formatNumber(emulatedS / 60, 0)} emulated minutes, ` +
+          `${stats.requests} requests (${stats.rateLimited} answered 429). Idle: the same App with an empty DATA_DIR, read ${IDLE_WAIT_MS / 1000} s after start.`,
+        `Loaded: heap used ${mb(l.now.heapUsed)} of ${mb(l.now.heapTotal)} allocated; after a full collection ${mb(liveLoaded)} is live (idle: ${mb(liveIdle)}), ` +
+          `so the watches themselves hold about ${formatNumber((liveLoaded - liveIdle) / 1024 / Math.max(1, watches), 1)} KB each; the rest of the difference is heap V8 sized for the allocation rate.`,
+        `Time compression raises that rate: the App polls ${formatNumber(1 / scale, 0)}× as often per real second as it would at scale 1, so this RSS is an upper bound of the real-time figure (RSS after the collection: ${mb(l.afterGc?.rss ?? Number.NaN)}, V8 keeps the pages).`,
+      ],
+      rows: [
+        {
+          benchmark: NAME,
+          figure: `RSS with ${formatNumber(watches)} watches`,
+          value: mb(l.now.rss),
+          baseline: `${mb(i.now.rss)} (idle, 0 watches)`,
+          ratio: ratioOf(l.now.rss, i.now.rss),
+          target,
+          met: yesNo(l.now.rss < TARGET_BYTES),
+        },
+        {
+          benchmark: NAME,
+          figure: "peak RSS (VmHWM)",
+          value: l.now.peakRss === null ? "unknown" : mb(l.now.peakRss),
+          baseline: i.now.peakRss === null ? "unknown" : `${mb(i.now.peakRss)} (idle)`,
+          ratio: l.now.peakRss !== null && i.now.peakRss !== null ? ratioOf(l.now.peakRss, i.now.peakRss) : "—",
+          target,
+          met: l.now.peakRss === null ? "n/a" : yesNo(l.now.peakRss < TARGET_BYTES),
+        },
+        {
+          benchmark: NAME,
+          figure: "live heap after a full GC",
+          value: mb(liveLoaded),
+          baseline: `${mb(liveIdle)} (idle)`,
+          ratio: ratioOf(liveLoaded, liveIdle),
+          target: "—",
+          met: "n/a",
+        },
+      ],
+    };
+  } finally {
+    await github.close();
+    await bench.close();
+    await idleGitHub.close();
+    await idleBench.close();
+    rmSync(dataDir, { recursive: true, force: true });
+    rmSync(idleDir, { recursive: true, force: true });
+  }
+}
+
+if (isMainModule(import.meta.url)) runAsScript(() => runMemoryBenchmark());
