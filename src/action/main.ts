@@ -316,7 +316,7 @@ async function drive(step: Step, config: RepoConfig, thread: ThreadReporter, sta
   try {
     if (start.waitFor !== undefined) {
       core.info(`Run ${start.waitFor} is still working on this thread; waiting for it before sending the follow-up.`);
-      const earlier = await watchRun(client, start.waitFor, { deadline: step.deadline, poll: step.poll });
+      const earlier = await watchRun(client, await client.getRun(start.waitFor, { deadline: step.deadline }), { deadline: step.deadline, poll: step.poll });
       if (earlier.timedOut) {
         return fail(step, `Run ${start.waitFor} was still working at the timeout, so the follow-up was not sent; trigger the agent again once it has finished.`, earlier.run, thread.comment);
       }
@@ -335,7 +335,7 @@ async function drive(step: Step, config: RepoConfig, thread: ThreadReporter, sta
     // done before the result replaces the comment.
     let progress: Promise<unknown> = Promise.resolve();
     let final = false;
-    const watched = await watchRun(client, runId, {
+    const watched = await watchRun(client, run, {
       deadline: step.deadline,
       poll: step.poll,
       onUpdate: (latest, phase) => {

@@ -6,7 +6,7 @@ import { describeCurrentStep, digestTrace, type TraceDigest } from "../core/trac
 import type { SafeMarkdown } from "../core/sanitize-output.js";
 import type { RunReader } from "../flows/types.js";
 import { AgentRunClient, RunStillGoingError, type WaitOptions } from "../service/client.js";
-import { NotFoundError } from "../service/errors.js";
+import { DeadlineError, NotFoundError, RateLimitError } from "../service/errors.js";
 import { classifyRunStatus, type RunPhase } from "../service/status.js";
 import type { AgentRun, LogEntry } from "../service/wire.js";
 
@@ -51,17 +51,30 @@ export function pollScheduleFrom(seconds: string | undefined): PollSchedule {
 
 export type WatchResult = { timedOut: false; run: AgentRun; phase: RunPhase } | { timedOut: true; run: AgentRun; phase: RunPhase };
 
-/** Polls until the run is final or the deadline passes; a 429 waits (within the deadline) and polling goes on. */
+/**
+ * Polls until the run is final or the deadline passes. A 429 waits (within the deadline) and
+ * polling goes on; one that would outlast the deadline ends the watch like the deadline does,
+ * with the last state seen: the service pacing many jobs never fails a step by itself.
+ */
 export async function watchRun(
   client: AgentRunClient,
-  runId: number,
+  started: AgentRun,
   options: { deadline: number; poll: PollSchedule; onUpdate?: WaitOptions["onUpdate"] },
 ): Promise<WatchResult> {
+  let last = started;
   try {
-    const run = await client.waitForRun(runId, { deadline: options.deadline, intervalMs: options.poll, onUpdate: options.onUpdate });
+    const run = await client.waitForRun(started.id, {
+      deadline: options.deadline,
+      intervalMs: options.poll,
+      onUpdate: (run, phase) => {
+        last = run;
+        options.onUpdate?.(run, phase);
+      },
+    });
     return { timedOut: false, run, phase: classifyRunStatus(run.status) };
   } catch (error) {
     if (error instanceof RunStillGoingError) return { timedOut: true, run: error.lastRun, phase: classifyRunStatus(error.lastRun.status) };
+    if (error instanceof RateLimitError || error instanceof DeadlineError) return { timedOut: true, run: last, phase: classifyRunStatus(last.status) };
     throw error;
   }
 }

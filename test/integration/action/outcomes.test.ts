@@ -76,6 +76,27 @@ describe("many jobs, one token", () => {
   });
 });
 
+describe("429s that outlast the timeout", () => {
+  it("end the watch like the timeout does, with the last status seen: never a failure of their own", async () => {
+    h = await startActionHarness();
+    h.emulator.control.script({ durationMs: 36_000_000 });
+    // Once the run exists (the tracking comment gets its id), every request is refused without Retry-After.
+    const stop = h.github.onWrite((write) => {
+      if (write.kind === "comment_updated") {
+        h.emulator.control.setFaults({ rateLimitStorm: { count: 10_000, retryAfterSeconds: null } });
+        stop();
+      }
+    });
+    const trigger = h.humanComment(ISSUE, "/agent a long task");
+    const step = await h.step({ eventName: "issue_comment", payload: trigger.payload, inputs: { "timeout-minutes": "0.01" } });
+    expect(step.outputs).toMatchObject({ "run-id": "1", status: "queued" });
+    expect(step.result.outcome).toMatchObject({ kind: "run", watch: "timed_out" });
+    expect(step.result.failure).toMatch(/^Agent run 1 is still queued after 0\.01 minute\(s\) \(timeout-minutes\); it keeps going/);
+    expect(h.service.requests.some((r) => r.status === 429)).toBe(true);
+    expect(botComments(h)[0]!.body).toMatch(/is still running after/);
+  });
+});
+
 describe("the service refuses", () => {
   it("a rejected token: one comment saying what a maintainer must do (never the token), and the step fails", async () => {
     h = await startActionHarness();
