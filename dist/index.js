@@ -55499,6 +55499,13 @@ var QueuedBudget = class {
   waiting(kind) {
     return this.queues[kind].length;
   }
+  busy(kind) {
+    return this.queues[kind].length > 0 || this.peekWait(kind) > 0;
+  }
+  /** Milliseconds a call of `kind` would wait now, without taking anything (0 when unknown). */
+  peekWait(_kind) {
+    return 0;
+  }
   acquire(kind, options = {}) {
     const { signal, deadline } = options;
     if (signal?.aborted) return Promise.reject(abortedError(kind, signal));
@@ -55603,14 +55610,14 @@ var InProcessBudget = class extends QueuedBudget {
     this.create = new SlidingWindowLog(windows.create.points, windows.create.durationMs + this.margin);
     this.now = options.now ?? Date.now;
   }
-  tryTake(kind) {
+  peekWait(kind) {
     const now = this.now();
     const paused = Math.max(this.pausedUntil.read, kind === "create" ? this.pausedUntil.create : 0) - now;
-    const wait = Math.max(
-      paused,
-      this.shared.delayUntilFree(now),
-      kind === "create" ? this.create.delayUntilFree(now) : 0
-    );
+    return Math.max(paused, this.shared.delayUntilFree(now), kind === "create" ? this.create.delayUntilFree(now) : 0);
+  }
+  tryTake(kind) {
+    const now = this.now();
+    const wait = this.peekWait(kind);
     if (wait > 0) return wait;
     this.shared.record(now);
     if (kind === "create") this.create.record(now);
@@ -56672,12 +56679,21 @@ function pollScheduleFrom(seconds) {
   const initial = Math.max(1, Math.round(value2 * 1e3));
   return { initial, max: initial * (DEFAULT_POLL.max / DEFAULT_POLL.initial), factor: DEFAULT_POLL.factor };
 }
-async function watchRun(client, runId, options) {
+async function watchRun(client, started, options) {
+  let last = started;
   try {
-    const run2 = await client.waitForRun(runId, { deadline: options.deadline, intervalMs: options.poll, onUpdate: options.onUpdate });
+    const run2 = await client.waitForRun(started.id, {
+      deadline: options.deadline,
+      intervalMs: options.poll,
+      onUpdate: (run3, phase) => {
+        last = run3;
+        options.onUpdate?.(run3, phase);
+      }
+    });
     return { timedOut: false, run: run2, phase: classifyRunStatus(run2.status) };
   } catch (error63) {
     if (error63 instanceof RunStillGoingError) return { timedOut: true, run: error63.lastRun, phase: classifyRunStatus(error63.lastRun.status) };
+    if (error63 instanceof RateLimitError || error63 instanceof DeadlineError) return { timedOut: true, run: last, phase: classifyRunStatus(last.status) };
     throw error63;
   }
 }
@@ -57063,7 +57079,7 @@ async function drive(step, config2, thread, start) {
   try {
     if (start.waitFor !== void 0) {
       info(`Run ${start.waitFor} is still working on this thread; waiting for it before sending the follow-up.`);
-      const earlier = await watchRun(client, start.waitFor, { deadline: step.deadline, poll: step.poll });
+      const earlier = await watchRun(client, await client.getRun(start.waitFor, { deadline: step.deadline }), { deadline: step.deadline, poll: step.poll });
       if (earlier.timedOut) {
         return fail(step, `Run ${start.waitFor} was still working at the timeout, so the follow-up was not sent; trigger the agent again once it has finished.`, earlier.run, thread.comment);
       }
@@ -57078,7 +57094,7 @@ async function drive(step, config2, thread, start) {
     const runId = run2.id;
     let progress = Promise.resolve();
     let final = false;
-    const watched = await watchRun(client, runId, {
+    const watched = await watchRun(client, run2, {
       deadline: step.deadline,
       poll: step.poll,
       onUpdate: (latest, phase2) => {
