@@ -134,6 +134,23 @@ describe("a follow-up while the thread's run still works", () => {
   });
 });
 
+describe("a follow-up that waits past the timeout", () => {
+  it("is not sent; the tracking comment says so, and the step fails", async () => {
+    h = await startActionHarness();
+    const client = new AgentRunClient({ baseUrl: h.emulator.url, token: h.emulator.token, orgId: h.emulator.orgId });
+    h.emulator.control.script({ durationMs: 36_000_000 });
+    const working = await client.createRun({ prompt: "very long work", metadata: { repository: FULL_NAME } });
+    h.github.seed({ issueComments: [{ issue_number: 1, user: ACTIONS_BOT, body: `${renderMarker(newRunMarker({ runId: working.id, orgId: h.emulator.orgId, sourceType: "GIT_HOST" }))}\n🤖 working` }] });
+    const trigger = h.humanComment(ISSUE, "/agent and then the docs");
+    const step = await h.step({ eventName: "issue_comment", payload: trigger.payload, inputs: { "timeout-minutes": "0.005" } });
+    expect(step.exitCode).toBe(1);
+    expect(step.result.failure).toBe(`Run ${working.id} was still working at the timeout, so the follow-up was not sent; trigger the agent again once it has finished.`);
+    expect(h.service.resumes()).toEqual([]);
+    const tracking = h.github.commentsOn(FULL_NAME, 1).find((c) => c.id === Number(step.outputs["comment-id"]))!;
+    expect(tracking.body).toMatch(/^<!-- agent-run-bridge:service_error -->\n⚠️ \*\*The agent could not run: the thread's run was still working/);
+  });
+});
+
 describe("unusable inputs", () => {
   it("an image file that is not there fails the step before any request", async () => {
     h = await startActionHarness();
