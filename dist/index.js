@@ -56995,6 +56995,7 @@ async function configFailure(step, fileRaw, errors) {
     warning(message);
     return { outcome: { kind: "ignored", reason: message }, failure: null };
   }
+  step.self = { botLogins: (await resolveIdentity(step.octokit)).botLogins };
   const threadNumber = isThreadEvent(step.event) ? step.event.thread.number : null;
   const thread = new ThreadReporter(step.octokit, step.repo ?? { owner: "", repo: "" }, commentThread(step, threadNumber === null ? null : { number: threadNumber }), logSink);
   let comment = null;
@@ -57081,7 +57082,9 @@ async function drive(step, config2, thread, start) {
       info(`Run ${start.waitFor} is still working on this thread; waiting for it before sending the follow-up.`);
       const earlier = await watchRun(client, await client.getRun(start.waitFor, { deadline: step.deadline }), { deadline: step.deadline, poll: step.poll });
       if (earlier.timedOut) {
-        return fail(step, `Run ${start.waitFor} was still working at the timeout, so the follow-up was not sent; trigger the agent again once it has finished.`, earlier.run, thread.comment);
+        const message = `Run ${start.waitFor} was still working at the timeout, so the follow-up was not sent; trigger the agent again once it has finished.`;
+        await thread.track(renderServiceError({ message: "the thread's run was still working when this step stopped waiting, so your follow-up was not sent.", whatToDo: "Ask again once the run has finished." }));
+        return fail(step, message, earlier.run, thread.comment);
       }
     }
     run2 = await start.start();
