@@ -55490,7 +55490,7 @@ function resolveWindows(options) {
   return { shared: options.windows?.shared ?? base.shared, create: options.windows?.create ?? base.create };
 }
 function defaultMargin(windows) {
-  return Math.max(25, Math.round(windows.shared.durationMs * 0.02));
+  return Math.max(100, Math.round(windows.shared.durationMs * 0.02));
 }
 var QueuedBudget = class {
   queues = { create: [], read: [] };

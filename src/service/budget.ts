@@ -67,8 +67,9 @@ function resolveWindows(options: BudgetOptions): BudgetWindows {
   return { shared: options.windows?.shared ?? base.shared, create: options.windows?.create ?? base.create };
 }
 
+/** 2% of the window (1.2 s at real scale), and never under 100 ms: latency jitter does not shrink with a scaled clock. */
 function defaultMargin(windows: BudgetWindows): number {
-  return Math.max(25, Math.round(windows.shared.durationMs * 0.02));
+  return Math.max(100, Math.round(windows.shared.durationMs * 0.02));
 }
 
 interface Waiter {
