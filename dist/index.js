@@ -54922,8 +54922,22 @@ async function checkFailureFacts(input2) {
   };
 }
 
+// src/core/image-types.ts
+var IMAGE_TYPES = ["image/png", "image/jpeg", "image/gif", "image/webp"];
+var startsWith = (bytes, signature, offset = 0) => signature.every((b, i) => bytes[offset + i] === b);
+var ascii = (text2) => [...text2].map((c) => c.charCodeAt(0));
+function sniffImageType(bytes) {
+  if (startsWith(bytes, [137, 80, 78, 71, 13, 10, 26, 10])) return "image/png";
+  if (startsWith(bytes, [255, 216, 255])) return "image/jpeg";
+  if (startsWith(bytes, ascii("GIF87a")) || startsWith(bytes, ascii("GIF89a"))) return "image/gif";
+  if (startsWith(bytes, ascii("RIFF")) && startsWith(bytes, ascii("WEBP"), 8)) return "image/webp";
+  return void 0;
+}
+function toDataUri(type, bytes) {
+  return `data:${type};base64,${Buffer.from(bytes).toString("base64")}`;
+}
+
 // src/github/attachments.ts
-var IMAGE_CONTENT_TYPES = ["image/png", "image/jpeg", "image/gif", "image/webp"];
 var DEFAULT_TOKEN_ORIGINS = ["https://github.com"];
 var MAX_REDIRECTS = 5;
 async function downloadImagesAsDataUris(urls, options) {
@@ -54941,7 +54955,7 @@ async function downloadImagesAsDataUris(urls, options) {
     }
     const result = await downloadImage(url2, doFetch, tokenOrigins, options);
     if ("reason" in result) skip(url2, result.reason);
-    else images.push(`data:${result.type};base64,${result.bytes.toString("base64")}`);
+    else images.push(toDataUri(result.type, result.bytes));
   }
   return images;
 }
@@ -54954,7 +54968,7 @@ async function downloadImage(url2, doFetch, tokenOrigins, options) {
     for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
       const origin = originOf(current);
       if (origin === null) return { reason: "not an http(s) URL" };
-      const headers = { accept: IMAGE_CONTENT_TYPES.join(", ") };
+      const headers = { accept: IMAGE_TYPES.join(", ") };
       if (options.token && tokenOrigins.has(origin)) headers.authorization = `token ${options.token}`;
       response = await doFetch(current, { headers, redirect: "manual", signal });
       const location = response.headers.get("location");
@@ -54972,11 +54986,11 @@ async function downloadImage(url2, doFetch, tokenOrigins, options) {
       return { reason: `download answered HTTP ${response.status}` };
     }
     const declared = (response.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
-    const declaredImage = IMAGE_CONTENT_TYPES.find((t) => t === declared);
+    const declaredImage = IMAGE_TYPES.find((t) => t === declared);
     const mayBeImage = declaredImage !== void 0 || declared === "" || declared === "application/octet-stream";
     if (!mayBeImage) {
       await response.body?.cancel();
-      return { reason: `content type ${declared} is not a supported image (${IMAGE_CONTENT_TYPES.join(", ")})` };
+      return { reason: `content type ${declared} is not a supported image (${IMAGE_TYPES.join(", ")})` };
     }
     const length = Number(response.headers.get("content-length"));
     if (Number.isFinite(length) && length > options.maxBytes) {
@@ -55009,15 +55023,6 @@ async function readAtMost(response, maxBytes) {
     chunks.push(value2);
   }
   return Buffer.concat(chunks);
-}
-function sniffImageType(bytes) {
-  const starts = (signature, offset = 0) => signature.every((b, i) => bytes[offset + i] === b);
-  const ascii2 = (text2) => [...text2].map((c) => c.charCodeAt(0));
-  if (starts([137, 80, 78, 71, 13, 10, 26, 10])) return "image/png";
-  if (starts([255, 216, 255])) return "image/jpeg";
-  if (starts(ascii2("GIF87a")) || starts(ascii2("GIF89a"))) return "image/gif";
-  if (starts(ascii2("RIFF")) && starts(ascii2("WEBP"), 8)) return "image/webp";
-  return void 0;
 }
 function originOf(url2) {
   try {
@@ -56182,15 +56187,6 @@ async function resolveIdentity(octokit) {
 import { readFile, stat as stat2 } from "node:fs/promises";
 import { isAbsolute, resolve } from "node:path";
 var MAX_IMAGE_BYTES = 5 * 1024 * 1024;
-var startsWith = (bytes, signature, offset = 0) => signature.every((b, i) => bytes[offset + i] === b);
-var ascii = (text2) => [...text2].map((c) => c.charCodeAt(0));
-function sniffImageType2(bytes) {
-  if (startsWith(bytes, [137, 80, 78, 71, 13, 10, 26, 10])) return "image/png";
-  if (startsWith(bytes, [255, 216, 255])) return "image/jpeg";
-  if (startsWith(bytes, ascii("GIF87a")) || startsWith(bytes, ascii("GIF89a"))) return "image/gif";
-  if (startsWith(bytes, ascii("RIFF")) && startsWith(bytes, ascii("WEBP"), 8)) return "image/webp";
-  return void 0;
-}
 async function loadImages(sources, workspace) {
   const problems = [];
   const images = [];
@@ -56211,12 +56207,12 @@ async function loadImages(sources, workspace) {
         continue;
       }
       const bytes = await readFile(path);
-      const type = sniffImageType2(bytes);
+      const type = sniffImageType(bytes);
       if (!type) {
         problems.push(`\`images\`: ${source.path} is not a PNG, JPEG, GIF or WebP image`);
         continue;
       }
-      images.push(`data:${type};base64,${bytes.toString("base64")}`);
+      images.push(toDataUri(type, bytes));
     } catch (error63) {
       const code = error63.code;
       const reason = code === "ENOENT" ? "no such file (paths are relative to the workspace)" : code === "EACCES" ? "permission denied" : String(code ?? error63);

@@ -5,24 +5,11 @@
  */
 import { readFile, stat } from "node:fs/promises";
 import { isAbsolute, resolve } from "node:path";
+import { sniffImageType, toDataUri } from "../core/image-types.js";
 import { InputError, type ImageSource } from "./inputs.js";
 
 /** Per image; the service states no limit, so this keeps one request reasonable. */
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
-
-type ImageType = "image/png" | "image/jpeg" | "image/gif" | "image/webp";
-
-const startsWith = (bytes: Uint8Array, signature: readonly number[], offset = 0) => signature.every((b, i) => bytes[offset + i] === b);
-const ascii = (text: string) => [...text].map((c) => c.charCodeAt(0));
-
-/** The image type its magic bytes announce (the content is the truth, not the file name). */
-export function sniffImageType(bytes: Uint8Array): ImageType | undefined {
-  if (startsWith(bytes, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return "image/png";
-  if (startsWith(bytes, [0xff, 0xd8, 0xff])) return "image/jpeg";
-  if (startsWith(bytes, ascii("GIF87a")) || startsWith(bytes, ascii("GIF89a"))) return "image/gif";
-  if (startsWith(bytes, ascii("RIFF")) && startsWith(bytes, ascii("WEBP"), 8)) return "image/webp";
-  return undefined;
-}
 
 export async function loadImages(sources: readonly ImageSource[], workspace: string): Promise<string[]> {
   const problems: string[] = [];
@@ -49,7 +36,7 @@ export async function loadImages(sources: readonly ImageSource[], workspace: str
         problems.push(`\`images\`: ${source.path} is not a PNG, JPEG, GIF or WebP image`);
         continue;
       }
-      images.push(`data:${type};base64,${bytes.toString("base64")}`);
+      images.push(toDataUri(type, bytes));
     } catch (error) {
       const code = (error as { code?: unknown }).code;
       const reason = code === "ENOENT" ? "no such file (paths are relative to the workspace)" : code === "EACCES" ? "permission denied" : String(code ?? error);

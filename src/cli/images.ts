@@ -4,11 +4,11 @@
  */
 import { readFile, stat } from "node:fs/promises";
 import { extname, resolve } from "node:path";
+import { IMAGE_TYPES, sniffImageType, toDataUri, type ImageType } from "../core/image-types.js";
 import { ImageDataUriSchema } from "../service/index.js";
 import { UsageError } from "./errors.js";
 
-export const IMAGE_TYPES = ["image/png", "image/jpeg", "image/gif", "image/webp"] as const;
-export type ImageType = (typeof IMAGE_TYPES)[number];
+export { IMAGE_TYPES, sniffImageType, toDataUri, type ImageType };
 
 const TYPE_BY_EXTENSION: Record<string, ImageType> = {
   ".png": "image/png",
@@ -18,28 +18,9 @@ const TYPE_BY_EXTENSION: Record<string, ImageType> = {
   ".webp": "image/webp",
 };
 
-function startsWith(bytes: Uint8Array, signature: readonly number[], offset = 0): boolean {
-  return signature.every((b, i) => bytes[offset + i] === b);
-}
-
-const ascii = (text: string): number[] => [...text].map((c) => c.charCodeAt(0));
-
-/** The image type its magic bytes announce, if any. Pure. */
-export function sniffImageType(bytes: Uint8Array): ImageType | undefined {
-  if (startsWith(bytes, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return "image/png";
-  if (startsWith(bytes, [0xff, 0xd8, 0xff])) return "image/jpeg";
-  if (startsWith(bytes, ascii("GIF87a")) || startsWith(bytes, ascii("GIF89a"))) return "image/gif";
-  if (startsWith(bytes, ascii("RIFF")) && startsWith(bytes, ascii("WEBP"), 8)) return "image/webp";
-  return undefined;
-}
-
 /** The type of an image file: by content, else by extension; undefined when it is neither. Pure. */
 export function imageTypeOf(bytes: Uint8Array, fileName: string): ImageType | undefined {
   return sniffImageType(bytes) ?? TYPE_BY_EXTENSION[extname(fileName).toLowerCase()];
-}
-
-export function toDataUri(type: ImageType, bytes: Uint8Array): string {
-  return `data:${type};base64,${Buffer.from(bytes).toString("base64")}`;
 }
 
 /** Turns one `--image` value into a data URI, or throws a UsageError naming it. */

@@ -4,8 +4,9 @@
  * only, and the token only ever goes to the origins it belongs to (never to a URL a commenter chose).
  */
 
-export const IMAGE_CONTENT_TYPES = ["image/png", "image/jpeg", "image/gif", "image/webp"] as const;
-export type ImageContentType = (typeof IMAGE_CONTENT_TYPES)[number];
+import { IMAGE_TYPES as IMAGE_CONTENT_TYPES, sniffImageType, toDataUri, type ImageType as ImageContentType } from "../core/image-types.js";
+
+export { IMAGE_CONTENT_TYPES, sniffImageType, type ImageContentType };
 
 /** Origins that receive the token by default: where GitHub serves private user attachments. */
 export const DEFAULT_TOKEN_ORIGINS = ["https://github.com"];
@@ -55,7 +56,7 @@ export async function downloadImagesAsDataUris(urls: readonly string[], options:
     }
     const result = await downloadImage(url, doFetch, tokenOrigins, options);
     if ("reason" in result) skip(url, result.reason);
-    else images.push(`data:${result.type};base64,${result.bytes.toString("base64")}`);
+    else images.push(toDataUri(result.type, result.bytes));
   }
   return images;
 }
@@ -133,16 +134,6 @@ async function readAtMost(response: Response, maxBytes: number): Promise<Buffer 
     chunks.push(value);
   }
   return Buffer.concat(chunks);
-}
-
-export function sniffImageType(bytes: Uint8Array): ImageContentType | undefined {
-  const starts = (signature: readonly number[], offset = 0) => signature.every((b, i) => bytes[offset + i] === b);
-  const ascii = (text: string) => [...text].map((c) => c.charCodeAt(0));
-  if (starts([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return "image/png";
-  if (starts([0xff, 0xd8, 0xff])) return "image/jpeg";
-  if (starts(ascii("GIF87a")) || starts(ascii("GIF89a"))) return "image/gif";
-  if (starts(ascii("RIFF")) && starts(ascii("WEBP"), 8)) return "image/webp";
-  return undefined;
 }
 
 function originOf(url: string): string | null {
