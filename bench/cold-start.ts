@@ -24,6 +24,8 @@ export interface ColdStartOptions {
   samples?: number;
   /** The bundle to start; default dist/index.js. */
   bundle?: string;
+  /** Extra flags for the action's `node` (e.g. --cpu-prof, to see where the time goes). */
+  nodeArgs?: string[];
 }
 
 const NAME = "cold start";
@@ -110,7 +112,7 @@ interface ActionSample {
 }
 
 /** One action start with its own service token (so no creation window is shared between samples). */
-async function actionStart(bundle: string, emulator: BenchEmulator, github: FakeGitHub, token: string, workdir: string, index: number): Promise<ActionSample> {
+async function actionStart(bundle: string, nodeArgs: readonly string[], emulator: BenchEmulator, github: FakeGitHub, token: string, workdir: string, index: number): Promise<ActionSample> {
   const createPath = API_PATHS.createRun(BENCH_ORG_ID);
   let createdAt: number | undefined;
   const unsubscribe = emulator.onArrival((arrival) => {
@@ -158,7 +160,7 @@ async function actionStart(bundle: string, emulator: BenchEmulator, github: Fake
     }),
   };
   try {
-    const spawned = spawnNode([bundle], env, workdir);
+    const spawned = spawnNode([...nodeArgs, bundle], env, workdir);
     const { code, at, stderr } = await spawned.exited;
     if (code !== 0 || createdAt === undefined) {
       const output = readFileSync(outputPath, "utf8");
@@ -182,6 +184,7 @@ async function actionStart(bundle: string, emulator: BenchEmulator, github: Fake
 export async function runColdStartBenchmark(options: ColdStartOptions = {}): Promise<BenchResult> {
   const samples = options.samples ?? 15;
   const bundle = options.bundle ?? join(ROOT, "dist", "index.js");
+  const nodeArgs = options.nodeArgs ?? [];
   const target = "≤ 2× bare node";
   if (!existsSync(bundle)) {
     return {
@@ -204,10 +207,10 @@ export async function runColdStartBenchmark(options: ColdStartOptions = {}): Pro
   try {
     // Warm-up of each (disk cache), not counted; then interleaved so machine load hits both alike.
     await bareNode(workdir);
-    await actionStart(bundle, emulator, github, emulator.extraTokens[0]!, workdir, 0);
+    await actionStart(bundle, nodeArgs, emulator, github, emulator.extraTokens[0]!, workdir, 0);
     for (let i = 1; i <= samples; i++) {
       bare.push(await bareNode(workdir));
-      action.push(await actionStart(bundle, emulator, github, emulator.extraTokens[i]!, workdir, i));
+      action.push(await actionStart(bundle, nodeArgs, emulator, github, emulator.extraTokens[i]!, workdir, i));
     }
   } finally {
     await github.close();
@@ -228,9 +231,9 @@ export async function runColdStartBenchmark(options: ColdStartOptions = {}): Pro
       `${samples} starts of each after one warm-up, interleaved; ${process.execPath} (Node ${process.versions.node}); no time scaling (a start is real time).`,
       `The action gets every input at action.yml's default plus api-url (the emulator), prompt, wait: false and a github-token, a workflow_dispatch payload from @octokit/webhooks-examples, GITHUB_API_URL = a fake GitHub; each start has its own service token.`,
       `Spawn → create: performance.now() before spawn() to the emulator's onRequest hook for that token's POST ${API_PATHS.createRun(BENCH_ORG_ID)} (same process, same clock). ` +
-        `It includes what the action asks GitHub first (identity, .github/agent-run.yml). Spread: p10 ${ms(percentile(toCreate, 10))}, p90 ${ms(percentile(toCreate, 90))}.`,
+        `It includes what the action asks GitHub before creating (its configuration file, its identity). Spread: p10 ${ms(percentile(toCreate, 10))}, p90 ${ms(percentile(toCreate, 90))}.`,
       `Where the time goes (medians): spawn → the action's first GitHub request answered ${ms(median(toFirstGitHub))} (Node's start, loading and evaluating the bundle, reading inputs and the event); ` +
-        `then ${ms(median(firstGitHubToCreate))} to the create request, spent on ${callsBeforeCreate.length} GitHub request(s) made one after the other (${callsBeforeCreate.join(", ") || "none"}) and preparing the run.`,
+        `then ${ms(median(firstGitHubToCreate))} to the create request, spent on ${callsBeforeCreate.length} GitHub request(s) (${callsBeforeCreate.join(", ") || "none"}) and preparing the run.`,
       `Baseline: spawn → exit of \`node -e ""\`; p10 ${ms(percentile(bare, 10))}, p90 ${ms(percentile(bare, 90))}. For reference the action's spawn → exit (outputs and summary written) median is ${ms(median(toExit))}.`,
     ],
     rows: [
@@ -246,8 +249,8 @@ export async function runColdStartBenchmark(options: ColdStartOptions = {}): Pro
       {
         benchmark: NAME,
         figure: "bundle size of dist/index.js",
-        value: `${formatNumber(bundleBytes / 1024 / 1024)} MB`,
-        baseline: `${formatNumber(gzipBytes / 1024 / 1024)} MB gzipped`,
+        value: `${formatNumber(bundleBytes / 1024 / 1024)} MiB`,
+        baseline: `${formatNumber(gzipBytes / 1024 / 1024)} MiB gzipped`,
         ratio: "—",
         target: "—",
         met: "n/a",

@@ -13,7 +13,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ProbotOctokit } from "probot";
-import { RunEngine } from "../src/app/engine.js";
+import { RunEngine, type RunEngineOptions } from "../src/app/engine.js";
 import { SqliteBridgeStore } from "../src/app/store/sqlite.js";
 import { createOctokitThreadWriter } from "../src/app/thread-writer.js";
 import { startFakeGitHub } from "../src/fake-github/index.js";
@@ -31,6 +31,10 @@ export interface PollingBenchOptions {
   /** The naive poller's period, in unscaled seconds. */
   naiveIntervalS?: number;
   seed?: number;
+  /** Engine settings to compare against the defaults (e.g. pollBudgetShare). */
+  engineOptions?: Partial<Pick<RunEngineOptions, "pollBudgetShare" | "pollIntervalMs">>;
+  /** Another engine to measure in its place (a patched copy, for an experiment). */
+  engineClass?: typeof RunEngine;
 }
 
 /** What one approach achieved on the workload. */
@@ -49,12 +53,12 @@ const NAME = "polling";
 const OWNER = "octo-org";
 const REPO = "widgets";
 
-interface Workload {
+export interface Workload {
   prompts: string[];
   durationsMs: number[];
 }
 
-function planWorkload(runs: number, minMinutes: number, maxMinutes: number, seed: number): Workload {
+export function planWorkload(runs: number, minMinutes: number, maxMinutes: number, seed: number): Workload {
   const random = seededRandom(seed);
   const durationsMs = Array.from({ length: runs }, () => Math.round((minMinutes + (maxMinutes - minMinutes) * random()) * 60_000));
   // Brackets keep one run's marker from being a substring of another's (run-1 vs run-10).
@@ -98,7 +102,13 @@ function outcomeOf(approach: string, observed: ObservedFetch, finishAt: Map<numb
 const TestOctokit = ProbotOctokit.defaults((o: object) => ({ ...o, retry: { enabled: false }, throttle: { enabled: false } }));
 
 /** Ours: the RunEngine watching every run, as the App does after creating them. */
-export async function watchWithEngine(workload: Workload, scale: number, timeoutMs: number): Promise<WatchOutcome> {
+export async function watchWithEngine(
+  workload: Workload,
+  scale: number,
+  timeoutMs: number,
+  engineOptions: PollingBenchOptions["engineOptions"] = {},
+  Engine: typeof RunEngine = RunEngine,
+): Promise<WatchOutcome> {
   const { bench, runs, finishAt, startedAt } = await startWorkload(workload, scale);
   const github = await startFakeGitHub({
     seed: {
@@ -112,7 +122,7 @@ export async function watchWithEngine(workload: Workload, scale: number, timeout
   const client = new AgentRunClient({ baseUrl: bench.url, token: WATCHER_TOKEN, orgId: BENCH_ORG_ID, timeScale: scale, fetch: observed.fetch });
   const octokit = new TestOctokit({ auth: { token: "installation-token" }, baseUrl: github.url });
   const writer = createOctokitThreadWriter(async () => octokit);
-  const engine = new RunEngine({ store, client, writer, timeScale: scale });
+  const engine = new Engine({ store, client, writer, timeScale: scale, ...engineOptions });
   try {
     // The App posts a tracking comment when it accepts a trigger; the engine edits it and finally replaces it with the result.
     for (const [i, run] of runs.entries()) {
@@ -266,7 +276,7 @@ export async function runPollingBenchmark(options: PollingBenchOptions = {}): Pr
   // Bounded: the longest run plus half an hour of emulated time for the tail of detections.
   const timeoutMs = (maxMinutes + 30) * 60_000 * scale;
 
-  const ours = await watchWithEngine(workload, scale, timeoutMs);
+  const ours = await watchWithEngine(workload, scale, timeoutMs, options.engineOptions, options.engineClass);
   const naive = await watchNaively(workload, scale, naiveIntervalS, timeoutMs);
 
   return {

@@ -1,0 +1,82 @@
+/**
+ * The GitHub App as its own process, the way `agent-run app` runs it: `startApp(process.env)`,
+ * configured through the environment. One addition for time-scaled benchmarks: BENCH_GITHUB_PACING_SCALE
+ * compresses Probot's GitHub write pacing by the benchmark's factor, like every other rate window.
+ * The parent talks to it over the IPC channel: it is told where the App listens, and asks for memory
+ * readings taken inside the process.
+ */
+import { readFileSync } from "node:fs";
+import { startApp } from "../../src/app/main.js";
+import { scaledPacingOctokit } from "./github-pacing.js";
+
+export type AppProcessMessage =
+  | { type: "ready"; url: string; webhookUrl: string }
+  | { type: "memory"; reading: MemoryReading }
+  | { type: "failed"; message: string };
+
+export type ParentMessage = { type: "memory"; afterGc: boolean } | { type: "stop" };
+
+export interface MemoryReading {
+  now: MemorySample;
+  /** After a full collection (the process runs with --expose-gc): what is actually live; null when not asked. */
+  afterGc: MemorySample | null;
+}
+
+export interface MemorySample {
+  rss: number;
+  /** The most resident memory the process ever had (VmHWM), when the OS says; else null. */
+  peakRss: number | null;
+  heapUsed: number;
+  heapTotal: number;
+  external: number;
+}
+
+function peakRss(): number | null {
+  try {
+    const match = /^VmHWM:\s+(\d+)\s+kB$/m.exec(readFileSync("/proc/self/status", "utf8"));
+    return match ? Number(match[1]) * 1024 : null;
+  } catch {
+    return null;
+  }
+}
+
+function memorySample(): MemorySample {
+  const usage = process.memoryUsage();
+  return { rss: usage.rss, peakRss: peakRss(), heapUsed: usage.heapUsed, heapTotal: usage.heapTotal, external: usage.external };
+}
+
+function send(message: AppProcessMessage): void {
+  process.send?.(message);
+}
+
+async function main(): Promise<void> {
+  if (!process.send) throw new Error("the App process is started by a benchmark over an IPC channel (child_process.fork)");
+  const pacing = process.env.BENCH_GITHUB_PACING_SCALE;
+  const app = await startApp(process.env, pacing ? { Octokit: scaledPacingOctokit(Number(pacing)) } : {});
+  process.on("message", (message: ParentMessage) => {
+    if (message.type === "memory") {
+      const now = memorySample();
+      const gc = (globalThis as { gc?: () => void }).gc;
+      let afterGc: MemorySample | null = null;
+      if (message.afterGc && gc) {
+        gc();
+        afterGc = memorySample();
+      }
+      send({ type: "memory", reading: { now, afterGc } });
+    }
+    if (message.type === "stop") {
+      void app.close().finally(() => process.exit(0));
+    }
+  });
+  // The parent going away must not leave the App running.
+  process.on("disconnect", () => {
+    void app.close().finally(() => process.exit(0));
+  });
+  send({ type: "ready", url: app.url, webhookUrl: app.webhookUrl });
+}
+
+main().catch((error: unknown) => {
+  send({ type: "failed", message: error instanceof Error ? error.message : String(error) });
+  process.exitCode = 1;
+  process.disconnect?.();
+});

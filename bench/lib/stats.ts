@@ -1,0 +1,41 @@
+/** Small, exact statistics: nearest-rank percentiles over the samples actually measured. */
+
+export function percentile(samples: readonly number[], p: number): number {
+  if (samples.length === 0) return Number.NaN;
+  if (!(p >= 0 && p <= 100)) throw new RangeError(`percentile must be between 0 and 100, got ${p}`);
+  const sorted = [...samples].sort((a, b) => a - b);
+  const rank = Math.max(1, Math.ceil((p / 100) * sorted.length));
+  return sorted[rank - 1]!;
+}
+
+export const median = (samples: readonly number[]): number => percentile(samples, 50);
+
+export function mean(samples: readonly number[]): number {
+  if (samples.length === 0) return Number.NaN;
+  return samples.reduce((a, b) => a + b, 0) / samples.length;
+}
+
+/** A deterministic generator (mulberry32), so every run of a benchmark scripts the same workload. */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
+}
+
+/** Polls `check` until it is true; throws with `what` once `timeoutMs` of real time have passed. */
+export async function waitUntil(check: () => boolean, what: string, timeoutMs: number, everyMs = 5): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await sleep(everyMs);
+  }
+}

@@ -1,0 +1,127 @@
+/**
+ * Runs every benchmark one after the other and prints one Markdown table; with `--write`, also
+ * writes it to BENCHMARKS.md with the command, the date and the machine it ran on.
+ *
+ *   npm run bench               print the table
+ *   npm run bench -- --write    print it and update BENCHMARKS.md
+ *   npm run bench -- logs memory   only these (by name: cold-start, polling, burst, logs, memory)
+ */
+import { writeFileSync } from "node:fs";
+import { cpus, totalmem } from "node:os";
+import { join } from "node:path";
+import { runBurstBenchmark } from "./burst.js";
+import { runColdStartBenchmark } from "./cold-start.js";
+import { ROOT } from "./lib/app.js";
+import { formatNumber, markdownTable, printResult, type BenchResult, type BenchRow } from "./lib/report.js";
+import { runLogsBenchmark } from "./logs.js";
+import { runMemoryBenchmark } from "./memory.js";
+import { runPollingBenchmark } from "./polling.js";
+
+export const BENCHMARKS: ReadonlyArray<{ name: string; title: string; run: () => Promise<BenchResult> }> = [
+  { name: "cold-start", title: "cold start", run: () => runColdStartBenchmark() },
+  { name: "polling", title: "polling", run: () => runPollingBenchmark() },
+  { name: "burst", title: "burst", run: () => runBurstBenchmark() },
+  { name: "logs", title: "logs", run: () => runLogsBenchmark() },
+  { name: "memory", title: "memory", run: () => runMemoryBenchmark() },
+];
+
+interface Machine {
+  node: string;
+  cpu: string;
+  cores: number;
+  memoryGiB: string;
+  platform: string;
+}
+
+function machine(): Machine {
+  const list = cpus();
+  return {
+    node: process.version,
+    cpu: list[0]?.model.trim() ?? "unknown",
+    cores: list.length,
+    memoryGiB: formatNumber(totalmem() / 1024 ** 3, 1),
+    platform: `${process.platform} ${process.arch}`,
+  };
+}
+
+function parseArguments(argv: readonly string[]): { write: boolean; only: string[] } {
+  const names = new Set(BENCHMARKS.map((b) => b.name));
+  const only: string[] = [];
+  let write = false;
+  for (const arg of argv) {
+    if (arg === "--write") write = true;
+    else if (names.has(arg)) only.push(arg);
+    else throw new Error(`unknown argument "${arg}": use --write and/or benchmark names (${[...names].join(", ")})`);
+  }
+  return { write, only };
+}
+
+function failedResult(title: string, error: unknown): BenchResult {
+  const message = error instanceof Error ? error.message.split("\n")[0]! : String(error);
+  const row: BenchRow = { benchmark: title, figure: "(did not complete)", value: `error: ${message}`, baseline: "—", ratio: "—", target: "—", met: "n/a" };
+  return { benchmark: title, scale: null, notes: [`Failed: ${message}`], rows: [row] };
+}
+
+function renderDocument(results: readonly BenchResult[], command: string, startedAt: Date, seconds: number, host: Machine): string {
+  const rows = results.flatMap((r) => r.rows);
+  const sections = results.map((r) => {
+    const scale = r.scale === null ? "no time scaling" : `time scale ${r.scale} (1 emulated second = ${formatNumber(r.scale * 1000)} ms real)`;
+    return [`### ${r.benchmark} — ${scale}`, "", ...r.notes.map((n) => `- ${n}`)].join("\n");
+  });
+  return [
+    "# Benchmarks",
+    "",
+    "Each figure is printed beside a baseline measured in the same run. Where the service's clock and rate windows are",
+    "compressed (the emulator, the client's budget, the App's intervals and GitHub write pacing, all by one factor),",
+    "times are converted back to real-world seconds. Targets are for reading, never asserted in tests.",
+    "",
+    `Command: \`${command}\` — ${startedAt.toISOString()}, ${formatNumber(seconds, 0)} s in all.`,
+    `Machine: ${host.cpu}, ${host.cores} cores, ${host.memoryGiB} GiB, ${host.platform}, Node ${host.node}.`,
+    "",
+    markdownTable(rows),
+    "",
+    "## How each figure is measured",
+    "",
+    sections.join("\n\n"),
+    "",
+  ].join("\n");
+}
+
+export async function runAll(argv: readonly string[]): Promise<BenchResult[]> {
+  const { write, only } = parseArguments(argv);
+  const selected = only.length > 0 ? BENCHMARKS.filter((b) => only.includes(b.name)) : BENCHMARKS;
+  const startedAt = new Date();
+  const began = performance.now();
+  const results: BenchResult[] = [];
+  for (const bench of selected) {
+    const t = performance.now();
+    console.error(`running ${bench.name}…`);
+    let result: BenchResult;
+    try {
+      result = await bench.run();
+    } catch (error) {
+      console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
+      result = failedResult(bench.title, error);
+      process.exitCode = 1;
+    }
+    results.push(result);
+    printResult(result);
+    console.error(`${bench.name}: ${formatNumber((performance.now() - t) / 1000, 1)} s`);
+  }
+  const seconds = (performance.now() - began) / 1000;
+  const host = machine();
+  console.log(`\n# All benchmarks (${formatNumber(seconds, 0)} s; ${host.cpu}, ${host.cores} cores, Node ${host.node})\n`);
+  console.log(markdownTable(results.flatMap((r) => r.rows)));
+  if (write) {
+    const command = `npm run bench -- ${["--write", ...only].join(" ")}`;
+    const file = join(ROOT, "BENCHMARKS.md");
+    writeFileSync(file, renderDocument(results, command, startedAt, seconds, host));
+    console.log(`\nwrote ${file}`);
+  }
+  return results;
+}
+
+runAll(process.argv.slice(2)).catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : String(error));
+  process.exitCode = 1;
+});
