@@ -31,6 +31,8 @@ export interface BurstBenchOptions {
   /** Deliveries sent a second time with the same delivery id. */
   redeliveries?: number;
   scale?: number;
+  /** The App process to run; default: bench/lib/app-process.ts bundled from this checkout. */
+  bundle?: string;
 }
 
 const NAME = "burst";
@@ -55,7 +57,7 @@ export async function runBurstBenchmark(options: BurstBenchOptions = {}): Promis
   if (!appAvailable()) {
     return { benchmark: NAME, scale, notes: ["src/app/main.ts is missing: the App has not landed in this checkout."], rows: [unavailableRow(NAME, "time to tracking comment p99", "the App (src/app/main.ts) is missing", target)] };
   }
-  const bundle = await buildAppProcess();
+  const bundle = options.bundle ?? (await buildAppProcess());
   const issues = Array.from({ length: comments }, (_, i) => i + 1);
   const commentId = (issue: number) => 3_000_000 + issue;
 

@@ -26,6 +26,8 @@ export interface ColdStartOptions {
   bundle?: string;
   /** Extra flags for the action's `node` (e.g. --cpu-prof, to see where the time goes). */
   nodeArgs?: string[];
+  /** The `node` binary for both the action and the baseline; default this process's (runners use Node 24). */
+  node?: string;
 }
 
 const NAME = "cold start";
@@ -73,9 +75,9 @@ interface Spawned {
   exited: Promise<{ code: number | null; at: number; stderr: string }>;
 }
 
-function spawnNode(args: string[], env: NodeJS.ProcessEnv, cwd: string): Spawned {
+function spawnNode(node: string, args: string[], env: NodeJS.ProcessEnv, cwd: string): Spawned {
   const spawnedAt = performance.now();
-  const child = spawn(process.execPath, args, { env, cwd, stdio: ["ignore", "ignore", "pipe"] });
+  const child = spawn(node, args, { env, cwd, stdio: ["ignore", "ignore", "pipe"] });
   let stderr = "";
   child.stderr.on("data", (chunk: Buffer) => {
     if (stderr.length < 4000) stderr += chunk.toString();
@@ -95,8 +97,8 @@ function spawnNode(args: string[], env: NodeJS.ProcessEnv, cwd: string): Spawned
 }
 
 /** Spawn → exit of `node -e ""`, in ms. */
-async function bareNode(cwd: string): Promise<number> {
-  const spawned = spawnNode(["-e", ""], { PATH: process.env.PATH ?? "" }, cwd);
+async function bareNode(node: string, cwd: string): Promise<number> {
+  const spawned = spawnNode(node, ["-e", ""], { PATH: process.env.PATH ?? "" }, cwd);
   const { at, code } = await spawned.exited;
   if (code !== 0) throw new Error(`node -e "" exited with ${code}`);
   return at - spawned.spawnedAt;
@@ -112,7 +114,7 @@ interface ActionSample {
 }
 
 /** One action start with its own service token (so no creation window is shared between samples). */
-async function actionStart(bundle: string, nodeArgs: readonly string[], emulator: BenchEmulator, github: FakeGitHub, token: string, workdir: string, index: number): Promise<ActionSample> {
+async function actionStart(node: string, bundle: string, nodeArgs: readonly string[], emulator: BenchEmulator, github: FakeGitHub, token: string, workdir: string, index: number): Promise<ActionSample> {
   const createPath = API_PATHS.createRun(BENCH_ORG_ID);
   let createdAt: number | undefined;
   const unsubscribe = emulator.onArrival((arrival) => {
@@ -160,7 +162,7 @@ async function actionStart(bundle: string, nodeArgs: readonly string[], emulator
     }),
   };
   try {
-    const spawned = spawnNode([...nodeArgs, bundle], env, workdir);
+    const spawned = spawnNode(node, [...nodeArgs, bundle], env, workdir);
     const { code, at, stderr } = await spawned.exited;
     if (code !== 0 || createdAt === undefined) {
       const output = readFileSync(outputPath, "utf8");
@@ -185,6 +187,7 @@ export async function runColdStartBenchmark(options: ColdStartOptions = {}): Pro
   const samples = options.samples ?? 15;
   const bundle = options.bundle ?? join(ROOT, "dist", "index.js");
   const nodeArgs = options.nodeArgs ?? [];
+  const node = options.node ?? process.execPath;
   const target = "≤ 2× bare node";
   if (!existsSync(bundle)) {
     return {
@@ -206,11 +209,11 @@ export async function runColdStartBenchmark(options: ColdStartOptions = {}): Pro
   const action: ActionSample[] = [];
   try {
     // Warm-up of each (disk cache), not counted; then interleaved so machine load hits both alike.
-    await bareNode(workdir);
-    await actionStart(bundle, nodeArgs, emulator, github, emulator.extraTokens[0]!, workdir, 0);
+    await bareNode(node, workdir);
+    await actionStart(node, bundle, nodeArgs, emulator, github, emulator.extraTokens[0]!, workdir, 0);
     for (let i = 1; i <= samples; i++) {
-      bare.push(await bareNode(workdir));
-      action.push(await actionStart(bundle, nodeArgs, emulator, github, emulator.extraTokens[i]!, workdir, i));
+      bare.push(await bareNode(node, workdir));
+      action.push(await actionStart(node, bundle, nodeArgs, emulator, github, emulator.extraTokens[i]!, workdir, i));
     }
   } finally {
     await github.close();
@@ -228,7 +231,7 @@ export async function runColdStartBenchmark(options: ColdStartOptions = {}): Pro
     benchmark: NAME,
     scale: null,
     notes: [
-      `${samples} starts of each after one warm-up, interleaved; ${process.execPath} (Node ${process.versions.node}); no time scaling (a start is real time).`,
+      `${samples} starts of each after one warm-up, interleaved; ${node}${node === process.execPath ? ` (Node ${process.versions.node})` : ""}; no time scaling (a start is real time).`,
       `The action gets every input at action.yml's default plus api-url (the emulator), prompt, wait: false and a github-token, a workflow_dispatch payload from @octokit/webhooks-examples, GITHUB_API_URL = a fake GitHub; each start has its own service token.`,
       `Spawn → create: performance.now() before spawn() to the emulator's onRequest hook for that token's POST ${API_PATHS.createRun(BENCH_ORG_ID)} (same process, same clock). ` +
         `It includes what the action asks GitHub before creating (its configuration file, its identity). Spread: p10 ${ms(percentile(toCreate, 10))}, p90 ${ms(percentile(toCreate, 90))}.`,
