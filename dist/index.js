@@ -56255,7 +56255,12 @@ async function linkPullRequests(octokit, repo, input2) {
 var import_yaml = __toESM(require_dist(), 1);
 
 // src/config/inputs.ts
+var leafKinds;
 function configLeafKinds() {
+  leafKinds ??= computeLeafKinds();
+  return leafKinds;
+}
+function computeLeafKinds() {
   const kinds = /* @__PURE__ */ new Map();
   const visit2 = (properties, prefix) => {
     for (const [key, node2] of Object.entries(properties)) {
@@ -56283,10 +56288,10 @@ function readAs(kind, raw) {
 var isPlainObject4 = (value2) => value2 !== null && typeof value2 === "object" && !Array.isArray(value2);
 function configInputFromStrings(values, base = {}) {
   if (!isPlainObject4(base)) return base ?? {};
-  const kinds = configLeafKinds();
   const merged = structuredClone(base);
-  for (const [path, raw] of Object.entries(values)) {
-    if (raw === void 0 || raw.trim() === "") continue;
+  const set2 = Object.entries(values).filter((entry) => entry[1] !== void 0 && entry[1].trim() !== "");
+  const kinds = set2.length > 0 ? configLeafKinds() : /* @__PURE__ */ new Map();
+  for (const [path, raw] of set2) {
     const keys = path.split(".");
     let target = merged;
     for (const key of keys.slice(0, -1)) {

@@ -1,3 +1,4 @@
+import { setMaxListeners } from "node:events";
 import type { AgentRunClient } from "../service/client.js";
 import { AgentRunError, NotFoundError, PermissionError } from "../service/errors.js";
 import { classifyRunStatus, isFinalPhase, type RunPhase } from "../service/status.js";
@@ -24,10 +25,10 @@ export interface RunEngineOptions {
   /** Per-run poll interval: starts short, grows to a cap (ms, before scaling). */
   pollIntervalMs?: { initial?: number; max?: number; factor?: number };
   /**
-   * Share of the token's shared read budget that polling may use, leaving room for creates,
-   * resumes and the final fetches. With many runs in flight each is polled less often.
+   * Share of the token's shared read budget that polling may use: `busy` while creates or resumes
+   * wait (leaving them room), `idle` otherwise. With many runs in flight each is polled less often.
    */
-  pollBudgetShare?: number;
+  pollBudgetShare?: { busy?: number; idle?: number };
   /** Minimum time between two progress edits of one tracking comment (ms, before scaling). */
   progressEditIntervalMs?: number;
   /** Progress edits across all threads per minute (GitHub's secondary limit is ~80 writes/min). */
@@ -42,8 +43,11 @@ function visibleText(body: string): string {
   return body.replace(/·\s*[\dhdms ]+ so far/g, "");
 }
 
-/** Steps started per pass; the rest wait for the next pass (in-flight steps wake it when they end). */
-const MAX_STEPS_PER_PASS = 200;
+/**
+ * Steps in flight at once; the rest wait for a later pass (a step that ends wakes it). Bounds memory
+ * after a restart with thousands of watches: they queue in the store, not as pending promises.
+ */
+const MAX_STEPS_IN_FLIGHT = 100;
 
 const noopLogger: EngineLogger = { info() {}, warn() {}, error() {} };
 
@@ -60,7 +64,7 @@ export class RunEngine {
   private readonly log: EngineLogger;
   private readonly scale: number;
   private readonly poll: { initial: number; max: number; factor: number };
-  private readonly pollShare: number;
+  private readonly pollShare: { busy: number; idle: number };
   private readonly editIntervalMs: number;
   private readonly editWindow: SlidingWindowLog;
   private readonly watchTimeoutMs: number;
@@ -76,6 +80,8 @@ export class RunEngine {
   private readonly lastProgressBody = new Map<number, string>();
 
   constructor(options: RunEngineOptions) {
+    // Every call in flight listens to the shutdown signal: hundreds at once are expected, not a leak.
+    setMaxListeners(0, this.abort.signal);
     this.store = options.store;
     this.client = options.client;
     this.writer = options.writer;
@@ -86,7 +92,7 @@ export class RunEngine {
       max: (options.pollIntervalMs?.max ?? 30_000) * this.scale,
       factor: options.pollIntervalMs?.factor ?? 1.5,
     };
-    this.pollShare = options.pollBudgetShare ?? 0.75;
+    this.pollShare = { busy: options.pollBudgetShare?.busy ?? 0.75, idle: options.pollBudgetShare?.idle ?? 0.95 };
     this.editIntervalMs = (options.progressEditIntervalMs ?? 15_000) * this.scale;
     this.editWindow = new SlidingWindowLog(options.progressEditsPerMinute ?? 30, 60_000 * this.scale);
     this.watchTimeoutMs = options.watchTimeoutMs ?? 4 * 60 * 60_000;
@@ -158,7 +164,8 @@ export class RunEngine {
     if (!this.running) return;
     const now = this.now();
     const states: Task["state"][] = ["queued", "watching", "reporting"];
-    for (const task of this.store.dueTasks(states, now, MAX_STEPS_PER_PASS + this.inFlight.size)) {
+    for (const task of this.store.dueTasks(states, now, MAX_STEPS_IN_FLIGHT + this.inFlight.size)) {
+      if (this.inFlight.size >= MAX_STEPS_IN_FLIGHT) break;
       if (this.inFlight.has(task.id)) continue;
       this.track(task.id, this.step(task));
     }
@@ -324,9 +331,11 @@ export class RunEngine {
   /** Next poll: the run's own backoff, stretched so that all watches fit in the polling share of the budget. */
   private reschedule(task: Task, changed: boolean): void {
     const own = changed ? this.poll.initial : Math.min(this.poll.max, Math.max(this.poll.initial, task.pollIntervalMs * this.poll.factor));
-    const watching = this.store.countByState().watching ?? 0;
+    const counts = this.store.countByState();
+    const watching = counts.watching ?? 0;
+    const startsWaiting = (counts.queued ?? 0) > 0 || this.client.budget.busy("create");
     const { points, durationMs } = this.sharedWindow();
-    const fairShare = (watching * durationMs) / (points * this.pollShare);
+    const fairShare = (watching * durationMs) / (points * (startsWaiting ? this.pollShare.busy : this.pollShare.idle));
     const interval = Math.max(own, fairShare);
     const jittered = interval * (0.9 + Math.random() * 0.2);
     this.store.updateTask(task.id, { nextPollAt: this.now() + jittered, pollIntervalMs: own });

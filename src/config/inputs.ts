@@ -15,8 +15,15 @@ interface JsonSchemaNode {
   properties?: Record<string, JsonSchemaNode>;
 }
 
-/** Every leaf of the repository configuration, by dotted path, with the kind of value it holds. */
+let leafKinds: Map<string, ConfigValueKind> | undefined;
+
+/** Every leaf of the repository configuration, by dotted path (computed once: JSON Schema generation is slow at start-up). */
 export function configLeafKinds(): Map<string, ConfigValueKind> {
+  leafKinds ??= computeLeafKinds();
+  return leafKinds;
+}
+
+function computeLeafKinds(): Map<string, ConfigValueKind> {
   const kinds = new Map<string, ConfigValueKind>();
   const visit = (properties: Record<string, JsonSchemaNode>, prefix: string) => {
     for (const [key, node] of Object.entries(properties)) {
@@ -56,10 +63,11 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> =>
  */
 export function configInputFromStrings(values: Readonly<Record<string, string | undefined>>, base: unknown = {}): unknown {
   if (!isPlainObject(base)) return base ?? {};
-  const kinds = configLeafKinds();
   const merged: Record<string, unknown> = structuredClone(base);
-  for (const [path, raw] of Object.entries(values)) {
-    if (raw === undefined || raw.trim() === "") continue;
+  const set = Object.entries(values).filter((entry): entry is [string, string] => entry[1] !== undefined && entry[1].trim() !== "");
+  // Most steps set no config input: the schema walk (slow at start-up) is only done when one is.
+  const kinds = set.length > 0 ? configLeafKinds() : new Map<string, ConfigValueKind>();
+  for (const [path, raw] of set) {
     const keys = path.split(".");
     let target = merged;
     for (const key of keys.slice(0, -1)) {
