@@ -8,6 +8,7 @@ import {
   PermissionError,
   RateLimitError,
   classifyRunStatus,
+  createInProcessBudget,
   type AgentRunClientOptions,
 } from "../../../src/service/index.js";
 
@@ -110,8 +111,23 @@ describe("logs pagination through the iterator", () => {
 });
 
 describe("client-side rate budget", () => {
+  // A slower clock here: the emulator shares this process, and on a loaded two-core machine its event
+  // loop can lag by hundreds of ms, far more than the client's latency allowance at a tiny scale. The
+  // allowance is 2% of the window at real scale (1.2 s); 400 ms on a 3 s window stands in for it.
+  const BUDGET_SCALE = 0.05;
+  let slow: RunningEmulator;
+  beforeEach(async () => {
+    slow = await startEmulator({ timeScale: BUDGET_SCALE, tokens: [{ token: "token-org-1", orgIds: [1] }] });
+  });
+  afterEach(async () => {
+    await slow.close();
+  });
+  const budgeted = () =>
+    new AgentRunClient({ baseUrl: slow.url, token: "token-org-1", orgId: 1, budget: createInProcessBudget({ timeScale: BUDGET_SCALE, marginMs: 400 }) });
+
   it("a burst of 100 calls through one client draws zero 429s", async () => {
-    const c = client();
+    const c = budgeted();
+    const emulator = slow;
     const run = await c.createRun({ prompt: "burst" });
     await Promise.all(Array.from({ length: 100 }, () => c.getRun(run.id)));
     const stats = emulator.control.stats();
@@ -120,7 +136,8 @@ describe("client-side rate budget", () => {
   });
 
   it("15 creates at once: 10 go through, 5 wait for the window, zero 429s", async () => {
-    const c = client();
+    const c = budgeted();
+    const emulator = slow;
     const runs = await Promise.all(Array.from({ length: 15 }, (_, i) => c.createRun({ prompt: `batch ${i}` })));
     expect(new Set(runs.map((r) => r.id)).size).toBe(15);
     expect(emulator.control.stats().rateLimited).toBe(0);
