@@ -4,11 +4,12 @@
  * deliveries signed like GitHub's.
  */
 import { fork, type ChildProcess } from "node:child_process";
-import { createHmac, generateKeyPairSync } from "node:crypto";
+import { createHmac } from "node:crypto";
 import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join, resolve } from "node:path";
 import { build, type Plugin } from "esbuild";
+import { testPrivateKey } from "../../test/helpers/app-harness.js";
 import type { AppProcessMessage, MemoryReading, ParentMessage } from "./app-process.js";
 
 export const ROOT = resolve(import.meta.dirname, "..", "..");
@@ -44,16 +45,8 @@ export async function buildAppProcess(options: { outfile?: string; plugins?: Plu
   return outfile;
 }
 
-let cachedKey: string | undefined;
-/** The App's private key (the fake GitHub accepts any well-formed app JWT). */
-export function appPrivateKey(): string {
-  cachedKey ??= generateKeyPairSync("rsa", {
-    modulusLength: 2048,
-    privateKeyEncoding: { type: "pkcs8", format: "pem" },
-    publicKeyEncoding: { type: "spki", format: "pem" },
-  }).privateKey;
-  return cachedKey;
-}
+/** The App's private key (the fake GitHub accepts any well-formed app JWT); one per process, as in the tests. */
+export const appPrivateKey = testPrivateKey;
 
 export interface AppEnvInput {
   githubUrl: string;

@@ -15,17 +15,8 @@ export function mean(samples: readonly number[]): number {
   return samples.reduce((a, b) => a + b, 0) / samples.length;
 }
 
-/** A deterministic generator (mulberry32), so every run of a benchmark scripts the same workload. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
+/** A deterministic generator (the emulator's mulberry32), so every run of a benchmark scripts the same workload. */
+export { seededRandom } from "../../src/emulator/random.js";
 
 export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
