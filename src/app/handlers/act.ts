@@ -69,15 +69,9 @@ function freshKnownRun(prepared: Extract<PreparedStart, { action: "resume" | "qu
   }
   // The thread's run had no id yet: any unfinished task in the thread releases held follow-ups when it ends.
   if (store.activeTaskForThread(thread.owner, thread.repo, thread.issueNumber)) return null;
-  const finished = store
-    .listTasks(["done"])
-    .filter((t) => t.runId !== null && sameThread(t.thread, thread))
-    .at(-1);
+  const finished = store.lastFinishedTaskForThread(thread.owner, thread.repo, thread.issueNumber);
   return finished ? { runId: finished.runId!, orgId: finished.orgId, inProgress: false } : null;
 }
-
-const sameThread = (a: TaskThread, b: TaskThread) =>
-  a.owner.toLowerCase() === b.owner.toLowerCase() && a.repo.toLowerCase() === b.repo.toLowerCase() && a.issueNumber === b.issueNumber;
 
 async function startOrHold(initial: PreparedStart, repo: RepoRef, ctx: ActContext): Promise<void> {
   const thread: TaskThread = {

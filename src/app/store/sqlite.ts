@@ -12,6 +12,7 @@ CREATE TABLE IF NOT EXISTS tasks (
   state TEXT NOT NULL,
   source_type TEXT NOT NULL,
   thread TEXT NOT NULL,
+  thread_key TEXT NOT NULL DEFAULT '',
   run_id INTEGER,
   org_id INTEGER NOT NULL,
   tracking_comment_id INTEGER,
@@ -97,8 +98,11 @@ const COLUMNS: { [K in keyof Task]?: [string, (v: Task[K]) => unknown] } = {
   error: ["error", (v) => v],
 };
 
-function sameThread(a: Pick<Task["thread"], "owner" | "repo" | "issueNumber">, b: Pick<Task["thread"], "owner" | "repo" | "issueNumber">): boolean {
-  return a.owner.toLowerCase() === b.owner.toLowerCase() && a.repo.toLowerCase() === b.repo.toLowerCase() && a.issueNumber === b.issueNumber;
+type ThreadId = Pick<Task["thread"], "owner" | "repo" | "issueNumber">;
+
+/** One indexed column per conversation, so thread lookups never read other threads' tasks. */
+function threadKey(thread: ThreadId): string {
+  return `${thread.owner.toLowerCase()}/${thread.repo.toLowerCase()}#${thread.issueNumber}`;
 }
 
 function toTask(row: TaskRow): Task {
@@ -144,7 +148,21 @@ export class SqliteBridgeStore implements BridgeStore {
     this.db.pragma("synchronous = NORMAL");
     this.db.pragma("busy_timeout = 5000");
     this.db.exec(SCHEMA);
+    this.addThreadKeyColumn();
+    this.db.exec("CREATE INDEX IF NOT EXISTS tasks_by_thread ON tasks(thread_key, state, id)");
     this.now = options.now ?? Date.now;
+  }
+
+  /** Stores written before the column existed get it, filled from each task's thread. */
+  private addThreadKeyColumn(): void {
+    const columns = this.db.prepare("PRAGMA table_info(tasks)").all() as Array<{ name: string }>;
+    if (columns.some((c) => c.name === "thread_key")) return;
+    this.db.exec("ALTER TABLE tasks ADD COLUMN thread_key TEXT NOT NULL DEFAULT ''");
+    const rows = this.db.prepare("SELECT id, thread FROM tasks").all() as Array<{ id: number; thread: string }>;
+    const update = this.db.prepare("UPDATE tasks SET thread_key = ? WHERE id = ?");
+    this.db.transaction(() => {
+      for (const row of rows) update.run(threadKey(JSON.parse(row.thread) as ThreadId), row.id);
+    })();
   }
 
   markDelivery(deliveryId: string, event: string): boolean {
@@ -176,15 +194,16 @@ export class SqliteBridgeStore implements BridgeStore {
     const now = this.now();
     const info = this.db
       .prepare(
-        `INSERT INTO tasks (kind, state, source_type, thread, run_id, org_id, tracking_comment_id, reaction, request, requested_by,
+        `INSERT INTO tasks (kind, state, source_type, thread, thread_key, run_id, org_id, tracking_comment_id, reaction, request, requested_by,
            created_at, progress, deadline_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(
         task.kind,
         task.state,
         task.sourceType,
         JSON.stringify(task.thread),
+        threadKey(task.thread),
         task.runId,
         task.orgId,
         task.trackingCommentId,
@@ -213,6 +232,10 @@ export class SqliteBridgeStore implements BridgeStore {
       sets.push(`${column[0]} = ?`);
       values.push(column[1](value));
     }
+    if (patch.thread) {
+      sets.push("thread_key = ?");
+      values.push(threadKey(patch.thread));
+    }
     sets.push("updated_at = ?");
     values.push(this.now());
     this.db.prepare(`UPDATE tasks SET ${sets.join(", ")} WHERE id = ?`).run(...values, id);
@@ -237,16 +260,24 @@ export class SqliteBridgeStore implements BridgeStore {
   }
 
   activeTaskForThread(owner: string, repo: string, issueNumber: number): Task | null {
-    const rows = this.db
-      .prepare(`SELECT * FROM tasks WHERE state IN (${ACTIVE_STATES.map(() => "?").join(", ")}) ORDER BY id DESC`)
-      .all(...ACTIVE_STATES) as TaskRow[];
-    const match = rows.map(toTask).find((t) => sameThread(t.thread, { owner, repo, issueNumber }));
-    return match ?? null;
+    const row = this.db
+      .prepare(`SELECT * FROM tasks WHERE thread_key = ? AND state IN (${ACTIVE_STATES.map(() => "?").join(", ")}) ORDER BY id DESC LIMIT 1`)
+      .get(threadKey({ owner, repo, issueNumber }), ...ACTIVE_STATES) as TaskRow | undefined;
+    return row ? toTask(row) : null;
   }
 
-  heldFor(runId: number, thread: Pick<Task["thread"], "owner" | "repo" | "issueNumber">): Task[] {
-    const rows = this.db.prepare("SELECT * FROM tasks WHERE state = 'held' ORDER BY id").all() as TaskRow[];
-    return rows.map(toTask).filter((t) => t.runId === runId || (t.runId === null && sameThread(t.thread, thread)));
+  lastFinishedTaskForThread(owner: string, repo: string, issueNumber: number): Task | null {
+    const row = this.db
+      .prepare("SELECT * FROM tasks WHERE thread_key = ? AND state = 'done' AND run_id IS NOT NULL ORDER BY id DESC LIMIT 1")
+      .get(threadKey({ owner, repo, issueNumber })) as TaskRow | undefined;
+    return row ? toTask(row) : null;
+  }
+
+  heldFor(runId: number, thread: ThreadId): Task[] {
+    const rows = this.db
+      .prepare("SELECT * FROM tasks WHERE state = 'held' AND (run_id = ? OR (run_id IS NULL AND thread_key = ?)) ORDER BY id")
+      .all(runId, threadKey(thread)) as TaskRow[];
+    return rows.map(toTask);
   }
 
   dueTasks(states: TaskState[], now: number, limit: number): Task[] {

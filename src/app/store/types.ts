@@ -91,6 +91,8 @@ export interface BridgeStore {
   activeTaskForRun(runId: number): Task | null;
   /** The unfinished task whose tracking comment is in this thread, if any (its run id may not be known yet). */
   activeTaskForThread(owner: string, repo: string, issueNumber: number): Task | null;
+  /** The newest finished task with a run in this thread (what a follow-up there resumes). */
+  lastFinishedTaskForThread(owner: string, repo: string, issueNumber: number): Task | null;
   /** Follow-ups held for `runId`, or for this thread while its run id was not known yet; oldest first. */
   heldFor(runId: number, thread: Pick<Task["thread"], "owner" | "repo" | "issueNumber">): Task[];
   countByState(): Partial<Record<TaskState, number>>;
