@@ -53673,23 +53673,23 @@ function detectCheckSuite(event, config2, self) {
     config2
   );
   if (!guarded.ok) return guarded.ignored;
-  const [pullRequest] = guarded.eligible;
   return {
     kind: "trigger",
-    trigger: {
-      flow: "check_suite",
-      sourceType: SOURCE.gitHostCheckSuite,
-      event,
-      repo: event.repo,
-      actor: event.sender,
-      dedupeKey: `ci:${event.checkSuite.headSha}`,
-      forceNew: false,
-      checkSuite: event.checkSuite,
-      pullRequest,
-      pullRequests: guarded.eligible,
-      headSha: event.checkSuite.headSha,
-      headBranch: pullRequest.headRef
-    }
+    trigger: { flow: "check_suite", event, checkSuite: event.checkSuite, ...checkFailureFields(event, event.checkSuite.headSha, guarded.eligible) }
+  };
+}
+function checkFailureFields(event, headSha, eligible) {
+  const [pullRequest] = eligible;
+  return {
+    sourceType: SOURCE.gitHostCheckSuite,
+    repo: event.repo,
+    actor: event.sender,
+    dedupeKey: `ci:${headSha}`,
+    forceNew: false,
+    pullRequest,
+    pullRequests: eligible,
+    headSha,
+    headBranch: pullRequest.headRef
   };
 }
 function detectWorkflowRun(event, config2) {
@@ -53700,24 +53700,7 @@ function detectWorkflowRun(event, config2) {
     config2
   );
   if (!guarded.ok) return guarded.ignored;
-  const [pullRequest] = guarded.eligible;
-  return {
-    kind: "trigger",
-    trigger: {
-      flow: "workflow_run",
-      sourceType: SOURCE.gitHostCheckSuite,
-      event,
-      repo: event.repo,
-      actor: event.sender,
-      dedupeKey: `ci:${run2.headSha}`,
-      forceNew: false,
-      workflowRun: run2,
-      pullRequest,
-      pullRequests: guarded.eligible,
-      headSha: run2.headSha,
-      headBranch: pullRequest.headRef
-    }
-  };
+  return { kind: "trigger", trigger: { flow: "workflow_run", event, workflowRun: run2, ...checkFailureFields(event, run2.headSha, guarded.eligible) } };
 }
 function dispatchTrigger(event, prompt) {
   const thread = "thread" in event ? event.thread : null;

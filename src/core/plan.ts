@@ -366,23 +366,25 @@ function detectCheckSuite(event: CheckSuiteBridgeEvent, config: RepoConfig, self
     config,
   );
   if (!guarded.ok) return guarded.ignored;
-  const [pullRequest] = guarded.eligible as [LinkedPullRequest, ...LinkedPullRequest[]];
   return {
     kind: "trigger",
-    trigger: {
-      flow: "check_suite",
-      sourceType: SOURCE.gitHostCheckSuite,
-      event,
-      repo: event.repo,
-      actor: event.sender,
-      dedupeKey: `ci:${event.checkSuite.headSha}`,
-      forceNew: false,
-      checkSuite: event.checkSuite,
-      pullRequest,
-      pullRequests: guarded.eligible,
-      headSha: event.checkSuite.headSha,
-      headBranch: pullRequest.headRef,
-    },
+    trigger: { flow: "check_suite", event, checkSuite: event.checkSuite, ...checkFailureFields(event, event.checkSuite.headSha, guarded.eligible) },
+  };
+}
+
+/** What both CI flows carry: one attempt per head SHA, on the first eligible pull request. */
+function checkFailureFields(event: CheckSuiteBridgeEvent | WorkflowRunBridgeEvent, headSha: string, eligible: LinkedPullRequest[]) {
+  const [pullRequest] = eligible as [LinkedPullRequest, ...LinkedPullRequest[]];
+  return {
+    sourceType: SOURCE.gitHostCheckSuite,
+    repo: event.repo,
+    actor: event.sender,
+    dedupeKey: `ci:${headSha}`,
+    forceNew: false,
+    pullRequest,
+    pullRequests: eligible,
+    headSha,
+    headBranch: pullRequest.headRef,
   };
 }
 
@@ -394,24 +396,7 @@ function detectWorkflowRun(event: WorkflowRunBridgeEvent, config: RepoConfig): T
     config,
   );
   if (!guarded.ok) return guarded.ignored;
-  const [pullRequest] = guarded.eligible as [LinkedPullRequest, ...LinkedPullRequest[]];
-  return {
-    kind: "trigger",
-    trigger: {
-      flow: "workflow_run",
-      sourceType: SOURCE.gitHostCheckSuite,
-      event,
-      repo: event.repo,
-      actor: event.sender,
-      dedupeKey: `ci:${run.headSha}`,
-      forceNew: false,
-      workflowRun: run,
-      pullRequest,
-      pullRequests: guarded.eligible,
-      headSha: run.headSha,
-      headBranch: pullRequest.headRef,
-    },
-  };
+  return { kind: "trigger", trigger: { flow: "workflow_run", event, workflowRun: run, ...checkFailureFields(event, run.headSha, guarded.eligible) } };
 }
 
 function dispatchTrigger(event: BridgeEvent, prompt: string): TriggerDetection {
