@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
-import type { BridgeStore, NewTask, Task, TaskState, TraceProgress } from "./types.js";
+import type { BridgeStore, NewTask, Task, TaskPatch, TaskState, ThreadId, TraceProgress } from "./types.js";
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS deliveries (id TEXT PRIMARY KEY, event TEXT NOT NULL, received_at INTEGER NOT NULL);
@@ -63,6 +63,9 @@ interface TaskRow {
   web_url: string | null;
   progress: string;
   final_run: string | null;
+  watch_timed_out: number;
+  acknowledged_at: number | null;
+  sent_at: number | null;
   next_poll_at: number;
   poll_interval_ms: number;
   last_edit_at: number;
@@ -91,14 +94,15 @@ const COLUMNS: { [K in keyof Task]?: [string, (v: Task[K]) => unknown] } = {
   webUrl: ["web_url", (v) => v],
   progress: ["progress", (v) => JSON.stringify(v)],
   finalRun: ["final_run", (v) => (v ? JSON.stringify(v) : null)],
+  watchTimedOut: ["watch_timed_out", (v) => (v ? 1 : 0)],
+  acknowledgedAt: ["acknowledged_at", (v) => v],
+  sentAt: ["sent_at", (v) => v],
   nextPollAt: ["next_poll_at", (v) => v],
   pollIntervalMs: ["poll_interval_ms", (v) => v],
   lastEditAt: ["last_edit_at", (v) => v],
   deadlineAt: ["deadline_at", (v) => v],
   error: ["error", (v) => v],
 };
-
-type ThreadId = Pick<Task["thread"], "owner" | "repo" | "issueNumber">;
 
 /** One indexed column per conversation, so thread lookups never read other threads' tasks. */
 function threadKey(thread: ThreadId): string {
@@ -124,6 +128,9 @@ function toTask(row: TaskRow): Task {
     webUrl: row.web_url,
     progress: { ...EMPTY_PROGRESS, ...(JSON.parse(row.progress) as Partial<TraceProgress>) },
     finalRun: row.final_run ? (JSON.parse(row.final_run) as Record<string, unknown>) : null,
+    watchTimedOut: row.watch_timed_out === 1,
+    acknowledgedAt: row.acknowledged_at,
+    sentAt: row.sent_at,
     nextPollAt: row.next_poll_at,
     pollIntervalMs: row.poll_interval_ms,
     lastEditAt: row.last_edit_at,
@@ -149,6 +156,7 @@ export class SqliteBridgeStore implements BridgeStore {
     this.db.pragma("busy_timeout = 5000");
     this.db.exec(SCHEMA);
     this.addThreadKeyColumn();
+    this.addColumnsOf020();
     this.db.exec("CREATE INDEX IF NOT EXISTS tasks_by_thread ON tasks(thread_key, state, id)");
     this.now = options.now ?? Date.now;
   }
@@ -165,32 +173,57 @@ export class SqliteBridgeStore implements BridgeStore {
     })();
   }
 
-  markDelivery(deliveryId: string, event: string): boolean {
+  /**
+   * Columns added with the queue-first App: stores from 0.1 get them. Their `finalRun.__watchTimedOut`
+   * (the old way of saying "the watch timed out") becomes the column.
+   */
+  private addColumnsOf020(): void {
+    const columns = new Set((this.db.prepare("PRAGMA table_info(tasks)").all() as Array<{ name: string }>).map((c) => c.name));
+    if (columns.has("watch_timed_out")) return;
+    this.db.transaction(() => {
+      this.db.exec("ALTER TABLE tasks ADD COLUMN watch_timed_out INTEGER NOT NULL DEFAULT 0");
+      this.db.exec("ALTER TABLE tasks ADD COLUMN acknowledged_at INTEGER");
+      this.db.exec("ALTER TABLE tasks ADD COLUMN sent_at INTEGER");
+      // Tasks of 0.1 were acknowledged by the webhook handler before the engine saw them.
+      this.db.exec("UPDATE tasks SET acknowledged_at = created_at");
+      this.db.exec("UPDATE tasks SET sent_at = updated_at WHERE state = 'sending'");
+      this.db.exec(
+        "UPDATE tasks SET watch_timed_out = 1, final_run = json_remove(final_run, '$.__watchTimedOut') WHERE json_extract(final_run, '$.__watchTimedOut') = 1",
+      );
+    })();
+  }
+
+  /** The connection, for the embedded job queue that shares this file (one transaction log, one backup). */
+  get database(): Database.Database {
+    return this.db;
+  }
+
+  async markDelivery(deliveryId: string, event: string): Promise<boolean> {
     const info = this.db.prepare("INSERT OR IGNORE INTO deliveries (id, event, received_at) VALUES (?, ?, ?)").run(deliveryId, event, this.now());
     return info.changes === 1;
   }
 
-  forgetDelivery(deliveryId: string): void {
+  async forgetDelivery(deliveryId: string): Promise<void> {
     this.db.prepare("DELETE FROM deliveries WHERE id = ?").run(deliveryId);
   }
 
-  releaseTrigger(key: string): void {
+  async releaseTrigger(key: string): Promise<void> {
     this.db.prepare("DELETE FROM trigger_keys WHERE key = ?").run(key);
   }
 
-  claimTrigger(key: string): boolean {
+  async claimTrigger(key: string): Promise<boolean> {
     const info = this.db.prepare("INSERT OR IGNORE INTO trigger_keys (key, claimed_at) VALUES (?, ?)").run(key, this.now());
     return info.changes === 1;
   }
 
-  prune(olderThanMs: number): void {
+  async prune(olderThanMs: number): Promise<void> {
     const cutoff = this.now() - olderThanMs;
     this.db.prepare("DELETE FROM deliveries WHERE received_at < ?").run(cutoff);
     this.db.prepare("DELETE FROM trigger_keys WHERE claimed_at < ?").run(cutoff);
     this.db.prepare("DELETE FROM tasks WHERE state IN ('done', 'abandoned') AND updated_at < ?").run(cutoff);
   }
 
-  insertTask(task: NewTask): Task {
+  async insertTask(task: NewTask): Promise<Task> {
     const now = this.now();
     const info = this.db
       .prepare(
@@ -215,15 +248,19 @@ export class SqliteBridgeStore implements BridgeStore {
         task.deadlineAt,
         now,
       );
-    return this.getTask(Number(info.lastInsertRowid))!;
+    return this.readTask(Number(info.lastInsertRowid))!;
   }
 
-  getTask(id: number): Task | null {
+  async getTask(id: number): Promise<Task | null> {
+    return this.readTask(id);
+  }
+
+  private readTask(id: number): Task | null {
     const row = this.db.prepare("SELECT * FROM tasks WHERE id = ?").get(id) as TaskRow | undefined;
     return row ? toTask(row) : null;
   }
 
-  updateTask(id: number, patch: Partial<Omit<Task, "id" | "createdAt">>): Task {
+  async updateTask(id: number, patch: TaskPatch): Promise<Task> {
     const sets: string[] = [];
     const values: unknown[] = [];
     for (const [key, value] of Object.entries(patch) as Array<[keyof Task, never]>) {
@@ -239,103 +276,93 @@ export class SqliteBridgeStore implements BridgeStore {
     sets.push("updated_at = ?");
     values.push(this.now());
     this.db.prepare(`UPDATE tasks SET ${sets.join(", ")} WHERE id = ?`).run(...values, id);
-    const task = this.getTask(id);
+    const task = this.readTask(id);
     if (!task) throw new Error(`task ${id} does not exist`);
     return task;
   }
 
-  listTasks(states: TaskState[]): Task[] {
+  async listTasks(states: TaskState[], limit = -1): Promise<Task[]> {
     if (states.length === 0) return [];
     const rows = this.db
-      .prepare(`SELECT * FROM tasks WHERE state IN (${states.map(() => "?").join(", ")}) ORDER BY id`)
-      .all(...states) as TaskRow[];
+      .prepare(`SELECT * FROM tasks WHERE state IN (${states.map(() => "?").join(", ")}) ORDER BY id LIMIT ?`)
+      .all(...states, limit) as TaskRow[];
     return rows.map(toTask);
   }
 
-  activeTaskForRun(runId: number): Task | null {
+  async activeTaskForRun(runId: number): Promise<Task | null> {
     const row = this.db
       .prepare(`SELECT * FROM tasks WHERE run_id = ? AND state IN (${ACTIVE_STATES.map(() => "?").join(", ")}) ORDER BY id DESC LIMIT 1`)
       .get(runId, ...ACTIVE_STATES) as TaskRow | undefined;
     return row ? toTask(row) : null;
   }
 
-  activeTaskForThread(owner: string, repo: string, issueNumber: number): Task | null {
+  async activeTaskForThread(owner: string, repo: string, issueNumber: number): Promise<Task | null> {
     const row = this.db
       .prepare(`SELECT * FROM tasks WHERE thread_key = ? AND state IN (${ACTIVE_STATES.map(() => "?").join(", ")}) ORDER BY id DESC LIMIT 1`)
       .get(threadKey({ owner, repo, issueNumber }), ...ACTIVE_STATES) as TaskRow | undefined;
     return row ? toTask(row) : null;
   }
 
-  lastFinishedTaskForThread(owner: string, repo: string, issueNumber: number): Task | null {
+  async lastFinishedTaskForThread(owner: string, repo: string, issueNumber: number): Promise<Task | null> {
     const row = this.db
       .prepare("SELECT * FROM tasks WHERE thread_key = ? AND state = 'done' AND run_id IS NOT NULL ORDER BY id DESC LIMIT 1")
       .get(threadKey({ owner, repo, issueNumber })) as TaskRow | undefined;
     return row ? toTask(row) : null;
   }
 
-  heldFor(runId: number, thread: ThreadId): Task[] {
+  async heldFor(runId: number, thread: ThreadId): Promise<Task[]> {
     const rows = this.db
       .prepare("SELECT * FROM tasks WHERE state = 'held' AND (run_id = ? OR (run_id IS NULL AND thread_key = ?)) ORDER BY id")
       .all(runId, threadKey(thread)) as TaskRow[];
     return rows.map(toTask);
   }
 
-  dueTasks(states: TaskState[], now: number, limit: number): Task[] {
-    if (states.length === 0) return [];
-    const rows = this.db
-      .prepare(`SELECT * FROM tasks WHERE state IN (${states.map(() => "?").join(", ")}) AND next_poll_at <= ? ORDER BY next_poll_at, id LIMIT ?`)
-      .all(...states, now, limit) as TaskRow[];
-    return rows.map(toTask);
-  }
 
-  nextDueAt(states: TaskState[]): number | null {
-    if (states.length === 0) return null;
-    const row = this.db
-      .prepare(`SELECT MIN(next_poll_at) AS due FROM tasks WHERE state IN (${states.map(() => "?").join(", ")})`)
-      .get(...states) as { due: number | null };
-    return row.due;
-  }
 
-  countByState(): Partial<Record<TaskState, number>> {
+  async countByState(): Promise<Partial<Record<TaskState, number>>> {
     const rows = this.db.prepare("SELECT state, COUNT(*) AS n FROM tasks GROUP BY state").all() as Array<{ state: TaskState; n: number }>;
     return Object.fromEntries(rows.map((r) => [r.state, r.n]));
   }
 
-  lastWebUrlForRun(runId: number): string | null {
+  async lastWebUrlForRun(runId: number): Promise<string | null> {
     const row = this.db.prepare("SELECT web_url FROM tasks WHERE run_id = ? AND web_url IS NOT NULL ORDER BY id DESC LIMIT 1").get(runId) as
       | { web_url: string }
       | undefined;
     return row?.web_url ?? null;
   }
 
-  recordRunBranch(owner: string, repo: string, branch: string, runId: number, orgId: number): void {
+  async recordRunBranch(owner: string, repo: string, branch: string, runId: number, orgId: number): Promise<void> {
     this.db
       .prepare("INSERT OR REPLACE INTO run_branches (owner, repo, branch, run_id, org_id) VALUES (?, ?, ?, ?, ?)")
       .run(owner.toLowerCase(), repo.toLowerCase(), branch, runId, orgId);
   }
 
-  runForBranch(owner: string, repo: string, branch: string): { runId: number; orgId: number } | null {
+  async runForBranch(owner: string, repo: string, branch: string): Promise<{ runId: number; orgId: number } | null> {
     const row = this.db
       .prepare("SELECT run_id, org_id FROM run_branches WHERE owner = ? AND repo = ? AND branch = ?")
       .get(owner.toLowerCase(), repo.toLowerCase(), branch) as { run_id: number; org_id: number } | undefined;
     return row ? { runId: row.run_id, orgId: row.org_id } : null;
   }
 
-  recordCheckAttempt(owner: string, repo: string, prNumber: number, headSha: string): boolean {
+  async recordCheckAttempt(owner: string, repo: string, prNumber: number, headSha: string): Promise<boolean> {
     const info = this.db
       .prepare("INSERT OR IGNORE INTO check_attempts (owner, repo, pr_number, head_sha, attempted_at) VALUES (?, ?, ?, ?, ?)")
       .run(owner.toLowerCase(), repo.toLowerCase(), prNumber, headSha, this.now());
     return info.changes === 1;
   }
 
-  checkAttempts(owner: string, repo: string, prNumber: number): { count: number; shas: string[] } {
+  async checkAttempts(owner: string, repo: string, prNumber: number): Promise<{ count: number; shas: string[] }> {
     const rows = this.db
       .prepare("SELECT head_sha FROM check_attempts WHERE owner = ? AND repo = ? AND pr_number = ? ORDER BY attempted_at")
       .all(owner.toLowerCase(), repo.toLowerCase(), prNumber) as Array<{ head_sha: string }>;
     return { count: rows.length, shas: rows.map((r) => r.head_sha) };
   }
 
-  close(): void {
-    this.db.close();
+  async ping(): Promise<void> {
+    this.db.prepare("SELECT 1").get();
+  }
+
+  async close(): Promise<void> {
+    if (this.db.open) this.db.close();
   }
 }

@@ -58,6 +58,12 @@ export interface Task {
   progress: TraceProgress;
   /** The final run object (wire shape) once seen; kept so a restart can finish the report. */
   finalRun: Record<string, unknown> | null;
+  /** The watch gave up at its deadline while the run was still going: the report says so (the engine's own state). */
+  watchTimedOut: boolean;
+  /** When the 👀 reaction and tracking comment were first attempted: a retry looks for a comment already posted. */
+  acknowledgedAt: number | null;
+  /** When the create or resume call was handed to the client (a crash in `sending` is reconciled from here). */
+  sentAt: number | null;
   nextPollAt: number;
   pollIntervalMs: number;
   lastEditAt: number;
@@ -66,51 +72,58 @@ export interface Task {
   updatedAt: number;
 }
 
+export type ThreadId = Pick<ThreadRef, "owner" | "repo" | "issueNumber">;
+
+export type TaskPatch = Partial<Omit<Task, "id" | "createdAt" | "updatedAt">>;
+
 export type NewTask = Pick<Task, "kind" | "state" | "sourceType" | "thread" | "runId" | "orgId" | "trackingCommentId" | "reaction" | "request" | "requestedBy"> & {
   deadlineAt: number;
 };
 
+/**
+ * The App's durable state, behind one asynchronous interface with two backends: SQLite (embedded,
+ * one process) and Redis (any number of replicas). Every method is atomic on its own; decisions that
+ * span several calls for one thread hold that thread's lock (see ../locks.ts).
+ */
 export interface BridgeStore {
   /** True the first time a delivery id is seen; false for a redelivery. */
-  markDelivery(deliveryId: string, event: string): boolean;
-  /** Forgets a delivery whose handling failed before anything was stored, so a redelivery is handled. */
-  forgetDelivery(deliveryId: string): void;
+  markDelivery(deliveryId: string, event: string): Promise<boolean>;
+  /** Forgets a delivery that could not be queued, so a redelivery is handled. */
+  forgetDelivery(deliveryId: string): Promise<void>;
   /** True the first time a trigger key (e.g. a comment id, or repo + head SHA) is claimed. */
-  claimTrigger(key: string): boolean;
+  claimTrigger(key: string): Promise<boolean>;
   /** Gives a claimed trigger key back after handling it failed before anything was stored. */
-  releaseTrigger(key: string): void;
-  /** Forget deliveries and trigger keys older than `olderThanMs` (GitHub redelivers for days). */
-  prune(olderThanMs: number): void;
+  releaseTrigger(key: string): Promise<void>;
+  /** Forget deliveries, trigger keys and finished tasks older than `olderThanMs` (GitHub redelivers for days). */
+  prune(olderThanMs: number): Promise<void>;
 
-  insertTask(task: NewTask): Task;
-  getTask(id: number): Task | null;
-  updateTask(id: number, patch: Partial<Omit<Task, "id" | "createdAt">>): Task;
-  /** Tasks in one of these states, oldest first. */
-  listTasks(states: TaskState[]): Task[];
+  insertTask(task: NewTask): Promise<Task>;
+  getTask(id: number): Promise<Task | null>;
+  updateTask(id: number, patch: TaskPatch): Promise<Task>;
+  /** Tasks in one of these states, oldest first, at most `limit` (default: all). */
+  listTasks(states: TaskState[], limit?: number): Promise<Task[]>;
   /** The task of `runId` that is not finished (queued/sending/watching/reporting), if any. */
-  activeTaskForRun(runId: number): Task | null;
+  activeTaskForRun(runId: number): Promise<Task | null>;
   /** The unfinished task whose tracking comment is in this thread, if any (its run id may not be known yet). */
-  activeTaskForThread(owner: string, repo: string, issueNumber: number): Task | null;
+  activeTaskForThread(owner: string, repo: string, issueNumber: number): Promise<Task | null>;
   /** The newest finished task with a run in this thread (what a follow-up there resumes). */
-  lastFinishedTaskForThread(owner: string, repo: string, issueNumber: number): Task | null;
+  lastFinishedTaskForThread(owner: string, repo: string, issueNumber: number): Promise<Task | null>;
   /** Follow-ups held for `runId`, or for this thread while its run id was not known yet; oldest first. */
-  heldFor(runId: number, thread: Pick<Task["thread"], "owner" | "repo" | "issueNumber">): Task[];
-  countByState(): Partial<Record<TaskState, number>>;
-  /** Tasks in these states whose `nextPollAt` has come, most overdue first, at most `limit`. */
-  dueTasks(states: TaskState[], now: number, limit: number): Task[];
-  /** The earliest `nextPollAt` among tasks in these states, or null. */
-  nextDueAt(states: TaskState[]): number | null;
+  heldFor(runId: number, thread: ThreadId): Promise<Task[]>;
+  countByState(): Promise<Partial<Record<TaskState, number>>>;
 
   /** The run's page as last seen by any of its tasks (a resume shows it before the service answers). */
-  lastWebUrlForRun(runId: number): string | null;
+  lastWebUrlForRun(runId: number): Promise<string | null>;
 
   /** Head branches of PRs produced by runs, so a review or check failure on one finds its run. */
-  recordRunBranch(owner: string, repo: string, branch: string, runId: number, orgId: number): void;
-  runForBranch(owner: string, repo: string, branch: string): { runId: number; orgId: number } | null;
+  recordRunBranch(owner: string, repo: string, branch: string, runId: number, orgId: number): Promise<void>;
+  runForBranch(owner: string, repo: string, branch: string): Promise<{ runId: number; orgId: number } | null>;
 
-  /** Check-suite auto-fix bookkeeping per pull request. */
-  recordCheckAttempt(owner: string, repo: string, prNumber: number, headSha: string): boolean;
-  checkAttempts(owner: string, repo: string, prNumber: number): { count: number; shas: string[] };
+  /** Check-suite auto-fix bookkeeping per pull request; false when this head SHA was already recorded. */
+  recordCheckAttempt(owner: string, repo: string, prNumber: number, headSha: string): Promise<boolean>;
+  checkAttempts(owner: string, repo: string, prNumber: number): Promise<{ count: number; shas: string[] }>;
 
-  close(): void;
+  /** Resolves when the backend answers (the readiness probe); rejects with its error otherwise. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
 }
