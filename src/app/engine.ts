@@ -1,13 +1,16 @@
 import { setMaxListeners } from "node:events";
+import { GitHubInputError, GitHubNotFoundError, GitHubPermissionError, GitHubValidationError } from "../github/errors.js";
 import type { AgentRunClient } from "../service/client.js";
 import { AgentRunError, NotFoundError, PermissionError } from "../service/errors.js";
+import { SlidingWindowLog } from "../service/sliding-window.js";
 import { classifyRunStatus, isFinalPhase, type RunPhase } from "../service/status.js";
 import { RATE_LIMITS, type AgentRun, type CreateRunRequest, type LogEntry } from "../service/wire.js";
+import type { ThreadLocks } from "./locks.js";
 import { foldProgress } from "./progress.js";
-import type { BridgeStore, NewTask, Task } from "./store/types.js";
-import type { ThreadWriter } from "./thread-writer.js";
-import { renderTaskAbandoned, renderTaskFailedToStart, renderTaskResult, renderTaskTracking } from "./views.js";
-import { SlidingWindowLog } from "../service/sliding-window.js";
+import { taskJobId, type JobOutcome, type WorkQueue } from "./queue/types.js";
+import type { BridgeStore, NewTask, Task, ThreadId } from "./store/types.js";
+import type { ReactionContent, ThreadWriter, WritePriority } from "./thread-writer.js";
+import { renderTaskAbandoned, renderTaskFailedToStart, renderTaskResult, renderTaskTracking, trackingRequestId } from "./views.js";
 
 export interface EngineLogger {
   info(obj: object, msg: string): void;
@@ -18,7 +21,10 @@ export interface EngineLogger {
 export interface RunEngineOptions {
   store: BridgeStore;
   client: AgentRunClient;
+  /** Every GitHub write, paced per installation by priority. */
   writer: ThreadWriter;
+  queue: WorkQueue;
+  locks: ThreadLocks;
   logger?: EngineLogger;
   /** Scales poll and edit intervals (1 = real time); the emulator's and the budget's factor. */
   timeScale?: number;
@@ -31,53 +37,59 @@ export interface RunEngineOptions {
   pollBudgetShare?: { busy?: number; idle?: number };
   /** Minimum time between two progress edits of one tracking comment (ms, before scaling). */
   progressEditIntervalMs?: number;
-  /** Progress edits across all threads per minute (GitHub's secondary limit is ~80 writes/min). */
+  /** Progress edits across all threads per minute, per process (results and acknowledgements are never skipped). */
   progressEditsPerMinute?: number;
   /** A run still going after this long is reported as such and no longer watched (ms, real time). */
   watchTimeoutMs?: number;
   now?: () => number;
 }
 
+/** The watch deadline, in one place: a run still going after this long is reported as still going. */
+export const DEFAULT_WATCH_TIMEOUT_MS = 4 * 60 * 60_000;
+
 /** A body without its elapsed-time counter: "working · 3s so far" and "· 4s so far" read the same. */
 function visibleText(body: string): string {
   return body.replace(/·\s*[\dhdms ]+ so far/g, "");
 }
 
-/**
- * Steps in flight at once; the rest wait for a later pass (a step that ends wakes it). Bounds memory
- * after a restart with thousands of watches: they queue in the store, not as pending promises.
- */
-const MAX_STEPS_IN_FLIGHT = 100;
+/** The lock every decision about one conversation takes (see locks.ts). */
+export function threadLockKey(thread: ThreadId): string {
+  return `thread:${thread.owner.toLowerCase()}/${thread.repo.toLowerCase()}#${thread.issueNumber}`;
+}
+
+/** GitHub will never accept this write (no permission, locked or deleted thread, invalid body): go on without it. */
+function isPermanentGitHubError(error: unknown): boolean {
+  return error instanceof GitHubPermissionError || error instanceof GitHubNotFoundError || error instanceof GitHubValidationError || error instanceof GitHubInputError;
+}
 
 const noopLogger: EngineLogger = { info() {}, warn() {}, error() {} };
+const DONE: JobOutcome = { kind: "done" };
 
 /**
- * Drives every task from queued to done: sends creates and resumes within the rate budget, polls
- * runs to a final state, keeps tracking comments current, posts each result once, then sends the
- * follow-ups held for the run. All state lives in the store, so `start()` after a crash picks up
- * exactly where the previous process stopped.
+ * Drives every task from queued to done, one queue job per task: acknowledges it in the thread (👀
+ * and the tracking comment), sends the create or resume within the rate budget, polls the run to a
+ * final state, keeps the tracking comment current, posts the result once, then releases the
+ * follow-ups held for the run. All state lives in the store and the queue, so any replica can take
+ * any step, and a step cut off by a crash is taken again where it stopped.
  */
 export class RunEngine {
   private readonly store: BridgeStore;
   private readonly client: AgentRunClient;
   private readonly writer: ThreadWriter;
+  private readonly queue: WorkQueue;
+  private readonly locks: ThreadLocks;
   private readonly log: EngineLogger;
-  private readonly scale: number;
   private readonly poll: { initial: number; max: number; factor: number };
   private readonly pollShare: { busy: number; idle: number };
   private readonly editIntervalMs: number;
   private readonly editWindow: SlidingWindowLog;
-  private readonly watchTimeoutMs: number;
+  private readonly scale: number;
+  readonly watchTimeoutMs: number;
   private readonly now: () => number;
-
-  private readonly inFlight = new Map<number, Promise<void>>();
-  private timer: NodeJS.Timeout | undefined;
-  private running = false;
   private readonly abort = new AbortController();
   private logsUnavailable = false;
-  private idleWaiters: Array<() => void> = [];
-  /** Last progress text written per task, so identical edits are skipped (in memory: a restart just edits once more). */
-  private readonly lastProgressBody = new Map<number, string>();
+  /** Last progress text written per task and the follow-ups it showed (per process: another replica just edits once more). */
+  private readonly shown = new Map<number, { body: string; held: number }>();
 
   constructor(options: RunEngineOptions) {
     // Every call in flight listens to the shutdown signal: hundreds at once are expected, not a leak.
@@ -85,6 +97,8 @@ export class RunEngine {
     this.store = options.store;
     this.client = options.client;
     this.writer = options.writer;
+    this.queue = options.queue;
+    this.locks = options.locks;
     this.log = options.logger ?? noopLogger;
     this.scale = options.timeScale ?? 1;
     this.poll = {
@@ -95,124 +109,124 @@ export class RunEngine {
     this.pollShare = { busy: options.pollBudgetShare?.busy ?? 0.75, idle: options.pollBudgetShare?.idle ?? 0.95 };
     this.editIntervalMs = (options.progressEditIntervalMs ?? 15_000) * this.scale;
     this.editWindow = new SlidingWindowLog(options.progressEditsPerMinute ?? 30, 60_000 * this.scale);
-    this.watchTimeoutMs = options.watchTimeoutMs ?? 4 * 60 * 60_000;
+    this.watchTimeoutMs = options.watchTimeoutMs ?? DEFAULT_WATCH_TIMEOUT_MS;
     this.now = options.now ?? Date.now;
   }
 
-  /** Recovers every unfinished task, then keeps working until `stop()`. */
-  async start(): Promise<void> {
-    this.running = true;
-    for (const task of this.store.listTasks(["sending"])) {
-      // The call may or may not have reached the service: never repeat it blindly.
-      await this.abandon(task, "The bridge restarted while this run was being started, so whether it started is unknown.");
-    }
-    this.wake();
-  }
-
-  async stop(): Promise<void> {
-    this.running = false;
+  /** Stops waiting for rate budget and lets steps in flight end early; the queue keeps their jobs. */
+  stop(): void {
     this.abort.abort("the bridge is shutting down");
-    if (this.timer) clearTimeout(this.timer);
-    await Promise.allSettled([...this.inFlight.values()]);
-  }
-
-  /** Adds a task (queued, or held behind a run in progress) and starts working on it. */
-  submit(task: NewTask): Task {
-    let inserted = this.store.insertTask(task);
-    const knownPage = inserted.runId !== null ? this.store.lastWebUrlForRun(inserted.runId) : null;
-    if (knownPage) inserted = this.store.updateTask(inserted.id, { webUrl: knownPage });
-    this.wake();
-    return inserted;
   }
 
   /**
-   * Looks at the tasks now, e.g. after the App attached a tracking comment to a task it had held
-   * back (`nextPollAt` in the future) while posting that comment.
+   * Stores a new task (queued, or held behind a run in progress) and queues its first step. Callers
+   * hold the thread's lock, so the decision that led here and the insert are one step for the thread.
    */
-  nudge(): void {
-    this.wake();
+  async submit(task: Omit<NewTask, "deadlineAt">): Promise<Task> {
+    let inserted = await this.store.insertTask({ ...task, deadlineAt: this.now() + this.watchTimeoutMs });
+    const knownPage = inserted.runId !== null ? await this.store.lastWebUrlForRun(inserted.runId) : null;
+    if (knownPage) inserted = await this.store.updateTask(inserted.id, { webUrl: knownPage });
+    await this.queue.add({ id: taskJobId(inserted.id), name: "task", data: { taskId: inserted.id } });
+    return inserted;
   }
 
-  /** How many tasks wait for creation budget ahead of a new one. */
-  queuedAhead(): number {
-    const counts = this.store.countByState();
-    return (counts.queued ?? 0) + (counts.sending ?? 0);
+  /** Runs a task's next step now (e.g. to show a new follow-up on its tracking comment). */
+  async nudge(taskId: number): Promise<void> {
+    await this.queue.promote(taskJobId(taskId));
   }
 
-  /** Resolves once nothing is queued, sending, watched or being reported (tests, demo, shutdown). */
-  idle(): Promise<void> {
-    if (this.isIdle()) return Promise.resolve();
-    return new Promise((resolve) => this.idleWaiters.push(resolve));
-  }
-
-  private isIdle(): boolean {
-    if (this.inFlight.size > 0) return false;
-    const counts = this.store.countByState();
-    return !counts.queued && !counts.sending && !counts.watching && !counts.reporting;
-  }
-
-  /** Schedules the next pass: at once, or when the earliest watched run is due. */
-  private wake(delayMs = 0): void {
-    if (!this.running) return;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.pass(), Math.max(0, delayMs));
-  }
-
-  /** Starts every due step not already in flight; only due rows are read, so 1,000 idle watches cost nothing. */
-  private pass(): void {
-    this.timer = undefined;
-    if (!this.running) return;
-    const now = this.now();
-    const states: Task["state"][] = ["queued", "watching", "reporting"];
-    for (const task of this.store.dueTasks(states, now, MAX_STEPS_IN_FLIGHT + this.inFlight.size)) {
-      if (this.inFlight.size >= MAX_STEPS_IN_FLIGHT) break;
-      if (this.inFlight.has(task.id)) continue;
-      this.track(task.id, this.step(task));
-    }
-    const next = this.store.nextDueAt(states);
-    if (next !== null && next > now) this.wake(next - now);
-    this.notifyIdle();
-  }
-
-  private track(id: number, work: Promise<void>): void {
-    const done = work
-      .catch((error: unknown) => {
-        // GitHub or the service failed mid-step: the task keeps its state and is retried later, not in a hot loop.
-        this.log.error({ err: error, taskId: id }, "task step failed; retrying later");
-        if (this.store.getTask(id)) this.store.updateTask(id, { nextPollAt: this.now() + this.poll.max });
-      })
-      .finally(() => {
-        this.inFlight.delete(id);
-        this.wake();
-      });
-    this.inFlight.set(id, done);
-  }
-
-  private notifyIdle(): void {
-    if (this.idleWaiters.length === 0 || !this.isIdle()) return;
-    const waiters = this.idleWaiters;
-    this.idleWaiters = [];
-    for (const resolve of waiters) resolve();
-  }
-
-  private async step(task: Task): Promise<void> {
+  /** One step of one task; `later` when it has to be looked at again (the next poll). */
+  async processTask(taskId: number): Promise<JobOutcome> {
+    const task = await this.store.getTask(taskId);
+    if (!task || this.abort.signal.aborted) return DONE;
     switch (task.state) {
+      case "held":
+        return this.acknowledgeHeld(task);
       case "queued":
-        return this.send(task);
+        return this.send(await this.acknowledge(task));
+      case "sending":
+        return this.recoverInterruptedSend(task);
       case "watching":
         return this.pollOnce(task);
       case "reporting":
         return this.report(task);
       default:
-        return;
+        return DONE;
     }
+  }
+
+  /** The step failed again and again (GitHub or the service down for many minutes): end the task with one word in the thread. */
+  async onTaskFailed(taskId: number, error: unknown): Promise<void> {
+    const task = await this.store.getTask(taskId);
+    if (!task || task.state === "done" || task.state === "abandoned") return;
+    this.log.error({ taskId, err: error }, "task step failed too often; giving up on it");
+    if (task.state === "watching" || task.state === "reporting") {
+      // The run exists: say it is still going (or finished) with its link rather than lose it.
+      const run = (task.finalRun ?? { id: task.runId }) as AgentRun;
+      const updated = await this.store.updateTask(task.id, { state: "reporting", finalRun: run as Record<string, unknown>, watchTimedOut: task.finalRun === null });
+      await this.report(updated).catch((reportError: unknown) => this.log.error({ taskId, err: reportError }, "could not report the run either"));
+      return;
+    }
+    await this.abandon(task, `The bridge could not handle this request (${error instanceof Error ? error.message : String(error)}).`);
+  }
+
+  // ---- acknowledging ----------------------------------------------------------------------
+
+  /** 👀 on the trigger and the tracking comment, exactly once even when a crash cut the last try short. */
+  private async acknowledge(task: Task): Promise<Task> {
+    if (task.trackingCommentId !== null) return task;
+    let commentId: number | null = null;
+    if (task.acknowledgedAt !== null) {
+      // A previous try may have posted the comment before it could store its id: find it by its marker.
+      commentId = await this.writer.findOwnComment(task.thread, trackingRequestId(task));
+    } else {
+      task = await this.store.updateTask(task.id, { acknowledgedAt: this.now() });
+      await this.react(task, "eyes", "acknowledge");
+    }
+    if (commentId === null) {
+      const counts = await this.store.countByState();
+      const waitsForBudget = task.kind === "create" && this.client.budget.busy("create");
+      const phase = task.kind === "resume" ? "resuming" : waitsForBudget ? "queued" : "starting";
+      const held = await this.heldCount(task);
+      const body = renderTaskTracking(task, {
+        phase,
+        heldFollowUps: held,
+        now: this.now(),
+        ...(phase === "queued" ? { queuePosition: Math.max(1, (counts.queued ?? 1) + (counts.sending ?? 0)) } : {}),
+      });
+      try {
+        commentId = await this.writer.createComment(task.thread, body, { priority: "acknowledge" });
+      } catch (error) {
+        if (!isPermanentGitHubError(error)) throw error;
+        // The run still goes ahead; its result is posted as a new comment if GitHub takes it then.
+        this.log.error({ err: error, taskId: task.id }, "could not post the tracking comment");
+        return task;
+      }
+    }
+    const request =
+      task.kind === "create"
+        ? { ...task.request, metadata: { ...((task.request.metadata as object | undefined) ?? {}), status_comment_id: commentId } }
+        : task.request;
+    return this.store.updateTask(task.id, { trackingCommentId: commentId, request });
+  }
+
+  /** A follow-up held behind a run: 👀 now, and the run's tracking comment says one more is queued. */
+  private async acknowledgeHeld(task: Task): Promise<JobOutcome> {
+    if (task.acknowledgedAt === null) {
+      await this.store.updateTask(task.id, { acknowledgedAt: this.now() });
+      await this.react(task, "eyes", "acknowledge");
+    }
+    const active = task.runId !== null ? await this.store.activeTaskForRun(task.runId) : await this.store.activeTaskForThread(task.thread.owner, task.thread.repo, task.thread.issueNumber);
+    if (active) await this.nudge(active.id);
+    return DONE;
   }
 
   // ---- sending ---------------------------------------------------------------------------
 
-  private async send(task: Task): Promise<void> {
-    const beforeSend = () => {
-      if (task.state !== "sending") task = this.store.updateTask(task.id, { state: "sending" });
+  private async send(task: Task): Promise<JobOutcome> {
+    if (task.state !== "queued") return DONE;
+    const beforeSend = async () => {
+      task = await this.store.updateTask(task.id, { state: "sending", sentAt: this.now() });
     };
     let run: AgentRun;
     try {
@@ -223,15 +237,13 @@ export class RunEngine {
         run = await this.client.resumeRun(task.runId, task.request.prompt, { signal: this.abort.signal, beforeSend });
       }
     } catch (error) {
-      if (!this.running) {
-        // Shutting down while waiting for budget: the task stays queued (or sending → abandoned on restart).
-        return;
-      }
+      // Shutting down while waiting for budget: the task stays as it is and its job is taken again.
+      if (this.abort.signal.aborted) return DONE;
       await this.failToStart(task, error);
-      return;
+      return DONE;
     }
     const now = this.now();
-    task = this.store.updateTask(task.id, {
+    task = await this.store.updateTask(task.id, {
       state: "watching",
       runId: run.id,
       startedAt: now,
@@ -242,35 +254,44 @@ export class RunEngine {
       deadlineAt: now + this.watchTimeoutMs,
     });
     this.log.info({ taskId: task.id, runId: run.id, kind: task.kind }, "agent run started");
-    await this.editTracking(task, "running");
+    // The run's link is what the person waits for next: as urgent as a result.
+    await this.editTracking(task, "result");
     // A finished answer straight away (unlikely, but allowed by the spec) is reported like any other.
-    if (isFinalPhase(classifyRunStatus(run.status))) await this.finish(task, run);
+    if (isFinalPhase(classifyRunStatus(run.status))) return this.finish(task, run);
+    return { kind: "later", delayMs: this.poll.initial };
+  }
+
+  /** The process stopped between handing the call to the client and storing its answer. */
+  private async recoverInterruptedSend(task: Task): Promise<JobOutcome> {
+    // The call may or may not have reached the service: never repeat it blindly.
+    await this.abandon(task, "The bridge restarted while this run was being started, so whether it started is unknown.");
+    return DONE;
   }
 
   private async failToStart(task: Task, error: unknown): Promise<void> {
     const message = error instanceof AgentRunError ? error.message : String(error);
     this.log.warn({ taskId: task.id, err: error }, "could not start the agent run");
-    task = this.store.updateTask(task.id, { state: "done", error: message });
-    await this.writeOrPost(task, renderTaskFailedToStart(task, error));
-    await this.react(task, "confused");
-    await this.releaseHeld(task, null);
+    task = await this.store.updateTask(task.id, { state: "done", error: message });
+    await this.writeOrPost(task, renderTaskFailedToStart(task, error), "result");
+    await this.react(task, "confused", "result");
+    await this.closeThreadWork(task, null);
   }
 
   private async abandon(task: Task, why: string): Promise<void> {
-    task = this.store.updateTask(task.id, { state: "abandoned", error: why });
-    await this.writeOrPost(task, renderTaskAbandoned(task, why));
-    await this.releaseHeld(task, null);
+    task = await this.store.updateTask(task.id, { state: "abandoned", error: why });
+    await this.writeOrPost(task, renderTaskAbandoned(task, why), "result");
+    await this.closeThreadWork(task, null);
   }
 
   // ---- watching --------------------------------------------------------------------------
 
-  private async pollOnce(task: Task): Promise<void> {
+  private async pollOnce(task: Task): Promise<JobOutcome> {
     const runId = task.runId;
-    if (runId === null) return;
+    if (runId === null) return DONE;
     const now = this.now();
     if (now >= task.deadlineAt) {
       const run = await this.client.getRun(runId, { signal: this.abort.signal }).catch(() => null);
-      task = this.store.updateTask(task.id, { state: "reporting", finalRun: { ...(run ?? { id: runId }), __watchTimedOut: true } });
+      task = await this.store.updateTask(task.id, { state: "reporting", watchTimedOut: true, finalRun: (run ?? { id: runId }) as Record<string, unknown> });
       return this.report(task);
     }
 
@@ -290,27 +311,24 @@ export class RunEngine {
         totalLogs = page.total_logs;
       }
     } catch (error) {
-      if (!this.running) return;
+      if (this.abort.signal.aborted) return DONE;
       if (!this.logsUnavailable && (error instanceof NotFoundError || error instanceof PermissionError)) {
         // The logs endpoint is ALPHA: a deployment without it still gets watched through getRun.
         const run = await this.client.getRun(runId, { signal: this.abort.signal }).catch(() => null);
         if (run) {
           this.logsUnavailable = true;
-          this.log.warn({ runId: task.runId }, "the logs endpoint is unavailable; watching through getRun only");
-          this.reschedule(task, false);
-          return;
+          this.log.warn({ runId }, "the logs endpoint is unavailable; watching through getRun only");
+          return this.reschedule(task, false);
         }
       }
-      this.log.warn({ taskId: task.id, runId: task.runId, err: error }, "poll failed; will retry");
-      this.reschedule(task, false);
-      return;
+      this.log.warn({ taskId: task.id, runId, err: error }, "poll failed; will retry");
+      return this.reschedule(task, false);
     }
 
     const progress = foldProgress(task.progress, entries, task.thread.triggerPhrase);
     const changed = status !== task.lastStatus || progress.currentStep !== task.progress.currentStep;
-    task = this.store.updateTask(task.id, { progress, lastStatus: status ?? null });
-    const phase = classifyRunStatus(status);
-    if (isFinalPhase(phase)) {
+    task = await this.store.updateTask(task.id, { progress, lastStatus: status ?? null });
+    if (isFinalPhase(classifyRunStatus(status))) {
       const run = await this.client.getRun(runId, { signal: this.abort.signal });
       // Read the rest of the trace (errors may be in its tail) before reporting.
       const rest: LogEntry[] = [];
@@ -321,116 +339,131 @@ export class RunEngine {
           if (rest.length >= 1000) break;
         }
       }
-      if (rest.length > 0) task = this.store.updateTask(task.id, { progress: foldProgress(progress, rest, task.thread.triggerPhrase) });
+      if (rest.length > 0) task = await this.store.updateTask(task.id, { progress: foldProgress(progress, rest, task.thread.triggerPhrase) });
       return this.finish(task, run);
     }
-    this.reschedule(task, changed);
-    if (changed) await this.maybeEditProgress(task);
+    const outcome = await this.reschedule(task, changed);
+    await this.maybeEditProgress(task, changed);
+    return outcome;
   }
 
   /** Next poll: the run's own backoff, stretched so that all watches fit in the polling share of the budget. */
-  private reschedule(task: Task, changed: boolean): void {
+  private async reschedule(task: Task, changed: boolean): Promise<JobOutcome> {
     const own = changed ? this.poll.initial : Math.min(this.poll.max, Math.max(this.poll.initial, task.pollIntervalMs * this.poll.factor));
-    const counts = this.store.countByState();
+    const counts = await this.store.countByState();
     const watching = counts.watching ?? 0;
     const startsWaiting = (counts.queued ?? 0) > 0 || this.client.budget.busy("create");
-    const { points, durationMs } = this.sharedWindow();
+    const points = RATE_LIMITS.sharedStrict.points;
+    const durationMs = RATE_LIMITS.sharedStrict.durationSeconds * 1000 * this.scale;
     const fairShare = (watching * durationMs) / (points * (startsWaiting ? this.pollShare.busy : this.pollShare.idle));
-    const interval = Math.max(own, fairShare);
-    const jittered = interval * (0.9 + Math.random() * 0.2);
-    this.store.updateTask(task.id, { nextPollAt: this.now() + jittered, pollIntervalMs: own });
+    const delayMs = Math.max(own, fairShare) * (0.9 + Math.random() * 0.2);
+    await this.store.updateTask(task.id, { nextPollAt: this.now() + delayMs, pollIntervalMs: own });
+    return { kind: "later", delayMs };
   }
 
-  private sharedWindow(): { points: number; durationMs: number } {
-    return { points: RATE_LIMITS.sharedStrict.points, durationMs: RATE_LIMITS.sharedStrict.durationSeconds * 1000 * this.scale };
-  }
-
-  private async maybeEditProgress(task: Task): Promise<void> {
+  /** Progress is optional (results are not): at most one edit per interval per comment, and a new follow-up shows at once. */
+  private async maybeEditProgress(task: Task, changed: boolean): Promise<void> {
+    const held = await this.heldCount(task);
+    const heldChanged = held !== (this.shown.get(task.id)?.held ?? 0);
+    if (!changed && !heldChanged) return;
     const now = this.now();
-    if (now - task.lastEditAt < this.editIntervalMs) return;
-    if (this.editWindow.delayUntilFree(now) > 0) return; // progress is optional; results are not
+    if (!heldChanged && now - task.lastEditAt < this.editIntervalMs) return;
+    if (!heldChanged && this.editWindow.delayUntilFree(now) > 0) return;
     this.editWindow.record(now);
-    this.store.updateTask(task.id, { lastEditAt: now });
-    await this.editTracking(task, "running");
+    await this.store.updateTask(task.id, { lastEditAt: now });
+    await this.editTracking(task, heldChanged ? "acknowledge" : "progress", held);
   }
 
-  private async editTracking(task: Task, phase: "running"): Promise<void> {
+  private async heldCount(task: Task): Promise<number> {
+    if (task.runId === null) return (await this.store.heldFor(-1, task.thread)).length;
+    return (await this.store.heldFor(task.runId, task.thread)).length;
+  }
+
+  private async editTracking(task: Task, priority: WritePriority, held?: number): Promise<void> {
     if (task.trackingCommentId === null) return;
-    const held = task.runId !== null ? this.store.heldFor(task.runId, task.thread).length : 0;
-    const body = renderTaskTracking(task, { phase, heldFollowUps: held, now: this.now() });
+    const heldFollowUps = held ?? (await this.heldCount(task));
+    const body = renderTaskTracking(task, { phase: "running", heldFollowUps, now: this.now() });
     // An edit that changes nothing a reader sees still costs a write against GitHub's limits.
-    if (this.lastProgressBody.get(task.id) === visibleText(body)) return;
-    this.lastProgressBody.set(task.id, visibleText(body));
-    await this.writer.updateComment(task.thread, task.trackingCommentId, body).catch((error: unknown) => {
+    if (this.shown.get(task.id)?.body === visibleText(body)) return;
+    this.shown.set(task.id, { body: visibleText(body), held: heldFollowUps });
+    const options = { priority, supersedeKey: `comment:${task.trackingCommentId}`, ...(priority === "progress" ? { maxWaitMs: this.editIntervalMs } : {}) };
+    await this.writer.updateComment(task.thread, task.trackingCommentId, body, options).catch((error: unknown) => {
       this.log.warn({ taskId: task.id, err: error }, "could not update the tracking comment");
     });
   }
 
   // ---- reporting -------------------------------------------------------------------------
 
-  private async finish(task: Task, run: AgentRun): Promise<void> {
-    task = this.store.updateTask(task.id, { state: "reporting", finalRun: run as Record<string, unknown>, lastStatus: run.status ?? null });
-    await this.report(task);
+  private async finish(task: Task, run: AgentRun): Promise<JobOutcome> {
+    task = await this.store.updateTask(task.id, { state: "reporting", finalRun: run as Record<string, unknown>, lastStatus: run.status ?? null });
+    return this.report(task);
   }
 
   /** Idempotent: the result replaces the tracking comment, so a repeat after a crash rewrites, never duplicates. */
-  private async report(task: Task): Promise<void> {
-    const run = (task.finalRun ?? { id: task.runId }) as AgentRun & { __watchTimedOut?: boolean };
-    const phase: RunPhase | "timed_out" = run.__watchTimedOut ? "timed_out" : classifyRunStatus(run.status);
-    const body = renderTaskResult(task, run, phase, this.now());
-    await this.writeOrPost(task, body);
-    await this.react(task, phase === "succeeded" ? "rocket" : phase === "failed" ? "confused" : null);
+  private async report(task: Task): Promise<JobOutcome> {
+    const run = (task.finalRun ?? { id: task.runId }) as AgentRun;
+    const phase: RunPhase | "timed_out" = task.watchTimedOut ? "timed_out" : classifyRunStatus(run.status);
+    await this.writeOrPost(task, renderTaskResult(task, run, phase, this.now()), "result");
+    await this.react(task, phase === "succeeded" ? "rocket" : phase === "failed" ? "confused" : null, "result");
     for (const pr of run.git_host_pull_requests ?? []) {
       if (pr.head_branch_name && task.runId !== null) {
-        this.store.recordRunBranch(task.thread.owner, task.thread.repo, pr.head_branch_name, task.runId, task.orgId);
+        await this.store.recordRunBranch(task.thread.owner, task.thread.repo, pr.head_branch_name, task.runId, task.orgId);
       }
     }
-    this.store.updateTask(task.id, { state: "done" });
-    this.lastProgressBody.delete(task.id);
+    await this.closeThreadWork(task, phase === "timed_out" ? null : task.runId, "done");
+    this.shown.delete(task.id);
     this.log.info({ taskId: task.id, runId: task.runId, status: run.status }, "result posted");
-    await this.releaseHeld(task, phase === "timed_out" ? null : task.runId);
+    return DONE;
   }
 
   /**
-   * Sends the follow-ups held behind a finished run as one resume, in a new tracking comment.
-   * When the run could not be resumed (it never started, or is still going), they are told so.
+   * Ends the task and releases the follow-ups held behind it, under the thread's lock so that a
+   * follow-up arriving now is either held before this (and released) or sees the run finished.
+   * Held follow-ups go out as one resume with a tracking comment of their own; when the run cannot
+   * be resumed (it never started, or is still going) they are told so.
    */
-  private async releaseHeld(task: Task, runId: number | null): Promise<void> {
-    const held = this.store.heldFor(task.runId ?? -1, task.thread);
-    if (held.length === 0) return;
-    if (runId === null) {
-      for (const h of held) {
-        const t = this.store.updateTask(h.id, { state: "done", error: "its run did not finish normally" });
-        await this.writeOrPost(t, renderTaskAbandoned(t, "The run this follow-up was waiting for did not finish normally, so the follow-up was not sent."));
+  private async closeThreadWork(task: Task, resumableRunId: number | null, finalState?: "done"): Promise<void> {
+    const section = await this.locks.withLock(threadLockKey(task.thread), async () => {
+      if (finalState) await this.store.updateTask(task.id, { state: finalState });
+      const held = await this.store.heldFor(task.runId ?? -1, task.thread);
+      if (held.length === 0) return [];
+      if (resumableRunId === null) {
+        const dropped: Task[] = [];
+        for (const h of held) dropped.push(await this.store.updateTask(h.id, { state: "done", error: "its run did not finish normally" }));
+        return dropped;
       }
-      return;
+      const [first, ...rest] = held;
+      const prompt = held.map((h) => h.request.prompt).join("\n\n---\n\n");
+      for (const h of rest) await this.store.updateTask(h.id, { state: "done", error: `merged into task ${first!.id}` });
+      await this.store.updateTask(first!.id, {
+        state: "queued",
+        kind: "resume",
+        runId: resumableRunId,
+        request: { prompt },
+        webUrl: await this.store.lastWebUrlForRun(resumableRunId),
+      });
+      await this.queue.add({ id: taskJobId(first!.id), name: "task", data: { taskId: first!.id } });
+      return [];
+    });
+    if (section === null) throw new Error(`the lock of ${threadLockKey(task.thread)} stayed busy; the step is retried`);
+    for (const dropped of section.value) {
+      await this.writeOrPost(dropped, renderTaskAbandoned(dropped, "The run this follow-up was waiting for did not finish normally, so the follow-up was not sent."), "result");
     }
-    const [first, ...rest] = held;
-    const prompt = held.map((h) => h.request.prompt).join("\n\n---\n\n");
-    for (const h of rest) this.store.updateTask(h.id, { state: "done", error: `merged into task ${first!.id}` });
-    let merged = this.store.updateTask(first!.id, { state: "queued", kind: "resume", runId, request: { prompt }, webUrl: this.store.lastWebUrlForRun(runId) });
-    if (merged.trackingCommentId === null) {
-      const id = await this.writer
-        .createComment(merged.thread, renderTaskTracking(merged, { phase: "resuming", heldFollowUps: 0, now: this.now() }))
-        .catch(() => null);
-      if (id !== null) merged = this.store.updateTask(merged.id, { trackingCommentId: id });
-    }
-    this.wake();
   }
 
   /** Edits the tracking comment; if it is gone (deleted), posts the body as a new comment once. */
-  private async writeOrPost(task: Task, body: string): Promise<void> {
+  private async writeOrPost(task: Task, body: string, priority: WritePriority): Promise<void> {
     if (task.trackingCommentId !== null) {
-      const outcome = await this.writer.updateComment(task.thread, task.trackingCommentId, body);
-      if (outcome === "ok") return;
+      const outcome = await this.writer.updateComment(task.thread, task.trackingCommentId, body, { priority, supersedeKey: `comment:${task.trackingCommentId}` });
+      if (outcome !== "missing") return;
     }
-    const id = await this.writer.createComment(task.thread, body);
-    this.store.updateTask(task.id, { trackingCommentId: id });
+    const id = await this.writer.createComment(task.thread, body, { priority });
+    await this.store.updateTask(task.id, { trackingCommentId: id });
   }
 
-  private async react(task: Task, content: "rocket" | "confused" | null): Promise<void> {
+  private async react(task: Task, content: ReactionContent | null, priority: WritePriority): Promise<void> {
     if (!content || !task.reaction) return;
-    await this.writer.react(task.thread, task.reaction, content).catch((error: unknown) => {
+    await this.writer.react(task.thread, task.reaction, content, { priority }).catch((error: unknown) => {
       this.log.warn({ taskId: task.id, err: error }, "could not add the reaction");
     });
   }

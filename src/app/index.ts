@@ -1,14 +1,14 @@
 /**
- * The Probot app: a factory that takes its dependencies (store, engine, service client, identity)
- * and returns the app function. Handlers only route (see handlers/webhook.ts); the durable work
- * (sending, watching, reporting) is the engine's. `startApp` in main.ts wires it all to a server.
+ * The Probot app: a factory that takes its dependencies (backend, engine, service client, identity)
+ * and returns the app function. The webhook handler only stores the delivery (handlers/webhook.ts);
+ * the work it asks for runs in the queue's workers. `startApp` in main.ts wires it all to a server.
  */
 import type { Probot } from "probot";
-import { handleWebhook, type WebhookDelivery } from "./handlers/webhook.js";
+import { receiveDelivery } from "./handlers/webhook.js";
 import type { AppDependencies, AppIdentity } from "./handlers/types.js";
 
 export type { AppDependencies, AppIdentity, HandlerLogger } from "./handlers/types.js";
-export { handleWebhook, type WebhookDelivery } from "./handlers/webhook.js";
+export { processDelivery, receiveDelivery, type WebhookDelivery } from "./handlers/webhook.js";
 export { startApp, type AppHandle, type StartAppOptions } from "./main.js";
 export { AppConfigurationError, parseAppEnv, type AppSettings } from "./env.js";
 
@@ -18,15 +18,8 @@ export const APP_EVENTS = ["issue_comment", "issues", "pull_request_review", "pu
 export function createAgentRunApp(deps: AppDependencies): (app: Probot) => void {
   return (app) => {
     app.on([...APP_EVENTS], async (context) => {
-      const delivery: WebhookDelivery = {
-        id: context.id,
-        name: context.name,
-        payload: context.payload,
-        octokit: context.octokit,
-        log: context.log,
-        config: (file) => context.config(file),
-      };
-      await handleWebhook(delivery, deps);
+      const receipt = await receiveDelivery({ id: context.id, name: context.name, payload: context.payload }, deps);
+      if (receipt === "duplicate") context.log.info({ delivery: context.id }, "delivery already received; a redelivery changes nothing");
     });
   };
 }

@@ -1,38 +1,39 @@
 /**
  * `startApp(env)`: the GitHub App as a server. Probot (signature check, installation tokens) behind
- * a node:http server that also answers `GET /healthz`; the durable store under DATA_DIR; the run
- * engine, which first recovers whatever a previous process left unfinished.
+ * a node:http server that also answers `GET /healthz`; a backend (embedded SQLite, or Redis shared
+ * by replicas) holding the store and the work queue; the engine and the delivery worker taking jobs.
  */
-import { createHash } from "node:crypto";
+import { hostname } from "node:os";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { join } from "node:path";
-import { Redis } from "ioredis";
-import { createNodeMiddleware, Probot, type ProbotOctokit } from "probot";
+import { createNodeMiddleware, Probot, ProbotOctokit } from "probot";
 import { AgentRunClient } from "../service/client.js";
-import { createInProcessBudget, createRedisBudget, type RateBudget } from "../service/budget.js";
-import { BRIDGE_NAME, BRIDGE_VERSION } from "../version.js";
+import { BRIDGE_VERSION } from "../version.js";
+import { openBackend, type Backend, type BackendOptions } from "./backend.js";
 import { RunEngine, type RunEngineOptions } from "./engine.js";
 import { parseAppEnv, type AppSettings } from "./env.js";
-import type { AppIdentity } from "./handlers/types.js";
+import type { AppDependencies, AppIdentity } from "./handlers/types.js";
 import { createAgentRunApp, fetchAppIdentity } from "./index.js";
-import { SqliteBridgeStore } from "./store/sqlite.js";
 import type { BridgeStore } from "./store/types.js";
 import { createOctokitThreadWriter } from "./thread-writer.js";
+import { createJobProcessor } from "./worker.js";
 
 /** Deliveries and trigger keys are kept this long: GitHub lets people redeliver for days. */
 export const DEDUPE_RETENTION_MS = 8 * 24 * 60 * 60_000;
 const PRUNE_EVERY_MS = 6 * 60 * 60_000;
+/** A probe that waits longer than this says "not ready" (Redis unreachable, say). */
+const PROBE_TIMEOUT_MS = 2_000;
 
 export interface StartAppOptions {
   /** GitHub API base URL (a fake GitHub in tests and the demo); wins over GHE_HOST. */
   githubBaseUrl?: string;
-  /** Probot's Octokit class; tests pass one with retries and throttling off. */
+  /** Probot's Octokit class; tests pass one with retries off. */
   Octokit?: typeof ProbotOctokit;
   /** Downloads of image attachments (tests point github.com at the fake). */
   imageFetch?: typeof fetch;
   /** Engine tuning (intervals before time scaling, watch timeout). */
   engine?: Pick<RunEngineOptions, "pollIntervalMs" | "progressEditIntervalMs" | "progressEditsPerMinute" | "watchTimeoutMs">;
+  backend?: BackendOptions;
 }
 
 export interface AppHandle {
@@ -43,31 +44,46 @@ export interface AppHandle {
   identity: AppIdentity;
   engine: RunEngine;
   store: BridgeStore;
-  /** The service client (its rate budget is shared by every call the App makes). */
+  backend: Backend;
+  /** The service client (its rate budget is shared by every call the App makes, and with Redis by every replica). */
   client: AgentRunClient;
   probot: Probot;
   settings: AppSettings;
-  /** Stops taking webhooks, lets in-flight engine steps settle, closes the store. Safe to call twice. */
+  /** Resolves once nothing is queued, sent, watched or reported, and no delivery waits (tests, demo). */
+  idle(): Promise<void>;
+  /** Stops taking webhooks and jobs, lets the steps in flight settle, closes the backend. Safe to call twice. */
   close(): Promise<void>;
 }
 
-/** One budget per API token across replicas: the key names the token by a hash, never the token. */
-function budgetFor(settings: AppSettings): { budget: RateBudget; redis: Redis | null } {
-  if (!settings.redisUrl) return { budget: createInProcessBudget({ timeScale: settings.timeScale }), redis: null };
-  const redis = new Redis(settings.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 3 });
-  const tokenHash = createHash("sha256").update(settings.service.token).digest("hex").slice(0, 16);
-  const budget = createRedisBudget(redis, { timeScale: settings.timeScale, keyPrefix: `${BRIDGE_NAME}:budget:${settings.service.orgId}:${tokenHash}` });
-  return { budget, redis };
+/** Probot's Octokit without its process-wide write throttle: the App paces writes per installation itself. */
+const AppOctokit = ProbotOctokit.defaults((options: { throttle?: object }) => ({ ...options, throttle: { ...options.throttle, enabled: false } })) as typeof ProbotOctokit;
+
+function withTimeout<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} did not answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }
 
-function healthz(res: ServerResponse, store: BridgeStore, identity: AppIdentity): void {
-  const body = JSON.stringify({ ok: true, app: identity.slug, version: BRIDGE_VERSION, tasks: store.countByState() });
-  res.writeHead(200, { "content-type": "application/json" }).end(body);
+async function healthz(req: IncomingMessage, res: ServerResponse, backend: Backend, identity: AppIdentity): Promise<void> {
+  const verbose = new URL(req.url ?? "/", "http://x").searchParams.has("verbose");
+  const base = { app: identity.slug, version: BRIDGE_VERSION, backend: backend.kind, replica: `${hostname()}:${process.pid}` };
+  try {
+    await withTimeout(Promise.all([backend.store.ping(), backend.queue.ping()]), PROBE_TIMEOUT_MS, "the store");
+    const details = verbose
+      ? { tasks: await withTimeout(backend.store.countByState(), PROBE_TIMEOUT_MS, "the store"), queue: await withTimeout(backend.queue.counts(), PROBE_TIMEOUT_MS, "the queue") }
+      : {};
+    res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ ok: true, ...base, ...details }));
+  } catch (error) {
+    res.writeHead(503, { "content-type": "application/json" }).end(JSON.stringify({ ok: false, ...base, reason: (error as Error).message }));
+  }
 }
 
 /**
- * Starts the App. Throws AppConfigurationError (missing or invalid settings, listed together)
- * before anything else happens, or an Error when GitHub does not recognise the App's credentials.
+ * Starts the App. Throws AppConfigurationError (missing or invalid settings, listed together, or a
+ * Redis that cannot be reached) before anything else happens, or an Error when GitHub does not
+ * recognise the App's credentials.
  */
 export async function startApp(env: Readonly<Record<string, string | undefined>>, options: StartAppOptions = {}): Promise<AppHandle> {
   const settings = parseAppEnv(env);
@@ -79,8 +95,8 @@ export async function startApp(env: Readonly<Record<string, string | undefined>>
     logLevel: settings.logLevel,
     logFormat: settings.logFormat,
     webhookPath: settings.webhookPath,
+    Octokit: options.Octokit ?? AppOctokit,
     ...(baseUrl ? { baseUrl } : {}),
-    ...(options.Octokit ? { Octokit: options.Octokit } : {}),
   });
 
   let identity: AppIdentity;
@@ -93,76 +109,83 @@ export async function startApp(env: Readonly<Record<string, string | undefined>>
     );
   }
 
-  const store = new SqliteBridgeStore(join(settings.dataDir, "bridge.sqlite"));
-  const { budget, redis } = budgetFor(settings);
+  const backend = await openBackend(settings, options.backend);
+  const { store, queue, locks } = backend;
   const client = new AgentRunClient({
     baseUrl: settings.service.baseUrl,
     token: settings.service.token,
     orgId: settings.service.orgId,
-    budget,
+    budget: backend.budget,
     timeScale: settings.timeScale,
   });
-  const engineLog = probot.log.child({ name: "engine" });
-  const engine = new RunEngine({
+  const octokitFor = (installationId: number | null) => probot.auth(installationId ?? undefined);
+  const writer = createOctokitThreadWriter(octokitFor, identity);
+  const engine = new RunEngine({ store, client, writer, queue, locks, logger: probot.log.child({ name: "engine" }), timeScale: settings.timeScale, ...options.engine });
+  const deps: AppDependencies = {
     store,
-    client,
-    writer: createOctokitThreadWriter(async (installationId) => probot.auth(installationId ?? undefined)),
-    logger: engineLog,
-    timeScale: settings.timeScale,
-    ...options.engine,
-  });
-  const appFn = createAgentRunApp({
-    store,
+    queue,
+    locks,
     engine,
     client,
+    writer,
     identity,
+    octokitFor,
+    log: probot.log.child({ name: "worker" }),
     ...(options.imageFetch ? { images: { fetch: options.imageFetch } } : {}),
-    ...(options.engine?.watchTimeoutMs !== undefined ? { watchTimeoutMs: options.engine.watchTimeoutMs } : {}),
-  });
-  const middleware = await createNodeMiddleware(appFn, { probot, webhooksPath: settings.webhookPath });
+  };
+  const middleware = await createNodeMiddleware(createAgentRunApp(deps), { probot, webhooksPath: settings.webhookPath });
 
   const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const path = (req.url ?? "/").split("?")[0];
-    if (req.method === "GET" && path === "/healthz") return healthz(res, store, identity);
+    if (req.method === "GET" && path === "/healthz") return void healthz(req, res, backend, identity);
     void middleware(req, res, () => {
       res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ error: "Not found", webhookPath: settings.webhookPath }));
     });
   });
 
-  store.prune(DEDUPE_RETENTION_MS);
-  const pruner = setInterval(() => store.prune(DEDUPE_RETENTION_MS), PRUNE_EVERY_MS).unref();
-  // Recovery first: unfinished watches resume, calls cut off mid-flight are reported, before new work arrives.
-  await engine.start();
+  await store.prune(DEDUPE_RETENTION_MS);
+  const pruner = setInterval(() => void store.prune(DEDUPE_RETENTION_MS).catch(() => undefined), PRUNE_EVERY_MS).unref();
+  // Work left by a previous process (or a dead replica) is taken up with everything else.
+  queue.start(createJobProcessor(deps, engine));
+  const stopWork = async () => {
+    clearInterval(pruner);
+    engine.stop();
+    await queue.stop();
+    await backend.close();
+  };
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(settings.port, settings.host, () => resolve());
   }).catch(async (error: unknown) => {
-    clearInterval(pruner);
-    await engine.stop();
-    store.close();
-    await redis?.quit().catch(() => undefined);
+    await stopWork();
     throw error;
   });
 
   const address = server.address() as AddressInfo;
   const host = address.family === "IPv6" ? `[${address.address === "::" ? "::1" : address.address}]` : address.address === "0.0.0.0" ? "127.0.0.1" : address.address;
   const url = `http://${host}:${address.port}`;
-  probot.log.info({ url, webhookPath: settings.webhookPath, app: identity.slug, dataDir: settings.dataDir }, "agent-run-bridge app listening");
+  probot.log.info({ url, webhookPath: settings.webhookPath, app: identity.slug, backend: backend.kind }, "agent-run-bridge app listening");
 
   let closing: Promise<void> | undefined;
   const close = () => {
     closing ??= (async () => {
-      clearInterval(pruner);
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeIdleConnections();
       });
-      await engine.stop();
-      store.close();
-      await redis?.quit().catch(() => undefined);
+      await stopWork();
     })();
     return closing;
   };
 
-  return { url, webhookUrl: `${url}${settings.webhookPath}`, identity, engine, store, client, probot, settings, close };
+  const idle = async () => {
+    for (;;) {
+      const [tasks, jobs] = await Promise.all([store.countByState(), queue.counts()]);
+      const busy = (tasks.queued ?? 0) + (tasks.sending ?? 0) + (tasks.watching ?? 0) + (tasks.reporting ?? 0) + jobs.waiting + jobs.active;
+      if (busy === 0) return;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  };
+
+  return { url, webhookUrl: `${url}${settings.webhookPath}`, identity, engine, store, backend, client, probot, settings, idle, close };
 }

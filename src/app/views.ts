@@ -9,13 +9,18 @@ import type { Task } from "./store/types.js";
 
 export const DEFAULT_TRIGGER_PHRASE = "/agent";
 
+/** The id a task's tracking comment carries in its marker, so a step cut off by a crash finds what it posted. */
+export function trackingRequestId(task: Pick<Task, "id">): string {
+  return `task-${task.id}`;
+}
+
 function markerOf(task: Task): RunMarker {
   return newRunMarker({
     runId: task.runId,
     orgId: task.orgId,
     sourceType: task.sourceType,
     state: task.runId === null || task.state === "queued" || task.state === "held" ? "queued" : "running",
-    requestId: `task-${task.id}`,
+    requestId: trackingRequestId(task),
   });
 }
 

@@ -57,7 +57,7 @@ export interface CallOptions {
    * Called after rate budget is granted, right before each attempt goes on the wire: a durable
    * caller records "sent, outcome unknown" here, so a crash mid-call is never blindly repeated.
    */
-  beforeSend?: () => void;
+  beforeSend?: () => void | Promise<void>;
 }
 
 export interface WaitOptions extends CallOptions {
@@ -227,7 +227,7 @@ export class AgentRunClient {
 
     const attempt = async (): Promise<unknown> => {
       await this.budget.acquire(options.kind, { signal: options.signal, deadline });
-      options.beforeSend?.();
+      await options.beforeSend?.();
       return this.sendOnce(method, path, url, options);
     };
 

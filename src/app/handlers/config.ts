@@ -7,10 +7,7 @@ import { parseRepoConfig, type RepoConfig } from "../../config/schema.js";
 import type { BridgeEvent } from "../../core/events.js";
 import { triggerThread, type BridgeSelf } from "../../core/plan.js";
 import { configErrorReply, detectDespiteConfigError } from "../../flows/index.js";
-import { createComment } from "../../github/comments.js";
-import type { GitHubClient } from "../../github/client.js";
-import type { BridgeStore } from "../store/types.js";
-import type { HandlerLogger } from "./types.js";
+import type { AppDependencies } from "./types.js";
 
 /** The name Probot's `context.config` takes (it reads `.github/<name>`). */
 export const CONFIG_FILE_NAME = "agent-run.yml";
@@ -37,14 +34,14 @@ export async function loadRepoConfig(readConfig: (file: string) => Promise<unkno
 
 /** Answers a broken config once per thread, only for events that would have started something. */
 export async function answerConfigError(input: {
-  octokit: GitHubClient;
   event: BridgeEvent;
   loaded: Extract<LoadedConfig, { ok: false }>;
   self: BridgeSelf;
-  store: BridgeStore;
-  log: HandlerLogger;
+  deps: AppDependencies;
+  installationId: number | null;
 }): Promise<void> {
-  const { event, loaded, log } = input;
+  const { event, loaded, deps } = input;
+  const log = deps.log;
   const detection = detectDespiteConfigError(event, loaded.raw, input.self);
   if (detection.kind !== "trigger") {
     log.info({ errors: loaded.errors, reason: detection.reason }, "the repository's agent-run.yml is invalid; the event is no trigger, so nothing is said");
@@ -53,16 +50,24 @@ export async function answerConfigError(input: {
   const trigger = detection.trigger;
   const thread = triggerThread(trigger);
   if (!thread || !trigger.repo) return;
-  if (!input.store.claimTrigger(`${trigger.repo.id}:${trigger.dedupeKey}`)) {
+  const triggerKey = `${trigger.repo.id}:${trigger.dedupeKey}`;
+  if (!(await deps.store.claimTrigger(triggerKey))) {
     log.info({ key: trigger.dedupeKey }, "this trigger was already handled");
     return;
   }
   const repo = { owner: trigger.repo.owner, repo: trigger.repo.name };
-  const body = await configErrorReply({ octokit: input.octokit, repo, threadNumber: thread.number, errors: loaded.errors, self: { botLogins: [...input.self.botLogins] } });
-  if (body === null) {
-    log.info({ errors: loaded.errors }, "the repository's agent-run.yml is invalid; the thread already says so");
-    return;
+  try {
+    const octokit = await deps.octokitFor(input.installationId);
+    const body = await configErrorReply({ octokit, repo, threadNumber: thread.number, errors: loaded.errors, self: { botLogins: [...input.self.botLogins] } });
+    if (body === null) {
+      log.info({ errors: loaded.errors }, "the repository's agent-run.yml is invalid; the thread already says so");
+      return;
+    }
+    const replyThread = { installationId: input.installationId, owner: repo.owner, repo: repo.repo, issueNumber: thread.number };
+    await deps.writer.createComment(replyThread, body, { priority: "acknowledge" });
+  } catch (error) {
+    await deps.store.releaseTrigger(triggerKey);
+    throw error;
   }
-  await createComment(input.octokit, repo, thread.number, body);
   log.warn({ errors: loaded.errors, thread: thread.number }, "the repository's agent-run.yml is invalid; told the thread");
 }

@@ -4,15 +4,15 @@ import type { BridgeStore } from "../store/types.js";
 
 export function storeLookup(store: BridgeStore): KnownRunLookup {
   return {
-    activeRunInThread(repo, threadNumber) {
-      const task = store.activeTaskForThread(repo.owner, repo.repo, threadNumber);
+    async activeRunInThread(repo, threadNumber) {
+      const task = await store.activeTaskForThread(repo.owner, repo.repo, threadNumber);
       return task ? { runId: task.runId, orgId: task.orgId } : null;
     },
     // The store is the truth for runs this App started: no unfinished task means nobody is working on it here.
-    isRunInProgress: (runId) => store.activeTaskForRun(runId) !== null,
+    isRunInProgress: async (runId) => (await store.activeTaskForRun(runId)) !== null,
     runForBranch: (repo, branch) => store.runForBranch(repo.owner, repo.repo, branch),
-    checkAttempts(repo, prNumber) {
-      const { count, shas } = store.checkAttempts(repo.owner, repo.repo, prNumber);
+    async checkAttempts(repo, prNumber) {
+      const { count, shas } = await store.checkAttempts(repo.owner, repo.repo, prNumber);
       return { attempts: count, headShas: shas };
     },
   };

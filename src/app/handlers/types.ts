@@ -1,7 +1,11 @@
-import type { RunEngine } from "../engine.js";
-import type { BridgeStore } from "../store/types.js";
-import type { AgentRunClient } from "../../service/client.js";
+import type { ProbotOctokit } from "probot";
 import type { ImageDownloadSettings } from "../../flows/index.js";
+import type { AgentRunClient } from "../../service/client.js";
+import type { RunEngine } from "../engine.js";
+import type { ThreadLocks } from "../locks.js";
+import type { WorkQueue } from "../queue/types.js";
+import type { BridgeStore } from "../store/types.js";
+import type { ThreadWriter } from "../thread-writer.js";
 
 /** The slice of pino the handlers use (Probot's `context.log`). */
 export interface HandlerLogger {
@@ -22,13 +26,16 @@ export interface AppIdentity {
 
 export interface AppDependencies {
   store: BridgeStore;
+  queue: WorkQueue;
+  locks: ThreadLocks;
   engine: RunEngine;
   client: AgentRunClient;
+  /** Every GitHub write of the App, paced per installation. */
+  writer: ThreadWriter;
   identity: AppIdentity;
+  /** An installation's octokit (reads), as Probot authenticates it. */
+  octokitFor(installationId: number | null): Promise<ProbotOctokit>;
   /** Image download settings (tests point github.com at a fake); the token is the installation's. */
   images?: Omit<ImageDownloadSettings, "token">;
-  /** How long a run is watched before the bridge reports it as still running (ms). Default 4 hours. */
-  watchTimeoutMs?: number;
-  /** How long a new task waits for its tracking comment before the engine starts it anyway (ms). Default 60 s. */
-  trackingHoldMs?: number;
+  log: HandlerLogger;
 }

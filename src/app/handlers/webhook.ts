@@ -1,112 +1,122 @@
 /**
- * One webhook, routed: Probot has verified its signature; here it is deduplicated, parsed, checked
- * against the repository's config, turned into a trigger (or quietly ignored), prepared by the
- * shared flows and acted on. Every decision is core's; every read goes through flows and github.
+ * A webhook in two halves. `receiveDelivery` runs before GitHub gets its answer and does only what
+ * cannot wait: (Probot has verified the signature) drop what no configuration could make a trigger,
+ * dedupe the delivery id, store the delivery in the queue. `processDelivery` runs in a worker, on any
+ * replica: parse, config, permission, prepare, decide. Every decision is core's; every read goes
+ * through flows and github; every write through the paced writer or the engine.
  */
+import { Context, type ProbotOctokit } from "probot";
 import { DEFAULT_REPO_CONFIG } from "../../config/schema.js";
 import { EventPayloadError, parseWebhookEvent, type BridgeEvent } from "../../core/events.js";
 import { detectTrigger, type BridgeSelf, type IgnoreCode } from "../../core/plan.js";
 import { prepareRun } from "../../flows/index.js";
-import type { GitHubClient } from "../../github/client.js";
 import { BRIDGE_VERSION } from "../../version.js";
+import { deliveryJobId, type DeliveryJobData } from "../queue/types.js";
 import { actOnPrepared } from "./act.js";
 import { answerConfigError, loadRepoConfig } from "./config.js";
 import { storeLookup } from "./lookup.js";
 import type { AppDependencies, HandlerLogger } from "./types.js";
 
-/** What the handler needs from a Probot context (structural, so the handler stays testable and Probot-free). */
+/** A delivery as Probot hands it to the App, after the signature check. */
 export interface WebhookDelivery {
   /** `X-GitHub-Delivery`. */
   id: string;
   /** `X-GitHub-Event`. */
   name: string;
   payload: unknown;
-  octokit: GitHubClient & { auth?: (options: { type: "installation" }) => Promise<unknown> };
-  log: HandlerLogger;
-  config(file: string): Promise<unknown>;
 }
 
-const IMAGE_TIMEOUT_MS = 5_000;
-
-/** Ignore reasons that no configuration can change: such events are dropped before the config is read. */
+/** Ignore reasons that no configuration can change: such events are dropped before anything is stored. */
 const CONFIG_INDEPENDENT: ReadonlySet<IgnoreCode> = new Set(["unsupported_event", "unsupported_action", "bot_sender", "own_check_suite"]);
 
-export function selfOf(deps: AppDependencies): BridgeSelf {
+export function selfOf(deps: Pick<AppDependencies, "identity">): BridgeSelf {
   return { appSlug: deps.identity.slug, botLogins: deps.identity.botLogins };
 }
 
+export type Receipt = "queued" | "duplicate" | "not_for_us";
+
+/**
+ * Stores the delivery durably and returns; the HTTP answer follows. No GitHub or service call here.
+ * Throws when the queue cannot take it (the answer is then an error, so GitHub shows the delivery as
+ * failed and it can be redelivered).
+ */
+export async function receiveDelivery(delivery: WebhookDelivery, deps: AppDependencies): Promise<Receipt> {
+  const { store, queue } = deps;
+  let event: BridgeEvent | null = null;
+  try {
+    event = parseWebhookEvent(delivery.name, delivery.payload);
+  } catch (error) {
+    // Stored anyway: the worker logs exactly what was wrong with it, off the hot path.
+    if (!(error instanceof EventPayloadError)) throw error;
+  }
+  if (event) {
+    const quick = detectTrigger(event, DEFAULT_REPO_CONFIG, selfOf(deps));
+    if (quick.kind === "ignore" && CONFIG_INDEPENDENT.has(quick.code)) return "not_for_us";
+  }
+  if (!(await store.markDelivery(delivery.id, delivery.name))) return "duplicate";
+  const data: DeliveryJobData = {
+    deliveryId: delivery.id,
+    event: delivery.name,
+    payload: delivery.payload,
+    installationId: event?.installationId ?? null,
+    receivedAt: Date.now(),
+  };
+  try {
+    await queue.add({ id: deliveryJobId(delivery.id), name: "delivery", data });
+  } catch (error) {
+    await store.forgetDelivery(delivery.id).catch(() => undefined);
+    throw error;
+  }
+  return "queued";
+}
+
 /** The installation token, for downloading attachments of private repositories. */
-async function installationToken(octokit: WebhookDelivery["octokit"]): Promise<string | undefined> {
-  if (!octokit.auth) return undefined;
+async function installationToken(octokit: ProbotOctokit): Promise<string | undefined> {
   const auth = (await octokit.auth({ type: "installation" })) as { token?: unknown } | null;
   return typeof auth?.token === "string" ? auth.token : undefined;
 }
 
-export async function handleWebhook(delivery: WebhookDelivery, deps: AppDependencies): Promise<void> {
-  const { log, store } = { log: delivery.log, store: deps.store };
-  if (!store.markDelivery(delivery.id, delivery.name)) {
-    log.info({ delivery: delivery.id }, "delivery already received; a redelivery changes nothing");
-    return;
-  }
-  try {
-    await handleNewDelivery(delivery, deps);
-  } catch (error) {
-    // Nothing was stored (GitHub or the config read failed): let a manual redelivery try again.
-    store.forgetDelivery(delivery.id);
-    throw error;
-  }
-}
-
-async function handleNewDelivery(delivery: WebhookDelivery, deps: AppDependencies): Promise<void> {
-  const { log, store } = { log: delivery.log, store: deps.store };
-
+/** The worker's half: everything the delivery asks for, retried by the queue when GitHub or the service fails. */
+export async function processDelivery(data: DeliveryJobData, deps: AppDependencies): Promise<void> {
+  const log: HandlerLogger = deps.log;
   let event: BridgeEvent;
   try {
-    event = parseWebhookEvent(delivery.name, delivery.payload);
+    event = parseWebhookEvent(data.event, data.payload);
   } catch (error) {
     if (error instanceof EventPayloadError) {
-      log.warn({ issues: error.issues }, error.message);
+      // Nothing could ever make it a trigger, and there is no thread to answer in.
+      log.warn({ delivery: data.deliveryId, issues: error.issues }, error.message);
       return;
     }
     throw error;
   }
 
+  const octokit = await deps.octokitFor(data.installationId);
+  // Probot's own context, rebuilt from the stored delivery: `config()` reads `.github/agent-run.yml` with `_extends`.
+  const context = new Context({ id: data.deliveryId, name: data.event, payload: data.payload } as never, octokit, deps.log as never);
   const self = selfOf(deps);
-  const quick = detectTrigger(event, DEFAULT_REPO_CONFIG, self);
-  if (quick.kind === "ignore" && CONFIG_INDEPENDENT.has(quick.code)) {
-    log.debug({ code: quick.code, reason: quick.reason }, "ignored");
-    return;
-  }
-
-  const loaded = await loadRepoConfig((file) => delivery.config(file));
+  const loaded = await loadRepoConfig((file) => context.config(file));
   if (!loaded.ok) {
-    await answerConfigError({ octokit: delivery.octokit, event, loaded, self, store, log });
+    await answerConfigError({ event, loaded, self, deps, installationId: data.installationId });
     return;
   }
 
   const detection = detectTrigger(event, loaded.config, self);
   if (detection.kind === "ignore") {
-    log.info({ code: detection.code, reason: detection.reason }, "ignored");
+    log.info({ delivery: data.deliveryId, code: detection.code, reason: detection.reason }, "ignored");
     return;
   }
 
   const prepared = await prepareRun({
-    octokit: delivery.octokit,
+    octokit,
     trigger: detection.trigger,
     config: loaded.config,
     self,
     client: deps.client,
-    lookup: storeLookup(store),
-    origin: { deliveryId: delivery.id, appName: deps.identity.slug, appVersion: BRIDGE_VERSION },
-    // Short per-image limit: the webhook is answered after the tracking comment, which waits for them.
-    images: { timeoutMs: IMAGE_TIMEOUT_MS, ...deps.images, token: () => installationToken(delivery.octokit) },
+    lookup: storeLookup(deps.store),
+    origin: { deliveryId: data.deliveryId, appName: deps.identity.slug, appVersion: BRIDGE_VERSION },
+    images: { ...deps.images, token: () => installationToken(octokit) },
     logger: log,
   });
-  await actOnPrepared(prepared, {
-    octokit: delivery.octokit,
-    installationId: event.installationId,
-    triggerPhrase: loaded.config.trigger_phrase,
-    deps,
-    log,
-  });
+  await actOnPrepared(prepared, { installationId: event.installationId, triggerPhrase: loaded.config.trigger_phrase, deps, log });
 }

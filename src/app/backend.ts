@@ -1,0 +1,112 @@
+/**
+ * Where the App keeps its state, its queue, its locks and its rate budgets: the embedded backend
+ * (SQLite under DATA_DIR, one process) or, with REDIS_URL, Redis (BullMQ for the queue), shared by
+ * every replica started with the same settings. Everything above this file sees one interface.
+ */
+import { createHash } from "node:crypto";
+import { join } from "node:path";
+import { Redis } from "ioredis";
+import { createInProcessBudget, createRedisBudget, type RateBudget } from "../service/budget.js";
+import { BRIDGE_NAME } from "../version.js";
+import { AppConfigurationError, type AppSettings } from "./env.js";
+import { createInProcessLocks, createRedisLocks, type ThreadLocks } from "./locks.js";
+import { BullWorkQueue } from "./queue/bullmq.js";
+import { SqliteWorkQueue } from "./queue/sqlite.js";
+import type { RetryPolicy, WorkQueue } from "./queue/types.js";
+import { RedisBridgeStore } from "./store/redis.js";
+import { SqliteBridgeStore } from "./store/sqlite.js";
+import type { BridgeStore } from "./store/types.js";
+
+export interface Backend {
+  kind: "embedded" | "redis";
+  store: BridgeStore;
+  queue: WorkQueue;
+  locks: ThreadLocks;
+  /** The service's rate budget for this API token (shared by every replica with Redis). */
+  budget: RateBudget;
+  /** The Redis client the GitHub write pacer shares (null when embedded). */
+  redis: Redis | null;
+  /** Key namespace for everything this deployment keeps in Redis. */
+  keyPrefix: string;
+  close(): Promise<void>;
+}
+
+export interface BackendOptions {
+  retry?: Partial<RetryPolicy>;
+  /** Redis: how long a dead replica's jobs stay locked before another takes them (ms). */
+  lockDurationMs?: number;
+}
+
+/** `redis://user:secret@host` → `redis://user:***@host`: a URL in an error never carries its password. */
+export function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = "***";
+    return parsed.toString();
+  } catch {
+    return "(unparseable URL)";
+  }
+}
+
+/** One namespace per service organization and API token (named by a hash, never the token). */
+function deploymentPrefix(settings: AppSettings): string {
+  const tokenHash = createHash("sha256").update(settings.service.token).digest("hex").slice(0, 16);
+  return `${BRIDGE_NAME}:${settings.service.orgId}:${tokenHash}`;
+}
+
+export async function openBackend(settings: AppSettings, options: BackendOptions = {}): Promise<Backend> {
+  const retry = { baseDelayMs: Math.max(20, 2_000 * settings.timeScale), ...options.retry };
+  if (!settings.redisUrl) {
+    const store = new SqliteBridgeStore(join(settings.dataDir, "bridge.sqlite"));
+    return {
+      kind: "embedded",
+      store,
+      queue: new SqliteWorkQueue(store.database, { retry }),
+      locks: createInProcessLocks(),
+      budget: createInProcessBudget({ timeScale: settings.timeScale }),
+      redis: null,
+      keyPrefix: deploymentPrefix(settings),
+      close: () => store.close(),
+    };
+  }
+
+  const redis = await connectRedis(settings.redisUrl);
+  const keyPrefix = deploymentPrefix(settings);
+  const parsed = new URL(settings.redisUrl);
+  const connection = {
+    host: parsed.hostname,
+    port: Number(parsed.port || 6379),
+    ...(parsed.username ? { username: decodeURIComponent(parsed.username) } : {}),
+    ...(parsed.password ? { password: decodeURIComponent(parsed.password) } : {}),
+    ...(parsed.pathname.length > 1 ? { db: Number(parsed.pathname.slice(1)) } : {}),
+    ...(parsed.protocol === "rediss:" ? { tls: {} } : {}),
+    maxRetriesPerRequest: null,
+  };
+  return {
+    kind: "redis",
+    store: new RedisBridgeStore(redis, { keyPrefix: `${keyPrefix}:store` }),
+    queue: new BullWorkQueue({ connection, prefix: `${keyPrefix}:queue`, retry, ...(options.lockDurationMs ? { lockDurationMs: options.lockDurationMs } : {}) }),
+    locks: createRedisLocks(redis, { keyPrefix }),
+    budget: createRedisBudget(redis, { timeScale: settings.timeScale, keyPrefix: `${keyPrefix}:budget` }),
+    redis,
+    keyPrefix,
+    close: async () => {
+      await redis.quit().catch(() => redis.disconnect());
+    },
+  };
+}
+
+/** Connects once at start, so that a wrong REDIS_URL fails at once with a clear message (exit 2). */
+async function connectRedis(url: string): Promise<Redis> {
+  const redis = new Redis(url, { lazyConnect: true, connectTimeout: 3_000, maxRetriesPerRequest: 2 });
+  // Later outages are reported by /healthz; ioredis reconnects by itself.
+  redis.on("error", () => undefined);
+  try {
+    await redis.connect();
+    await redis.ping();
+  } catch (error) {
+    redis.disconnect();
+    throw new AppConfigurationError([], [`REDIS_URL (cannot reach ${redactUrl(url)}: ${(error as Error).message}; start Redis there, or unset REDIS_URL to run one replica on SQLite)`]);
+  }
+  return redis;
+}
