@@ -33,12 +33,14 @@ const PRUNE_BATCH = 500;
 const TASK_STATES: readonly TaskState[] = ["held", "queued", "sending", "watching", "reporting", "done", "abandoned"];
 const EMPTY_PROGRESS: TraceProgress = { logsSeen: 0, currentStep: null, errors: [], lastSteps: [], finalAnswer: null };
 
-/** Task fields a patch may set; id, createdAt and updatedAt are the store's own. */
-const PATCHABLE = new Set<keyof Task>([
-  "kind", "state", "sourceType", "thread", "runId", "orgId", "trackingCommentId", "reaction", "request", "requestedBy",
-  "startedAt", "lastStatus", "webUrl", "progress", "finalRun", "watchTimedOut", "acknowledgedAt", "sentAt",
-  "nextPollAt", "pollIntervalMs", "lastEditAt", "deadlineAt", "error",
-]);
+/** Task fields a patch may set (id, createdAt and updatedAt are the store's own); `satisfies` keeps it complete. */
+const PATCHABLE_FIELDS = {
+  kind: true, state: true, sourceType: true, thread: true, runId: true, orgId: true, trackingCommentId: true, reaction: true,
+  request: true, requestedBy: true, startedAt: true, lastStatus: true, webUrl: true, progress: true, finalRun: true,
+  watchTimedOut: true, acknowledgedAt: true, sentAt: true, nextPollAt: true, pollIntervalMs: true, lastEditAt: true,
+  deadlineAt: true, error: true,
+} as const satisfies Record<keyof TaskPatch, true>;
+const PATCHABLE = new Set(Object.keys(PATCHABLE_FIELDS) as Array<keyof TaskPatch>);
 
 type Script = (...keysThenArgs: Array<string | number>) => Promise<unknown>;
 interface StoreCommands {
@@ -84,7 +86,7 @@ function assertState(state: unknown): void {
 function encodeFields(fields: Partial<Task>): string[] {
   const pairs: string[] = [];
   for (const [name, value] of Object.entries(fields)) {
-    if (value === undefined || !PATCHABLE.has(name as keyof Task)) continue;
+    if (value === undefined || !PATCHABLE.has(name as keyof TaskPatch)) continue;
     if (name === "state") assertState(value);
     pairs.push(name, JSON.stringify(value));
   }
@@ -131,6 +133,10 @@ export class RedisBridgeStore implements BridgeStore {
   constructor(redis: Redis, options: RedisBridgeStoreOptions) {
     if (typeof options.keyPrefix !== "string" || options.keyPrefix.trim() === "") {
       throw new Error("RedisBridgeStore needs a keyPrefix (e.g. \"agent-run-bridge:my-org\"): one per App deployment, shared by its replicas");
+    }
+    if (redis.options.keyPrefix) {
+      // ioredis would prefix the keys a script is given but not the ones it builds from them.
+      throw new Error("RedisBridgeStore needs a client without ioredis' own keyPrefix option: pass the prefix to the store as keyPrefix instead");
     }
     for (const [name, definition] of Object.entries(SCRIPTS)) redis.defineCommand(name, definition);
     this.redis = redis as Redis & StoreCommands;

@@ -455,13 +455,15 @@ describe("RedisBridgeStore", () => {
     await expect(handedOver.ping()).rejects.toThrow("Connection is closed");
   });
 
-  it("fails a ping with the client's error when Redis is not reachable, and refuses a store without a prefix", async () => {
+  it("fails a ping with the client's error when Redis is not reachable, and refuses a store without a prefix or with ioredis' own", async () => {
     // Port 1 on loopback: nothing listens there.
     const down = new Redis({ host: "127.0.0.1", port: 1, maxRetriesPerRequest: 0, retryStrategy: () => null });
     down.on("error", () => undefined);
     cleanups.push(() => down.disconnect());
     await expect(new RedisBridgeStore(down, { keyPrefix: "arb-test-down" }).ping()).rejects.toThrow(/connect|closed/i);
     expect(() => new RedisBridgeStore(down, { keyPrefix: " " })).toThrow("needs a keyPrefix");
+    const prefixed = new Redis({ ...REDIS, lazyConnect: true, keyPrefix: "arb-test:" });
+    expect(() => new RedisBridgeStore(prefixed, { keyPrefix: "arb-test-store" })).toThrow("without ioredis' own keyPrefix option");
   });
 });
 
