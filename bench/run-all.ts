@@ -4,7 +4,7 @@
  *
  *   npm run bench               print the table
  *   npm run bench -- --write    print it and update BENCHMARKS.md
- *   npm run bench -- logs memory   only these (by name: cold-start, polling, burst, logs, memory)
+ *   npm run bench -- logs memory   only these (by name: cold-start, polling, burst, logs, memory, store)
  */
 import { writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
@@ -16,6 +16,7 @@ import { formatNumber, markdownTable, printResult, type BenchResult, type BenchR
 import { runLogsBenchmark } from "./logs.js";
 import { runMemoryBenchmark } from "./memory.js";
 import { runPollingBenchmark } from "./polling.js";
+import { runStoreBenchmark } from "./store.js";
 
 export const BENCHMARKS: ReadonlyArray<{ name: string; title: string; run: () => Promise<BenchResult> }> = [
   { name: "cold-start", title: "cold start", run: () => runColdStartBenchmark() },
@@ -23,6 +24,7 @@ export const BENCHMARKS: ReadonlyArray<{ name: string; title: string; run: () =>
   { name: "burst", title: "burst", run: () => runBurstBenchmark() },
   { name: "logs", title: "logs", run: () => runLogsBenchmark() },
   { name: "memory", title: "memory", run: () => runMemoryBenchmark() },
+  { name: "store", title: "store", run: () => runStoreBenchmark() },
 ];
 
 interface Machine {

@@ -1,21 +1,97 @@
+/**
+ * One behaviour suite for both backends of BridgeStore: SQLite (a file, opened twice for the
+ * two-client cases) and Redis at 127.0.0.1:6379 (a unique key prefix per test, deleted afterwards).
+ * The Redis half fails, never skips, when the server is not reachable: CI starts one.
+ */
+import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
+import { Redis } from "ioredis";
 import { afterEach, describe, expect, it } from "vitest";
+import { RedisBridgeStore } from "../../../src/app/store/redis.js";
 import { SqliteBridgeStore } from "../../../src/app/store/sqlite.js";
-import type { NewTask } from "../../../src/app/store/types.js";
+import type { BridgeStore, NewTask, Task, TaskPatch } from "../../../src/app/store/types.js";
+import { SOURCE } from "../../../src/service/wire.js";
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+const REDIS = { host: "127.0.0.1", port: 6379 };
+
+/** Things to undo after each test, newest first. */
+const cleanups: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-function task(owner: string, issueNumber: number, overrides: Partial<NewTask> = {}): NewTask {
+async function connectRedis(): Promise<Redis> {
+  // No reconnection and one attempt per command: a missing server is an error here, not a wait.
+  const redis = new Redis({ ...REDIS, lazyConnect: true, maxRetriesPerRequest: 1, connectTimeout: 2_000, retryStrategy: () => null });
+  redis.on("error", () => undefined);
+  try {
+    await redis.connect();
+  } catch (error) {
+    throw new Error(`Redis at ${REDIS.host}:${REDIS.port} is not reachable (${(error as Error).message}): start redis-server; these tests do not skip without it`);
+  }
+  cleanups.push(async () => {
+    if (redis.status === "ready") await redis.quit();
+  });
+  return redis;
+}
+
+async function deleteKeys(redis: Redis, prefix: string): Promise<void> {
+  for (const key of await keysUnder(redis, prefix)) await redis.del(key);
+}
+
+async function keysUnder(redis: Redis, prefix: string): Promise<string[]> {
+  const keys: string[] = [];
+  let cursor = "0";
+  do {
+    const [next, batch] = await redis.scan(cursor, "MATCH", `${prefix}:*`, "COUNT", 1000);
+    keys.push(...batch);
+    cursor = next;
+  } while (cursor !== "0");
+  return keys;
+}
+
+interface OpenStore {
+  store: BridgeStore;
+  /** Another client on the same data, as a second replica (or process) would have. */
+  openAnother(): Promise<BridgeStore>;
+}
+
+type Backend = (options: { now?: () => number }) => Promise<OpenStore>;
+
+const sqlite: Backend = async ({ now }) => {
+  const dir = mkdtempSync(join(tmpdir(), "arb-store-"));
+  const file = join(dir, "bridge.sqlite");
+  const opened: BridgeStore[] = [];
+  const open = () => {
+    const store = new SqliteBridgeStore(file, { now });
+    opened.push(store);
+    return store;
+  };
+  cleanups.push(async () => {
+    for (const store of opened) await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  return { store: open(), openAnother: async () => open() };
+};
+
+const redis: Backend = async ({ now }) => {
+  const keyPrefix = `arb-test-store:${process.pid}:${randomUUID()}`;
+  const client = await connectRedis();
+  cleanups.push(() => deleteKeys(client, keyPrefix));
+  return {
+    store: new RedisBridgeStore(client, { keyPrefix, now }),
+    openAnother: async () => new RedisBridgeStore(await connectRedis(), { keyPrefix, now }),
+  };
+};
+
+function newTask(owner: string, issueNumber: number, overrides: Partial<NewTask> = {}): NewTask {
   return {
     kind: "create",
     state: "queued",
-    sourceType: "GIT_HOST",
+    sourceType: SOURCE.gitHost,
     thread: { installationId: 1, owner, repo: "Widgets", issueNumber },
     runId: null,
     orgId: 1,
@@ -23,45 +99,415 @@ function task(owner: string, issueNumber: number, overrides: Partial<NewTask> = 
     reaction: null,
     request: { prompt: "p" },
     requestedBy: "m",
-    deadlineAt: Date.now() + 1000,
+    deadlineAt: 5_000_000,
     ...overrides,
   };
 }
 
-describe("SqliteBridgeStore thread lookups", () => {
-  it("finds a thread's active, finished and held tasks, and no other thread's", () => {
-    const store = new SqliteBridgeStore(":memory:");
-    const other = store.insertTask(task("octo-org", 2, { runId: 9, state: "watching" }));
-    const done = store.insertTask(task("octo-org", 1, { runId: 7 }));
-    store.updateTask(done.id, { state: "done" });
-    expect(store.activeTaskForThread("OCTO-ORG", "widgets", 1)).toBeNull();
-    expect(store.lastFinishedTaskForThread("octo-org", "widgets", 1)?.id).toBe(done.id);
+const ids = (tasks: Array<Task | null>) => tasks.map((t) => t?.id ?? null);
 
-    const active = store.insertTask(task("octo-org", 1, { runId: 8, state: "watching" }));
-    expect(store.activeTaskForThread("octo-org", "WIDGETS", 1)?.id).toBe(active.id);
-    expect(store.activeTaskForThread("octo-org", "widgets", 2)?.id).toBe(other.id);
-
-    const heldByRun = store.insertTask(task("elsewhere", 5, { runId: 8, state: "held" }));
-    const heldByThread = store.insertTask(task("octo-org", 1, { state: "held" }));
-    store.insertTask(task("octo-org", 2, { state: "held" }));
-    expect(store.heldFor(8, { owner: "octo-org", repo: "widgets", issueNumber: 1 }).map((t) => t.id)).toEqual([heldByRun.id, heldByThread.id]);
-    store.close();
+describe.each([
+  ["sqlite", sqlite],
+  ["redis", redis],
+] as const)("BridgeStore on %s", (_name, open) => {
+  it("marks a delivery once; a redelivery is refused until the delivery is forgotten", async () => {
+    const { store } = await open({});
+    expect(await store.markDelivery("d-1", "issue_comment")).toBe(true);
+    expect(await store.markDelivery("d-1", "issue_comment")).toBe(false);
+    expect(await store.markDelivery("d-2", "issue_comment")).toBe(true);
+    await store.forgetDelivery("d-1");
+    expect(await store.markDelivery("d-1", "issue_comment")).toBe(true);
+    expect(await store.markDelivery("d-2", "issue_comment")).toBe(false);
   });
 
-  it("a store written before threads were indexed gets the index, filled from each task", () => {
+  it("claims a trigger key once, and again after it is released", async () => {
+    const { store } = await open({});
+    expect(await store.claimTrigger("comment:17")).toBe(true);
+    expect(await store.claimTrigger("comment:17")).toBe(false);
+    expect(await store.claimTrigger("octo-org/widgets@abc123")).toBe(true);
+    await store.releaseTrigger("comment:17");
+    expect(await store.claimTrigger("comment:17")).toBe(true);
+  });
+
+  it("prunes deliveries, trigger keys and finished tasks by age, and keeps unfinished tasks of any age", async () => {
+    let clock = 1_000_000;
+    const { store } = await open({ now: () => clock });
+    await store.markDelivery("old", "push");
+    await store.claimTrigger("old-key");
+    const oldDone = await store.insertTask(newTask("octo-org", 1, { runId: 10 }));
+    await store.updateTask(oldDone.id, { state: "done" });
+    const oldAbandoned = await store.insertTask(newTask("octo-org", 2, { state: "sending" }));
+    await store.updateTask(oldAbandoned.id, { state: "abandoned" });
+    const oldButTouched = await store.insertTask(newTask("octo-org", 3, { runId: 11, state: "done" }));
+    const oldWatching = await store.insertTask(newTask("octo-org", 4, { runId: 12, state: "watching" }));
+
+    clock += 9_000;
+    await store.updateTask(oldButTouched.id, { error: "reported again" });
+    clock += 1_000;
+    await store.markDelivery("new", "push");
+    await store.claimTrigger("new-key");
+    const newDone = await store.insertTask(newTask("octo-org", 5, { runId: 13, state: "done" }));
+
+    await store.prune(5_000);
+    expect(await store.markDelivery("old", "push")).toBe(true);
+    expect(await store.markDelivery("new", "push")).toBe(false);
+    expect(await store.claimTrigger("old-key")).toBe(true);
+    expect(await store.claimTrigger("new-key")).toBe(false);
+    expect(await store.getTask(oldDone.id)).toBeNull();
+    expect(await store.getTask(oldAbandoned.id)).toBeNull();
+    expect(await store.lastFinishedTaskForThread("octo-org", "widgets", 1)).toBeNull();
+    expect(await store.lastWebUrlForRun(10)).toBeNull();
+    expect(ids([await store.getTask(oldButTouched.id), await store.getTask(oldWatching.id), await store.getTask(newDone.id)])).toEqual([oldButTouched.id, oldWatching.id, newDone.id]);
+    expect(await store.countByState()).toEqual({ done: 2, watching: 1 });
+    expect(ids(await store.listTasks(["done", "abandoned"]))).toEqual([oldButTouched.id, newDone.id]);
+
+    clock += 1;
+    await store.prune(0);
+    expect(await store.countByState()).toEqual({ watching: 1 });
+  });
+
+  it("stores a new task with its defaults, and a patch of every field reads back as written", async () => {
+    let clock = 2_000;
+    const { store } = await open({ now: () => clock });
+    const created = await store.insertTask(newTask("Octo-Org", 7, { reaction: { kind: "issue_comment", id: 70 }, trackingCommentId: 71 }));
+    expect(created).toEqual({
+      ...newTask("Octo-Org", 7, { reaction: { kind: "issue_comment", id: 70 }, trackingCommentId: 71 }),
+      id: created.id,
+      createdAt: 2_000,
+      updatedAt: 2_000,
+      startedAt: null,
+      lastStatus: null,
+      webUrl: null,
+      progress: { logsSeen: 0, currentStep: null, errors: [], lastSteps: [], finalAnswer: null },
+      finalRun: null,
+      watchTimedOut: false,
+      acknowledgedAt: null,
+      sentAt: null,
+      nextPollAt: 0,
+      pollIntervalMs: 0,
+      lastEditAt: 0,
+      error: null,
+    });
+    expect(await store.getTask(created.id)).toEqual(created);
+
+    clock = 3_000;
+    const patch: Required<TaskPatch> = {
+      kind: "resume",
+      state: "watching",
+      sourceType: SOURCE.gitHostPrReview,
+      thread: { installationId: 9, owner: "elsewhere", repo: "Gadgets", issueNumber: 8, triggerPhrase: "/agent" },
+      runId: 9_007_199_254_740,
+      orgId: 4,
+      trackingCommentId: 72,
+      reaction: { kind: "review", id: 73 },
+      request: { prompt: "again, with \"quotes\" and ünïcödé", extra: { nested: [1, null, "x"] } },
+      requestedBy: null,
+      startedAt: 2_500,
+      lastStatus: "RUNNING",
+      webUrl: "https://agents.example/runs/1",
+      progress: { logsSeen: 12, currentStep: "tests", errors: ["flaky"], lastSteps: ["build", "tests"], finalAnswer: null },
+      finalRun: { id: 1, status: "SUCCEEDED", result: { summary: "ok" } },
+      watchTimedOut: true,
+      acknowledgedAt: 2_100,
+      sentAt: 2_200,
+      nextPollAt: 4_000,
+      pollIntervalMs: 1_500,
+      lastEditAt: 2_900,
+      deadlineAt: 9_000,
+      error: "boom",
+    };
+    const updated = await store.updateTask(created.id, patch);
+    expect(updated).toEqual({ ...patch, id: created.id, createdAt: 2_000, updatedAt: 3_000 });
+    expect(await store.getTask(created.id)).toEqual(updated);
+    // Patched back to nothing: nulls and false survive the round trip too.
+    const cleared = await store.updateTask(created.id, { reaction: null, finalRun: null, watchTimedOut: false, webUrl: null, error: null });
+    expect(cleared).toMatchObject({ reaction: null, finalRun: null, watchTimedOut: false, webUrl: null, error: null, lastStatus: "RUNNING" });
+  });
+
+  it("has no task for an unknown id, and refuses to update one", async () => {
+    const { store } = await open({});
+    expect(await store.getTask(424242)).toBeNull();
+    await expect(store.updateTask(424242, { state: "done" })).rejects.toThrow("task 424242 does not exist");
+    expect(await store.getTask(424242)).toBeNull();
+    expect(await store.countByState()).toEqual({});
+  });
+
+  it("finds a thread's active, finished and held tasks, whatever the case of owner and repo, and no other thread's", async () => {
+    const { store } = await open({});
+    const other = await store.insertTask(newTask("octo-org", 2, { runId: 9, state: "watching" }));
+    const done = await store.insertTask(newTask("octo-org", 1, { runId: 7 }));
+    await store.updateTask(done.id, { state: "done" });
+    // Finished without a run: nothing a follow-up could resume.
+    const finishedWithoutRun = await store.insertTask(newTask("octo-org", 1));
+    await store.updateTask(finishedWithoutRun.id, { state: "done" });
+    expect(await store.activeTaskForThread("OCTO-ORG", "widgets", 1)).toBeNull();
+    expect((await store.lastFinishedTaskForThread("octo-org", "WIDGETS", 1))?.id).toBe(done.id);
+
+    const active = await store.insertTask(newTask("octo-org", 1, { runId: 8, state: "watching" }));
+    expect((await store.activeTaskForThread("octo-org", "WIDGETS", 1))?.id).toBe(active.id);
+    expect((await store.activeTaskForThread("Octo-Org", "Widgets", 2))?.id).toBe(other.id);
+    expect(await store.activeTaskForThread("octo-org", "widgets", 3)).toBeNull();
+
+    const heldByRun = await store.insertTask(newTask("elsewhere", 5, { runId: 8, state: "held" }));
+    const heldByThread = await store.insertTask(newTask("OCTO-ORG", 1, { state: "held" }));
+    await store.insertTask(newTask("octo-org", 2, { state: "held" }));
+    await store.insertTask(newTask("octo-org", 1, { runId: 99, state: "held" }));
+    expect(ids(await store.heldFor(8, { owner: "octo-org", repo: "widgets", issueNumber: 1 }))).toEqual([heldByRun.id, heldByThread.id]);
+    expect(ids(await store.heldFor(8, { owner: "nobody", repo: "nothing", issueNumber: 1 }))).toEqual([heldByRun.id]);
+    expect(await store.heldFor(1234, { owner: "nobody", repo: "nothing", issueNumber: 1 })).toEqual([]);
+  });
+
+  it("keeps every lookup right as a task moves through its states", async () => {
+    const { store } = await open({});
+    const thread = { owner: "octo-org", repo: "widgets", issueNumber: 4 };
+    const running = await store.insertTask(newTask("octo-org", 4, { runId: 40, state: "watching" }));
+    const followUp = await store.insertTask(newTask("octo-org", 4, { state: "held" }));
+    expect(ids(await store.heldFor(40, thread))).toEqual([followUp.id]);
+
+    // The follow-up learns its run: it is held for the run now, no longer for the thread alone.
+    await store.updateTask(followUp.id, { runId: 40 });
+    expect(ids(await store.heldFor(40, { ...thread, issueNumber: 999 }))).toEqual([followUp.id]);
+    expect(ids(await store.heldFor(41, thread))).toEqual([]);
+
+    await store.updateTask(running.id, { state: "done", webUrl: "https://agents.example/runs/40" });
+    expect(await store.activeTaskForRun(40)).toBeNull();
+    expect(await store.activeTaskForThread("octo-org", "widgets", 4)).toBeNull();
+    expect((await store.lastFinishedTaskForThread("octo-org", "widgets", 4))?.id).toBe(running.id);
+    expect(await store.countByState()).toEqual({ done: 1, held: 1 });
+
+    await store.updateTask(followUp.id, { state: "queued", kind: "resume" });
+    expect(await store.heldFor(40, thread)).toEqual([]);
+    expect((await store.activeTaskForRun(40))?.id).toBe(followUp.id);
+    expect((await store.activeTaskForThread("octo-org", "widgets", 4))?.id).toBe(followUp.id);
+    expect(ids(await store.listTasks(["queued"]))).toEqual([followUp.id]);
+
+    await store.updateTask(followUp.id, { state: "sending" });
+    await store.updateTask(followUp.id, { state: "watching" });
+    expect(ids(await store.listTasks(["queued"]))).toEqual([]);
+    expect(ids(await store.listTasks(["watching"]))).toEqual([followUp.id]);
+    expect((await store.activeTaskForRun(40))?.id).toBe(followUp.id);
+    expect(await store.lastWebUrlForRun(40)).toBe("https://agents.example/runs/40");
+
+    // Moved to another thread (the tracking comment was reposted elsewhere): the indexes follow.
+    await store.updateTask(followUp.id, { thread: { installationId: 1, owner: "Octo-Org", repo: "Widgets", issueNumber: 5 } });
+    expect(await store.activeTaskForThread("octo-org", "widgets", 4)).toBeNull();
+    expect((await store.activeTaskForThread("octo-org", "widgets", 5))?.id).toBe(followUp.id);
+
+    await store.updateTask(followUp.id, { state: "reporting" });
+    await store.updateTask(followUp.id, { state: "done" });
+    expect(await store.activeTaskForRun(40)).toBeNull();
+    expect((await store.lastFinishedTaskForThread("octo-org", "widgets", 5))?.id).toBe(followUp.id);
+    expect((await store.lastFinishedTaskForThread("octo-org", "widgets", 4))?.id).toBe(running.id);
+    expect(await store.countByState()).toEqual({ done: 2 });
+  });
+
+  it("gives distinct ids to tasks inserted at once from two clients", async () => {
+    const { store, openAnother } = await open({});
+    const another = await openAnother();
+    const inserted = await Promise.all(Array.from({ length: 40 }, (_, i) => (i % 2 ? store : another).insertTask(newTask("octo-org", i))));
+    const taskIds = inserted.map((t) => t.id);
+    expect(new Set(taskIds).size).toBe(40);
+    expect(inserted.map((t) => t.thread.issueNumber)).toEqual(Array.from({ length: 40 }, (_, i) => i));
+    expect(ids(await store.listTasks(["queued"]))).toEqual([...taskIds].sort((a, b) => a - b));
+  });
+
+  it("loses neither of two clients' concurrent patches of different fields", async () => {
+    const { store, openAnother } = await open({});
+    const another = await openAnother();
+    const task = await store.insertTask(newTask("octo-org", 1, { runId: 5, state: "watching" }));
+    const rounds = 30;
+    await Promise.all(
+      Array.from({ length: rounds }, (_, i) => [
+        store.updateTask(task.id, { progress: { logsSeen: i, currentStep: `step ${i}`, errors: [], lastSteps: [], finalAnswer: null }, nextPollAt: i }),
+        another.updateTask(task.id, { lastStatus: `status ${i}`, webUrl: `https://agents.example/runs/5?v=${i}`, lastEditAt: i }),
+      ]).flat(),
+    );
+    const final = (await store.getTask(task.id))!;
+    expect(final.progress.logsSeen).toBe(rounds - 1);
+    expect(final.nextPollAt).toBe(rounds - 1);
+    expect(final.lastStatus).toBe(`status ${rounds - 1}`);
+    expect(final.lastEditAt).toBe(rounds - 1);
+    expect(final.state).toBe("watching");
+  });
+
+  it("counts tasks by state and lists them oldest first, up to a limit", async () => {
+    const { store } = await open({});
+    const states = ["queued", "watching", "queued", "held", "watching", "done", "queued"] as const;
+    const tasks = [];
+    for (const [i, state] of states.entries()) tasks.push(await store.insertTask(newTask("octo-org", i, { state, runId: state === "held" ? null : 100 + i })));
+    expect(await store.countByState()).toEqual({ queued: 3, watching: 2, held: 1, done: 1 });
+
+    const waiting = tasks.filter((t) => t.state === "queued" || t.state === "watching").map((t) => t.id);
+    expect(ids(await store.listTasks(["watching", "queued"]))).toEqual(waiting);
+    expect(ids(await store.listTasks(["watching", "queued", "queued"], 3))).toEqual(waiting.slice(0, 3));
+    expect(ids(await store.listTasks(["queued"], 1))).toEqual([tasks[0]!.id]);
+    expect(await store.listTasks(["queued"], 0)).toEqual([]);
+    expect(await store.listTasks([])).toEqual([]);
+    expect(await store.listTasks(["sending", "reporting"])).toEqual([]);
+
+    await store.updateTask(tasks[0]!.id, { state: "sending" });
+    expect(ids(await store.listTasks(["queued"], 1))).toEqual([tasks[2]!.id]);
+    expect(await store.countByState()).toEqual({ queued: 2, sending: 1, watching: 2, held: 1, done: 1 });
+  });
+
+  it("finds a run's unfinished task and the page its tasks last showed", async () => {
+    const { store } = await open({});
+    expect(await store.activeTaskForRun(60)).toBeNull();
+    expect(await store.lastWebUrlForRun(60)).toBeNull();
+    const create = await store.insertTask(newTask("octo-org", 6, { runId: 60, state: "watching" }));
+    await store.insertTask(newTask("octo-org", 6, { runId: 60, state: "held" }));
+    expect((await store.activeTaskForRun(60))?.id).toBe(create.id);
+    expect(await store.lastWebUrlForRun(60)).toBeNull();
+    await store.updateTask(create.id, { webUrl: "https://agents.example/runs/60", state: "done" });
+    expect(await store.activeTaskForRun(60)).toBeNull();
+    const resume = await store.insertTask(newTask("octo-org", 6, { kind: "resume", runId: 60, state: "queued" }));
+    expect((await store.activeTaskForRun(60))?.id).toBe(resume.id);
+    expect(await store.lastWebUrlForRun(60)).toBe("https://agents.example/runs/60");
+    await store.updateTask(resume.id, { webUrl: "https://agents.example/runs/60#resumed" });
+    expect(await store.lastWebUrlForRun(60)).toBe("https://agents.example/runs/60#resumed");
+    expect(await store.lastWebUrlForRun(61)).toBeNull();
+  });
+
+  it("remembers which run produced a branch, per repository whatever its case, the latest record winning", async () => {
+    const { store } = await open({});
+    expect(await store.runForBranch("octo-org", "widgets", "agent/fix-1")).toBeNull();
+    await store.recordRunBranch("Octo-Org", "Widgets", "agent/fix-1", 70, 2);
+    expect(await store.runForBranch("octo-org", "WIDGETS", "agent/fix-1")).toEqual({ runId: 70, orgId: 2 });
+    expect(await store.runForBranch("octo-org", "widgets", "Agent/Fix-1")).toBeNull();
+    expect(await store.runForBranch("octo-org", "gadgets", "agent/fix-1")).toBeNull();
+    await store.recordRunBranch("octo-org", "widgets", "agent/fix-1", 71, 3);
+    expect(await store.runForBranch("octo-org", "widgets", "agent/fix-1")).toEqual({ runId: 71, orgId: 3 });
+  });
+
+  it("records each head SHA's check fix once per repository, in order, per pull request", async () => {
+    const { store } = await open({});
+    expect(await store.checkAttempts("octo-org", "widgets", 12)).toEqual({ count: 0, shas: [] });
+    expect(await store.recordCheckAttempt("octo-org", "widgets", 12, "aaa")).toBe(true);
+    expect(await store.recordCheckAttempt("Octo-Org", "Widgets", 12, "aaa")).toBe(false);
+    expect(await store.recordCheckAttempt("octo-org", "widgets", 12, "bbb")).toBe(true);
+    // The same commit at the head of another pull request of the repository was already tried.
+    expect(await store.recordCheckAttempt("octo-org", "widgets", 13, "bbb")).toBe(false);
+    expect(await store.recordCheckAttempt("octo-org", "widgets", 13, "ccc")).toBe(true);
+    expect(await store.recordCheckAttempt("octo-org", "gadgets", 12, "aaa")).toBe(true);
+    expect(await store.checkAttempts("OCTO-ORG", "widgets", 12)).toEqual({ count: 2, shas: ["aaa", "bbb"] });
+    expect(await store.checkAttempts("octo-org", "widgets", 13)).toEqual({ count: 1, shas: ["ccc"] });
+  });
+
+  it("answers a ping", async () => {
+    const { store } = await open({});
+    await expect(store.ping()).resolves.toBeUndefined();
+  });
+});
+
+describe("RedisBridgeStore", () => {
+  it("keeps every key under its prefix, and leaves no task index behind once every task is finished and pruned", async () => {
+    const client = await connectRedis();
+    const unique = randomUUID();
+    const keyPrefix = `arb-test-store:${process.pid}:${unique}`;
+    cleanups.push(() => deleteKeys(client, keyPrefix));
+    const store = new RedisBridgeStore(client, { keyPrefix });
+    const first = await store.insertTask(newTask("octo-org", 1, { state: "held" }));
+    const second = await store.insertTask(newTask("octo-org", 1, { runId: 3, state: "watching" }));
+    await store.updateTask(first.id, { runId: 3 });
+    await store.recordRunBranch("octo-org", "widgets", "agent/x", 3, 1);
+    await store.recordCheckAttempt("octo-org", "widgets", 1, "abc");
+    await store.markDelivery("d", "push");
+    await store.claimTrigger("k");
+    const written = await client.keys(`*${unique}*`);
+    expect(written.length).toBeGreaterThan(5);
+    for (const key of written) expect(key.startsWith(`${keyPrefix}:`), key).toBe(true);
+
+    for (const task of [first, second]) await store.updateTask(task.id, { state: "done" });
+    await store.prune(-1);
+    expect((await keysUnder(client, keyPrefix)).sort()).toEqual(
+      [`${keyPrefix}:check-attempts:octo-org/widgets#1`, `${keyPrefix}:check-shas:octo-org/widgets`, `${keyPrefix}:run-branches`, `${keyPrefix}:task:next-id`].sort(),
+    );
+  });
+
+  it("forgets delivery ids and trigger keys past the retention at the next claim, even if nobody prunes", async () => {
+    const client = await connectRedis();
+    const keyPrefix = `arb-test-store:${process.pid}:${randomUUID()}`;
+    cleanups.push(() => deleteKeys(client, keyPrefix));
+    let clock = 10_000;
+    const store = new RedisBridgeStore(client, { keyPrefix, now: () => clock, claimRetentionMs: 1_000 });
+    await store.markDelivery("d-1", "push");
+    await store.claimTrigger("k-1");
+    clock += 2_000;
+    await store.markDelivery("d-2", "push");
+    await store.claimTrigger("k-2");
+    expect(await client.zrange(`${keyPrefix}:deliveries`, 0, -1)).toEqual(["d-2"]);
+    expect(await client.zrange(`${keyPrefix}:triggers`, 0, -1)).toEqual(["k-2"]);
+  });
+
+  it("leaves the caller's client open on close unless it was handed over, and refuses calls once closed", async () => {
+    const shared = await connectRedis();
+    const keyPrefix = `arb-test-store:${process.pid}:${randomUUID()}`;
+    const borrowed = new RedisBridgeStore(shared, { keyPrefix });
+    await borrowed.close();
+    await borrowed.close();
+    expect(await shared.ping()).toBe("PONG");
+    await expect(borrowed.ping()).rejects.toThrow("the Redis store is closed");
+
+    const handedOver = await connectRedis();
+    const owned = new RedisBridgeStore(handedOver, { keyPrefix, ownsClient: true });
+    await owned.ping();
+    await owned.close();
+    await expect(handedOver.ping()).rejects.toThrow("Connection is closed");
+  });
+
+  it("fails a ping with the client's error when Redis is not reachable, and refuses a store without a prefix or with ioredis' own", async () => {
+    // Port 1 on loopback: nothing listens there.
+    const down = new Redis({ host: "127.0.0.1", port: 1, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    down.on("error", () => undefined);
+    cleanups.push(() => down.disconnect());
+    await expect(new RedisBridgeStore(down, { keyPrefix: "arb-test-down" }).ping()).rejects.toThrow(/connect|closed/i);
+    expect(() => new RedisBridgeStore(down, { keyPrefix: " " })).toThrow("needs a keyPrefix");
+    const prefixed = new Redis({ ...REDIS, lazyConnect: true, keyPrefix: "arb-test:" });
+    expect(() => new RedisBridgeStore(prefixed, { keyPrefix: "arb-test-store" })).toThrow("without ioredis' own keyPrefix option");
+  });
+});
+
+describe("SqliteBridgeStore migrations", () => {
+  function storeFile(): string {
     const dir = mkdtempSync(join(tmpdir(), "arb-store-"));
-    dirs.push(dir);
-    const file = join(dir, "old.sqlite");
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    return join(dir, "old.sqlite");
+  }
+
+  it("a store written before threads were indexed gets the index, filled from each task", async () => {
+    const file = storeFile();
     const first = new SqliteBridgeStore(file);
-    first.insertTask(task("octo-org", 3, { runId: 4, state: "watching" }));
-    first.close();
+    await first.insertTask(newTask("octo-org", 3, { runId: 4, state: "watching" }));
+    await first.close();
     // Make it look like the older schema: no thread_key column.
     const raw = new Database(file);
     raw.exec("DROP INDEX IF EXISTS tasks_by_thread; ALTER TABLE tasks DROP COLUMN thread_key;");
     raw.close();
 
     const reopened = new SqliteBridgeStore(file);
-    expect(reopened.activeTaskForThread("octo-org", "widgets", 3)?.runId).toBe(4);
-    reopened.close();
+    expect((await reopened.activeTaskForThread("octo-org", "widgets", 3))?.runId).toBe(4);
+    await reopened.close();
+  });
+
+  it("a 0.1 store gets the 0.2 columns: the watch time-out marker leaves finalRun, acknowledgement and send times are filled", async () => {
+    const file = storeFile();
+    let clock = 50_000;
+    const first = new SqliteBridgeStore(file, { now: () => clock });
+    const timedOut = await first.insertTask(newTask("octo-org", 1, { runId: 1, state: "reporting" }));
+    const sending = await first.insertTask(newTask("octo-org", 2, { state: "queued" }));
+    clock = 60_000;
+    await first.updateTask(sending.id, { state: "sending" });
+    await first.close();
+    // Make it look like 0.1: no 0.2 columns, and the time-out smuggled inside the final run.
+    const raw = new Database(file);
+    raw.exec("ALTER TABLE tasks DROP COLUMN watch_timed_out; ALTER TABLE tasks DROP COLUMN acknowledged_at; ALTER TABLE tasks DROP COLUMN sent_at;");
+    raw.prepare("UPDATE tasks SET final_run = ? WHERE id = ?").run(JSON.stringify({ id: 1, status: "RUNNING", __watchTimedOut: true }), timedOut.id);
+    raw.close();
+
+    const reopened = new SqliteBridgeStore(file);
+    expect(await reopened.getTask(timedOut.id)).toMatchObject({ watchTimedOut: true, finalRun: { id: 1, status: "RUNNING" }, acknowledgedAt: 50_000, sentAt: null });
+    expect((await reopened.getTask(timedOut.id))!.finalRun).not.toHaveProperty("__watchTimedOut");
+    expect(await reopened.getTask(sending.id)).toMatchObject({ watchTimedOut: false, finalRun: null, acknowledgedAt: 50_000, sentAt: 60_000 });
+    await reopened.close();
   });
 });

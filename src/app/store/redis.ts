@@ -1,0 +1,292 @@
+import type { Redis } from "ioredis";
+import {
+  ACTIVE_TASK_FOR_RUN,
+  CLAIM,
+  HELD_FOR,
+  INSERT_TASK,
+  LAST_WEB_URL_FOR_RUN,
+  LIST_TASKS,
+  NEWEST_IN_INDEX,
+  PRUNE,
+  RECORD_CHECK_ATTEMPT,
+  UPDATE_TASK,
+} from "./redis-scripts.js";
+import type { BridgeStore, NewTask, Task, TaskPatch, TaskState, ThreadId, TraceProgress } from "./types.js";
+
+export interface RedisBridgeStoreOptions {
+  /** Namespace of every key (`${keyPrefix}:…`): one per App deployment, shared by all its replicas. */
+  keyPrefix: string;
+  now?: () => number;
+  /**
+   * Whether `close()` quits the client. Default false: the client belongs to the caller (who may
+   * share it with the rate budget or a queue) and the caller quits it.
+   */
+  ownsClient?: boolean;
+  /** How long delivery ids and trigger keys are remembered even if nobody prunes (GitHub redelivers for days). */
+  claimRetentionMs?: number;
+}
+
+export const DEFAULT_CLAIM_RETENTION_MS = 8 * 24 * 60 * 60_000;
+/** Finished tasks removed per script call by prune: each call is short, so other replicas are never held up long. */
+const PRUNE_BATCH = 500;
+
+const TASK_STATES: readonly TaskState[] = ["held", "queued", "sending", "watching", "reporting", "done", "abandoned"];
+const EMPTY_PROGRESS: TraceProgress = { logsSeen: 0, currentStep: null, errors: [], lastSteps: [], finalAnswer: null };
+
+/** Task fields a patch may set (id, createdAt and updatedAt are the store's own); `satisfies` keeps it complete. */
+const PATCHABLE_FIELDS = {
+  kind: true, state: true, sourceType: true, thread: true, runId: true, orgId: true, trackingCommentId: true, reaction: true,
+  request: true, requestedBy: true, startedAt: true, lastStatus: true, webUrl: true, progress: true, finalRun: true,
+  watchTimedOut: true, acknowledgedAt: true, sentAt: true, nextPollAt: true, pollIntervalMs: true, lastEditAt: true,
+  deadlineAt: true, error: true,
+} as const satisfies Record<keyof TaskPatch, true>;
+const PATCHABLE = new Set(Object.keys(PATCHABLE_FIELDS) as Array<keyof TaskPatch>);
+
+type Script = (...keysThenArgs: Array<string | number>) => Promise<unknown>;
+interface StoreCommands {
+  arbStoreInsertTask: Script;
+  arbStoreUpdateTask: Script;
+  arbStoreNewestInIndex: Script;
+  arbStoreActiveTaskForRun: Script;
+  arbStoreLastWebUrlForRun: Script;
+  arbStoreHeldFor: Script;
+  arbStoreListTasks: Script;
+  arbStorePrune: Script;
+  arbStoreClaim: Script;
+  arbStoreRecordCheckAttempt: Script;
+}
+
+const SCRIPTS: Record<keyof StoreCommands, { lua: string; numberOfKeys: number }> = {
+  arbStoreInsertTask: { lua: INSERT_TASK, numberOfKeys: 1 },
+  arbStoreUpdateTask: { lua: UPDATE_TASK, numberOfKeys: 1 },
+  arbStoreNewestInIndex: { lua: NEWEST_IN_INDEX, numberOfKeys: 1 },
+  arbStoreActiveTaskForRun: { lua: ACTIVE_TASK_FOR_RUN, numberOfKeys: 1 },
+  arbStoreLastWebUrlForRun: { lua: LAST_WEB_URL_FOR_RUN, numberOfKeys: 1 },
+  arbStoreHeldFor: { lua: HELD_FOR, numberOfKeys: 2 },
+  arbStoreListTasks: { lua: LIST_TASKS, numberOfKeys: 1 },
+  arbStorePrune: { lua: PRUNE, numberOfKeys: 3 },
+  arbStoreClaim: { lua: CLAIM, numberOfKeys: 1 },
+  arbStoreRecordCheckAttempt: { lua: RECORD_CHECK_ATTEMPT, numberOfKeys: 2 },
+};
+
+/** Same key as the SQLite store's thread_key: lookups ignore the case of owner and repo, as GitHub does. */
+function threadKey(thread: ThreadId): string {
+  return `${thread.owner.toLowerCase()}/${thread.repo.toLowerCase()}#${thread.issueNumber}`;
+}
+
+function repoKey(owner: string, repo: string): string {
+  return `${owner.toLowerCase()}/${repo.toLowerCase()}`;
+}
+
+function assertState(state: unknown): void {
+  if (!TASK_STATES.includes(state as TaskState)) throw new Error(`unknown task state ${JSON.stringify(state)}: use one of ${TASK_STATES.join(", ")}`);
+}
+
+/** Field/value pairs for HSET: every value JSON-encoded, so null, numbers and objects read back as they were. */
+function encodeFields(fields: Partial<Task>): string[] {
+  const pairs: string[] = [];
+  for (const [name, value] of Object.entries(fields)) {
+    if (value === undefined || !PATCHABLE.has(name as keyof TaskPatch)) continue;
+    if (name === "state") assertState(value);
+    pairs.push(name, JSON.stringify(value));
+  }
+  if (fields.thread) pairs.push("threadKey", threadKey(fields.thread));
+  return pairs;
+}
+
+/** Every field a stored task hash has (insert writes them all). */
+const TASK_FIELDS: ReadonlyArray<keyof Task> = ["id", "createdAt", "updatedAt", ...PATCHABLE];
+
+/** HGETALL as a flat [field, value, …] list (what a script returns). */
+function decodeTask(flat: unknown): Task | null {
+  if (!Array.isArray(flat) || flat.length === 0) return null;
+  const raw = new Map<string, string>();
+  for (let i = 0; i + 1 < flat.length; i += 2) raw.set(String(flat[i]), String(flat[i + 1]));
+  const task: Record<string, unknown> = {};
+  for (const name of TASK_FIELDS) {
+    const value = raw.get(name);
+    if (value === undefined) throw new Error(`stored task ${raw.get("id")} has no "${name}" field: its Redis hash was changed outside the store`);
+    task[name] = JSON.parse(value);
+  }
+  task.progress = { ...EMPTY_PROGRESS, ...(task.progress as Partial<TraceProgress>) };
+  return task as unknown as Task;
+}
+
+function decodeTasks(list: unknown): Task[] {
+  return (Array.isArray(list) ? list : []).map(decodeTask).filter((t): t is Task => t !== null);
+}
+
+/**
+ * The App's state in Redis, for any number of replicas sharing one server: every method is one
+ * command, one MULTI or one Lua script, so each is atomic across replicas. Tasks are hashes with one
+ * field per Task field (a patch writes only its own fields); the indexes are sorted sets by task id
+ * (see redis-scripts.ts for the layout). Needs Redis ≥ 5 (standalone or Sentinel).
+ */
+export class RedisBridgeStore implements BridgeStore {
+  private readonly redis: Redis & StoreCommands;
+  private readonly prefix: string;
+  private readonly now: () => number;
+  private readonly ownsClient: boolean;
+  private readonly claimRetentionMs: number;
+  private closed = false;
+
+  constructor(redis: Redis, options: RedisBridgeStoreOptions) {
+    if (typeof options.keyPrefix !== "string" || options.keyPrefix.trim() === "") {
+      throw new Error("RedisBridgeStore needs a keyPrefix (e.g. \"agent-run-bridge:my-org\"): one per App deployment, shared by its replicas");
+    }
+    if (redis.options.keyPrefix) {
+      // ioredis would prefix the keys a script is given but not the ones it builds from them.
+      throw new Error("RedisBridgeStore needs a client without ioredis' own keyPrefix option: pass the prefix to the store as keyPrefix instead");
+    }
+    for (const [name, definition] of Object.entries(SCRIPTS)) redis.defineCommand(name, definition);
+    this.redis = redis as Redis & StoreCommands;
+    this.prefix = options.keyPrefix;
+    this.now = options.now ?? Date.now;
+    this.ownsClient = options.ownsClient ?? false;
+    this.claimRetentionMs = options.claimRetentionMs ?? DEFAULT_CLAIM_RETENTION_MS;
+  }
+
+  private get client(): Redis & StoreCommands {
+    if (this.closed) throw new Error("the Redis store is closed: open a new RedisBridgeStore");
+    return this.redis;
+  }
+
+  private key(...parts: Array<string | number>): string {
+    return [this.prefix, ...parts].join(":");
+  }
+
+  private async claim(set: "deliveries" | "triggers", member: string): Promise<boolean> {
+    const now = this.now();
+    return (await this.client.arbStoreClaim(this.key(set), now, now - this.claimRetentionMs, member)) === 1;
+  }
+
+  markDelivery(deliveryId: string, _event: string): Promise<boolean> {
+    return this.claim("deliveries", deliveryId);
+  }
+
+  async forgetDelivery(deliveryId: string): Promise<void> {
+    await this.client.zrem(this.key("deliveries"), deliveryId);
+  }
+
+  claimTrigger(key: string): Promise<boolean> {
+    return this.claim("triggers", key);
+  }
+
+  async releaseTrigger(key: string): Promise<void> {
+    await this.client.zrem(this.key("triggers"), key);
+  }
+
+  async prune(olderThanMs: number): Promise<void> {
+    const cutoff = this.now() - olderThanMs;
+    for (;;) {
+      const removed = await this.client.arbStorePrune(this.key("finished"), this.key("deliveries"), this.key("triggers"), this.prefix, cutoff, PRUNE_BATCH);
+      if (Number(removed) < PRUNE_BATCH) return;
+    }
+  }
+
+  async insertTask(task: NewTask): Promise<Task> {
+    const fields: Partial<Task> = {
+      ...task,
+      startedAt: null,
+      lastStatus: null,
+      webUrl: null,
+      progress: EMPTY_PROGRESS,
+      finalRun: null,
+      watchTimedOut: false,
+      acknowledgedAt: null,
+      sentAt: null,
+      nextPollAt: 0,
+      pollIntervalMs: 0,
+      lastEditAt: 0,
+      error: null,
+    };
+    const stored = await this.client.arbStoreInsertTask(this.key("task", "next-id"), this.prefix, this.now(), ...encodeFields(fields));
+    return decodeTask(stored)!;
+  }
+
+  async getTask(id: number): Promise<Task | null> {
+    const fields = await this.client.hgetall(this.key("task", id));
+    return decodeTask(Object.entries(fields).flat());
+  }
+
+  async updateTask(id: number, patch: TaskPatch): Promise<Task> {
+    const stored = await this.client.arbStoreUpdateTask(this.key("task", id), this.prefix, this.now(), id, ...encodeFields(patch));
+    const task = decodeTask(stored);
+    if (!task) throw new Error(`task ${id} does not exist`);
+    return task;
+  }
+
+  async listTasks(states: TaskState[], limit = -1): Promise<Task[]> {
+    const unique = [...new Set(states)];
+    unique.forEach(assertState);
+    if (unique.length === 0 || limit === 0) return [];
+    return decodeTasks(await this.client.arbStoreListTasks(this.key("task", "next-id"), this.prefix, limit < 0 ? -1 : limit, ...unique));
+  }
+
+  async activeTaskForRun(runId: number): Promise<Task | null> {
+    return decodeTask(await this.client.arbStoreActiveTaskForRun(this.key("run", runId), this.prefix));
+  }
+
+  async activeTaskForThread(owner: string, repo: string, issueNumber: number): Promise<Task | null> {
+    const index = this.key("thread", threadKey({ owner, repo, issueNumber }), "active");
+    return decodeTask(await this.client.arbStoreNewestInIndex(index, this.prefix));
+  }
+
+  async lastFinishedTaskForThread(owner: string, repo: string, issueNumber: number): Promise<Task | null> {
+    const index = this.key("thread", threadKey({ owner, repo, issueNumber }), "done");
+    return decodeTask(await this.client.arbStoreNewestInIndex(index, this.prefix));
+  }
+
+  async heldFor(runId: number, thread: ThreadId): Promise<Task[]> {
+    return decodeTasks(await this.client.arbStoreHeldFor(this.key("run", runId), this.key("thread", threadKey(thread), "held"), this.prefix));
+  }
+
+  async countByState(): Promise<Partial<Record<TaskState, number>>> {
+    const transaction = this.client.multi();
+    for (const state of TASK_STATES) transaction.zcard(this.key("state", state));
+    const replies = (await transaction.exec()) ?? [];
+    const counts: Partial<Record<TaskState, number>> = {};
+    replies.forEach(([error, count], i) => {
+      if (error) throw error;
+      if (Number(count) > 0) counts[TASK_STATES[i]!] = Number(count);
+    });
+    return counts;
+  }
+
+  async lastWebUrlForRun(runId: number): Promise<string | null> {
+    const url = await this.client.arbStoreLastWebUrlForRun(this.key("run", runId), this.prefix);
+    return typeof url === "string" ? (JSON.parse(url) as string) : null;
+  }
+
+  async recordRunBranch(owner: string, repo: string, branch: string, runId: number, orgId: number): Promise<void> {
+    // ':' cannot appear in a git ref name, so it separates the repository from the branch.
+    await this.client.hset(this.key("run-branches"), `${repoKey(owner, repo)}:${branch}`, JSON.stringify({ runId, orgId }));
+  }
+
+  async runForBranch(owner: string, repo: string, branch: string): Promise<{ runId: number; orgId: number } | null> {
+    const value = await this.client.hget(this.key("run-branches"), `${repoKey(owner, repo)}:${branch}`);
+    return value === null ? null : (JSON.parse(value) as { runId: number; orgId: number });
+  }
+
+  async recordCheckAttempt(owner: string, repo: string, prNumber: number, headSha: string): Promise<boolean> {
+    const repository = repoKey(owner, repo);
+    const reply = await this.client.arbStoreRecordCheckAttempt(this.key("check-shas", repository), this.key("check-attempts", `${repository}#${prNumber}`), headSha, prNumber);
+    return reply === 1;
+  }
+
+  async checkAttempts(owner: string, repo: string, prNumber: number): Promise<{ count: number; shas: string[] }> {
+    const shas = await this.client.lrange(this.key("check-attempts", `${repoKey(owner, repo)}#${prNumber}`), 0, -1);
+    return { count: shas.length, shas };
+  }
+
+  async ping(): Promise<void> {
+    await this.client.ping();
+  }
+
+  /** Stops this store; quits the client only if it was given with `ownsClient: true`. Safe to call twice. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    if (this.ownsClient && this.redis.status !== "end") await this.redis.quit();
+  }
+}
