@@ -50,6 +50,7 @@ export function redactUrl(url: string): string {
 
 /** One namespace per service organization and API token (named by a hash, never the token). */
 function deploymentPrefix(settings: AppSettings): string {
+  if (settings.redisKeyPrefix) return settings.redisKeyPrefix;
   const tokenHash = createHash("sha256").update(settings.service.token).digest("hex").slice(0, 16);
   return `${BRIDGE_NAME}:${settings.service.orgId}:${tokenHash}`;
 }

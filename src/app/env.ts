@@ -23,6 +23,8 @@ export interface AppSettings {
   service: { baseUrl: string; token: string; orgId: number };
   dataDir: string;
   redisUrl: string | undefined;
+  /** Namespace of the App's keys in Redis; default: one per service organization and API token. */
+  redisKeyPrefix: string | undefined;
   /** Scales every wait (1 = real time); for the demo and tests with the emulator only. */
   timeScale: number;
 }
@@ -155,6 +157,7 @@ export function parseAppEnv(env: Env): AppSettings {
     service: { baseUrl: apiUrl!, token: apiToken!, orgId },
     dataDir: value(env, "DATA_DIR") ?? DEFAULT_DATA_DIR,
     redisUrl,
+    redisKeyPrefix: value(env, "REDIS_KEY_PREFIX"),
     timeScale,
   };
 }

@@ -181,7 +181,8 @@ export async function startApp(env: Readonly<Record<string, string | undefined>>
   const idle = async () => {
     for (;;) {
       const [tasks, jobs] = await Promise.all([store.countByState(), queue.counts()]);
-      const busy = (tasks.queued ?? 0) + (tasks.sending ?? 0) + (tasks.watching ?? 0) + (tasks.reporting ?? 0) + jobs.waiting + jobs.active;
+      const deliveries = jobs.delivery.waiting + jobs.delivery.delayed + jobs.delivery.active;
+      const busy = (tasks.queued ?? 0) + (tasks.sending ?? 0) + (tasks.watching ?? 0) + (tasks.reporting ?? 0) + deliveries + jobs.task.waiting + jobs.task.active;
       if (busy === 0) return;
       await new Promise((resolve) => setTimeout(resolve, 10));
     }

@@ -58,6 +58,33 @@ export interface HarnessOptions {
   config?: string;
   emulator?: EmulatorOptions;
   env?: Record<string, string>;
+  /** Which backend the App runs on: the embedded SQLite (default) or Redis at 127.0.0.1:6379 under a key prefix of its own. */
+  backend?: AppBackendKind;
+}
+
+export type AppBackendKind = "embedded" | "redis";
+/** Both backends, for behaviour suites that must hold on each. */
+export const APP_BACKENDS: readonly AppBackendKind[] = ["embedded", "redis"];
+export const TEST_REDIS_URL = "redis://127.0.0.1:6379";
+
+/** The environment that puts an App on Redis under its own namespace; the namespace is deleted by `dropRedisKeys`. */
+export function redisBackendEnv(): Record<string, string> {
+  return { REDIS_URL: TEST_REDIS_URL, REDIS_KEY_PREFIX: `arb-test:${randomUUID()}` };
+}
+
+export async function dropRedisKeys(prefix: string): Promise<void> {
+  const { Redis } = await import("ioredis");
+  const redis = new Redis(TEST_REDIS_URL);
+  try {
+    let cursor = "0";
+    do {
+      const [next, keys] = await redis.scan(cursor, "MATCH", `${prefix}*`, "COUNT", 1000);
+      cursor = next;
+      if (keys.length > 0) await redis.del(...keys);
+    } while (cursor !== "0");
+  } finally {
+    redis.disconnect();
+  }
 }
 
 export interface AppHarness {
@@ -133,7 +160,8 @@ export async function startAppHarness(options: HarnessOptions = {}): Promise<App
   const emulator = await startEmulator({ timeScale: SCALE, ...options.emulator });
   const service = await startServiceRecorder(emulator.url);
   const dataDir = mkdtempSync(join(tmpdir(), "arb-app-"));
-  const app = await startApp(appEnv({ url: service.url, token: emulator.token, orgId: emulator.orgId }, dataDir, options.env), {
+  const backendEnv = options.backend === "redis" ? redisBackendEnv() : {};
+  const app = await startApp(appEnv({ url: service.url, token: emulator.token, orgId: emulator.orgId }, dataDir, { ...backendEnv, ...options.env }), {
     githubBaseUrl: github.url,
     Octokit: TestOctokit,
     imageFetch: attachmentFetch(github),
@@ -154,9 +182,10 @@ export async function startAppHarness(options: HarnessOptions = {}): Promise<App
       return { id: stored.id, payload: issueCommentPayload({ thread, comment: { id: stored.id, body, login } }) };
     },
     botComments: (issueNumber) => github.commentsOn(FULL_NAME, issueNumber).filter((c) => c.user.login === BOT_LOGIN),
-    idle: () => app.engine.idle(),
+    idle: () => app.idle(),
     async close() {
       await app.close();
+      if (backendEnv.REDIS_KEY_PREFIX) await dropRedisKeys(backendEnv.REDIS_KEY_PREFIX);
       await service.close();
       await emulator.close();
       await github.close();

@@ -3,6 +3,7 @@
  * branch, the owner's `.github` repository as a fallback, `_extends`) and validated. A broken file
  * gets one answer in the thread of an event that would have been a trigger, and nothing else.
  */
+import { createHash } from "node:crypto";
 import { parseRepoConfig, type RepoConfig } from "../../config/schema.js";
 import type { BridgeEvent } from "../../core/events.js";
 import { triggerThread, type BridgeSelf } from "../../core/plan.js";
@@ -56,6 +57,12 @@ export async function answerConfigError(input: {
     return;
   }
   const repo = { owner: trigger.repo.owner, repo: trigger.repo.name };
+  // Deliveries are handled side by side: the same problems are answered once per thread, whichever comes first.
+  const problemsKey = `${trigger.repo.id}:config-error:${thread.number}:${createHash("sha256").update(loaded.errors.join("\n")).digest("hex").slice(0, 16)}`;
+  if (!(await deps.store.claimTrigger(problemsKey))) {
+    log.info({ errors: loaded.errors }, "the repository's agent-run.yml is invalid; the thread is being told already");
+    return;
+  }
   try {
     const octokit = await deps.octokitFor(input.installationId);
     const body = await configErrorReply({ octokit, repo, threadNumber: thread.number, errors: loaded.errors, self: { botLogins: [...input.self.botLogins] } });
@@ -67,6 +74,7 @@ export async function answerConfigError(input: {
     await deps.writer.createComment(replyThread, body, { priority: "acknowledge" });
   } catch (error) {
     await deps.store.releaseTrigger(triggerKey);
+    await deps.store.releaseTrigger(problemsKey);
     throw error;
   }
   log.warn({ errors: loaded.errors, thread: thread.number }, "the repository's agent-run.yml is invalid; told the thread");

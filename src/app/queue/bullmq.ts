@@ -1,16 +1,13 @@
 import { DelayedError, Queue, Worker, type ConnectionOptions, type Job } from "bullmq";
-import { DEFAULT_RETRY, retryDelay, type JobProcessor, type JobSpec, type QueueCounts, type QueuedJob, type RetryPolicy, type WorkQueue } from "./types.js";
-
-/** Deliveries before task steps (BullMQ: a lower number is served first; 0 means "no priority"). */
-const PRIORITY: Record<JobSpec["name"], number> = { delivery: 1, task: 2 };
+import { DEFAULT_RETRY, JOB_NAMES, retryDelay, type JobName, type JobProcessor, type JobSpec, type QueueCounts, type QueuedJob, type RetryPolicy, type WorkQueue } from "./types.js";
 
 export interface BullQueueOptions {
-  /** ioredis options or a URL-derived connection; BullMQ opens its own connections from it. */
+  /** ioredis connection options; BullMQ opens its own connections from them. */
   connection: ConnectionOptions;
   /** Key prefix in Redis (one per App deployment). */
   prefix: string;
-  /** Jobs this replica processes at once. */
-  concurrency?: number;
+  /** Jobs of each kind this replica processes at once. */
+  concurrency?: Partial<Record<JobName, number>>;
   /**
    * How long a replica's hold on a job lasts without renewal (BullMQ renews it every half while the
    * replica lives). A replica killed mid-step loses its jobs to the others after at most this plus
@@ -23,26 +20,29 @@ export interface BullQueueOptions {
 
 type StoredData = JobSpec["data"] & { attempt?: number };
 
+const DEFAULT_CONCURRENCY: Record<JobName, number> = { delivery: 20, task: 50 };
+
 /**
- * The distributed queue, on BullMQ: every replica runs a Worker on one Redis queue. A step that asks
- * to run later is moved back to the delayed set under the same job id, so each task has exactly one
- * job and each watched run is polled by one replica at a time. Retries are counted in the job's data
- * (BullMQ's own attempts never reset), so a watch that once failed is not a step closer to giving up.
+ * The distributed queue, on BullMQ: one queue per kind of job (deliveries, task steps), and every
+ * replica runs a Worker on each. A step that asks to run later is moved back to the delayed set
+ * under the same job id, so each task has exactly one job and each watched run is polled by one
+ * replica at a time. Retries are counted in the job's data (BullMQ's own attempts never reset), so
+ * a watch that once failed is not a step closer to giving up.
  */
 export class BullWorkQueue implements WorkQueue {
-  private readonly queue: Queue;
-  private worker: Worker | null = null;
+  private readonly queues: Record<JobName, Queue>;
+  private workers: Worker[] = [];
   private readonly retry: RetryPolicy;
 
   constructor(private readonly options: BullQueueOptions) {
-    this.queue = new Queue("work", { connection: options.connection, prefix: options.prefix });
+    const open = (name: JobName) => new Queue(name, { connection: options.connection, prefix: options.prefix });
+    this.queues = { delivery: open("delivery"), task: open("task") };
     this.retry = { ...DEFAULT_RETRY, ...options.retry };
   }
 
   async add(job: JobSpec): Promise<void> {
-    await this.queue.add(job.name, job.data, {
+    await this.queues[job.name].add(job.name, job.data, {
       jobId: job.id,
-      priority: PRIORITY[job.name],
       ...(job.delayMs ? { delay: Math.max(0, Math.round(job.delayMs)) } : {}),
       removeOnComplete: true,
       removeOnFail: true,
@@ -50,63 +50,70 @@ export class BullWorkQueue implements WorkQueue {
   }
 
   async promote(id: string): Promise<void> {
-    const job = await this.queue.getJob(id);
-    if (!job || !(await job.isDelayed())) return;
-    // Taken or promoted by another replica in between: nothing to do.
-    await job.promote().catch(() => undefined);
+    for (const queue of Object.values(this.queues)) {
+      const job = await queue.getJob(id);
+      if (!job || !(await job.isDelayed())) continue;
+      // Taken or promoted by another replica in between: nothing to do.
+      await job.promote().catch(() => undefined);
+    }
   }
 
   start(processor: JobProcessor): void {
-    if (this.worker) return;
-    this.worker = new Worker(
-      "work",
-      async (job: Job<StoredData>, token?: string) => {
-        const { attempt = 1, ...data } = job.data;
-        const queued = { id: job.id!, name: job.name, data, attempt } as QueuedJob;
-        let next: { delayMs: number; attempt: number } | null;
-        try {
-          const outcome = await processor.process(queued);
-          next = outcome.kind === "done" ? null : { delayMs: outcome.delayMs, attempt: 1 };
-        } catch (error) {
-          if (attempt >= this.retry.maxAttempts) {
-            await processor.onFailed(queued, error).catch(() => undefined);
-            return;
-          }
-          next = { delayMs: retryDelay(this.retry, attempt), attempt: attempt + 1 };
-        }
-        if (next === null) return;
-        if (next.attempt !== attempt) await job.updateData({ ...data, attempt: next.attempt } as StoredData);
-        await job.moveToDelayed(Date.now() + Math.max(1, Math.round(next.delayMs)), token);
-        throw new DelayedError();
-      },
-      {
+    if (this.workers.length > 0) return;
+    for (const name of JOB_NAMES) {
+      const worker = new Worker(name, (job: Job<StoredData>, token?: string) => this.run(processor, name, job, token), {
         connection: this.options.connection,
         prefix: this.options.prefix,
-        concurrency: this.options.concurrency ?? 50,
+        concurrency: this.options.concurrency?.[name] ?? DEFAULT_CONCURRENCY[name],
         lockDuration: this.options.lockDurationMs ?? 10_000,
         stalledInterval: this.options.stalledIntervalMs ?? 5_000,
         // A job taken back from a dead replica is never failed for it: its step knows how to resume.
         maxStalledCount: Number.MAX_SAFE_INTEGER,
-      },
-    );
-    // Connection trouble is reported by the readiness probe; BullMQ reconnects by itself.
-    this.worker.on("error", () => undefined);
+      });
+      // Connection trouble is reported by the readiness probe; BullMQ reconnects by itself.
+      worker.on("error", () => undefined);
+      this.workers.push(worker);
+    }
+  }
+
+  private async run(processor: JobProcessor, name: JobName, job: Job<StoredData>, token: string | undefined): Promise<void> {
+    const { attempt = 1, ...data } = job.data;
+    const queued = { id: job.id!, name, data, attempt } as QueuedJob;
+    let next: { delayMs: number; attempt: number } | null;
+    try {
+      const outcome = await processor.process(queued);
+      next = outcome.kind === "done" ? null : { delayMs: outcome.delayMs, attempt: 1 };
+    } catch (error) {
+      if (attempt >= this.retry.maxAttempts) {
+        await processor.onFailed(queued, error).catch(() => undefined);
+        return;
+      }
+      next = { delayMs: retryDelay(this.retry, attempt), attempt: attempt + 1 };
+    }
+    if (next === null) return;
+    if (next.attempt !== attempt) await job.updateData({ ...data, attempt: next.attempt } as StoredData);
+    await job.moveToDelayed(Date.now() + Math.max(1, Math.round(next.delayMs)), token);
+    throw new DelayedError();
   }
 
   async stop(): Promise<void> {
-    await this.worker?.close();
-    this.worker = null;
-    await this.queue.close();
+    await Promise.all(this.workers.map((worker) => worker.close()));
+    this.workers = [];
+    await Promise.all(Object.values(this.queues).map((queue) => queue.close()));
   }
 
   async counts(): Promise<QueueCounts> {
-    const c = await this.queue.getJobCounts("wait", "prioritized", "delayed", "active", "waiting-children");
-    return { waiting: (c.wait ?? 0) + (c.prioritized ?? 0), delayed: c.delayed ?? 0, active: c.active ?? 0 };
+    const read = async (queue: Queue) => {
+      const c = await queue.getJobCounts("wait", "prioritized", "delayed", "active");
+      return { waiting: (c.wait ?? 0) + (c.prioritized ?? 0), delayed: c.delayed ?? 0, active: c.active ?? 0 };
+    };
+    const [delivery, task] = await Promise.all([read(this.queues.delivery), read(this.queues.task)]);
+    return { delivery, task };
   }
 
   async ping(): Promise<void> {
     // BullMQ's client is an ioredis instance; its interface type leaves PING out.
-    const client = (await this.queue.client) as unknown as { ping(): Promise<string> };
+    const client = (await this.queues.task.client) as unknown as { ping(): Promise<string> };
     await client.ping();
   }
 }

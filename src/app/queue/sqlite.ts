@@ -1,5 +1,5 @@
 import type Database from "better-sqlite3";
-import { DEFAULT_RETRY, retryDelay, type JobOutcome, type JobProcessor, type JobSpec, type QueueCounts, type QueuedJob, type RetryPolicy, type WorkQueue } from "./types.js";
+import { DEFAULT_RETRY, retryDelay, type JobName, type JobOutcome, type JobProcessor, type JobSpec, type QueueCounts, type QueuedJob, type RetryPolicy, type WorkQueue } from "./types.js";
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS jobs (
@@ -84,12 +84,13 @@ export class SqliteWorkQueue implements WorkQueue {
   }
 
   async counts(): Promise<QueueCounts> {
-    const row = this.db
-      .prepare(
-        "SELECT SUM(active = 1) AS active, SUM(active = 0 AND run_at <= ?) AS waiting, SUM(active = 0 AND run_at > ?) AS delayed FROM jobs",
-      )
-      .get(this.now(), this.now()) as { active: number | null; waiting: number | null; delayed: number | null };
-    return { active: row.active ?? 0, waiting: row.waiting ?? 0, delayed: row.delayed ?? 0 };
+    const now = this.now();
+    const rows = this.db
+      .prepare("SELECT name, SUM(active = 1) AS active, SUM(active = 0 AND run_at <= ?) AS waiting, SUM(active = 0 AND run_at > ?) AS delayed FROM jobs GROUP BY name")
+      .all(now, now) as Array<{ name: JobName; active: number; waiting: number; delayed: number }>;
+    const counts: QueueCounts = { delivery: { waiting: 0, delayed: 0, active: 0 }, task: { waiting: 0, delayed: 0, active: 0 } };
+    for (const row of rows) counts[row.name] = { waiting: row.waiting, delayed: row.delayed, active: row.active };
+    return counts;
   }
 
   async ping(): Promise<void> {

@@ -39,7 +39,7 @@ export interface JobProcessor {
   onFailed(job: QueuedJob, error: unknown): Promise<void>;
 }
 
-export interface QueueCounts {
+export interface JobCounts {
   /** Due now, not yet taken. */
   waiting: number;
   /** Scheduled for later (the next poll of a watched run, a retry after a failure). */
@@ -47,6 +47,10 @@ export interface QueueCounts {
   /** Being processed by this or another replica. */
   active: number;
 }
+
+export type QueueCounts = Record<JobName, JobCounts>;
+
+export const JOB_NAMES: readonly JobName[] = ["delivery", "task"];
 
 export interface RetryPolicy {
   maxAttempts: number;

@@ -12,6 +12,14 @@ import { BOT_LOGIN, startAppHarness, type AppHarness } from "../../helpers/app-h
 const ISSUE = { number: 1, title: "Flaky date test", body: "`dates.test.ts` fails on Tuesdays." };
 
 let harness: AppHarness;
+
+async function until(condition: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
+  const start = Date.now();
+  while (!condition()) {
+    if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
 afterEach(async () => {
   await harness?.close();
 });
@@ -40,7 +48,8 @@ describe("a /agent comment", () => {
     const { status } = await harness.deliver("issue_comment", trigger.payload);
     expect(status).toBe(200);
 
-    // Before the run finishes: one tracking comment with a trusted marker, and 👀 on the trigger.
+    // Before the run finishes (the run lasts 20 emulated minutes): one tracking comment with a trusted marker, and 👀 on the trigger.
+    await until(() => harness.botComments(1).length === 1, "the tracking comment");
     const early = harness.botComments(1);
     expect(early).toHaveLength(1);
     expect(parseMarker(early[0]!.body)).toMatchObject({ v: 1, sourceType: "GIT_HOST" });
@@ -61,16 +70,16 @@ describe("a /agent comment", () => {
     expect(result).toContain(`[Pin the clock in the date test](${pr.url})`);
     expect(result).toContain("`agent/pin-clock`");
 
-    // Exactly these writes: the tracking comment, 👀, its edits, then 🚀. Nothing else.
+    // Exactly these writes: 👀 (the first acknowledgement), the tracking comment, its edits, then 🚀. Nothing else.
     const trackingId = comments[0]!.id;
     const lines = writes(harness);
-    expect(lines[0]).toBe(`comment ${trackingId} created on #1`);
-    expect(lines[1]).toBe(`eyes on issue_comment ${trigger.id}`);
+    expect(lines[0]).toBe(`eyes on issue_comment ${trigger.id}`);
+    expect(lines[1]).toBe(`comment ${trackingId} created on #1`);
     expect(lines.at(-1)).toBe(`rocket on issue_comment ${trigger.id}`);
     expect(lines.slice(2, -1).every((line) => line === `comment ${trackingId} updated`)).toBe(true);
     expect(harness.github.unknownRouteCalls()).toEqual([]);
     // Every call, in order: who the App is, its token, the config (repo, then the owner's .github),
-    // the permission, the thread, the tracking comment, 👀, the edits, 🚀.
+    // the permission, the thread, 👀, the tracking comment, the edits, 🚀.
     const calls = harness.github.requests.map((r) => `${r.method} ${r.path} → ${r.status}`);
     expect(calls.slice(0, 8)).toEqual([
       "GET /app → 200",
@@ -79,8 +88,8 @@ describe("a /agent comment", () => {
       "GET /repos/octo-org/.github/contents/.github/agent-run.yml → 404",
       "GET /repos/octo-org/widgets/collaborators/maintainer/permission → 200",
       "GET /repos/octo-org/widgets/issues/1/comments → 200",
-      `POST /repos/octo-org/widgets/issues/1/comments → 201`,
       `POST /repos/octo-org/widgets/issues/comments/${trigger.id}/reactions → 201`,
+      `POST /repos/octo-org/widgets/issues/1/comments → 201`,
     ]);
     expect(calls.slice(8, -1).length).toBeGreaterThan(0);
     expect(calls.slice(8, -1).every((call) => call === `PATCH /repos/octo-org/widgets/issues/comments/${trackingId} → 200`)).toBe(true);

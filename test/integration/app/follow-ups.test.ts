@@ -14,9 +14,9 @@ afterEach(async () => {
   await harness?.close();
 });
 
-async function until(condition: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
+async function until(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
   const start = Date.now();
-  while (!condition()) {
+  while (!(await condition())) {
     if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
@@ -56,8 +56,8 @@ describe("a follow-up in a thread with a run", () => {
     harness = await startAppHarness();
     harness.emulator.control.script({ match: "slow", durationMs: 600_000 });
     await trigger(harness, "/agent a slow task");
-    await until(() => harness.app.store.listTasks(["watching"]).length === 1, "the run to be watched");
-    const first = harness.app.store.listTasks(["watching"])[0]!;
+    await until(async () => (await harness.app.store.listTasks(["watching"])).length === 1, "the run to be watched");
+    const first = (await harness.app.store.listTasks(["watching"]))[0]!;
     const trackingId = first.trackingCommentId!;
     const writesBefore = harness.github.writes.length;
 
@@ -65,7 +65,10 @@ describe("a follow-up in a thread with a run", () => {
     const third = await trigger(harness, "/agent and bump the version");
 
     // Held, not sent: 👀 on each, the run's own tracking comment notes the queue, no new comment.
-    expect(harness.app.store.listTasks(["held"]).map((t) => t.runId)).toEqual([first.runId, first.runId]);
+    await until(async () => (await harness.app.store.listTasks(["held"])).length === 2, "both follow-ups to be held");
+    expect((await harness.app.store.listTasks(["held"])).map((t) => t.runId)).toEqual([first.runId, first.runId]);
+    const noted = () => harness.github.state.issueComments.find((c) => c.id === trackingId)!.body.includes("2 follow-ups are queued");
+    await until(() => noted() && harness.github.writes.slice(writesBefore).filter((w) => w.kind === "reaction_added").length === 2, "the follow-ups to be acknowledged");
     expect(harness.service.resumes()).toEqual([]);
     const followUpWrites = harness.github.writes.slice(writesBefore);
     expect(followUpWrites.filter((w) => w.kind === "comment_created")).toEqual([]);
@@ -99,7 +102,7 @@ describe("a follow-up in a thread with a run", () => {
     harness = await startAppHarness({ config: "follow_up: new\n" });
     harness.emulator.control.script({ match: "slow", durationMs: 300_000 });
     await trigger(harness, "/agent a slow task");
-    await until(() => harness.app.store.listTasks(["watching"]).length === 1, "the run to be watched");
+    await until(async () => (await harness.app.store.listTasks(["watching"])).length === 1, "the run to be watched");
     await trigger(harness, "/agent something else meanwhile");
     await harness.idle();
 

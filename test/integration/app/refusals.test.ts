@@ -56,34 +56,42 @@ describe("refusals", () => {
     // A different problem is a new answer.
     harness.github.seed({ files: [{ path: ".github/agent-run.yml", content: "follow_up: later\n" }] });
     await harness.deliver("issue_comment", harness.humanComment(ISSUE, "/agent and now?").payload);
+    await harness.idle();
     expect(harness.botComments(1)).toHaveLength(2);
     expect(harness.botComments(1)[1]!.body).not.toMatch(/modle/);
   });
 
-  it("a file that is not YAML is a config error too; GitHub failing to serve it is not (the delivery fails, nothing is said)", async () => {
+  it("a file that is not YAML is a config error too; GitHub failing to serve it is not (the step is retried, nothing more is said)", async () => {
     harness = await startAppHarness({ config: "trigger_phrase: [unclosed\n" });
     await harness.deliver("issue_comment", harness.humanComment(ISSUE, "/agent fix it").payload);
+    await harness.idle();
     const [reply] = harness.botComments(1);
     expect(parseCommentKind(reply!.body)).toBe("config_error");
     expect(reply!.body).toContain("(invalid YAML)");
 
     harness.github.injectFault({ method: "GET", path: "/repos/{o}/{r}/contents/.github/agent-run.yml", times: 1, status: 502 });
     const { status } = await harness.deliver("issue_comment", harness.humanComment(ISSUE, "/agent try again").payload);
-    expect(status).toBeGreaterThanOrEqual(500);
+    expect(status).toBe(200);
+    await harness.idle();
+    // Read twice (the 502, then the retry), and the thread already says what is wrong.
+    expect(harness.github.callsTo("GET", "/repos/octo-org/widgets/contents/.github/agent-run.yml").map((r) => r.status)).toEqual([200, 502, 200]);
     expect(harness.botComments(1)).toHaveLength(1);
     expect(harness.service.requests).toEqual([]);
   });
 
-  it("a delivery that failed on GitHub's side is handled in full when it is redelivered", async () => {
+  it("a delivery that failed on GitHub's side is retried by the queue and handled in full; a redelivery changes nothing", async () => {
     harness = await startAppHarness();
-    harness.github.injectFault({ method: "GET", path: "/repos/{o}/{r}/contents/.github/agent-run.yml", times: 1, status: 502 });
+    harness.github.injectFault({ method: "GET", path: "/repos/{o}/{r}/contents/.github/agent-run.yml", times: 2, status: 502 });
     const comment = harness.humanComment(ISSUE, "/agent fix it after the outage");
     const first = await harness.deliver("issue_comment", comment.payload);
-    expect(first.status).toBeGreaterThanOrEqual(500);
-    expect(harness.service.requests).toEqual([]);
+    expect(first.status).toBe(200);
+    await harness.idle();
+    expect(harness.github.callsTo("GET", "/repos/octo-org/widgets/contents/.github/agent-run.yml").map((r) => r.status)).toEqual([502, 502, 404]);
+    expect(harness.service.creates()).toHaveLength(1);
+    expect(harness.botComments(1)).toHaveLength(1);
 
-    // "Redeliver" in the App's settings: same delivery id, and this time GitHub answers.
-    await harness.deliver("issue_comment", comment.payload, first.deliveryId);
+    // "Redeliver" in the App's settings: same delivery id, nothing new.
+    expect((await harness.deliver("issue_comment", comment.payload, first.deliveryId)).status).toBe(200);
     await harness.idle();
     expect(harness.service.creates()).toHaveLength(1);
     expect(harness.botComments(1)).toHaveLength(1);
@@ -97,7 +105,7 @@ describe("refusals", () => {
     await harness.idle();
     expect(harness.github.requests.map((r) => r.path)).toEqual(["/app"]);
     expect(harness.service.requests).toEqual([]);
-    expect(harness.app.store.markDelivery("forged-delivery", "issue_comment")).toBe(true);
+    expect(await harness.app.store.markDelivery("forged-delivery", "issue_comment")).toBe(true);
   });
 
   it("comments written by the App itself never trigger it, even with the phrase", async () => {

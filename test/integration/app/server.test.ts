@@ -25,7 +25,13 @@ describe("the App's server", () => {
     await harness.idle();
     const health = await fetch(`${harness.app.url}/healthz`);
     expect(health.status).toBe(200);
-    expect(await health.json()).toEqual({ ok: true, app: "agent-run-bridge", version: expect.any(String), tasks: { done: 1 } });
+    expect(await health.json()).toEqual({ ok: true, app: "agent-run-bridge", version: expect.any(String), backend: "embedded", replica: expect.any(String) });
+    const verbose = await fetch(`${harness.app.url}/healthz?verbose`);
+    expect(await verbose.json()).toMatchObject({
+      ok: true,
+      tasks: { done: 1 },
+      queue: { delivery: { waiting: 0, delayed: 0, active: 0 }, task: { waiting: 0, delayed: 0, active: 0 } },
+    });
     expect((await fetch(`${harness.app.url}/nope`)).status).toBe(404);
     expect((await fetch(harness.app.webhookUrl, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" })).status).toBe(400);
   });
@@ -38,10 +44,10 @@ describe("the App's server", () => {
     for (let i = 0; i < 11; i++) {
       await harness.deliver("issue_comment", harness.humanComment({ ...ISSUE, number: 10 + i }, `/agent task ${i + 1}`).payload);
     }
-    await until(() => harness.app.client.budget.waiting("create") === 1, "the 11th creation to wait for budget");
-    expect(harness.service.creates()).toHaveLength(10);
+    await until(() => harness.app.client.budget.waiting("create") === 1 && harness.service.creates().length === 10, "the 11th creation to wait for budget");
 
     await harness.deliver("issue_comment", harness.humanComment({ ...ISSUE, number: 21 }, "/agent task 12").payload);
+    await until(() => harness.botComments(21).length === 1, "the 12th tracking comment");
     const tracking = harness.botComments(21)[0]!;
     expect(tracking.body).toContain("⏳ **Queued** (position 2): waiting for the Agent Run Service's rate budget. The run starts by itself.");
     expect(parseMarker(tracking.body)).toMatchObject({ runId: null, state: "queued" });
