@@ -1,12 +1,19 @@
 import { defineConfig } from "vitest/config";
 
+const shared = {
+  testTimeout: 30_000,
+  hookTimeout: 60_000,
+};
+
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts"],
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
     pool: "forks",
     // Two cores: integration tests start real servers; keep contention bounded.
     maxWorkers: 2,
+    projects: [
+      { test: { ...shared, name: "all", include: ["test/**/*.test.ts"] } },
+      // The App's behaviour suites again, on the distributed backend (Redis + BullMQ): both backends must pass the same tests.
+      { test: { ...shared, name: "app-on-redis", include: ["test/integration/app/**/*.test.ts"], env: { APP_TEST_BACKEND: "redis" } } },
+    ],
   },
 });

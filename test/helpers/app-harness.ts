@@ -160,7 +160,8 @@ export async function startAppHarness(options: HarnessOptions = {}): Promise<App
   const emulator = await startEmulator({ timeScale: SCALE, ...options.emulator });
   const service = await startServiceRecorder(emulator.url);
   const dataDir = mkdtempSync(join(tmpdir(), "arb-app-"));
-  const backendEnv = options.backend === "redis" ? redisBackendEnv() : {};
+  const backend = options.backend ?? (process.env.APP_TEST_BACKEND as AppBackendKind | undefined) ?? "embedded";
+  const backendEnv: Record<string, string> = backend === "redis" ? redisBackendEnv() : {};
   const app = await startApp(appEnv({ url: service.url, token: emulator.token, orgId: emulator.orgId }, dataDir, { ...backendEnv, ...options.env }), {
     githubBaseUrl: github.url,
     Octokit: TestOctokit,

@@ -25,7 +25,7 @@ describe("the App's server", () => {
     await harness.idle();
     const health = await fetch(`${harness.app.url}/healthz`);
     expect(health.status).toBe(200);
-    expect(await health.json()).toEqual({ ok: true, app: "agent-run-bridge", version: expect.any(String), backend: "embedded", replica: expect.any(String) });
+    expect(await health.json()).toEqual({ ok: true, app: "agent-run-bridge", version: expect.any(String), backend: process.env.APP_TEST_BACKEND ?? "embedded", replica: expect.any(String) });
     const verbose = await fetch(`${harness.app.url}/healthz?verbose`);
     expect(await verbose.json()).toMatchObject({
       ok: true,
