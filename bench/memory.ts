@@ -64,11 +64,11 @@ async function fakeGitHubFor(watches: number): Promise<FakeGitHub> {
 }
 
 /** Stores one "watching" task per run, as the App leaves them when it stops mid-watch. */
-function storeWatches(dataDir: string, runIds: readonly number[]): void {
+async function storeWatches(dataDir: string, runIds: readonly number[]): Promise<void> {
   const store = new SqliteBridgeStore(join(dataDir, "bridge.sqlite"));
   try {
-    runIds.forEach((runId, i) => {
-      store.insertTask({
+    for (const [i, runId] of runIds.entries()) {
+      await store.insertTask({
         kind: "create",
         state: "watching",
         sourceType: SOURCE.gitHost,
@@ -81,9 +81,9 @@ function storeWatches(dataDir: string, runIds: readonly number[]): void {
         requestedBy: "maintainer",
         deadlineAt: Date.now() + 24 * 3_600_000,
       });
-    });
+    }
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
@@ -139,7 +139,7 @@ export async function runMemoryBenchmark(options: MemoryBenchOptions = {}): Prom
     // Long runs: none finishes while measured, so every one of them stays watched.
     bench.control.script({ match: "[bench-watch-", durationMs: 24 * 3_600_000, logSteps: 12 });
     const runs = await createRunsAtOnce(bench, Array.from({ length: watches }, (_, i) => `[bench-watch-${i}] keep the lights on`), scale);
-    storeWatches(dataDir, runs.map((r) => r.id));
+    await storeWatches(dataDir, runs.map((r) => r.id));
     bench.control.resetStats();
 
     const everyRunRead = () => runs.every((r) => (bench.watcherReadsPerRun.get(r.id) ?? 0) >= readsPerRun);

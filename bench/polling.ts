@@ -9,18 +9,15 @@
  *
  * `npx tsx bench/polling.ts`
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { ProbotOctokit } from "probot";
-import { RunEngine, type RunEngineOptions } from "../src/app/engine.js";
-import { SqliteBridgeStore } from "../src/app/store/sqlite.js";
+import type { RunEngineOptions } from "../src/app/engine.js";
 import { createOctokitThreadWriter } from "../src/app/thread-writer.js";
 import { startFakeGitHub } from "../src/fake-github/index.js";
 import { AgentRunClient, RATE_LIMITS, SOURCE, classifyRunStatus, isFinalPhase } from "../src/service/index.js";
 import { formatNumber, isMainModule, ratioOf, runAsScript, yesNo, type BenchResult, type BenchRow } from "./lib/report.js";
 import { BENCH_ORG_ID, WATCHER_TOKEN, createRunsAtOnce, observeFetch, runUrl, startBenchEmulator, type ObservedFetch } from "./lib/service.js";
 import { percentile, seededRandom, sleep } from "./lib/stats.js";
+import { queueTaskStep, startEngineHarness } from "../test/helpers/engine-harness.js";
 
 export interface PollingBenchOptions {
   runs?: number;
@@ -33,8 +30,6 @@ export interface PollingBenchOptions {
   seed?: number;
   /** Engine settings to compare against the defaults (e.g. pollBudgetShare). */
   engineOptions?: Partial<Pick<RunEngineOptions, "pollBudgetShare" | "pollIntervalMs">>;
-  /** Another engine to measure in its place (a patched copy, for an experiment). */
-  engineClass?: typeof RunEngine;
 }
 
 /** What one approach achieved on the workload. */
@@ -107,7 +102,6 @@ export async function watchWithEngine(
   scale: number,
   timeoutMs: number,
   engineOptions: PollingBenchOptions["engineOptions"] = {},
-  Engine: typeof RunEngine = RunEngine,
 ): Promise<WatchOutcome> {
   const { bench, runs, finishAt, startedAt } = await startWorkload(workload, scale);
   const github = await startFakeGitHub({
@@ -116,19 +110,18 @@ export async function watchWithEngine(
       issues: runs.map((_, i) => ({ number: i + 1, title: `Issue ${i + 1}`, body: "Please fix." })),
     },
   });
-  const dir = mkdtempSync(join(tmpdir(), "arb-bench-polling-"));
-  const store = new SqliteBridgeStore(join(dir, "bridge.sqlite"));
   const observed = observeFetch();
   const client = new AgentRunClient({ baseUrl: bench.url, token: WATCHER_TOKEN, orgId: BENCH_ORG_ID, timeScale: scale, fetch: observed.fetch });
   const octokit = new TestOctokit({ auth: { token: "installation-token" }, baseUrl: github.url });
-  const writer = createOctokitThreadWriter(async () => octokit);
-  const engine = new Engine({ store, client, writer, timeScale: scale, ...engineOptions });
+  const writer = createOctokitThreadWriter(async () => octokit, { botLogins: ["agent-run-bridge[bot]"] });
+  const harness = await startEngineHarness("embedded", { client, writer, timeScale: scale, ...engineOptions });
+  const { store, queue } = harness;
   try {
     // The App posts a tracking comment when it accepts a trigger; the engine edits it and finally replaces it with the result.
     for (const [i, run] of runs.entries()) {
       const thread = { installationId: 1, owner: OWNER, repo: REPO, issueNumber: i + 1, triggerPhrase: "/agent" };
-      const trackingCommentId = await writer.createComment(thread, "tracking");
-      store.insertTask({
+      const trackingCommentId = await writer.createComment(thread, "tracking", { priority: "acknowledge" });
+      const task = await store.insertTask({
         kind: "create",
         state: "watching",
         sourceType: SOURCE.gitHost,
@@ -141,16 +134,14 @@ export async function watchWithEngine(
         requestedBy: "maintainer",
         deadlineAt: Date.now() + 24 * 3_600_000,
       });
+      await queueTaskStep(queue, task.id);
     }
-    await engine.start();
-    const timedOut = await finishesWithin(engine.idle(), timeoutMs);
+    const timedOut = await finishesWithin(harness.idle(), timeoutMs);
     const outcome = outcomeOf("ours", observed, finishAt, startedAt, bench.control.stats(), scale);
     if (timedOut) outcome.approach += " (stopped at the time limit)";
     return outcome;
   } finally {
-    await engine.stop();
-    store.close();
-    rmSync(dir, { recursive: true, force: true });
+    await harness.close();
     await github.close();
     await bench.close();
   }
@@ -276,7 +267,7 @@ export async function runPollingBenchmark(options: PollingBenchOptions = {}): Pr
   // Bounded: the longest run plus half an hour of emulated time for the tail of detections.
   const timeoutMs = (maxMinutes + 30) * 60_000 * scale;
 
-  const ours = await watchWithEngine(workload, scale, timeoutMs, options.engineOptions, options.engineClass);
+  const ours = await watchWithEngine(workload, scale, timeoutMs, options.engineOptions);
   const naive = await watchNaively(workload, scale, naiveIntervalS, timeoutMs);
 
   return {

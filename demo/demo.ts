@@ -209,7 +209,12 @@ async function playSteps(h: AppHarness, ctx: StepContext): Promise<{ runId: numb
   const suitePayload = checkSuiteCompletedPayload({ id: FAILING_CHECK.suiteId, conclusion: "failure", headSha: pr.headSha, headBranch: pr.headRef, pullRequests: [{ number: pr.number }] });
   const ciText = `${FAILING_CHECK.name}: ${FAILING_CHECK.title} (${FAILING_CHECK.annotation.path}:${FAILING_CHECK.annotation.line} ${FAILING_CHECK.annotation.message})`;
   await deliver(step4, "check_suite", suitePayload, { actor: "GitHub Actions", action: `reports a failing check suite on PR #${pr.number}`, text: ciText });
-  const fixAttempts = () => h.app.store.checkAttempts(OWNER, REPO, pr.number).count;
+  let attemptsSeen = 0;
+  const fixAttempts = () => {
+    // The store answers asynchronously; the settle loop polls, so the last answer read is recent enough.
+    void h.app.store.checkAttempts(OWNER, REPO, pr.number).then((a) => (attemptsSeen = a.count));
+    return attemptsSeen;
+  };
   await settle(step4, [
     resumedOnce(h, run, 3),
     { what: "one CI fix attempt recorded for the pull request", met: () => fixAttempts() === 1, seen: () => `${fixAttempts()} attempts` },

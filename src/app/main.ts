@@ -14,6 +14,7 @@ import { RunEngine, type RunEngineOptions } from "./engine.js";
 import { parseAppEnv, type AppSettings } from "./env.js";
 import type { AppDependencies, AppIdentity } from "./handlers/types.js";
 import { createAgentRunApp, fetchAppIdentity } from "./index.js";
+import { taskJobId, type WorkQueue } from "./queue/types.js";
 import type { BridgeStore } from "./store/types.js";
 import { createOctokitThreadWriter } from "./thread-writer.js";
 import { createJobProcessor } from "./worker.js";
@@ -77,6 +78,17 @@ async function healthz(req: IncomingMessage, res: ServerResponse, backend: Backe
     res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ ok: true, ...base, ...details }));
   } catch (error) {
     res.writeHead(503, { "content-type": "application/json" }).end(JSON.stringify({ ok: false, ...base, reason: (error as Error).message }));
+  }
+}
+
+/**
+ * Every unfinished task has its step queued: stores written before the queue existed (0.1) get their
+ * jobs, and a task whose job was lost (stored, then the enqueue failed) is taken up again. Adding a
+ * job that is already queued or running changes nothing, so this is safe on every start of every replica.
+ */
+async function ensureEveryTaskHasAJob(store: BridgeStore, queue: WorkQueue): Promise<void> {
+  for (const task of await store.listTasks(["queued", "sending", "watching", "reporting"])) {
+    await queue.add({ id: taskJobId(task.id), name: "task", data: { taskId: task.id } });
   }
 }
 
@@ -145,6 +157,7 @@ export async function startApp(env: Readonly<Record<string, string | undefined>>
 
   await store.prune(DEDUPE_RETENTION_MS);
   const pruner = setInterval(() => void store.prune(DEDUPE_RETENTION_MS).catch(() => undefined), PRUNE_EVERY_MS).unref();
+  await ensureEveryTaskHasAJob(store, queue);
   // Work left by a previous process (or a dead replica) is taken up with everything else.
   queue.start(createJobProcessor(deps, engine));
   const stopWork = async () => {
