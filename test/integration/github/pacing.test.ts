@@ -240,8 +240,8 @@ describe("GitHub's rate-limit answers", () => {
   it("403 secondary limit: the installation pauses for retry-after, then the same write is retried; others go on", async () => {
     const fake = await startWarmFake();
     const limited: RateLimitedEvent[] = [];
-    // 1 s spacing → 10 ms; GitHub's retry-after of 90 s → 900 ms (its default minute would be 600 ms).
-    const p = pacer({ timeScale: 0.01, onRateLimited: (e) => limited.push(e) });
+    // 1 s spacing → 5 ms; GitHub's retry-after of 90 s → 450 ms (its default minute would be 300 ms).
+    const p = pacer({ timeScale: 0.005, onRateLimited: (e) => limited.push(e) });
     fake.injectFault(secondaryRateLimitFault("POST", COMMENTS_OF(WIDGETS), 1, 90));
     const a = post(fake, p, WIDGETS, "a");
     const b = post(fake, p, WIDGETS, "b");
@@ -253,14 +253,14 @@ describe("GitHub's rate-limit answers", () => {
     expect(c.kind).toBe("written");
     const widgets = writesTo(fake, WIDGETS);
     expect(widgets.map((r) => `${r.status} ${bodyOf(r)}`)).toEqual(["403 a", "201 a", "201 b"]);
-    expect(widgets[1]!.receivedAt - widgets[0]!.receivedAt).toBeGreaterThanOrEqual(900);
+    expect(widgets[1]!.receivedAt - widgets[0]!.receivedAt).toBeGreaterThanOrEqual(450);
     expect(writesTo(fake, GADGETS)[0]!.receivedAt).toBeLessThan(widgets[1]!.receivedAt);
-    expect(limited).toEqual([{ installationId: 1, priority: "result", status: 403, pauseMs: 900, attempt: 1, willRetry: true }]);
+    expect(limited).toEqual([{ installationId: 1, priority: "result", status: 403, pauseMs: 450, attempt: 1, willRetry: true }]);
   });
 
   it("429 with retry-after is honoured; a 429 without advice waits GitHub's minute", async () => {
     const fake = await startWarmFake();
-    const p = pacer({ timeScale: 0.01 });
+    const p = pacer({ timeScale: 0.005 }); // retry-after 75 s → 375 ms; GitHub's minute → 300 ms
     fake.injectFault({ method: "POST", path: COMMENTS_OF(WIDGETS), status: 429, headers: { "retry-after": "75" }, body: { message: "Too many requests" } });
     await post(fake, p, WIDGETS, "after retry-after");
     fake.injectFault({ method: "POST", path: COMMENTS_OF(GADGETS), status: 429, body: { message: "Too many requests" } });
@@ -268,10 +268,10 @@ describe("GitHub's rate-limit answers", () => {
 
     const widgets = writesTo(fake, WIDGETS);
     expect(widgets.map((r) => r.status)).toEqual([429, 201]);
-    expect(widgets[1]!.receivedAt - widgets[0]!.receivedAt).toBeGreaterThanOrEqual(750);
+    expect(widgets[1]!.receivedAt - widgets[0]!.receivedAt).toBeGreaterThanOrEqual(375);
     const gadgets = writesTo(fake, GADGETS);
     expect(gadgets.map((r) => r.status)).toEqual([429, 201]);
-    expect(gadgets[1]!.receivedAt - gadgets[0]!.receivedAt).toBeGreaterThanOrEqual(600);
+    expect(gadgets[1]!.receivedAt - gadgets[0]!.receivedAt).toBeGreaterThanOrEqual(300);
   });
 
   it("no requests remaining: waits until x-ratelimit-reset", async () => {
