@@ -4,7 +4,7 @@
  *
  *   npm run bench               print the table
  *   npm run bench -- --write    print it and update BENCHMARKS.md
- *   npm run bench -- logs memory   only these (by name: cold-start, polling, burst, logs, memory, store)
+ *   npm run bench -- logs memory   only these (by name: cold-start, polling, burst, logs, memory, store, pacing)
  */
 import { writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
@@ -15,6 +15,7 @@ import { ROOT } from "./lib/app.js";
 import { formatNumber, markdownTable, printResult, type BenchResult, type BenchRow } from "./lib/report.js";
 import { runLogsBenchmark } from "./logs.js";
 import { runMemoryBenchmark } from "./memory.js";
+import { runPacingBenchmark } from "./pacing.js";
 import { runPollingBenchmark } from "./polling.js";
 import { runStoreBenchmark } from "./store.js";
 
@@ -25,6 +26,7 @@ export const BENCHMARKS: ReadonlyArray<{ name: string; title: string; run: () =>
   { name: "logs", title: "logs", run: () => runLogsBenchmark() },
   { name: "memory", title: "memory", run: () => runMemoryBenchmark() },
   { name: "store", title: "store", run: () => runStoreBenchmark() },
+  { name: "pacing", title: "GitHub pacing", run: () => runPacingBenchmark() },
 ];
 
 interface Machine {

@@ -54251,9 +54251,12 @@ var GitHubValidationError = class extends GitHubError {
 var GitHubRateLimitError = class extends GitHubError {
   name = "GitHubRateLimitError";
   retryAfterSeconds;
-  constructor(message, retryAfterSeconds2, details = {}) {
+  /** What GitHub said about waiting, so a pacer can tell "retry-after: 60" from "no advice, 60 s by default". */
+  signals;
+  constructor(message, retryAfterSeconds2, details = {}, signals = {}) {
     super(message, details);
     this.retryAfterSeconds = retryAfterSeconds2;
+    this.signals = signals;
   }
 };
 var GitHubServerError = class extends GitHubError {
@@ -54273,6 +54276,19 @@ function retryAfterSeconds(headers, nowMs = Date.now()) {
     if (Number.isFinite(reset)) return Math.max(1, Math.ceil(reset - nowMs / 1e3));
   }
   return void 0;
+}
+function numericHeader(headers, name) {
+  const raw = headers[name];
+  if (raw === void 0 || String(raw).trim() === "") return void 0;
+  const value2 = Number(raw);
+  return Number.isFinite(value2) ? value2 : void 0;
+}
+function rateLimitSignals(headers) {
+  return {
+    retryAfterSeconds: numericHeader(headers, "retry-after"),
+    remaining: numericHeader(headers, "x-ratelimit-remaining"),
+    resetEpochSeconds: numericHeader(headers, "x-ratelimit-reset")
+  };
 }
 function githubWords(data) {
   if (typeof data === "string") return data.trim().slice(0, 300) || void 0;
@@ -54318,7 +54334,7 @@ function toGitHubError(error63, doing) {
   const saysRateLimit = /rate limit/i.test(details.githubMessage ?? "");
   if (status === 429 || status === 403 && (wait !== void 0 || saysRateLimit)) {
     const seconds = wait ?? 60;
-    return new GitHubRateLimitError(`GitHub rate-limited ${doing} (${status}); retry in ${seconds} s.`, seconds, details);
+    return new GitHubRateLimitError(`GitHub rate-limited ${doing} (${status}); retry in ${seconds} s.`, seconds, details, rateLimitSignals(headers));
   }
   if (status === 401) {
     return new GitHubAuthenticationError(

@@ -9,7 +9,7 @@ import type { ThreadLocks } from "./locks.js";
 import { foldProgress } from "./progress.js";
 import { taskJobId, type JobOutcome, type WorkQueue } from "./queue/types.js";
 import type { BridgeStore, NewTask, Task, ThreadId } from "./store/types.js";
-import type { ReactionContent, ThreadWriter, WritePriority } from "./thread-writer.js";
+import { commentSupersedeKey, type ReactionContent, type ThreadWriter, type WritePriority } from "./thread-writer.js";
 import { renderTaskAbandoned, renderTaskFailedToStart, renderTaskResult, renderTaskTracking, trackingRequestId } from "./views.js";
 
 export interface EngineLogger {
@@ -386,7 +386,7 @@ export class RunEngine {
     // An edit that changes nothing a reader sees still costs a write against GitHub's limits.
     if (this.shown.get(task.id)?.body === visibleText(body)) return;
     this.shown.set(task.id, { body: visibleText(body), held: heldFollowUps });
-    const options = { priority, supersedeKey: `comment:${task.trackingCommentId}`, ...(priority === "progress" ? { maxWaitMs: this.editIntervalMs } : {}) };
+    const options = { priority, supersedeKey: commentSupersedeKey(task.thread, task.trackingCommentId), ...(priority === "progress" ? { maxWaitMs: this.editIntervalMs } : {}) };
     await this.writer.updateComment(task.thread, task.trackingCommentId, body, options).catch((error: unknown) => {
       this.log.warn({ taskId: task.id, err: error }, "could not update the tracking comment");
     });
@@ -454,7 +454,7 @@ export class RunEngine {
   /** Edits the tracking comment; if it is gone (deleted), posts the body as a new comment once. */
   private async writeOrPost(task: Task, body: string, priority: WritePriority): Promise<void> {
     if (task.trackingCommentId !== null) {
-      const outcome = await this.writer.updateComment(task.thread, task.trackingCommentId, body, { priority, supersedeKey: `comment:${task.trackingCommentId}` });
+      const outcome = await this.writer.updateComment(task.thread, task.trackingCommentId, body, { priority, supersedeKey: commentSupersedeKey(task.thread, task.trackingCommentId) });
       if (outcome !== "missing") return;
     }
     const id = await this.writer.createComment(task.thread, body, { priority });

@@ -3,24 +3,21 @@ import { asMarkerComments } from "../flows/facts.js";
 import type { GitHubClient } from "../github/client.js";
 import { createComment, listIssueComments, updateComment } from "../github/comments.js";
 import { GitHubNotFoundError } from "../github/errors.js";
+import type { ScheduleOptions, WritePacer, WritePriority } from "../github/pacing.js";
 import { addReaction } from "../github/reactions.js";
 import type { ReactionTarget, ThreadRef } from "./store/types.js";
 
 export type ReactionContent = "eyes" | "rocket" | "confused";
 
-/**
- * What a person is waiting for decides which write goes first when an installation's writes queue up:
- * the acknowledgement (👀, the tracking comment, a refusal), then results, then progress edits (which
- * may be dropped once stale or superseded by a newer write to the same comment).
- */
-export type WritePriority = "acknowledge" | "result" | "progress";
+export type { WritePriority };
 
-export interface WriteOptions {
+/**
+ * What a person is waiting for decides which write goes first when an installation's writes queue up
+ * (see github/pacing.ts): the acknowledgement (👀, the tracking comment, a refusal), then results,
+ * then progress edits, which may be dropped once stale or superseded by a newer write to the same comment.
+ */
+export interface WriteOptions extends ScheduleOptions {
   priority: WritePriority;
-  /** Writes to one comment share a key: a queued progress edit is dropped once a later write is scheduled. */
-  supersedeKey?: string;
-  /** A progress edit not started within this long is dropped (never an acknowledgement or a result). */
-  maxWaitMs?: number;
 }
 
 /**
@@ -57,14 +54,52 @@ export function createOctokitThreadWriter(octokitFor: (installationId: number | 
       }
     },
     async react(thread, target, content) {
-      // GitHub has no reactions on reviews themselves.
-      const kind = target.kind;
-      if (kind === "review") return;
-      await addReaction(await octokitFor(thread.installationId), repoOf(thread), { kind, id: target.id }, content);
+      if (!canReactTo(target)) return;
+      await addReaction(await octokitFor(thread.installationId), repoOf(thread), { kind: target.kind, id: target.id }, content);
     },
     async findOwnComment(thread, requestId) {
       const { comments } = await listIssueComments(await octokitFor(thread.installationId), repoOf(thread), thread.issueNumber, { limit: OWN_COMMENT_SCAN });
       return findMarkerForRequest(asMarkerComments(comments), requestId, self)?.commentId ?? null;
     },
+  };
+}
+
+/** GitHub has no reactions on reviews themselves: reacting to one writes nothing (and needs no pacing). */
+export function canReactTo(target: ReactionTarget): target is ReactionTarget & { kind: Exclude<ReactionTarget["kind"], "review"> } {
+  return target.kind !== "review";
+}
+
+/** The key under which edits of one comment supersede each other. */
+export function commentSupersedeKey(thread: ThreadRef, commentId: number): string {
+  return `comment:${thread.owner}/${thread.repo}:${commentId}`;
+}
+
+/**
+ * Wraps `inner` (e.g. createOctokitThreadWriter) so that every write waits its turn in the
+ * installation's lane of `pacer`. Only progress edits may be dropped: `updateComment` then answers
+ * "dropped"; an acknowledgement or a result is never dropped (a drop would be a pacer bug, said plainly).
+ */
+export function createPacedThreadWriter(inner: ThreadWriter, pacer: WritePacer): ThreadWriter {
+  async function paced<T>(thread: ThreadRef, options: WriteOptions, write: () => Promise<T>): Promise<T | null> {
+    const outcome = await pacer.schedule(thread.installationId, options.priority, write, options);
+    if (outcome.kind === "written") return outcome.value;
+    if (options.priority !== "progress") throw new Error(`The write pacer dropped a ${options.priority} write (${outcome.reason}); only progress writes may be dropped.`);
+    return null;
+  }
+  return {
+    async createComment(thread, body, options) {
+      const id = await paced(thread, options, () => inner.createComment(thread, body, options));
+      if (id === null) throw new Error("A new comment cannot be a droppable progress write: post it as an acknowledgement or a result.");
+      return id;
+    },
+    async updateComment(thread, commentId, body, options) {
+      const withKey = { ...options, supersedeKey: options.supersedeKey ?? commentSupersedeKey(thread, commentId) };
+      return (await paced(thread, withKey, () => inner.updateComment(thread, commentId, body, withKey))) ?? "dropped";
+    },
+    async react(thread, target, content, options) {
+      if (!canReactTo(target)) return;
+      await paced(thread, options, () => inner.react(thread, target, content, options));
+    },
+    findOwnComment: (thread, requestId) => inner.findOwnComment(thread, requestId),
   };
 }

@@ -22,6 +22,8 @@ export interface RecordedRequest {
   route: string | null;
   /** True when the answer came from an injected fault. */
   fault: boolean;
+  /** Wall-clock time (Date.now(), not the fake's `now`) when the request arrived: for spacing assertions. */
+  receivedAt: number;
 }
 
 /**

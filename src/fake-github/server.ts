@@ -92,6 +92,7 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
   const counter: RateLimitCounter = { limit: 5000, used: 0, resetEpochSeconds: 0 };
   const authKinds = new WeakMap<FastifyRequest, TokenKind>();
   const faulted = new WeakSet<FastifyRequest>();
+  const arrivals = new WeakMap<FastifyRequest, number>();
 
   const ctx: RouteContext = {
     state,
@@ -128,6 +129,7 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
   app.addContentTypeParser("*", { parseAs: "string" }, (_request, body, done) => done(null, body));
 
   app.addHook("onRequest", async (request, reply) => {
+    arrivals.set(request, Date.now());
     const { kind, valid } = classifyToken(request.headers.authorization);
     authKinds.set(request, kind);
     const flags = (request.routeOptions.config ?? {}) as RouteFlags;
@@ -162,6 +164,7 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
       status: reply.statusCode,
       route: request.routeOptions.url ?? null,
       fault: faulted.has(request),
+      receivedAt: arrivals.get(request) ?? Date.now(),
     };
     requests.push(recorded);
     events.emit("request", recorded);

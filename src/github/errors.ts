@@ -52,13 +52,26 @@ export class GitHubNotFoundError extends GitHubError {
 export class GitHubValidationError extends GitHubError {
   override name = "GitHubValidationError";
 }
+/** The rate-limit headers of GitHub's answer, parsed (they carry no credential). */
+export interface RateLimitSignals {
+  /** `retry-after`, in seconds. */
+  retryAfterSeconds?: number;
+  /** `x-ratelimit-remaining`. */
+  remaining?: number;
+  /** `x-ratelimit-reset`, in epoch seconds. */
+  resetEpochSeconds?: number;
+}
+
 /** 403/429 with a rate-limit signal: wait `retryAfterSeconds`, then retry. */
 export class GitHubRateLimitError extends GitHubError {
   override name = "GitHubRateLimitError";
   readonly retryAfterSeconds: number;
-  constructor(message: string, retryAfterSeconds: number, details: GitHubErrorDetails = {}) {
+  /** What GitHub said about waiting, so a pacer can tell "retry-after: 60" from "no advice, 60 s by default". */
+  readonly signals: RateLimitSignals;
+  constructor(message: string, retryAfterSeconds: number, details: GitHubErrorDetails = {}, signals: RateLimitSignals = {}) {
     super(message, details);
     this.retryAfterSeconds = retryAfterSeconds;
+    this.signals = signals;
   }
 }
 /** 5xx: GitHub's side failed; retrying later usually works. */
@@ -89,6 +102,31 @@ export function retryAfterSeconds(headers: Record<string, string | number | unde
     const reset = Number(headers["x-ratelimit-reset"]);
     if (Number.isFinite(reset)) return Math.max(1, Math.ceil(reset - nowMs / 1000));
   }
+  return undefined;
+}
+
+function numericHeader(headers: Record<string, string | number | undefined>, name: string): number | undefined {
+  const raw = headers[name];
+  if (raw === undefined || String(raw).trim() === "") return undefined;
+  const value = Number(raw);
+  return Number.isFinite(value) ? value : undefined;
+}
+
+export function rateLimitSignals(headers: Record<string, string | number | undefined>): RateLimitSignals {
+  return {
+    retryAfterSeconds: numericHeader(headers, "retry-after"),
+    remaining: numericHeader(headers, "x-ratelimit-remaining"),
+    resetEpochSeconds: numericHeader(headers, "x-ratelimit-reset"),
+  };
+}
+
+/**
+ * Milliseconds GitHub asks us to wait, to the millisecond: `retry-after`, else (when no requests
+ * remain) until `x-ratelimit-reset`; undefined when it gave no advice (then wait at least a minute).
+ */
+export function rateLimitWaitMs(signals: RateLimitSignals, nowMs: number = Date.now()): number | undefined {
+  if (signals.retryAfterSeconds !== undefined) return Math.max(0, signals.retryAfterSeconds * 1000);
+  if (signals.remaining === 0 && signals.resetEpochSeconds !== undefined) return Math.max(0, signals.resetEpochSeconds * 1000 - nowMs);
   return undefined;
 }
 
@@ -144,7 +182,7 @@ export function toGitHubError(error: unknown, doing: string): GitHubError {
   const saysRateLimit = /rate limit/i.test(details.githubMessage ?? "");
   if (status === 429 || (status === 403 && (wait !== undefined || saysRateLimit))) {
     const seconds = wait ?? 60;
-    return new GitHubRateLimitError(`GitHub rate-limited ${doing} (${status}); retry in ${seconds} s.`, seconds, details);
+    return new GitHubRateLimitError(`GitHub rate-limited ${doing} (${status}); retry in ${seconds} s.`, seconds, details, rateLimitSignals(headers));
   }
   if (status === 401) {
     return new GitHubAuthenticationError(

@@ -8,3 +8,4 @@ export * from "./pulls.js";
 export * from "./checks.js";
 export * from "./attachments.js";
 export * from "./thread.js";
+export * from "./pacing.js";

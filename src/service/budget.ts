@@ -1,6 +1,6 @@
 import type { Redis } from "ioredis";
 import { DeadlineError } from "./errors.js";
-import { SlidingWindowLog } from "./sliding-window.js";
+import { SlidingWindowLog, extendRedisPause, takeFromRedisWindows, type RedisWindow } from "./sliding-window.js";
 import { RATE_LIMITS } from "./wire.js";
 
 /**
@@ -243,47 +243,6 @@ export function createInProcessBudget(options: BudgetOptions = {}): RateBudget {
   return new InProcessBudget(options);
 }
 
-/**
- * Atomic sliding-window take across every replica sharing a token. Uses the server's clock (TIME)
- * so replicas with skewed clocks still agree. Returns 0 when taken, else ms to wait.
- * KEYS: shared log, create log (or ""), read pause, create pause. ARGV: shared points, shared ms,
- * create points, create ms, unique member, isCreate.
- */
-const TAKE_SCRIPT = `
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local wait = 0
-local pr = redis.call('PTTL', KEYS[3])
-if pr > wait then wait = pr end
-if ARGV[6] == '1' then
-  local pc = redis.call('PTTL', KEYS[4])
-  if pc > wait then wait = pc end
-end
-local function check(key, points, ms)
-  redis.call('ZREMRANGEBYSCORE', key, '-inf', now - ms)
-  local n = redis.call('ZCARD', key)
-  if n >= points then
-    local oldest = redis.call('ZRANGE', key, n - points, n - points, 'WITHSCORES')
-    return tonumber(oldest[2]) + ms - now
-  end
-  return 0
-end
-local w1 = check(KEYS[1], tonumber(ARGV[1]), tonumber(ARGV[2]))
-if w1 > wait then wait = w1 end
-if ARGV[6] == '1' then
-  local w2 = check(KEYS[2], tonumber(ARGV[3]), tonumber(ARGV[4]))
-  if w2 > wait then wait = w2 end
-end
-if wait > 0 then return wait end
-redis.call('ZADD', KEYS[1], now, ARGV[5])
-redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[2]))
-if ARGV[6] == '1' then
-  redis.call('ZADD', KEYS[2], now, ARGV[5])
-  redis.call('PEXPIRE', KEYS[2], tonumber(ARGV[4]))
-end
-return 0
-`;
-
 export interface RedisBudgetOptions extends Omit<BudgetOptions, "now"> {
   /** Namespace of the keys; use one per API token (never the token itself). */
   keyPrefix?: string;
@@ -306,35 +265,24 @@ class RedisBudget extends QueuedBudget {
     this.prefix = options.keyPrefix ?? "agent-run-bridge:budget";
   }
 
+  /**
+   * One atomic take on the server's clock (sliding-window logs in sorted sets): every call counts
+   * against the shared window, a create also against the creation window; a read pause holds
+   * back creates too (the shared window is full).
+   */
   protected async tryTake(kind: BudgetKind): Promise<number> {
     const p = this.prefix;
-    const result = await this.redis.eval(
-      TAKE_SCRIPT,
-      4,
-      `${p}:shared`,
-      `${p}:create`,
-      `${p}:pause:read`,
-      `${p}:pause:create`,
-      this.windows.shared.points,
-      this.windows.shared.durationMs + this.margin,
-      this.windows.create.points,
-      this.windows.create.durationMs + this.margin,
-      `${this.instance}:${++this.counter}`,
-      kind === "create" ? "1" : "0",
-    );
-    return Number(result);
+    const windows: RedisWindow[] = [{ key: `${p}:shared`, points: this.windows.shared.points, durationMs: this.windows.shared.durationMs + this.margin }];
+    const pauses = [`${p}:pause:read`];
+    if (kind === "create") {
+      windows.push({ key: `${p}:create`, points: this.windows.create.points, durationMs: this.windows.create.durationMs + this.margin });
+      pauses.push(`${p}:pause:create`);
+    }
+    return takeFromRedisWindows(this.redis, windows, pauses, `${this.instance}:${++this.counter}`);
   }
 
   pause(kind: BudgetKind, ms: number): void {
-    const key = `${this.prefix}:pause:${kind}`;
-    // Only ever extend a pause: SET … GT needs Redis 7; PX with a compare keeps it simple and atomic enough.
-    void this.redis
-      .eval(
-        "local cur = redis.call('PTTL', KEYS[1]) if cur < tonumber(ARGV[1]) then redis.call('SET', KEYS[1], '1', 'PX', ARGV[1]) end return 1",
-        1,
-        key,
-        Math.max(1, Math.ceil(ms)),
-      )
+    void extendRedisPause(this.redis, `${this.prefix}:pause:${kind}`, ms)
       .then(() => this.pump())
       .catch(() => undefined);
   }
