@@ -16,7 +16,8 @@ import type { AppDependencies, AppIdentity } from "./handlers/types.js";
 import { createAgentRunApp, fetchAppIdentity } from "./index.js";
 import { taskJobId, type WorkQueue } from "./queue/types.js";
 import type { BridgeStore } from "./store/types.js";
-import { createOctokitThreadWriter } from "./thread-writer.js";
+import { createOctokitThreadWriter, createPacedThreadWriter } from "./thread-writer.js";
+import { createWritePacer } from "../github/pacing.js";
 import { createJobProcessor } from "./worker.js";
 
 /** Deliveries and trigger keys are kept this long: GitHub lets people redeliver for days. */
@@ -35,6 +36,8 @@ export interface StartAppOptions {
   /** Engine tuning (intervals before time scaling, watch timeout). */
   engine?: Pick<RunEngineOptions, "pollIntervalMs" | "progressEditIntervalMs" | "progressEditsPerMinute" | "watchTimeoutMs">;
   backend?: BackendOptions;
+  /** Scales GitHub write pacing apart from the service's clock (tests that run the service in real time). */
+  githubPacingTimeScale?: number;
 }
 
 export interface AppHandle {
@@ -131,7 +134,13 @@ export async function startApp(env: Readonly<Record<string, string | undefined>>
     timeScale: settings.timeScale,
   });
   const octokitFor = (installationId: number | null) => probot.auth(installationId ?? undefined);
-  const writer = createOctokitThreadWriter(octokitFor, identity);
+  // GitHub's secondary limits belong to each installation: writes are paced per installation, by priority, shared through Redis.
+  const pacer = createWritePacer({
+    timeScale: options.githubPacingTimeScale ?? settings.timeScale,
+    ...(backend.redis ? { redis: backend.redis, keyPrefix: `${backend.keyPrefix}:github-writes` } : {}),
+    onRateLimited: (event) => probot.log.warn(event, "GitHub rate-limited a write; its installation's writes pause"),
+  });
+  const writer = createPacedThreadWriter(createOctokitThreadWriter(octokitFor, identity), pacer);
   const engine = new RunEngine({ store, client, writer, queue, locks, logger: probot.log.child({ name: "engine" }), timeScale: settings.timeScale, ...options.engine });
   const deps: AppDependencies = {
     store,
@@ -164,6 +173,7 @@ export async function startApp(env: Readonly<Record<string, string | undefined>>
     clearInterval(pruner);
     engine.stop();
     await queue.stop();
+    await pacer.stop();
     await backend.close();
   };
   await new Promise<void>((resolve, reject) => {

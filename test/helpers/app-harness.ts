@@ -60,6 +60,8 @@ export interface HarnessOptions {
   env?: Record<string, string>;
   /** Which backend the App runs on: the embedded SQLite (default) or Redis at 127.0.0.1:6379 under a key prefix of its own. */
   backend?: AppBackendKind;
+  /** GitHub write pacing's own time scale (default: the service's). */
+  githubPacingTimeScale?: number;
 }
 
 export type AppBackendKind = "embedded" | "redis";
@@ -166,6 +168,7 @@ export async function startAppHarness(options: HarnessOptions = {}): Promise<App
     githubBaseUrl: github.url,
     Octokit: TestOctokit,
     imageFetch: attachmentFetch(github),
+    ...(options.githubPacingTimeScale !== undefined ? { githubPacingTimeScale: options.githubPacingTimeScale } : {}),
   });
 
   return {

@@ -1,7 +1,7 @@
 /** The server around the webhook endpoint, and the tracking comment while the rate budget is busy. */
 import { afterEach, describe, expect, it } from "vitest";
 import { parseMarker } from "../../../src/core/markers.js";
-import { baseSeed, startAppHarness, type AppHarness } from "../../helpers/app-harness.js";
+import { SCALE, baseSeed, startAppHarness, type AppHarness } from "../../helpers/app-harness.js";
 
 const ISSUE = { number: 1, title: "Flaky date test", body: "" };
 
@@ -40,7 +40,7 @@ describe("the App's server", () => {
     // Real time: 10 creations per minute, so the 11th waits and the 12th is second in line. One issue each.
     const seed = baseSeed();
     seed.issues = Array.from({ length: 12 }, (_, i) => ({ number: 10 + i, title: `Task ${i + 1}` }));
-    harness = await startAppHarness({ seed, emulator: { timeScale: 1 }, env: { AGENT_RUN_TIME_SCALE: "1" } });
+    harness = await startAppHarness({ seed, emulator: { timeScale: 1 }, env: { AGENT_RUN_TIME_SCALE: "1" }, githubPacingTimeScale: SCALE });
     for (let i = 0; i < 11; i++) {
       await harness.deliver("issue_comment", harness.humanComment({ ...ISSUE, number: 10 + i }, `/agent task ${i + 1}`).payload);
     }
