@@ -9,8 +9,8 @@ Configuration (environment only):
   GHE_HOST, GHE_PROTOCOL (https)                             GitHub Enterprise Server
   LOG_LEVEL (info), LOG_FORMAT (pretty)                      trace … fatal; pretty or json
   AGENT_RUN_API_URL, AGENT_RUN_API_TOKEN, AGENT_RUN_ORG_ID   the Agent Run Service
-  DATA_DIR (.data)                                           durable state (bridge.sqlite)
-  REDIS_URL                                                  share the API token's rate budget across replicas
+  DATA_DIR (.data)                                           durable state without Redis (bridge.sqlite)
+  REDIS_URL, REDIS_KEY_PREFIX                                run as one of several replicas sharing a queue and store in Redis
 `;
 
 /** `agent-run app`: the GitHub App server, until SIGINT or SIGTERM. */
