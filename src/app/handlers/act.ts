@@ -12,6 +12,8 @@ import type { AppDependencies, HandlerLogger } from "./types.js";
 
 export interface ActContext {
   installationId: number | null;
+  /** When the webhook arrived (time to the first acknowledgement is measured from here). */
+  receivedAt: number;
   triggerPhrase: string;
   deps: AppDependencies;
   log: HandlerLogger;
@@ -88,7 +90,7 @@ async function decideAndStore(initial: PreparedStart, thread: TaskThread, ctx: A
         return null;
       }
     }
-    const base = { sourceType: prepared.sourceType, thread, trackingCommentId: null, reaction: prepared.reaction, requestedBy: prepared.requester };
+    const base = { sourceType: prepared.sourceType, thread, trackingCommentId: null, reaction: prepared.reaction, requestedBy: prepared.requester, receivedAt: ctx.receivedAt };
     const task =
       prepared.action === "queue"
         ? await engine.submit({ ...base, kind: "resume", state: "held", runId: prepared.runId, orgId: prepared.orgId, request: { prompt: prepared.resumePrompt } })

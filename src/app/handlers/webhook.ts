@@ -118,5 +118,5 @@ export async function processDelivery(data: DeliveryJobData, deps: AppDependenci
     images: { ...deps.images, token: () => installationToken(octokit) },
     logger: log,
   });
-  await actOnPrepared(prepared, { installationId: event.installationId, triggerPhrase: loaded.config.trigger_phrase, deps, log });
+  await actOnPrepared(prepared, { installationId: event.installationId, receivedAt: data.receivedAt, triggerPhrase: loaded.config.trigger_phrase, deps, log });
 }

@@ -117,16 +117,18 @@ for i, id in ipairs(ids) do tasks[i] = redis.call('HGETALL', taskKey(id)) end
 return tasks
 `;
 
-/** KEYS: id counter (routing only). ARGV: prefix, limit (> 0, or -1 = all), states... Hashes, oldest first. */
+/** KEYS: id counter (routing only). ARGV: prefix, limit (> 0, or -1 = all), "oldest" | "newest", states... Hashes in that order. */
 export const LIST_TASKS = `${PRELUDE}
 local limit = tonumber(ARGV[2])
+local newest = ARGV[3] == 'newest'
 local stop = -1
 if limit >= 0 then stop = limit - 1 end
 local ids = {}
-for i = 3, #ARGV do
-  for _, id in ipairs(redis.call('ZRANGE', P .. ':state:' .. ARGV[i], 0, stop)) do ids[#ids + 1] = tonumber(id) end
+for i = 4, #ARGV do
+  local range = newest and redis.call('ZREVRANGE', P .. ':state:' .. ARGV[i], 0, stop) or redis.call('ZRANGE', P .. ':state:' .. ARGV[i], 0, stop)
+  for _, id in ipairs(range) do ids[#ids + 1] = tonumber(id) end
 end
-table.sort(ids)
+if newest then table.sort(ids, function(a, b) return a > b end) else table.sort(ids) end
 local tasks = {}
 for i, id in ipairs(ids) do
   if limit >= 0 and i > limit then break end

@@ -11,7 +11,7 @@ import {
   RECORD_CHECK_ATTEMPT,
   UPDATE_TASK,
 } from "./redis-scripts.js";
-import type { BridgeStore, NewTask, Task, TaskPatch, TaskState, ThreadId, TraceProgress } from "./types.js";
+import { EVENT_RETENTION_MS, type BridgeStore, type NewTask, type Task, type TaskOrder, type TaskPatch, type TaskState, type ThreadId, type TraceProgress } from "./types.js";
 
 export interface RedisBridgeStoreOptions {
   /** Namespace of every key (`${keyPrefix}:…`): one per App deployment, shared by all its replicas. */
@@ -37,7 +37,7 @@ const EMPTY_PROGRESS: TraceProgress = { logsSeen: 0, currentStep: null, errors: 
 const PATCHABLE_FIELDS = {
   kind: true, state: true, sourceType: true, thread: true, runId: true, orgId: true, trackingCommentId: true, reaction: true,
   request: true, requestedBy: true, startedAt: true, lastStatus: true, webUrl: true, progress: true, finalRun: true,
-  watchTimedOut: true, acknowledgedAt: true, sentAt: true, nextPollAt: true, pollIntervalMs: true, lastEditAt: true,
+  watchTimedOut: true, acknowledgedAt: true, sentAt: true, receivedAt: true, nextPollAt: true, pollIntervalMs: true, lastEditAt: true,
   deadlineAt: true, error: true,
 } as const satisfies Record<keyof TaskPatch, true>;
 const PATCHABLE = new Set(Object.keys(PATCHABLE_FIELDS) as Array<keyof TaskPatch>);
@@ -195,6 +195,7 @@ export class RedisBridgeStore implements BridgeStore {
       watchTimedOut: false,
       acknowledgedAt: null,
       sentAt: null,
+      receivedAt: task.receivedAt ?? null,
       nextPollAt: 0,
       pollIntervalMs: 0,
       lastEditAt: 0,
@@ -216,11 +217,26 @@ export class RedisBridgeStore implements BridgeStore {
     return task;
   }
 
-  async listTasks(states: TaskState[], limit = -1): Promise<Task[]> {
+  async listTasks(states: TaskState[], limit = -1, order: TaskOrder = "oldest"): Promise<Task[]> {
     const unique = [...new Set(states)];
     unique.forEach(assertState);
     if (unique.length === 0 || limit === 0) return [];
-    return decodeTasks(await this.client.arbStoreListTasks(this.key("task", "next-id"), this.prefix, limit < 0 ? -1 : limit, ...unique));
+    return decodeTasks(await this.client.arbStoreListTasks(this.key("task", "next-id"), this.prefix, limit < 0 ? -1 : limit, order, ...unique));
+  }
+
+  async recordEvent(keys: readonly string[], at: number): Promise<void> {
+    const member = `${at}:${Math.random().toString(36).slice(2)}`;
+    const multi = this.client.multi();
+    for (const key of keys) {
+      const events = this.key("events", key);
+      multi.zadd(events, at, member).zremrangebyscore(events, "-inf", `(${at - EVENT_RETENTION_MS}`).pexpire(events, EVENT_RETENTION_MS);
+    }
+    await multi.exec();
+  }
+
+  async eventTimes(key: string, since: number): Promise<number[]> {
+    const scores = await this.client.zrangebyscore(this.key("events", key), since, "+inf", "WITHSCORES");
+    return scores.filter((_, i) => i % 2 === 1).map(Number);
   }
 
   async activeTaskForRun(runId: number): Promise<Task | null> {

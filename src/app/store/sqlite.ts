@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
-import type { BridgeStore, NewTask, Task, TaskPatch, TaskState, ThreadId, TraceProgress } from "./types.js";
+import { EVENT_RETENTION_MS, type BridgeStore, type NewTask, type Task, type TaskOrder, type TaskPatch, type TaskState, type ThreadId, type TraceProgress } from "./types.js";
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS deliveries (id TEXT PRIMARY KEY, event TEXT NOT NULL, received_at INTEGER NOT NULL);
@@ -39,6 +39,8 @@ CREATE TABLE IF NOT EXISTS run_branches (
   owner TEXT NOT NULL, repo TEXT NOT NULL, branch TEXT NOT NULL, run_id INTEGER NOT NULL, org_id INTEGER NOT NULL,
   PRIMARY KEY (owner, repo, branch)
 );
+CREATE TABLE IF NOT EXISTS events (key TEXT NOT NULL, at INTEGER NOT NULL);
+CREATE INDEX IF NOT EXISTS events_by_key ON events(key, at);
 CREATE TABLE IF NOT EXISTS check_attempts (
   owner TEXT NOT NULL, repo TEXT NOT NULL, pr_number INTEGER NOT NULL, head_sha TEXT NOT NULL, attempted_at INTEGER NOT NULL,
   PRIMARY KEY (owner, repo, head_sha)
@@ -66,6 +68,7 @@ interface TaskRow {
   watch_timed_out: number;
   acknowledged_at: number | null;
   sent_at: number | null;
+  received_at: number | null;
   next_poll_at: number;
   poll_interval_ms: number;
   last_edit_at: number;
@@ -97,6 +100,7 @@ const COLUMNS: { [K in keyof Task]?: [string, (v: Task[K]) => unknown] } = {
   watchTimedOut: ["watch_timed_out", (v) => (v ? 1 : 0)],
   acknowledgedAt: ["acknowledged_at", (v) => v],
   sentAt: ["sent_at", (v) => v],
+  receivedAt: ["received_at", (v) => v],
   nextPollAt: ["next_poll_at", (v) => v],
   pollIntervalMs: ["poll_interval_ms", (v) => v],
   lastEditAt: ["last_edit_at", (v) => v],
@@ -131,6 +135,7 @@ function toTask(row: TaskRow): Task {
     watchTimedOut: row.watch_timed_out === 1,
     acknowledgedAt: row.acknowledged_at,
     sentAt: row.sent_at,
+    receivedAt: row.received_at,
     nextPollAt: row.next_poll_at,
     pollIntervalMs: row.poll_interval_ms,
     lastEditAt: row.last_edit_at,
@@ -184,6 +189,7 @@ export class SqliteBridgeStore implements BridgeStore {
       this.db.exec("ALTER TABLE tasks ADD COLUMN watch_timed_out INTEGER NOT NULL DEFAULT 0");
       this.db.exec("ALTER TABLE tasks ADD COLUMN acknowledged_at INTEGER");
       this.db.exec("ALTER TABLE tasks ADD COLUMN sent_at INTEGER");
+      this.db.exec("ALTER TABLE tasks ADD COLUMN received_at INTEGER");
       // Tasks of 0.1 were acknowledged by the webhook handler before the engine saw them.
       this.db.exec("UPDATE tasks SET acknowledged_at = created_at");
       this.db.exec("UPDATE tasks SET sent_at = updated_at WHERE state = 'sending'");
@@ -221,6 +227,7 @@ export class SqliteBridgeStore implements BridgeStore {
     this.db.prepare("DELETE FROM deliveries WHERE received_at < ?").run(cutoff);
     this.db.prepare("DELETE FROM trigger_keys WHERE claimed_at < ?").run(cutoff);
     this.db.prepare("DELETE FROM tasks WHERE state IN ('done', 'abandoned') AND updated_at < ?").run(cutoff);
+    this.db.prepare("DELETE FROM events WHERE at < ?").run(Math.min(cutoff, this.now() - EVENT_RETENTION_MS));
   }
 
   async insertTask(task: NewTask): Promise<Task> {
@@ -228,8 +235,8 @@ export class SqliteBridgeStore implements BridgeStore {
     const info = this.db
       .prepare(
         `INSERT INTO tasks (kind, state, source_type, thread, thread_key, run_id, org_id, tracking_comment_id, reaction, request, requested_by,
-           created_at, progress, deadline_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+           created_at, progress, deadline_at, updated_at, received_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(
         task.kind,
@@ -247,6 +254,7 @@ export class SqliteBridgeStore implements BridgeStore {
         JSON.stringify(EMPTY_PROGRESS),
         task.deadlineAt,
         now,
+        task.receivedAt ?? null,
       );
     return this.readTask(Number(info.lastInsertRowid))!;
   }
@@ -281,10 +289,10 @@ export class SqliteBridgeStore implements BridgeStore {
     return task;
   }
 
-  async listTasks(states: TaskState[], limit = -1): Promise<Task[]> {
+  async listTasks(states: TaskState[], limit = -1, order: TaskOrder = "oldest"): Promise<Task[]> {
     if (states.length === 0) return [];
     const rows = this.db
-      .prepare(`SELECT * FROM tasks WHERE state IN (${states.map(() => "?").join(", ")}) ORDER BY id LIMIT ?`)
+      .prepare(`SELECT * FROM tasks WHERE state IN (${states.map(() => "?").join(", ")}) ORDER BY id ${order === "newest" ? "DESC" : "ASC"} LIMIT ?`)
       .all(...states, limit) as TaskRow[];
     return rows.map(toTask);
   }
@@ -356,6 +364,18 @@ export class SqliteBridgeStore implements BridgeStore {
       .prepare("SELECT head_sha FROM check_attempts WHERE owner = ? AND repo = ? AND pr_number = ? ORDER BY attempted_at")
       .all(owner.toLowerCase(), repo.toLowerCase(), prNumber) as Array<{ head_sha: string }>;
     return { count: rows.length, shas: rows.map((r) => r.head_sha) };
+  }
+
+  async recordEvent(keys: readonly string[], at: number): Promise<void> {
+    const insert = this.db.prepare("INSERT INTO events (key, at) VALUES (?, ?)");
+    this.db.transaction(() => {
+      for (const key of keys) insert.run(key, at);
+    })();
+  }
+
+  async eventTimes(key: string, since: number): Promise<number[]> {
+    const rows = this.db.prepare("SELECT at FROM events WHERE key = ? AND at >= ? ORDER BY at").all(key, since) as Array<{ at: number }>;
+    return rows.map((r) => r.at);
   }
 
   async ping(): Promise<void> {

@@ -64,6 +64,8 @@ export interface Task {
   acknowledgedAt: number | null;
   /** When the create or resume call was handed to the client (a crash in `sending` is reconciled from here). */
   sentAt: number | null;
+  /** When the webhook that asked for it arrived (time to the first acknowledgement is measured from here). */
+  receivedAt: number | null;
   nextPollAt: number;
   pollIntervalMs: number;
   lastEditAt: number;
@@ -78,7 +80,13 @@ export type TaskPatch = Partial<Omit<Task, "id" | "createdAt" | "updatedAt">>;
 
 export type NewTask = Pick<Task, "kind" | "state" | "sourceType" | "thread" | "runId" | "orgId" | "trackingCommentId" | "reaction" | "request" | "requestedBy"> & {
   deadlineAt: number;
+  receivedAt?: number | null;
 };
+
+export type TaskOrder = "oldest" | "newest";
+
+/** Spend-guard events are kept this long at least: the longest window is a day. */
+export const EVENT_RETENTION_MS = 2 * 24 * 60 * 60_000;
 
 /**
  * The App's durable state, behind one asynchronous interface with two backends: SQLite (embedded,
@@ -100,8 +108,8 @@ export interface BridgeStore {
   insertTask(task: NewTask): Promise<Task>;
   getTask(id: number): Promise<Task | null>;
   updateTask(id: number, patch: TaskPatch): Promise<Task>;
-  /** Tasks in one of these states, oldest first, at most `limit` (default: all). */
-  listTasks(states: TaskState[], limit?: number): Promise<Task[]>;
+  /** Tasks in one of these states, oldest first (or newest first), at most `limit` (default: all). */
+  listTasks(states: TaskState[], limit?: number, order?: TaskOrder): Promise<Task[]>;
   /** The task of `runId` that is not finished (queued/sending/watching/reporting), if any. */
   activeTaskForRun(runId: number): Promise<Task | null>;
   /** The unfinished task whose tracking comment is in this thread, if any (its run id may not be known yet). */
@@ -122,6 +130,14 @@ export interface BridgeStore {
   /** Check-suite auto-fix bookkeeping per pull request; false when this head SHA was already recorded. */
   recordCheckAttempt(owner: string, repo: string, prNumber: number, headSha: string): Promise<boolean>;
   checkAttempts(owner: string, repo: string, prNumber: number): Promise<{ count: number; shas: string[] }>;
+
+  /**
+   * Spend guards' bookkeeping: one event (a run started or resumed) under each key, e.g. the thread's
+   * and the repository's; `eventTimes` gives the times under a key since `since`, oldest first.
+   * Kept at least two days; pruned with the rest.
+   */
+  recordEvent(keys: readonly string[], at: number): Promise<void>;
+  eventTimes(key: string, since: number): Promise<number[]>;
 
   /** Resolves when the backend answers (the readiness probe); rejects with its error otherwise. */
   ping(): Promise<void>;

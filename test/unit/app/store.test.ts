@@ -120,6 +120,34 @@ describe.each([
     expect(await store.markDelivery("d-2", "issue_comment")).toBe(false);
   });
 
+  it("lists tasks newest first when asked, within the limit, across states", async () => {
+    const { store } = await open({});
+    const a = await store.insertTask(newTask("octo-org", 1, { state: "held" }));
+    const b = await store.insertTask(newTask("octo-org", 2, { state: "watching", runId: 2 }));
+    const c = await store.insertTask(newTask("octo-org", 3, { state: "held" }));
+    expect(ids(await store.listTasks(["held", "watching"], -1, "newest"))).toEqual([c.id, b.id, a.id]);
+    expect(ids(await store.listTasks(["held", "watching"], 2, "newest"))).toEqual([c.id, b.id]);
+    expect(ids(await store.listTasks(["held", "watching"], 2))).toEqual([a.id, b.id]);
+  });
+
+  it("keeps when the webhook arrived with the task", async () => {
+    const { store } = await open({});
+    const task = await store.insertTask(newTask("octo-org", 1, { receivedAt: 123_456 }));
+    expect((await store.getTask(task.id))?.receivedAt).toBe(123_456);
+    expect((await store.insertTask(newTask("octo-org", 2))).receivedAt).toBeNull();
+  });
+
+  it("records spend events under several keys and reads them back by key and time", async () => {
+    const { store } = await open({});
+    await store.recordEvent(["thread:a#1", "repo:a"], 1_000);
+    await store.recordEvent(["thread:a#2", "repo:a"], 2_000);
+    await store.recordEvent(["thread:a#1", "repo:a"], 3_000);
+    expect(await store.eventTimes("repo:a", 0)).toEqual([1_000, 2_000, 3_000]);
+    expect(await store.eventTimes("repo:a", 2_000)).toEqual([2_000, 3_000]);
+    expect(await store.eventTimes("thread:a#1", 0)).toEqual([1_000, 3_000]);
+    expect(await store.eventTimes("thread:b#9", 0)).toEqual([]);
+  });
+
   it("claims a trigger key once, and again after it is released", async () => {
     const { store } = await open({});
     expect(await store.claimTrigger("comment:17")).toBe(true);
@@ -183,6 +211,7 @@ describe.each([
       watchTimedOut: false,
       acknowledgedAt: null,
       sentAt: null,
+      receivedAt: null,
       nextPollAt: 0,
       pollIntervalMs: 0,
       lastEditAt: 0,
@@ -210,6 +239,7 @@ describe.each([
       watchTimedOut: true,
       acknowledgedAt: 2_100,
       sentAt: 2_200,
+      receivedAt: 2_300,
       nextPollAt: 4_000,
       pollIntervalMs: 1_500,
       lastEditAt: 2_900,
@@ -500,7 +530,7 @@ describe("SqliteBridgeStore migrations", () => {
     await first.close();
     // Make it look like 0.1: no 0.2 columns, and the time-out smuggled inside the final run.
     const raw = new Database(file);
-    raw.exec("ALTER TABLE tasks DROP COLUMN watch_timed_out; ALTER TABLE tasks DROP COLUMN acknowledged_at; ALTER TABLE tasks DROP COLUMN sent_at;");
+    raw.exec("ALTER TABLE tasks DROP COLUMN watch_timed_out; ALTER TABLE tasks DROP COLUMN acknowledged_at; ALTER TABLE tasks DROP COLUMN sent_at; ALTER TABLE tasks DROP COLUMN received_at;");
     raw.prepare("UPDATE tasks SET final_run = ? WHERE id = ?").run(JSON.stringify({ id: 1, status: "RUNNING", __watchTimedOut: true }), timedOut.id);
     raw.close();
 
