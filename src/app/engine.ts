@@ -6,6 +6,7 @@ import { SlidingWindowLog } from "../service/sliding-window.js";
 import { classifyRunStatus, isFinalPhase, type RunPhase } from "../service/status.js";
 import { RATE_LIMITS, type AgentRun, type CreateRunRequest, type LogEntry } from "../service/wire.js";
 import type { ThreadLocks } from "./locks.js";
+import type { EngineObserver } from "./ops/metrics.js";
 import { foldProgress } from "./progress.js";
 import { taskJobId, type JobOutcome, type WorkQueue } from "./queue/types.js";
 import type { BridgeStore, NewTask, Task, ThreadId } from "./store/types.js";
@@ -42,6 +43,8 @@ export interface RunEngineOptions {
   /** A run still going after this long is reported as such and no longer watched (ms, real time). */
   watchTimeoutMs?: number;
   now?: () => number;
+  /** Told of acknowledgements, starts and ends (the metrics). */
+  observer?: EngineObserver;
 }
 
 /** The watch deadline, in one place: a run still going after this long is reported as still going. */
@@ -62,7 +65,13 @@ function isPermanentGitHubError(error: unknown): boolean {
   return error instanceof GitHubPermissionError || error instanceof GitHubNotFoundError || error instanceof GitHubValidationError || error instanceof GitHubInputError;
 }
 
+/** Reviews take no reactions: their first acknowledgement is the tracking comment. */
+function reactsVisibly(task: Task): boolean {
+  return task.reaction !== null && task.reaction.kind !== "review";
+}
+
 const noopLogger: EngineLogger = { info() {}, warn() {}, error() {} };
+const noopObserver: EngineObserver = { acknowledged() {}, runStarted() {}, runFinished() {} };
 const DONE: JobOutcome = { kind: "done" };
 
 /**
@@ -79,6 +88,7 @@ export class RunEngine {
   private readonly queue: WorkQueue;
   private readonly locks: ThreadLocks;
   private readonly log: EngineLogger;
+  private readonly observer: EngineObserver;
   private readonly poll: { initial: number; max: number; factor: number };
   private readonly pollShare: { busy: number; idle: number };
   private readonly editIntervalMs: number;
@@ -100,6 +110,7 @@ export class RunEngine {
     this.queue = options.queue;
     this.locks = options.locks;
     this.log = options.logger ?? noopLogger;
+    this.observer = options.observer ?? noopObserver;
     this.scale = options.timeScale ?? 1;
     this.poll = {
       initial: (options.pollIntervalMs?.initial ?? 2_000) * this.scale,
@@ -182,6 +193,7 @@ export class RunEngine {
     } else {
       task = await this.store.updateTask(task.id, { acknowledgedAt: this.now() });
       await this.react(task, "eyes", "acknowledge");
+      if (reactsVisibly(task)) this.noteAcknowledged(task);
     }
     if (commentId === null) {
       const counts = await this.store.countByState();
@@ -196,6 +208,7 @@ export class RunEngine {
       });
       try {
         commentId = await this.writer.createComment(task.thread, body, { priority: "acknowledge" });
+        if (!reactsVisibly(task)) this.noteAcknowledged(task);
       } catch (error) {
         if (!isPermanentGitHubError(error)) throw error;
         // The run still goes ahead; its result is posted as a new comment if GitHub takes it then.
@@ -215,10 +228,15 @@ export class RunEngine {
     if (task.acknowledgedAt === null) {
       await this.store.updateTask(task.id, { acknowledgedAt: this.now() });
       await this.react(task, "eyes", "acknowledge");
+      this.noteAcknowledged(task);
     }
     const active = task.runId !== null ? await this.store.activeTaskForRun(task.runId) : await this.store.activeTaskForThread(task.thread.owner, task.thread.repo, task.thread.issueNumber);
     if (active) await this.nudge(active.id);
     return DONE;
+  }
+
+  private noteAcknowledged(task: Task): void {
+    if (task.receivedAt !== null) this.observer.acknowledged(task, Math.max(0, this.now() - task.receivedAt));
   }
 
   // ---- sending ---------------------------------------------------------------------------
@@ -254,6 +272,7 @@ export class RunEngine {
       deadlineAt: now + this.watchTimeoutMs,
     });
     this.log.info({ taskId: task.id, runId: run.id, kind: task.kind }, "agent run started");
+    this.observer.runStarted(task);
     // The run's link is what the person waits for next: as urgent as a result.
     await this.editTracking(task, "result");
     // A finished answer straight away (unlikely, but allowed by the spec) is reported like any other.
@@ -272,6 +291,7 @@ export class RunEngine {
     const message = error instanceof AgentRunError ? error.message : String(error);
     this.log.warn({ taskId: task.id, err: error }, "could not start the agent run");
     task = await this.store.updateTask(task.id, { state: "done", error: message });
+    this.observer.runFinished(task, "failed_to_start", null);
     await this.writeOrPost(task, renderTaskFailedToStart(task, error), "result");
     await this.react(task, "confused", "result");
     await this.closeThreadWork(task, null);
@@ -412,6 +432,7 @@ export class RunEngine {
     }
     await this.closeThreadWork(task, phase === "timed_out" ? null : task.runId, "done");
     this.shown.delete(task.id);
+    this.observer.runFinished(task, phase, task.startedAt !== null ? this.now() - task.startedAt : null);
     this.log.info({ taskId: task.id, runId: task.runId, status: run.status }, "result posted");
     return DONE;
   }

@@ -25,6 +25,10 @@ export interface AppSettings {
   redisUrl: string | undefined;
   /** Namespace of the App's keys in Redis; default: one per service organization and API token. */
   redisKeyPrefix: string | undefined;
+  /** `GET /metrics`: off, open (METRICS=true), or behind a bearer token (METRICS_TOKEN). */
+  metrics: { enabled: boolean; token: string | undefined; repoLabels: boolean };
+  /** `GET /status` is served only with a token (bearer or `?token=`). */
+  statusToken: string | undefined;
   /** Scales every wait (1 = real time); for the demo and tests with the emulator only. */
   timeScale: number;
 }
@@ -136,6 +140,16 @@ export function parseAppEnv(env: Env): AppSettings {
   const redisUrl = value(env, "REDIS_URL");
   if (redisUrl !== undefined && !/^rediss?:\/\//i.test(redisUrl)) invalid.push("REDIS_URL (must start with redis:// or rediss://)");
 
+  const flag = (name: string): boolean => {
+    const raw = value(env, name)?.toLowerCase();
+    if (raw === undefined || raw === "false" || raw === "0") return false;
+    if (raw === "true" || raw === "1") return true;
+    invalid.push(`${name} (must be true or false, got "${raw}")`);
+    return false;
+  };
+  const metricsToken = value(env, "METRICS_TOKEN");
+  const metrics = { enabled: flag("METRICS") || metricsToken !== undefined, token: metricsToken, repoLabels: flag("METRICS_REPO_LABELS") };
+
   const scaleText = value(env, "AGENT_RUN_TIME_SCALE");
   let timeScale = 1;
   if (scaleText !== undefined) {
@@ -158,6 +172,8 @@ export function parseAppEnv(env: Env): AppSettings {
     dataDir: value(env, "DATA_DIR") ?? DEFAULT_DATA_DIR,
     redisUrl,
     redisKeyPrefix: value(env, "REDIS_KEY_PREFIX"),
+    metrics,
+    statusToken: value(env, "STATUS_TOKEN"),
     timeScale,
   };
 }

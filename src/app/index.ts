@@ -19,6 +19,7 @@ export function createAgentRunApp(deps: AppDependencies): (app: Probot) => void 
   return (app) => {
     app.on([...APP_EVENTS], async (context) => {
       const receipt = await receiveDelivery({ id: context.id, name: context.name, payload: context.payload }, deps);
+      deps.observer?.received(context.name, receipt);
       if (receipt === "duplicate") context.log.info({ delivery: context.id }, "delivery already received; a redelivery changes nothing");
     });
   };

@@ -3,6 +3,7 @@
  * a node:http server that also answers `GET /healthz`; a backend (embedded SQLite, or Redis shared
  * by replicas) holding the store and the work queue; the engine and the delivery worker taking jobs.
  */
+import { timingSafeEqual } from "node:crypto";
 import { hostname } from "node:os";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -18,6 +19,8 @@ import { taskJobId, type WorkQueue } from "./queue/types.js";
 import type { BridgeStore } from "./store/types.js";
 import { createOctokitThreadWriter, createPacedThreadWriter } from "./thread-writer.js";
 import { createWritePacer } from "../github/pacing.js";
+import { createAppMetrics, observedBudget, observedFetch, type AppMetrics } from "./ops/metrics.js";
+import { collectStatus, renderStatusPage, type StatusSnapshot } from "./ops/status-page.js";
 import { createJobProcessor } from "./worker.js";
 
 /** Deliveries and trigger keys are kept this long: GitHub lets people redeliver for days. */
@@ -84,6 +87,54 @@ async function healthz(req: IncomingMessage, res: ServerResponse, backend: Backe
   }
 }
 
+/** The web address of the GitHub whose API the App talks to (links on the status page). */
+function githubWebUrlOf(apiBaseUrl: string | undefined): string {
+  if (!apiBaseUrl) return "https://github.com";
+  return apiBaseUrl.replace(/\/api\/v3\/?$/, "").replace(/\/+$/, "");
+}
+
+/** A token given as `Authorization: Bearer …` (or `?token=` when allowed), compared in constant time. */
+function hasToken(req: IncomingMessage, expected: string, allowQuery: boolean): boolean {
+  const header = req.headers.authorization ?? "";
+  const fromHeader = header.toLowerCase().startsWith("bearer ") ? header.slice(7).trim() : null;
+  const fromQuery = allowQuery ? new URL(req.url ?? "/", "http://x").searchParams.get("token") : null;
+  const given = Buffer.from(fromHeader ?? fromQuery ?? "");
+  const wanted = Buffer.from(expected);
+  return given.length === wanted.length && timingSafeEqual(given, wanted);
+}
+
+function notFound(res: ServerResponse): void {
+  res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ error: "Not found" }));
+}
+
+function unauthorized(res: ServerResponse, realm: string): void {
+  res.writeHead(401, { "content-type": "text/plain; charset=utf-8", "www-authenticate": `Bearer realm="${realm}"` }).end("A valid token is needed.\n");
+}
+
+/** Off (404) unless METRICS=true or METRICS_TOKEN is set; with a token, only a bearer of it is answered. */
+async function serveMetrics(req: IncomingMessage, res: ServerResponse, metrics: AppMetrics | null, token: string | undefined): Promise<void> {
+  if (!metrics) return notFound(res);
+  if (token !== undefined && !hasToken(req, token, false)) return unauthorized(res, "metrics");
+  try {
+    const body = await metrics.render();
+    res.writeHead(200, { "content-type": metrics.registry.contentType }).end(body);
+  } catch (error) {
+    res.writeHead(503, { "content-type": "text/plain; charset=utf-8" }).end(`metrics unavailable: ${(error as Error).message}\n`);
+  }
+}
+
+/** 404 unless STATUS_TOKEN is set; then only for that token (bearer or `?token=`, so a phone's browser can open it). */
+async function serveStatus(req: IncomingMessage, res: ServerResponse, token: string | undefined, collect: () => Promise<StatusSnapshot>, githubWebUrl: string): Promise<void> {
+  if (token === undefined) return notFound(res);
+  if (!hasToken(req, token, true)) return unauthorized(res, "status");
+  try {
+    const html = renderStatusPage(await withTimeout(collect(), PROBE_TIMEOUT_MS * 2, "the store"), { githubWebUrl });
+    res.writeHead(200, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store", "referrer-policy": "no-referrer" }).end(html);
+  } catch (error) {
+    res.writeHead(503, { "content-type": "text/plain; charset=utf-8" }).end(`status unavailable: ${(error as Error).message}\n`);
+  }
+}
+
 /**
  * Every unfinished task has its step queued: stores written before the queue existed (0.1) get their
  * jobs, and a task whose job was lost (stored, then the enqueue failed) is taken up again. Adding a
@@ -126,12 +177,15 @@ export async function startApp(env: Readonly<Record<string, string | undefined>>
 
   const backend = await openBackend(settings, options.backend);
   const { store, queue, locks } = backend;
+  const replica = `${hostname()}:${process.pid}`;
+  const metrics = settings.metrics.enabled ? createAppMetrics({ store, queue, repoLabels: settings.metrics.repoLabels }) : null;
   const client = new AgentRunClient({
     baseUrl: settings.service.baseUrl,
     token: settings.service.token,
     orgId: settings.service.orgId,
-    budget: backend.budget,
+    budget: metrics ? observedBudget(backend.budget, metrics.budgetWaited) : backend.budget,
     timeScale: settings.timeScale,
+    ...(metrics ? { fetch: observedFetch(globalThis.fetch, metrics.serviceRequest) } : {}),
   });
   const octokitFor = (installationId: number | null) => probot.auth(installationId ?? undefined);
   // GitHub's secondary limits belong to each installation: writes are paced per installation, by priority, shared through Redis.
@@ -139,9 +193,10 @@ export async function startApp(env: Readonly<Record<string, string | undefined>>
     timeScale: options.githubPacingTimeScale ?? settings.timeScale,
     ...(backend.redis ? { redis: backend.redis, keyPrefix: `${backend.keyPrefix}:github-writes` } : {}),
     onRateLimited: (event) => probot.log.warn(event, "GitHub rate-limited a write; its installation's writes pause"),
+    ...(metrics ? { onWrite: metrics.githubWrite } : {}),
   });
   const writer = createPacedThreadWriter(createOctokitThreadWriter(octokitFor, identity), pacer);
-  const engine = new RunEngine({ store, client, writer, queue, locks, logger: probot.log.child({ name: "engine" }), timeScale: settings.timeScale, ...options.engine });
+  const engine = new RunEngine({ store, client, writer, queue, locks, logger: probot.log.child({ name: "engine" }), timeScale: settings.timeScale, ...(metrics ? { observer: metrics } : {}), ...options.engine });
   const deps: AppDependencies = {
     store,
     queue,
@@ -152,13 +207,21 @@ export async function startApp(env: Readonly<Record<string, string | undefined>>
     identity,
     octokitFor,
     log: probot.log.child({ name: "worker" }),
+    ...(metrics ? { observer: metrics } : {}),
     ...(options.imageFetch ? { images: { fetch: options.imageFetch } } : {}),
   };
   const middleware = await createNodeMiddleware(createAgentRunApp(deps), { probot, webhooksPath: settings.webhookPath });
 
+  const githubWebUrl = githubWebUrlOf(baseUrl);
   const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const path = (req.url ?? "/").split("?")[0];
     if (req.method === "GET" && path === "/healthz") return void healthz(req, res, backend, identity);
+    if (req.method === "GET" && path === "/metrics") return void serveMetrics(req, res, metrics, settings.metrics.token);
+    if (req.method === "GET" && path === "/status") return void serveStatus(req, res, settings.statusToken, () => collectStatus({ store, budget: backend.budget, replica, backend: backend.kind }), githubWebUrl);
+    if (metrics && path === settings.webhookPath) {
+      const started = performance.now();
+      res.once("finish", () => metrics.webhookAnswered(res.statusCode, (performance.now() - started) / 1000));
+    }
     void middleware(req, res, () => {
       res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ error: "Not found", webhookPath: settings.webhookPath }));
     });

@@ -22,11 +22,24 @@ export interface RateBudget {
   waiting(kind: BudgetKind): number;
   /** After a 429: nobody gets budget of `kind` for `ms` (a `read` pause stops creates too: the shared window is full). */
   pause(kind: BudgetKind, ms: number): void;
+  /** Calls counted in each window right now, for operators (a status page); approximate with Redis (this process's clock). */
+  usage(): Promise<BudgetUsage>;
   /**
    * Whether a new call of `kind` would have to wait right now, as far as this process can tell
    * without asking anyone (a shared budget only knows its own queue).
    */
   busy(kind: BudgetKind): boolean;
+}
+
+export interface WindowUsage {
+  used: number;
+  limit: number;
+  windowMs: number;
+}
+
+export interface BudgetUsage {
+  shared: WindowUsage;
+  create: WindowUsage;
 }
 
 export interface WindowSpec {
@@ -90,6 +103,7 @@ abstract class QueuedBudget implements RateBudget {
 
   protected abstract tryTake(kind: BudgetKind): Promise<number> | number;
   abstract pause(kind: BudgetKind, ms: number): void;
+  abstract usage(): Promise<BudgetUsage>;
 
   waiting(kind: BudgetKind): number {
     return this.queues[kind].length;
@@ -233,6 +247,14 @@ class InProcessBudget extends QueuedBudget {
     return 0;
   }
 
+  async usage(): Promise<BudgetUsage> {
+    const now = this.now();
+    return {
+      shared: { used: this.shared.count(now), limit: this.shared.limit, windowMs: this.shared.windowMs },
+      create: { used: this.create.count(now), limit: this.create.limit, windowMs: this.create.windowMs },
+    };
+  }
+
   pause(kind: BudgetKind, ms: number): void {
     this.pausedUntil[kind] = Math.max(this.pausedUntil[kind], this.now() + ms);
     void this.pump();
@@ -279,6 +301,16 @@ class RedisBudget extends QueuedBudget {
       pauses.push(`${p}:pause:create`);
     }
     return takeFromRedisWindows(this.redis, windows, pauses, `${this.instance}:${++this.counter}`);
+  }
+
+  async usage(): Promise<BudgetUsage> {
+    const now = Date.now();
+    const read = async (kind: "shared" | "create"): Promise<WindowUsage> => {
+      const windowMs = this.windows[kind].durationMs + this.margin;
+      const used = await this.redis.zcount(`${this.prefix}:${kind}`, now - windowMs, "+inf");
+      return { used, limit: this.windows[kind].points, windowMs };
+    };
+    return { shared: await read("shared"), create: await read("create") };
   }
 
   pause(kind: BudgetKind, ms: number): void {

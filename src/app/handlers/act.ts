@@ -24,6 +24,7 @@ export async function actOnPrepared(prepared: PreparedRun, ctx: ActContext): Pro
   const trigger = prepared.trigger;
   if (prepared.action === "ignore") {
     log.info({ flow: trigger.flow, reason: prepared.reason }, "nothing to do");
+    ctx.deps.observer?.ignored("nothing_to_do");
     return;
   }
   if (!trigger.repo || !prepared.thread) return;
@@ -43,6 +44,7 @@ export async function actOnPrepared(prepared: PreparedRun, ctx: ActContext): Pro
   try {
     if (prepared.action === "refuse" || prepared.action === "hand_back") {
       await ctx.deps.writer.createComment(thread, prepared.body, { priority: "acknowledge" });
+      ctx.deps.observer?.refused(prepared.action === "refuse" ? "permission" : "ci_attempts_used");
       log.info({ action: prepared.action, reason: prepared.reason }, prepared.action === "refuse" ? "refused" : "handed the pull request back");
       return;
     }

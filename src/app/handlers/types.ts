@@ -3,6 +3,7 @@ import type { ImageDownloadSettings } from "../../flows/index.js";
 import type { AgentRunClient } from "../../service/client.js";
 import type { RunEngine } from "../engine.js";
 import type { ThreadLocks } from "../locks.js";
+import type { DeliveryObserver } from "../ops/metrics.js";
 import type { WorkQueue } from "../queue/types.js";
 import type { BridgeStore } from "../store/types.js";
 import type { ThreadWriter } from "../thread-writer.js";
@@ -38,4 +39,6 @@ export interface AppDependencies {
   /** Image download settings (tests point github.com at a fake); the token is the installation's. */
   images?: Omit<ImageDownloadSettings, "token">;
   log: HandlerLogger;
+  /** Told why a delivery started nothing (the metrics). */
+  observer?: DeliveryObserver;
 }

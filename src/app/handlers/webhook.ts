@@ -86,6 +86,7 @@ export async function processDelivery(data: DeliveryJobData, deps: AppDependenci
     if (error instanceof EventPayloadError) {
       // Nothing could ever make it a trigger, and there is no thread to answer in.
       log.warn({ delivery: data.deliveryId, issues: error.issues }, error.message);
+      deps.observer?.ignored("bad_payload");
       return;
     }
     throw error;
@@ -97,6 +98,7 @@ export async function processDelivery(data: DeliveryJobData, deps: AppDependenci
   const self = selfOf(deps);
   const loaded = await loadRepoConfig((file) => context.config(file));
   if (!loaded.ok) {
+    deps.observer?.refused("config_error");
     await answerConfigError({ event, loaded, self, deps, installationId: data.installationId });
     return;
   }
@@ -104,6 +106,7 @@ export async function processDelivery(data: DeliveryJobData, deps: AppDependenci
   const detection = detectTrigger(event, loaded.config, self);
   if (detection.kind === "ignore") {
     log.info({ delivery: data.deliveryId, code: detection.code, reason: detection.reason }, "ignored");
+    deps.observer?.ignored(detection.code);
     return;
   }
 

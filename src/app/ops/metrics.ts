@@ -1,0 +1,153 @@
+/**
+ * What an operator scrapes (`GET /metrics`, Prometheus text format, prom-client): counters and
+ * histograms of this replica, and gauges read from the shared store and queue at scrape time.
+ * Labels are bounded sets (event names, reason codes, source types, outcomes); a repository name is
+ * a label only with METRICS_REPO_LABELS=true, since an organization's repositories are unbounded.
+ */
+import { Counter, Gauge, Histogram, Registry } from "prom-client";
+import type { BudgetKind, RateBudget } from "../../service/budget.js";
+import type { WriteEvent } from "../../github/pacing.js";
+import type { WorkQueue } from "../queue/types.js";
+import type { BridgeStore, Task, TaskState } from "../store/types.js";
+
+const PREFIX = "agent_run_bridge_";
+const TASK_STATES: readonly TaskState[] = ["held", "queued", "sending", "watching", "reporting", "done", "abandoned"];
+
+/** What the engine reports as it works (implemented by the metrics; a no-op elsewhere). */
+export interface EngineObserver {
+  acknowledged(task: Task, latencyMs: number): void;
+  runStarted(task: Task): void;
+  runFinished(task: Task, outcome: string, durationMs: number | null): void;
+}
+
+/** What the webhook path reports: what was done with each delivery, and why one started nothing. */
+export interface DeliveryObserver {
+  received(event: string, receipt: string): void;
+  ignored(code: string): void;
+  refused(code: string): void;
+}
+
+export interface AppMetrics extends EngineObserver, DeliveryObserver {
+  readonly registry: Registry;
+  webhookAnswered(status: number, seconds: number): void;
+  serviceRequest(endpoint: string, status: number | "error"): void;
+  budgetWaited(kind: BudgetKind, seconds: number): void;
+  githubWrite(event: WriteEvent): void;
+  /** The Prometheus text of every metric. */
+  render(): Promise<string>;
+}
+
+export interface MetricsOptions {
+  store: BridgeStore;
+  queue: WorkQueue;
+  /** Put the repository (owner/name) on run counters. */
+  repoLabels: boolean;
+}
+
+/** The service call a request path is, by shape (no ids in labels). */
+export function serviceEndpointOf(method: string, path: string): string {
+  if (/\/agent\/run\/resume$/.test(path)) return "resume";
+  if (/\/agent\/run\/\d+\/logs$/.test(path)) return "logs";
+  if (/\/agent\/run\/\d+$/.test(path)) return "get_run";
+  if (/\/agent\/run$/.test(path) && method === "POST") return "create";
+  if (/\/agent\/runs$/.test(path)) return "list_runs";
+  if (/\/repos$/.test(path)) return "list_repos";
+  return "other";
+}
+
+export function createAppMetrics(options: MetricsOptions): AppMetrics {
+  const registry = new Registry();
+  const repoLabel = (task: Task): Record<string, string> => (options.repoLabels ? { repository: `${task.thread.owner}/${task.thread.repo}` } : {});
+  const runLabels = options.repoLabels ? ["kind", "source_type", "repository"] : ["kind", "source_type"];
+  const finishLabels = options.repoLabels ? ["outcome", "source_type", "repository"] : ["outcome", "source_type"];
+
+  const webhooks = new Counter({ name: `${PREFIX}webhooks_received_total`, help: "Webhook deliveries received, by event and what was done with them (queued, duplicate, not_for_us).", labelNames: ["event", "receipt"], registers: [registry] });
+  const ignored = new Counter({ name: `${PREFIX}webhooks_ignored_total`, help: "Deliveries that started nothing, by reason code.", labelNames: ["reason"], registers: [registry] });
+  const refused = new Counter({ name: `${PREFIX}webhooks_refused_total`, help: "Deliveries answered with a refusal, by reason code.", labelNames: ["reason"], registers: [registry] });
+  const runs = new Counter({ name: `${PREFIX}runs_started_total`, help: "Agent runs created or resumed, by source type.", labelNames: runLabels, registers: [registry] });
+  const finished = new Counter({ name: `${PREFIX}runs_finished_total`, help: "Watched runs that ended, by outcome and source type.", labelNames: finishLabels, registers: [registry] });
+  const service = new Counter({ name: `${PREFIX}service_requests_total`, help: "Requests to the Agent Run Service, by endpoint and HTTP status.", labelNames: ["endpoint", "status"], registers: [registry] });
+  const service429 = new Counter({ name: `${PREFIX}service_rate_limited_total`, help: "Answers 429 from the Agent Run Service.", labelNames: ["endpoint"], registers: [registry] });
+  const budgetWait = new Histogram({ name: `${PREFIX}service_budget_wait_seconds`, help: "Time calls waited for the client-side rate budget.", labelNames: ["kind"], buckets: [0.01, 0.1, 1, 5, 15, 30, 60, 120, 300], registers: [registry] });
+  const writes = new Counter({ name: `${PREFIX}github_writes_total`, help: "GitHub writes by priority and outcome (written, failed, superseded, stale, stopped).", labelNames: ["priority", "outcome"], registers: [registry] });
+  const pacing = new Histogram({ name: `${PREFIX}github_write_pacing_seconds`, help: "Time GitHub writes waited in their installation's lane.", labelNames: ["priority"], buckets: [0.01, 0.1, 0.5, 1, 2, 5, 10, 30, 60, 300], registers: [registry] });
+  const answer = new Histogram({ name: `${PREFIX}webhook_answer_seconds`, help: "Time to answer a webhook delivery.", labelNames: ["status"], buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10], registers: [registry] });
+  const ack = new Histogram({ name: `${PREFIX}first_acknowledgement_seconds`, help: "From a webhook's arrival to the first visible acknowledgement in its thread.", buckets: [0.1, 0.5, 1, 2, 5, 10, 30, 60, 300], registers: [registry] });
+  const duration = new Histogram({ name: `${PREFIX}run_duration_seconds`, help: "From a run's start to its result.", labelNames: ["outcome"], buckets: [30, 60, 300, 600, 1800, 3600, 7200, 14400], registers: [registry] });
+
+  new Gauge({
+    name: `${PREFIX}tasks`,
+    help: "Tasks in the shared store by state (watching = runs being watched).",
+    labelNames: ["state"],
+    registers: [registry],
+    async collect() {
+      const counts = await options.store.countByState();
+      for (const state of TASK_STATES) this.set({ state }, counts[state] ?? 0);
+    },
+  });
+  new Gauge({
+    name: `${PREFIX}queue_jobs`,
+    help: "Jobs in the shared work queue by kind (delivery, task) and state (waiting, delayed, active).",
+    labelNames: ["kind", "state"],
+    registers: [registry],
+    async collect() {
+      const counts = await options.queue.counts();
+      for (const [kind, c] of Object.entries(counts)) for (const [state, n] of Object.entries(c)) this.set({ kind, state }, n);
+    },
+  });
+
+  return {
+    registry,
+    received: (event, receipt) => webhooks.inc({ event, receipt }),
+    webhookAnswered: (status, seconds) => answer.observe({ status: String(status) }, seconds),
+    ignored: (code) => ignored.inc({ reason: code }),
+    refused: (code) => refused.inc({ reason: code }),
+    acknowledged: (_task, latencyMs) => ack.observe(latencyMs / 1000),
+    runStarted: (task) => runs.inc({ kind: task.kind === "create" ? "created" : "resumed", source_type: task.sourceType, ...repoLabel(task) }),
+    runFinished(task, outcome, durationMs) {
+      finished.inc({ outcome, source_type: task.sourceType, ...repoLabel(task) });
+      if (durationMs !== null) duration.observe({ outcome }, durationMs / 1000);
+    },
+    serviceRequest(endpoint, status) {
+      service.inc({ endpoint, status: String(status) });
+      if (status === 429) service429.inc({ endpoint });
+    },
+    budgetWaited: (kind, seconds) => budgetWait.observe({ kind }, seconds),
+    githubWrite(event) {
+      writes.inc({ priority: event.priority, outcome: event.outcome });
+      pacing.observe({ priority: event.priority }, event.queuedMs / 1000);
+    },
+    render: () => registry.metrics(),
+  };
+}
+
+/** A fetch that tells `onAnswer` the endpoint and status of every service call. */
+export function observedFetch(inner: typeof fetch, onAnswer: (endpoint: string, status: number | "error") => void): typeof fetch {
+  return async (input, init) => {
+    const url = new URL(typeof input === "string" ? input : input instanceof URL ? input.href : input.url);
+    const endpoint = serviceEndpointOf((init?.method ?? "GET").toUpperCase(), url.pathname);
+    try {
+      const response = await inner(input, init);
+      onAnswer(endpoint, response.status);
+      return response;
+    } catch (error) {
+      onAnswer(endpoint, "error");
+      throw error;
+    }
+  };
+}
+
+/** A budget that reports how long each acquire waited. */
+export function observedBudget(inner: RateBudget, onWaited: (kind: BudgetKind, seconds: number) => void): RateBudget {
+  return {
+    async acquire(kind, acquireOptions) {
+      const started = performance.now();
+      await inner.acquire(kind, acquireOptions);
+      onWaited(kind, (performance.now() - started) / 1000);
+    },
+    waiting: (kind) => inner.waiting(kind),
+    pause: (kind, ms) => inner.pause(kind, ms),
+    busy: (kind) => inner.busy(kind),
+    usage: () => inner.usage(),
+  };
+}

@@ -1,0 +1,108 @@
+/**
+ * What operators read from a running App: `/metrics` (Prometheus text, off by default, behind a
+ * bearer token when one is set) and `/status` (404 without STATUS_TOKEN, the runs in flight with it).
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import { startAppHarness, type AppHarness } from "../../helpers/app-harness.js";
+
+const ISSUE = { number: 1, title: "Flaky date test", body: "`dates.test.ts` fails on Tuesdays." };
+
+let harness: AppHarness;
+afterEach(async () => {
+  await harness?.close();
+});
+
+async function until(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
+  const start = Date.now();
+  while (!(await condition())) {
+    if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+/** The value of one sample line of the Prometheus text, e.g. `name{a="b"}`; undefined when absent. */
+function sample(text: string, series: string): number | undefined {
+  const line = text.split("\n").find((l) => l.startsWith(`${series} `));
+  return line === undefined ? undefined : Number(line.slice(series.length + 1));
+}
+
+describe("/metrics", () => {
+  it("is off unless METRICS or METRICS_TOKEN is set", async () => {
+    harness = await startAppHarness();
+    expect((await fetch(`${harness.app.url}/metrics`)).status).toBe(404);
+  });
+
+  it("counts webhooks, runs and service requests of a real run, behind its bearer token, without repository names", async () => {
+    harness = await startAppHarness({ env: { METRICS_TOKEN: "scrape-me" } });
+    const trigger = harness.humanComment(ISSUE, "/agent fix the flaky test");
+    await harness.deliver("issue_comment", trigger.payload);
+    await harness.deliver("issue_comment", trigger.payload, "same-twice");
+    await harness.deliver("issue_comment", trigger.payload, "same-twice");
+    await harness.deliver("issue_comment", harness.humanComment(ISSUE, "just chatting").payload);
+    await harness.idle();
+
+    expect((await fetch(`${harness.app.url}/metrics`)).status).toBe(401);
+    expect((await fetch(`${harness.app.url}/metrics`, { headers: { authorization: "Bearer wrong" } })).status).toBe(401);
+    const response = await fetch(`${harness.app.url}/metrics`, { headers: { authorization: "Bearer scrape-me" } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toMatch(/^text\/plain/);
+    const text = await response.text();
+
+    expect(sample(text, 'agent_run_bridge_webhooks_received_total{event="issue_comment",receipt="queued"}')).toBe(3);
+    expect(sample(text, 'agent_run_bridge_webhooks_received_total{event="issue_comment",receipt="duplicate"}')).toBe(1);
+    // The second delivery of the same comment is another delivery id but the same trigger; the chat is no trigger.
+    expect(sample(text, 'agent_run_bridge_webhooks_ignored_total{reason="no_trigger"}')).toBe(1);
+    expect(sample(text, 'agent_run_bridge_runs_started_total{kind="created",source_type="GIT_HOST"}')).toBe(1);
+    expect(sample(text, 'agent_run_bridge_runs_finished_total{outcome="succeeded",source_type="GIT_HOST"}')).toBe(1);
+    expect(sample(text, 'agent_run_bridge_service_requests_total{endpoint="create",status="200"}')).toBe(1);
+    expect(sample(text, 'agent_run_bridge_service_rate_limited_total{endpoint="create"}')).toBeUndefined();
+    expect(sample(text, 'agent_run_bridge_tasks{state="done"}')).toBe(1);
+    expect(sample(text, 'agent_run_bridge_queue_jobs{kind="delivery",state="waiting"}')).toBe(0);
+    expect(sample(text, "agent_run_bridge_first_acknowledgement_seconds_count")).toBe(1);
+    expect(sample(text, 'agent_run_bridge_webhook_answer_seconds_count{status="200"}')).toBe(4);
+    expect(sample(text, 'agent_run_bridge_github_writes_total{priority="acknowledge",outcome="written"}')).toBe(2);
+    expect(sample(text, 'agent_run_bridge_github_writes_total{priority="result",outcome="written"}')).toBeGreaterThanOrEqual(2);
+    expect(text).not.toContain("octo-org");
+  });
+
+  it("labels runs with their repository only when METRICS_REPO_LABELS=true", async () => {
+    harness = await startAppHarness({ env: { METRICS: "true", METRICS_REPO_LABELS: "true" } });
+    await harness.deliver("issue_comment", harness.humanComment(ISSUE, "/agent fix it").payload);
+    await harness.idle();
+    const text = await (await fetch(`${harness.app.url}/metrics`)).text();
+    expect(sample(text, 'agent_run_bridge_runs_started_total{kind="created",source_type="GIT_HOST",repository="octo-org/widgets"}')).toBe(1);
+  });
+});
+
+describe("/status", () => {
+  it("is 404 without STATUS_TOKEN", async () => {
+    harness = await startAppHarness();
+    expect((await fetch(`${harness.app.url}/status`)).status).toBe(404);
+  });
+
+  it("shows the runs in flight, held follow-ups and recent failures to the holder of the token", async () => {
+    harness = await startAppHarness({ env: { STATUS_TOKEN: "let-me-see" } });
+    harness.emulator.control.script({ match: "slow", durationMs: 600_000 });
+    await harness.deliver("issue_comment", harness.humanComment({ ...ISSUE, number: 1 }, "/agent a slow task").payload);
+    await until(async () => (await harness.app.store.listTasks(["watching"])).length === 1, "the slow run to be watched");
+    await harness.deliver("issue_comment", harness.humanComment({ ...ISSUE, number: 1 }, "/agent and then this").payload);
+    await until(async () => (await harness.app.store.listTasks(["held"])).length === 1, "the follow-up to be held");
+
+    expect((await fetch(`${harness.app.url}/status`)).status).toBe(401);
+    expect((await fetch(`${harness.app.url}/status?token=nope`)).status).toBe(401);
+    const page = await fetch(`${harness.app.url}/status`, { headers: { authorization: "Bearer let-me-see" } });
+    expect(page.status).toBe(200);
+    expect(page.headers.get("content-type")).toBe("text/html; charset=utf-8");
+    const html = await page.text();
+    const [watching] = await harness.app.store.listTasks(["watching"]);
+    expect(html).toContain("Runs in flight <span class=\"count\">1</span>");
+    expect(html).toContain(`href="${watching!.webUrl}">#${watching!.runId}</a>`);
+    // Links point at the GitHub the App talks to (here the fake's address).
+    expect(html).toContain(`href="${harness.github.url}/octo-org/widgets/issues/1">octo-org/widgets#1</a>`);
+    expect(html).toContain("Held follow-ups <span class=\"count\">1</span>");
+    expect(html).toContain("No recent failure.");
+    expect(html).toMatch(/Run creations<\/strong>: 1 of 10 in the last \d+ s/);
+    expect(html).not.toContain("<script");
+    expect((await fetch(`${harness.app.url}/status?token=let-me-see`)).status).toBe(200);
+  });
+});
