@@ -71,7 +71,7 @@ function table(caption: string, headers: string[], rows: string[][], empty: stri
 
 function budgetLine(name: string, usage: BudgetUsage["shared"]): string {
   const percent = usage.limit > 0 ? Math.round((usage.used / usage.limit) * 100) : 0;
-  return `<li><strong>${escapeHtml(name)}</strong>: ${usage.used} of ${usage.limit} in the last ${Math.round(usage.windowMs / 1000)} s <meter min="0" max="${usage.limit}" value="${Math.min(usage.used, usage.limit)}">${percent}%</meter></li>`;
+  return `<li><strong>${escapeHtml(name)}</strong>: ${usage.used} of ${usage.limit} in the last ${usage.windowMs < 10_000 ? (usage.windowMs / 1000).toFixed(1) : Math.round(usage.windowMs / 1000)} s <meter min="0" max="${usage.limit}" value="${Math.min(usage.used, usage.limit)}">${percent}%</meter></li>`;
 }
 
 export function renderStatusPage(snapshot: StatusSnapshot, options: { githubWebUrl?: string } = {}): string {

@@ -1,0 +1,65 @@
+/**
+ * The status page in a real browser: headless Chromium (Debian's `chromium`, installed by .ci/run)
+ * driven by playwright-core loads `/status` from a running App with a run in flight, on a phone-sized
+ * screen and without JavaScript, and a screenshot is written under test-results/.
+ */
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { chromium, type Browser } from "playwright-core";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { startAppHarness, type AppHarness } from "../../helpers/app-harness.js";
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const OUTPUT = join(process.cwd(), "test-results", "status-page");
+
+let browser: Browser;
+let harness: AppHarness | undefined;
+
+beforeAll(async () => {
+  // Flags: root in CI needs --no-sandbox; the machine's network is closed, so no background traffic.
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+  });
+  mkdirSync(OUTPUT, { recursive: true });
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+afterEach(async () => {
+  await harness?.close();
+  harness = undefined;
+});
+
+describe("the status page in Chromium", () => {
+  it("shows the run in flight on a phone-sized screen, with JavaScript off", async () => {
+    harness = await startAppHarness({ env: { STATUS_TOKEN: "browser-token" } });
+    harness.emulator.control.script({ match: "slow", durationMs: 600_000 });
+    await harness.deliver("issue_comment", harness.humanComment({ number: 1, title: "Flaky date test", body: "" }, "/agent a slow task").payload);
+    const deadline = Date.now() + 10_000;
+    while ((await harness.app.store.listTasks(["watching"])).length === 0) {
+      if (Date.now() > deadline) throw new Error("the run was never watched");
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    const [task] = await harness.app.store.listTasks(["watching"]);
+
+    const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 390, height: 844 }, isMobile: true });
+    const page = await context.newPage();
+    const response = await page.goto(`${harness.app.url}/status?token=browser-token`);
+    expect(response?.status()).toBe(200);
+    await expect(page.title()).resolves.toBe("agent-run-bridge status");
+
+    const runLink = page.getByRole("link", { name: `#${task!.runId}`, exact: true });
+    await expect(runLink.getAttribute("href")).resolves.toBe(task!.webUrl);
+    const row = page.locator("tr", { has: runLink });
+    await expect(row.locator('td[data-label="Thread"]').innerText()).resolves.toBe("octo-org/widgets#1");
+    await expect(row.locator('td[data-label="State"]').innerText()).resolves.toMatch(/^watching/);
+    // Narrow screens stack each row's cells with their labels; nothing scrolls sideways.
+    const width = await page.evaluate("document.documentElement.scrollWidth");
+    expect(width).toBeLessThanOrEqual(390);
+    await page.screenshot({ path: join(OUTPUT, "status-phone.png"), fullPage: true });
+    await context.close();
+  });
+});
