@@ -29,7 +29,7 @@ import { identityFor, resolveIdentity } from "./identity.js";
 import { loadImages } from "./images.js";
 import { linkPullRequests } from "./links.js";
 import { InputError, rawInput, readInputs, type ActionInputs, type Env } from "./inputs.js";
-import { effectiveConfig, fetchConfigFile, parseConfigFile, CONFIG_PATH } from "./repo-config.js";
+import { effectiveConfig, fetchConfigFile, layeredConfigInput, parseConfigFile, CONFIG_PATH } from "./repo-config.js";
 import { OUTPUT_NAMES, outputsFor, renderJobSummary, type ActionOutcome, type PostedComment, type SummaryContext } from "./report.js";
 import { pollScheduleFrom, readCurrentStep, readTraceDigest, repositoryRunReader, watchRun, type PollSchedule } from "./runs.js";
 import { readEventPayload, readRunnerEnv, RunnerEnvError, workflowRunUrl, type RunnerEnv } from "./runner-env.js";
@@ -197,7 +197,8 @@ async function loadConfig(step: Step): Promise<LoadedConfig> {
   if (!file.ok) return { ok: false, errors: file.errors, fileRaw: undefined };
   for (const warning of file.warnings) core.warning(warning);
   const parsed = effectiveConfig(file.raw, step.inputs, step.event.name);
-  return parsed.ok ? { ok: true, config: parsed.config } : { ok: false, errors: parsed.errors, fileRaw: file.raw };
+  // Judged as the step would have read it: inputs over the file (a `workflow_run` step turns CI auto-fix on).
+  return parsed.ok ? { ok: true, config: parsed.config } : { ok: false, errors: parsed.errors, fileRaw: layeredConfigInput(file.raw, step.inputs, step.event.name) };
 }
 
 /** A broken configuration: said once in the thread when the event would have been a trigger, and the step fails. */

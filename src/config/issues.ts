@@ -71,6 +71,8 @@ export interface DescribeIssuesOptions {
   allowedKeysAt?: (path: readonly PathSegment[]) => readonly string[] | undefined;
   /** Prefix for field paths, e.g. "input " for Action inputs. Default none. */
   label?: (path: string) => string;
+  /** The allowed key an unknown one probably meant; default: the closest by edit distance. */
+  suggest?: (key: string, allowed: readonly string[]) => string | undefined;
 }
 
 /** One message per problem, e.g. "`check_suite.max_attempts`: must be an integer between 1 and 20 (got \"three\")". */
@@ -82,7 +84,7 @@ export function describeIssues(issues: readonly Issue[], input: unknown, options
       const allowed = options.allowedKeysAt?.(issue.path) ?? [];
       for (const key of issue.keys) {
         const where = label(formatFieldPath([...issue.path, key]));
-        const guess = closestKey(key, allowed);
+        const guess = (options.suggest ?? closestKey)(key, allowed);
         const hint = guess ? ` Did you mean \`${guess}\`?` : "";
         const list = allowed.length > 0 ? ` Allowed keys here: ${allowed.join(", ")}.` : "";
         messages.push(`${where}: unknown key (a typo?).${hint}${list}`);
