@@ -7,7 +7,7 @@
  */
 import { z } from "zod";
 import { AGENT_TYPES } from "../service/wire.js";
-import { describeIssues } from "./issues.js";
+import { locateIssues, type LocatedProblem } from "./issues.js";
 import { suggestKey } from "./key-suggestions.js";
 
 /** GitHub repository roles, weakest first (the `role_name` of the collaborator permission API). */
@@ -302,6 +302,12 @@ export interface ParseRepoConfigOptions {
 }
 
 export function parseRepoConfig(raw: unknown, options: ParseRepoConfigOptions = {}): ParseRepoConfigResult {
+  const result = validateRepoConfig(raw, options);
+  return result.ok ? result : { ok: false, errors: result.problems.map((problem) => problem.message) };
+}
+
+/** `parseRepoConfig` with the path of every problem (for pointing at a line of the file). */
+export function validateRepoConfig(raw: unknown, options: ParseRepoConfigOptions = {}): { ok: true; config: RepoConfig } | { ok: false; problems: LocatedProblem[] } {
   let input: unknown = raw ?? {};
   if (input !== null && typeof input === "object" && !Array.isArray(input) && "_extends" in input) {
     const { _extends: _ignored, ...rest } = input as Record<string, unknown>;
@@ -309,12 +315,12 @@ export function parseRepoConfig(raw: unknown, options: ParseRepoConfigOptions = 
   }
   const result = RepoConfigSchema.safeParse(input);
   if (result.success) return { ok: true, config: result.data };
-  const errors = describeIssues(result.error.issues, input, {
+  const problems = locateIssues(result.error.issues, input, {
     allowedKeysAt: (path) => allowedKeysAt(RepoConfigSchema, path),
     label: options.label,
     suggest: suggestKey,
   });
-  return { ok: false, errors };
+  return { ok: false, problems };
 }
 
 // ---------------------------------------------------------------------------------------------
