@@ -118,6 +118,29 @@ export function renderOverLimitReply(input: { over: OverLimit; now: number; thre
   return `${renderOverLimitMarker(over.limit)}\n${md`⏸️ I did not start the agent: ${describeCount(over, input.threadKind)}, the limit set by ${key}. The next run can start at ${utcMinute(freesAt) as SafeMarkdown} (in ${wait as SafeMarkdown}). A maintainer can change the limit in \`.github/agent-run.yml\`.`}`;
 }
 
+export type SpendVerdict =
+  | { allowed: true }
+  | {
+      allowed: false;
+      over: OverLimit;
+      /** For logs. */
+      reason: string;
+      /** The reply to post, or null when the thread already heard about this limit in this window. */
+      reply: string | null;
+    };
+
+/** The whole decision a shell makes before calling the service: the limits, then whether the thread hears about it. */
+export function judgeSpendLimits(
+  input: LimitCheckInput & { earlierReplies: readonly OverLimitReply[]; threadKind: "issue" | "pull_request" | null },
+): SpendVerdict {
+  const verdict = checkRunLimits(input);
+  if (verdict.allowed) return verdict;
+  const { over } = verdict;
+  const reason = `Over \`limits.${over.limit}\` (${over.count} of ${over.max}); another run can start at ${new Date(over.freesAt).toISOString()}. Nothing was sent to the service.`;
+  const due = input.threadKind !== null && overLimitReplyDue({ over, earlierReplies: input.earlierReplies, now: input.now });
+  return { allowed: false, over, reason, reply: due ? renderOverLimitReply({ over, now: input.now, threadKind: input.threadKind }) : null };
+}
+
 // ---------------------------------------------------------------------------------------------
 // Reading the facts from the bot's own comments (for shells without a store: the Action)
 
