@@ -15,7 +15,7 @@ import { getOctokit } from "@actions/github";
 import { DEFAULT_REPO_CONFIG, type RepoConfig } from "../config/schema.js";
 import { isThreadEvent, parseWebhookEvent, type BridgeEvent } from "../core/events.js";
 import { newRunMarker, outcomeForPhase, type RunMarker } from "../core/markers.js";
-import type { BridgeSelf } from "../core/plan.js";
+import { triggerThread, type BridgeSelf } from "../core/plan.js";
 import { detectStopRequest } from "../core/stop.js";
 import { renderResultComment, renderServiceError, renderTrackingComment, serviceErrorForComment, type TrackingPhase } from "../core/render.js";
 import { configErrorReply, detectDespiteConfigError, MARKERS_ONLY_LOOKUP, prepareRun, type PreparedStart, type ReplyThread } from "../flows/index.js";
@@ -220,14 +220,16 @@ async function loadConfig(step: Step): Promise<LoadedConfig> {
 /** A broken configuration: said once in the thread when the event would have been a trigger, and the step fails. */
 async function configFailure(step: Step, fileRaw: unknown, errors: string[]): Promise<StepResult> {
   const message = `The agent configuration is invalid, so nothing was started: ${errors.join("; ")}`;
-  const wouldTrigger = step.inputs.prompt !== undefined || step.inputs.mode === "resume" || detectDespiteConfigError(step.event, fileRaw, step.self).kind === "trigger";
+  const despite = detectDespiteConfigError(step.event, fileRaw, step.self);
+  const wouldTrigger = step.inputs.prompt !== undefined || step.inputs.mode === "resume" || despite.kind === "trigger";
   if (!wouldTrigger) {
     core.warning(message);
     return { outcome: { kind: "ignored", reason: message }, failure: null };
   }
   // The bot's earlier config-error reply, if any, must be recognised as its own.
   step.self = { botLogins: (await resolveIdentity(step.octokit)).botLogins };
-  const threadNumber = isThreadEvent(step.event) ? step.event.thread.number : null;
+  // A CI failure's thread is its pull request.
+  const threadNumber = isThreadEvent(step.event) ? step.event.thread.number : despite.kind === "trigger" ? (triggerThread(despite.trigger)?.number ?? null) : null;
   const thread = new ThreadReporter(step.octokit, step.repo ?? { owner: "", repo: "" }, commentThread(step, threadNumber === null ? null : { number: threadNumber }), logSink);
   let comment = null;
   if (thread.enabled && step.repo && threadNumber !== null) {
