@@ -51820,25 +51820,64 @@ function closestKey(key, allowed) {
   return bestDistance <= Math.max(2, Math.floor(key.length / 3)) ? best : void 0;
 }
 function describeIssues(issues, input2, options = {}) {
+  return locateIssues(issues, input2, options).map((problem) => problem.message);
+}
+function locateIssues(issues, input2, options = {}) {
   const label = options.label ?? ((path) => path === "" ? "configuration" : `\`${path}\``);
-  const messages = [];
+  const problems = [];
   for (const issue3 of issues) {
     if (issue3.code === "unrecognized_keys") {
       const allowed = options.allowedKeysAt?.(issue3.path) ?? [];
       for (const key of issue3.keys) {
-        const where = label(formatFieldPath([...issue3.path, key]));
-        const guess = closestKey(key, allowed);
+        const path = [...issue3.path, key];
+        const guess = (options.suggest ?? closestKey)(key, allowed);
         const hint = guess ? ` Did you mean \`${guess}\`?` : "";
         const list = allowed.length > 0 ? ` Allowed keys here: ${allowed.join(", ")}.` : "";
-        messages.push(`${where}: unknown key (a typo?).${hint}${list}`);
+        problems.push({ path, unknownKey: true, message: `${label(formatFieldPath(path))}: unknown key (a typo?).${hint}${list}` });
       }
       continue;
     }
     const given = valueAt(input2, issue3.path);
     const got = given.found ? ` (got ${describeGivenValue(given.value)})` : " (missing)";
-    messages.push(`${label(formatFieldPath(issue3.path))}: ${issue3.message}${got}`);
+    problems.push({ path: [...issue3.path], message: `${label(formatFieldPath(issue3.path))}: ${issue3.message}${got}` });
   }
-  return messages;
+  return problems;
+}
+
+// src/config/key-suggestions.ts
+var KEY_ALIASES = {
+  trigger_phrase: ["trigger", "phrase", "command", "prefix", "trigger_word", "keyword"],
+  mention: ["mentions", "on_mention", "mention_trigger"],
+  repo_id: ["repository_id", "repo", "repository"],
+  model: ["models", "llm"],
+  agent_type: ["agent", "type", "agent_kind"],
+  permissions: ["permission", "access", "allow", "allowed", "who"],
+  minimum: ["min", "min_role", "role", "minimum_role", "level"],
+  users: ["user", "allowed_users", "logins", "people"],
+  teams: ["team", "allowed_teams"],
+  label: ["labels", "trigger_label", "on_label"],
+  reviews: ["review", "pull_request_review", "pr_reviews"],
+  check_suite: ["check_suites", "checks", "ci", "auto_fix", "autofix", "ci_fix", "ci_fixes", "workflow_run", "fix_ci"],
+  enabled: ["auto_fix", "autofix", "enable", "on", "active", "activated", "fix", "auto", "run"],
+  max_attempts: ["attempts", "max_attempt", "max_retries", "retries", "max_tries", "tries", "max_fixes", "limit"],
+  branches: ["branch", "only_branches", "include_branches", "branch_patterns"],
+  ignore_checks: ["ignore", "ignored_checks", "skip_checks", "exclude_checks", "ignore_check", "ignored"],
+  allow_forks: ["forks", "fork", "allow_fork", "include_forks", "fork_prs"],
+  limits: ["limit", "quota", "quotas", "spend_limits", "guards", "budget"],
+  runs_per_thread_per_day: ["per_thread", "thread", "runs_per_thread", "per_thread_per_day", "thread_runs_per_day"],
+  runs_per_repo_per_hour: ["per_repo", "runs_per_repo", "per_hour", "runs_per_hour", "repo_runs_per_hour"],
+  ci_fixes_per_repo_per_day: ["ci_fixes", "ci_fixes_per_day", "fixes_per_day", "ci_per_day"],
+  kill_switch_label: ["kill_switch", "killswitch", "off_label", "stop_label", "disable_label", "pause_label", "off_switch"],
+  follow_up: ["followup", "follow_ups", "followups", "follow_up_policy"],
+  instructions: ["instruction", "prompt", "system_prompt", "rules", "custom_instructions", "guidelines"]
+};
+var normalise = (key) => key.trim().toLowerCase().replace(/[-\s.]+/g, "_");
+function suggestKey(key, allowed) {
+  const wanted = normalise(key);
+  const exact = allowed.find((candidate) => candidate === wanted);
+  if (exact) return exact;
+  const aliased = allowed.find((candidate) => KEY_ALIASES[candidate]?.includes(wanted));
+  return aliased ?? closestKey(wanted, allowed);
 }
 
 // src/config/schema.ts
@@ -51923,6 +51962,21 @@ var FollowUpSchema = external_exports.enum(FOLLOW_UP_POLICIES, { error: `must be
   description: "What a follow-up comment does while the thread's run is still working: `queue` (resume the run when it finishes) or `new` (start another run)."
 });
 var InstructionsSchema = external_exports.string({ error: "must be text (a string)" }).max(INSTRUCTIONS_MAX_CHARS, { error: `must be at most ${INSTRUCTIONS_MAX_CHARS} characters` }).default("").meta({ description: "Text appended to every prompt, e.g. house rules for the agent." });
+var RUN_LIMIT_MAX = 1e4;
+var RUN_LIMIT_NAMES = ["runs_per_thread_per_day", "runs_per_repo_per_hour", "ci_fixes_per_repo_per_day"];
+var LimitsSchema = external_exports.strictObject(
+  {
+    runs_per_thread_per_day: intBetween(1, RUN_LIMIT_MAX).default(20).meta({ description: "Runs one issue or pull request may start (created or resumed, CI fixes included) in any 24 hours." }),
+    runs_per_repo_per_hour: intBetween(1, RUN_LIMIT_MAX).default(30).meta({ description: "Runs the whole repository may start (created or resumed) in any 60 minutes." }),
+    ci_fixes_per_repo_per_day: intBetween(1, RUN_LIMIT_MAX).default(20).meta({ description: "CI auto-fix runs the whole repository may start in any 24 hours." })
+  },
+  { error: objectError(RUN_LIMIT_NAMES.join(", ")) }
+).prefault({}).meta({
+  description: "Spend guards. Over a limit, nothing is sent to the service and the thread gets one short reply saying which limit, its count and when it frees (at most one such reply per thread per window)."
+});
+var KillSwitchLabelSchema = external_exports.string({ error: 'must be a label name such as "agent:off"' }).trim().min(1, { error: 'must not be empty (a label name such as "agent:off")' }).max(50, { error: "must be at most 50 characters (GitHub's limit for label names)" }).default("agent:off").meta({
+  description: "Label that switches the agent off in its issue or pull request (case-insensitive): while it is there, no run of any kind starts there, CI auto-fix included."
+});
 var REPO_CONFIG_FIELDS = {
   trigger_phrase: TriggerPhraseSchema,
   mention: MentionSchema,
@@ -51933,6 +51987,8 @@ var REPO_CONFIG_FIELDS = {
   label: LabelSchema,
   reviews: ReviewsSchema,
   check_suite: CheckSuiteSchema,
+  limits: LimitsSchema,
+  kill_switch_label: KillSwitchLabelSchema,
   follow_up: FollowUpSchema,
   instructions: InstructionsSchema
 };
@@ -51960,6 +52016,10 @@ function allowedKeysAt(schema, path) {
   return object2 ? Object.keys(object2.shape) : void 0;
 }
 function parseRepoConfig(raw, options = {}) {
+  const result = validateRepoConfig(raw, options);
+  return result.ok ? result : { ok: false, errors: result.problems.map((problem) => problem.message) };
+}
+function validateRepoConfig(raw, options = {}) {
   let input2 = raw ?? {};
   if (input2 !== null && typeof input2 === "object" && !Array.isArray(input2) && "_extends" in input2) {
     const { _extends: _ignored, ...rest } = input2;
@@ -51967,11 +52027,12 @@ function parseRepoConfig(raw, options = {}) {
   }
   const result = RepoConfigSchema.safeParse(input2);
   if (result.success) return { ok: true, config: result.data };
-  const errors = describeIssues(result.error.issues, input2, {
+  const problems = locateIssues(result.error.issues, input2, {
     allowedKeysAt: (path) => allowedKeysAt(RepoConfigSchema, path),
-    label: options.label
+    label: options.label,
+    suggest: suggestKey
   });
-  return { ok: false, errors };
+  return { ok: false, problems };
 }
 
 // src/core/events.ts
@@ -52005,6 +52066,7 @@ var CommonSchema = external_exports.looseObject({
   installation: external_exports.looseObject({ id: external_exports.number().int() }).nullish(),
   sender: UserSchema
 });
+var LabelsSchema = external_exports.array(external_exports.looseObject({ name: external_exports.string() })).nullish().transform((labels) => (labels ?? []).map((label) => label.name));
 var IssueSchema = external_exports.looseObject({
   number: external_exports.number().int(),
   title: text,
@@ -52012,7 +52074,8 @@ var IssueSchema = external_exports.looseObject({
   html_url: external_exports.string(),
   state: optionalString,
   user: UserSchema.nullish(),
-  pull_request: external_exports.looseObject({}).nullish()
+  pull_request: external_exports.looseObject({}).nullish(),
+  labels: LabelsSchema
 });
 var CommentSchema = external_exports.looseObject({
   id: external_exports.number().int(),
@@ -52029,6 +52092,7 @@ var PullRequestSchema = external_exports.looseObject({
   state: optionalString,
   draft: external_exports.boolean().nullish(),
   user: UserSchema.nullish(),
+  labels: LabelsSchema,
   head: external_exports.looseObject({
     ref: external_exports.string(),
     sha: external_exports.string(),
@@ -52138,7 +52202,8 @@ function issueThread(issue3) {
     title: issue3.title,
     body: issue3.body,
     author: issue3.user ? actor(issue3.user) : null,
-    state: issue3.state
+    state: issue3.state,
+    labels: issue3.labels
   };
 }
 function pullRequestThread(pr) {
@@ -52149,7 +52214,8 @@ function pullRequestThread(pr) {
     title: pr.title,
     body: pr.body,
     author: pr.user ? actor(pr.user) : null,
-    state: pr.state
+    state: pr.state,
+    labels: pr.labels
   };
 }
 function pullRequestRef(pr) {
@@ -52639,12 +52705,12 @@ function renderLink(text2, url2, options = {}) {
 
 // src/core/markers.ts
 var RUN_MARKER_STATES = ["queued", "running", "done"];
-var RUN_OUTCOMES = ["succeeded", "failed", "waiting_for_input", "unknown", "watch_timed_out"];
+var RUN_OUTCOMES = ["succeeded", "failed", "waiting_for_input", "unknown", "watch_timed_out", "stopped"];
 var MARKER_LIMITS = { json: 3e3, branches: 10, branchLength: 200, requestId: 100 };
 var BranchSchema = external_exports.string().min(1).max(MARKER_LIMITS.branchLength).regex(/^[^\s\u0000-\u001f\u007f]+$/, { error: "a branch name has no whitespace or control characters" });
 var RunMarkerSchema = external_exports.strictObject({
   v: external_exports.literal(1),
-  /** Null only while `queued` for a run that does not exist yet. */
+  /** Null only while `queued` for a run that does not exist yet (and after a stop that came before it did). */
   runId: external_exports.number().int().nonnegative().nullable(),
   orgId: external_exports.number().int().nonnegative(),
   sourceType: SourceTypeSchema,
@@ -52658,14 +52724,14 @@ var RunMarkerSchema = external_exports.strictObject({
   /** For CI fixes: the head commit whose failure this cycle answers. */
   headSha: external_exports.string().regex(/^[0-9a-f]{40}$/).optional()
 }).superRefine((marker, ctx) => {
-  if (marker.runId === null && marker.state !== "queued") {
+  if (marker.runId === null && marker.state !== "queued" && marker.outcome !== "stopped") {
     ctx.addIssue({ code: "custom", path: ["runId"], message: `a "${marker.state}" marker needs a runId` });
   }
   if (marker.state === "done" !== (marker.outcome !== void 0)) {
     ctx.addIssue({ code: "custom", path: ["outcome"], message: "outcome is set exactly when state is done" });
   }
 });
-var BOT_COMMENT_KINDS = ["run", "refusal", "config_error", "hand_back", "service_error"];
+var BOT_COMMENT_KINDS = ["run", "refusal", "config_error", "hand_back", "service_error", "over_limit", "stop"];
 function markerJson(value2) {
   return JSON.stringify(value2).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
@@ -52696,8 +52762,13 @@ function renderMarker(marker) {
 function renderKindMarker(kind) {
   return `<!-- ${MARKER_NAMESPACE}:${kind} -->`;
 }
+var OverLimitMarkerSchema = external_exports.strictObject({ v: external_exports.literal(1), limit: external_exports.enum(RUN_LIMIT_NAMES) });
+function renderOverLimitMarker(limit) {
+  return `<!-- ${MARKER_NAMESPACE}:over_limit ${markerJson({ v: 1, limit })} -->`;
+}
 var RUN_MARKER_LINE = new RegExp(`^<!-- ${MARKER_NAMESPACE}:run (\\{[^\\n]*\\}) -->[ \\t]*$`, "m");
 var KIND_MARKER_LINE = new RegExp(`^<!-- ${MARKER_NAMESPACE}:([a-z_]+) -->[ \\t]*$`, "m");
+var OVER_LIMIT_MARKER_LINE = new RegExp(`^<!-- ${MARKER_NAMESPACE}:over_limit (\\{[^\\n]{1,200}\\}) -->[ \\t]*$`, "m");
 var MAX_BODY_LENGTH = 65536;
 function countMarkerOpenings(body) {
   return body.match(MARKER_OPENING)?.length ?? 0;
@@ -52716,12 +52787,24 @@ function parseMarker(body) {
   const parsed = RunMarkerSchema.safeParse(json2);
   return parsed.success ? parsed.data : null;
 }
+function parseOverLimitMarker(body) {
+  if (!body || body.length > MAX_BODY_LENGTH || countMarkerOpenings(body) !== 1) return null;
+  const line = OVER_LIMIT_MARKER_LINE.exec(body);
+  if (!line) return null;
+  try {
+    const parsed = OverLimitMarkerSchema.safeParse(JSON.parse(line[1]));
+    return parsed.success ? parsed.data.limit : null;
+  } catch {
+    return null;
+  }
+}
 function parseCommentKind(body) {
   if (!body || body.length > MAX_BODY_LENGTH) return null;
   if (parseMarker(body) !== null) return "run";
+  if (parseOverLimitMarker(body) !== null) return "over_limit";
   if (countMarkerOpenings(body) !== 1) return null;
   const kind = KIND_MARKER_LINE.exec(body)?.[1];
-  return kind !== void 0 && kind !== "run" && BOT_COMMENT_KINDS.includes(kind) ? kind : null;
+  return kind !== void 0 && kind !== "run" && kind !== "over_limit" && BOT_COMMENT_KINDS.includes(kind) ? kind : null;
 }
 function isTrustedAuthor(comment, self) {
   const login = comment.user?.login;
@@ -52800,6 +52883,606 @@ function newRunMarker(fields) {
     },
     fields.branches ?? []
   );
+}
+
+// src/config/glob.ts
+function globToRegExp(pattern, options = {}) {
+  const pathAware = options.pathAware ?? true;
+  const one = pathAware ? "[^/]" : "[\\s\\S]";
+  let source = "";
+  for (let i = 0; i < pattern.length; i++) {
+    const ch = pattern[i];
+    if (ch === "*") {
+      if (pattern[i + 1] === "*") {
+        source += "[\\s\\S]*";
+        i++;
+      } else {
+        source += `${one}*`;
+      }
+    } else if (ch === "?") {
+      source += one;
+    } else {
+      source += ch.replace(/[.+^${}()|[\]\\]/g, "\\$&");
+    }
+  }
+  return new RegExp(`^${source}$`, options.ignoreCase ? "i" : "");
+}
+function matchesGlob(value2, pattern, options = {}) {
+  return globToRegExp(pattern, options).test(value2);
+}
+function firstMatchingGlob(value2, patterns, options = {}) {
+  return patterns.find((pattern) => matchesGlob(value2, pattern, options));
+}
+
+// src/core/kill-switch.ts
+function findKillSwitch(labels, config2) {
+  const wanted = config2.kill_switch_label.trim().toLowerCase();
+  return labels.find((label) => label.trim().toLowerCase() === wanted) ?? null;
+}
+function killSwitchReason(label, where) {
+  const thread = where === "issue" ? "issue" : "pull request";
+  return `The ${thread} carries the kill-switch label "${label}" (\`kill_switch_label\`): no run starts here until it is removed.`;
+}
+
+// src/core/sanitize-input.ts
+var INVISIBLE = /[\u00AD\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF]|\uDB40[\uDC00-\uDC7F]/g;
+function isInvisibleCodePoint(codePoint) {
+  return codePoint === 173 || codePoint === 6158 || codePoint >= 8203 && codePoint <= 8207 || codePoint >= 8234 && codePoint <= 8238 || codePoint >= 8288 && codePoint <= 8292 || codePoint >= 8294 && codePoint <= 8297 || codePoint === 65279 || codePoint >= 917504 && codePoint <= 917631;
+}
+var NAMED_INVISIBLE_ENTITIES = /&(?:zwj|zwnj|lrm|rlm|shy|ZeroWidthSpace|NoBreak|InvisibleTimes|InvisibleComma|af|it|ic);/g;
+function normalizeNewlines(text2) {
+  return text2.replace(/\r\n?/g, "\n").replace(/[\u2028\u2029\u0085]/g, "\n");
+}
+function stripInvisibleCharacters(text2) {
+  return text2.replace(INVISIBLE, "").replace(/&#(?:x([0-9a-f]{1,6})|([0-9]{1,7}));/gi, (entity, hex3, dec) => {
+    const codePoint = hex3 !== void 0 ? parseInt(hex3, 16) : parseInt(dec ?? "", 10);
+    return isInvisibleCodePoint(codePoint) ? "" : entity;
+  }).replace(NAMED_INVISIBLE_ENTITIES, "");
+}
+function stripAnsiEscapes(text2) {
+  return text2.replace(/\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[@-Z\\-_]/g, "");
+}
+var FENCE_OPEN2 = /^ {0,3}(`{3,}|~{3,})(.*)$/;
+var FENCE_CLOSE = /^ {0,3}(`{3,}|~{3,})\s*$/;
+function classifyLines(text2) {
+  const lines2 = [];
+  let fence = null;
+  for (const line of text2.split("\n")) {
+    if (!fence) {
+      const open3 = FENCE_OPEN2.exec(line);
+      if (open3 && !(open3[1].startsWith("`") && open3[2].includes("`"))) {
+        fence = { char: open3[1][0], length: open3[1].length };
+      }
+      lines2.push({ text: line, code: fence !== null });
+    } else {
+      lines2.push({ text: line, code: true });
+      const close = FENCE_CLOSE.exec(line);
+      if (close && close[1][0] === fence.char && close[1].length >= fence.length) fence = null;
+    }
+  }
+  return lines2;
+}
+function splitByCodeFences(text2) {
+  const segments = [];
+  const lines2 = classifyLines(text2);
+  lines2.forEach((line, index) => {
+    const piece = index < lines2.length - 1 ? `${line.text}
+` : line.text;
+    const last = segments[segments.length - 1];
+    if (last && last.code === line.code) last.text += piece;
+    else segments.push({ text: piece, code: line.code });
+  });
+  return segments;
+}
+function stripHtmlComments(text2) {
+  const codeRanges = [];
+  let offset = 0;
+  for (const segment of splitByCodeFences(text2)) {
+    if (segment.code) codeRanges.push([offset, offset + segment.text.length]);
+    offset += segment.text.length;
+  }
+  const inCode = (index) => codeRanges.some(([start, end]) => index >= start && index < end);
+  let out = "";
+  let cursor = 0;
+  while (cursor < text2.length) {
+    let start = text2.indexOf("<!--", cursor);
+    while (start !== -1 && inCode(start)) start = text2.indexOf("<!--", start + 4);
+    if (start === -1) break;
+    out += text2.slice(cursor, start);
+    const end = text2.indexOf("-->", start + 4);
+    cursor = end === -1 ? text2.length : end + 3;
+  }
+  return out + text2.slice(cursor);
+}
+var HIDDEN_ATTRIBUTE = /\s(?:alt|title|aria-[\w-]+|data-[\w-]+|placeholder)\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'>]+)/gi;
+function stripHiddenMarkupInProse(text2) {
+  return text2.replace(/<[a-zA-Z][^<>]*>/g, (tag) => tag.replace(HIDDEN_ATTRIBUTE, "")).replace(/!\[[^\]\n]*\]\(/g, "![](").replace(/(\]\(\s*(?:<[^>\n]*>|[^\s()]+))\s+(?:"[^"\n]*"|'[^'\n]*'|\([^()\n]*\))\s*\)/g, "$1)").replace(
+    /^ {0,3}\[[^\]\n]+\]:[ \t]*(<[^>\n]*>|\S+)(?:[ \t]+(?:"[^"\n]*"|'[^'\n]*'|\([^()\n]*\)))?[ \t]*$/gm,
+    (line, dest) => dest === "#" || dest === "<>" || dest === "<#>" ? "" : line.replace(/[ \t]+(?:"[^"\n]*"|'[^'\n]*'|\([^()\n]*\))[ \t]*$/, "")
+  ).replace(/\n{3,}/g, "\n\n");
+}
+function sanitizeUserText(text2) {
+  if (!text2) return "";
+  const visible = stripHtmlComments(stripInvisibleCharacters(normalizeNewlines(text2)));
+  return splitByCodeFences(visible).map((segment) => segment.code ? segment.text : stripHiddenMarkupInProse(segment.text)).join("").trim();
+}
+var TRUNCATION_MARKER = "\n[… truncated …]\n";
+function truncate(text2, max, marker = TRUNCATION_MARKER, keep = "head") {
+  if (text2.length <= max) return text2;
+  if (max <= 0) return "";
+  if (marker.length >= max) return marker.slice(0, max);
+  const room = max - marker.length;
+  if (keep === "head") {
+    let cut2 = room;
+    if (isHighSurrogate2(text2.charCodeAt(cut2 - 1))) cut2--;
+    return text2.slice(0, cut2) + marker;
+  }
+  let start = text2.length - room;
+  if (isLowSurrogate(text2.charCodeAt(start))) start++;
+  return marker + text2.slice(start);
+}
+var isHighSurrogate2 = (code) => code >= 55296 && code <= 56319;
+var isLowSurrogate = (code) => code >= 56320 && code <= 57343;
+
+// src/core/trigger.ts
+var escapeRegExp2 = (text2) => text2.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+var QUOTE_LINE = /^ {0,3}>/;
+var INLINE_CODE = /(`+)(?:(?!\1)[\s\S])*?\1/g;
+function mentionPattern(appSlug, flags, anchored) {
+  const name = `@${escapeRegExp2(appSlug)}(?:\\[bot\\])?(?![\\w-])`;
+  return anchored ? new RegExp(`^ {0,3}${name}[,:]?`, flags) : new RegExp(`(?:^|[^\\w@/.-])${name}`, flags);
+}
+var STOP_WORD = /^\s*stop[.!]?\s*$/i;
+function instructionFrom(rest, following) {
+  if (STOP_WORD.test(rest)) return { kind: "stop", instruction: "", forceNew: false };
+  let head = rest.trimStart();
+  let forceNew = false;
+  const newMatch = /^new(?=\s|$)/i.exec(head);
+  if (newMatch) {
+    forceNew = true;
+    head = head.slice(newMatch[0].length).trimStart();
+  }
+  const instruction = [head, ...following].join("\n").trim();
+  return { kind: "run", instruction, forceNew };
+}
+function parseTriggerComment(body, grammar) {
+  const text2 = sanitizeUserText(body);
+  if (text2 === "") return null;
+  const lines2 = classifyLines(text2);
+  const eligible = (index) => !lines2[index].code && !QUOTE_LINE.test(lines2[index].text);
+  const following = (index) => lines2.slice(index + 1).map((line) => line.text);
+  const phrase = grammar.phrase.trim();
+  if (phrase !== "") {
+    const atLineStart = new RegExp(`^ {0,3}${escapeRegExp2(phrase)}(?=\\s|$)`, "i");
+    for (let i = 0; i < lines2.length; i++) {
+      if (!eligible(i)) continue;
+      const match = atLineStart.exec(lines2[i].text);
+      if (match) return { ...instructionFrom(lines2[i].text.slice(match[0].length), following(i)), matchedBy: "phrase" };
+    }
+  }
+  if (!grammar.mention || !grammar.appSlug) return null;
+  const leading = mentionPattern(grammar.appSlug, "i", true);
+  for (let i = 0; i < lines2.length; i++) {
+    if (!eligible(i)) continue;
+    const match = leading.exec(lines2[i].text);
+    if (match) return { ...instructionFrom(lines2[i].text.slice(match[0].length), following(i)), matchedBy: "mention" };
+  }
+  const anywhere = mentionPattern(grammar.appSlug, "i", false);
+  for (let i = 0; i < lines2.length; i++) {
+    if (eligible(i) && anywhere.test(lines2[i].text.replace(INLINE_CODE, ""))) {
+      return { kind: "run", instruction: text2, forceNew: false, matchedBy: "mention" };
+    }
+  }
+  return null;
+}
+
+// src/core/plan.ts
+var FAILING_CONCLUSIONS = ["failure", "timed_out"];
+var isCheckFailureTrigger = (trigger) => trigger.flow === "check_suite" || trigger.flow === "workflow_run";
+function triggerThread(trigger) {
+  if (isCheckFailureTrigger(trigger)) {
+    return { kind: "pull_request", number: trigger.pullRequest.number, url: trigger.pullRequest.url };
+  }
+  const thread = trigger.thread;
+  return thread ? { kind: thread.kind, number: thread.number, url: thread.url } : null;
+}
+var ignore = (code, reason) => ({ kind: "ignore", code, reason });
+function isBotActor(actor2, self) {
+  if (!actor2) return false;
+  const login = actor2.login.toLowerCase();
+  if (actor2.type === "Bot" || login.endsWith("[bot]")) return true;
+  if (self.appSlug && login === `${self.appSlug.toLowerCase()}[bot]`) return true;
+  return self.botLogins.some((bot) => bot.toLowerCase() === login);
+}
+var isSelf = (actor2, self) => self.botLogins.some((bot) => bot.toLowerCase() === actor2.login.toLowerCase()) || self.appSlug !== void 0 && actor2.login.toLowerCase() === `${self.appSlug.toLowerCase()}[bot]`;
+var grammarOf = (config2, self) => ({
+  phrase: config2.trigger_phrase,
+  appSlug: self.appSlug,
+  mention: config2.mention
+});
+var onlyAction = (event, wanted, what) => ignore(
+  "unsupported_action",
+  `${event.name}.${event.action ?? "(no action)"}: only ${what} start runs (\`${event.name}.${wanted}\`).`
+);
+var byBot = (actor2, what) => ignore("bot_sender", `${what} by the bot account @${actor2.login}: bots do not start runs (this also prevents loops).`);
+function noTriggerReason(config2, self, what) {
+  const mention = config2.mention && self.appSlug ? ` or a mention of @${self.appSlug}` : "";
+  return `${what} has no line starting with \`${config2.trigger_phrase}\`${mention}.`;
+}
+var noTrigger = (config2, self, what) => ignore("no_trigger", noTriggerReason(config2, self, what));
+var stopRequested = (what) => ignore("stop_requested", `${what} asks to stop the thread's run: that is a stop request (detectStopRequest), not a task.`);
+function unlessKillSwitch(thread, config2, detection) {
+  const label = findKillSwitch(thread.labels, config2);
+  return label === null ? detection : ignore("kill_switch", killSwitchReason(label, thread.kind));
+}
+function detectComment(event, config2, self) {
+  if (event.action !== "created") return onlyAction(event, "created", "new comments");
+  if (isBotActor(event.comment.author, self)) return byBot(event.comment.author, "Comment");
+  if (isBotActor(event.sender, self)) return byBot(event.sender, "Comment");
+  const parsed = parseTriggerComment(event.comment.body, grammarOf(config2, self));
+  if (!parsed) return noTrigger(config2, self, "The comment");
+  if (parsed.kind === "stop") return stopRequested("The comment");
+  return unlessKillSwitch(event.thread, config2, {
+    kind: "trigger",
+    trigger: {
+      flow: "comment",
+      sourceType: SOURCE.gitHost,
+      event,
+      repo: event.repo,
+      actor: event.comment.author,
+      dedupeKey: `comment:${event.comment.id}`,
+      forceNew: parsed.forceNew,
+      thread: event.thread,
+      comment: event.comment,
+      instruction: parsed.instruction
+    }
+  });
+}
+function detectLabel(event, config2, self) {
+  if (event.action !== "labeled" || !event.label) return onlyAction(event, "labeled", "added labels");
+  if (!config2.label.enabled) return ignore("label_disabled", "Label triggers are off (`label.enabled: false`).");
+  if (event.label.name.toLowerCase() !== config2.label.name.toLowerCase()) {
+    return ignore("other_label", `The label "${event.label.name}" is not the configured one ("${config2.label.name}").`);
+  }
+  if (isSelf(event.sender, self)) return byBot(event.sender, "Label added");
+  return unlessKillSwitch(event.thread, config2, {
+    kind: "trigger",
+    trigger: {
+      flow: "label",
+      sourceType: SOURCE.gitHost,
+      event,
+      repo: event.repo,
+      actor: event.sender,
+      dedupeKey: `label:${event.thread.number}:${event.label.name.toLowerCase()}`,
+      forceNew: false,
+      thread: event.thread,
+      label: event.label.name
+    }
+  });
+}
+function detectReview(event, config2, self) {
+  if (event.action !== "submitted") return onlyAction(event, "submitted", "submitted reviews");
+  const author = event.review.author ?? event.sender;
+  if (isBotActor(author, self)) return byBot(author, "Review");
+  if (isBotActor(event.sender, self)) return byBot(event.sender, "Review");
+  const parsed = parseTriggerComment(event.review.body, grammarOf(config2, self));
+  if (parsed?.kind === "stop") return stopRequested("The review");
+  const changesRequested = event.review.state === "changes_requested";
+  if (!parsed && !changesRequested) {
+    const why = noTriggerReason(config2, self, `The review (state ${event.review.state})`);
+    return ignore("no_trigger", `${why} Only reviews requesting changes start runs without it.`);
+  }
+  if (!config2.reviews.enabled) return ignore("reviews_disabled", "Review triggers are off (`reviews.enabled: false`).");
+  return unlessKillSwitch(event.thread, config2, {
+    kind: "trigger",
+    trigger: {
+      flow: "review",
+      sourceType: SOURCE.gitHostPrReview,
+      event,
+      repo: event.repo,
+      actor: author,
+      dedupeKey: `review:${event.review.id}`,
+      forceNew: parsed?.forceNew ?? false,
+      thread: event.thread,
+      pullRequest: event.pullRequest,
+      review: event.review,
+      reviewComment: null,
+      reason: parsed ? "trigger" : "changes_requested",
+      instruction: parsed?.instruction ?? ""
+    }
+  });
+}
+function detectReviewComment(event, config2, self) {
+  if (event.action !== "created") return onlyAction(event, "created", "new review comments");
+  if (isBotActor(event.comment.author, self)) return byBot(event.comment.author, "Review comment");
+  if (isBotActor(event.sender, self)) return byBot(event.sender, "Review comment");
+  const parsed = parseTriggerComment(event.comment.body, grammarOf(config2, self));
+  if (!parsed) return noTrigger(config2, self, "The review comment");
+  if (parsed.kind === "stop") return stopRequested("The review comment");
+  if (!config2.reviews.enabled) {
+    return ignore("reviews_disabled", "The review comment has the trigger, but review triggers are off (`reviews.enabled: false`).");
+  }
+  return unlessKillSwitch(event.thread, config2, {
+    kind: "trigger",
+    trigger: {
+      flow: "review",
+      sourceType: SOURCE.gitHostPrReview,
+      event,
+      repo: event.repo,
+      actor: event.comment.author,
+      // Inline comments submitted with a review share its key: one run per review.
+      dedupeKey: event.comment.reviewId !== null ? `review:${event.comment.reviewId}` : `review-comment:${event.comment.id}`,
+      forceNew: parsed.forceNew,
+      thread: event.thread,
+      pullRequest: event.pullRequest,
+      review: null,
+      reviewComment: event.comment,
+      reason: "trigger",
+      instruction: parsed.instruction
+    }
+  });
+}
+function guardCheckFailure(input2, config2) {
+  const settings = config2.check_suite;
+  if (!settings.enabled) {
+    return { ok: false, ignored: ignore("check_suite_disabled", "CI auto-fix is off (`check_suite.enabled: false`).") };
+  }
+  if (!FAILING_CONCLUSIONS.includes(input2.conclusion ?? "")) {
+    return {
+      ok: false,
+      ignored: ignore("not_failed", `The ${input2.what} concluded "${input2.conclusion ?? "none"}": only ${FAILING_CONCLUSIONS.join(" or ")} start a fix.`)
+    };
+  }
+  if (input2.runIsFork && !settings.allow_forks) {
+    return { ok: false, ignored: ignore("fork", `The ${input2.what} ran on a fork's commit; fixing forks is off (\`check_suite.allow_forks: false\`).`) };
+  }
+  if (input2.pullRequests.length === 0) {
+    return { ok: false, ignored: ignore("no_pull_request", `The ${input2.what} belongs to no open pull request of this repository.`) };
+  }
+  const notForks = settings.allow_forks ? input2.pullRequests : input2.pullRequests.filter((pr) => !pr.isFork);
+  if (notForks.length === 0) {
+    return { ok: false, ignored: ignore("fork", `The ${input2.what}'s pull request comes from a fork; fixing forks is off (\`check_suite.allow_forks: false\`).`) };
+  }
+  const eligible = settings.branches.length === 0 ? notForks : notForks.filter((pr) => firstMatchingGlob(pr.headRef, settings.branches) !== void 0);
+  if (eligible.length === 0) {
+    const branches = [...new Set(notForks.map((pr) => pr.headRef))].join(", ");
+    return {
+      ok: false,
+      ignored: ignore("branch_not_matched", `The branch ${branches} matches none of \`check_suite.branches\` (${settings.branches.join(", ")}).`)
+    };
+  }
+  return { ok: true, eligible };
+}
+function detectCheckSuite(event, config2, self) {
+  if (event.action !== "completed") return onlyAction(event, "completed", "completed check suites");
+  const app = event.checkSuite.app;
+  if (self.appSlug && app?.slug?.toLowerCase() === self.appSlug.toLowerCase()) {
+    return ignore("own_check_suite", "The check suite belongs to this app.");
+  }
+  const guarded = guardCheckFailure(
+    { conclusion: event.checkSuite.conclusion, pullRequests: event.checkSuite.pullRequests, runIsFork: false, what: "check suite" },
+    config2
+  );
+  if (!guarded.ok) return guarded.ignored;
+  return {
+    kind: "trigger",
+    trigger: { flow: "check_suite", event, checkSuite: event.checkSuite, ...checkFailureFields(event, event.checkSuite.headSha, guarded.eligible) }
+  };
+}
+function checkFailureFields(event, headSha, eligible) {
+  const [pullRequest] = eligible;
+  return {
+    sourceType: SOURCE.gitHostCheckSuite,
+    repo: event.repo,
+    actor: event.sender,
+    dedupeKey: `ci:${headSha}`,
+    forceNew: false,
+    pullRequest,
+    pullRequests: eligible,
+    headSha,
+    headBranch: pullRequest.headRef
+  };
+}
+function detectWorkflowRun(event, config2) {
+  if (event.action !== "completed") return onlyAction(event, "completed", "completed workflow runs");
+  const run2 = event.workflowRun;
+  const guarded = guardCheckFailure(
+    { conclusion: run2.conclusion, pullRequests: run2.pullRequests, runIsFork: run2.isFork, what: `workflow run "${run2.name}"` },
+    config2
+  );
+  if (!guarded.ok) return guarded.ignored;
+  return { kind: "trigger", trigger: { flow: "workflow_run", event, workflowRun: run2, ...checkFailureFields(event, run2.headSha, guarded.eligible) } };
+}
+function dispatchTrigger(event, prompt, config2) {
+  const thread = "thread" in event ? event.thread : null;
+  const killSwitch = thread ? findKillSwitch(thread.labels, config2) : null;
+  if (thread && killSwitch !== null) return ignore("kill_switch", killSwitchReason(killSwitch, thread.kind));
+  return {
+    kind: "trigger",
+    trigger: {
+      flow: "dispatch",
+      sourceType: SOURCE.api,
+      event,
+      repo: event.repo,
+      actor: event.sender,
+      dedupeKey: `dispatch:${event.name}:${thread?.number ?? "-"}`,
+      // An automation's prompt is its own task, never a follow-up to someone's run.
+      forceNew: true,
+      prompt,
+      thread
+    }
+  };
+}
+function detectTrigger(event, config2, self, options = {}) {
+  const explicit = options.explicitPrompt?.trim();
+  if (explicit) return dispatchTrigger(event, explicit, config2);
+  switch (event.kind) {
+    case "issue_comment":
+      return detectComment(event, config2, self);
+    case "issues":
+      return detectLabel(event, config2, self);
+    case "pull_request_review":
+      return detectReview(event, config2, self);
+    case "pull_request_review_comment":
+      return detectReviewComment(event, config2, self);
+    case "check_suite":
+      return detectCheckSuite(event, config2, self);
+    case "workflow_run":
+      return detectWorkflowRun(event, config2);
+    case "other":
+      return ignore("unsupported_event", `The bridge does not act on "${event.name}" events unless given an explicit prompt.`);
+  }
+}
+function planCheckFailure(trigger, facts) {
+  const ci = facts.checkSuite;
+  if (!ci) throw new TypeError(`planRun: facts.checkSuite is required for the ${trigger.flow} flow`);
+  if (ci.headShaAlreadyAttempted) {
+    return { action: "ignore", reason: `A fix was already started for commit ${trigger.headSha.slice(0, 7)}.` };
+  }
+  if (ci.relevantFailures === 0) {
+    return { action: "ignore", reason: "Every failing check is listed in `check_suite.ignore_checks`." };
+  }
+  if (ci.attemptsSoFar >= ci.maxAttempts) {
+    if (ci.alreadyHandedBack) {
+      return { action: "ignore", reason: `The pull request was already handed back after ${ci.attemptsSoFar} fix attempts.` };
+    }
+    const again = facts.triggerPhrase ? `Comment \`${facts.triggerPhrase} <what to do>\` to ask me again.` : "Ask me again in a comment if you want another try.";
+    const plural3 = ci.attemptsSoFar === 1 ? "attempt" : "attempts";
+    return {
+      action: "hand_back",
+      reason: `${ci.attemptsSoFar} fix ${plural3} reached the limit of ${ci.maxAttempts} (\`check_suite.max_attempts\`).`,
+      reply: `CI is still failing on \`${trigger.headBranch}\` after ${ci.attemptsSoFar} fix ${plural3} (the limit set by \`check_suite.max_attempts\`), so I am stopping here and handing this pull request back to you. ${again}`
+    };
+  }
+  const known = facts.knownRun;
+  if (known) {
+    if (known.inProgress) {
+      return { action: "queue", runId: known.runId, orgId: known.orgId, reason: `Run ${known.runId} is still working on this pull request; the failure is queued for it.` };
+    }
+    return { action: "resume", runId: known.runId, orgId: known.orgId, reason: `Resuming run ${known.runId} with the CI failure.` };
+  }
+  return { action: "create", sourceType: trigger.sourceType, reason: `CI failed on ${trigger.headSha.slice(0, 7)}: starting a fix.` };
+}
+function planRun(trigger, facts) {
+  if (isCheckFailureTrigger(trigger)) return planCheckFailure(trigger, facts);
+  if (!facts.permission.allowed) {
+    const who2 = trigger.actor ? `@${trigger.actor.login} ` : "";
+    return {
+      action: "refuse",
+      reason: facts.permission.why,
+      reply: `${who2}I did not start the agent: ${facts.permission.why} A maintainer can run it for you, or list you under \`permissions\` in \`.github/agent-run.yml\`.`
+    };
+  }
+  if (trigger.forceNew) {
+    return { action: "create", sourceType: trigger.sourceType, reason: trigger.flow === "dispatch" ? "An explicit prompt always starts a new run." : "A fresh run was asked for (`new`)." };
+  }
+  const known = facts.knownRun;
+  if (known && !known.inProgress) {
+    return { action: "resume", runId: known.runId, orgId: known.orgId, reason: `Resuming run ${known.runId}, which handled this thread before.` };
+  }
+  if (known && known.inProgress) {
+    if (facts.followUp === "queue") {
+      return { action: "queue", runId: known.runId, orgId: known.orgId, reason: `Run ${known.runId} is still in progress; the follow-up is queued (\`follow_up: queue\`).` };
+    }
+    return { action: "create", sourceType: trigger.sourceType, reason: `Run ${known.runId} is still in progress; starting another one (\`follow_up: new\`).` };
+  }
+  return { action: "create", sourceType: trigger.sourceType, reason: "No run is attached to this thread yet." };
+}
+function selectFailedChecks(checks, ignoreChecks) {
+  const failed = [];
+  const ignored = [];
+  for (const check2 of checks) {
+    if (!FAILING_CONCLUSIONS.includes(check2.conclusion ?? "")) continue;
+    if (firstMatchingGlob(check2.name, ignoreChecks, { pathAware: false, ignoreCase: true }) !== void 0) ignored.push(check2);
+    else failed.push(check2);
+  }
+  return { failed, ignored };
+}
+
+// src/core/stop.ts
+function detectStopRequest(event, config2, self) {
+  const grammar = { phrase: config2.trigger_phrase, appSlug: self.appSlug, mention: config2.mention };
+  const isStop = (body) => parseTriggerComment(body, grammar)?.kind === "stop";
+  const person = (actor2) => actor2 !== null && !isBotActor(actor2, self) && !isBotActor(event.sender, self);
+  switch (event.kind) {
+    case "issue_comment":
+      if (event.action !== "created" || !person(event.comment.author) || !isStop(event.comment.body)) return null;
+      return {
+        repo: event.repo,
+        thread: event.thread,
+        actor: event.comment.author,
+        reaction: { kind: "issue_comment", id: event.comment.id },
+        url: event.comment.url,
+        dedupeKey: `stop:comment:${event.comment.id}`
+      };
+    case "pull_request_review_comment":
+      if (event.action !== "created" || !person(event.comment.author) || !isStop(event.comment.body)) return null;
+      return {
+        repo: event.repo,
+        thread: event.thread,
+        actor: event.comment.author,
+        reaction: { kind: "review_comment", id: event.comment.id },
+        url: event.comment.url,
+        dedupeKey: `stop:review-comment:${event.comment.id}`
+      };
+    case "pull_request_review": {
+      const author = event.review.author ?? event.sender;
+      if (event.action !== "submitted" || !person(author) || !isStop(event.review.body)) return null;
+      return { repo: event.repo, thread: event.thread, actor: author, reaction: null, url: event.review.url, dedupeKey: `stop:review:${event.review.id}` };
+    }
+    default:
+      return null;
+  }
+}
+var GITHUB_LOGIN = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/;
+var who = (login) => GITHUB_LOGIN.test(login) ? `@${login}` : inlineCode(login, { maxLength: 60 });
+function runRef(runId, webUrl) {
+  if (runId === null) return md`the run`;
+  const href = safeHttpUrl(webUrl);
+  return href && href.length <= 2e3 ? renderLink(`#${runId}`, href) : `${runId}`;
+}
+function cancelNote(webUrl) {
+  const href = safeHttpUrl(webUrl);
+  const page = href && href.length <= 2e3 ? renderLink("its page", href) : md`its page on the Agent Run Service`;
+  return md`The Agent Run Service has no cancel call, so **the run itself may still be working**: stop it on ${page} if it should not finish.`;
+}
+function renderStoppedComment(input2) {
+  const { outcome: _previous, ...identity } = input2.marker;
+  const marker = renderMarker({ ...identity, state: "done", outcome: "stopped" });
+  const link = runRef(input2.marker.runId, input2.webUrl);
+  const again = inlineCode(`${input2.triggerPhrase} <instructions>`, { maxLength: 100 });
+  if (input2.role === "follow_up") {
+    return `${marker}
+${md`⏹️ **Dropped:** ${who(input2.stoppedBy)} stopped agent run ${link} before this follow-up was sent. Reply with ${again} to ask again.`}`;
+  }
+  const lines2 = [
+    md`### ⏹️ Agent run ${link} stopped by ${who(input2.stoppedBy)}`,
+    md`I stopped watching this run and will not post its result here. ${cancelNote(input2.webUrl)}`,
+    md`<sub>Reply with ${again} to continue this run.</sub>`
+  ];
+  return `${marker}
+${lines2.join("\n\n")}`;
+}
+function renderStopReply(input2) {
+  const phrase = inlineCode(input2.triggerPhrase, { maxLength: 100 });
+  const ci = input2.pullRequest ? md` CI auto-fix is paused on this pull request until the next ${phrase} comment.` : md``;
+  const dropped = input2.droppedFollowUps > 0 ? ` and dropped ${input2.droppedFollowUps === 1 ? "the follow-up" : `${input2.droppedFollowUps} follow-ups`} waiting for it` : md``;
+  const body = input2.stopped ? md`⏹️ ${who(input2.stoppedBy)}, I stopped watching agent run ${runRef(input2.stopped.runId, input2.stopped.webUrl)}${dropped}. ${cancelNote(input2.stopped.webUrl)}${ci}` : md`⏹️ ${who(input2.stoppedBy)}, nothing is running in this thread, so there was nothing to stop.${ci}`;
+  return `${renderKindMarker("stop")}
+${body}`;
+}
+function isCiPausedByStop(comments, config2, self) {
+  let lastStop = -1;
+  for (const comment of comments) {
+    if (comment.id > lastStop && isTrustedAuthor(comment, self) && parseCommentKind(comment.body) === "stop") lastStop = comment.id;
+  }
+  if (lastStop === -1) return false;
+  const grammar = { phrase: config2.trigger_phrase, appSlug: self.appSlug, mention: config2.mention };
+  return !comments.some((comment) => {
+    if (comment.id <= lastStop || !comment.user) return false;
+    if (isBotActor({ login: comment.user.login, type: comment.user.type ?? "User" }, self)) return false;
+    return parseTriggerComment(comment.body, grammar)?.kind === "run";
+  });
 }
 
 // src/service/errors.ts
@@ -53219,13 +53902,13 @@ The result does not fit in a comment: ${cutNote}.`;
 
 The result does not fit in a comment: see the run page.`;
 }
-var GITHUB_LOGIN = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/;
+var GITHUB_LOGIN2 = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/;
 function renderRefusal(input2) {
-  const who = GITHUB_LOGIN.test(input2.login) ? `@${input2.login}` : inlineCode(input2.login, { maxLength: 60 });
+  const who2 = GITHUB_LOGIN2.test(input2.login) ? `@${input2.login}` : inlineCode(input2.login, { maxLength: 60 });
   const reason = sanitizeInline(input2.reason, { maxLength: 500 });
   const because = reason === "" ? md`.` : md`: ${reason}`;
   return `${renderKindMarker("refusal")}
-🚫 ${who}, I can't start the agent for you${because}`;
+🚫 ${who2}, I can't start the agent for you${because}`;
 }
 function renderConfigError(input2) {
   const maxShown = 30;
@@ -53313,498 +53996,6 @@ var MARKERS_ONLY_LOOKUP = {
   runForBranch: () => null,
   checkAttempts: () => null
 };
-
-// src/config/glob.ts
-function globToRegExp(pattern, options = {}) {
-  const pathAware = options.pathAware ?? true;
-  const one = pathAware ? "[^/]" : "[\\s\\S]";
-  let source = "";
-  for (let i = 0; i < pattern.length; i++) {
-    const ch = pattern[i];
-    if (ch === "*") {
-      if (pattern[i + 1] === "*") {
-        source += "[\\s\\S]*";
-        i++;
-      } else {
-        source += `${one}*`;
-      }
-    } else if (ch === "?") {
-      source += one;
-    } else {
-      source += ch.replace(/[.+^${}()|[\]\\]/g, "\\$&");
-    }
-  }
-  return new RegExp(`^${source}$`, options.ignoreCase ? "i" : "");
-}
-function matchesGlob(value2, pattern, options = {}) {
-  return globToRegExp(pattern, options).test(value2);
-}
-function firstMatchingGlob(value2, patterns, options = {}) {
-  return patterns.find((pattern) => matchesGlob(value2, pattern, options));
-}
-
-// src/core/sanitize-input.ts
-var INVISIBLE = /[\u00AD\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF]|\uDB40[\uDC00-\uDC7F]/g;
-function isInvisibleCodePoint(codePoint) {
-  return codePoint === 173 || codePoint === 6158 || codePoint >= 8203 && codePoint <= 8207 || codePoint >= 8234 && codePoint <= 8238 || codePoint >= 8288 && codePoint <= 8292 || codePoint >= 8294 && codePoint <= 8297 || codePoint === 65279 || codePoint >= 917504 && codePoint <= 917631;
-}
-var NAMED_INVISIBLE_ENTITIES = /&(?:zwj|zwnj|lrm|rlm|shy|ZeroWidthSpace|NoBreak|InvisibleTimes|InvisibleComma|af|it|ic);/g;
-function normalizeNewlines(text2) {
-  return text2.replace(/\r\n?/g, "\n").replace(/[\u2028\u2029\u0085]/g, "\n");
-}
-function stripInvisibleCharacters(text2) {
-  return text2.replace(INVISIBLE, "").replace(/&#(?:x([0-9a-f]{1,6})|([0-9]{1,7}));/gi, (entity, hex3, dec) => {
-    const codePoint = hex3 !== void 0 ? parseInt(hex3, 16) : parseInt(dec ?? "", 10);
-    return isInvisibleCodePoint(codePoint) ? "" : entity;
-  }).replace(NAMED_INVISIBLE_ENTITIES, "");
-}
-function stripAnsiEscapes(text2) {
-  return text2.replace(/\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[@-Z\\-_]/g, "");
-}
-var FENCE_OPEN2 = /^ {0,3}(`{3,}|~{3,})(.*)$/;
-var FENCE_CLOSE = /^ {0,3}(`{3,}|~{3,})\s*$/;
-function classifyLines(text2) {
-  const lines2 = [];
-  let fence = null;
-  for (const line of text2.split("\n")) {
-    if (!fence) {
-      const open3 = FENCE_OPEN2.exec(line);
-      if (open3 && !(open3[1].startsWith("`") && open3[2].includes("`"))) {
-        fence = { char: open3[1][0], length: open3[1].length };
-      }
-      lines2.push({ text: line, code: fence !== null });
-    } else {
-      lines2.push({ text: line, code: true });
-      const close = FENCE_CLOSE.exec(line);
-      if (close && close[1][0] === fence.char && close[1].length >= fence.length) fence = null;
-    }
-  }
-  return lines2;
-}
-function splitByCodeFences(text2) {
-  const segments = [];
-  const lines2 = classifyLines(text2);
-  lines2.forEach((line, index) => {
-    const piece = index < lines2.length - 1 ? `${line.text}
-` : line.text;
-    const last = segments[segments.length - 1];
-    if (last && last.code === line.code) last.text += piece;
-    else segments.push({ text: piece, code: line.code });
-  });
-  return segments;
-}
-function stripHtmlComments(text2) {
-  const codeRanges = [];
-  let offset = 0;
-  for (const segment of splitByCodeFences(text2)) {
-    if (segment.code) codeRanges.push([offset, offset + segment.text.length]);
-    offset += segment.text.length;
-  }
-  const inCode = (index) => codeRanges.some(([start, end]) => index >= start && index < end);
-  let out = "";
-  let cursor = 0;
-  while (cursor < text2.length) {
-    let start = text2.indexOf("<!--", cursor);
-    while (start !== -1 && inCode(start)) start = text2.indexOf("<!--", start + 4);
-    if (start === -1) break;
-    out += text2.slice(cursor, start);
-    const end = text2.indexOf("-->", start + 4);
-    cursor = end === -1 ? text2.length : end + 3;
-  }
-  return out + text2.slice(cursor);
-}
-var HIDDEN_ATTRIBUTE = /\s(?:alt|title|aria-[\w-]+|data-[\w-]+|placeholder)\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'>]+)/gi;
-function stripHiddenMarkupInProse(text2) {
-  return text2.replace(/<[a-zA-Z][^<>]*>/g, (tag) => tag.replace(HIDDEN_ATTRIBUTE, "")).replace(/!\[[^\]\n]*\]\(/g, "![](").replace(/(\]\(\s*(?:<[^>\n]*>|[^\s()]+))\s+(?:"[^"\n]*"|'[^'\n]*'|\([^()\n]*\))\s*\)/g, "$1)").replace(
-    /^ {0,3}\[[^\]\n]+\]:[ \t]*(<[^>\n]*>|\S+)(?:[ \t]+(?:"[^"\n]*"|'[^'\n]*'|\([^()\n]*\)))?[ \t]*$/gm,
-    (line, dest) => dest === "#" || dest === "<>" || dest === "<#>" ? "" : line.replace(/[ \t]+(?:"[^"\n]*"|'[^'\n]*'|\([^()\n]*\))[ \t]*$/, "")
-  ).replace(/\n{3,}/g, "\n\n");
-}
-function sanitizeUserText(text2) {
-  if (!text2) return "";
-  const visible = stripHtmlComments(stripInvisibleCharacters(normalizeNewlines(text2)));
-  return splitByCodeFences(visible).map((segment) => segment.code ? segment.text : stripHiddenMarkupInProse(segment.text)).join("").trim();
-}
-var TRUNCATION_MARKER = "\n[… truncated …]\n";
-function truncate(text2, max, marker = TRUNCATION_MARKER, keep = "head") {
-  if (text2.length <= max) return text2;
-  if (max <= 0) return "";
-  if (marker.length >= max) return marker.slice(0, max);
-  const room = max - marker.length;
-  if (keep === "head") {
-    let cut2 = room;
-    if (isHighSurrogate2(text2.charCodeAt(cut2 - 1))) cut2--;
-    return text2.slice(0, cut2) + marker;
-  }
-  let start = text2.length - room;
-  if (isLowSurrogate(text2.charCodeAt(start))) start++;
-  return marker + text2.slice(start);
-}
-var isHighSurrogate2 = (code) => code >= 55296 && code <= 56319;
-var isLowSurrogate = (code) => code >= 56320 && code <= 57343;
-
-// src/core/trigger.ts
-var escapeRegExp2 = (text2) => text2.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
-var QUOTE_LINE = /^ {0,3}>/;
-var INLINE_CODE = /(`+)(?:(?!\1)[\s\S])*?\1/g;
-function mentionPattern(appSlug, flags, anchored) {
-  const name = `@${escapeRegExp2(appSlug)}(?:\\[bot\\])?(?![\\w-])`;
-  return anchored ? new RegExp(`^ {0,3}${name}[,:]?`, flags) : new RegExp(`(?:^|[^\\w@/.-])${name}`, flags);
-}
-function instructionFrom(rest, following) {
-  let head = rest.trimStart();
-  let forceNew = false;
-  const newMatch = /^new(?=\s|$)/i.exec(head);
-  if (newMatch) {
-    forceNew = true;
-    head = head.slice(newMatch[0].length).trimStart();
-  }
-  const instruction = [head, ...following].join("\n").trim();
-  return { instruction, forceNew };
-}
-function parseTriggerComment(body, grammar) {
-  const text2 = sanitizeUserText(body);
-  if (text2 === "") return null;
-  const lines2 = classifyLines(text2);
-  const eligible = (index) => !lines2[index].code && !QUOTE_LINE.test(lines2[index].text);
-  const following = (index) => lines2.slice(index + 1).map((line) => line.text);
-  const phrase = grammar.phrase.trim();
-  if (phrase !== "") {
-    const atLineStart = new RegExp(`^ {0,3}${escapeRegExp2(phrase)}(?=\\s|$)`, "i");
-    for (let i = 0; i < lines2.length; i++) {
-      if (!eligible(i)) continue;
-      const match = atLineStart.exec(lines2[i].text);
-      if (match) return { ...instructionFrom(lines2[i].text.slice(match[0].length), following(i)), matchedBy: "phrase" };
-    }
-  }
-  if (!grammar.mention || !grammar.appSlug) return null;
-  const leading = mentionPattern(grammar.appSlug, "i", true);
-  for (let i = 0; i < lines2.length; i++) {
-    if (!eligible(i)) continue;
-    const match = leading.exec(lines2[i].text);
-    if (match) return { ...instructionFrom(lines2[i].text.slice(match[0].length), following(i)), matchedBy: "mention" };
-  }
-  const anywhere = mentionPattern(grammar.appSlug, "i", false);
-  for (let i = 0; i < lines2.length; i++) {
-    if (eligible(i) && anywhere.test(lines2[i].text.replace(INLINE_CODE, ""))) {
-      return { instruction: text2, forceNew: false, matchedBy: "mention" };
-    }
-  }
-  return null;
-}
-
-// src/core/plan.ts
-var FAILING_CONCLUSIONS = ["failure", "timed_out"];
-var isCheckFailureTrigger = (trigger) => trigger.flow === "check_suite" || trigger.flow === "workflow_run";
-function triggerThread(trigger) {
-  if (isCheckFailureTrigger(trigger)) {
-    return { kind: "pull_request", number: trigger.pullRequest.number, url: trigger.pullRequest.url };
-  }
-  const thread = trigger.thread;
-  return thread ? { kind: thread.kind, number: thread.number, url: thread.url } : null;
-}
-var ignore = (code, reason) => ({ kind: "ignore", code, reason });
-function isBotActor(actor2, self) {
-  if (!actor2) return false;
-  const login = actor2.login.toLowerCase();
-  if (actor2.type === "Bot" || login.endsWith("[bot]")) return true;
-  if (self.appSlug && login === `${self.appSlug.toLowerCase()}[bot]`) return true;
-  return self.botLogins.some((bot) => bot.toLowerCase() === login);
-}
-var isSelf = (actor2, self) => self.botLogins.some((bot) => bot.toLowerCase() === actor2.login.toLowerCase()) || self.appSlug !== void 0 && actor2.login.toLowerCase() === `${self.appSlug.toLowerCase()}[bot]`;
-var grammarOf = (config2, self) => ({
-  phrase: config2.trigger_phrase,
-  appSlug: self.appSlug,
-  mention: config2.mention
-});
-var onlyAction = (event, wanted, what) => ignore(
-  "unsupported_action",
-  `${event.name}.${event.action ?? "(no action)"}: only ${what} start runs (\`${event.name}.${wanted}\`).`
-);
-var byBot = (actor2, what) => ignore("bot_sender", `${what} by the bot account @${actor2.login}: bots do not start runs (this also prevents loops).`);
-function noTriggerReason(config2, self, what) {
-  const mention = config2.mention && self.appSlug ? ` or a mention of @${self.appSlug}` : "";
-  return `${what} has no line starting with \`${config2.trigger_phrase}\`${mention}.`;
-}
-var noTrigger = (config2, self, what) => ignore("no_trigger", noTriggerReason(config2, self, what));
-function detectComment(event, config2, self) {
-  if (event.action !== "created") return onlyAction(event, "created", "new comments");
-  if (isBotActor(event.comment.author, self)) return byBot(event.comment.author, "Comment");
-  if (isBotActor(event.sender, self)) return byBot(event.sender, "Comment");
-  const parsed = parseTriggerComment(event.comment.body, grammarOf(config2, self));
-  if (!parsed) return noTrigger(config2, self, "The comment");
-  return {
-    kind: "trigger",
-    trigger: {
-      flow: "comment",
-      sourceType: SOURCE.gitHost,
-      event,
-      repo: event.repo,
-      actor: event.comment.author,
-      dedupeKey: `comment:${event.comment.id}`,
-      forceNew: parsed.forceNew,
-      thread: event.thread,
-      comment: event.comment,
-      instruction: parsed.instruction
-    }
-  };
-}
-function detectLabel(event, config2, self) {
-  if (event.action !== "labeled" || !event.label) return onlyAction(event, "labeled", "added labels");
-  if (!config2.label.enabled) return ignore("label_disabled", "Label triggers are off (`label.enabled: false`).");
-  if (event.label.name.toLowerCase() !== config2.label.name.toLowerCase()) {
-    return ignore("other_label", `The label "${event.label.name}" is not the configured one ("${config2.label.name}").`);
-  }
-  if (isSelf(event.sender, self)) return byBot(event.sender, "Label added");
-  return {
-    kind: "trigger",
-    trigger: {
-      flow: "label",
-      sourceType: SOURCE.gitHost,
-      event,
-      repo: event.repo,
-      actor: event.sender,
-      dedupeKey: `label:${event.thread.number}:${event.label.name.toLowerCase()}`,
-      forceNew: false,
-      thread: event.thread,
-      label: event.label.name
-    }
-  };
-}
-function detectReview(event, config2, self) {
-  if (event.action !== "submitted") return onlyAction(event, "submitted", "submitted reviews");
-  const author = event.review.author ?? event.sender;
-  if (isBotActor(author, self)) return byBot(author, "Review");
-  if (isBotActor(event.sender, self)) return byBot(event.sender, "Review");
-  const parsed = parseTriggerComment(event.review.body, grammarOf(config2, self));
-  const changesRequested = event.review.state === "changes_requested";
-  if (!parsed && !changesRequested) {
-    const why = noTriggerReason(config2, self, `The review (state ${event.review.state})`);
-    return ignore("no_trigger", `${why} Only reviews requesting changes start runs without it.`);
-  }
-  if (!config2.reviews.enabled) return ignore("reviews_disabled", "Review triggers are off (`reviews.enabled: false`).");
-  return {
-    kind: "trigger",
-    trigger: {
-      flow: "review",
-      sourceType: SOURCE.gitHostPrReview,
-      event,
-      repo: event.repo,
-      actor: author,
-      dedupeKey: `review:${event.review.id}`,
-      forceNew: parsed?.forceNew ?? false,
-      thread: event.thread,
-      pullRequest: event.pullRequest,
-      review: event.review,
-      reviewComment: null,
-      reason: parsed ? "trigger" : "changes_requested",
-      instruction: parsed?.instruction ?? ""
-    }
-  };
-}
-function detectReviewComment(event, config2, self) {
-  if (event.action !== "created") return onlyAction(event, "created", "new review comments");
-  if (isBotActor(event.comment.author, self)) return byBot(event.comment.author, "Review comment");
-  if (isBotActor(event.sender, self)) return byBot(event.sender, "Review comment");
-  const parsed = parseTriggerComment(event.comment.body, grammarOf(config2, self));
-  if (!parsed) return noTrigger(config2, self, "The review comment");
-  if (!config2.reviews.enabled) {
-    return ignore("reviews_disabled", "The review comment has the trigger, but review triggers are off (`reviews.enabled: false`).");
-  }
-  return {
-    kind: "trigger",
-    trigger: {
-      flow: "review",
-      sourceType: SOURCE.gitHostPrReview,
-      event,
-      repo: event.repo,
-      actor: event.comment.author,
-      // Inline comments submitted with a review share its key: one run per review.
-      dedupeKey: event.comment.reviewId !== null ? `review:${event.comment.reviewId}` : `review-comment:${event.comment.id}`,
-      forceNew: parsed.forceNew,
-      thread: event.thread,
-      pullRequest: event.pullRequest,
-      review: null,
-      reviewComment: event.comment,
-      reason: "trigger",
-      instruction: parsed.instruction
-    }
-  };
-}
-function guardCheckFailure(input2, config2) {
-  const settings = config2.check_suite;
-  if (!settings.enabled) {
-    return { ok: false, ignored: ignore("check_suite_disabled", "CI auto-fix is off (`check_suite.enabled: false`).") };
-  }
-  if (!FAILING_CONCLUSIONS.includes(input2.conclusion ?? "")) {
-    return {
-      ok: false,
-      ignored: ignore("not_failed", `The ${input2.what} concluded "${input2.conclusion ?? "none"}": only ${FAILING_CONCLUSIONS.join(" or ")} start a fix.`)
-    };
-  }
-  if (input2.runIsFork && !settings.allow_forks) {
-    return { ok: false, ignored: ignore("fork", `The ${input2.what} ran on a fork's commit; fixing forks is off (\`check_suite.allow_forks: false\`).`) };
-  }
-  if (input2.pullRequests.length === 0) {
-    return { ok: false, ignored: ignore("no_pull_request", `The ${input2.what} belongs to no open pull request of this repository.`) };
-  }
-  const notForks = settings.allow_forks ? input2.pullRequests : input2.pullRequests.filter((pr) => !pr.isFork);
-  if (notForks.length === 0) {
-    return { ok: false, ignored: ignore("fork", `The ${input2.what}'s pull request comes from a fork; fixing forks is off (\`check_suite.allow_forks: false\`).`) };
-  }
-  const eligible = settings.branches.length === 0 ? notForks : notForks.filter((pr) => firstMatchingGlob(pr.headRef, settings.branches) !== void 0);
-  if (eligible.length === 0) {
-    const branches = [...new Set(notForks.map((pr) => pr.headRef))].join(", ");
-    return {
-      ok: false,
-      ignored: ignore("branch_not_matched", `The branch ${branches} matches none of \`check_suite.branches\` (${settings.branches.join(", ")}).`)
-    };
-  }
-  return { ok: true, eligible };
-}
-function detectCheckSuite(event, config2, self) {
-  if (event.action !== "completed") return onlyAction(event, "completed", "completed check suites");
-  const app = event.checkSuite.app;
-  if (self.appSlug && app?.slug?.toLowerCase() === self.appSlug.toLowerCase()) {
-    return ignore("own_check_suite", "The check suite belongs to this app.");
-  }
-  const guarded = guardCheckFailure(
-    { conclusion: event.checkSuite.conclusion, pullRequests: event.checkSuite.pullRequests, runIsFork: false, what: "check suite" },
-    config2
-  );
-  if (!guarded.ok) return guarded.ignored;
-  return {
-    kind: "trigger",
-    trigger: { flow: "check_suite", event, checkSuite: event.checkSuite, ...checkFailureFields(event, event.checkSuite.headSha, guarded.eligible) }
-  };
-}
-function checkFailureFields(event, headSha, eligible) {
-  const [pullRequest] = eligible;
-  return {
-    sourceType: SOURCE.gitHostCheckSuite,
-    repo: event.repo,
-    actor: event.sender,
-    dedupeKey: `ci:${headSha}`,
-    forceNew: false,
-    pullRequest,
-    pullRequests: eligible,
-    headSha,
-    headBranch: pullRequest.headRef
-  };
-}
-function detectWorkflowRun(event, config2) {
-  if (event.action !== "completed") return onlyAction(event, "completed", "completed workflow runs");
-  const run2 = event.workflowRun;
-  const guarded = guardCheckFailure(
-    { conclusion: run2.conclusion, pullRequests: run2.pullRequests, runIsFork: run2.isFork, what: `workflow run "${run2.name}"` },
-    config2
-  );
-  if (!guarded.ok) return guarded.ignored;
-  return { kind: "trigger", trigger: { flow: "workflow_run", event, workflowRun: run2, ...checkFailureFields(event, run2.headSha, guarded.eligible) } };
-}
-function dispatchTrigger(event, prompt) {
-  const thread = "thread" in event ? event.thread : null;
-  return {
-    kind: "trigger",
-    trigger: {
-      flow: "dispatch",
-      sourceType: SOURCE.api,
-      event,
-      repo: event.repo,
-      actor: event.sender,
-      dedupeKey: `dispatch:${event.name}:${thread?.number ?? "-"}`,
-      // An automation's prompt is its own task, never a follow-up to someone's run.
-      forceNew: true,
-      prompt,
-      thread
-    }
-  };
-}
-function detectTrigger(event, config2, self, options = {}) {
-  const explicit = options.explicitPrompt?.trim();
-  if (explicit) return dispatchTrigger(event, explicit);
-  switch (event.kind) {
-    case "issue_comment":
-      return detectComment(event, config2, self);
-    case "issues":
-      return detectLabel(event, config2, self);
-    case "pull_request_review":
-      return detectReview(event, config2, self);
-    case "pull_request_review_comment":
-      return detectReviewComment(event, config2, self);
-    case "check_suite":
-      return detectCheckSuite(event, config2, self);
-    case "workflow_run":
-      return detectWorkflowRun(event, config2);
-    case "other":
-      return ignore("unsupported_event", `The bridge does not act on "${event.name}" events unless given an explicit prompt.`);
-  }
-}
-function planCheckFailure(trigger, facts) {
-  const ci = facts.checkSuite;
-  if (!ci) throw new TypeError(`planRun: facts.checkSuite is required for the ${trigger.flow} flow`);
-  if (ci.headShaAlreadyAttempted) {
-    return { action: "ignore", reason: `A fix was already started for commit ${trigger.headSha.slice(0, 7)}.` };
-  }
-  if (ci.relevantFailures === 0) {
-    return { action: "ignore", reason: "Every failing check is listed in `check_suite.ignore_checks`." };
-  }
-  if (ci.attemptsSoFar >= ci.maxAttempts) {
-    if (ci.alreadyHandedBack) {
-      return { action: "ignore", reason: `The pull request was already handed back after ${ci.attemptsSoFar} fix attempts.` };
-    }
-    const again = facts.triggerPhrase ? `Comment \`${facts.triggerPhrase} <what to do>\` to ask me again.` : "Ask me again in a comment if you want another try.";
-    const plural3 = ci.attemptsSoFar === 1 ? "attempt" : "attempts";
-    return {
-      action: "hand_back",
-      reason: `${ci.attemptsSoFar} fix ${plural3} reached the limit of ${ci.maxAttempts} (\`check_suite.max_attempts\`).`,
-      reply: `CI is still failing on \`${trigger.headBranch}\` after ${ci.attemptsSoFar} fix ${plural3} (the limit set by \`check_suite.max_attempts\`), so I am stopping here and handing this pull request back to you. ${again}`
-    };
-  }
-  const known = facts.knownRun;
-  if (known) {
-    if (known.inProgress) {
-      return { action: "queue", runId: known.runId, orgId: known.orgId, reason: `Run ${known.runId} is still working on this pull request; the failure is queued for it.` };
-    }
-    return { action: "resume", runId: known.runId, orgId: known.orgId, reason: `Resuming run ${known.runId} with the CI failure.` };
-  }
-  return { action: "create", sourceType: trigger.sourceType, reason: `CI failed on ${trigger.headSha.slice(0, 7)}: starting a fix.` };
-}
-function planRun(trigger, facts) {
-  if (isCheckFailureTrigger(trigger)) return planCheckFailure(trigger, facts);
-  if (!facts.permission.allowed) {
-    const who = trigger.actor ? `@${trigger.actor.login} ` : "";
-    return {
-      action: "refuse",
-      reason: facts.permission.why,
-      reply: `${who}I did not start the agent: ${facts.permission.why} A maintainer can run it for you, or list you under \`permissions\` in \`.github/agent-run.yml\`.`
-    };
-  }
-  if (trigger.forceNew) {
-    return { action: "create", sourceType: trigger.sourceType, reason: trigger.flow === "dispatch" ? "An explicit prompt always starts a new run." : "A fresh run was asked for (`new`)." };
-  }
-  const known = facts.knownRun;
-  if (known && !known.inProgress) {
-    return { action: "resume", runId: known.runId, orgId: known.orgId, reason: `Resuming run ${known.runId}, which handled this thread before.` };
-  }
-  if (known && known.inProgress) {
-    if (facts.followUp === "queue") {
-      return { action: "queue", runId: known.runId, orgId: known.orgId, reason: `Run ${known.runId} is still in progress; the follow-up is queued (\`follow_up: queue\`).` };
-    }
-    return { action: "create", sourceType: trigger.sourceType, reason: `Run ${known.runId} is still in progress; starting another one (\`follow_up: new\`).` };
-  }
-  return { action: "create", sourceType: trigger.sourceType, reason: "No run is attached to this thread yet." };
-}
-function selectFailedChecks(checks, ignoreChecks) {
-  const failed = [];
-  const ignored = [];
-  for (const check2 of checks) {
-    if (!FAILING_CONCLUSIONS.includes(check2.conclusion ?? "")) continue;
-    if (firstMatchingGlob(check2.name, ignoreChecks, { pathAware: false, ignoreCase: true }) !== void 0) ignored.push(check2);
-    else failed.push(check2);
-  }
-  return { failed, ignored };
-}
 
 // src/core/metadata.ts
 var MAX_VALUE_CHARS = 2048;
@@ -54409,6 +54600,15 @@ async function updateComment(octokit, repo, commentId, body) {
   );
   return toIssueComment(data);
 }
+async function getComment(octokit, repo, commentId) {
+  try {
+    const { data } = await octokit.request("GET /repos/{owner}/{repo}/issues/comments/{comment_id}", { ...repo, comment_id: commentId });
+    return toIssueComment(data);
+  } catch (error63) {
+    if (isNotFound(error63)) return null;
+    throw toGitHubError(error63, `reading comment ${commentId} in ${repo.owner}/${repo.repo}`);
+  }
+}
 async function listIssueComments(octokit, repo, issueNumber, options = {}) {
   const limit = options.limit ?? DEFAULT_COMMENT_LIMIT;
   if (!Number.isInteger(limit) || limit < 1) throw new GitHubInputError(`limit must be a positive integer, got ${limit}.`);
@@ -54426,6 +54626,24 @@ async function listIssueComments(octokit, repo, issueNumber, options = {}) {
   );
   return { comments: items.map(toIssueComment), total };
 }
+async function listRepositoryCommentsSince(octokit, repo, since, options = {}) {
+  const maxPages = options.maxPages ?? 10;
+  if (!Number.isInteger(maxPages) || maxPages < 1) throw new GitHubInputError(`maxPages must be a positive integer, got ${maxPages}.`);
+  const iso = since.toISOString();
+  const comments = [];
+  let complete = false;
+  await callGitHub(`listing the comments of ${repo.owner}/${repo.repo} since ${iso}`, async () => {
+    for (let page = 1; page <= maxPages; page++) {
+      const response = await octokit.request("GET /repos/{owner}/{repo}/issues/comments", { ...repo, since: iso, sort: "created", direction: "asc", per_page: 100, page });
+      comments.push(...response.data.map(toIssueComment));
+      if (!hasNextPage(response.headers.link) || response.data.length === 0) {
+        complete = true;
+        return;
+      }
+    }
+  });
+  return { comments: comments.filter((comment) => Date.parse(comment.createdAt) >= since.getTime()), complete };
+}
 
 // src/github/pulls.ts
 function toPullRequest(data) {
@@ -54442,7 +54660,8 @@ function toPullRequest(data) {
     head: { ref: data.head.ref, sha: data.head.sha, repoFullName: headRepo?.full_name ?? null, fork: headRepo?.fork ?? false },
     base: { ref: data.base.ref, sha: data.base.sha, repoFullName: data.base.repo.full_name },
     fromFork: headRepo === null || headRepo.full_name.toLowerCase() !== data.base.repo.full_name.toLowerCase(),
-    htmlUrl: data.html_url
+    htmlUrl: data.html_url,
+    labels: (data.labels ?? []).map((label) => typeof label === "string" ? label : label.name ?? "").filter((name) => name !== "")
   };
 }
 async function getPullRequest(octokit, repo, number4) {
@@ -54770,23 +54989,23 @@ function needsTeamCheck(facts, policy) {
 }
 function decidePermission(facts, policy) {
   const role = effectiveRole(facts);
-  const who = `@${facts.login}`;
+  const who2 = `@${facts.login}`;
   if (roleSatisfies(role, policy.minimum)) {
-    return { allowed: true, why: `${who} has the ${role} role on this repository (${rolesAtLeast(policy.minimum)} is required).` };
+    return { allowed: true, why: `${who2} has the ${role} role on this repository (${rolesAtLeast(policy.minimum)} is required).` };
   }
   if (isAllowListed(facts.login, policy)) {
-    return { allowed: true, why: `${who} is listed in \`permissions.users\`.` };
+    return { allowed: true, why: `${who2} is listed in \`permissions.users\`.` };
   }
   const member = new Set((facts.memberOfTeams ?? []).map((team2) => team2.toLowerCase()));
   const team = teamsToCheck(policy, facts.repoOwner).find((candidate) => member.has(candidate.name));
   if (team) {
-    return { allowed: true, why: `${who} is a member of the team \`${team.name}\` listed in \`permissions.teams\`.` };
+    return { allowed: true, why: `${who2} is a member of the team \`${team.name}\` listed in \`permissions.teams\`.` };
   }
   const has = facts.role === null && !facts.basePermission ? "is not a collaborator on this repository" : `has the ${role} role`;
   const alternatives = policy.teams.length > 0 ? ", is not listed in `permissions.users` and is not a member of a team in `permissions.teams`" : " and is not listed in `permissions.users`";
   return {
     allowed: false,
-    why: `${who} ${has}${alternatives}; the ${rolesAtLeast(policy.minimum)} role is required.`
+    why: `${who2} ${has}${alternatives}; the ${rolesAtLeast(policy.minimum)} role is required.`
   };
 }
 
@@ -54860,6 +55079,7 @@ function asMarkerComments(comments) {
   return comments.map((comment) => ({
     id: comment.id,
     body: comment.body,
+    created_at: comment.createdAt,
     user: { login: comment.author.login, type: comment.author.type },
     performed_via_github_app: comment.viaApp ? { slug: comment.viaApp.slug } : null
   }));
@@ -55115,6 +55335,14 @@ async function prepareRun(input2) {
   const thread = replyThreadOf(trigger);
   const baseFacts = { followUp: config2.follow_up, triggerPhrase: config2.trigger_phrase };
   const identity = { botLogins: [...self.botLogins] };
+  if (isCheckFailureTrigger(trigger) && repo) {
+    const pr = await getPullRequest(octokit, repo, trigger.pullRequest.number);
+    const label = findKillSwitch(pr.labels, config2);
+    if (label !== null) {
+      const facts2 = { ...baseFacts, permission: { allowed: true, why: "CI failures need no permission." }, knownRun: null };
+      return finishEarly(trigger, facts2, { action: "ignore", reason: killSwitchReason(label, "pull_request") }, thread, config2);
+    }
+  }
   const permission = repo ? await triggerPermission(octokit, repo, trigger, config2, input2.allowedBots) : { allowed: true, why: "No repository." };
   if (!permission.allowed) {
     const facts2 = { ...baseFacts, permission, knownRun: null };
@@ -55126,6 +55354,11 @@ async function prepareRun(input2) {
   const checks = isCheckFailureTrigger(trigger) && repo ? fetchCheckFailures(octokit, repo, trigger, config2, limits) : Promise.resolve(void 0);
   const [listed, pullRequest, inline, failures] = await Promise.all([scan, details, reviewComments, checks]);
   const markerComments = asMarkerComments(listed.comments);
+  if (isCheckFailureTrigger(trigger) && isCiPausedByStop(markerComments, config2, { ...identity, appSlug: self.appSlug })) {
+    const facts2 = { ...baseFacts, permission, knownRun: null };
+    const reason = `CI auto-fix is paused on this pull request: its run was stopped with \`${config2.trigger_phrase} stop\`, and nobody has asked with \`${config2.trigger_phrase}\` since.`;
+    return finishEarly(trigger, facts2, { action: "ignore", reason }, thread, config2);
+  }
   const knownRun = thread && repo ? await findKnownRun({
     repo,
     threadNumber: thread.number,
@@ -55220,25 +55453,265 @@ function finishEarly(trigger, facts, plan, thread, config2) {
   return { ...common2, action: "ignore" };
 }
 
-// src/flows/config-errors.ts
-var REPO_CONFIG_FILE = ".github/agent-run.yml";
-function configForDetection(raw) {
-  const record2 = raw !== null && typeof raw === "object" && !Array.isArray(raw) ? raw : {};
+// src/config/salvage.ts
+var isRecord = (value2) => value2 !== null && typeof value2 === "object" && !Array.isArray(value2);
+var PERMISSIVE_WHEN_UNREADABLE = {
+  mention: true,
+  "label.enabled": true,
+  "reviews.enabled": true,
+  "check_suite.enabled": true,
+  "check_suite.allow_forks": true
+};
+function placeKeys(record2, allowed) {
+  const placed = {};
+  const unplaced = [];
+  for (const [key, value2] of Object.entries(record2)) {
+    if (allowed.includes(key)) placed[key] = value2;
+  }
+  for (const [key, value2] of Object.entries(record2)) {
+    if (allowed.includes(key)) continue;
+    const meant = suggestKey(key, allowed);
+    if (meant !== void 0 && !(meant in placed)) placed[meant] = value2;
+    else unplaced.push(key);
+  }
+  return { placed, unplaced };
+}
+var SECTIONS = Object.keys(REPO_CONFIG_FIELDS).filter((key) => objectSchemaOf(REPO_CONFIG_FIELDS[key]) !== void 0);
+function sectionKeys(section) {
+  const object2 = objectSchemaOf(REPO_CONFIG_FIELDS[section]);
+  return object2 ? Object.keys(object2.shape) : [];
+}
+function allUnreadable() {
+  const paths = new Set(Object.keys(REPO_CONFIG_FIELDS).filter((key) => !SECTIONS.includes(key)));
+  for (const section of SECTIONS) for (const key of sectionKeys(section)) paths.add(`${section}.${key}`);
+  return paths;
+}
+function salvageConfig(raw) {
+  if (!isRecord(raw)) return { config: DEFAULT_REPO_CONFIG, unreadable: allUnreadable(), labelNames: [] };
+  const { _extends: _ignored, ...file2 } = raw;
+  const unreadable = /* @__PURE__ */ new Set();
+  const labelNames = [];
   const config2 = { ...DEFAULT_REPO_CONFIG };
+  const top = placeKeys(file2, Object.keys(REPO_CONFIG_FIELDS)).placed;
   for (const [key, schema] of Object.entries(REPO_CONFIG_FIELDS)) {
-    const parsed = schema.safeParse(record2[key]);
-    if (parsed.success) config2[key] = parsed.data;
+    const value2 = top[key];
+    if (!SECTIONS.includes(key)) {
+      const parsed = schema.safeParse(value2);
+      if (parsed.success) config2[key] = parsed.data;
+      else unreadable.add(key);
+      continue;
+    }
+    const keys = sectionKeys(key);
+    if (value2 === void 0 || value2 === null) continue;
+    if (!isRecord(value2)) {
+      for (const field of keys) unreadable.add(`${key}.${field}`);
+      continue;
+    }
+    const { placed, unplaced } = placeKeys(value2, keys);
+    const readable = {};
+    const fields = objectSchemaOf(schema).shape;
+    for (const field of keys) {
+      if (!(field in placed)) {
+        if (unplaced.length > 0) unreadable.add(`${key}.${field}`);
+        continue;
+      }
+      const parsed = fields[field].safeParse(placed[field]);
+      if (parsed.success) readable[field] = parsed.data;
+      else unreadable.add(`${key}.${field}`);
+    }
+    if (key === "label") {
+      for (const candidate of [placed.name, ...unplaced.map((name) => value2[name])]) {
+        if (typeof candidate === "string" && candidate.trim() !== "") labelNames.push(candidate.trim());
+      }
+    }
+    config2[key] = schema.parse(readable);
+  }
+  return { config: config2, unreadable, labelNames };
+}
+function configForJudging(salvaged, addedLabel = null) {
+  const config2 = structuredClone(salvaged.config);
+  for (const [path, value2] of Object.entries(PERMISSIVE_WHEN_UNREADABLE)) {
+    if (!salvaged.unreadable.has(path)) continue;
+    const [section, field] = path.split(".");
+    if (field === void 0) config2[section] = value2;
+    else config2[section][field] = value2;
+  }
+  if (addedLabel !== null && salvaged.unreadable.has("label.name")) {
+    const candidates = [DEFAULT_REPO_CONFIG.label.name, ...salvaged.labelNames].map((name) => name.toLowerCase());
+    if (candidates.includes(addedLabel.toLowerCase())) config2.label = { ...config2.label, name: addedLabel };
   }
   return config2;
 }
+
+// src/flows/config-errors.ts
+var REPO_CONFIG_FILE = ".github/agent-run.yml";
 function detectDespiteConfigError(event, raw, self) {
-  return detectTrigger(event, configForDetection(raw), self);
+  const addedLabel = event.kind === "issues" && event.action === "labeled" ? event.label?.name ?? null : null;
+  return detectTrigger(event, configForJudging(salvageConfig(raw), addedLabel), self);
 }
 async function configErrorReply(input2) {
   const body = renderConfigError({ errors: input2.errors, file: input2.file ?? REPO_CONFIG_FILE });
   const { comments } = await listIssueComments(input2.octokit, input2.repo, input2.threadNumber, { limit: THREAD_COMMENT_SCAN_LIMIT });
   const latest = findTrustedComment(asMarkerComments(comments), "config_error", input2.self);
   return latest?.body?.trim() === body.trim() ? null : body;
+}
+
+// src/flows/stop.ts
+async function prepareStop(input2) {
+  const { octokit, request: request2, config: config2 } = input2;
+  const repo = { owner: request2.repo.owner, repo: request2.repo.name };
+  const permission = await checkTriggerPermission(octokit, repo, request2.actor, config2.permissions);
+  if (!permission.allowed) {
+    return { action: "refuse", reason: permission.why, body: renderRefusal({ login: request2.actor.login, reason: permission.why }) };
+  }
+  const identity = { botLogins: [...input2.self.botLogins] };
+  const { comments } = await listIssueComments(octokit, repo, request2.thread.number, { limit: THREAD_COMMENT_SCAN_LIMIT });
+  const open3 = listTrustedRunMarkers(asMarkerComments(comments), identity).filter(({ marker }) => marker.state !== "done");
+  const ownerOf = /* @__PURE__ */ new Map();
+  for (const found of [...open3].reverse()) {
+    const key = found.marker.runId === null ? `request:${found.commentId}` : `run:${found.marker.runId}`;
+    if (!ownerOf.has(key)) ownerOf.set(key, found.commentId);
+  }
+  const webUrls = /* @__PURE__ */ new Map();
+  for (const runId of new Set(open3.map(({ marker }) => marker.runId).filter((id) => id !== null))) {
+    webUrls.set(runId, await pageOf(input2.client, runId));
+  }
+  const edits = open3.map(({ marker, commentId }) => {
+    const key = marker.runId === null ? `request:${commentId}` : `run:${marker.runId}`;
+    const role = ownerOf.get(key) === commentId ? "run" : "follow_up";
+    const webUrl = marker.runId === null ? null : webUrls.get(marker.runId) ?? null;
+    return { commentId, marker, role, body: renderStoppedComment({ marker, webUrl, stoppedBy: request2.actor.login, role, triggerPhrase: config2.trigger_phrase }) };
+  });
+  const runs = edits.filter((edit) => edit.role === "run");
+  const newest = runs.find((edit) => edit.marker.runId !== null) ?? runs[0] ?? null;
+  const newestRunId = newest?.marker.runId ?? null;
+  const reply = renderStopReply({
+    stoppedBy: request2.actor.login,
+    stopped: newest ? { runId: newestRunId, webUrl: newestRunId === null ? null : webUrls.get(newestRunId) ?? null } : null,
+    droppedFollowUps: edits.length - runs.length,
+    pullRequest: request2.thread.kind === "pull_request",
+    triggerPhrase: config2.trigger_phrase
+  });
+  const stoppedRuns = runs.map((edit) => edit.marker.runId).filter((id) => id !== null);
+  const reason = edits.length === 0 ? `@${request2.actor.login} asked to stop, but nothing is running in this thread.` : `@${request2.actor.login} stopped ${stoppedRuns.length === 0 ? "a queued request" : `run ${stoppedRuns.join(", ")}`}${edits.length > runs.length ? ` and dropped ${edits.length - runs.length} follow-up(s)` : ""}.`;
+  return { action: "stop", reason, reaction: request2.reaction, edits, reply, stoppedRuns };
+}
+async function pageOf(client, runId) {
+  if (!client) return null;
+  try {
+    return (await client.getRun(runId)).web_url ?? null;
+  } catch {
+    return null;
+  }
+}
+
+// src/core/limits.ts
+var HOUR_MS = 36e5;
+var DAY_MS = 24 * HOUR_MS;
+var LIMIT_WINDOW_MS = {
+  runs_per_thread_per_day: DAY_MS,
+  runs_per_repo_per_hour: HOUR_MS,
+  ci_fixes_per_repo_per_day: DAY_MS
+};
+function checkOne(limit, max, starts, now) {
+  const windowMs = LIMIT_WINDOW_MS[limit];
+  const inWindow = starts.filter((at) => at > now - windowMs && at <= now).sort((a, b) => a - b);
+  if (inWindow.length < max) return null;
+  return { limit, max, count: inWindow.length, windowMs, freesAt: inWindow[inWindow.length - max] + windowMs };
+}
+function checkRunLimits(input2) {
+  const { starts, limits, now } = input2;
+  const over = [
+    checkOne("runs_per_thread_per_day", limits.runs_per_thread_per_day, starts.thread, now),
+    checkOne("runs_per_repo_per_hour", limits.runs_per_repo_per_hour, starts.repo, now),
+    input2.isCiFix ? checkOne("ci_fixes_per_repo_per_day", limits.ci_fixes_per_repo_per_day, starts.ciFixes, now) : null
+  ].filter((found) => found !== null);
+  if (over.length === 0) return { allowed: true };
+  return { allowed: false, over: over.reduce((latest, found) => found.freesAt > latest.freesAt ? found : latest) };
+}
+function overLimitReplyDue(input2) {
+  const since = input2.now - input2.over.windowMs;
+  return !input2.earlierReplies.some((reply) => reply.limit === input2.over.limit && reply.at > since && reply.at <= input2.now);
+}
+function describeCount(over, threadKind) {
+  const runs = over.count === 1 ? "1 run" : `${over.count} runs`;
+  switch (over.limit) {
+    case "runs_per_thread_per_day":
+      return `this ${threadKind === "issue" ? "issue" : "pull request"} has started ${runs} in the last 24 hours`;
+    case "runs_per_repo_per_hour":
+      return `this repository has started ${runs} in the last hour`;
+    case "ci_fixes_per_repo_per_day":
+      return `this repository has started ${over.count === 1 ? "1 CI fix run" : `${over.count} CI fix runs`} in the last 24 hours`;
+  }
+}
+function utcMinute(ms) {
+  return `${new Date(ms).toISOString().slice(0, 16).replace("T", " ")} UTC`;
+}
+function renderOverLimitReply(input2) {
+  const { over } = input2;
+  const freesAt = Math.ceil(over.freesAt / 6e4) * 6e4;
+  const wait = formatElapsed(Math.max(6e4, freesAt - input2.now));
+  const key = inlineCode(`limits.${over.limit}: ${over.max}`, { maxLength: 80 });
+  return `${renderOverLimitMarker(over.limit)}
+${md`⏸️ I did not start the agent: ${describeCount(over, input2.threadKind)}, the limit set by ${key}. The next run can start at ${utcMinute(freesAt)} (in ${wait}). A maintainer can change the limit in \`.github/agent-run.yml\`.`}`;
+}
+function judgeSpendLimits(input2) {
+  const verdict = checkRunLimits(input2);
+  if (verdict.allowed) return verdict;
+  const { over } = verdict;
+  const reason = `Over \`limits.${over.limit}\` (${over.count} of ${over.max}); another run can start at ${new Date(over.freesAt).toISOString()}. Nothing was sent to the service.`;
+  const due = input2.threadKind !== null && overLimitReplyDue({ over, earlierReplies: input2.earlierReplies, now: input2.now });
+  return { allowed: false, over, reason, reply: due ? renderOverLimitReply({ over, now: input2.now, threadKind: input2.threadKind }) : null };
+}
+var createdAt = (comment) => {
+  const at = comment.created_at ? Date.parse(comment.created_at) : Number.NaN;
+  return Number.isFinite(at) ? at : null;
+};
+function runStartsFromComments(comments, self) {
+  const starts = [];
+  for (const comment of comments) {
+    if (!isTrustedAuthor(comment, self)) continue;
+    const marker = parseMarker(comment.body);
+    const at = createdAt(comment);
+    if (!marker || marker.requestId === void 0 || at === null) continue;
+    starts.push({ at, ciFix: marker.sourceType === SOURCE.gitHostCheckSuite });
+  }
+  return starts;
+}
+function overLimitRepliesFromComments(comments, self) {
+  const replies = [];
+  for (const comment of comments) {
+    if (!isTrustedAuthor(comment, self)) continue;
+    const limit = parseOverLimitMarker(comment.body);
+    const at = createdAt(comment);
+    if (limit !== null && at !== null) replies.push({ limit, at });
+  }
+  return replies;
+}
+
+// src/flows/spend-limits.ts
+var REPOSITORY_COMMENT_PAGES = 10;
+async function checkSpendLimitsFromComments(input2) {
+  const { octokit, repo, prepared, self, now } = input2;
+  const longestWindow = Math.max(...Object.values(LIMIT_WINDOW_MS));
+  const [threadComments, recent] = await Promise.all([
+    prepared.thread ? listIssueComments(octokit, repo, prepared.thread.number, { limit: THREAD_COMMENT_SCAN_LIMIT }).then((listed) => asMarkerComments(listed.comments)) : Promise.resolve([]),
+    listRepositoryCommentsSince(octokit, repo, new Date(now - longestWindow), { maxPages: REPOSITORY_COMMENT_PAGES })
+  ]);
+  const repoStarts = runStartsFromComments(asMarkerComments(recent.comments), self);
+  const verdict = judgeSpendLimits({
+    starts: {
+      thread: runStartsFromComments(threadComments, self).map((start) => start.at),
+      repo: repoStarts.map((start) => start.at),
+      ciFixes: repoStarts.filter((start) => start.ciFix).map((start) => start.at)
+    },
+    earlierReplies: overLimitRepliesFromComments(threadComments, self),
+    limits: input2.config.limits,
+    isCiFix: isCheckFailureTrigger(prepared.trigger),
+    now,
+    threadKind: prepared.thread?.kind ?? null
+  });
+  return { verdict, complete: recent.complete };
 }
 
 // node_modules/is-network-error/index.js
@@ -56341,7 +56814,7 @@ function setsCheckSuiteEnabled(raw) {
   const section = raw.check_suite;
   return section !== null && typeof section === "object" && "enabled" in section;
 }
-function effectiveConfig(fileRaw, inputs, eventName) {
+function layeredConfigInput(fileRaw, inputs, eventName) {
   const values = {
     trigger_phrase: inputs.triggerPhrase,
     repo_id: inputs.repoId === void 0 ? void 0 : String(inputs.repoId),
@@ -56349,7 +56822,10 @@ function effectiveConfig(fileRaw, inputs, eventName) {
     agent_type: inputs.agentType
   };
   if (eventName === "workflow_run" && !setsCheckSuiteEnabled(fileRaw)) values["check_suite.enabled"] = "true";
-  return parseRepoConfig(configInputFromStrings(values, fileRaw ?? {}), {
+  return configInputFromStrings(values, fileRaw ?? {});
+}
+function effectiveConfig(fileRaw, inputs, eventName) {
+  return parseRepoConfig(layeredConfigInput(fileRaw, inputs, eventName), {
     label: (path) => INPUT_BY_PATH[path] ? `input \`${INPUT_BY_PATH[path]}\`` : `\`${path}\` in ${CONFIG_PATH}`
   });
 }
@@ -56392,6 +56868,8 @@ function outputsFor(outcome) {
       return { ...EMPTY_OUTPUTS };
     case "refused":
     case "handed_back":
+    case "over_limit":
+    case "stopped":
       return { ...EMPTY_OUTPUTS, "comment-id": outcome.comment ? String(outcome.comment.id) : "" };
     case "run":
     case "error": {
@@ -56413,6 +56891,7 @@ function headline2(outcome) {
   const id = `#${outcome.run.id}`;
   if (outcome.watch === "started") return `▶️ Agent run ${id} ${outcome.resumed ? "resumed" : "started"}`;
   if (outcome.watch === "timed_out") return `⏳ Agent run ${id} is still running after ${formatElapsed(outcome.endedAt - outcome.startedAt)}`;
+  if (outcome.watch === "stopped") return `⏹️ Stopped watching agent run ${id} (\`stop\` from the thread)`;
   switch (outcome.phase) {
     case "succeeded":
       return `✅ Agent run ${id} succeeded`;
@@ -56437,6 +56916,12 @@ function fitText(text2, maxBytes, triggerPhrase) {
   }
   return "";
 }
+var REPLY_TITLES = {
+  refused: "🚫 Agent run refused",
+  handed_back: "🙋 Pull request handed back",
+  over_limit: "⏸️ Agent run held back by a spend limit",
+  stopped: "⏹️ Agent stopped in this thread"
+};
 function renderJobSummary(outcome, context3, maxBytes = JOB_SUMMARY_MAX_BYTES) {
   const thread = context3.thread ? renderLink(context3.thread.label, context3.thread.url) : null;
   const commentLink = (comment) => comment ? renderLink("the bot's comment", comment.url) : null;
@@ -56444,8 +56929,10 @@ function renderJobSummary(outcome, context3, maxBytes = JOB_SUMMARY_MAX_BYTES) {
     case "ignored":
       return "";
     case "refused":
-    case "handed_back": {
-      const title = outcome.kind === "refused" ? "🚫 Agent run refused" : "🙋 Pull request handed back";
+    case "handed_back":
+    case "over_limit":
+    case "stopped": {
+      const title = REPLY_TITLES[outcome.kind];
       const lines2 = [`## ${title}`, "", sanitizeMarkdown(outcome.reason, { triggerPhrase: context3.triggerPhrase })];
       const where = [thread, commentLink(outcome.comment)].filter(Boolean).join(" · ");
       if (where) lines2.push("", where);
@@ -56473,6 +56960,7 @@ function renderRunSummary(outcome, context3, thread, comment, maxBytes) {
   if (thread) table.push(row("Thread", comment ? `${thread} · ${comment}` : thread));
   const head = [`## ${headline2(outcome)}`, "", ...table];
   if (outcome.watch === "timed_out") head.push("", "The run keeps going on the service; the step stopped watching it at `timeout-minutes`.");
+  if (outcome.watch === "stopped") head.push("", "Someone stopped it from the thread. The service has no cancel call, so the run may keep going: stop it on the run page.");
   if (outcome.watch === "started") head.push("", "Not waited for (`wait: false`): follow it on the run page.");
   const prs = run2.git_host_pull_requests ?? [];
   if (prs.length > 0) {
@@ -56685,6 +57173,8 @@ async function watchRun(client, started, options) {
     const run2 = await client.waitForRun(started.id, {
       deadline: options.deadline,
       intervalMs: options.poll,
+      // Aborted (a stop seen in the thread): ends like the deadline, with the last state seen.
+      ...options.signal ? { signal: options.signal } : {},
       onUpdate: (run3, phase) => {
         last = run3;
         options.onUpdate?.(run3, phase);
@@ -56773,6 +57263,115 @@ async function readEventPayload(runner) {
 }
 function workflowRunUrl(runner) {
   return runner.repository && runner.runId ? `${runner.serverUrl}/${runner.repository}/actions/runs/${runner.runId}` : null;
+}
+
+// src/action/spend-limits.ts
+async function holdBySpendLimits(input2) {
+  if (!input2.repo) return null;
+  let checked;
+  try {
+    checked = await checkSpendLimitsFromComments({ ...input2, repo: input2.repo });
+  } catch (error63) {
+    warning(`Could not count the recent runs for the spend limits, so they were not applied: ${error63.message}`);
+    return null;
+  }
+  if (!checked.complete) {
+    warning(`More than ${REPOSITORY_COMMENT_PAGES * 100} comments in this repository in the last day: the repository's run counts are lower bounds.`);
+  }
+  const { verdict } = checked;
+  if (verdict.allowed) return null;
+  const comment = verdict.reply === null ? null : await input2.thread.reply(verdict.reply);
+  if (verdict.reply === null) info("The thread was already told about this limit in its window; no second reply.");
+  notice(verdict.reason, { title: "Agent run held back by a spend limit" });
+  return { kind: "over_limit", reason: verdict.reason, comment };
+}
+
+// src/action/stop-watch.ts
+function stopCheckIntervalMs(poll) {
+  return Math.max(poll.initial, Math.min(poll.max, 15e3));
+}
+var StopWatch = class {
+  constructor(octokit, repo, commentId, self, intervalMs, warn) {
+    this.octokit = octokit;
+    this.repo = repo;
+    this.commentId = commentId;
+    this.self = self;
+    this.intervalMs = intervalMs;
+    this.warn = warn;
+  }
+  octokit;
+  repo;
+  commentId;
+  self;
+  intervalMs;
+  warn;
+  controller = new AbortController();
+  timer = null;
+  found = false;
+  warned = false;
+  /** Aborted once the stop is seen: pass it to the watch so that it ends at once. */
+  get signal() {
+    return this.controller.signal;
+  }
+  get stopped() {
+    return this.found;
+  }
+  /** Starts looking every `intervalMs` until `close()`. */
+  start() {
+    const tick = () => {
+      this.timer = setTimeout(() => {
+        void this.check().then((stopped) => {
+          if (!stopped && this.timer !== null) tick();
+        });
+      }, this.intervalMs);
+      this.timer.unref();
+    };
+    tick();
+    return this;
+  }
+  /** Whether the tracking comment is now in the stopped state (read now). A failed read counts as not stopped. */
+  async check() {
+    if (this.found) return true;
+    const id = this.commentId();
+    if (id === null) return false;
+    try {
+      const comment = await getComment(this.octokit, this.repo, id);
+      const asMarked = comment && { id: comment.id, body: comment.body, user: { login: comment.author.login, type: comment.author.type } };
+      if (asMarked && isTrustedAuthor(asMarked, this.self) && parseMarker(asMarked.body)?.outcome === "stopped") {
+        this.found = true;
+        this.controller.abort(new Error("stopped from the thread"));
+      }
+    } catch (error63) {
+      if (!this.warned) this.warn(`Could not read the tracking comment to see whether the run was stopped: ${error63.message}`);
+      this.warned = true;
+    }
+    return this.found;
+  }
+  close() {
+    if (this.timer !== null) clearTimeout(this.timer);
+    this.timer = null;
+  }
+};
+
+// src/action/stop.ts
+async function stopFromThread(input2) {
+  const prepared = await prepareStop({ octokit: input2.octokit, request: input2.request, config: input2.config, self: input2.self, client: input2.client });
+  if (prepared.action === "refuse") {
+    const comment2 = await input2.thread.reply(prepared.body);
+    notice(prepared.reason, { title: "Stop refused" });
+    return { kind: "refused", reason: prepared.reason, comment: comment2 };
+  }
+  for (const edit of prepared.edits) {
+    try {
+      await updateComment(input2.octokit, input2.repo, edit.commentId, edit.body);
+    } catch (error63) {
+      warning(`Could not mark comment ${edit.commentId} as stopped: ${error63.message}`);
+    }
+  }
+  await input2.thread.react(prepared.reaction, "+1");
+  const comment = await input2.thread.reply(prepared.reply);
+  info(prepared.reason);
+  return { kind: "stopped", reason: prepared.reason, comment };
 }
 
 // src/github/reactions.ts
@@ -56935,6 +57534,13 @@ async function act(step) {
   const config2 = await loadConfig(step);
   if (!config2.ok) return configFailure(step, config2.fileRaw, config2.errors);
   step.summary.triggerPhrase = config2.config.trigger_phrase;
+  const stop = inputs.prompt || inputs.mode === "resume" ? null : detectStopRequest(event, config2.config, step.self);
+  if (stop && step.repo) {
+    step.self = { botLogins: (await resolveIdentity(octokit)).botLogins };
+    const thread2 = new ThreadReporter(octokit, step.repo, commentThread(step, { number: stop.thread.number }), logSink);
+    const outcome = await stopFromThread({ octokit, repo: step.repo, request: stop, config: config2.config, self: step.self, client: repositoryRunReader(step.client, step.repoFullName), thread: thread2 });
+    return { outcome, failure: null };
+  }
   const detect = () => detectActionTrigger(event, config2.config, step.self, inputs.allowedBots, inputs.prompt ? { explicitPrompt: inputs.prompt } : {});
   let detection = inputs.mode === "resume" ? null : detect();
   if (detection?.kind !== "ignore") {
@@ -56976,8 +57582,11 @@ async function act(step) {
       notice(prepared.reason, { title: prepared.action === "refuse" ? "Agent run refused" : "Pull request handed back" });
       return { outcome: { kind, reason: prepared.reason, comment }, failure: null };
     }
-    default:
+    default: {
+      const held = await holdBySpendLimits({ octokit, repo: step.repo, prepared, config: config2.config, self: { botLogins: [...step.self.botLogins] }, now: step.now(), thread });
+      if (held) return { outcome: held, failure: null };
       return startAndWatch(step, config2.config, prepared, thread);
+    }
   }
 }
 async function loadConfig(step) {
@@ -56986,17 +57595,18 @@ async function loadConfig(step) {
   if (!file2.ok) return { ok: false, errors: file2.errors, fileRaw: void 0 };
   for (const warning2 of file2.warnings) warning(warning2);
   const parsed = effectiveConfig(file2.raw, step.inputs, step.event.name);
-  return parsed.ok ? { ok: true, config: parsed.config } : { ok: false, errors: parsed.errors, fileRaw: file2.raw };
+  return parsed.ok ? { ok: true, config: parsed.config } : { ok: false, errors: parsed.errors, fileRaw: layeredConfigInput(file2.raw, step.inputs, step.event.name) };
 }
 async function configFailure(step, fileRaw, errors) {
   const message = `The agent configuration is invalid, so nothing was started: ${errors.join("; ")}`;
-  const wouldTrigger = step.inputs.prompt !== void 0 || step.inputs.mode === "resume" || detectDespiteConfigError(step.event, fileRaw, step.self).kind === "trigger";
+  const despite = detectDespiteConfigError(step.event, fileRaw, step.self);
+  const wouldTrigger = step.inputs.prompt !== void 0 || step.inputs.mode === "resume" || despite.kind === "trigger";
   if (!wouldTrigger) {
     warning(message);
     return { outcome: { kind: "ignored", reason: message }, failure: null };
   }
   step.self = { botLogins: (await resolveIdentity(step.octokit)).botLogins };
-  const threadNumber = isThreadEvent(step.event) ? step.event.thread.number : null;
+  const threadNumber = isThreadEvent(step.event) ? step.event.thread.number : despite.kind === "trigger" ? triggerThread(despite.trigger)?.number ?? null : null;
   const thread = new ThreadReporter(step.octokit, step.repo ?? { owner: "", repo: "" }, commentThread(step, threadNumber === null ? null : { number: threadNumber }), logSink);
   let comment = null;
   if (thread.enabled && step.repo && threadNumber !== null) {
@@ -57076,21 +57686,28 @@ async function drive(step, config2, thread, start) {
   const tracking = (phase, webUrl, currentStep) => thread.track(renderTrackingComment({ marker, webUrl, phase, startedAt: step.startedAt, now: now(), triggerUrl: start.triggerUrl, currentStep }));
   await thread.react(start.reaction, "eyes");
   await tracking(start.phase, null);
+  const stopWatch = step.repo && thread.enabled ? new StopWatch(step.octokit, step.repo, () => thread.comment?.id ?? null, { botLogins: [...step.self.botLogins] }, stopCheckIntervalMs(step.poll), (message) => warning(message)).start() : null;
+  const stoppedBeforeStart = () => {
+    notice("Stopped from the thread before anything was sent; nothing was started.", { title: "Agent stopped" });
+    return { outcome: { kind: "stopped", reason: "Stopped from the thread before the follow-up was sent.", comment: thread.comment }, failure: null };
+  };
   let run2 = null;
   try {
     if (start.waitFor !== void 0) {
       info(`Run ${start.waitFor} is still working on this thread; waiting for it before sending the follow-up.`);
-      const earlier = await watchRun(client, await client.getRun(start.waitFor, { deadline: step.deadline }), { deadline: step.deadline, poll: step.poll });
+      const earlier = await watchRun(client, await client.getRun(start.waitFor, { deadline: step.deadline }), { deadline: step.deadline, poll: step.poll, ...stopWatch ? { signal: stopWatch.signal } : {} });
+      if (stopWatch?.stopped) return stoppedBeforeStart();
       if (earlier.timedOut) {
         const message = `Run ${start.waitFor} was still working at the timeout, so the follow-up was not sent; trigger the agent again once it has finished.`;
         await thread.track(renderServiceError({ message: "the thread's run was still working when this step stopped waiting, so your follow-up was not sent.", whatToDo: "Ask again once the run has finished." }));
         return fail(step, message, earlier.run, thread.comment);
       }
     }
+    if (await stopWatch?.check()) return stoppedBeforeStart();
     run2 = await start.start();
     marker = { ...marker, runId: run2.id };
     info(`Agent run ${run2.id} ${start.resumed ? "resumed" : "started"}: ${run2.web_url ?? "(no web URL)"}`);
-    await tracking(start.resumed ? "resuming" : "starting", run2.web_url ?? null);
+    if (!await stopWatch?.check()) await tracking(start.resumed ? "resuming" : "starting", run2.web_url ?? null);
     if (!inputs.wait) {
       return { outcome: { kind: "run", run: run2, resumed: start.resumed, watch: "started", phase: classifyRunStatus(run2.status), comment: thread.comment, startedAt: step.startedAt, endedAt: now() }, failure: null };
     }
@@ -57104,14 +57721,19 @@ async function drive(step, config2, thread, start) {
         if (phase2 !== "in_progress" || !thread.enabled) return;
         progress = progress.then(async () => {
           const current = await readCurrentStep(client, runId, { deadline: step.deadline, triggerPhrase });
-          if (!final) await tracking("running", latest.web_url ?? null, current);
+          if (!final && !await stopWatch?.check()) await tracking("running", latest.web_url ?? null, current);
         });
-      }
+      },
+      ...stopWatch ? { signal: stopWatch.signal } : {}
     });
     final = true;
     await progress;
     run2 = watched.run;
     const endedAt = now();
+    if (stopWatch?.stopped || await stopWatch?.check()) {
+      notice(`Agent run ${run2.id} was stopped from the thread; this step stopped watching it. The service has no cancel call: ${run2.web_url ?? "stop it on its page"}.`, { title: "Agent stopped" });
+      return { outcome: { kind: "run", run: run2, resumed: start.resumed, watch: "stopped", phase: classifyRunStatus(run2.status), comment: thread.comment, startedAt: step.startedAt, endedAt }, failure: null };
+    }
     const trace = thread.enabled ? await readTraceDigest(client, run2.id, { deadline: endedAt + 6e4, triggerPhrase }) : null;
     const phase = watched.timedOut ? "in_progress" : watched.phase;
     await thread.track(renderResultComment({ marker, run: run2, phase, startedAt: step.startedAt, finishedAt: endedAt, trace, triggerPhrase }));
@@ -57151,6 +57773,8 @@ async function drive(step, config2, thread, start) {
     const said = serviceErrorForComment(error63);
     await thread.track(renderServiceError({ ...said, secrets: [inputs.apiToken] }));
     return fail(step, errorMessage(error63), run2, thread.comment, start.resumed);
+  } finally {
+    stopWatch?.close();
   }
 }
 var logSink = { info: (message) => info(message), warning: (message) => warning(message) };

@@ -15,7 +15,8 @@ import { getOctokit } from "@actions/github";
 import { DEFAULT_REPO_CONFIG, type RepoConfig } from "../config/schema.js";
 import { isThreadEvent, parseWebhookEvent, type BridgeEvent } from "../core/events.js";
 import { newRunMarker, outcomeForPhase, type RunMarker } from "../core/markers.js";
-import type { BridgeSelf } from "../core/plan.js";
+import { triggerThread, type BridgeSelf } from "../core/plan.js";
+import { detectStopRequest } from "../core/stop.js";
 import { renderResultComment, renderServiceError, renderTrackingComment, serviceErrorForComment, type TrackingPhase } from "../core/render.js";
 import { configErrorReply, detectDespiteConfigError, MARKERS_ONLY_LOOKUP, prepareRun, type PreparedStart, type ReplyThread } from "../flows/index.js";
 import type { GitHubClient, RepoRef } from "../github/client.js";
@@ -29,10 +30,13 @@ import { identityFor, resolveIdentity } from "./identity.js";
 import { loadImages } from "./images.js";
 import { linkPullRequests } from "./links.js";
 import { InputError, rawInput, readInputs, type ActionInputs, type Env } from "./inputs.js";
-import { effectiveConfig, fetchConfigFile, parseConfigFile, CONFIG_PATH } from "./repo-config.js";
+import { effectiveConfig, fetchConfigFile, layeredConfigInput, parseConfigFile, CONFIG_PATH } from "./repo-config.js";
 import { OUTPUT_NAMES, outputsFor, renderJobSummary, type ActionOutcome, type PostedComment, type SummaryContext } from "./report.js";
 import { pollScheduleFrom, readCurrentStep, readTraceDigest, repositoryRunReader, watchRun, type PollSchedule } from "./runs.js";
 import { readEventPayload, readRunnerEnv, RunnerEnvError, workflowRunUrl, type RunnerEnv } from "./runner-env.js";
+import { holdBySpendLimits } from "./spend-limits.js";
+import { StopWatch, stopCheckIntervalMs } from "./stop-watch.js";
+import { stopFromThread } from "./stop.js";
 import { ThreadReporter } from "./thread.js";
 
 /** How the Action names itself in run metadata. */
@@ -139,6 +143,15 @@ async function act(step: Step): Promise<StepResult> {
   if (!config.ok) return configFailure(step, config.fileRaw, config.errors);
   step.summary.triggerPhrase = config.config.trigger_phrase;
 
+  // `/agent stop` is not a task: this job lets go of the thread's runs (see stop.ts).
+  const stop = inputs.prompt || inputs.mode === "resume" ? null : detectStopRequest(event, config.config, step.self);
+  if (stop && step.repo) {
+    step.self = { botLogins: (await resolveIdentity(octokit)).botLogins };
+    const thread = new ThreadReporter(octokit, step.repo, commentThread(step, { number: stop.thread.number }), logSink);
+    const outcome = await stopFromThread({ octokit, repo: step.repo, request: stop, config: config.config, self: step.self, client: repositoryRunReader(step.client, step.repoFullName), thread });
+    return { outcome, failure: null };
+  }
+
   const detect = () => detectActionTrigger(event, config.config, step.self, inputs.allowedBots, inputs.prompt ? { explicitPrompt: inputs.prompt } : {});
   // Most events of a comment workflow are not for the agent: decide that before asking GitHub who
   // the token is (every bot is already refused by type; the identity only adds which bot is us).
@@ -184,8 +197,11 @@ async function act(step: Step): Promise<StepResult> {
       core.notice(prepared.reason, { title: prepared.action === "refuse" ? "Agent run refused" : "Pull request handed back" });
       return { outcome: { kind, reason: prepared.reason, comment }, failure: null };
     }
-    default:
+    default: {
+      const held = await holdBySpendLimits({ octokit, repo: step.repo, prepared, config: config.config, self: { botLogins: [...step.self.botLogins] }, now: step.now(), thread });
+      if (held) return { outcome: held, failure: null };
       return startAndWatch(step, config.config, prepared, thread);
+    }
   }
 }
 
@@ -197,20 +213,23 @@ async function loadConfig(step: Step): Promise<LoadedConfig> {
   if (!file.ok) return { ok: false, errors: file.errors, fileRaw: undefined };
   for (const warning of file.warnings) core.warning(warning);
   const parsed = effectiveConfig(file.raw, step.inputs, step.event.name);
-  return parsed.ok ? { ok: true, config: parsed.config } : { ok: false, errors: parsed.errors, fileRaw: file.raw };
+  // Judged as the step would have read it: inputs over the file (a `workflow_run` step turns CI auto-fix on).
+  return parsed.ok ? { ok: true, config: parsed.config } : { ok: false, errors: parsed.errors, fileRaw: layeredConfigInput(file.raw, step.inputs, step.event.name) };
 }
 
 /** A broken configuration: said once in the thread when the event would have been a trigger, and the step fails. */
 async function configFailure(step: Step, fileRaw: unknown, errors: string[]): Promise<StepResult> {
   const message = `The agent configuration is invalid, so nothing was started: ${errors.join("; ")}`;
-  const wouldTrigger = step.inputs.prompt !== undefined || step.inputs.mode === "resume" || detectDespiteConfigError(step.event, fileRaw, step.self).kind === "trigger";
+  const despite = detectDespiteConfigError(step.event, fileRaw, step.self);
+  const wouldTrigger = step.inputs.prompt !== undefined || step.inputs.mode === "resume" || despite.kind === "trigger";
   if (!wouldTrigger) {
     core.warning(message);
     return { outcome: { kind: "ignored", reason: message }, failure: null };
   }
   // The bot's earlier config-error reply, if any, must be recognised as its own.
   step.self = { botLogins: (await resolveIdentity(step.octokit)).botLogins };
-  const threadNumber = isThreadEvent(step.event) ? step.event.thread.number : null;
+  // A CI failure's thread is its pull request.
+  const threadNumber = isThreadEvent(step.event) ? step.event.thread.number : despite.kind === "trigger" ? (triggerThread(despite.trigger)?.number ?? null) : null;
   const thread = new ThreadReporter(step.octokit, step.repo ?? { owner: "", repo: "" }, commentThread(step, threadNumber === null ? null : { number: threadNumber }), logSink);
   let comment = null;
   if (thread.enabled && step.repo && threadNumber !== null) {
@@ -313,22 +332,32 @@ async function drive(step: Step, config: RepoConfig, thread: ThreadReporter, sta
 
   await thread.react(start.reaction, "eyes");
   await tracking(start.phase, null);
+  // A `/agent stop` in another job turns this step's tracking comment into its stopped state.
+  const stopWatch = step.repo && thread.enabled
+    ? new StopWatch(step.octokit, step.repo, () => thread.comment?.id ?? null, { botLogins: [...step.self.botLogins] }, stopCheckIntervalMs(step.poll), (message) => core.warning(message)).start()
+    : null;
+  const stoppedBeforeStart = (): StepResult => {
+    core.notice("Stopped from the thread before anything was sent; nothing was started.", { title: "Agent stopped" });
+    return { outcome: { kind: "stopped", reason: "Stopped from the thread before the follow-up was sent.", comment: thread.comment }, failure: null };
+  };
 
   let run: AgentRun | null = null;
   try {
     if (start.waitFor !== undefined) {
       core.info(`Run ${start.waitFor} is still working on this thread; waiting for it before sending the follow-up.`);
-      const earlier = await watchRun(client, await client.getRun(start.waitFor, { deadline: step.deadline }), { deadline: step.deadline, poll: step.poll });
+      const earlier = await watchRun(client, await client.getRun(start.waitFor, { deadline: step.deadline }), { deadline: step.deadline, poll: step.poll, ...(stopWatch ? { signal: stopWatch.signal } : {}) });
+      if (stopWatch?.stopped) return stoppedBeforeStart();
       if (earlier.timedOut) {
         const message = `Run ${start.waitFor} was still working at the timeout, so the follow-up was not sent; trigger the agent again once it has finished.`;
         await thread.track(renderServiceError({ message: "the thread's run was still working when this step stopped waiting, so your follow-up was not sent.", whatToDo: "Ask again once the run has finished." }));
         return fail(step, message, earlier.run, thread.comment);
       }
     }
+    if (await stopWatch?.check()) return stoppedBeforeStart();
     run = await start.start();
     marker = { ...marker, runId: run.id };
     core.info(`Agent run ${run.id} ${start.resumed ? "resumed" : "started"}: ${run.web_url ?? "(no web URL)"}`);
-    await tracking(start.resumed ? "resuming" : "starting", run.web_url ?? null);
+    if (!(await stopWatch?.check())) await tracking(start.resumed ? "resuming" : "starting", run.web_url ?? null);
 
     if (!inputs.wait) {
       return { outcome: { kind: "run", run, resumed: start.resumed, watch: "started", phase: classifyRunStatus(run.status), comment: thread.comment, startedAt: step.startedAt, endedAt: now() }, failure: null };
@@ -346,14 +375,20 @@ async function drive(step: Step, config: RepoConfig, thread: ThreadReporter, sta
         if (phase !== "in_progress" || !thread.enabled) return;
         progress = progress.then(async () => {
           const current = await readCurrentStep(client, runId, { deadline: step.deadline, triggerPhrase });
-          if (!final) await tracking("running", latest.web_url ?? null, current);
+          if (!final && !(await stopWatch?.check())) await tracking("running", latest.web_url ?? null, current);
         });
       },
+      ...(stopWatch ? { signal: stopWatch.signal } : {}),
     });
     final = true;
     await progress;
     run = watched.run;
     const endedAt = now();
+    if (stopWatch?.stopped || (await stopWatch?.check())) {
+      // The stop job wrote this thread's last word on the run: nothing more is written here.
+      core.notice(`Agent run ${run.id} was stopped from the thread; this step stopped watching it. The service has no cancel call: ${run.web_url ?? "stop it on its page"}.`, { title: "Agent stopped" });
+      return { outcome: { kind: "run", run, resumed: start.resumed, watch: "stopped", phase: classifyRunStatus(run.status), comment: thread.comment, startedAt: step.startedAt, endedAt }, failure: null };
+    }
     const trace = thread.enabled ? await readTraceDigest(client, run.id, { deadline: endedAt + 60_000, triggerPhrase }) : null;
     const phase: RunPhase = watched.timedOut ? "in_progress" : watched.phase;
     await thread.track(renderResultComment({ marker, run, phase, startedAt: step.startedAt, finishedAt: endedAt, trace, triggerPhrase }));
@@ -394,6 +429,8 @@ async function drive(step: Step, config: RepoConfig, thread: ThreadReporter, sta
     const said = serviceErrorForComment(error);
     await thread.track(renderServiceError({ ...said, secrets: [inputs.apiToken] }));
     return fail(step, errorMessage(error), run, thread.comment, start.resumed);
+  } finally {
+    stopWatch?.close();
   }
 }
 

@@ -61,12 +61,11 @@ function setsCheckSuiteEnabled(raw: unknown): boolean {
 }
 
 /**
- * The configuration the Action acts on: inputs over the file over the defaults, validated by the
- * App's schema; a message names the input, or the key of the file, at fault. A workflow that
- * listens to `workflow_run` is itself the opt-in to CI auto-fix, so `check_suite.enabled` is on
- * unless the file turns it off explicitly.
+ * The configuration as the Action's inputs and the file say it together, before validation: inputs
+ * over the file. A workflow that listens to `workflow_run` is itself the opt-in to CI auto-fix, so
+ * `check_suite.enabled` is on unless the file turns it off explicitly.
  */
-export function effectiveConfig(fileRaw: unknown, inputs: ActionInputs, eventName: string): ParseRepoConfigResult {
+export function layeredConfigInput(fileRaw: unknown, inputs: ActionInputs, eventName: string): unknown {
   const values: Record<string, string | undefined> = {
     trigger_phrase: inputs.triggerPhrase,
     repo_id: inputs.repoId === undefined ? undefined : String(inputs.repoId),
@@ -74,7 +73,15 @@ export function effectiveConfig(fileRaw: unknown, inputs: ActionInputs, eventNam
     agent_type: inputs.agentType,
   };
   if (eventName === "workflow_run" && !setsCheckSuiteEnabled(fileRaw)) values["check_suite.enabled"] = "true";
-  return parseRepoConfig(configInputFromStrings(values, fileRaw ?? {}), {
+  return configInputFromStrings(values, fileRaw ?? {});
+}
+
+/**
+ * The configuration the Action acts on: inputs over the file over the defaults, validated by the
+ * App's schema; a message names the input, or the key of the file, at fault.
+ */
+export function effectiveConfig(fileRaw: unknown, inputs: ActionInputs, eventName: string): ParseRepoConfigResult {
+  return parseRepoConfig(layeredConfigInput(fileRaw, inputs, eventName), {
     label: (path) => (INPUT_BY_PATH[path] ? `input \`${INPUT_BY_PATH[path]}\`` : `\`${path}\` in ${CONFIG_PATH}`),
   });
 }

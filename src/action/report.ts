@@ -18,13 +18,17 @@ export type ActionOutputs = Record<OutputName, string>;
 /** How the step ended, as far as reporting goes. */
 export type ActionOutcome =
   | { kind: "ignored"; reason: string }
-  | { kind: "refused" | "handed_back"; reason: string; comment: PostedComment | null }
+  /** One reply and no run: refused, handed back, over a spend limit, or a `/agent stop` handled. */
+  | { kind: "refused" | "handed_back" | "over_limit" | "stopped"; reason: string; comment: PostedComment | null }
   | {
       kind: "run";
       run: AgentRun;
       resumed: boolean;
-      /** `started`: `wait: false`; `finished`: a final status; `timed_out`: still going at the deadline. */
-      watch: "started" | "finished" | "timed_out";
+      /**
+       * `started`: `wait: false`; `finished`: a final status; `timed_out`: still going at the deadline;
+       * `stopped`: someone said `/agent stop` and the watch ended (the run may go on).
+       */
+      watch: "started" | "finished" | "timed_out" | "stopped";
       phase: RunPhase;
       comment: PostedComment | null;
       startedAt: number;
@@ -83,6 +87,8 @@ export function outputsFor(outcome: ActionOutcome): ActionOutputs {
       return { ...EMPTY_OUTPUTS };
     case "refused":
     case "handed_back":
+    case "over_limit":
+    case "stopped":
       return { ...EMPTY_OUTPUTS, "comment-id": outcome.comment ? String(outcome.comment.id) : "" };
     case "run":
     case "error": {
@@ -115,6 +121,7 @@ function headline(outcome: Extract<ActionOutcome, { kind: "run" }>): string {
   const id = `#${outcome.run.id}`;
   if (outcome.watch === "started") return `▶️ Agent run ${id} ${outcome.resumed ? "resumed" : "started"}`;
   if (outcome.watch === "timed_out") return `⏳ Agent run ${id} is still running after ${formatElapsed(outcome.endedAt - outcome.startedAt)}`;
+  if (outcome.watch === "stopped") return `⏹️ Stopped watching agent run ${id} (\`stop\` from the thread)`;
   switch (outcome.phase) {
     case "succeeded":
       return `✅ Agent run ${id} succeeded`;
@@ -149,6 +156,13 @@ function fitText(text: string, maxBytes: number, triggerPhrase: string): string 
   return "";
 }
 
+const REPLY_TITLES = {
+  refused: "🚫 Agent run refused",
+  handed_back: "🙋 Pull request handed back",
+  over_limit: "⏸️ Agent run held back by a spend limit",
+  stopped: "⏹️ Agent stopped in this thread",
+} as const;
+
 /** The job summary's Markdown, or "" when there is nothing to say (an ignored event stays quiet). */
 export function renderJobSummary(outcome: ActionOutcome, context: SummaryContext, maxBytes: number = JOB_SUMMARY_MAX_BYTES): string {
   const thread = context.thread ? renderLink(context.thread.label, context.thread.url) : null;
@@ -157,8 +171,10 @@ export function renderJobSummary(outcome: ActionOutcome, context: SummaryContext
     case "ignored":
       return "";
     case "refused":
-    case "handed_back": {
-      const title = outcome.kind === "refused" ? "🚫 Agent run refused" : "🙋 Pull request handed back";
+    case "handed_back":
+    case "over_limit":
+    case "stopped": {
+      const title = REPLY_TITLES[outcome.kind];
       const lines = [`## ${title}`, "", sanitizeMarkdown(outcome.reason, { triggerPhrase: context.triggerPhrase })];
       const where = [thread, commentLink(outcome.comment)].filter(Boolean).join(" · ");
       if (where) lines.push("", where);
@@ -192,6 +208,7 @@ function renderRunSummary(
 
   const head = [`## ${headline(outcome)}`, "", ...table];
   if (outcome.watch === "timed_out") head.push("", "The run keeps going on the service; the step stopped watching it at `timeout-minutes`.");
+  if (outcome.watch === "stopped") head.push("", "Someone stopped it from the thread. The service has no cancel call, so the run may keep going: stop it on the run page.");
   if (outcome.watch === "started") head.push("", "Not waited for (`wait: false`): follow it on the run page.");
 
   const prs = run.git_host_pull_requests ?? [];

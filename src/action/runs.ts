@@ -59,13 +59,15 @@ export type WatchResult = { timedOut: false; run: AgentRun; phase: RunPhase } | 
 export async function watchRun(
   client: AgentRunClient,
   started: AgentRun,
-  options: { deadline: number; poll: PollSchedule; onUpdate?: WaitOptions["onUpdate"] },
+  options: { deadline: number; poll: PollSchedule; onUpdate?: WaitOptions["onUpdate"]; signal?: AbortSignal },
 ): Promise<WatchResult> {
   let last = started;
   try {
     const run = await client.waitForRun(started.id, {
       deadline: options.deadline,
       intervalMs: options.poll,
+      // Aborted (a stop seen in the thread): ends like the deadline, with the last state seen.
+      ...(options.signal ? { signal: options.signal } : {}),
       onUpdate: (run, phase) => {
         last = run;
         options.onUpdate?.(run, phase);

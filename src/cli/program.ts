@@ -1,6 +1,7 @@
 import { Command } from "commander";
 import { BRIDGE_VERSION } from "../version.js";
 import { appCommand } from "./commands/app.js";
+import { configCommand } from "./commands/config.js";
 import { createCommand } from "./commands/create.js";
 import { emulatorCommand } from "./commands/emulator.js";
 import { getCommand } from "./commands/get.js";
@@ -12,7 +13,7 @@ import type { CliContext } from "./context.js";
 import { EXIT_CODES } from "./exit-codes.js";
 
 /** Every subcommand, in the order `--help` lists them. A new command is one file in commands/ and one line here. */
-export const COMMANDS: readonly CliCommand[] = [createCommand, getCommand, resumeCommand, waitCommand, logsCommand, emulatorCommand, appCommand];
+export const COMMANDS: readonly CliCommand[] = [createCommand, getCommand, resumeCommand, waitCommand, logsCommand, configCommand, emulatorCommand, appCommand];
 
 const EPILOG = `
 Configuration (flags win over the environment):

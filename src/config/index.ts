@@ -3,3 +3,7 @@ export * from "./permissions.js";
 export * from "./glob.js";
 export * from "./issues.js";
 export * from "./inputs.js";
+export * from "./json-schema.js";
+export * from "./key-suggestions.js";
+export * from "./salvage.js";
+export * from "./check-file.js";

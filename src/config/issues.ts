@@ -71,27 +71,42 @@ export interface DescribeIssuesOptions {
   allowedKeysAt?: (path: readonly PathSegment[]) => readonly string[] | undefined;
   /** Prefix for field paths, e.g. "input " for Action inputs. Default none. */
   label?: (path: string) => string;
+  /** The allowed key an unknown one probably meant; default: the closest by edit distance. */
+  suggest?: (key: string, allowed: readonly string[]) => string | undefined;
+}
+
+/** One problem: where it is (the path in the input) and the whole message, which names that path. */
+export interface LocatedProblem {
+  path: PathSegment[];
+  message: string;
+  /** The last path segment is a key the schema does not know (point at the key, not its value). */
+  unknownKey?: boolean;
 }
 
 /** One message per problem, e.g. "`check_suite.max_attempts`: must be an integer between 1 and 20 (got \"three\")". */
 export function describeIssues(issues: readonly Issue[], input: unknown, options: DescribeIssuesOptions = {}): string[] {
+  return locateIssues(issues, input, options).map((problem) => problem.message);
+}
+
+/** `describeIssues` with each message's path, so that a caller can point at the line in a file. */
+export function locateIssues(issues: readonly Issue[], input: unknown, options: DescribeIssuesOptions = {}): LocatedProblem[] {
   const label = options.label ?? ((path: string) => (path === "" ? "configuration" : `\`${path}\``));
-  const messages: string[] = [];
+  const problems: LocatedProblem[] = [];
   for (const issue of issues) {
     if (issue.code === "unrecognized_keys") {
       const allowed = options.allowedKeysAt?.(issue.path) ?? [];
       for (const key of issue.keys) {
-        const where = label(formatFieldPath([...issue.path, key]));
-        const guess = closestKey(key, allowed);
+        const path = [...issue.path, key];
+        const guess = (options.suggest ?? closestKey)(key, allowed);
         const hint = guess ? ` Did you mean \`${guess}\`?` : "";
         const list = allowed.length > 0 ? ` Allowed keys here: ${allowed.join(", ")}.` : "";
-        messages.push(`${where}: unknown key (a typo?).${hint}${list}`);
+        problems.push({ path, unknownKey: true, message: `${label(formatFieldPath(path))}: unknown key (a typo?).${hint}${list}` });
       }
       continue;
     }
     const given = valueAt(input, issue.path);
     const got = given.found ? ` (got ${describeGivenValue(given.value)})` : " (missing)";
-    messages.push(`${label(formatFieldPath(issue.path))}: ${issue.message}${got}`);
+    problems.push({ path: [...issue.path], message: `${label(formatFieldPath(issue.path))}: ${issue.message}${got}` });
   }
-  return messages;
+  return problems;
 }

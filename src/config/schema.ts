@@ -7,7 +7,8 @@
  */
 import { z } from "zod";
 import { AGENT_TYPES } from "../service/wire.js";
-import { describeIssues } from "./issues.js";
+import { locateIssues, type LocatedProblem } from "./issues.js";
+import { suggestKey } from "./key-suggestions.js";
 
 /** GitHub repository roles, weakest first (the `role_name` of the collaborator permission API). */
 export const REPO_ROLES = ["none", "read", "triage", "write", "maintain", "admin"] as const;
@@ -194,6 +195,45 @@ export const InstructionsSchema = z
   .default("")
   .meta({ description: "Text appended to every prompt, e.g. house rules for the agent." });
 
+/** Upper bound of every spend limit: high enough to mean "no practical limit", low enough to catch a typo. */
+export const RUN_LIMIT_MAX = 10_000;
+
+/** The spend limits, each counted over a sliding window ending now. */
+export const RUN_LIMIT_NAMES = ["runs_per_thread_per_day", "runs_per_repo_per_hour", "ci_fixes_per_repo_per_day"] as const;
+export type RunLimitName = (typeof RUN_LIMIT_NAMES)[number];
+
+export const LimitsSchema = z
+  .strictObject(
+    {
+      runs_per_thread_per_day: intBetween(1, RUN_LIMIT_MAX)
+        .default(20)
+        .meta({ description: "Runs one issue or pull request may start (created or resumed, CI fixes included) in any 24 hours." }),
+      runs_per_repo_per_hour: intBetween(1, RUN_LIMIT_MAX)
+        .default(30)
+        .meta({ description: "Runs the whole repository may start (created or resumed) in any 60 minutes." }),
+      ci_fixes_per_repo_per_day: intBetween(1, RUN_LIMIT_MAX)
+        .default(20)
+        .meta({ description: "CI auto-fix runs the whole repository may start in any 24 hours." }),
+    },
+    { error: objectError(RUN_LIMIT_NAMES.join(", ")) },
+  )
+  .prefault({})
+  .meta({
+    description:
+      "Spend guards. Over a limit, nothing is sent to the service and the thread gets one short reply saying which limit, its count and when it frees (at most one such reply per thread per window).",
+  });
+
+export const KillSwitchLabelSchema = z
+  .string({ error: 'must be a label name such as "agent:off"' })
+  .trim()
+  .min(1, { error: 'must not be empty (a label name such as "agent:off")' })
+  .max(50, { error: "must be at most 50 characters (GitHub's limit for label names)" })
+  .default("agent:off")
+  .meta({
+    description:
+      "Label that switches the agent off in its issue or pull request (case-insensitive): while it is there, no run of any kind starts there, CI auto-fix included.",
+  });
+
 /** The fields of the repository configuration, for composing other schemas (the Action's inputs). */
 export const REPO_CONFIG_FIELDS = {
   trigger_phrase: TriggerPhraseSchema,
@@ -205,6 +245,8 @@ export const REPO_CONFIG_FIELDS = {
   label: LabelSchema,
   reviews: ReviewsSchema,
   check_suite: CheckSuiteSchema,
+  limits: LimitsSchema,
+  kill_switch_label: KillSwitchLabelSchema,
   follow_up: FollowUpSchema,
   instructions: InstructionsSchema,
 } as const;
@@ -228,7 +270,7 @@ export const DEFAULT_REPO_CONFIG: RepoConfig = RepoConfigSchema.parse({});
 export type ParseRepoConfigResult = { ok: true; config: RepoConfig } | { ok: false; errors: string[] };
 
 /** Unwraps default/prefault/optional wrappers down to an object schema, if there is one. */
-function objectSchemaOf(schema: z.ZodType): z.ZodObject | undefined {
+export function objectSchemaOf(schema: z.ZodType): z.ZodObject | undefined {
   let current: z.ZodType = schema;
   for (let depth = 0; depth < 10; depth++) {
     if (current instanceof z.ZodObject) return current;
@@ -260,6 +302,12 @@ export interface ParseRepoConfigOptions {
 }
 
 export function parseRepoConfig(raw: unknown, options: ParseRepoConfigOptions = {}): ParseRepoConfigResult {
+  const result = validateRepoConfig(raw, options);
+  return result.ok ? result : { ok: false, errors: result.problems.map((problem) => problem.message) };
+}
+
+/** `parseRepoConfig` with the path of every problem (for pointing at a line of the file). */
+export function validateRepoConfig(raw: unknown, options: ParseRepoConfigOptions = {}): { ok: true; config: RepoConfig } | { ok: false; problems: LocatedProblem[] } {
   let input: unknown = raw ?? {};
   if (input !== null && typeof input === "object" && !Array.isArray(input) && "_extends" in input) {
     const { _extends: _ignored, ...rest } = input as Record<string, unknown>;
@@ -267,11 +315,12 @@ export function parseRepoConfig(raw: unknown, options: ParseRepoConfigOptions = 
   }
   const result = RepoConfigSchema.safeParse(input);
   if (result.success) return { ok: true, config: result.data };
-  const errors = describeIssues(result.error.issues, input, {
+  const problems = locateIssues(result.error.issues, input, {
     allowedKeysAt: (path) => allowedKeysAt(RepoConfigSchema, path),
     label: options.label,
+    suggest: suggestKey,
   });
-  return { ok: false, errors };
+  return { ok: false, problems };
 }
 
 // ---------------------------------------------------------------------------------------------

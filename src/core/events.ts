@@ -48,6 +48,8 @@ export interface ThreadRef {
   body: string;
   author: Actor | null;
   state: string | null;
+  /** The labels on the issue or pull request when the event happened (names as written). */
+  labels: string[];
 }
 
 export interface CommentRef {
@@ -271,6 +273,11 @@ const CommonSchema = z.looseObject({
   sender: UserSchema,
 });
 
+const LabelsSchema = z
+  .array(z.looseObject({ name: z.string() }))
+  .nullish()
+  .transform((labels) => (labels ?? []).map((label) => label.name));
+
 const IssueSchema = z.looseObject({
   number: z.number().int(),
   title: text,
@@ -279,6 +286,7 @@ const IssueSchema = z.looseObject({
   state: optionalString,
   user: UserSchema.nullish(),
   pull_request: z.looseObject({}).nullish(),
+  labels: LabelsSchema,
 });
 
 const CommentSchema = z.looseObject({
@@ -297,6 +305,7 @@ const PullRequestSchema = z.looseObject({
   state: optionalString,
   draft: z.boolean().nullish(),
   user: UserSchema.nullish(),
+  labels: LabelsSchema,
   head: z.looseObject({
     ref: z.string(),
     sha: z.string(),
@@ -421,6 +430,7 @@ function issueThread(issue: z.output<typeof IssueSchema>): ThreadRef {
     body: issue.body,
     author: issue.user ? actor(issue.user) : null,
     state: issue.state,
+    labels: issue.labels,
   };
 }
 
@@ -433,6 +443,7 @@ function pullRequestThread(pr: z.output<typeof PullRequestSchema>): ThreadRef {
     body: pr.body,
     author: pr.user ? actor(pr.user) : null,
     state: pr.state,
+    labels: pr.labels,
   };
 }
 

@@ -4,6 +4,7 @@
  *
  *   <!-- agent-run-bridge:run {"v":1,"runId":123,"orgId":1,"sourceType":"GIT_HOST","branches":["agent/run-123"],"state":"running"} -->
  *   <!-- agent-run-bridge:refusal -->
+ *   <!-- agent-run-bridge:over_limit {"v":1,"limit":"runs_per_repo_per_hour"} -->
  *
  * Rules: a marker is one whole line; a comment holds exactly one marker (a second one, of any
  * kind, makes the comment unreadable rather than ambiguous); the JSON is validated strictly and
@@ -18,14 +19,19 @@ import { z } from "zod";
 import type { RunPhase } from "../service/status.js";
 import type { AgentRun, SourceType } from "../service/wire.js";
 import { SOURCE, SourceTypeSchema } from "../service/wire.js";
+import { RUN_LIMIT_NAMES, type RunLimitName } from "../config/schema.js";
 import { MARKER_NAMESPACE, MARKER_OPENING } from "./sanitize-output.js";
 
 /** `queued`: waiting for rate budget (no run yet, or a resume not sent yet); `running`: being watched; `done`: the bridge's last word is posted. */
 export const RUN_MARKER_STATES = ["queued", "running", "done"] as const;
 export type RunMarkerState = (typeof RUN_MARKER_STATES)[number];
 
-/** How a `done` run ended, as far as the bridge saw it; `watch_timed_out`: still running when the watch gave up. */
-export const RUN_OUTCOMES = ["succeeded", "failed", "waiting_for_input", "unknown", "watch_timed_out"] as const;
+/**
+ * How a `done` run ended, as far as the bridge saw it; `watch_timed_out`: still running when the
+ * watch gave up; `stopped`: someone said `/agent stop` and the bridge stopped watching (the run
+ * itself may go on: the service has no cancel call).
+ */
+export const RUN_OUTCOMES = ["succeeded", "failed", "waiting_for_input", "unknown", "watch_timed_out", "stopped"] as const;
 export type RunOutcome = (typeof RUN_OUTCOMES)[number];
 
 /** Bounds: a marker stays small whatever a run produced. */
@@ -41,7 +47,7 @@ const BranchSchema = z
 export const RunMarkerSchema = z
   .strictObject({
     v: z.literal(1),
-    /** Null only while `queued` for a run that does not exist yet. */
+    /** Null only while `queued` for a run that does not exist yet (and after a stop that came before it did). */
     runId: z.number().int().nonnegative().nullable(),
     orgId: z.number().int().nonnegative(),
     sourceType: SourceTypeSchema,
@@ -63,7 +69,8 @@ export const RunMarkerSchema = z
       .optional(),
   })
   .superRefine((marker, ctx) => {
-    if (marker.runId === null && marker.state !== "queued") {
+    // A request stopped before its run existed ends without one.
+    if (marker.runId === null && marker.state !== "queued" && marker.outcome !== "stopped") {
       ctx.addIssue({ code: "custom", path: ["runId"], message: `a "${marker.state}" marker needs a runId` });
     }
     if ((marker.state === "done") !== (marker.outcome !== undefined)) {
@@ -73,14 +80,16 @@ export const RunMarkerSchema = z
 
 export type RunMarker = z.infer<typeof RunMarkerSchema>;
 
-/** Kinds of bot comments; only `run` carries JSON. */
-export const BOT_COMMENT_KINDS = ["run", "refusal", "config_error", "hand_back", "service_error"] as const;
+/** Kinds of bot comments; `run` and `over_limit` carry JSON. `stop` answers a `/agent stop`. */
+export const BOT_COMMENT_KINDS = ["run", "refusal", "config_error", "hand_back", "service_error", "over_limit", "stop"] as const;
 export type BotCommentKind = (typeof BOT_COMMENT_KINDS)[number];
 
 /** The shape of an issue comment as the GitHub REST API returns it (only what trust needs). */
 export interface ThreadComment {
   id: number;
   body?: string | null;
+  /** ISO 8601; needed only by readers that count by time (spend limits). */
+  created_at?: string | null;
   user?: { login: string; type?: string } | null;
   performed_via_github_app?: { slug?: string } | null;
 }
@@ -131,8 +140,15 @@ export function renderMarker(marker: RunMarker): string {
 }
 
 /** The marker line of a comment kind without JSON (refusals, config errors…). */
-export function renderKindMarker(kind: Exclude<BotCommentKind, "run">): string {
+export function renderKindMarker(kind: Exclude<BotCommentKind, "run" | "over_limit">): string {
   return `<!-- ${MARKER_NAMESPACE}:${kind} -->`;
+}
+
+const OverLimitMarkerSchema = z.strictObject({ v: z.literal(1), limit: z.enum(RUN_LIMIT_NAMES) });
+
+/** The marker of an over-limit reply: which limit it answered, so that a thread hears it once per window. */
+export function renderOverLimitMarker(limit: RunLimitName): string {
+  return `<!-- ${MARKER_NAMESPACE}:over_limit ${markerJson({ v: 1, limit })} -->`;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -140,6 +156,7 @@ export function renderKindMarker(kind: Exclude<BotCommentKind, "run">): string {
 
 const RUN_MARKER_LINE = new RegExp(`^<!-- ${MARKER_NAMESPACE}:run (\\{[^\\n]*\\}) -->[ \\t]*$`, "m");
 const KIND_MARKER_LINE = new RegExp(`^<!-- ${MARKER_NAMESPACE}:([a-z_]+) -->[ \\t]*$`, "m");
+const OVER_LIMIT_MARKER_LINE = new RegExp(`^<!-- ${MARKER_NAMESPACE}:over_limit (\\{[^\\n]{1,200}\\}) -->[ \\t]*$`, "m");
 
 /** Bodies longer than GitHub allows are not ours. */
 const MAX_BODY_LENGTH = 65_536;
@@ -164,13 +181,27 @@ export function parseMarker(body: string | null | undefined): RunMarker | null {
   return parsed.success ? parsed.data : null;
 }
 
+/** The limit an over-limit reply answered, or null when the body is not one. Does not check the author. */
+export function parseOverLimitMarker(body: string | null | undefined): RunLimitName | null {
+  if (!body || body.length > MAX_BODY_LENGTH || countMarkerOpenings(body) !== 1) return null;
+  const line = OVER_LIMIT_MARKER_LINE.exec(body);
+  if (!line) return null;
+  try {
+    const parsed = OverLimitMarkerSchema.safeParse(JSON.parse(line[1]!));
+    return parsed.success ? parsed.data.limit : null;
+  } catch {
+    return null;
+  }
+}
+
 /** Which kind of bot comment a body is (by its single marker), or null. Does not check the author. */
 export function parseCommentKind(body: string | null | undefined): BotCommentKind | null {
   if (!body || body.length > MAX_BODY_LENGTH) return null;
   if (parseMarker(body) !== null) return "run";
+  if (parseOverLimitMarker(body) !== null) return "over_limit";
   if (countMarkerOpenings(body) !== 1) return null;
   const kind = KIND_MARKER_LINE.exec(body)?.[1];
-  return kind !== undefined && kind !== "run" && (BOT_COMMENT_KINDS as readonly string[]).includes(kind) ? (kind as BotCommentKind) : null;
+  return kind !== undefined && kind !== "run" && kind !== "over_limit" && (BOT_COMMENT_KINDS as readonly string[]).includes(kind) ? (kind as BotCommentKind) : null;
 }
 
 /**

@@ -30,6 +30,7 @@ import type {
   WorkflowRunBridgeEvent,
   WorkflowRunRef,
 } from "./events.js";
+import { findKillSwitch, killSwitchReason } from "./kill-switch.js";
 import { parseTriggerComment, type TriggerGrammar } from "./trigger.js";
 
 /** Check and workflow conclusions that mean "CI failed" (others: success, neutral, cancelled, skipped…). */
@@ -159,7 +160,11 @@ export type IgnoreCode =
   | "not_failed"
   | "no_pull_request"
   | "fork"
-  | "branch_not_matched";
+  | "branch_not_matched"
+  /** `/agent stop`: not a task; shells handle it through `detectStopRequest` (core/stop). */
+  | "stop_requested"
+  /** The thread carries the kill-switch label. */
+  | "kill_switch";
 
 export type TriggerDetection =
   | { kind: "trigger"; trigger: RunTrigger }
@@ -202,13 +207,23 @@ function noTriggerReason(config: RepoConfig, self: BridgeSelf, what: string): st
 
 const noTrigger = (config: RepoConfig, self: BridgeSelf, what: string) => ignore("no_trigger", noTriggerReason(config, self, what));
 
+const stopRequested = (what: string) =>
+  ignore("stop_requested", `${what} asks to stop the thread's run: that is a stop request (detectStopRequest), not a task.`);
+
+/** The trigger, unless the thread carries the kill-switch label. */
+function unlessKillSwitch(thread: ThreadRef, config: RepoConfig, detection: TriggerDetection): TriggerDetection {
+  const label = findKillSwitch(thread.labels, config);
+  return label === null ? detection : ignore("kill_switch", killSwitchReason(label, thread.kind));
+}
+
 function detectComment(event: IssueCommentBridgeEvent, config: RepoConfig, self: BridgeSelf): TriggerDetection {
   if (event.action !== "created") return onlyAction(event, "created", "new comments");
   if (isBotActor(event.comment.author, self)) return byBot(event.comment.author, "Comment");
   if (isBotActor(event.sender, self)) return byBot(event.sender, "Comment");
   const parsed = parseTriggerComment(event.comment.body, grammarOf(config, self));
   if (!parsed) return noTrigger(config, self, "The comment");
-  return {
+  if (parsed.kind === "stop") return stopRequested("The comment");
+  return unlessKillSwitch(event.thread, config, {
     kind: "trigger",
     trigger: {
       flow: "comment",
@@ -222,7 +237,7 @@ function detectComment(event: IssueCommentBridgeEvent, config: RepoConfig, self:
       comment: event.comment,
       instruction: parsed.instruction,
     },
-  };
+  });
 }
 
 function detectLabel(event: IssuesBridgeEvent, config: RepoConfig, self: BridgeSelf): TriggerDetection {
@@ -233,7 +248,7 @@ function detectLabel(event: IssuesBridgeEvent, config: RepoConfig, self: BridgeS
   }
   // Other bots may label on a person's behalf (the permission check still applies); our own labels never start a run.
   if (isSelf(event.sender, self)) return byBot(event.sender, "Label added");
-  return {
+  return unlessKillSwitch(event.thread, config, {
     kind: "trigger",
     trigger: {
       flow: "label",
@@ -246,7 +261,7 @@ function detectLabel(event: IssuesBridgeEvent, config: RepoConfig, self: BridgeS
       thread: event.thread,
       label: event.label.name,
     },
-  };
+  });
 }
 
 function detectReview(event: PullRequestReviewBridgeEvent, config: RepoConfig, self: BridgeSelf): TriggerDetection {
@@ -255,13 +270,14 @@ function detectReview(event: PullRequestReviewBridgeEvent, config: RepoConfig, s
   if (isBotActor(author, self)) return byBot(author, "Review");
   if (isBotActor(event.sender, self)) return byBot(event.sender, "Review");
   const parsed = parseTriggerComment(event.review.body, grammarOf(config, self));
+  if (parsed?.kind === "stop") return stopRequested("The review");
   const changesRequested = event.review.state === "changes_requested";
   if (!parsed && !changesRequested) {
     const why = noTriggerReason(config, self, `The review (state ${event.review.state})`);
     return ignore("no_trigger", `${why} Only reviews requesting changes start runs without it.`);
   }
   if (!config.reviews.enabled) return ignore("reviews_disabled", "Review triggers are off (`reviews.enabled: false`).");
-  return {
+  return unlessKillSwitch(event.thread, config, {
     kind: "trigger",
     trigger: {
       flow: "review",
@@ -278,7 +294,7 @@ function detectReview(event: PullRequestReviewBridgeEvent, config: RepoConfig, s
       reason: parsed ? "trigger" : "changes_requested",
       instruction: parsed?.instruction ?? "",
     },
-  };
+  });
 }
 
 function detectReviewComment(event: PullRequestReviewCommentBridgeEvent, config: RepoConfig, self: BridgeSelf): TriggerDetection {
@@ -287,10 +303,11 @@ function detectReviewComment(event: PullRequestReviewCommentBridgeEvent, config:
   if (isBotActor(event.sender, self)) return byBot(event.sender, "Review comment");
   const parsed = parseTriggerComment(event.comment.body, grammarOf(config, self));
   if (!parsed) return noTrigger(config, self, "The review comment");
+  if (parsed.kind === "stop") return stopRequested("The review comment");
   if (!config.reviews.enabled) {
     return ignore("reviews_disabled", "The review comment has the trigger, but review triggers are off (`reviews.enabled: false`).");
   }
-  return {
+  return unlessKillSwitch(event.thread, config, {
     kind: "trigger",
     trigger: {
       flow: "review",
@@ -308,7 +325,7 @@ function detectReviewComment(event: PullRequestReviewCommentBridgeEvent, config:
       reason: "trigger",
       instruction: parsed.instruction,
     },
-  };
+  });
 }
 
 interface CheckGuardInput {
@@ -399,8 +416,10 @@ function detectWorkflowRun(event: WorkflowRunBridgeEvent, config: RepoConfig): T
   return { kind: "trigger", trigger: { flow: "workflow_run", event, workflowRun: run, ...checkFailureFields(event, run.headSha, guarded.eligible) } };
 }
 
-function dispatchTrigger(event: BridgeEvent, prompt: string): TriggerDetection {
+function dispatchTrigger(event: BridgeEvent, prompt: string, config: RepoConfig): TriggerDetection {
   const thread = "thread" in event ? event.thread : null;
+  const killSwitch = thread ? findKillSwitch(thread.labels, config) : null;
+  if (thread && killSwitch !== null) return ignore("kill_switch", killSwitchReason(killSwitch, thread.kind));
   return {
     kind: "trigger",
     trigger: {
@@ -421,7 +440,7 @@ function dispatchTrigger(event: BridgeEvent, prompt: string): TriggerDetection {
 /** Decides whether an event asks for the agent. Pure: reads only the event, the config and who we are. */
 export function detectTrigger(event: BridgeEvent, config: RepoConfig, self: BridgeSelf, options: DetectOptions = {}): TriggerDetection {
   const explicit = options.explicitPrompt?.trim();
-  if (explicit) return dispatchTrigger(event, explicit);
+  if (explicit) return dispatchTrigger(event, explicit, config);
   switch (event.kind) {
     case "issue_comment":
       return detectComment(event, config, self);

@@ -10,6 +10,10 @@
  * - Nothing inside a fenced code block, an inline code span, a quote line (`> …`) or hidden
  *   markup (HTML comments, see sanitize-input) triggers.
  * An empty instruction is allowed: it means "handle this thread".
+ * - `<phrase> stop` (the word alone on the trigger's line, any case, a trailing `.` or `!`
+ *   allowed) is not an instruction but the stop intent: stop watching this thread's run. Lines
+ *   after it are the person's reason, not an instruction. `<phrase> stop the flaky test…` is an
+ *   ordinary instruction, and so is `<phrase> new stop`.
  */
 import { classifyLines, sanitizeUserText } from "./sanitize-input.js";
 
@@ -23,6 +27,8 @@ export interface TriggerGrammar {
 }
 
 export interface ParsedTrigger {
+  /** `run`: start or continue a run with the instruction; `stop`: stop watching the thread's run (the instruction is empty). */
+  kind: "run" | "stop";
   /** What the user asked for, sanitised; may be empty ("handle this thread"). */
   instruction: string;
   /** `<phrase> new …`: start a fresh run even when the thread has one. */
@@ -41,7 +47,10 @@ function mentionPattern(appSlug: string, flags: string, anchored: boolean): RegE
   return anchored ? new RegExp(`^ {0,3}${name}[,:]?`, flags) : new RegExp(`(?:^|[^\\w@/.-])${name}`, flags);
 }
 
-function instructionFrom(rest: string, following: readonly string[]): { instruction: string; forceNew: boolean } {
+const STOP_WORD = /^\s*stop[.!]?\s*$/i;
+
+function instructionFrom(rest: string, following: readonly string[]): { kind: ParsedTrigger["kind"]; instruction: string; forceNew: boolean } {
+  if (STOP_WORD.test(rest)) return { kind: "stop", instruction: "", forceNew: false };
   let head = rest.trimStart();
   let forceNew = false;
   const newMatch = /^new(?=\s|$)/i.exec(head);
@@ -50,7 +59,7 @@ function instructionFrom(rest: string, following: readonly string[]): { instruct
     head = head.slice(newMatch[0].length).trimStart();
   }
   const instruction = [head, ...following].join("\n").trim();
-  return { instruction, forceNew };
+  return { kind: "run", instruction, forceNew };
 }
 
 export function parseTriggerComment(body: string | null | undefined, grammar: TriggerGrammar): ParsedTrigger | null {
@@ -80,13 +89,13 @@ export function parseTriggerComment(body: string | null | undefined, grammar: Tr
   const anywhere = mentionPattern(grammar.appSlug, "i", false);
   for (let i = 0; i < lines.length; i++) {
     if (eligible(i) && anywhere.test(lines[i]!.text.replace(INLINE_CODE, ""))) {
-      return { instruction: text, forceNew: false, matchedBy: "mention" };
+      return { kind: "run", instruction: text, forceNew: false, matchedBy: "mention" };
     }
   }
   return null;
 }
 
-/** True when the body contains a trigger (the phrase or, when enabled, a mention). */
+/** True when the body contains a trigger (the phrase or, when enabled, a mention), a stop included. */
 export function containsTrigger(body: string | null | undefined, grammar: TriggerGrammar): boolean {
   return parseTriggerComment(body, grammar) !== null;
 }

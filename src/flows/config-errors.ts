@@ -3,7 +3,8 @@
  * have been a trigger), and answer once per thread (not again while the bot's latest config-error
  * comment in the thread already says the same).
  */
-import { DEFAULT_REPO_CONFIG, REPO_CONFIG_FIELDS, type RepoConfig } from "../config/schema.js";
+import { configForJudging, salvageConfig } from "../config/salvage.js";
+import type { RepoConfig } from "../config/schema.js";
 import type { BridgeEvent } from "../core/events.js";
 import { findTrustedComment, type BotIdentity } from "../core/markers.js";
 import { detectTrigger, type BridgeSelf, type TriggerDetection } from "../core/plan.js";
@@ -17,22 +18,22 @@ import { THREAD_COMMENT_SCAN_LIMIT } from "./prepare.js";
 export const REPO_CONFIG_FILE = ".github/agent-run.yml";
 
 /**
- * The configuration to detect triggers with when the file is invalid: every field that is valid on
- * its own keeps its value (a custom trigger phrase still works), the others take their defaults.
+ * The configuration a broken file most plausibly meant, for trigger detection: every value valid on
+ * its own kept (a custom trigger phrase still works), misspelt keys read as the key they mean.
  */
 export function configForDetection(raw: unknown): RepoConfig {
-  const record = raw !== null && typeof raw === "object" && !Array.isArray(raw) ? (raw as Record<string, unknown>) : {};
-  const config: Record<string, unknown> = { ...DEFAULT_REPO_CONFIG };
-  for (const [key, schema] of Object.entries(REPO_CONFIG_FIELDS)) {
-    const parsed = schema.safeParse(record[key]);
-    if (parsed.success) config[key] = parsed.data;
-  }
-  return config as RepoConfig;
+  return salvageConfig(raw).config;
 }
 
-/** Whether an event would have been a trigger, judged with what is valid in the broken file. */
+/**
+ * Whether an event would have been a trigger had the file been right: judged with what is readable,
+ * and with every switch the broken part may have turned on taken as on (see config/salvage). A CI
+ * failure, a label or a review affected by the broken section therefore gets the config-error reply;
+ * one the file cannot have affected (CI auto-fix left off in a valid section) stays quiet.
+ */
 export function detectDespiteConfigError(event: BridgeEvent, raw: unknown, self: BridgeSelf): TriggerDetection {
-  return detectTrigger(event, configForDetection(raw), self);
+  const addedLabel = event.kind === "issues" && event.action === "labeled" ? (event.label?.name ?? null) : null;
+  return detectTrigger(event, configForJudging(salvageConfig(raw), addedLabel), self);
 }
 
 /**

@@ -26,6 +26,7 @@ export function asMarkerComments(comments: readonly IssueComment[]): MarkerComme
   return comments.map((comment) => ({
     id: comment.id,
     body: comment.body,
+    created_at: comment.createdAt,
     user: { login: comment.author.login, type: comment.author.type },
     performed_via_github_app: comment.viaApp ? { slug: comment.viaApp.slug } : null,
   }));

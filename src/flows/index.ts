@@ -55,6 +55,15 @@
  * - `RunReader`: `{ orgId, getRun(runId) }`, which `AgentRunClient` satisfies.
  * - `configForDetection(raw)`, `detectDespiteConfigError(event, raw, self)`,
  *   `configErrorReply({ octokit, repo, threadNumber, errors, self, file? })`, `REPO_CONFIG_FILE`.
+ * - `prepareStop({ octokit, request, config, self, client? })` for a `detectStopRequest` (core/stop):
+ *   refuse (with the refusal body) or stop (the open tracking comments' final bodies, the reply, the
+ *   👍 target, the runs stopped). The App also drops the follow-ups it holds and pauses its watch.
+ * - `checkSpendLimitsFromComments({ octokit, repo, prepared, config, self, now })`: the spend limits
+ *   counted from the bot's own comments (for shells without a store); a shell with records passes
+ *   its counts to core's `judgeSpendLimits` instead.
+ * - Kill switch and a stopped pull request: `detectTrigger` ignores triggers on a thread carrying
+ *   the kill-switch label; `prepareRun` reads a CI trigger's pull request labels and ignores CI
+ *   failures there too, and while CI auto-fix is paused by a `/agent stop` (core/stop).
  * - Building blocks for shells with other needs: `findKnownRun`, `checkFailureFacts`,
  *   `triggerPermission`, `fetchCheckFailures`, `fetchReviewComments`, `promptInputFor`,
  *   `triggerImages`, `asMarkerComments`, `asPromptComments`.
@@ -65,3 +74,5 @@ export { configErrorReply, configForDetection, detectDespiteConfigError, REPO_CO
 export { asMarkerComments, checkFailureFacts, findKnownRun, headBranchOf, triggerPermission, type KnownRunQuery } from "./facts.js";
 export { asPromptComments, fetchCheckFailures, fetchReviewComments, promptInputFor, type CheckFailures, type FetchedThread } from "./context.js";
 export { DEFAULT_MAX_IMAGE_BYTES, triggerImages } from "./images.js";
+export { prepareStop, type PreparedStop, type StopEdit } from "./stop.js";
+export { checkSpendLimitsFromComments, REPOSITORY_COMMENT_PAGES, type SpendLimitCheck } from "./spend-limits.js";

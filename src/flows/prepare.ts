@@ -24,7 +24,9 @@ import {
   type PullRequestDetails,
   type ReviewCommentContext,
 } from "../core/prompt.js";
+import { findKillSwitch, killSwitchReason } from "../core/kill-switch.js";
 import { renderHandBack, renderRefusal } from "../core/render.js";
+import { isCiPausedByStop } from "../core/stop.js";
 import type { GitHubClient, RepoRef } from "../github/client.js";
 import { listIssueComments, type IssueComment } from "../github/comments.js";
 import { getPullRequest } from "../github/pulls.js";
@@ -102,6 +104,16 @@ export async function prepareRun(input: PrepareRunInput): Promise<PreparedRun> {
   const baseFacts = { followUp: config.follow_up, triggerPhrase: config.trigger_phrase };
   const identity = { botLogins: [...self.botLogins] };
 
+  // CI payloads do not carry the pull request's labels: read them for the kill switch first.
+  if (isCheckFailureTrigger(trigger) && repo) {
+    const pr = await getPullRequest(octokit, repo, trigger.pullRequest.number);
+    const label = findKillSwitch(pr.labels, config);
+    if (label !== null) {
+      const facts: RunFacts = { ...baseFacts, permission: { allowed: true, why: "CI failures need no permission." }, knownRun: null };
+      return finishEarly(trigger, facts, { action: "ignore", reason: killSwitchReason(label, "pull_request") }, thread, config);
+    }
+  }
+
   // The cheapest "no" first: one call, before anything is read for a prompt.
   const permission = repo ? await triggerPermission(octokit, repo, trigger, config, input.allowedBots) : { allowed: true, why: "No repository." };
   if (!permission.allowed) {
@@ -116,6 +128,11 @@ export async function prepareRun(input: PrepareRunInput): Promise<PreparedRun> {
     isCheckFailureTrigger(trigger) && repo ? fetchCheckFailures(octokit, repo, trigger, config, limits) : Promise.resolve(undefined);
   const [listed, pullRequest, inline, failures] = await Promise.all([scan, details, reviewComments, checks]);
   const markerComments = asMarkerComments(listed.comments);
+  if (isCheckFailureTrigger(trigger) && isCiPausedByStop(markerComments, config, { ...identity, appSlug: self.appSlug })) {
+    const facts: RunFacts = { ...baseFacts, permission, knownRun: null };
+    const reason = `CI auto-fix is paused on this pull request: its run was stopped with \`${config.trigger_phrase} stop\`, and nobody has asked with \`${config.trigger_phrase}\` since.`;
+    return finishEarly(trigger, facts, { action: "ignore", reason }, thread, config);
+  }
 
   const knownRun =
     thread && repo

@@ -1,5 +1,5 @@
 /** Issue and pull request conversation comments: create, update, read, list the recent ones. */
-import { collectLastItems, toActor, type GitHubActor, type GitHubClient, type RepoRef } from "./client.js";
+import { collectLastItems, hasNextPage, toActor, type GitHubActor, type GitHubClient, type RepoRef } from "./client.js";
 import { GitHubInputError, callGitHub, isNotFound, toGitHubError } from "./errors.js";
 
 /** GitHub refuses longer comment bodies (422). */
@@ -106,4 +106,34 @@ export async function listIssueComments(
     }, limit),
   );
   return { comments: items.map(toIssueComment), total };
+}
+
+/**
+ * Comments of every issue and pull request of a repository written at or after `since`, oldest
+ * first, reading at most `maxPages` pages of 100. GitHub filters on the *update* time, so edited
+ * older comments come too: they are dropped here by creation time. `complete` is false when the
+ * page cap cut the list short (the caller's count is then a lower bound).
+ */
+export async function listRepositoryCommentsSince(
+  octokit: GitHubClient,
+  repo: RepoRef,
+  since: Date,
+  options: { maxPages?: number } = {},
+): Promise<{ comments: IssueComment[]; complete: boolean }> {
+  const maxPages = options.maxPages ?? 10;
+  if (!Number.isInteger(maxPages) || maxPages < 1) throw new GitHubInputError(`maxPages must be a positive integer, got ${maxPages}.`);
+  const iso = since.toISOString();
+  const comments: IssueComment[] = [];
+  let complete = false;
+  await callGitHub(`listing the comments of ${repo.owner}/${repo.repo} since ${iso}`, async () => {
+    for (let page = 1; page <= maxPages; page++) {
+      const response = await octokit.request("GET /repos/{owner}/{repo}/issues/comments", { ...repo, since: iso, sort: "created", direction: "asc", per_page: 100, page });
+      comments.push(...response.data.map(toIssueComment));
+      if (!hasNextPage(response.headers.link) || response.data.length === 0) {
+        complete = true;
+        return;
+      }
+    }
+  });
+  return { comments: comments.filter((comment) => Date.parse(comment.createdAt) >= since.getTime()), complete };
 }

@@ -16,6 +16,8 @@ export interface PullRequest {
   /** True when the head lives in another repository (a fork): its branch is not writable with this repo's token. */
   fromFork: boolean;
   htmlUrl: string;
+  /** Label names, as written. */
+  labels: string[];
 }
 
 interface PullData {
@@ -30,6 +32,7 @@ interface PullData {
   head: { ref: string; sha: string; repo: { full_name: string; fork: boolean } | null };
   base: { ref: string; sha: string; repo: { full_name: string } };
   html_url: string;
+  labels?: ReadonlyArray<{ name?: string | null } | string> | null;
 }
 
 export function toPullRequest(data: PullData): PullRequest {
@@ -47,6 +50,7 @@ export function toPullRequest(data: PullData): PullRequest {
     base: { ref: data.base.ref, sha: data.base.sha, repoFullName: data.base.repo.full_name },
     fromFork: headRepo === null || headRepo.full_name.toLowerCase() !== data.base.repo.full_name.toLowerCase(),
     htmlUrl: data.html_url,
+    labels: (data.labels ?? []).map((label) => (typeof label === "string" ? label : (label.name ?? ""))).filter((name) => name !== ""),
   };
 }
 

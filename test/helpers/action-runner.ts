@@ -326,15 +326,15 @@ export async function startActionHarness(
   const front = options.viewerLogin ? await startViewerFront(github.url, options.viewerLogin) : null;
   const apiUrl = front?.url ?? github.url;
   const serviceInputs = { "api-url": service.url, "api-token": emulator.token, "org-id": String(emulator.orgId) };
-  let nextCommentId = 50_000;
   return {
     github,
     emulator,
     service,
     serviceInputs,
     humanComment(thread, body, login = "maintainer") {
-      const id = nextCommentId++;
-      github.seed({ issueComments: [{ id, issue_number: thread.number, body, user: login }] });
+      // The fake numbers it, as GitHub does: ids grow with time across everyone's comments.
+      github.seed({ issueComments: [{ issue_number: thread.number, body, user: login }] });
+      const id = Math.max(...github.commentsOn(FULL_NAME, thread.number).map((c) => c.id));
       return { id, payload: issueCommentPayload({ thread, comment: { id, body, login } }) };
     },
     async step(spec) {

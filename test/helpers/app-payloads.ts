@@ -55,6 +55,8 @@ export interface ThreadSpec {
   title?: string;
   body?: string;
   pullRequest?: boolean;
+  /** The labels on the issue or pull request (default: the example's). */
+  labels?: string[];
 }
 
 export function issueCommentPayload(input: { thread: ThreadSpec; comment: { id: number; body: string; login: string }; action?: "created" | "edited" | "deleted" }): WebhookEventMap["issue_comment"] {
@@ -73,6 +75,7 @@ export function issueCommentPayload(input: { thread: ThreadSpec; comment: { id: 
     pull_request: input.thread.pullRequest ? { url: `https://api.github.com/repos/${FULL_NAME}/pulls/${input.thread.number}`, html_url: url } : undefined,
   };
   if (!input.thread.pullRequest) delete p.issue.pull_request;
+  if (input.thread.labels) p.issue.labels = input.thread.labels.map((name, index) => ({ id: 7000 + index, name, color: "ededed", default: false, description: null }));
   p.comment = {
     ...p.comment,
     id: input.comment.id,

@@ -37,6 +37,22 @@ export function registerIssueRoutes(app: FastifyInstance, ctx: RouteContext): vo
     return found ? renderIssue(ctx, found.issue) : notFound(reply);
   });
 
+  // Every issue's and pull request's comments, as GitHub lists them for a repository: `since`
+  // filters on the update time; sorted by creation (or update) time, ascending unless asked.
+  app.get("/repos/:owner/:repo/issues/comments", async (request, reply) => {
+    const found = repositoryOf(ctx, request);
+    if (!found) return notFound(reply);
+    const query = queryOf(request);
+    const sinceMs = query.since ? Date.parse(query.since) : Number.NaN;
+    const field = query.sort === "updated" ? "updated_at" : "created_at";
+    const descending = query.direction === "desc";
+    const comments = ctx.state.issueComments
+      .filter((c) => c.repo === found.key)
+      .filter((c) => Number.isNaN(sinceMs) || Date.parse(c.updated_at) >= sinceMs)
+      .sort((a, b) => (Date.parse(a[field]) - Date.parse(b[field]) || a.id - b.id) * (descending ? -1 : 1));
+    return paginate(request, reply, ctx.api, comments).map((c) => renderIssueComment(ctx, c));
+  });
+
   app.get("/repos/:owner/:repo/issues/:issue_number/comments", async (request, reply) => {
     const found = issueOf(request);
     if (!found) return notFound(reply);

@@ -9,6 +9,7 @@ import {
   createComment,
   getComment,
   listIssueComments,
+  listRepositoryCommentsSince,
   toGitHubError,
   updateComment,
 } from "../../../src/github/index.js";
@@ -150,5 +151,41 @@ describe("listIssueComments", () => {
     const fake = await startFake(thread);
     await expect(listIssueComments(octokitFor(fake), REPO, 7, { limit: 0 })).rejects.toBeInstanceOf(GitHubInputError);
     expect(fake.requests).toEqual([]);
+  });
+});
+
+describe("listRepositoryCommentsSince", () => {
+  const at = (minutesAgo: number) => new Date(Date.now() - minutesAgo * 60_000).toISOString().replace(/\.\d{3}Z$/, "Z");
+  const seed = (count: number) => ({
+    repositories: [{ owner: "acme", name: "widgets" }, { owner: "acme", name: "other" }],
+    issues: [
+      { number: 7, title: "Crash" },
+      { number: 8, title: "Slow" },
+      { repo: "acme/other", number: 1, title: "Elsewhere" },
+    ],
+    issueComments: [
+      // Written two days ago but edited now: GitHub's `since` returns it, the creation time drops it.
+      { id: 10, issue_number: 7, body: "old, edited", created_at: at(48 * 60), updated_at: at(1) },
+      { id: 11, issue_number: 7, body: "old", created_at: at(48 * 60), updated_at: at(48 * 60) },
+      { id: 12, repo: "acme/other", issue_number: 1, body: "other repository", created_at: at(5), updated_at: at(5) },
+      ...Array.from({ length: count }, (_, i) => ({ id: 100 + i, issue_number: 7 + (i % 2), body: `recent ${i}`, created_at: at(60 - i / 10), updated_at: at(60 - i / 10) })),
+    ],
+  });
+
+  it("every issue's and pull request's comments of the repository created since the time, oldest first, page by page", async () => {
+    const fake = await startFake(seed(150));
+    const since = new Date(Date.now() - 24 * 3_600_000);
+    const { comments, complete } = await listRepositoryCommentsSince(octokitFor(fake), REPO, since);
+    expect(complete).toBe(true);
+    expect(comments.map((c) => c.body)).toEqual(Array.from({ length: 150 }, (_, i) => `recent ${i}`));
+    const query = `since=${encodeURIComponent(since.toISOString())}&sort=created&direction=asc&per_page=100`;
+    expect(callSummary(fake)).toEqual([`GET /repos/acme/widgets/issues/comments?${query}&page=1 → 200`, `GET /repos/acme/widgets/issues/comments?${query}&page=2 → 200`]);
+  });
+
+  it("stops at the page cap and says the list is incomplete", async () => {
+    const fake = await startFake(seed(150));
+    const { comments, complete } = await listRepositoryCommentsSince(octokitFor(fake), REPO, new Date(Date.now() - 24 * 3_600_000), { maxPages: 1 });
+    expect(complete).toBe(false);
+    expect(comments).toHaveLength(99);
   });
 });

@@ -10,7 +10,7 @@ describe("configuration from strings (the Action's inputs)", () => {
     expect(kinds.get("check_suite.max_attempts")).toBe("integer");
     expect(kinds.get("permissions.users")).toBe("list");
     expect(kinds.get("follow_up")).toBe("string");
-    expect(kinds.size).toBe(18);
+    expect(kinds.size).toBe(22);
   });
 
   it("reads each string as its type and layers it over the file", () => {
@@ -50,7 +50,7 @@ describe("configuration from strings (the Action's inputs)", () => {
       errors: [
         'input `check-suite-enabled`: must be true or false (got "yes")',
         'input `check-suite-max-attempts`: must be an integer between 1 and 20 (got "three")',
-        "input `chek-suite`: unknown key (a typo?). Did you mean `check_suite`? Allowed keys here: trigger_phrase, mention, repo_id, model, agent_type, permissions, label, reviews, check_suite, follow_up, instructions.",
+        "input `chek-suite`: unknown key (a typo?). Did you mean `check_suite`? Allowed keys here: trigger_phrase, mention, repo_id, model, agent_type, permissions, label, reviews, check_suite, limits, kill_switch_label, follow_up, instructions.",
       ],
     });
   });

@@ -26,6 +26,8 @@ describe("parseRepoConfig: defaults", () => {
       label: { enabled: true, name: "agent" },
       reviews: { enabled: true },
       check_suite: { enabled: false, max_attempts: 3, branches: [], ignore_checks: [], allow_forks: false },
+      limits: { runs_per_thread_per_day: 20, runs_per_repo_per_hour: 30, ci_fixes_per_repo_per_day: 20 },
+      kill_switch_label: "agent:off",
       follow_up: "queue",
       instructions: "",
     };
@@ -85,7 +87,7 @@ describe("parseRepoConfig: errors name the field, what is wrong and what was giv
 
   it("unknown keys, with a suggestion and the allowed keys (typo protection)", () => {
     expect(errorsOf({ trigger_phrse: "/x" })).toEqual([
-      "`trigger_phrse`: unknown key (a typo?). Did you mean `trigger_phrase`? Allowed keys here: trigger_phrase, mention, repo_id, model, agent_type, permissions, label, reviews, check_suite, follow_up, instructions.",
+      "`trigger_phrse`: unknown key (a typo?). Did you mean `trigger_phrase`? Allowed keys here: trigger_phrase, mention, repo_id, model, agent_type, permissions, label, reviews, check_suite, limits, kill_switch_label, follow_up, instructions.",
     ]);
     expect(errorsOf({ check_suite: { max_attemps: 2 } })[0]).toBe(
       "`check_suite.max_attemps`: unknown key (a typo?). Did you mean `max_attempts`? Allowed keys here: enabled, max_attempts, branches, ignore_checks, allow_forks.",
@@ -175,6 +177,10 @@ describe("renderConfigReference", () => {
       "check_suite.branches",
       "check_suite.ignore_checks",
       "check_suite.allow_forks",
+      "limits.runs_per_thread_per_day",
+      "limits.runs_per_repo_per_hour",
+      "limits.ci_fixes_per_repo_per_day",
+      "kill_switch_label",
       "follow_up",
       "instructions",
     ]);

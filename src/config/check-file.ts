@@ -1,0 +1,85 @@
+/**
+ * Checking a `.github/agent-run.yml` before it is committed (`agent-run config check`): the YAML,
+ * then the schema, every problem at once, each pointing at its line and column, with a "did you
+ * mean" for unknown keys. Pure: the caller reads the file.
+ */
+import { isMap, isPair, isScalar, LineCounter, parseDocument, type Document } from "yaml";
+import type { LocatedProblem } from "./issues.js";
+import { validateRepoConfig, type RepoConfig } from "./schema.js";
+
+export type ConfigFileCheck = { ok: true; config: RepoConfig; summary: string } | { ok: false; problems: string[] };
+
+type Range = readonly [number, number, number] | null | undefined;
+
+/** Where a problem's path is in the document: the key for unknown keys, else the value, else the nearest parent. */
+function rangeOf(doc: Document, path: readonly PropertyKey[], unknownKey: boolean): Range {
+  const segments = path.map((segment) => (typeof segment === "symbol" ? String(segment) : segment));
+  if (unknownKey && segments.length > 0) {
+    const parent = segments.length === 1 ? doc.contents : doc.getIn(segments.slice(0, -1), true);
+    if (isMap(parent)) {
+      const pair = parent.items.find((item) => isPair(item) && isScalar(item.key) && String(item.key.value) === String(segments[segments.length - 1]));
+      if (pair && isScalar(pair.key)) return pair.key.range;
+    }
+  }
+  for (let length = segments.length; length > 0; length--) {
+    const node = doc.getIn(segments.slice(0, length), true) as { range?: Range } | undefined;
+    if (node?.range) return node.range;
+  }
+  return (doc.contents as { range?: Range } | null)?.range;
+}
+
+function located(file: string, counter: LineCounter, range: Range, message: string): string {
+  if (!range) return `${file}: ${message}`;
+  const { line, col } = counter.linePos(range[0]);
+  return `${file}:${line}:${col}: ${message}`;
+}
+
+const on = (value: boolean) => (value ? "on" : "off");
+
+/** One line that says what the file turns on, so a reader sees at once that it means what they meant. */
+export function summariseConfig(config: RepoConfig): string {
+  const limits = config.limits;
+  const ci = config.check_suite.enabled ? `on (${config.check_suite.max_attempts} attempts per pull request)` : "off";
+  return [
+    `trigger \`${config.trigger_phrase}\`${config.mention ? " or a mention" : ""}`,
+    `label \`${config.label.name}\` ${on(config.label.enabled)}`,
+    `reviews ${on(config.reviews.enabled)}`,
+    `CI auto-fix ${ci}`,
+    `limits ${limits.runs_per_thread_per_day} runs/thread/day, ${limits.runs_per_repo_per_hour} runs/repo/hour, ${limits.ci_fixes_per_repo_per_day} CI fixes/repo/day`,
+    `kill switch \`${config.kill_switch_label}\``,
+  ].join(", ");
+}
+
+export function checkConfigText(text: string, file: string): ConfigFileCheck {
+  const counter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: counter, uniqueKeys: true });
+  const syntax = [...doc.errors, ...doc.warnings];
+  if (syntax.length > 0) {
+    // Past a syntax error the structure is a guess: report the YAML alone.
+    return {
+      ok: false,
+      problems: syntax.map((error) => {
+        const message = `not valid YAML: ${error.message.split(" at line ")[0]!.split("\n")[0]}`;
+        const position = error.linePos?.[0];
+        return position ? `${file}:${position.line}:${position.col}: ${message}` : `${file}: ${message}`;
+      }),
+    };
+  }
+  const raw: unknown = doc.toJS();
+  const problems: LocatedProblem[] = [];
+  const extendsValue = raw !== null && typeof raw === "object" && !Array.isArray(raw) ? (raw as Record<string, unknown>)._extends : undefined;
+  if (extendsValue !== undefined && (typeof extendsValue !== "string" || extendsValue.trim() === "")) {
+    problems.push({ path: ["_extends"], message: "`_extends`: must be the file to inherit from, such as `octo-org/.github` or `octo-org/.github:agent-run.yml`" });
+  }
+  const result = validateRepoConfig(raw);
+  if (!result.ok) problems.push(...result.problems);
+  if (!result.ok || problems.length > 0) {
+    return {
+      ok: false,
+      problems: problems.map((problem) => located(file, counter, rangeOf(doc, problem.path, problem.unknownKey === true), problem.message)),
+    };
+  }
+  const extended = typeof extendsValue === "string" ? `; it extends \`${extendsValue}\`, which the App merges in when it reads the file (not checked here)` : "";
+  const empty = raw === null || raw === undefined ? " (empty: every default applies)" : "";
+  return { ok: true, config: result.config, summary: `${file} is valid${empty}: ${summariseConfig(result.config)}${extended}.` };
+}

@@ -1,0 +1,154 @@
+/**
+ * `/agent stop`: someone who may trigger the agent asks it to let go of the thread's run. The
+ * service has no cancel call (spec §4), so "stop" means: stop watching the run, drop the
+ * follow-ups held behind it, pause CI auto-fix on the pull request until the next human
+ * `/agent`, turn the tracking comment into a final "stopped by @who" state, and say plainly that
+ * the run itself may go on, with the link to its page where it can be stopped.
+ *
+ * Pure: detecting the request, the comment bodies, and whether CI auto-fix is paused. The shell
+ * checks the permission (as for any trigger) and does the writes.
+ */
+import type { RepoConfig } from "../config/schema.js";
+import type { Actor, BridgeEvent, RepoRef, ThreadRef } from "./events.js";
+import { isTrustedAuthor, parseCommentKind, renderKindMarker, renderMarker, type BotIdentity, type RunMarker, type ThreadComment } from "./markers.js";
+import { isBotActor, type BridgeSelf } from "./plan.js";
+import { inlineCode, md, renderLink, safeHttpUrl, type SafeMarkdown } from "./sanitize-output.js";
+import { parseTriggerComment } from "./trigger.js";
+
+export interface StopRequest {
+  repo: RepoRef;
+  thread: ThreadRef;
+  /** Who asked: the shell checks they may trigger runs (a refusal otherwise, as for a trigger). */
+  actor: Actor;
+  /** The comment to react to (a review itself takes no reactions). */
+  reaction: { kind: "issue_comment" | "review_comment"; id: number } | null;
+  /** The stop's own URL, for logs. */
+  url: string;
+  /** `stop:<comment or review id>`: a redelivery is the same request. */
+  dedupeKey: string;
+}
+
+/** A `/agent stop` (or leading `@app stop`) from a person, in a new comment, review or review comment; else null. */
+export function detectStopRequest(event: BridgeEvent, config: RepoConfig, self: BridgeSelf): StopRequest | null {
+  const grammar = { phrase: config.trigger_phrase, appSlug: self.appSlug, mention: config.mention };
+  const isStop = (body: string | null | undefined) => parseTriggerComment(body, grammar)?.kind === "stop";
+  const person = (actor: Actor | null) => actor !== null && !isBotActor(actor, self) && !isBotActor(event.sender, self);
+  switch (event.kind) {
+    case "issue_comment":
+      if (event.action !== "created" || !person(event.comment.author) || !isStop(event.comment.body)) return null;
+      return {
+        repo: event.repo,
+        thread: event.thread,
+        actor: event.comment.author,
+        reaction: { kind: "issue_comment", id: event.comment.id },
+        url: event.comment.url,
+        dedupeKey: `stop:comment:${event.comment.id}`,
+      };
+    case "pull_request_review_comment":
+      if (event.action !== "created" || !person(event.comment.author) || !isStop(event.comment.body)) return null;
+      return {
+        repo: event.repo,
+        thread: event.thread,
+        actor: event.comment.author,
+        reaction: { kind: "review_comment", id: event.comment.id },
+        url: event.comment.url,
+        dedupeKey: `stop:review-comment:${event.comment.id}`,
+      };
+    case "pull_request_review": {
+      const author = event.review.author ?? event.sender;
+      if (event.action !== "submitted" || !person(author) || !isStop(event.review.body)) return null;
+      return { repo: event.repo, thread: event.thread, actor: author, reaction: null, url: event.review.url, dedupeKey: `stop:review:${event.review.id}` };
+    }
+    default:
+      return null;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// What the thread says
+
+const GITHUB_LOGIN = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/;
+
+const who = (login: string): SafeMarkdown => (GITHUB_LOGIN.test(login) ? (`@${login}` as SafeMarkdown) : inlineCode(login, { maxLength: 60 }));
+
+function runRef(runId: number | null, webUrl: string | null | undefined): SafeMarkdown {
+  if (runId === null) return md`the run`;
+  const href = safeHttpUrl(webUrl);
+  return href && href.length <= 2000 ? renderLink(`#${runId}`, href) : (`${runId}` as SafeMarkdown);
+}
+
+function cancelNote(webUrl: string | null | undefined): SafeMarkdown {
+  const href = safeHttpUrl(webUrl);
+  const page = href && href.length <= 2000 ? renderLink("its page", href) : md`its page on the Agent Run Service`;
+  return md`The Agent Run Service has no cancel call, so **the run itself may still be working**: stop it on ${page} if it should not finish.`;
+}
+
+export interface StoppedCommentInput {
+  /** The tracking comment's marker; it becomes `done` with the outcome `stopped`. */
+  marker: RunMarker;
+  webUrl?: string | null;
+  stoppedBy: string;
+  /** A follow-up that was waiting for the run (its own tracking comment), rather than the run's. */
+  role: "run" | "follow_up";
+  triggerPhrase: string;
+}
+
+/** The final state of a tracking comment after `/agent stop`: the bridge's last word on that run here. */
+export function renderStoppedComment(input: StoppedCommentInput): string {
+  const { outcome: _previous, ...identity } = input.marker;
+  const marker = renderMarker({ ...identity, state: "done", outcome: "stopped" });
+  const link = runRef(input.marker.runId, input.webUrl);
+  const again = inlineCode(`${input.triggerPhrase} <instructions>`, { maxLength: 100 });
+  if (input.role === "follow_up") {
+    return `${marker}\n${md`⏹️ **Dropped:** ${who(input.stoppedBy)} stopped agent run ${link} before this follow-up was sent. Reply with ${again} to ask again.`}`;
+  }
+  const lines = [
+    md`### ⏹️ Agent run ${link} stopped by ${who(input.stoppedBy)}`,
+    md`I stopped watching this run and will not post its result here. ${cancelNote(input.webUrl)}`,
+    md`<sub>Reply with ${again} to continue this run.</sub>`,
+  ];
+  return `${marker}\n${lines.join("\n\n")}`;
+}
+
+/** The reply to the stop itself (a new comment, so that it follows the request in the thread). */
+export function renderStopReply(input: {
+  stoppedBy: string;
+  /** The run that was being watched, or null when nothing was running. */
+  stopped: { runId: number | null; webUrl?: string | null } | null;
+  droppedFollowUps: number;
+  pullRequest: boolean;
+  triggerPhrase: string;
+}): string {
+  const phrase = inlineCode(input.triggerPhrase, { maxLength: 100 });
+  const ci = input.pullRequest ? md` CI auto-fix is paused on this pull request until the next ${phrase} comment.` : md``;
+  const dropped =
+    input.droppedFollowUps > 0
+      ? (` and dropped ${input.droppedFollowUps === 1 ? "the follow-up" : `${input.droppedFollowUps} follow-ups`} waiting for it` as SafeMarkdown)
+      : md``;
+  const body = input.stopped
+    ? md`⏹️ ${who(input.stoppedBy)}, I stopped watching agent run ${runRef(input.stopped.runId, input.stopped.webUrl)}${dropped}. ${cancelNote(input.stopped.webUrl)}${ci}`
+    : md`⏹️ ${who(input.stoppedBy)}, nothing is running in this thread, so there was nothing to stop.${ci}`;
+  return `${renderKindMarker("stop")}\n${body}`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// CI auto-fix after a stop
+
+/**
+ * Whether CI auto-fix is paused on a pull request: the bot answered a `/agent stop` there (its
+ * trusted `stop` reply) and no person has written a `/agent` request since. Comment ids grow with
+ * time, so "since" is "with a larger id".
+ */
+export function isCiPausedByStop(comments: readonly ThreadComment[], config: Pick<RepoConfig, "trigger_phrase" | "mention">, self: BridgeSelf & BotIdentity): boolean {
+  let lastStop = -1;
+  for (const comment of comments) {
+    if (comment.id > lastStop && isTrustedAuthor(comment, self) && parseCommentKind(comment.body) === "stop") lastStop = comment.id;
+  }
+  if (lastStop === -1) return false;
+  const grammar = { phrase: config.trigger_phrase, appSlug: self.appSlug, mention: config.mention };
+  return !comments.some((comment) => {
+    if (comment.id <= lastStop || !comment.user) return false;
+    if (isBotActor({ login: comment.user.login, type: comment.user.type ?? "User" }, self)) return false;
+    return parseTriggerComment(comment.body, grammar)?.kind === "run";
+  });
+}

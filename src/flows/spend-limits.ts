@@ -1,0 +1,55 @@
+/**
+ * Spend limits for shells that keep no records (the Action): the facts are the bot's own comments.
+ * Each tracking comment is one run started (created or resumed); the thread's comments give the
+ * thread's count and its earlier over-limit replies, the repository's comments of the last day
+ * (`GET /repos/{owner}/{repo}/issues/comments?since=…`) the repository's counts. The decision is
+ * core's (`judgeSpendLimits`); a shell with a store passes its own counts to it instead.
+ */
+import type { RepoConfig } from "../config/schema.js";
+import { judgeSpendLimits, overLimitRepliesFromComments, runStartsFromComments, LIMIT_WINDOW_MS, type SpendVerdict } from "../core/limits.js";
+import type { BotIdentity } from "../core/markers.js";
+import { isCheckFailureTrigger } from "../core/plan.js";
+import type { GitHubClient, RepoRef } from "../github/client.js";
+import { listIssueComments, listRepositoryCommentsSince } from "../github/comments.js";
+import { asMarkerComments } from "./facts.js";
+import { THREAD_COMMENT_SCAN_LIMIT } from "./prepare.js";
+import type { PreparedStart } from "./types.js";
+
+/** Pages of the repository's recent comments read at most (100 each): a lower bound beyond, and said so in the log. */
+export const REPOSITORY_COMMENT_PAGES = 10;
+
+export interface SpendLimitCheck {
+  verdict: SpendVerdict;
+  /** False when the repository had more recent comments than were read: the counts are lower bounds. */
+  complete: boolean;
+}
+
+export async function checkSpendLimitsFromComments(input: {
+  octokit: GitHubClient;
+  repo: RepoRef;
+  prepared: PreparedStart;
+  config: RepoConfig;
+  self: BotIdentity;
+  now: number;
+}): Promise<SpendLimitCheck> {
+  const { octokit, repo, prepared, self, now } = input;
+  const longestWindow = Math.max(...Object.values(LIMIT_WINDOW_MS));
+  const [threadComments, recent] = await Promise.all([
+    prepared.thread ? listIssueComments(octokit, repo, prepared.thread.number, { limit: THREAD_COMMENT_SCAN_LIMIT }).then((listed) => asMarkerComments(listed.comments)) : Promise.resolve([]),
+    listRepositoryCommentsSince(octokit, repo, new Date(now - longestWindow), { maxPages: REPOSITORY_COMMENT_PAGES }),
+  ]);
+  const repoStarts = runStartsFromComments(asMarkerComments(recent.comments), self);
+  const verdict = judgeSpendLimits({
+    starts: {
+      thread: runStartsFromComments(threadComments, self).map((start) => start.at),
+      repo: repoStarts.map((start) => start.at),
+      ciFixes: repoStarts.filter((start) => start.ciFix).map((start) => start.at),
+    },
+    earlierReplies: overLimitRepliesFromComments(threadComments, self),
+    limits: input.config.limits,
+    isCiFix: isCheckFailureTrigger(prepared.trigger),
+    now,
+    threadKind: prepared.thread?.kind ?? null,
+  });
+  return { verdict, complete: recent.complete };
+}

@@ -1,0 +1,107 @@
+/**
+ * `/agent stop`, the I/O half shared by the App and the Action: may this person stop (the same
+ * permission as triggering), which of the bot's tracking comments in the thread are still open
+ * (`running` or `queued` markers), and what each becomes. Reads GitHub and the run's page link;
+ * writes nothing: the shell edits the comments, posts the reply, reacts, and drops what it holds.
+ *
+ * A thread's open comments for one run: the oldest is the run's own (the one being watched), the
+ * later ones are follow-ups waiting for it. Each becomes a final `done`/`stopped` state; a watcher
+ * (an Action job, the App's engine) that finds its comment so ends without writing again.
+ */
+import type { RepoConfig } from "../config/schema.js";
+import { listTrustedRunMarkers, type BotIdentity, type RunMarker } from "../core/markers.js";
+import type { BridgeSelf } from "../core/plan.js";
+import { renderRefusal } from "../core/render.js";
+import { renderStoppedComment, renderStopReply, type StopRequest } from "../core/stop.js";
+import type { GitHubClient, RepoRef } from "../github/client.js";
+import { listIssueComments } from "../github/comments.js";
+import { checkTriggerPermission } from "../github/permissions.js";
+import type { ReactionTarget } from "../github/reactions.js";
+import { asMarkerComments } from "./facts.js";
+import { THREAD_COMMENT_SCAN_LIMIT } from "./prepare.js";
+import type { RunReader } from "./types.js";
+
+export interface StopEdit {
+  commentId: number;
+  /** The marker the comment had: which run, and that it was still open. */
+  marker: RunMarker;
+  role: "run" | "follow_up";
+  body: string;
+}
+
+export type PreparedStop =
+  | { action: "refuse"; reason: string; body: string }
+  | {
+      action: "stop";
+      reason: string;
+      /** 👍 on the stop comment (reviews take no reactions). */
+      reaction: ReactionTarget | null;
+      /** The open tracking comments and their final bodies, newest first. */
+      edits: StopEdit[];
+      /** The reply to post after the edits. */
+      reply: string;
+      /** The runs that were being watched (their own comments, not follow-ups). */
+      stoppedRuns: number[];
+    };
+
+export async function prepareStop(input: {
+  octokit: GitHubClient;
+  request: StopRequest;
+  config: RepoConfig;
+  self: BridgeSelf;
+  /** For each run's page link (the one place it can really be stopped); a failure only drops the link. */
+  client?: RunReader;
+}): Promise<PreparedStop> {
+  const { octokit, request, config } = input;
+  const repo: RepoRef = { owner: request.repo.owner, repo: request.repo.name };
+  const permission = await checkTriggerPermission(octokit, repo, request.actor, config.permissions);
+  if (!permission.allowed) {
+    return { action: "refuse", reason: permission.why, body: renderRefusal({ login: request.actor.login, reason: permission.why }) };
+  }
+
+  const identity: BotIdentity = { botLogins: [...input.self.botLogins] };
+  const { comments } = await listIssueComments(octokit, repo, request.thread.number, { limit: THREAD_COMMENT_SCAN_LIMIT });
+  const open = listTrustedRunMarkers(asMarkerComments(comments), identity).filter(({ marker }) => marker.state !== "done");
+  // Oldest first within a run: the first open comment is the run's own, the others wait behind it.
+  const ownerOf = new Map<string, number>();
+  for (const found of [...open].reverse()) {
+    const key = found.marker.runId === null ? `request:${found.commentId}` : `run:${found.marker.runId}`;
+    if (!ownerOf.has(key)) ownerOf.set(key, found.commentId);
+  }
+  const webUrls = new Map<number, string | null>();
+  for (const runId of new Set(open.map(({ marker }) => marker.runId).filter((id): id is number => id !== null))) {
+    webUrls.set(runId, await pageOf(input.client, runId));
+  }
+  const edits: StopEdit[] = open.map(({ marker, commentId }) => {
+    const key = marker.runId === null ? `request:${commentId}` : `run:${marker.runId}`;
+    const role = ownerOf.get(key) === commentId ? "run" : "follow_up";
+    const webUrl = marker.runId === null ? null : (webUrls.get(marker.runId) ?? null);
+    return { commentId, marker, role, body: renderStoppedComment({ marker, webUrl, stoppedBy: request.actor.login, role, triggerPhrase: config.trigger_phrase }) };
+  });
+
+  const runs = edits.filter((edit) => edit.role === "run");
+  const newest = runs.find((edit) => edit.marker.runId !== null) ?? runs[0] ?? null;
+  const newestRunId = newest?.marker.runId ?? null;
+  const reply = renderStopReply({
+    stoppedBy: request.actor.login,
+    stopped: newest ? { runId: newestRunId, webUrl: newestRunId === null ? null : (webUrls.get(newestRunId) ?? null) } : null,
+    droppedFollowUps: edits.length - runs.length,
+    pullRequest: request.thread.kind === "pull_request",
+    triggerPhrase: config.trigger_phrase,
+  });
+  const stoppedRuns = runs.map((edit) => edit.marker.runId).filter((id): id is number => id !== null);
+  const reason =
+    edits.length === 0
+      ? `@${request.actor.login} asked to stop, but nothing is running in this thread.`
+      : `@${request.actor.login} stopped ${stoppedRuns.length === 0 ? "a queued request" : `run ${stoppedRuns.join(", ")}`}${edits.length > runs.length ? ` and dropped ${edits.length - runs.length} follow-up(s)` : ""}.`;
+  return { action: "stop", reason, reaction: request.reaction, edits, reply, stoppedRuns };
+}
+
+async function pageOf(client: RunReader | undefined, runId: number): Promise<string | null> {
+  if (!client) return null;
+  try {
+    return (await client.getRun(runId)).web_url ?? null;
+  } catch {
+    return null;
+  }
+}
