@@ -101,7 +101,7 @@ describe("/status", () => {
     expect(html).toContain(`href="${harness.github.url}/octo-org/widgets/issues/1">octo-org/widgets#1</a>`);
     expect(html).toContain("Held follow-ups <span class=\"count\">1</span>");
     expect(html).toContain("No recent failure.");
-    expect(html).toMatch(/Run creations<\/strong>: 1 of 10 in the last \d+ s/);
+    expect(html).toMatch(/Run creations<\/strong>: 1 of 10 in the last [\d.]+ s/);
     expect(html).not.toContain("<script");
     expect((await fetch(`${harness.app.url}/status?token=let-me-see`)).status).toBe(200);
   });
