@@ -9,7 +9,7 @@ import type { ThreadLocks } from "./locks.js";
 import type { EngineObserver } from "./ops/metrics.js";
 import { foldProgress } from "./progress.js";
 import { taskJobId, type JobOutcome, type WorkQueue } from "./queue/types.js";
-import type { BridgeStore, NewTask, Task, ThreadId } from "./store/types.js";
+import type { BridgeStore, NewTask, Task, TaskPatch, ThreadId } from "./store/types.js";
 import { commentSupersedeKey, type ReactionContent, type ThreadWriter, type WritePriority } from "./thread-writer.js";
 import { renderTaskAbandoned, renderTaskFailedToStart, renderTaskResult, renderTaskTracking, trackingRequestId } from "./views.js";
 
@@ -261,7 +261,7 @@ export class RunEngine {
       return DONE;
     }
     const now = this.now();
-    task = await this.store.updateTask(task.id, {
+    const watched = await this.transition(task, ["sending"], {
       state: "watching",
       runId: run.id,
       startedAt: now,
@@ -271,6 +271,13 @@ export class RunEngine {
       pollIntervalMs: this.poll.initial,
       deadlineAt: now + this.watchTimeoutMs,
     });
+    if (watched === null) {
+      // Stopped (`/agent stop`) while the call was in flight: keep the run's id for the record, watch nothing.
+      await this.store.updateTask(task.id, { runId: run.id, webUrl: run.web_url ?? null });
+      this.observer.runStarted({ ...task, runId: run.id });
+      return DONE;
+    }
+    task = watched;
     this.log.info({ taskId: task.id, runId: run.id, kind: task.kind }, "agent run started");
     this.observer.runStarted(task);
     // The run's link is what the person waits for next: as urgent as a result.
@@ -311,8 +318,8 @@ export class RunEngine {
     const now = this.now();
     if (now >= task.deadlineAt) {
       const run = await this.client.getRun(runId, { signal: this.abort.signal }).catch(() => null);
-      task = await this.store.updateTask(task.id, { state: "reporting", watchTimedOut: true, finalRun: (run ?? { id: runId }) as Record<string, unknown> });
-      return this.report(task);
+      const reporting = await this.transition(task, ["watching"], { state: "reporting", watchTimedOut: true, finalRun: (run ?? { id: runId }) as Record<string, unknown> });
+      return reporting ? this.report(reporting) : DONE;
     }
 
     let status: string | null | undefined;
@@ -401,6 +408,9 @@ export class RunEngine {
 
   private async editTracking(task: Task, priority: WritePriority, held?: number): Promise<void> {
     if (task.trackingCommentId === null) return;
+    // Read again: a stop (or another replica's report) may have given the comment its final words meanwhile.
+    const fresh = await this.store.getTask(task.id);
+    if (!fresh || !["queued", "sending", "watching"].includes(fresh.state)) return;
     const heldFollowUps = held ?? (await this.heldCount(task));
     const body = renderTaskTracking(task, { phase: "running", heldFollowUps, now: this.now() });
     // An edit that changes nothing a reader sees still costs a write against GitHub's limits.
@@ -415,8 +425,23 @@ export class RunEngine {
   // ---- reporting -------------------------------------------------------------------------
 
   private async finish(task: Task, run: AgentRun): Promise<JobOutcome> {
-    task = await this.store.updateTask(task.id, { state: "reporting", finalRun: run as Record<string, unknown>, lastStatus: run.status ?? null });
-    return this.report(task);
+    const reporting = await this.transition(task, ["watching", "sending"], { state: "reporting", finalRun: run as Record<string, unknown>, lastStatus: run.status ?? null });
+    // Null: stopped meanwhile; the thread already has its final word.
+    return reporting ? this.report(reporting) : DONE;
+  }
+
+  /**
+   * Moves a task on only if it is still in one of `from`, under the thread's lock: `/agent stop`
+   * ends tasks under the same lock, so a run finishing at that moment never overwrites "stopped".
+   */
+  private async transition(task: Task, from: Task["state"][], patch: TaskPatch): Promise<Task | null> {
+    const section = await this.locks.withLock(threadLockKey(task.thread), async () => {
+      const current = await this.store.getTask(task.id);
+      if (!current || !from.includes(current.state)) return null;
+      return this.store.updateTask(task.id, patch);
+    });
+    if (section === null) throw new Error(`the lock of ${threadLockKey(task.thread)} stayed busy; the step is retried`);
+    return section.value;
   }
 
   /** Idempotent: the result replaces the tracking comment, so a repeat after a crash rewrites, never duplicates. */

@@ -4,10 +4,10 @@ import type { GitHubClient } from "../github/client.js";
 import { createComment, listIssueComments, updateComment } from "../github/comments.js";
 import { GitHubNotFoundError } from "../github/errors.js";
 import type { ScheduleOptions, WritePacer, WritePriority } from "../github/pacing.js";
-import { addReaction } from "../github/reactions.js";
+import { addReaction, type ReactionContent } from "../github/reactions.js";
 import type { ReactionTarget, ThreadRef } from "./store/types.js";
 
-export type ReactionContent = "eyes" | "rocket" | "confused";
+export type { ReactionContent };
 
 export type { WritePriority };
 

@@ -4,6 +4,8 @@
  * stored under the thread's lock so that one thread never has two runs starting at once. The engine
  * owns everything the task writes from then on: 👀, the tracking comment, progress, the result.
  */
+import type { RepoConfig, RunLimitName } from "../../config/schema.js";
+import { LIMIT_WINDOW_MS, judgeSpendLimits, type OverLimitReply } from "../../core/limits.js";
 import type { KnownRun } from "../../core/plan.js";
 import { replanWithKnownRun, type PreparedRun, type PreparedStart } from "../../flows/index.js";
 import { threadLockKey } from "../engine.js";
@@ -12,6 +14,8 @@ import type { AppDependencies, HandlerLogger } from "./types.js";
 
 export interface ActContext {
   installationId: number | null;
+  /** The repository's configuration (spend limits). */
+  config: RepoConfig;
   /** When the webhook arrived (time to the first acknowledgement is measured from here). */
   receivedAt: number;
   triggerPhrase: string;
@@ -80,9 +84,56 @@ async function holdInsteadOfCreate(prepared: PreparedStart, thread: TaskThread, 
   return { ...rest, action: "queue", runId: active.runId, orgId: active.orgId, reason: "The thread's run started a moment ago; the follow-up is queued behind it." };
 }
 
+const LIMIT_NAMES: readonly RunLimitName[] = ["runs_per_thread_per_day", "runs_per_repo_per_hour", "ci_fixes_per_repo_per_day"];
+
+/** The store keys spend guards count under: shared by every replica with Redis. */
+function spendKeys(thread: TaskThread) {
+  const repo = `${thread.owner.toLowerCase()}/${thread.repo.toLowerCase()}`;
+  return {
+    thread: `runs:thread:${repo}#${thread.issueNumber}`,
+    repo: `runs:repo:${repo}`,
+    ciFixes: `runs:ci:${repo}`,
+    reply: (limit: RunLimitName) => `limit-reply:${limit}:${repo}#${thread.issueNumber}`,
+  };
+}
+
+/**
+ * The spend guards, before anything is stored or sent: runs started (creates and resumes, held
+ * follow-ups included) in the thread, the repository, and CI fixes in the repository, within each
+ * limit's window. Over a limit: the reply to post (once per thread per window), and no task.
+ */
+async function spendVerdict(prepared: PreparedStart, thread: TaskThread, ctx: ActContext, now: number) {
+  const { store } = ctx.deps;
+  const keys = spendKeys(thread);
+  const day = now - LIMIT_WINDOW_MS.runs_per_thread_per_day;
+  const [threadStarts, repoStarts, ciStarts] = await Promise.all([
+    store.eventTimes(keys.thread, day),
+    store.eventTimes(keys.repo, now - LIMIT_WINDOW_MS.runs_per_repo_per_hour),
+    store.eventTimes(keys.ciFixes, day),
+  ]);
+  const earlierReplies: OverLimitReply[] = [];
+  for (const limit of LIMIT_NAMES) for (const at of await store.eventTimes(keys.reply(limit), day)) earlierReplies.push({ limit, at });
+  const isCiFix = prepared.checkAttempt !== null;
+  const verdict = judgeSpendLimits({
+    starts: { thread: threadStarts, repo: repoStarts, ciFixes: ciStarts },
+    limits: ctx.config.limits,
+    isCiFix,
+    now,
+    earlierReplies,
+    threadKind: prepared.thread?.kind ?? null,
+  });
+  return { verdict, keys, isCiFix };
+}
+
 async function decideAndStore(initial: PreparedStart, thread: TaskThread, ctx: ActContext): Promise<void> {
   const { engine, store, client, locks } = ctx.deps;
   const section = await locks.withLock(threadLockKey(thread), async () => {
+    const now = Date.now();
+    const spend = await spendVerdict(initial, thread, ctx, now);
+    if (!spend.verdict.allowed) {
+      if (spend.verdict.reply !== null) await store.recordEvent([spend.keys.reply(spend.verdict.over.limit)], now);
+      return { kind: "over_limit" as const, verdict: spend.verdict };
+    }
     let prepared = await holdInsteadOfCreate(initial, thread, ctx);
     if (prepared.action !== "create") {
       const known = await freshKnownRun(prepared, thread, ctx);
@@ -105,10 +156,18 @@ async function decideAndStore(initial: PreparedStart, thread: TaskThread, ctx: A
             request: prepared.action === "create" ? prepared.request : { prompt: prepared.resumePrompt },
           });
     if (prepared.checkAttempt) await store.recordCheckAttempt(thread.owner, thread.repo, prepared.checkAttempt.prNumber, prepared.checkAttempt.headSha);
-    return { task, prepared };
+    await store.recordEvent([spend.keys.thread, spend.keys.repo, ...(spend.isCiFix ? [spend.keys.ciFixes] : [])], now);
+    return { kind: "stored" as const, task, prepared };
   });
   if (section === null) throw new Error(`the lock of ${threadLockKey(thread)} stayed busy; the delivery is retried`);
   if (section.value === null) return;
+  if (section.value.kind === "over_limit") {
+    const overLimit = section.value.verdict;
+    ctx.log.info({ limit: overLimit.over.limit, count: overLimit.over.count, reason: overLimit.reason }, "over a spend limit; nothing sent");
+    ctx.deps.observer?.refused("over_limit");
+    if (overLimit.reply !== null) await ctx.deps.writer.createComment(thread, overLimit.reply, { priority: "acknowledge" });
+    return;
+  }
   const { task, prepared } = section.value;
   ctx.log.info({ taskId: task.id, action: prepared.action, flow: prepared.trigger.flow, reason: prepared.reason }, prepared.action === "queue" ? "follow-up held until the run finishes" : "run accepted");
 }

@@ -12,7 +12,9 @@ import { detectTrigger, type BridgeSelf, type IgnoreCode } from "../../core/plan
 import { prepareRun } from "../../flows/index.js";
 import { BRIDGE_VERSION } from "../../version.js";
 import { deliveryJobId, type DeliveryJobData } from "../queue/types.js";
+import { detectStopRequest } from "../../core/stop.js";
 import { actOnPrepared } from "./act.js";
+import { handleStop } from "./stop.js";
 import { answerConfigError, loadRepoConfig } from "./config.js";
 import { storeLookup } from "./lookup.js";
 import type { AppDependencies, HandlerLogger } from "./types.js";
@@ -103,6 +105,12 @@ export async function processDelivery(data: DeliveryJobData, deps: AppDependenci
     return;
   }
 
+  const stop = detectStopRequest(event, loaded.config, self);
+  if (stop) {
+    await handleStop({ request: stop, config: loaded.config, octokit, installationId: data.installationId, deps });
+    return;
+  }
+
   const detection = detectTrigger(event, loaded.config, self);
   if (detection.kind === "ignore") {
     log.info({ delivery: data.deliveryId, code: detection.code, reason: detection.reason }, "ignored");
@@ -121,5 +129,5 @@ export async function processDelivery(data: DeliveryJobData, deps: AppDependenci
     images: { ...deps.images, token: () => installationToken(octokit) },
     logger: log,
   });
-  await actOnPrepared(prepared, { installationId: event.installationId, receivedAt: data.receivedAt, triggerPhrase: loaded.config.trigger_phrase, deps, log });
+  await actOnPrepared(prepared, { installationId: event.installationId, config: loaded.config, receivedAt: data.receivedAt, triggerPhrase: loaded.config.trigger_phrase, deps, log });
 }

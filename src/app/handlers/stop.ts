@@ -1,0 +1,64 @@
+/**
+ * `/agent stop` in the App: the shared flow decides (permission, the thread's open tracking
+ * comments and their stopped bodies, the reply); here, under the thread's lock, the thread's task
+ * and the follow-ups held behind it end in the store, so no replica watches, reports or resumes
+ * them again; then the comments become their stopped state, the stop gets 👍 and the reply.
+ * Nothing running is not an error: the reply says so.
+ */
+import type { RepoConfig } from "../../config/schema.js";
+import { renderStopReply, type StopRequest } from "../../core/stop.js";
+import { prepareStop } from "../../flows/stop.js";
+import type { GitHubClient } from "../../github/client.js";
+import { threadLockKey } from "../engine.js";
+import type { ThreadRef } from "../store/types.js";
+import type { AppDependencies } from "./types.js";
+import { selfOf } from "./webhook.js";
+
+export async function handleStop(input: { request: StopRequest; config: RepoConfig; octokit: GitHubClient; installationId: number | null; deps: AppDependencies }): Promise<void> {
+  const { request, deps } = input;
+  const log = deps.log;
+  const thread: ThreadRef = { installationId: input.installationId, owner: request.repo.owner, repo: request.repo.name, issueNumber: request.thread.number, triggerPhrase: input.config.trigger_phrase };
+  const claimKey = `${request.repo.id}:${request.dedupeKey}`;
+  if (!(await deps.store.claimTrigger(claimKey))) {
+    log.info({ key: request.dedupeKey }, "this stop was already handled");
+    return;
+  }
+  try {
+    const prepared = await prepareStop({ octokit: input.octokit, request, config: input.config, self: selfOf(deps), client: deps.client });
+    if (prepared.action === "refuse") {
+      await deps.writer.createComment(thread, prepared.body, { priority: "acknowledge" });
+      deps.observer?.refused("permission");
+      return;
+    }
+    const section = await deps.locks.withLock(threadLockKey(thread), async () => {
+      const stoppedBy = `stopped by @${request.actor.login}`;
+      const active = await deps.store.activeTaskForThread(thread.owner, thread.repo, thread.issueNumber);
+      if (active) await deps.store.updateTask(active.id, { state: "done", error: stoppedBy });
+      const held = await deps.store.heldFor(active?.runId ?? -1, thread);
+      for (const h of held) await deps.store.updateTask(h.id, { state: "done", error: `dropped: ${stoppedBy}` });
+      return { active, dropped: held.length };
+    });
+    if (section === null) throw new Error(`the lock of ${threadLockKey(thread)} stayed busy; the stop is retried`);
+    for (const edit of prepared.edits) {
+      await deps.writer.updateComment(thread, edit.commentId, edit.body, { priority: "acknowledge" });
+    }
+    if (prepared.reaction) await deps.writer.react(thread, prepared.reaction, "+1", { priority: "acknowledge" });
+    // The App's held follow-ups have no comment of their own (the run's comment counts them): the reply counts from the store.
+    const { active, dropped } = section.value;
+    const reply =
+      active === null && dropped === 0
+        ? prepared.reply
+        : renderStopReply({
+            stoppedBy: request.actor.login,
+            stopped: { runId: active?.runId ?? null, webUrl: active?.webUrl ?? null },
+            droppedFollowUps: Math.max(dropped, prepared.edits.filter((e) => e.role === "follow_up").length),
+            pullRequest: request.thread.kind === "pull_request",
+            triggerPhrase: input.config.trigger_phrase,
+          });
+    await deps.writer.createComment(thread, reply, { priority: "acknowledge" });
+    log.info({ taskId: active?.id ?? null, droppedFollowUps: dropped, reason: prepared.reason }, "stopped");
+  } catch (error) {
+    await deps.store.releaseTrigger(claimKey);
+    throw error;
+  }
+}
