@@ -56100,6 +56100,13 @@ var InProcessBudget = class extends QueuedBudget {
     if (kind === "create") this.create.record(now);
     return 0;
   }
+  async usage() {
+    const now = this.now();
+    return {
+      shared: { used: this.shared.count(now), limit: this.shared.limit, windowMs: this.shared.windowMs },
+      create: { used: this.create.count(now), limit: this.create.limit, windowMs: this.create.windowMs }
+    };
+  }
   pause(kind, ms) {
     this.pausedUntil[kind] = Math.max(this.pausedUntil[kind], this.now() + ms);
     void this.pump();
@@ -56245,7 +56252,7 @@ var AgentRunClient = class {
     for (const [k, v] of Object.entries(options.query ?? {})) url2.searchParams.set(k, String(v));
     const attempt = async () => {
       await this.budget.acquire(options.kind, { signal: options.signal, deadline });
-      options.beforeSend?.();
+      await options.beforeSend?.();
       return this.sendOnce(method, path, url2, options);
     };
     return pRetry(attempt, {
