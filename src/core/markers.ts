@@ -24,8 +24,11 @@ import { MARKER_NAMESPACE, MARKER_OPENING } from "./sanitize-output.js";
 export const RUN_MARKER_STATES = ["queued", "running", "done"] as const;
 export type RunMarkerState = (typeof RUN_MARKER_STATES)[number];
 
-/** How a `done` run ended, as far as the bridge saw it; `watch_timed_out`: still running when the watch gave up. */
-export const RUN_OUTCOMES = ["succeeded", "failed", "waiting_for_input", "unknown", "watch_timed_out"] as const;
+/**
+ * How a `done` run ended, as far as the bridge saw it; `stopped`: someone stopped or cancelled it;
+ * `watch_timed_out`: still running when the watch gave up.
+ */
+export const RUN_OUTCOMES = ["succeeded", "failed", "stopped", "waiting_for_input", "unknown", "watch_timed_out"] as const;
 export type RunOutcome = (typeof RUN_OUTCOMES)[number];
 
 /** Bounds: a marker stays small whatever a run produced. */
