@@ -101,6 +101,8 @@ export async function startApp(env: Readonly<Record<string, string | undefined>>
     orgId: settings.service.orgId,
     budget,
     timeScale: settings.timeScale,
+    logsPath: settings.service.logsPath,
+    logger: probot.log.child({ name: "service" }),
   });
   const engineLog = probot.log.child({ name: "engine" });
   const engine = new RunEngine({

@@ -102,14 +102,15 @@ export const RATE_LIMITS = {
 /**
  * Status values, by what they mean. The spec shows only lowercase `completed`; real deployments
  * use the uppercase values, and their examples the lowercase ones (facts.md). Matching ignores
- * case. Status is an open set: see `status.ts` for classification and for unknown values.
+ * case, so each value is listed once (`RUNNING` is also the emulator's `running`, `FAILED` the
+ * examples' `failed`). Status is an open set: see `status.ts` for classification and for unknown values.
  */
 export const KNOWN_STATUSES = {
-  inProgress: ["ACTIVE", "PENDING", "RUNNING", "EVALUATION", "QUEUED", "queued", "in_progress", "running"],
+  inProgress: ["ACTIVE", "PENDING", "RUNNING", "EVALUATION", "queued", "in_progress"],
   waitingForInput: ["PAUSED", "waiting_for_input"],
-  succeeded: ["COMPLETE", "COMPLETED", "completed"],
+  succeeded: ["COMPLETE", "completed"],
   stopped: ["STOPPED", "CANCELLED"],
-  failed: ["ERROR", "FAILED", "TIMEOUT", "MAX_ITERATIONS_REACHED", "OUT_OF_TOKENS", "failed"],
+  failed: ["ERROR", "FAILED", "TIMEOUT", "MAX_ITERATIONS_REACHED", "OUT_OF_TOKENS"],
 } as const;
 
 // ---------------------------------------------------------------------------------------------
