@@ -174,10 +174,10 @@ export function registerApiRoutes(app: FastifyInstance, state: EmulatorState): v
       const name = routeNameOf(request);
       // Fail closed: a request that is not one of the API routes never reaches a handler unchecked.
       if (!name) return reply.code(404).send(ROUTE_NOT_FOUND);
-      // A switched-off endpoint is absent, as on a deployment without it: nothing else is checked or counted.
-      if (!isServed(name, state)) return reply.code(404).send(ROUTE_NOT_FOUND);
       state.stats.requests += 1;
       state.stats.byRoute[name] = (state.stats.byRoute[name] ?? 0) + 1;
+      // A switched-off endpoint is absent, as on a deployment without it: counted, nothing else checked.
+      if (!isServed(name, state)) return reply.code(404).send(ROUTE_NOT_FOUND);
 
       const decision = faults.decide();
       if (decision.latencyMs > 0) await sleep(decision.latencyMs);
