@@ -223,7 +223,7 @@ export class AgentRunClient {
         throw alphaError instanceof NotFoundError ? specError : alphaError;
       }
       if (!this.logsPathInUse) {
-        this.logger.warn(`The logs endpoint answers at ${API_PATHS.runLogsAlpha(this.orgId, id).replace(`/${id}/`, "/{id}/")} (not the spec's path): this client uses that path from now on.`);
+        this.logger.warn(`The logs endpoint answers at ${pathTemplate(API_PATHS.runLogsAlpha(this.orgId, id))} (not the spec's path): this client uses that path from now on.`);
       }
       this.logsPathInUse = "alpha";
       return page;
@@ -263,7 +263,7 @@ export class AgentRunClient {
       if (error instanceof AgentRunError && (error.status === 404 || error.status === 405)) {
         if (!this.unsupported.has(endpoint)) {
           this.unsupported.add(endpoint);
-          this.logger.warn(`The service has no ${path.replace(String(this.orgId), "{org_id}")} endpoint (${error.status}): ${OPTIONAL_FEATURE[endpoint]} is off for this client.`);
+          this.logger.warn(`The service has no ${pathTemplate(path)} endpoint (${error.status}): ${OPTIONAL_FEATURE[endpoint]} is off for this client.`);
         }
         return { kind: "unsupported", endpoint };
       }
@@ -489,6 +489,11 @@ const OPTIONAL_FEATURE: Record<OptionalEndpoint, string> = {
   listRuns: "finding runs whose create was interrupted (crash recovery)",
   listRepositories: "finding a repository's repo_id from the service's list",
 };
+
+/** A path with its ids as placeholders, for messages: `/v1/organizations/{org_id}/agent/run/{id}/logs`. */
+function pathTemplate(path: string): string {
+  return path.replace(/\/organizations\/\d+/, "/organizations/{org_id}").replace(/\/run\/\d+(?=\/|$)/, "/run/{id}");
+}
 
 function definedOnly(query: Record<string, number | string | undefined>): Record<string, number | string> {
   return Object.fromEntries(Object.entries(query).filter((entry): entry is [string, number | string] => entry[1] !== undefined));

@@ -61,6 +61,9 @@ export async function findInterruptedRun(client: AgentRunClient, query: Interrup
     const listing = await client.listRuns({ skip, limit: pageSize }, callOptions);
     if (listing.kind === "unsupported") return { kind: "unsupported" };
     const { items, total, size } = listing.page;
+    let reachedWindowStart = false;
+    // The whole page is read even past the window's start: its order is the evidence that the runs
+    // not read are older still (a list that is oldest first shows itself within one page).
     for (const run of items) {
       if (matches(run, wanted)) return { kind: "found", run, pagesRead };
       const createdAt = parseServiceTimestamp(run.created_at);
@@ -69,9 +72,9 @@ export async function findInterruptedRun(client: AgentRunClient, query: Interrup
         return { kind: "inconclusive", reason: "the service does not list runs newest first, so the listing cannot be bounded by time", pagesRead };
       }
       previous = createdAt;
-      // Newest first: every run from here on was created before the create was sent.
-      if (createdAt < windowStart) return { kind: "not_found", pagesRead };
+      if (createdAt < windowStart) reachedWindowStart = true;
     }
+    if (reachedWindowStart) return { kind: "not_found", pagesRead };
     skip += items.length;
     // The service may serve fewer than asked per page: only `total`, or a short page, ends the list.
     const ended = typeof total === "number" ? skip >= total : items.length === 0 || items.length < Math.min(pageSize, size ?? pageSize);
