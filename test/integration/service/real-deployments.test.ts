@@ -188,6 +188,7 @@ function countingBudget(): { budget: RateBudget; granted: string[] } {
       await inner.acquire(kind, options);
       granted.push(kind);
     },
+    waiting: (kind) => inner.waiting(kind),
     pause: (kind, ms) => inner.pause(kind, ms),
     busy: (kind) => inner.busy(kind),
   };
