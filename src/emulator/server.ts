@@ -25,7 +25,9 @@ export function createEmulatorServer(options: EmulatorOptions = {}): EmulatorSer
   const state = createState(resolved);
   const control = createControl(state);
   // No automatic HEAD routes: every API request must pass the same checks, under its own route name.
-  const app = Fastify({ logger: resolved.logger, bodyLimit: BODY_LIMIT_BYTES, exposeHeadRoutes: false });
+  // Closing drops every connection at once: a client elsewhere that still holds one (a keep-alive
+  // pool of another process aimed at a reused port) must not keep a test's emulator open.
+  const app = Fastify({ logger: resolved.logger, bodyLimit: BODY_LIMIT_BYTES, exposeHeadRoutes: false, forceCloseConnections: true });
   const { failure, invalid } = errorAnswers(resolved.errorStyle);
   const send = (reply: FastifyReply, answer: { status: number; body: unknown }) => reply.code(answer.status).send(answer.body);
 
