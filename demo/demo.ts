@@ -21,6 +21,7 @@ import {
   REPO,
   REPO_CONFIG,
   SERVICE_GIT_USER,
+  SERVICE_REPOSITORIES,
   TEXTS,
   agentScripts,
   demoSeed,
@@ -101,7 +102,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
   const harness = await startAppHarness({
     seed: demoSeed(),
     config: REPO_CONFIG,
-    emulator: { timeScale: DEMO_TIME_SCALE, tokens: [{ token: serviceToken, orgIds: [1] }] },
+    emulator: { timeScale: DEMO_TIME_SCALE, tokens: [{ token: serviceToken, orgIds: [1] }], repositories: SERVICE_REPOSITORIES },
     env: { WEBHOOK_SECRET: webhookSecret, AGENT_RUN_TIME_SCALE: String(DEMO_TIME_SCALE), LOG_LEVEL: "warn" },
   });
   try {

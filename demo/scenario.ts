@@ -88,6 +88,9 @@ export function agentScripts(): Array<Partial<RunScript> & { match: string }> {
   ];
 }
 
+/** The service's side: it lists the demo repository, so the runs carry its repo_id without any configuration. */
+export const SERVICE_REPOSITORIES = [{ id: 7, full_name: FULL_NAME, github_id: REPO_ID }];
+
 /** The demo repository before anything happens: the issue, a maintainer with write access, the config. */
 export function demoSeed(): FakeGitHubSeed {
   return {

@@ -51635,8 +51635,13 @@ var API_PATHS = {
   createRun: (orgId) => `/v1/organizations/${orgId}/agent/run`,
   getRun: (orgId, runId) => `/v1/organizations/${orgId}/agent/run/${runId}`,
   resumeRun: (orgId) => `/v1/organizations/${orgId}/agent/run/resume`,
-  runLogs: (orgId, runId) => `/v1/organizations/${orgId}/agent/run/${runId}/logs`
+  runLogs: (orgId, runId) => `/v1/organizations/${orgId}/agent/run/${runId}/logs`,
+  runLogsAlpha: (orgId, runId) => `/v1/alpha/organizations/${orgId}/agent/run/${runId}/logs`,
+  listRuns: (orgId) => `/v1/organizations/${orgId}/agent/runs`,
+  listRepositories: (orgId) => `/v1/organizations/${orgId}/repos`
 };
+var LOGS_PATH_CHOICES = ["auto", "spec", "alpha"];
+var LogsPathChoiceSchema = external_exports.enum(LOGS_PATH_CHOICES, { error: `must be one of: ${LOGS_PATH_CHOICES.join(", ")}` });
 var SOURCE_TYPES = [
   "LOCAL",
   "MESSAGING",
@@ -51679,6 +51684,7 @@ var MESSAGE_TYPES = [
 var TOOL_NAMES = { search: "ripgrep_search", write: "file_write" };
 var LOGS_PAGE_MAX = 100;
 var LOGS_PAGE_DEFAULT = 100;
+var LIST_PAGE_MAX = 100;
 var RATE_LIMITS = {
   standard: { points: 60, durationSeconds: 30 },
   sharedStrict: { points: 60, durationSeconds: 60 },
@@ -51687,10 +51693,11 @@ var RATE_LIMITS = {
   logAnalysis: { points: 5, durationSeconds: 60 }
 };
 var KNOWN_STATUSES = {
-  inProgress: ["ACTIVE", "PENDING", "EVALUATION", "QUEUED", "RUNNING", "queued", "running", "pending", "active"],
-  waitingForInput: ["PAUSED", "paused", "waiting_for_input"],
-  succeeded: ["COMPLETE", "COMPLETED", "completed", "complete"],
-  failed: ["ERROR", "FAILED", "CANCELLED", "TIMEOUT", "MAX_ITERATIONS_REACHED", "OUT_OF_TOKENS", "failed", "error", "cancelled"]
+  inProgress: ["ACTIVE", "PENDING", "RUNNING", "EVALUATION", "queued", "in_progress"],
+  waitingForInput: ["PAUSED", "waiting_for_input"],
+  succeeded: ["COMPLETE", "completed"],
+  stopped: ["STOPPED", "CANCELLED"],
+  failed: ["ERROR", "FAILED", "TIMEOUT", "MAX_ITERATIONS_REACHED", "OUT_OF_TOKENS"]
 };
 var nullableString = external_exports.string().nullish();
 var GitHostPullRequestSchema = external_exports.looseObject({
@@ -51736,12 +51743,36 @@ var AgentRunWithLogsSchema = external_exports.looseObject({
   size: external_exports.number().int().nullish(),
   pages: external_exports.number().int().nullish()
 });
+function pageOf(item) {
+  return external_exports.looseObject({
+    items: external_exports.array(item).nullish().transform((items) => items ?? []),
+    total: external_exports.number().int().nullish(),
+    page: external_exports.number().int().nullish(),
+    size: external_exports.number().int().nullish(),
+    pages: external_exports.number().int().nullish()
+  });
+}
+var RunsPageSchema = pageOf(AgentRunSchema);
+var ServiceRepositorySchema = external_exports.looseObject({
+  id: external_exports.number({ error: "a repository has no numeric `id`" }).int(),
+  name: nullableString,
+  full_name: nullableString,
+  github_id: external_exports.number().int().nullish()
+});
+var RepositoriesPageSchema = pageOf(ServiceRepositorySchema);
 var ErrorBodySchema = external_exports.looseObject({
   message: external_exports.string().optional(),
   detail: external_exports.union([
     external_exports.string(),
-    external_exports.array(external_exports.looseObject({ loc: external_exports.array(external_exports.union([external_exports.string(), external_exports.number()])).optional(), msg: external_exports.string().optional() }))
-  ]).optional()
+    external_exports.array(
+      external_exports.looseObject({
+        loc: external_exports.array(external_exports.union([external_exports.string(), external_exports.number()])).optional(),
+        msg: external_exports.string().optional(),
+        type: external_exports.string().optional()
+      })
+    )
+  ]).optional(),
+  status_code: external_exports.number().int().optional()
 });
 var DATA_URI = /^data:[\w.+-]+\/[\w.+-]+(;[\w-]+=[\w.-]+)*;base64,[A-Za-z0-9+/]+={0,2}$/;
 var ImageDataUriSchema = external_exports.string().regex(DATA_URI, { error: "each image must be a base64 data URI such as data:image/png;base64,iVBOR…" });
@@ -51764,6 +51795,17 @@ var LogsQuerySchema = external_exports.strictObject({
   skip: external_exports.number().int().min(0, { error: "skip must be 0 or more" }).default(0),
   limit: external_exports.number().int().min(1, { error: `limit must be between 1 and ${LOGS_PAGE_MAX}` }).max(LOGS_PAGE_MAX, { error: `limit must be between 1 and ${LOGS_PAGE_MAX}` }).default(LOGS_PAGE_DEFAULT)
 });
+var pageQuery = {
+  skip: external_exports.number().int().min(0, { error: "skip must be 0 or more" }).default(0),
+  limit: external_exports.number().int().min(1, { error: `limit must be between 1 and ${LIST_PAGE_MAX}` }).max(LIST_PAGE_MAX, { error: `limit must be between 1 and ${LIST_PAGE_MAX}` }).default(LIST_PAGE_MAX)
+};
+var ListRunsQuerySchema = external_exports.strictObject({
+  ...pageQuery,
+  source_type: SourceTypeSchema.optional(),
+  user_id: external_exports.number().int().positive({ error: "user_id must be a positive integer" }).optional()
+});
+var ListRepositoriesQuerySchema = external_exports.strictObject(pageQuery);
+var BRIDGE_METADATA_KEYS = { deliveryId: "delivery_id", bridgeTaskId: "bridge_task_id" };
 
 // src/config/issues.ts
 function formatFieldPath(path) {
@@ -51900,7 +51942,9 @@ var TriggerPhraseSchema = external_exports.string({ error: 'must be a string suc
   description: "Text that starts a run when a comment line begins with it (case-insensitive), e.g. `/agent fix the typo`. `/agent new …` forces a fresh run."
 });
 var MentionSchema = booleanField().default(true).meta({ description: "Whether a mention of the app (`@<app-slug>` or `@<app-slug>[bot]`) anywhere in a comment also starts a run." });
-var RepoIdSchema = external_exports.number({ error: "must be a positive integer (the service's repository id)" }).int({ error: "must be a positive integer (the service's repository id)" }).positive({ error: "must be a positive integer (the service's repository id)" }).optional().meta({ description: "The Agent Run Service's id of this repository. Unset: the service decides." });
+var RepoIdSchema = external_exports.number({ error: "must be a positive integer (the service's repository id)" }).int({ error: "must be a positive integer (the service's repository id)" }).positive({ error: "must be a positive integer (the service's repository id)" }).optional().meta({
+  description: "The Agent Run Service's id of this repository. Unset: the id the service lists for this GitHub repository (asked once an hour), else none and the organization's default applies."
+});
 var ModelSchema = external_exports.string({ error: "must be a model name (a string)" }).min(1, { error: "must not be empty; remove the key to use the organization's default model" }).optional().meta({ description: "Model for the runs. Unset: the organization's default." });
 var AgentTypeFieldSchema = external_exports.enum(AGENT_TYPES, { error: `must be one of: ${AGENT_TYPES.join(", ")}` }).optional().meta({ description: "Agent type for the runs. Unset: the organization's default." });
 var PermissionsSchema = external_exports.strictObject(
@@ -52705,7 +52749,7 @@ function renderLink(text2, url2, options = {}) {
 
 // src/core/markers.ts
 var RUN_MARKER_STATES = ["queued", "running", "done"];
-var RUN_OUTCOMES = ["succeeded", "failed", "waiting_for_input", "unknown", "watch_timed_out", "stopped"];
+var RUN_OUTCOMES = ["succeeded", "failed", "stopped", "waiting_for_input", "unknown", "watch_timed_out"];
 var MARKER_LIMITS = { json: 3e3, branches: 10, branchLength: 200, requestId: 100 };
 var BranchSchema = external_exports.string().min(1).max(MARKER_LIMITS.branchLength).regex(/^[^\s\u0000-\u001f\u007f]+$/, { error: "a branch name has no whitespace or control characters" });
 var RunMarkerSchema = external_exports.strictObject({
@@ -53492,12 +53536,19 @@ var AgentRunError = class extends Error {
   path;
   status;
   serverMessage;
+  /** The rejected fields, when the service named them (empty otherwise). */
+  fieldIssues;
   constructor(message, details = {}) {
     super(composeMessage(message, details), details.cause === void 0 ? void 0 : { cause: details.cause });
     this.method = details.method;
     this.path = details.path;
     this.status = details.status;
     this.serverMessage = details.serverMessage;
+    this.fieldIssues = details.fieldIssues ?? [];
+  }
+  /** The names of the rejected fields, e.g. ["prompt"]. */
+  get rejectedFields() {
+    return [...new Set(this.fieldIssues.map((issue3) => issue3.field))];
   }
 };
 function composeMessage(message, d) {
@@ -53565,11 +53616,20 @@ var TimeoutError = class extends AgentRunError {
 var DeadlineError = class extends AgentRunError {
   name = "DeadlineError";
 };
+function listFields(fields) {
+  if (fields.length <= 1) return fields.join("");
+  return `${fields.slice(0, -1).join(", ")} and ${fields.at(-1)}`;
+}
 function errorForStatus(status, details) {
   const d = { ...details, status };
+  const fields = [...new Set((details.fieldIssues ?? []).map((issue3) => issue3.field))];
+  const named = fields.length > 0 ? listFields(fields.map((field) => `\`${field}\``)) : void 0;
   switch (status) {
     case 400:
-      return new BadRequestError("The service rejected the request parameters (400): check the values sent.", d);
+      return new BadRequestError(
+        named ? `The service rejected ${named} (400): fix ${fields.length === 1 ? "that field" : "those fields"} and send again.` : "The service rejected the request parameters (400): check the values sent.",
+        d
+      );
     case 401:
       return new AuthenticationError(
         "The API token was rejected (401): check AGENT_RUN_API_TOKEN (or --token / api-token).",
@@ -53591,7 +53651,10 @@ function errorForStatus(status, details) {
         d
       );
     case 422:
-      return new UnprocessableError("The service could not process the request (422): fix the fields it names.", d);
+      return new UnprocessableError(
+        named ? `The service rejected ${named} (422): fix ${fields.length === 1 ? "that field" : "those fields"} and send again.` : "The service could not process the request (422): fix the fields it names.",
+        d
+      );
     case 429:
       return new RateLimitError(
         "The service's rate limit was exceeded (429): slow down, or wait for the window to pass.",
@@ -53608,6 +53671,31 @@ function certainlyNotActedOn(error63) {
   if (error63 instanceof RateLimitError) return true;
   if (error63 instanceof NetworkError) return error63.certainlyNotSent;
   return false;
+}
+function readErrorBody(text2) {
+  if (!text2) return { fieldIssues: [] };
+  let json2;
+  try {
+    json2 = JSON.parse(text2);
+  } catch {
+    const plain = text2.slice(0, 300).trim();
+    return plain ? { serverMessage: plain, fieldIssues: [] } : { fieldIssues: [] };
+  }
+  const parsed = ErrorBodySchema.safeParse(json2);
+  if (!parsed.success) return { fieldIssues: [] };
+  const { message, detail } = parsed.data;
+  if (Array.isArray(detail)) {
+    const fieldIssues = detail.map((issue3) => ({ field: fieldName(issue3.loc ?? []), message: (issue3.msg ?? issue3.type ?? "invalid").trim() }));
+    const serverMessage = fieldIssues.map((issue3) => issue3.field ? `${issue3.field}: ${issue3.message}` : issue3.message).join("; ").slice(0, 500);
+    return { serverMessage: serverMessage || message?.slice(0, 500), fieldIssues };
+  }
+  const said = typeof detail === "string" ? detail : message;
+  return said ? { serverMessage: said.slice(0, 500), fieldIssues: [] } : { fieldIssues: [] };
+}
+function fieldName(loc) {
+  const [where, ...rest] = loc.map(String);
+  if (where === "body") return rest.join(".");
+  return [where, ...rest].filter((part) => part !== void 0).join(".");
 }
 
 // src/core/render.ts
@@ -53698,6 +53786,9 @@ function renderTrackingComment(input2) {
   }
   if (input2.phase === "queued_follow_up" || followUps > 0 && input2.phase !== "queued") {
     lines2.push(followUpNote(Math.max(1, followUps)));
+  }
+  if (input2.orgDefaultRepository && input2.phase !== "resuming" && input2.phase !== "queued_follow_up") {
+    lines2.push(md`ℹ️ No \`repo_id\` is configured for this repository and the Agent Run Service did not list it, so the organization's default repository applies.`);
   }
   const note = triggerNote(input2.sourceType ?? input2.marker.sourceType, linkTarget(input2.triggerUrl));
   const footer = note ? md`${note} · this comment updates as the run progresses.` : md`This comment updates as the run progresses.`;
@@ -53806,12 +53897,17 @@ function pullRequestLines(prs, webUrl, triggerPhrase) {
   const heading = prs.length === 1 ? md`**Pull request**` : md`**Pull requests**`;
   return md`${heading}\n\n${joinMarkdown(lines2, "\n")}`;
 }
-function headline(phase, link, elapsed) {
+function stoppedVerb(status) {
+  return /cancel/i.test(status ?? "") ? md`cancelled` : md`stopped`;
+}
+function headline(phase, link, elapsed, status) {
   switch (phase) {
     case "succeeded":
       return md`### ✅ Agent run ${link} succeeded`;
     case "failed":
       return md`### ❌ Agent run ${link} failed`;
+    case "stopped":
+      return md`### ⏹️ Agent run ${link} was ${stoppedVerb(status)}`;
     case "waiting_for_input":
       return md`### ⏸️ Agent run ${link} is waiting for your input`;
     case "in_progress":
@@ -53844,7 +53940,7 @@ function renderResultComment(input2) {
   const elapsed = formatElapsed(toMs(input2.finishedAt) - toMs(input2.startedAt));
   const cutNote = runPageNote(webUrl);
   const trace = input2.trace ?? null;
-  const head = md`${headline(phase, link, elapsed)}\n\n${statusLine(input2, elapsed, webUrl)}`;
+  const head = md`${headline(phase, link, elapsed, run2.status)}\n\n${statusLine(input2, elapsed, webUrl)}`;
   const prs = pullRequestLines(run2.git_host_pull_requests ?? [], webUrl, triggerPhrase);
   const hint = inlineCode(`${triggerPhrase.trim()} <instructions>`, { maxLength: 100 });
   const footer = phase === "waiting_for_input" ? sub(md`Reply with ${hint} to answer and continue this run.`) : phase === "in_progress" ? sub(md`Reply with ${hint} once it has finished to continue it.`) : sub(md`Reply with ${hint} to continue this run.`);
@@ -53866,7 +53962,7 @@ function renderResultComment(input2) {
   const fixed = [marker, head, prs ?? "", footer].join("\n\n").length + (trace ? detailsOpen.length + detailsClose.length + emptyTrace.length + 2 : 0);
   const separators = 2 * (blocks.length + traceBlocks.length + 2);
   const budget = maxLength - fixed - separators;
-  if (budget < 0) return minimalResult(marker, md`${headline(phase, link, elapsed)}`, cutNote, maxLength);
+  if (budget < 0) return minimalResult(marker, md`${headline(phase, link, elapsed, run2.status)}`, cutNote, maxLength);
   const fitted = fitBlocks([...blocks, ...traceBlocks], budget);
   const agentParts = fitted.slice(0, blocks.length).filter((part) => part !== "");
   const traceParts = fitted.slice(blocks.length).filter((part) => part !== "");
@@ -53876,7 +53972,7 @@ function renderResultComment(input2) {
   if (trace) parts.push(`${detailsOpen}${traceParts.length > 0 ? traceParts.join("\n\n") : emptyTrace}${detailsClose}`);
   parts.push(footer);
   const body = parts.join("\n\n");
-  return body.length <= maxLength ? body : minimalResult(marker, md`${headline(phase, link, elapsed)}`, cutNote, maxLength);
+  return body.length <= maxLength ? body : minimalResult(marker, md`${headline(phase, link, elapsed, run2.status)}`, cutNote, maxLength);
 }
 function errorHighlight(error63, cutNote) {
   return {
@@ -53978,8 +54074,9 @@ function serviceErrorForComment(error63) {
     return { message: "the run was not found on the Agent Run Service (404).", whatToDo: "Start a new run instead." };
   }
   if (error63 instanceof BadRequestError || error63 instanceof UnprocessableError || error63 instanceof RequestValidationError) {
+    const fields = error63.rejectedFields.filter((field) => /^[A-Za-z_][\w.]{0,40}$/.test(field));
     return {
-      message: "the Agent Run Service rejected the request.",
+      message: fields.length > 0 ? `the Agent Run Service rejected the request's ${fields.join(", ")}.` : "the Agent Run Service rejected the request.",
       whatToDo: "A maintainer should check the agent configuration (model, agent type, repository id)."
     };
   }
@@ -54019,7 +54116,7 @@ function buildRunMetadata(trigger, event, extras) {
     trigger_flow: trigger.flow,
     github_event: event.name,
     github_action: event.action,
-    delivery_id: extras.deliveryId,
+    [BRIDGE_METADATA_KEYS.deliveryId]: extras.deliveryId,
     repository: event.repo?.fullName,
     repository_id: event.repo?.id,
     installation_id: event.installationId,
@@ -55061,17 +55158,23 @@ async function checkTriggerPermission(octokit, repo, actor2, policy) {
 }
 
 // src/service/status.ts
+var PHASE_OF_STATUS_GROUP = {
+  inProgress: "in_progress",
+  waitingForInput: "waiting_for_input",
+  succeeded: "succeeded",
+  stopped: "stopped",
+  failed: "failed"
+};
 var PHASE_BY_STATUS = /* @__PURE__ */ new Map();
-for (const s of KNOWN_STATUSES.inProgress) PHASE_BY_STATUS.set(s.toLowerCase(), "in_progress");
-for (const s of KNOWN_STATUSES.waitingForInput) PHASE_BY_STATUS.set(s.toLowerCase(), "waiting_for_input");
-for (const s of KNOWN_STATUSES.succeeded) PHASE_BY_STATUS.set(s.toLowerCase(), "succeeded");
-for (const s of KNOWN_STATUSES.failed) PHASE_BY_STATUS.set(s.toLowerCase(), "failed");
+for (const [group, phase] of Object.entries(PHASE_OF_STATUS_GROUP)) {
+  for (const status of KNOWN_STATUSES[group]) PHASE_BY_STATUS.set(status.toLowerCase(), phase);
+}
 function classifyRunStatus(status) {
   if (status == null || status.trim() === "") return "in_progress";
   return PHASE_BY_STATUS.get(status.trim().toLowerCase()) ?? "unknown";
 }
 function isFinalPhase(phase) {
-  return phase === "succeeded" || phase === "failed" || phase === "waiting_for_input";
+  return phase === "succeeded" || phase === "failed" || phase === "stopped" || phase === "waiting_for_input";
 }
 
 // src/flows/facts.ts
@@ -55282,6 +55385,71 @@ async function triggerImages(trigger, settings = {}) {
   return { images, skipped };
 }
 
+// src/flows/repository-id.ts
+var REPOSITORY_ID_CACHE_MS = 60 * 6e4;
+var MAX_REPOSITORY_PAGES = 20;
+var RepositoryIdDirectory = class {
+  entries = /* @__PURE__ */ new WeakMap();
+  ttlMs;
+  maxPages;
+  now;
+  constructor(options = {}) {
+    this.ttlMs = options.ttlMs ?? REPOSITORY_ID_CACHE_MS;
+    this.maxPages = options.maxPages ?? MAX_REPOSITORY_PAGES;
+    this.now = options.now ?? Date.now;
+  }
+  /** The repository's id on the service: by `github_id` when the service lists one, else by `full_name`. */
+  async lookup(lister, repo, logger) {
+    let index;
+    try {
+      index = await this.indexFor(lister);
+    } catch (error63) {
+      logger?.warn({ err: error63, repository: repo.fullName }, "could not list the service's repositories; the run is sent without repo_id");
+      return { repoId: null, why: "lookup_failed" };
+    }
+    if (index === "unsupported") return { repoId: null, why: "no_endpoint" };
+    const found = (repo.githubId !== void 0 ? index.byGithubId.get(repo.githubId) : void 0) ?? index.byFullName.get(repo.fullName.toLowerCase());
+    if (found !== void 0) return { repoId: found, from: "service" };
+    if (!index.complete) {
+      logger?.warn({ repository: repo.fullName, pages: this.maxPages }, "the service lists more repositories than the bridge reads; set repo_id in the configuration");
+    }
+    return { repoId: null, why: "not_listed" };
+  }
+  indexFor(lister) {
+    const cached2 = this.entries.get(lister);
+    if (cached2 && this.now() - cached2.at < this.ttlMs) return cached2.index;
+    const index = this.readIndex(lister);
+    const entry = { at: this.now(), index };
+    this.entries.set(lister, entry);
+    index.catch(() => {
+      if (this.entries.get(lister) === entry) this.entries.delete(lister);
+    });
+    return index;
+  }
+  async readIndex(lister) {
+    const index = { byGithubId: /* @__PURE__ */ new Map(), byFullName: /* @__PURE__ */ new Map(), complete: false };
+    let skip = 0;
+    for (let pages = 0; pages < this.maxPages; pages++) {
+      const listing = await lister.listRepositories({ skip, limit: LIST_PAGE_MAX });
+      if (listing.kind === "unsupported") return "unsupported";
+      const { items, total, size } = listing.page;
+      for (const repository of items) {
+        if (typeof repository.github_id === "number" && !index.byGithubId.has(repository.github_id)) index.byGithubId.set(repository.github_id, repository.id);
+        const fullName = repository.full_name?.toLowerCase();
+        if (fullName && !index.byFullName.has(fullName)) index.byFullName.set(fullName, repository.id);
+      }
+      skip += items.length;
+      const ended = typeof total === "number" ? skip >= total : items.length < Math.min(LIST_PAGE_MAX, size ?? LIST_PAGE_MAX);
+      if (ended || items.length === 0) {
+        index.complete = true;
+        return index;
+      }
+    }
+    return index;
+  }
+};
+var sharedRepositoryIds = new RepositoryIdDirectory();
+
 // src/flows/prepare.ts
 var THREAD_COMMENT_SCAN_LIMIT = 300;
 var repoRefOf = (trigger) => trigger.repo ? { owner: trigger.repo.owner, repo: trigger.repo.name } : null;
@@ -55423,19 +55591,31 @@ async function prepareRun(input2) {
         appVersion: input2.origin.appVersion,
         ...input2.origin.deliveryId ? { deliveryId: input2.origin.deliveryId } : {}
       });
+      const repository = await resolveRepositoryId(input2);
       const request2 = {
         prompt: buildRunPrompt(promptInput, promptOptions),
         metadata,
         ...images.length > 0 ? { images } : {},
+        ...repository.repoId !== null ? { repo_id: repository.repoId } : {},
         ...serviceSettings(config2)
       };
-      return { ...common2, plan, action: "create", request: request2, skippedImages: skipped };
+      return { ...common2, plan, action: "create", request: request2, repository, skippedImages: skipped };
     }
   }
 }
+async function resolveRepositoryId(input2) {
+  const { config: config2, trigger, client } = input2;
+  if (config2.repo_id !== void 0) return { repoId: config2.repo_id, from: "config" };
+  if (!trigger.repo) return { repoId: null, why: "no_repository" };
+  if (!client.listRepositories) return { repoId: null, why: "no_endpoint" };
+  const lister = client;
+  const directory = input2.repositoryIds ?? sharedRepositoryIds;
+  const found = await directory.lookup(lister, { fullName: trigger.repo.fullName, githubId: trigger.repo.id }, input2.logger);
+  if (found.repoId !== null) input2.logger?.debug?.({ repository: trigger.repo.fullName, repoId: found.repoId }, "repo_id found in the service's repository list");
+  return found;
+}
 function serviceSettings(config2) {
   return {
-    ...config2.repo_id !== void 0 ? { repo_id: config2.repo_id } : {},
     ...config2.model !== void 0 ? { model: config2.model } : {},
     ...config2.agent_type !== void 0 ? { agent_type: config2.agent_type } : {}
   };
@@ -55574,7 +55754,7 @@ async function prepareStop(input2) {
   }
   const webUrls = /* @__PURE__ */ new Map();
   for (const runId of new Set(open3.map(({ marker }) => marker.runId).filter((id) => id !== null))) {
-    webUrls.set(runId, await pageOf(input2.client, runId));
+    webUrls.set(runId, await pageOf2(input2.client, runId));
   }
   const edits = open3.map(({ marker, commentId }) => {
     const key = marker.runId === null ? `request:${commentId}` : `run:${marker.runId}`;
@@ -55596,7 +55776,7 @@ async function prepareStop(input2) {
   const reason = edits.length === 0 ? `@${request2.actor.login} asked to stop, but nothing is running in this thread.` : `@${request2.actor.login} stopped ${stoppedRuns.length === 0 ? "a queued request" : `run ${stoppedRuns.join(", ")}`}${edits.length > runs.length ? ` and dropped ${edits.length - runs.length} follow-up(s)` : ""}.`;
   return { action: "stop", reason, reaction: request2.reaction, edits, reply, stoppedRuns };
 }
-async function pageOf(client, runId) {
+async function pageOf2(client, runId) {
   if (!client) return null;
   try {
     return (await client.getRun(runId)).web_url ?? null;
@@ -56117,6 +56297,7 @@ function createInProcessBudget(options = {}) {
 }
 
 // src/service/client.ts
+var defaultLogger = { warn: (message) => console.warn(`agent-run-bridge: ${message}`) };
 var DEFAULT_CALL_DEADLINE_MS = 10 * 6e4;
 var RunStillGoingError = class extends DeadlineError {
   constructor(message, lastRun) {
@@ -56137,6 +56318,11 @@ var AgentRunClient = class {
   userAgent;
   fetchImpl;
   timeScale;
+  logger;
+  /** The logs path in use: pinned by the options, or the one that answered first. */
+  logsPathInUse;
+  unsupported = /* @__PURE__ */ new Set();
+  reportedStatuses = /* @__PURE__ */ new Set();
   constructor(options) {
     const problems = [];
     let base;
@@ -56152,6 +56338,8 @@ var AgentRunClient = class {
     if (!Number.isInteger(options.orgId) || options.orgId <= 0) {
       problems.push("the organization id must be a positive integer (set AGENT_RUN_ORG_ID or --org-id)");
     }
+    const logsPath = LogsPathChoiceSchema.safeParse(options.logsPath ?? "auto");
+    if (!logsPath.success) problems.push(`the logs path must be auto, spec or alpha (AGENT_RUN_LOGS_PATH), got "${String(options.logsPath)}"`);
     if (problems.length > 0 || !base) throw new ConfigurationError(`Cannot create the Agent Run client: ${problems.join("; ")}.`);
     this.baseUrl = base.toString().replace(/\/+$/, "");
     this.token = options.token;
@@ -56163,34 +56351,105 @@ var AgentRunClient = class {
     this.backoff = { minMs: options.backoff?.minMs ?? 500, maxMs: options.backoff?.maxMs ?? 3e4 };
     this.userAgent = options.userAgent ?? `${BRIDGE_NAME}/${BRIDGE_VERSION}`;
     this.fetchImpl = options.fetch ?? globalThis.fetch;
+    this.logger = options.logger ?? defaultLogger;
+    this.logsPathInUse = logsPath.data === "auto" ? void 0 : logsPath.data;
+  }
+  /** Which logs path this client uses now: `spec`, `alpha`, or undefined while not yet detected. */
+  get logsPath() {
+    return this.logsPathInUse;
+  }
+  /** Whether an optional endpoint answered 404/405 to this client (it is not asked again). */
+  isUnsupported(endpoint2) {
+    return this.unsupported.has(endpoint2);
   }
   /** Starts a run. Retried only when the service certainly did not act (429, connection refused). */
   async createRun(request2, options = {}) {
     const body = validate2(CreateRunRequestSchema, request2, "create request");
     const data = await this.send("POST", API_PATHS.createRun(this.orgId), { ...options, body: dropNullish(body), kind: "create", idempotent: false });
-    return parse5(AgentRunSchema, data, "create response");
+    return this.noteStatus(parse5(AgentRunSchema, data, "create response"));
   }
   async getRun(runId, options = {}) {
     const id = validateRunId(runId);
     const data = await this.send("GET", API_PATHS.getRun(this.orgId, id), { ...options, kind: "read", idempotent: true });
-    return parse5(AgentRunSchema, data, "run");
+    return this.noteStatus(parse5(AgentRunSchema, data, "run"));
   }
   /** Continues a finished run with a follow-up. Sends exactly `agent_run_id` and `prompt` (spec §4.3). */
   async resumeRun(runId, prompt, options = {}) {
     const body = validate2(ResumeRunRequestSchema, { agent_run_id: runId, prompt }, "resume request");
     const data = await this.send("POST", API_PATHS.resumeRun(this.orgId), { ...options, body, kind: "read", idempotent: false });
-    return parse5(AgentRunSchema, data, "resume response");
+    return this.noteStatus(parse5(AgentRunSchema, data, "resume response"));
   }
+  /**
+   * One page of a run's logs (ALPHA). Until a path has answered, a 404 on the spec's path is tried
+   * again on the `/v1/alpha/` path; the one that answers is kept for every later call. When both
+   * answer 404 the run itself is missing, and the spec path's NotFoundError is thrown.
+   */
   async listLogs(runId, query = {}, options = {}) {
     const id = validateRunId(runId);
     const q = validate2(LogsQuerySchema, query, "logs query");
-    const data = await this.send("GET", API_PATHS.runLogs(this.orgId, id), {
-      ...options,
-      query: { skip: q.skip, limit: q.limit },
-      kind: "read",
-      idempotent: true
-    });
-    return parse5(AgentRunWithLogsSchema, data, "logs response");
+    const fetchFrom = async (which2) => {
+      const path = which2 === "alpha" ? API_PATHS.runLogsAlpha(this.orgId, id) : API_PATHS.runLogs(this.orgId, id);
+      const data = await this.send("GET", path, { ...options, query: { skip: q.skip, limit: q.limit }, kind: "read", idempotent: true });
+      return this.noteStatus(parse5(AgentRunWithLogsSchema, data, "logs response"));
+    };
+    if (this.logsPathInUse) return fetchFrom(this.logsPathInUse);
+    let page;
+    try {
+      page = await fetchFrom("spec");
+    } catch (specError) {
+      if (!(specError instanceof NotFoundError)) throw specError;
+      try {
+        page = await fetchFrom("alpha");
+      } catch (alphaError) {
+        throw alphaError instanceof NotFoundError ? specError : alphaError;
+      }
+      if (!this.logsPathInUse) {
+        this.logger.warn(`The logs endpoint answers at ${pathTemplate(API_PATHS.runLogsAlpha(this.orgId, id))} (not the spec's path): this client uses that path from now on.`);
+      }
+      this.logsPathInUse = "alpha";
+      return page;
+    }
+    this.logsPathInUse = "spec";
+    return page;
+  }
+  /**
+   * One page of the organization's runs, newest first (real deployments; not in the spec). A
+   * deployment without the endpoint (404/405) gets `unsupported`, said once, and is not asked again.
+   */
+  async listRuns(query = {}, options = {}) {
+    const q = validate2(ListRunsQuerySchema, query, "runs query");
+    return this.listOptional("listRuns", API_PATHS.listRuns(this.orgId), definedOnly(q), options, RunsPageSchema, "runs page");
+  }
+  /** One page of the organization's repositories (real deployments; not in the spec), detected like `listRuns`. */
+  async listRepositories(query = {}, options = {}) {
+    const q = validate2(ListRepositoriesQuerySchema, query, "repositories query");
+    return this.listOptional("listRepositories", API_PATHS.listRepositories(this.orgId), definedOnly(q), options, RepositoriesPageSchema, "repositories page");
+  }
+  async listOptional(endpoint2, path, query, options, schema, what) {
+    if (this.unsupported.has(endpoint2)) return { kind: "unsupported", endpoint: endpoint2 };
+    let data;
+    try {
+      data = await this.send("GET", path, { ...options, query, kind: "read", idempotent: true });
+    } catch (error63) {
+      if (error63 instanceof AgentRunError && (error63.status === 404 || error63.status === 405)) {
+        if (!this.unsupported.has(endpoint2)) {
+          this.unsupported.add(endpoint2);
+          this.logger.warn(`The service has no ${pathTemplate(path)} endpoint (${error63.status}): ${OPTIONAL_FEATURE[endpoint2]} is off for this client.`);
+        }
+        return { kind: "unsupported", endpoint: endpoint2 };
+      }
+      throw error63;
+    }
+    return { kind: "page", page: parse5(schema, data, what) };
+  }
+  /** Says once per value that a status is unknown: such runs are watched until their deadline. */
+  noteStatus(run2) {
+    const status = run2.status;
+    if (typeof status === "string" && classifyRunStatus(status) === "unknown" && !this.reportedStatuses.has(status)) {
+      this.reportedStatuses.add(status);
+      this.logger.warn(`The service reported the run status "${status.slice(0, 60)}", which the bridge does not know: such runs are watched until their deadline.`);
+    }
+    return run2;
   }
   /** Every log entry of a run from `skip` on, in as few requests as the page size allows. */
   async *iterateLogs(runId, options = {}) {
@@ -56307,7 +56566,7 @@ var AgentRunClient = class {
       throw errorForStatus(response.status, {
         method,
         path,
-        serverMessage: serverMessageOf(text2),
+        ...readErrorBody(text2),
         retryAfterSeconds: parseRetryAfter(response.headers.get("retry-after"))
       });
     }
@@ -56373,25 +56632,18 @@ function parse5(schema, value2, what) {
   }
   return result.data;
 }
+var OPTIONAL_FEATURE = {
+  listRuns: "finding runs whose create was interrupted (crash recovery)",
+  listRepositories: "finding a repository's repo_id from the service's list"
+};
+function pathTemplate(path) {
+  return path.replace(/\/organizations\/\d+/, "/organizations/{org_id}").replace(/\/run\/\d+(?=\/|$)/, "/run/{id}");
+}
+function definedOnly(query) {
+  return Object.fromEntries(Object.entries(query).filter((entry) => entry[1] !== void 0));
+}
 function dropNullish(body) {
   return Object.fromEntries(Object.entries(body).filter(([, v]) => v !== void 0 && v !== null));
-}
-function serverMessageOf(text2) {
-  if (!text2) return void 0;
-  let json2;
-  try {
-    json2 = JSON.parse(text2);
-  } catch {
-    return text2.slice(0, 300).trim() || void 0;
-  }
-  const parsed = ErrorBodySchema.safeParse(json2);
-  if (!parsed.success) return void 0;
-  const { message, detail } = parsed.data;
-  if (typeof detail === "string") return detail.slice(0, 500);
-  if (Array.isArray(detail)) {
-    return detail.map((d) => `${(d.loc ?? []).join(".")}${d.loc?.length ? ": " : ""}${d.msg ?? ""}`).join("; ").slice(0, 500);
-  }
-  return message?.slice(0, 500);
 }
 function parseRetryAfter(value2) {
   if (!value2) return void 0;
@@ -56442,7 +56694,8 @@ var INPUT_NAMES = [
   "comment",
   "github-token",
   "allowed-bots",
-  "fail-on-error"
+  "fail-on-error",
+  "logs-path"
 ];
 var SECRET_INPUTS = /* @__PURE__ */ new Set(["api-token", "github-token"]);
 var QUOTED_BY_MESSAGE = /* @__PURE__ */ new Set(["metadata", "images", "allowed-bots", "prompt"]);
@@ -56530,7 +56783,8 @@ var ActionInputsSchema = external_exports.strictObject({
   comment: choiceText(COMMENT_MODES, "auto"),
   "github-token": external_exports.string().optional(),
   "allowed-bots": allowedBotsText,
-  "fail-on-error": booleanText(true)
+  "fail-on-error": booleanText(true),
+  "logs-path": choiceText(LOGS_PATH_CHOICES, "auto")
 }).superRefine((inputs, ctx) => {
   if (inputs.mode === "resume") {
     if (inputs["run-id"] === void 0) ctx.addIssue({ code: "custom", params: CROSS_INPUT, path: ["run-id"], message: "is required with `mode: resume`: the id of the run to continue" });
@@ -56557,7 +56811,8 @@ var ActionInputsSchema = external_exports.strictObject({
     comment: i.comment,
     githubToken: i["github-token"] ?? "",
     allowedBots: i["allowed-bots"],
-    failOnError: i["fail-on-error"]
+    failOnError: i["fail-on-error"],
+    logsPath: i["logs-path"]
   })
 );
 var quote = (value2) => JSON.stringify(value2.length > 60 ? `${value2.slice(0, 57)}...` : value2);
@@ -56906,6 +57161,8 @@ function headline2(outcome) {
       return `❌ Agent run ${id} failed`;
     case "waiting_for_input":
       return `⏸️ Agent run ${id} is waiting for input`;
+    case "stopped":
+      return `⏹️ Agent run ${id} was ${/cancel/i.test(outcome.run.status ?? "") ? "cancelled" : "stopped"}`;
     default:
       return `❔ Agent run ${id} ended with a status the bridge does not recognise`;
   }
@@ -57157,6 +57414,7 @@ function digestTrace(entries, options) {
 function repositoryRunReader(client, repositoryFullName) {
   return {
     orgId: client.orgId,
+    listRepositories: (query, options) => client.listRepositories(query, options),
     async getRun(runId) {
       const run2 = await client.getRun(runId);
       const recorded = run2.metadata?.repository;
@@ -57526,7 +57784,14 @@ function createStep(inputs, runner, event, images, env, now, startedAt) {
     repo,
     repoFullName,
     octokit: getOctokit(inputs.githubToken, { baseUrl: runner.apiUrl }),
-    client: new AgentRunClient({ baseUrl: inputs.apiUrl, token: inputs.apiToken, orgId: inputs.orgId, userAgent: `${ACTION_NAME}/${BRIDGE_VERSION}` }),
+    client: new AgentRunClient({
+      baseUrl: inputs.apiUrl,
+      token: inputs.apiToken,
+      orgId: inputs.orgId,
+      userAgent: `${ACTION_NAME}/${BRIDGE_VERSION}`,
+      logsPath: inputs.logsPath,
+      logger: { warn: (message) => warning(message) }
+    }),
     self: identityFor(null),
     images,
     now,
@@ -57652,7 +57917,13 @@ function startAndWatch(step, config2, prepared, thread) {
   switch (prepared.action) {
     case "create": {
       const request2 = createRequest(step, prepared.request);
-      return drive(step, config2, thread, { ...common2, phase: "starting", resumed: false, start: () => client.createRun(request2, { deadline: step.deadline }) });
+      return drive(step, config2, thread, {
+        ...common2,
+        phase: "starting",
+        resumed: false,
+        orgDefaultRepository: request2.repo_id == null,
+        start: () => client.createRun(request2, { deadline: step.deadline })
+      });
     }
     case "resume":
       return drive(step, config2, thread, {
@@ -57690,7 +57961,9 @@ async function drive(step, config2, thread, start) {
   const { client, inputs, now } = step;
   const triggerPhrase = config2.trigger_phrase;
   let marker = start.marker;
-  const tracking = (phase, webUrl, currentStep) => thread.track(renderTrackingComment({ marker, webUrl, phase, startedAt: step.startedAt, now: now(), triggerUrl: start.triggerUrl, currentStep }));
+  const tracking = (phase, webUrl, currentStep) => thread.track(
+    renderTrackingComment({ marker, webUrl, phase, startedAt: step.startedAt, now: now(), triggerUrl: start.triggerUrl, currentStep, orgDefaultRepository: start.orgDefaultRepository })
+  );
   await thread.react(start.reaction, "eyes");
   await tracking(start.phase, null);
   const stopWatch = step.repo && thread.enabled ? new StopWatch(step.octokit, step.repo, () => thread.comment?.id ?? null, { botLogins: [...step.self.botLogins] }, stopCheckIntervalMs(step.poll), (message) => warning(message)).start() : null;
@@ -57773,6 +58046,7 @@ async function drive(step, config2, thread, start) {
       return { outcome, failure: softFailure(step, `Agent run ${run2.id} is still ${run2.status ?? "running"} after ${inputs.timeoutMinutes} minute(s) (timeout-minutes); it keeps going${link}`) };
     }
     if (phase === "failed") return { outcome, failure: softFailure(step, `Agent run ${run2.id} failed (status ${run2.status ?? "none"})${link}`) };
+    if (phase === "stopped") return { outcome, failure: softFailure(step, `Agent run ${run2.id} was stopped before it finished (status ${run2.status ?? "none"})${link}`) };
     if (phase === "waiting_for_input") notice(`Agent run ${run2.id} is waiting for input${link}. Reply with \`${triggerPhrase} <answer>\` to continue it.`);
     return { outcome, failure: null };
   } catch (error63) {

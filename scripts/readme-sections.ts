@@ -10,6 +10,7 @@ import { renderConfigReference } from "../src/config/index.js";
 import { newRunMarker } from "../src/core/markers.js";
 import { renderResultComment } from "../src/core/render.js";
 import { digestTrace } from "../src/core/trace.js";
+import { knownStatusTable, type RunPhase } from "../src/service/status.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 
@@ -73,9 +74,31 @@ function resultExample(): string {
   return body.trim();
 }
 
+/** What the bridge does with each class of run status (every known value is listed by `knownStatusTable`). */
+const PHASE_MEANING: Record<RunPhase, string> = {
+  in_progress: "still working: the watch goes on (a missing status counts as this too)",
+  waiting_for_input: "paused until someone resumes it: reported, with how to answer",
+  succeeded: "ended well: result posted, 🚀",
+  failed: "ended badly: result posted with the trace's errors, 😕",
+  stopped: "stopped or cancelled by someone: reported as such, not as a failure",
+  unknown: "",
+};
+
+function statusTable(): string {
+  const byPhase = new Map<RunPhase, string[]>();
+  for (const { status, phase } of knownStatusTable()) byPhase.set(phase, [...(byPhase.get(phase) ?? []), `\`${status}\``]);
+  return [
+    "| Class | Status values (any letter case) | What the bridge does |",
+    "|---|---|---|",
+    ...[...byPhase].map(([phase, values]) => `| \`${phase}\` | ${values.join(", ")} | ${PHASE_MEANING[phase]} |`),
+    "| `unknown` | any other value | the watch goes on until its deadline; the value is logged once |",
+  ].join("\n");
+}
+
 export function readmeSections(): Record<string, string> {
   const action = actionTables();
   return {
+    "status-classes": statusTable(),
     "result-example": resultExample(),
     "config-reference": renderConfigReference().trim(),
     "action-inputs": action.inputs,

@@ -9,7 +9,7 @@
  */
 import { z } from "zod";
 import { AgentTypeFieldSchema, ModelSchema, RepoIdSchema, TriggerPhraseSchema } from "../config/schema.js";
-import { ImageDataUriSchema, type AgentType } from "../service/wire.js";
+import { ImageDataUriSchema, LOGS_PATH_CHOICES, type AgentType, type LogsPathChoice } from "../service/wire.js";
 
 export const MODES = ["auto", "create", "resume"] as const;
 export type Mode = (typeof MODES)[number];
@@ -41,6 +41,7 @@ export const INPUT_NAMES = [
   "github-token",
   "allowed-bots",
   "fail-on-error",
+  "logs-path",
 ] as const;
 export type InputName = (typeof INPUT_NAMES)[number];
 
@@ -83,6 +84,8 @@ export interface ActionInputs {
   githubToken: string;
   allowedBots: AllowedBots;
   failOnError: boolean;
+  /** Where the service's logs endpoint is: auto (detected), spec or alpha. */
+  logsPath: LogsPathChoice;
 }
 
 /** The inputs are wrong: nothing was sent. The message names every input at fault. */
@@ -241,6 +244,7 @@ export const ActionInputsSchema = z
     "github-token": z.string().optional(),
     "allowed-bots": allowedBotsText,
     "fail-on-error": booleanText(true),
+    "logs-path": choiceText(LOGS_PATH_CHOICES, "auto"),
   })
   .superRefine((inputs, ctx) => {
     if (inputs.mode === "resume") {
@@ -270,6 +274,7 @@ export const ActionInputsSchema = z
       githubToken: i["github-token"] ?? "",
       allowedBots: i["allowed-bots"],
       failOnError: i["fail-on-error"],
+      logsPath: i["logs-path"],
     }),
   );
 

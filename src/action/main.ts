@@ -123,7 +123,14 @@ function createStep(inputs: ActionInputs, runner: RunnerEnv, event: BridgeEvent,
     repo,
     repoFullName,
     octokit: getOctokit(inputs.githubToken, { baseUrl: runner.apiUrl }),
-    client: new AgentRunClient({ baseUrl: inputs.apiUrl, token: inputs.apiToken, orgId: inputs.orgId, userAgent: `${ACTION_NAME}/${BRIDGE_VERSION}` }),
+    client: new AgentRunClient({
+      baseUrl: inputs.apiUrl,
+      token: inputs.apiToken,
+      orgId: inputs.orgId,
+      userAgent: `${ACTION_NAME}/${BRIDGE_VERSION}`,
+      logsPath: inputs.logsPath,
+      logger: { warn: (message) => core.warning(message) },
+    }),
     self: identityFor(null),
     images,
     now,
@@ -268,6 +275,8 @@ interface Start {
   resumed: boolean;
   /** Runs of the thread still working when a follow-up arrives are waited for first. */
   waitFor?: number;
+  /** A create without `repo_id`: the tracking comment says the organization's default applies. */
+  orgDefaultRepository?: boolean;
   start: () => Promise<AgentRun>;
 }
 
@@ -285,7 +294,13 @@ function startAndWatch(step: Step, config: RepoConfig, prepared: PreparedStart, 
   switch (prepared.action) {
     case "create": {
       const request = createRequest(step, prepared.request);
-      return drive(step, config, thread, { ...common, phase: "starting", resumed: false, start: () => client.createRun(request, { deadline: step.deadline }) });
+      return drive(step, config, thread, {
+        ...common,
+        phase: "starting",
+        resumed: false,
+        orgDefaultRepository: request.repo_id == null,
+        start: () => client.createRun(request, { deadline: step.deadline }),
+      });
     }
     case "resume":
       return drive(step, config, thread, {
@@ -328,7 +343,9 @@ async function drive(step: Step, config: RepoConfig, thread: ThreadReporter, sta
   const triggerPhrase = config.trigger_phrase;
   let marker = start.marker;
   const tracking = (phase: TrackingPhase, webUrl: string | null, currentStep?: Awaited<ReturnType<typeof readCurrentStep>>) =>
-    thread.track(renderTrackingComment({ marker, webUrl, phase, startedAt: step.startedAt, now: now(), triggerUrl: start.triggerUrl, currentStep }));
+    thread.track(
+      renderTrackingComment({ marker, webUrl, phase, startedAt: step.startedAt, now: now(), triggerUrl: start.triggerUrl, currentStep, orgDefaultRepository: start.orgDefaultRepository }),
+    );
 
   await thread.react(start.reaction, "eyes");
   await tracking(start.phase, null);
@@ -422,6 +439,7 @@ async function drive(step: Step, config: RepoConfig, thread: ThreadReporter, sta
       return { outcome, failure: softFailure(step, `Agent run ${run.id} is still ${run.status ?? "running"} after ${inputs.timeoutMinutes} minute(s) (timeout-minutes); it keeps going${link}`) };
     }
     if (phase === "failed") return { outcome, failure: softFailure(step, `Agent run ${run.id} failed (status ${run.status ?? "none"})${link}`) };
+    if (phase === "stopped") return { outcome, failure: softFailure(step, `Agent run ${run.id} was stopped before it finished (status ${run.status ?? "none"})${link}`) };
     if (phase === "waiting_for_input") core.notice(`Agent run ${run.id} is waiting for input${link}. Reply with \`${triggerPhrase} <answer>\` to continue it.`);
     return { outcome, failure: null };
   } catch (error) {

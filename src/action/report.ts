@@ -129,6 +129,8 @@ function headline(outcome: Extract<ActionOutcome, { kind: "run" }>): string {
       return `❌ Agent run ${id} failed`;
     case "waiting_for_input":
       return `⏸️ Agent run ${id} is waiting for input`;
+    case "stopped":
+      return `⏹️ Agent run ${id} was ${/cancel/i.test(outcome.run.status ?? "") ? "cancelled" : "stopped"}`;
     default:
       return `❔ Agent run ${id} ended with a status the bridge does not recognise`;
   }

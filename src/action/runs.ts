@@ -13,11 +13,13 @@ import type { AgentRun, LogEntry } from "../service/wire.js";
 /**
  * A run reader that only vouches for runs of this repository. Markers are trusted by author, but
  * other workflows also write as `github-actions[bot]` and might echo someone's text: a marker that
- * points at a run started for another repository is treated as no run at all.
+ * points at a run started for another repository is treated as no run at all. Repositories are
+ * listed as the client lists them (for a `repo_id` the configuration does not set).
  */
 export function repositoryRunReader(client: AgentRunClient, repositoryFullName: string | null): RunReader {
   return {
     orgId: client.orgId,
+    listRepositories: (query, options) => client.listRepositories(query, options),
     async getRun(runId: number): Promise<AgentRun> {
       const run = await client.getRun(runId);
       const recorded = run.metadata?.repository;

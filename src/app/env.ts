@@ -3,6 +3,7 @@
  * validated together, so that a missing or bad setting is reported in one message listing them all.
  */
 import { readFileSync } from "node:fs";
+import { LOGS_PATH_CHOICES, type LogsPathChoice } from "../service/wire.js";
 
 export type LogLevel = "trace" | "debug" | "info" | "warn" | "error" | "fatal";
 const LOG_LEVELS: readonly LogLevel[] = ["trace", "debug", "info", "warn", "error", "fatal"];
@@ -20,7 +21,8 @@ export interface AppSettings {
   logLevel: LogLevel;
   /** Probot's LOG_FORMAT: `pretty` for people (default), `json` for log collectors. */
   logFormat: "pretty" | "json";
-  service: { baseUrl: string; token: string; orgId: number };
+  /** `logsPath`: where the logs endpoint is (AGENT_RUN_LOGS_PATH: auto, spec or alpha; default auto). */
+  service: { baseUrl: string; token: string; orgId: number; logsPath: LogsPathChoice };
   dataDir: string;
   redisUrl: string | undefined;
   /** Namespace of the App's keys in Redis; default: one per service organization and API token. */
@@ -137,6 +139,10 @@ export function parseAppEnv(env: Env): AppSettings {
   const apiToken = required("AGENT_RUN_API_TOKEN");
   const orgId = positiveInteger("AGENT_RUN_ORG_ID", required("AGENT_RUN_ORG_ID"));
 
+  const logsPathText = value(env, "AGENT_RUN_LOGS_PATH")?.toLowerCase() ?? "auto";
+  const logsPath = LOGS_PATH_CHOICES.find((choice) => choice === logsPathText);
+  if (!logsPath) invalid.push(`AGENT_RUN_LOGS_PATH (must be one of ${LOGS_PATH_CHOICES.join(", ")}, got "${logsPathText}")`);
+
   const redisUrl = value(env, "REDIS_URL");
   if (redisUrl !== undefined && !/^rediss?:\/\//i.test(redisUrl)) invalid.push("REDIS_URL (must start with redis:// or rediss://)");
 
@@ -168,7 +174,7 @@ export function parseAppEnv(env: Env): AppSettings {
     githubBaseUrl: gheHost ? `${gheProtocol}://${gheHost}/api/v3` : undefined,
     logLevel: logLevel!,
     logFormat: formatText === "json" ? "json" : "pretty",
-    service: { baseUrl: apiUrl!, token: apiToken!, orgId },
+    service: { baseUrl: apiUrl!, token: apiToken!, orgId, logsPath: logsPath! },
     dataDir: value(env, "DATA_DIR") ?? DEFAULT_DATA_DIR,
     redisUrl,
     redisKeyPrefix: value(env, "REDIS_KEY_PREFIX"),

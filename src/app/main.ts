@@ -186,6 +186,8 @@ export async function startApp(env: Readonly<Record<string, string | undefined>>
     budget: metrics ? observedBudget(backend.budget, metrics.budgetWaited) : backend.budget,
     timeScale: settings.timeScale,
     ...(metrics ? { fetch: observedFetch(globalThis.fetch, metrics.serviceRequest) } : {}),
+    logsPath: settings.service.logsPath,
+    logger: probot.log.child({ name: "service" }),
   });
   const octokitFor = (installationId: number | null) => probot.auth(installationId ?? undefined);
   // GitHub's secondary limits belong to each installation: writes are paced per installation, by priority, shared through Redis.

@@ -38,6 +38,7 @@ export function renderTaskTracking(
     now: view.now,
     followUps: view.heldFollowUps,
     sourceType: task.sourceType,
+    orgDefaultRepository: task.kind === "create" && task.request.repo_id == null,
   });
 }
 

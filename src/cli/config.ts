@@ -2,6 +2,7 @@
  * Where the CLI finds the service: flags first, then the environment. Pure: takes the parsed flags
  * and the environment, returns the connection or a UsageError naming every problem at once.
  */
+import { LOGS_PATH_CHOICES, type LogsPathChoice } from "../service/wire.js";
 import { UsageError } from "./errors.js";
 
 export const ENV = {
@@ -9,18 +10,21 @@ export const ENV = {
   token: "AGENT_RUN_API_TOKEN",
   orgId: "AGENT_RUN_ORG_ID",
   pollInterval: "AGENT_RUN_POLL_INTERVAL",
+  logsPath: "AGENT_RUN_LOGS_PATH",
 } as const;
 
 export interface ConnectionFlags {
   apiUrl?: string;
   token?: string;
   orgId?: string;
+  logsPath?: string;
 }
 
 export interface Connection {
   baseUrl: string;
   token: string;
   orgId: number;
+  logsPath: LogsPathChoice;
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -60,8 +64,14 @@ export function resolveConnection(flags: ConnectionFlags, env: Env): Connection 
     orgId = Number(org.value);
   }
 
+  const logs = pick(flags.logsPath, env, ENV.logsPath, "--logs-path");
+  const logsPath = LOGS_PATH_CHOICES.find((choice) => choice === logs?.value.toLowerCase()) ?? "auto";
+  if (logs && logs.value.toLowerCase() !== logsPath) {
+    problems.push(`${logs.from} must be one of ${LOGS_PATH_CHOICES.join(", ")}, got '${logs.value}'`);
+  }
+
   if (problems.length > 0 || !token) throw new UsageError(`cannot reach the Agent Run Service: ${problems.join("; ")}.`);
-  return { baseUrl, token: token.value, orgId };
+  return { baseUrl, token: token.value, orgId, logsPath };
 }
 
 /**

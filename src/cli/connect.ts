@@ -9,7 +9,8 @@ export function addConnectionOptions(command: Command): Command {
   return command
     .option("--api-url <url>", `base URL of the Agent Run Service (env ${ENV.apiUrl})`)
     .option("--token <token>", `API token; prefer the environment so it stays out of shell history (env ${ENV.token})`)
-    .option("--org-id <id>", `organization id (env ${ENV.orgId})`);
+    .option("--org-id <id>", `organization id (env ${ENV.orgId})`)
+    .option("--logs-path <where>", `logs endpoint: auto (the spec's path, else /v1/alpha/), spec or alpha (env ${ENV.logsPath})`);
 }
 
 /**
@@ -26,5 +27,7 @@ export function connect(flags: ConnectionFlags, context: CliContext): AgentRunCl
     retries: 2,
     backoff: { minMs: 300, maxMs: 3_000 },
     userAgent: `${BRIDGE_NAME}-cli/${BRIDGE_VERSION}`,
+    logsPath: connection.logsPath,
+    logger: { warn: (message) => context.error(message) },
   });
 }

@@ -6,7 +6,7 @@ import type { RunPhase } from "../service/index.js";
  */
 export const EXIT_CODES = {
   ok: 0,
-  /** A watched run ended in a failed status. */
+  /** A watched run ended in a failed status, or was stopped or cancelled before it finished. */
   runFailed: 1,
   /** Bad flags, arguments or environment: fix the command line. Nothing was sent. */
   usage: 2,
@@ -20,5 +20,6 @@ export type ExitCode = (typeof EXIT_CODES)[keyof typeof EXIT_CODES];
 
 /** The exit code of a command that watched a run until it stopped changing. */
 export function exitCodeForPhase(phase: RunPhase): ExitCode {
-  return phase === "failed" ? EXIT_CODES.runFailed : EXIT_CODES.ok;
+  // A stopped run did not do its job either: a script chained on `&&` must not go on.
+  return phase === "failed" || phase === "stopped" ? EXIT_CODES.runFailed : EXIT_CODES.ok;
 }

@@ -29,6 +29,9 @@ export function renderPhaseNote(run: AgentRun, phase: RunPhase): string | undefi
   if (phase === "waiting_for_input") {
     return `run ${run.id} is waiting for input: continue it with \`agent-run resume ${run.id} --prompt "…"\`.`;
   }
+  if (phase === "stopped") {
+    return `run ${run.id} was stopped before it finished: continue it with \`agent-run resume ${run.id} --prompt "…"\`.`;
+  }
   return undefined;
 }
 

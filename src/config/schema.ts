@@ -61,7 +61,10 @@ export const RepoIdSchema = z
   .int({ error: "must be a positive integer (the service's repository id)" })
   .positive({ error: "must be a positive integer (the service's repository id)" })
   .optional()
-  .meta({ description: "The Agent Run Service's id of this repository. Unset: the service decides." });
+  .meta({
+    description:
+      "The Agent Run Service's id of this repository. Unset: the id the service lists for this GitHub repository (asked once an hour), else none and the organization's default applies.",
+  });
 
 export const ModelSchema = z
   .string({ error: "must be a model name (a string)" })

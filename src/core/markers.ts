@@ -27,11 +27,11 @@ export const RUN_MARKER_STATES = ["queued", "running", "done"] as const;
 export type RunMarkerState = (typeof RUN_MARKER_STATES)[number];
 
 /**
- * How a `done` run ended, as far as the bridge saw it; `watch_timed_out`: still running when the
- * watch gave up; `stopped`: someone said `/agent stop` and the bridge stopped watching (the run
- * itself may go on: the service has no cancel call).
+ * How a `done` run ended, as far as the bridge saw it; `stopped`: the run was stopped or cancelled on
+ * the service, or someone said `/agent stop` and the bridge stopped watching (the run itself may go
+ * on: the service has no cancel call); `watch_timed_out`: still running when the watch gave up.
  */
-export const RUN_OUTCOMES = ["succeeded", "failed", "waiting_for_input", "unknown", "watch_timed_out", "stopped"] as const;
+export const RUN_OUTCOMES = ["succeeded", "failed", "stopped", "waiting_for_input", "unknown", "watch_timed_out"] as const;
 export type RunOutcome = (typeof RUN_OUTCOMES)[number];
 
 /** Bounds: a marker stays small whatever a run produced. */

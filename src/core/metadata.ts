@@ -3,13 +3,14 @@
  * here because the create request has no such field. Only identifiers and links go in: never a
  * token, never a payload dump; a value that looks like a credential is dropped.
  */
-import type { SourceType } from "../service/wire.js";
+import { BRIDGE_METADATA_KEYS, type SourceType } from "../service/wire.js";
 import type { BridgeEvent } from "./events.js";
 import { triggerThread, type RunTrigger } from "./plan.js";
 
 export interface MetadataExtras {
   /** `X-GitHub-Delivery` (the App) or the workflow run id and attempt (the Action). */
   deliveryId?: string;
+
   appName: string;
   appVersion: string;
   /** The bridge's own status comment on the thread, once posted. */
@@ -47,7 +48,7 @@ export function buildRunMetadata(trigger: RunTrigger, event: BridgeEvent, extras
     trigger_flow: trigger.flow,
     github_event: event.name,
     github_action: event.action,
-    delivery_id: extras.deliveryId,
+    [BRIDGE_METADATA_KEYS.deliveryId]: extras.deliveryId,
     repository: event.repo?.fullName,
     repository_id: event.repo?.id,
     installation_id: event.installationId,
@@ -117,4 +118,14 @@ export function buildRunMetadata(trigger: RunTrigger, event: BridgeEvent, extras
     }
   }
   return metadata;
+}
+
+/**
+ * The metadata with the bridge's own task id, added when the create is sent (the task id exists
+ * only once the task is stored): after a crash mid-create, `findInterruptedRun` finds the run by it.
+ */
+export function withBridgeTaskId<M extends Record<string, unknown>>(metadata: M, taskId: string | number): M & { bridge_task_id: string } {
+  const id = String(taskId);
+  if (id === "" || id.length > 200 || looksLikeSecret(id)) throw new RangeError("a bridge task id must be a short, non-secret identifier");
+  return { ...metadata, [BRIDGE_METADATA_KEYS.bridgeTaskId]: id } as M & { bridge_task_id: string };
 }

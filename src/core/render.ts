@@ -69,6 +69,11 @@ export interface TrackingCommentInput {
   triggerUrl?: string | null;
   /** Defaults to the marker's. */
   sourceType?: SourceType;
+  /**
+   * A new run sent without a `repo_id` (none configured, none found in the service's repository
+   * list): the comment says that the organization's default repository applies.
+   */
+  orgDefaultRepository?: boolean;
 }
 
 export interface ResultCommentInput {
@@ -240,6 +245,9 @@ export function renderTrackingComment(input: TrackingCommentInput): string {
   if (input.phase === "queued_follow_up" || (followUps > 0 && input.phase !== "queued")) {
     lines.push(followUpNote(Math.max(1, followUps)));
   }
+  if (input.orgDefaultRepository && input.phase !== "resuming" && input.phase !== "queued_follow_up") {
+    lines.push(md`ℹ️ No \`repo_id\` is configured for this repository and the Agent Run Service did not list it, so the organization's default repository applies.`);
+  }
   const note = triggerNote(input.sourceType ?? input.marker.sourceType, linkTarget(input.triggerUrl));
   const footer = note ? md`${note} · this comment updates as the run progresses.` : md`This comment updates as the run progresses.`;
   lines.push(sub(footer));
@@ -362,12 +370,19 @@ function pullRequestLines(prs: readonly GitHostPullRequest[], webUrl: string | n
   return md`${heading}\n\n${joinMarkdown(lines, "\n")}`;
 }
 
-function headline(phase: RunPhase, link: SafeMarkdown, elapsed: SafeMarkdown): SafeMarkdown {
+/** `CANCELLED` reads "cancelled", `STOPPED` (and anything else in the stopped class) "stopped". */
+function stoppedVerb(status: string | null | undefined): SafeMarkdown {
+  return /cancel/i.test(status ?? "") ? md`cancelled` : md`stopped`;
+}
+
+function headline(phase: RunPhase, link: SafeMarkdown, elapsed: SafeMarkdown, status: string | null | undefined): SafeMarkdown {
   switch (phase) {
     case "succeeded":
       return md`### ✅ Agent run ${link} succeeded`;
     case "failed":
       return md`### ❌ Agent run ${link} failed`;
+    case "stopped":
+      return md`### ⏹️ Agent run ${link} was ${stoppedVerb(status)}`;
     case "waiting_for_input":
       return md`### ⏸️ Agent run ${link} is waiting for your input`;
     case "in_progress":
@@ -404,7 +419,7 @@ export function renderResultComment(input: ResultCommentInput): string {
   const cutNote = runPageNote(webUrl);
   const trace = input.trace ?? null;
 
-  const head = md`${headline(phase, link, elapsed)}\n\n${statusLine(input, elapsed, webUrl)}`;
+  const head = md`${headline(phase, link, elapsed, run.status)}\n\n${statusLine(input, elapsed, webUrl)}`;
   const prs = pullRequestLines(run.git_host_pull_requests ?? [], webUrl, triggerPhrase);
   const hint = inlineCode(`${triggerPhrase.trim()} <instructions>`, { maxLength: 100 });
   const footer =
@@ -435,7 +450,7 @@ export function renderResultComment(input: ResultCommentInput): string {
   // Separators between the flexible blocks and around the trace.
   const separators = 2 * (blocks.length + traceBlocks.length + 2);
   const budget = maxLength - fixed - separators;
-  if (budget < 0) return minimalResult(marker, md`${headline(phase, link, elapsed)}`, cutNote, maxLength);
+  if (budget < 0) return minimalResult(marker, md`${headline(phase, link, elapsed, run.status)}`, cutNote, maxLength);
 
   const fitted = fitBlocks([...blocks, ...traceBlocks], budget);
   const agentParts = fitted.slice(0, blocks.length).filter((part) => part !== "");
@@ -447,7 +462,7 @@ export function renderResultComment(input: ResultCommentInput): string {
   if (trace) parts.push(`${detailsOpen}${traceParts.length > 0 ? traceParts.join("\n\n") : emptyTrace}${detailsClose}`);
   parts.push(footer);
   const body = parts.join("\n\n");
-  return body.length <= maxLength ? body : minimalResult(marker, md`${headline(phase, link, elapsed)}`, cutNote, maxLength);
+  return body.length <= maxLength ? body : minimalResult(marker, md`${headline(phase, link, elapsed, run.status)}`, cutNote, maxLength);
 }
 
 function errorHighlight(error: string, cutNote: SafeMarkdown): FlexibleBlock {
@@ -555,8 +570,10 @@ export function serviceErrorForComment(error: unknown): { message: string; whatT
     return { message: "the run was not found on the Agent Run Service (404).", whatToDo: "Start a new run instead." };
   }
   if (error instanceof BadRequestError || error instanceof UnprocessableError || error instanceof RequestValidationError) {
+    // Field names are the bridge's own request fields, safe to show; the server's sentences are not.
+    const fields = error.rejectedFields.filter((field) => /^[A-Za-z_][\w.]{0,40}$/.test(field));
     return {
-      message: "the Agent Run Service rejected the request.",
+      message: fields.length > 0 ? `the Agent Run Service rejected the request's ${fields.join(", ")}.` : "the Agent Run Service rejected the request.",
       whatToDo: "A maintainer should check the agent configuration (model, agent type, repository id).",
     };
   }

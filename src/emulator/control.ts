@@ -6,12 +6,12 @@ import type { FastifyInstance, FastifyReply } from "fastify";
 import { z } from "zod";
 import { EmulatedClock } from "./clock.js";
 import { FaultInjector, FaultsSchema } from "./faults.js";
-import type { ResolvedOptions } from "./options.js";
+import { completeRepository, EndpointsSchema, RepositoriesSchema, type ResolvedOptions, type ResolvedRepository } from "./options.js";
 import { seededRandom } from "./random.js";
 import { SlidingRateLimiter } from "./rate-limiter.js";
 import { RunScriptInputSchema, ScriptBook } from "./scripts.js";
 import { RunStore } from "./store.js";
-import type { EmulatorControl, EmulatorStats } from "./types.js";
+import type { EmulatedRepository, EmulatorControl, EmulatorStats, OptionalEndpoints } from "./types.js";
 
 export const ADMIN_PREFIX = "/_emulator";
 
@@ -25,6 +25,10 @@ export interface EmulatorState {
   stats: EmulatorStats;
   /** Set once the server listens (or from `publicUrl`); links are made from it. */
   base: { url: string };
+  /** Which optional endpoints answer now (scriptable). */
+  endpoints: OptionalEndpoints;
+  /** Every organization's repositories (scriptable). */
+  repositories: ResolvedRepository[];
 }
 
 export function emptyStats(): EmulatorStats {
@@ -46,7 +50,18 @@ export function createState(options: ResolvedOptions): EmulatorState {
     limiter: new SlidingRateLimiter(),
     stats: emptyStats(),
     base,
+    endpoints: { ...options.endpoints, logs: [...options.endpoints.logs] },
+    repositories: [...options.repositories],
   };
+}
+
+/** The organization a repository without `orgId` belongs to: the first token's first. */
+function defaultOrgIdOf(state: EmulatorState): number {
+  return state.options.tokens[0]?.orgIds[0] ?? 1;
+}
+
+function invalidInput(what: string, error: z.ZodError): RangeError {
+  return new RangeError(`invalid ${what}: ${error.issues.map((i) => `${i.path.join(".") || what}: ${i.message}`).join("; ")}`);
 }
 
 export function createControl(state: EmulatorState): EmulatorControl {
@@ -60,6 +75,19 @@ export function createControl(state: EmulatorState): EmulatorControl {
     setTimeScale: (scale) => state.clock.setScale(scale),
     advanceTime: (emulatedMs) => state.clock.advance(emulatedMs),
     runs: () => state.store.all().map((r) => state.store.toWire(r)),
+    setEndpoints: (endpoints) => {
+      const parsed = EndpointsSchema.safeParse(endpoints);
+      if (!parsed.success) throw invalidInput("endpoints", parsed.error);
+      const { logs, listRuns, listRepositories } = parsed.data;
+      if (logs !== undefined) state.endpoints.logs = [...logs];
+      if (listRuns !== undefined) state.endpoints.listRuns = listRuns;
+      if (listRepositories !== undefined) state.endpoints.listRepositories = listRepositories;
+    },
+    setRepositories: (repositories: EmulatedRepository[]) => {
+      const parsed = RepositoriesSchema.safeParse(repositories);
+      if (!parsed.success) throw invalidInput("repositories", parsed.error);
+      state.repositories = parsed.data.map((repository) => completeRepository(repository, defaultOrgIdOf(state)));
+    },
   };
 }
 
@@ -115,6 +143,18 @@ export function registerAdminRoutes(app: FastifyInstance, control: EmulatorContr
         if (!parsed.success) return badRequest(reply, parsed.error);
         control.advanceTime(parsed.data.ms);
         return { ok: true, advancedMs: parsed.data.ms };
+      });
+      admin.post("/endpoints", async (request, reply) => {
+        const parsed = EndpointsSchema.safeParse(request.body ?? {});
+        if (!parsed.success) return badRequest(reply, parsed.error);
+        control.setEndpoints(parsed.data);
+        return { ok: true, endpoints: parsed.data };
+      });
+      admin.post("/repositories", async (request, reply) => {
+        const parsed = z.strictObject({ repositories: RepositoriesSchema }).safeParse(request.body ?? {});
+        if (!parsed.success) return badRequest(reply, parsed.error);
+        control.setRepositories(parsed.data.repositories);
+        return { ok: true, repositories: parsed.data.repositories.length };
       });
       admin.get("/stats", async () => control.stats());
       admin.post("/reset-stats", async () => {

@@ -3,8 +3,8 @@
  * control endpoints (/_emulator), errors answered in the FastAPI shapes the service uses.
  */
 import Fastify from "fastify";
-import type { FastifyError, FastifyInstance } from "fastify";
-import { registerApiRoutes } from "./api-routes.js";
+import type { FastifyError, FastifyInstance, FastifyReply } from "fastify";
+import { errorAnswers, registerApiRoutes } from "./api-routes.js";
 import { createControl, createState, registerAdminRoutes } from "./control.js";
 import type { EmulatorState } from "./control.js";
 import { resolveOptions } from "./options.js";
@@ -25,27 +25,27 @@ export function createEmulatorServer(options: EmulatorOptions = {}): EmulatorSer
   const state = createState(resolved);
   const control = createControl(state);
   // No automatic HEAD routes: every API request must pass the same checks, under its own route name.
-  const app = Fastify({ logger: resolved.logger, bodyLimit: BODY_LIMIT_BYTES, exposeHeadRoutes: false });
+  // Closing drops every connection at once: a client elsewhere that still holds one (a keep-alive
+  // pool of another process aimed at a reused port) must not keep a test's emulator open.
+  const app = Fastify({ logger: resolved.logger, bodyLimit: BODY_LIMIT_BYTES, exposeHeadRoutes: false, forceCloseConnections: true });
+  const { failure, invalid } = errorAnswers(resolved.errorStyle);
+  const send = (reply: FastifyReply, answer: { status: number; body: unknown }) => reply.code(answer.status).send(answer.body);
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
     switch (error.code) {
       case "FST_ERR_CTP_INVALID_JSON_BODY":
-        return reply.code(400).send({
-          detail: [{ loc: ["body"], msg: "JSON decode error: the body is not valid JSON", type: "json_invalid" }],
-        });
+        return send(reply, invalid([{ loc: ["body"], msg: "JSON decode error: the body is not valid JSON", type: "json_invalid" }]));
       case "FST_ERR_CTP_EMPTY_JSON_BODY":
-        return reply.code(400).send({
-          detail: [{ loc: ["body"], msg: "Field required: the body is empty but Content-Type says JSON", type: "missing" }],
-        });
+        return send(reply, invalid([{ loc: ["body"], msg: "Field required: the body is empty but Content-Type says JSON", type: "missing" }]));
       case "FST_ERR_CTP_INVALID_MEDIA_TYPE":
-        return reply.code(415).send({ detail: "unsupported body type: send JSON with the header Content-Type: application/json" });
+        return send(reply, failure(415, "unsupported body type: send JSON with the header Content-Type: application/json"));
       case "FST_ERR_CTP_BODY_TOO_LARGE":
-        return reply.code(413).send({ detail: `the body is larger than ${BODY_LIMIT_BYTES} bytes` });
+        return send(reply, failure(413, `the body is larger than ${BODY_LIMIT_BYTES} bytes`));
     }
     const status = error.statusCode ?? 500;
-    if (status < 500) return reply.code(status).send({ detail: error.message });
+    if (status < 500) return send(reply, failure(status, error.message));
     request.log.error(error);
-    return reply.code(500).send({ detail: "Internal Server Error" });
+    return send(reply, failure(500, "Internal Server Error"));
   });
 
   app.setNotFoundHandler((_request, reply) => reply.code(404).send({ detail: "Not Found" }));

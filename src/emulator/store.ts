@@ -37,6 +37,8 @@ export interface RunRecord {
   /** Wall-clock epoch ms. */
   createdAt: number;
   sourceType: SourceType;
+  /** The user the creating token acts as (the runs list's `user_id` filter). */
+  userId: number;
   request: ValidCreateRequest;
   parts: RunPart[];
 }
@@ -70,6 +72,14 @@ export type WireRunWithLogs = {
   pages: number;
 };
 
+/** A page of an optional list endpoint, as real deployments answer it. */
+export type WirePage<T> = { items: T[]; total: number; page: number; size: number; pages: number };
+
+/** `page` = floor(skip/limit)+1 and `pages` = ceil(total/limit), as the logs endpoint counts them. */
+export function pageOf<T>(all: readonly T[], skip: number, limit: number): WirePage<T> {
+  return { items: all.slice(skip, skip + limit), total: all.length, page: Math.floor(skip / limit) + 1, size: limit, pages: Math.ceil(all.length / limit) };
+}
+
 export interface RunStoreOptions {
   clock: EmulatedClock;
   scripts: ScriptBook;
@@ -87,7 +97,7 @@ export class RunStore {
 
   constructor(private readonly options: RunStoreOptions) {}
 
-  create(organizationId: number, request: ValidCreateRequest): RunRecord {
+  create(organizationId: number, request: ValidCreateRequest, userId = 1): RunRecord {
     const id = this.nextRunId++;
     const { script } = this.options.scripts.take(request.prompt);
     const record: RunRecord = {
@@ -95,6 +105,7 @@ export class RunStore {
       organizationId,
       createdAt: this.options.clock.wallTimeAt(this.options.clock.now()),
       sourceType: SOURCE.api,
+      userId,
       request,
       parts: [],
     };
@@ -180,6 +191,18 @@ export class RunStore {
       size: limit,
       pages: Math.ceil(total / limit),
     };
+  }
+
+  /** The organization's runs, newest first, optionally only those of one source type or user. */
+  runsPage(organizationId: number, query: { skip: number; limit: number; source_type?: string; user_id?: number }): WirePage<WireRun> {
+    const now = this.options.clock.now();
+    const matching = [...this.records.values()]
+      .filter((r) => r.organizationId === organizationId)
+      .filter((r) => query.source_type === undefined || r.sourceType === query.source_type)
+      .filter((r) => query.user_id === undefined || r.userId === query.user_id)
+      .sort((a, b) => b.createdAt - a.createdAt || b.id - a.id);
+    const page = pageOf(matching, query.skip, query.limit);
+    return { ...page, items: page.items.map((record) => this.toWire(record, now)) };
   }
 
   /** A pull request opened by some run, for the fake git host page. */

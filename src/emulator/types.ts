@@ -12,8 +12,11 @@ export interface EmulatorOptions {
   port?: number;
   /** Base URL used in `web_url` and pull-request links. Default: the address the emulator listens on. */
   publicUrl?: string;
-  /** Accepted bearer tokens and the organizations each may access. Default [{ token: "emulator-token", orgIds: [1] }]. */
-  tokens?: Array<{ token: string; orgIds: number[] }>;
+  /**
+   * Accepted bearer tokens, the organizations each may access and the user each acts as (the runs
+   * list's `user_id` filter; default: the token's 1-based position). Default [{ token: "emulator-token", orgIds: [1] }].
+   */
+  tokens?: Array<{ token: string; orgIds: number[]; userId?: number }>;
   /** Multiplies every duration: run durations and rate-limit windows. 1 = real time; 0.01 → a 60 s window lasts 600 ms. */
   timeScale?: number;
   /**
@@ -31,9 +34,46 @@ export interface EmulatorOptions {
   logger?: boolean;
   /** Seed of the random draws behind faults, so that a test sees the same faults every time. Default 0x5eed. */
   seed?: number;
+  /**
+   * Shapes of error bodies. "spec" (default): validation failures are 400 `{detail: [{loc, msg, type}]}`,
+   * other errors `{detail: "…"}`. "fastapi": as real deployments answer, validation failures are 422
+   * with the same list, other errors `{message, status_code}`.
+   */
+  errorStyle?: ErrorStyle;
+  /** Which endpoints beyond the spec's four answer (the others are 404, as on a deployment without them). */
+  endpoints?: Partial<OptionalEndpoints>;
+  /** The organizations' repositories, as `GET /v1/organizations/{org_id}/repos` lists them. Default none. */
+  repositories?: EmulatedRepository[];
 }
 
 export type StatusVocabulary = "spec" | "deployment";
+export type ErrorStyle = "spec" | "fastapi";
+
+export interface OptionalEndpoints {
+  /** Paths the logs endpoint answers at: the spec's, the `/v1/alpha/` one of real deployments, or both (default). */
+  logs: Array<"spec" | "alpha">;
+  /** `GET /v1/organizations/{org_id}/agent/runs`, newest first. Default on. */
+  listRuns: boolean;
+  /** `GET /v1/organizations/{org_id}/repos`. Default on. */
+  listRepositories: boolean;
+}
+
+/**
+ * A repository of an organization on the service. While an organization lists repositories, a
+ * create naming a `repo_id` that is not among them is a validation failure on `repo_id`.
+ */
+export interface EmulatedRepository {
+  /** The service's repository id (what `repo_id` names). */
+  id: number;
+  /** `owner/name` on the Git host. */
+  full_name: string;
+  /** Default: the part of full_name after the slash. */
+  name?: string;
+  /** The Git host's repository id, when the service knows it. */
+  github_id?: number | null;
+  /** Default: the first organization of the first token. */
+  orgId?: number;
+}
 
 export interface ScriptedPullRequest {
   title: string;
@@ -80,7 +120,7 @@ export interface Faults {
 export interface EmulatorStats {
   /** Requests to the service API (/v1), whatever their answer. */
   requests: number;
-  /** API requests per route, keyed by the `API_PATHS` name: createRun, getRun, resumeRun, runLogs. */
+  /** API requests per route, keyed by the `API_PATHS` name: createRun, getRun, resumeRun, runLogs, runLogsAlpha, listRuns, listRepositories. */
   byRoute: Record<string, number>;
   /** 429 answers (limiter and storm). */
   rateLimited: number;
@@ -105,6 +145,10 @@ export interface EmulatorControl {
   advanceTime(emulatedMs: number): void;
   /** Every run, in the wire shape, oldest first. */
   runs(): AgentRun[];
+  /** Turns optional endpoints on or off from now on (fields left out keep their setting). */
+  setEndpoints(endpoints: Partial<OptionalEndpoints>): void;
+  /** Replaces the repositories the list endpoint serves. */
+  setRepositories(repositories: EmulatedRepository[]): void;
 }
 
 export interface RunningEmulator {

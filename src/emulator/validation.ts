@@ -3,7 +3,7 @@
  * `loc` starts with "body", "path" or "query". Messages come from the wire schemas. Pure.
  */
 import type { z } from "zod";
-import { LogsQuerySchema } from "../service/wire.js";
+import { ListRepositoriesQuerySchema, ListRunsQuerySchema, LogsQuerySchema } from "../service/wire.js";
 
 export interface ValidationIssue {
   loc: Array<string | number>;
@@ -41,20 +41,47 @@ export function parseIntegerParam(
   };
 }
 
-/** Spec §4.4 query: `skip` and `limit`, other query parameters ignored (as FastAPI does). */
-export function validateLogsQuery(query: Record<string, unknown>): Validated<{ skip: number; limit: number }> {
+/**
+ * A query of integer and text parameters read like FastAPI: integers parsed first (each failure
+ * reported), then the wire schema's rules; parameters it does not know are ignored.
+ */
+function validateQuery<S extends z.ZodType>(
+  schema: S,
+  query: Record<string, unknown>,
+  names: { integers: readonly string[]; texts?: readonly string[] },
+): Validated<z.output<S>> {
   const detail: ValidationIssue[] = [];
-  const candidate: Record<string, number> = {};
-  for (const name of ["skip", "limit"] as const) {
+  const candidate: Record<string, number | string> = {};
+  for (const name of names.integers) {
     if (query[name] === undefined) continue;
     const parsed = parseIntegerParam("query", name, query[name]);
     if (parsed.ok) candidate[name] = parsed.value;
     else detail.push(parsed.issue);
   }
+  for (const name of names.texts ?? []) {
+    const raw = query[name];
+    if (raw === undefined) continue;
+    candidate[name] = String(Array.isArray(raw) ? raw[raw.length - 1] : raw);
+  }
   if (detail.length > 0) return { ok: false, detail };
-  const parsed = LogsQuerySchema.safeParse(candidate);
+  const parsed = schema.safeParse(candidate);
   if (parsed.success) return { ok: true, value: parsed.data };
   return { ok: false, detail: parsed.error.issues.flatMap((issue) => toFastApiIssues("query", issue, candidate)) };
+}
+
+/** Spec §4.4 query: `skip` and `limit`. */
+export function validateLogsQuery(query: Record<string, unknown>): Validated<z.output<typeof LogsQuerySchema>> {
+  return validateQuery(LogsQuerySchema, query, { integers: ["skip", "limit"] });
+}
+
+/** The runs list's query (real deployments): `skip`, `limit`, `user_id`, `source_type`. */
+export function validateRunsQuery(query: Record<string, unknown>): Validated<z.output<typeof ListRunsQuerySchema>> {
+  return validateQuery(ListRunsQuerySchema, query, { integers: ["skip", "limit", "user_id"], texts: ["source_type"] });
+}
+
+/** The repositories list's query (real deployments): `skip`, `limit`. */
+export function validateRepositoriesQuery(query: Record<string, unknown>): Validated<z.output<typeof ListRepositoriesQuerySchema>> {
+  return validateQuery(ListRepositoriesQuerySchema, query, { integers: ["skip", "limit"] });
 }
 
 function toFastApiIssues(where: "body" | "query", issue: ZodIssue, input: unknown): ValidationIssue[] {

@@ -41,6 +41,9 @@
  *   annotations or failed workflow jobs with log tails) and builds `resumePrompt` always and, for
  *   create, `request` = { prompt, metadata (buildRunMetadata, with `source_type`), images (the
  *   trigger's GitHub attachments as data URIs, at most 4 of at most 3 MB), repo_id, model, agent_type }.
+ *   `repo_id` is the configured one, else the one the service lists for the GitHub repository
+ *   (`client.listRepositories`, when the shell's client has it; remembered an hour per client),
+ *   else none; create's `repository` says which, or why there is none.
  * - `PreparedRun`: `{ action: "ignore" | "refuse" | "hand_back" | "create" | "resume" | "queue", plan,
  *   facts, reason, thread, … }`; refuse/hand_back carry `body` (rendered reply); create/resume/queue
  *   carry `reaction` (👀 target or null), `requester`, `sourceType`, `triggerUrl`, `markerHints`
@@ -76,3 +79,11 @@ export { asPromptComments, fetchCheckFailures, fetchReviewComments, promptInputF
 export { DEFAULT_MAX_IMAGE_BYTES, triggerImages } from "./images.js";
 export { prepareStop, type PreparedStop, type StopEdit } from "./stop.js";
 export { checkSpendLimitsFromComments, REPOSITORY_COMMENT_PAGES, type SpendLimitCheck } from "./spend-limits.js";
+export {
+  MAX_REPOSITORY_PAGES,
+  REPOSITORY_ID_CACHE_MS,
+  RepositoryIdDirectory,
+  sharedRepositoryIds,
+  type RepositoryIdResolution,
+  type RepositoryLister,
+} from "./repository-id.js";

@@ -34,6 +34,7 @@ import type { ReactionTarget } from "../github/reactions.js";
 import { fetchCheckFailures, fetchReviewComments, promptInputFor, type CheckFailures, type FetchedThread } from "./context.js";
 import { asMarkerComments, checkFailureFacts, findKnownRun, headBranchOf, triggerPermission } from "./facts.js";
 import { triggerImages } from "./images.js";
+import { sharedRepositoryIds, type RepositoryIdResolution, type RepositoryLister } from "./repository-id.js";
 import type { PreparedRun, PreparedStart, PrepareRunInput, ReplyThread } from "./types.js";
 
 /** Comments read per thread: enough for the markers of a long conversation and the recent context. */
@@ -207,21 +208,39 @@ export async function prepareRun(input: PrepareRunInput): Promise<PreparedRun> {
         appVersion: input.origin.appVersion,
         ...(input.origin.deliveryId ? { deliveryId: input.origin.deliveryId } : {}),
       });
+      const repository = await resolveRepositoryId(input);
       const request = {
         prompt: buildRunPrompt(promptInput, promptOptions),
         metadata,
         ...(images.length > 0 ? { images } : {}),
+        ...(repository.repoId !== null ? { repo_id: repository.repoId } : {}),
         ...serviceSettings(config),
       };
-      return { ...common, plan, action: "create", request, skippedImages: skipped };
+      return { ...common, plan, action: "create", request, repository, skippedImages: skipped };
     }
   }
 }
 
-/** The create body's repository, model and agent type, when the config sets them. */
-function serviceSettings(config: RepoConfig): { repo_id?: number; model?: string; agent_type?: RepoConfig["agent_type"] } {
+/**
+ * The create's `repo_id`: the configured one, else the one the service lists for this GitHub
+ * repository (remembered for an hour), else none (the organization's default applies).
+ */
+async function resolveRepositoryId(input: PrepareRunInput): Promise<RepositoryIdResolution> {
+  const { config, trigger, client } = input;
+  if (config.repo_id !== undefined) return { repoId: config.repo_id, from: "config" };
+  if (!trigger.repo) return { repoId: null, why: "no_repository" };
+  if (!client.listRepositories) return { repoId: null, why: "no_endpoint" };
+  // Checked just above; the client itself is the cache key, so its list is read once an hour.
+  const lister = client as typeof client & RepositoryLister;
+  const directory = input.repositoryIds ?? sharedRepositoryIds;
+  const found = await directory.lookup(lister, { fullName: trigger.repo.fullName, githubId: trigger.repo.id }, input.logger);
+  if (found.repoId !== null) input.logger?.debug?.({ repository: trigger.repo.fullName, repoId: found.repoId }, "repo_id found in the service's repository list");
+  return found;
+}
+
+/** The create body's model and agent type, when the config sets them. */
+function serviceSettings(config: RepoConfig): { model?: string; agent_type?: RepoConfig["agent_type"] } {
   return {
-    ...(config.repo_id !== undefined ? { repo_id: config.repo_id } : {}),
     ...(config.model !== undefined ? { model: config.model } : {}),
     ...(config.agent_type !== undefined ? { agent_type: config.agent_type } : {}),
   };

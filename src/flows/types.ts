@@ -10,7 +10,9 @@ import type { PromptInput, PromptLimits } from "../core/prompt.js";
 import type { GitHubClient, RepoRef } from "../github/client.js";
 import type { ReactionTarget } from "../github/reactions.js";
 import type { SkippedImage } from "../github/attachments.js";
-import type { AgentRun, CreateRunRequest, SourceType } from "../service/wire.js";
+import type { CallOptions, OptionalListing } from "../service/client.js";
+import type { AgentRun, CreateRunRequest, ListRepositoriesQuery, RepositoriesPage, SourceType } from "../service/wire.js";
+import type { RepositoryIdDirectory, RepositoryIdResolution } from "./repository-id.js";
 
 export type Awaitable<T> = T | Promise<T>;
 
@@ -47,10 +49,14 @@ export const MARKERS_ONLY_LOOKUP: KnownRunLookup = {
   checkAttempts: () => null,
 };
 
-/** The part of the service client the flows use: reading a run's status. */
+/**
+ * The part of the service client the flows use: reading a run's status and, when the shell offers
+ * it, the organization's repositories (to find a `repo_id` the configuration does not set).
+ */
 export interface RunReader {
   readonly orgId: number;
   getRun(runId: number): Promise<AgentRun>;
+  listRepositories?(query?: ListRepositoriesQuery, options?: CallOptions): Promise<OptionalListing<RepositoriesPage>>;
 }
 
 export interface ImageDownloadSettings {
@@ -92,6 +98,8 @@ export interface PrepareRunInput {
   allowedBots?: (login: string) => boolean;
   promptLimits?: Partial<PromptLimits>;
   logger?: FlowLogger;
+  /** Where repository ids found on the service are remembered (an hour). Default: one cache per process. */
+  repositoryIds?: RepositoryIdDirectory;
 }
 
 /** Where replies go: the issue or pull request conversation (for CI flows, the pull request). */
@@ -154,6 +162,8 @@ export type PreparedRun =
       action: "create";
       /** The create body: prompt, images, metadata (with `source_type`), repo_id, model, agent_type. */
       request: CreateRunRequest & { prompt: string; metadata: RunMetadata };
+      /** Where `request.repo_id` came from, or why there is none (the organization's default applies). */
+      repository: RepositoryIdResolution;
       /** Attachments that were not sent, and why. */
       skippedImages: SkippedImage[];
     })

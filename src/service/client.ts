@@ -9,11 +9,13 @@ import {
   InvalidResponseError,
   NetworkError,
   RateLimitError,
+  NotFoundError,
   RequestValidationError,
   ServerError,
   TimeoutError,
   certainlyNotActedOn,
   errorForStatus,
+  readErrorBody,
 } from "./errors.js";
 import { classifyRunStatus, isFinalPhase, type RunPhase } from "./status.js";
 import {
@@ -21,15 +23,37 @@ import {
   AgentRunSchema,
   AgentRunWithLogsSchema,
   CreateRunRequestSchema,
-  ErrorBodySchema,
+  ListRepositoriesQuerySchema,
+  ListRunsQuerySchema,
   LOGS_PAGE_MAX,
+  LogsPathChoiceSchema,
   LogsQuerySchema,
+  RepositoriesPageSchema,
   ResumeRunRequestSchema,
+  RunsPageSchema,
   type AgentRun,
   type AgentRunWithLogs,
   type CreateRunRequest,
+  type ListRepositoriesQuery,
+  type ListRunsQuery,
   type LogEntry,
+  type LogsPathChoice,
+  type RepositoriesPage,
+  type RunsPage,
 } from "./wire.js";
+
+/** Where the client writes the few things an operator should know (one line each, never a token). */
+export interface ServiceLogger {
+  warn(message: string): void;
+}
+
+/** The optional endpoints of real deployments that the client detects (spec §4.5, facts.md). */
+export type OptionalEndpoint = "listRuns" | "listRepositories";
+
+/** An optional endpoint's answer: a page, or "this deployment has no such endpoint" (404/405, remembered per client). */
+export type OptionalListing<P> = { kind: "page"; page: P } | { kind: "unsupported"; endpoint: OptionalEndpoint };
+
+const defaultLogger: ServiceLogger = { warn: (message) => console.warn(`agent-run-bridge: ${message}`) };
 
 export interface AgentRunClientOptions {
   /** The service's base address; the spec names no host, so it must be configured. */
@@ -47,6 +71,13 @@ export interface AgentRunClientOptions {
   backoff?: { minMs?: number; maxMs?: number };
   userAgent?: string;
   fetch?: typeof fetch;
+  /**
+   * The logs endpoint's path: `auto` (default) tries the spec's and, on a 404, the `/v1/alpha/` one
+   * real deployments publish, then keeps whichever answered; `spec` or `alpha` pins one.
+   */
+  logsPath?: LogsPathChoice;
+  /** Default: one line on stderr per event. */
+  logger?: ServiceLogger;
 }
 
 export interface CallOptions {
@@ -68,7 +99,7 @@ export interface WaitOptions extends CallOptions {
 
 interface SendOptions extends CallOptions {
   body?: unknown;
-  query?: Record<string, number>;
+  query?: Record<string, number | string>;
   kind: BudgetKind;
   /** Safe to repeat after an ambiguous failure (a timeout, a 500): reads are, creates and resumes are not. */
   idempotent: boolean;
@@ -99,6 +130,11 @@ export class AgentRunClient {
   private readonly userAgent: string;
   private readonly fetchImpl: typeof fetch;
   private readonly timeScale: number;
+  private readonly logger: ServiceLogger;
+  /** The logs path in use: pinned by the options, or the one that answered first. */
+  private logsPathInUse: "spec" | "alpha" | undefined;
+  private readonly unsupported = new Set<OptionalEndpoint>();
+  private readonly reportedStatuses = new Set<string>();
 
   constructor(options: AgentRunClientOptions) {
     const problems: string[] = [];
@@ -115,6 +151,8 @@ export class AgentRunClient {
     if (!Number.isInteger(options.orgId) || options.orgId <= 0) {
       problems.push("the organization id must be a positive integer (set AGENT_RUN_ORG_ID or --org-id)");
     }
+    const logsPath = LogsPathChoiceSchema.safeParse(options.logsPath ?? "auto");
+    if (!logsPath.success) problems.push(`the logs path must be auto, spec or alpha (AGENT_RUN_LOGS_PATH), got "${String(options.logsPath)}"`);
     if (problems.length > 0 || !base) throw new ConfigurationError(`Cannot create the Agent Run client: ${problems.join("; ")}.`);
     this.baseUrl = base.toString().replace(/\/+$/, "");
     this.token = options.token;
@@ -126,38 +164,122 @@ export class AgentRunClient {
     this.backoff = { minMs: options.backoff?.minMs ?? 500, maxMs: options.backoff?.maxMs ?? 30_000 };
     this.userAgent = options.userAgent ?? `${BRIDGE_NAME}/${BRIDGE_VERSION}`;
     this.fetchImpl = options.fetch ?? globalThis.fetch;
+    this.logger = options.logger ?? defaultLogger;
+    this.logsPathInUse = logsPath.data === "auto" ? undefined : logsPath.data;
+  }
+
+  /** Which logs path this client uses now: `spec`, `alpha`, or undefined while not yet detected. */
+  get logsPath(): "spec" | "alpha" | undefined {
+    return this.logsPathInUse;
+  }
+
+  /** Whether an optional endpoint answered 404/405 to this client (it is not asked again). */
+  isUnsupported(endpoint: OptionalEndpoint): boolean {
+    return this.unsupported.has(endpoint);
   }
 
   /** Starts a run. Retried only when the service certainly did not act (429, connection refused). */
   async createRun(request: CreateRunRequest, options: CallOptions = {}): Promise<AgentRun> {
     const body = validate(CreateRunRequestSchema, request, "create request");
     const data = await this.send("POST", API_PATHS.createRun(this.orgId), { ...options, body: dropNullish(body), kind: "create", idempotent: false });
-    return parse(AgentRunSchema, data, "create response");
+    return this.noteStatus(parse(AgentRunSchema, data, "create response"));
   }
 
   async getRun(runId: number, options: CallOptions = {}): Promise<AgentRun> {
     const id = validateRunId(runId);
     const data = await this.send("GET", API_PATHS.getRun(this.orgId, id), { ...options, kind: "read", idempotent: true });
-    return parse(AgentRunSchema, data, "run");
+    return this.noteStatus(parse(AgentRunSchema, data, "run"));
   }
 
   /** Continues a finished run with a follow-up. Sends exactly `agent_run_id` and `prompt` (spec §4.3). */
   async resumeRun(runId: number, prompt: string, options: CallOptions = {}): Promise<AgentRun> {
     const body = validate(ResumeRunRequestSchema, { agent_run_id: runId, prompt }, "resume request");
     const data = await this.send("POST", API_PATHS.resumeRun(this.orgId), { ...options, body, kind: "read", idempotent: false });
-    return parse(AgentRunSchema, data, "resume response");
+    return this.noteStatus(parse(AgentRunSchema, data, "resume response"));
   }
 
+  /**
+   * One page of a run's logs (ALPHA). Until a path has answered, a 404 on the spec's path is tried
+   * again on the `/v1/alpha/` path; the one that answers is kept for every later call. When both
+   * answer 404 the run itself is missing, and the spec path's NotFoundError is thrown.
+   */
   async listLogs(runId: number, query: { skip?: number; limit?: number } = {}, options: CallOptions = {}): Promise<AgentRunWithLogs> {
     const id = validateRunId(runId);
     const q = validate(LogsQuerySchema, query, "logs query");
-    const data = await this.send("GET", API_PATHS.runLogs(this.orgId, id), {
-      ...options,
-      query: { skip: q.skip, limit: q.limit },
-      kind: "read",
-      idempotent: true,
-    });
-    return parse(AgentRunWithLogsSchema, data, "logs response");
+    const fetchFrom = async (which: "spec" | "alpha") => {
+      const path = which === "alpha" ? API_PATHS.runLogsAlpha(this.orgId, id) : API_PATHS.runLogs(this.orgId, id);
+      const data = await this.send("GET", path, { ...options, query: { skip: q.skip, limit: q.limit }, kind: "read", idempotent: true });
+      return this.noteStatus(parse(AgentRunWithLogsSchema, data, "logs response"));
+    };
+    if (this.logsPathInUse) return fetchFrom(this.logsPathInUse);
+    let page: AgentRunWithLogs;
+    try {
+      page = await fetchFrom("spec");
+    } catch (specError) {
+      if (!(specError instanceof NotFoundError)) throw specError;
+      try {
+        page = await fetchFrom("alpha");
+      } catch (alphaError) {
+        throw alphaError instanceof NotFoundError ? specError : alphaError;
+      }
+      if (!this.logsPathInUse) {
+        this.logger.warn(`The logs endpoint answers at ${pathTemplate(API_PATHS.runLogsAlpha(this.orgId, id))} (not the spec's path): this client uses that path from now on.`);
+      }
+      this.logsPathInUse = "alpha";
+      return page;
+    }
+    this.logsPathInUse = "spec";
+    return page;
+  }
+
+  /**
+   * One page of the organization's runs, newest first (real deployments; not in the spec). A
+   * deployment without the endpoint (404/405) gets `unsupported`, said once, and is not asked again.
+   */
+  async listRuns(query: ListRunsQuery = {}, options: CallOptions = {}): Promise<OptionalListing<RunsPage>> {
+    const q = validate(ListRunsQuerySchema, query, "runs query");
+    return this.listOptional("listRuns", API_PATHS.listRuns(this.orgId), definedOnly(q), options, RunsPageSchema, "runs page");
+  }
+
+  /** One page of the organization's repositories (real deployments; not in the spec), detected like `listRuns`. */
+  async listRepositories(query: ListRepositoriesQuery = {}, options: CallOptions = {}): Promise<OptionalListing<RepositoriesPage>> {
+    const q = validate(ListRepositoriesQuerySchema, query, "repositories query");
+    return this.listOptional("listRepositories", API_PATHS.listRepositories(this.orgId), definedOnly(q), options, RepositoriesPageSchema, "repositories page");
+  }
+
+  private async listOptional<S extends z.ZodType>(
+    endpoint: OptionalEndpoint,
+    path: string,
+    query: Record<string, number | string>,
+    options: CallOptions,
+    schema: S,
+    what: string,
+  ): Promise<OptionalListing<z.output<S>>> {
+    if (this.unsupported.has(endpoint)) return { kind: "unsupported", endpoint };
+    let data: unknown;
+    try {
+      data = await this.send("GET", path, { ...options, query, kind: "read", idempotent: true });
+    } catch (error) {
+      if (error instanceof AgentRunError && (error.status === 404 || error.status === 405)) {
+        if (!this.unsupported.has(endpoint)) {
+          this.unsupported.add(endpoint);
+          this.logger.warn(`The service has no ${pathTemplate(path)} endpoint (${error.status}): ${OPTIONAL_FEATURE[endpoint]} is off for this client.`);
+        }
+        return { kind: "unsupported", endpoint };
+      }
+      throw error;
+    }
+    return { kind: "page", page: parse(schema, data, what) };
+  }
+
+  /** Says once per value that a status is unknown: such runs are watched until their deadline. */
+  private noteStatus<R extends { status?: string | null }>(run: R): R {
+    const status = run.status;
+    if (typeof status === "string" && classifyRunStatus(status) === "unknown" && !this.reportedStatuses.has(status)) {
+      this.reportedStatuses.add(status);
+      this.logger.warn(`The service reported the run status "${status.slice(0, 60)}", which the bridge does not know: such runs are watched until their deadline.`);
+    }
+    return run;
   }
 
   /** Every log entry of a run from `skip` on, in as few requests as the page size allows. */
@@ -286,7 +408,7 @@ export class AgentRunClient {
       throw errorForStatus(response.status, {
         method,
         path,
-        serverMessage: serverMessageOf(text),
+        ...readErrorBody(text),
         retryAfterSeconds: parseRetryAfter(response.headers.get("retry-after")),
       });
     }
@@ -362,30 +484,23 @@ function parse<S extends z.ZodType>(schema: S, value: unknown, what: string): z.
   return result.data;
 }
 
-function dropNullish(body: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined && v !== null));
+/** What each optional endpoint enables, for the one log line that says it is off. */
+const OPTIONAL_FEATURE: Record<OptionalEndpoint, string> = {
+  listRuns: "finding runs whose create was interrupted (crash recovery)",
+  listRepositories: "finding a repository's repo_id from the service's list",
+};
+
+/** A path with its ids as placeholders, for messages: `/v1/organizations/{org_id}/agent/run/{id}/logs`. */
+function pathTemplate(path: string): string {
+  return path.replace(/\/organizations\/\d+/, "/organizations/{org_id}").replace(/\/run\/\d+(?=\/|$)/, "/run/{id}");
 }
 
-/** `message`, `detail` or FastAPI's `detail: [{loc, msg}]`, as one line, bounded. */
-export function serverMessageOf(text: string): string | undefined {
-  if (!text) return undefined;
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    return text.slice(0, 300).trim() || undefined;
-  }
-  const parsed = ErrorBodySchema.safeParse(json);
-  if (!parsed.success) return undefined;
-  const { message, detail } = parsed.data;
-  if (typeof detail === "string") return detail.slice(0, 500);
-  if (Array.isArray(detail)) {
-    return detail
-      .map((d) => `${(d.loc ?? []).join(".")}${d.loc?.length ? ": " : ""}${d.msg ?? ""}`)
-      .join("; ")
-      .slice(0, 500);
-  }
-  return message?.slice(0, 500);
+function definedOnly(query: Record<string, number | string | undefined>): Record<string, number | string> {
+  return Object.fromEntries(Object.entries(query).filter((entry): entry is [string, number | string] => entry[1] !== undefined));
+}
+
+function dropNullish(body: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined && v !== null));
 }
 
 /** Retry-After as seconds: either delta-seconds or an HTTP date. */

@@ -2,6 +2,13 @@
  * One error hierarchy for every failure of the service a user can act on. Messages say what to do
  * next; they carry the method, path, status and the server's own words, never the token.
  */
+import { ErrorBodySchema } from "./wire.js";
+
+/** One rejected field of a validation failure: `prompt`, `repo_id`, `query.limit`… and why. */
+export interface FieldIssue {
+  field: string;
+  message: string;
+}
 
 export interface ServiceErrorDetails {
   method?: string;
@@ -9,6 +16,8 @@ export interface ServiceErrorDetails {
   status?: number;
   /** The server's `message` or `detail`, flattened to one line. */
   serverMessage?: string;
+  /** The fields a validation failure (FastAPI's `detail: [{loc, msg}]`) names. */
+  fieldIssues?: FieldIssue[];
   /** Seconds the server asked us to wait (Retry-After), when it said so. */
   retryAfterSeconds?: number;
   cause?: unknown;
@@ -20,6 +29,8 @@ export class AgentRunError extends Error {
   readonly path?: string;
   readonly status?: number;
   readonly serverMessage?: string;
+  /** The rejected fields, when the service named them (empty otherwise). */
+  readonly fieldIssues: readonly FieldIssue[];
 
   constructor(message: string, details: ServiceErrorDetails = {}) {
     super(composeMessage(message, details), details.cause === undefined ? undefined : { cause: details.cause });
@@ -27,6 +38,12 @@ export class AgentRunError extends Error {
     this.path = details.path;
     this.status = details.status;
     this.serverMessage = details.serverMessage;
+    this.fieldIssues = details.fieldIssues ?? [];
+  }
+
+  /** The names of the rejected fields, e.g. ["prompt"]. */
+  get rejectedFields(): string[] {
+    return [...new Set(this.fieldIssues.map((issue) => issue.field))];
   }
 }
 
@@ -105,12 +122,25 @@ export class DeadlineError extends AgentRunError {
   override name = "DeadlineError";
 }
 
+/** "prompt", "prompt and repo_id", "prompt, model and repo_id". */
+function listFields(fields: readonly string[]): string {
+  if (fields.length <= 1) return fields.join("");
+  return `${fields.slice(0, -1).join(", ")} and ${fields.at(-1)}`;
+}
+
 /** Maps an HTTP failure to the error a user can act on. */
 export function errorForStatus(status: number, details: ServiceErrorDetails): AgentRunError {
   const d = { ...details, status };
+  const fields = [...new Set((details.fieldIssues ?? []).map((issue) => issue.field))];
+  const named = fields.length > 0 ? listFields(fields.map((field) => `\`${field}\``)) : undefined;
   switch (status) {
     case 400:
-      return new BadRequestError("The service rejected the request parameters (400): check the values sent.", d);
+      return new BadRequestError(
+        named
+          ? `The service rejected ${named} (400): fix ${fields.length === 1 ? "that field" : "those fields"} and send again.`
+          : "The service rejected the request parameters (400): check the values sent.",
+        d,
+      );
     case 401:
       return new AuthenticationError(
         "The API token was rejected (401): check AGENT_RUN_API_TOKEN (or --token / api-token).",
@@ -132,7 +162,12 @@ export function errorForStatus(status: number, details: ServiceErrorDetails): Ag
         d,
       );
     case 422:
-      return new UnprocessableError("The service could not process the request (422): fix the fields it names.", d);
+      return new UnprocessableError(
+        named
+          ? `The service rejected ${named} (422): fix ${fields.length === 1 ? "that field" : "those fields"} and send again.`
+          : "The service could not process the request (422): fix the fields it names.",
+        d,
+      );
     case 429:
       return new RateLimitError(
         "The service's rate limit was exceeded (429): slow down, or wait for the window to pass.",
@@ -151,4 +186,40 @@ export function certainlyNotActedOn(error: unknown): boolean {
   if (error instanceof RateLimitError) return true;
   if (error instanceof NetworkError) return error.certainlyNotSent;
   return false;
+}
+
+/**
+ * Reads an error body in any shape real deployments use: `{message, status_code}`, `{detail: "…"}`
+ * or FastAPI's `{detail: [{loc, msg, type}]}`. FastAPI's `loc` starts with where the field was
+ * ("body", "query", "path"); a body field is named alone (`prompt`), the others keep their place
+ * (`query.limit`), so that "prompt: field required" reads like the request the caller wrote.
+ */
+export function readErrorBody(text: string): { serverMessage?: string; fieldIssues: FieldIssue[] } {
+  if (!text) return { fieldIssues: [] };
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    const plain = text.slice(0, 300).trim();
+    return plain ? { serverMessage: plain, fieldIssues: [] } : { fieldIssues: [] };
+  }
+  const parsed = ErrorBodySchema.safeParse(json);
+  if (!parsed.success) return { fieldIssues: [] };
+  const { message, detail } = parsed.data;
+  if (Array.isArray(detail)) {
+    const fieldIssues = detail.map((issue) => ({ field: fieldName(issue.loc ?? []), message: (issue.msg ?? issue.type ?? "invalid").trim() }));
+    const serverMessage = fieldIssues
+      .map((issue) => (issue.field ? `${issue.field}: ${issue.message}` : issue.message))
+      .join("; ")
+      .slice(0, 500);
+    return { serverMessage: serverMessage || message?.slice(0, 500), fieldIssues };
+  }
+  const said = typeof detail === "string" ? detail : message;
+  return said ? { serverMessage: said.slice(0, 500), fieldIssues: [] } : { fieldIssues: [] };
+}
+
+function fieldName(loc: ReadonlyArray<string | number>): string {
+  const [where, ...rest] = loc.map(String);
+  if (where === "body") return rest.join(".");
+  return [where, ...rest].filter((part) => part !== undefined).join(".");
 }

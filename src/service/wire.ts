@@ -9,13 +9,25 @@
  */
 import { z } from "zod";
 
-/** Spec §4: every path, in one place (the logs endpoint is ALPHA and has been seen under `/v1/alpha/`). */
+/**
+ * Spec §4: every path, in one place. Real deployments serve the ALPHA logs endpoint under
+ * `/v1/alpha/`, and offer optional endpoints the spec only mentions (§4.5): the organization's runs
+ * and repositories. The client detects those, never assumes them.
+ */
 export const API_PATHS = {
   createRun: (orgId: number) => `/v1/organizations/${orgId}/agent/run`,
   getRun: (orgId: number, runId: number) => `/v1/organizations/${orgId}/agent/run/${runId}`,
   resumeRun: (orgId: number) => `/v1/organizations/${orgId}/agent/run/resume`,
   runLogs: (orgId: number, runId: number) => `/v1/organizations/${orgId}/agent/run/${runId}/logs`,
+  runLogsAlpha: (orgId: number, runId: number) => `/v1/alpha/organizations/${orgId}/agent/run/${runId}/logs`,
+  listRuns: (orgId: number) => `/v1/organizations/${orgId}/agent/runs`,
+  listRepositories: (orgId: number) => `/v1/organizations/${orgId}/repos`,
 } as const;
+
+/** Where the logs endpoint is: the spec's path, the `/v1/alpha/` path real deployments publish, or whichever answers. */
+export const LOGS_PATH_CHOICES = ["auto", "spec", "alpha"] as const;
+export type LogsPathChoice = (typeof LOGS_PATH_CHOICES)[number];
+export const LogsPathChoiceSchema = z.enum(LOGS_PATH_CHOICES, { error: `must be one of: ${LOGS_PATH_CHOICES.join(", ")}` });
 
 /** Spec §2.2, in the spec's order. */
 export const SOURCE_TYPES = [
@@ -70,9 +82,10 @@ export type MessageType = (typeof MESSAGE_TYPES)[number];
 /** Spec §2.5: tool names seen in traces. */
 export const TOOL_NAMES = { search: "ripgrep_search", write: "file_write" } as const;
 
-/** Spec §4.4 and §8: logs pagination. */
+/** Spec §4.4 and §8: logs pagination (the optional list endpoints page the same way). */
 export const LOGS_PAGE_MAX = 100;
 export const LOGS_PAGE_DEFAULT = 100;
+export const LIST_PAGE_MAX = 100;
 
 /**
  * Spec §8 rate limits per API token. The logs endpoint states "60 per 60 s shared across all
@@ -87,14 +100,17 @@ export const RATE_LIMITS = {
 } as const;
 
 /**
- * Status values. The spec shows only lowercase `completed`; real deployments use the uppercase
- * set below. Status is an open set: see `status.ts` for classification.
+ * Status values, by what they mean. The spec shows only lowercase `completed`; real deployments
+ * use the uppercase values, and their examples the lowercase ones (facts.md). Matching ignores
+ * case, so each value is listed once (`RUNNING` is also the emulator's `running`, `FAILED` the
+ * examples' `failed`). Status is an open set: see `status.ts` for classification and for unknown values.
  */
 export const KNOWN_STATUSES = {
-  inProgress: ["ACTIVE", "PENDING", "EVALUATION", "QUEUED", "RUNNING", "queued", "running", "pending", "active"],
-  waitingForInput: ["PAUSED", "paused", "waiting_for_input"],
-  succeeded: ["COMPLETE", "COMPLETED", "completed", "complete"],
-  failed: ["ERROR", "FAILED", "CANCELLED", "TIMEOUT", "MAX_ITERATIONS_REACHED", "OUT_OF_TOKENS", "failed", "error", "cancelled"],
+  inProgress: ["ACTIVE", "PENDING", "RUNNING", "EVALUATION", "queued", "in_progress"],
+  waitingForInput: ["PAUSED", "waiting_for_input"],
+  succeeded: ["COMPLETE", "completed"],
+  stopped: ["STOPPED", "CANCELLED"],
+  failed: ["ERROR", "FAILED", "TIMEOUT", "MAX_ITERATIONS_REACHED", "OUT_OF_TOKENS"],
 } as const;
 
 // ---------------------------------------------------------------------------------------------
@@ -157,15 +173,51 @@ export const AgentRunWithLogsSchema = z.looseObject({
 });
 export type AgentRunWithLogs = z.infer<typeof AgentRunWithLogsSchema>;
 
-/** Error bodies seen: `{ message }`, `{ detail: "…" }` or FastAPI's `{ detail: [{ loc, msg, type }] }`. */
+/** §4.5 pages of real deployments: `{ items, total, page, size, pages }`, read leniently. */
+function pageOf<T extends z.ZodType>(item: T) {
+  return z.looseObject({
+    items: z.array(item).nullish().transform((items) => items ?? []),
+    total: z.number().int().nullish(),
+    page: z.number().int().nullish(),
+    size: z.number().int().nullish(),
+    pages: z.number().int().nullish(),
+  });
+}
+
+/** `GET /v1/organizations/{org_id}/agent/runs`: run objects, newest first. */
+export const RunsPageSchema = pageOf(AgentRunSchema);
+export type RunsPage = z.infer<typeof RunsPageSchema>;
+
+/** An item of `GET /v1/organizations/{org_id}/repos`: the service's id and the Git host's names. */
+export const ServiceRepositorySchema = z.looseObject({
+  id: z.number({ error: "a repository has no numeric `id`" }).int(),
+  name: nullableString,
+  full_name: nullableString,
+  github_id: z.number().int().nullish(),
+});
+export type ServiceRepository = z.infer<typeof ServiceRepositorySchema>;
+export const RepositoriesPageSchema = pageOf(ServiceRepositorySchema);
+export type RepositoriesPage = z.infer<typeof RepositoriesPageSchema>;
+
+/**
+ * Error bodies seen: `{ message, status_code }`, `{ detail: "…" }` (sometimes with `status_code`)
+ * and FastAPI's validation failures `{ detail: [{ loc, msg, type }] }`.
+ */
 export const ErrorBodySchema = z.looseObject({
   message: z.string().optional(),
   detail: z
     .union([
       z.string(),
-      z.array(z.looseObject({ loc: z.array(z.union([z.string(), z.number()])).optional(), msg: z.string().optional() })),
+      z.array(
+        z.looseObject({
+          loc: z.array(z.union([z.string(), z.number()])).optional(),
+          msg: z.string().optional(),
+          type: z.string().optional(),
+        }),
+      ),
     ])
     .optional(),
+  status_code: z.number().int().optional(),
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -211,3 +263,31 @@ export const LogsQuerySchema = z.strictObject({
     .default(LOGS_PAGE_DEFAULT),
 });
 export type LogsQuery = z.input<typeof LogsQuerySchema>;
+
+const pageQuery = {
+  skip: z.number().int().min(0, { error: "skip must be 0 or more" }).default(0),
+  limit: z
+    .number()
+    .int()
+    .min(1, { error: `limit must be between 1 and ${LIST_PAGE_MAX}` })
+    .max(LIST_PAGE_MAX, { error: `limit must be between 1 and ${LIST_PAGE_MAX}` })
+    .default(LIST_PAGE_MAX),
+};
+
+/** `GET /v1/organizations/{org_id}/agent/runs` query (real deployments; not in the spec). */
+export const ListRunsQuerySchema = z.strictObject({
+  ...pageQuery,
+  source_type: SourceTypeSchema.optional(),
+  user_id: z.number().int().positive({ error: "user_id must be a positive integer" }).optional(),
+});
+export type ListRunsQuery = z.input<typeof ListRunsQuerySchema>;
+
+/** `GET /v1/organizations/{org_id}/repos` query (real deployments; not in the spec). */
+export const ListRepositoriesQuerySchema = z.strictObject(pageQuery);
+export type ListRepositoriesQuery = z.input<typeof ListRepositoriesQuerySchema>;
+
+/**
+ * Metadata keys the bridge itself reads back from runs (crash recovery matches on them): the
+ * delivery that asked for the run, and the bridge's own task id, set when the create is sent.
+ */
+export const BRIDGE_METADATA_KEYS = { deliveryId: "delivery_id", bridgeTaskId: "bridge_task_id" } as const;

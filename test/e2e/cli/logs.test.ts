@@ -115,3 +115,40 @@ describe("agent-run logs", () => {
     expect(result.stderr).toContain("404");
   });
 });
+
+describe("agent-run logs against a deployment that serves the logs under /v1/alpha/ only", () => {
+  let alphaOnly: RunningEmulator;
+  beforeAll(async () => {
+    alphaOnly = await startTestEmulator({ endpoints: { logs: ["alpha"] } });
+  });
+  afterAll(async () => {
+    await alphaOnly.close();
+  });
+
+  it("finds the path by itself and says so once; --logs-path alpha goes there directly", async () => {
+    alphaOnly.control.script({ match: "alpha trace", logSteps: 5 });
+    const alphaEnv = envFor(alphaOnly);
+    const run = parseJson<AgentRun>((await cli(["create", "--prompt", "an alpha trace", "--wait", "--json"], { env: alphaEnv })).stdout);
+
+    const found = await cli(["logs", String(run.id), "--json"], { env: alphaEnv });
+    expect(found.code).toBe(0);
+    expect(jsonLines(found.stdout)).toHaveLength(5);
+    expect(found.stderr).toBe("agent-run: The logs endpoint answers at /v1/alpha/organizations/{org_id}/agent/run/{id}/logs (not the spec's path): this client uses that path from now on.\n");
+
+    const before = alphaOnly.control.stats().byRoute;
+    const pinned = await cli(["logs", String(run.id), "--json", "--logs-path", "alpha"], { env: alphaEnv });
+    expect(pinned.code).toBe(0);
+    expect(pinned.stderr).toBe("");
+    expect(alphaOnly.control.stats().byRoute.runLogs).toBe(before.runLogs);
+  });
+
+  it("AGENT_RUN_LOGS_PATH=spec pins the spec's path: 404, exit 3; a bad value is a usage error", async () => {
+    const run = parseJson<AgentRun>((await cli(["create", "--prompt", "pinned", "--wait", "--json"], { env: envFor(alphaOnly) })).stdout);
+    const pinned = await cli(["logs", String(run.id)], { env: envFor(alphaOnly, { AGENT_RUN_LOGS_PATH: "spec" }) });
+    expect(pinned.code).toBe(3);
+    expect(pinned.stderr).toContain("404");
+    const bad = await cli(["logs", String(run.id), "--logs-path", "beta"], { env: envFor(alphaOnly) });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("--logs-path must be one of auto, spec, alpha, got 'beta'");
+  });
+});

@@ -213,8 +213,8 @@ describe("a /agent comment", () => {
     expect(step.exitCode).toBeUndefined();
     expect(h.github.writes).toEqual([]);
     expect(step.outputs).toMatchObject({ "run-id": "1", status: "queued", "comment-id": "", resumed: "false", "web-url": `${h.emulator.url}/runs/1` });
-    // One create and no polling.
-    expect(h.service.requests.map((r) => `${r.method} ${r.path}`)).toEqual(["POST /v1/organizations/1/agent/run"]);
+    // The repository list (no repo_id is configured), one create, and no polling.
+    expect(h.service.requests.map((r) => `${r.method} ${r.path}`)).toEqual(["GET /v1/organizations/1/repos", "POST /v1/organizations/1/agent/run"]);
     expect(step.summary).toContain("## ▶️ Agent run #1 started");
     expect(step.summary).toContain("Not waited for (`wait: false`)");
   });

@@ -73,6 +73,7 @@ describe("readInputs", () => {
       "INPUT_GITHUB-TOKEN": "ghs_abc",
       "INPUT_ALLOWED-BOTS": "renovate[bot], @dependabot\nmy-app[bot]",
       "INPUT_FAIL-ON-ERROR": "false",
+      "INPUT_LOGS-PATH": "Alpha",
     });
     expect(inputs).toEqual({
       apiUrl: "http://127.0.0.1:4010",
@@ -96,6 +97,7 @@ describe("readInputs", () => {
       githubToken: "ghs_abc",
       allowedBots: { all: false, logins: ["renovate[bot]", "dependabot", "my-app[bot]"] },
       failOnError: false,
+      logsPath: "alpha",
     });
   });
 
@@ -107,6 +109,7 @@ describe("readInputs", () => {
       wait: true,
       timeoutMinutes: 60,
       comment: "auto",
+      logsPath: "auto",
       allowedBots: { all: false, logins: [] },
       failOnError: true,
       images: [],
@@ -135,6 +138,7 @@ describe("readInputs", () => {
         INPUT_MODE: "later",
         INPUT_COMMENT: "sometimes",
         "INPUT_TRIGGER-PHRASE": "two\nlines",
+        "INPUT_LOGS-PATH": "beta",
       }),
     ).toEqual([
       '`api-url` must be an http(s) URL such as https://agents.example.com, without credentials in it, got "ftp://example.com"',
@@ -146,6 +150,7 @@ describe("readInputs", () => {
       '`wait` must be true or false, got "yes"',
       '`timeout-minutes` must be a number of minutes greater than 0 and at most 7200, got "0"',
       '`comment` must be one of: auto, true, false, got "sometimes"',
+      '`logs-path` must be one of: auto, spec, alpha, got "beta"',
     ]);
   });
 

@@ -45,6 +45,33 @@ describe("a run that fails", () => {
   });
 });
 
+describe("a run that someone cancels", () => {
+  it("is reported as cancelled, not failed, with no reaction; the step fails softly (it did not do its job)", async () => {
+    h = await startActionHarness({ emulator: { statusVocabulary: "deployment" } });
+    h.emulator.control.script({ outcome: "failed", finalStatus: "CANCELLED" });
+    const trigger = h.humanComment(ISSUE, "/agent fix it");
+    const step = await h.step({ eventName: "issue_comment", payload: trigger.payload, inputs: { "fail-on-error": "false" } });
+    expect(step.exitCode).toBeUndefined();
+    expect(step.outputs).toMatchObject({ "run-id": "1", status: "CANCELLED" });
+    const [result] = botComments(h);
+    expect(result!.body).toContain("### ⏹️ Agent run [#1]");
+    expect(result!.body).toContain("was cancelled");
+    expect(parseMarker(result!.body)).toMatchObject({ state: "done", outcome: "stopped" });
+    expect(h.github.writes.filter((w) => w.kind === "reaction_added").map((w) => (w as { reaction: { content: string } }).reaction.content)).toEqual(["eyes"]);
+    expect(step.summary).toContain("## ⏹️ Agent run #1 was cancelled");
+
+    const failing = await startActionHarness({ emulator: { statusVocabulary: "deployment" } });
+    try {
+      failing.emulator.control.script({ outcome: "failed", finalStatus: "STOPPED" });
+      const again = await failing.step({ eventName: "issue_comment", payload: failing.humanComment(ISSUE, "/agent fix it").payload, inputs: {} });
+      expect(again.exitCode).toBe(1);
+      expect(again.result.failure).toBe(`Agent run 1 was stopped before it finished (status STOPPED): ${failing.emulator.url}/runs/1`);
+    } finally {
+      await failing.close();
+    }
+  });
+});
+
 describe("the timeout", () => {
   it("stops watching at timeout-minutes: the comment says the run keeps going, status is the last seen", async () => {
     h = await startActionHarness();

@@ -37,11 +37,17 @@ describe("parseAppEnv", () => {
       githubBaseUrl: undefined,
       logLevel: "info",
       logFormat: "pretty",
-      service: { baseUrl: "https://agents.example.com", token: "tok_abcdefghijkl", orgId: 7 },
+      service: { baseUrl: "https://agents.example.com", token: "tok_abcdefghijkl", orgId: 7, logsPath: "auto" },
       dataDir: ".data",
       redisUrl: undefined,
       timeScale: 1,
     });
+  });
+
+  it("reads AGENT_RUN_LOGS_PATH (auto, spec or alpha, any case) and names a bad value", () => {
+    expect(parseAppEnv({ ...complete(), AGENT_RUN_LOGS_PATH: "Alpha" }).service.logsPath).toBe("alpha");
+    expect(parseAppEnv({ ...complete(), AGENT_RUN_LOGS_PATH: "spec" }).service.logsPath).toBe("spec");
+    expect(() => parseAppEnv({ ...complete(), AGENT_RUN_LOGS_PATH: "v2" })).toThrow('AGENT_RUN_LOGS_PATH (must be one of auto, spec, alpha, got "v2")');
   });
 
   it("reads GHE_HOST/GHE_PROTOCOL, the key as written in .env files (\\n) or base64, or from PRIVATE_KEY_PATH", () => {

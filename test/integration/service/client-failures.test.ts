@@ -126,7 +126,8 @@ describe("errors say what to do and never carry the token", () => {
       const message = (error as Error).message;
       expect(message).toMatch(hint);
       expect(message).toContain("GET /v1/organizations/1/agent/run/5");
-      expect(message).toContain("body.prompt: field required");
+      expect(message).toContain("prompt: field required");
+      expect(message).not.toContain("body.prompt");
       expect(message).not.toContain(TOKEN);
       expect(JSON.stringify(error)).not.toContain(TOKEN);
       expect((error as { status?: number }).status).toBe(status);

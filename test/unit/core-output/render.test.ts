@@ -21,6 +21,7 @@ import {
   PaymentRequiredError,
   RateLimitError,
 } from "../../../src/service/errors.js";
+import { UnprocessableError } from "../../../src/service/errors.js";
 import { LogEntrySchema, SOURCE, TOOL_NAMES, type AgentRun, type LogEntry } from "../../../src/service/wire.js";
 import { mentionsIn, readGfm } from "./gfm.js";
 
@@ -182,6 +183,17 @@ describe("renderResultComment", () => {
     expectWellFormed(body);
   });
 
+  it("stopped or cancelled: said as such, not as a failure, with a marker that remembers it", () => {
+    const stopped = result({ run: { id: 123, status: "STOPPED", web_url: RUN_URL }, phase: "stopped", trace: null });
+    expect(stopped).toContain(`### ⏹️ Agent run [#123](${RUN_URL}) was stopped\n\nStatus \`STOPPED\` · took 4m 12s`);
+    expect(stopped).not.toMatch(/failed/i);
+    expect(parseMarker(stopped)).toMatchObject({ state: "done", outcome: "stopped" });
+    const cancelled = result({ run: { id: 123, status: "CANCELLED", web_url: RUN_URL }, phase: "stopped", trace: null });
+    expect(cancelled).toContain(`### ⏹️ Agent run [#123](${RUN_URL}) was cancelled`);
+    expect(reactionForPhase("stopped")).toBeNull();
+    expectWellFormed(cancelled);
+  });
+
   it("uses the final answer when the run has no result, and shows text equal to the summary once", () => {
     const body = result({ run: { id: 123, status: "COMPLETE", web_url: RUN_URL, summary: "Same.", result: "Same." } });
     expect(body.match(/Same\./g)).toHaveLength(1);
@@ -255,6 +267,15 @@ describe("renderTrackingComment", () => {
       ].join("\n"),
     );
     expectWellFormed(body);
+  });
+
+  it("a new run without repo_id says the organization's default repository applies; a resume does not", () => {
+    const note = "ℹ️ No `repo_id` is configured for this repository and the Agent Run Service did not list it, so the organization's default repository applies.";
+    for (const phase of ["queued", "starting", "running"] as const) {
+      expect(renderTrackingComment({ ...base, phase, orgDefaultRepository: true })).toContain(`\n\n${note}\n\n<sub>`);
+      expect(renderTrackingComment({ ...base, phase })).not.toContain("repo_id");
+    }
+    expect(renderTrackingComment({ ...base, phase: "resuming", orgDefaultRepository: true })).not.toContain("repo_id");
   });
 
   it("started, then working with the current step and a queued follow-up", () => {
@@ -356,6 +377,9 @@ describe("short replies", () => {
     expect(serviceErrorForComment(new RateLimitError("x")).whatToDo).toBe("Try again in a few minutes.");
     expect(serviceErrorForComment(new NetworkError("x", { certainlyNotSent: true })).message).toBe("the Agent Run Service could not be reached or failed.");
     expect(serviceErrorForComment(new Error("boom")).message).toBe("an unexpected error stopped it.");
+    // The rejected fields are the bridge's own request fields: named; the server's sentences are not.
+    const rejected = new UnprocessableError("x", { fieldIssues: [{ field: "repo_id", message: "repository 9 is <b>gone</b>" }, { field: "<script>", message: "?" }] });
+    expect(serviceErrorForComment(rejected).message).toBe("the Agent Run Service rejected the request's repo_id.");
   });
 });
 
