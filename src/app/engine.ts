@@ -1,6 +1,8 @@
 import { setMaxListeners } from "node:events";
 import { GitHubInputError, GitHubNotFoundError, GitHubPermissionError, GitHubValidationError } from "../github/errors.js";
+import { withBridgeTaskId } from "../core/metadata.js";
 import type { AgentRunClient } from "../service/client.js";
+import { findInterruptedRun } from "../service/reconcile.js";
 import { AgentRunError, NotFoundError, PermissionError } from "../service/errors.js";
 import { SlidingWindowLog } from "../service/sliding-window.js";
 import { classifyRunStatus, isFinalPhase, type RunPhase } from "../service/status.js";
@@ -53,6 +55,11 @@ export const DEFAULT_WATCH_TIMEOUT_MS = 4 * 60 * 60_000;
 /** A body without its elapsed-time counter: "working · 3s so far" and "· 4s so far" read the same. */
 function visibleText(body: string): string {
   return body.replace(/·\s*[\dhdms ]+ so far/g, "");
+}
+
+/** What a task's create carries in `metadata.bridge_task_id` (see recoverInterruptedSend). */
+function bridgeTaskId(task: Pick<Task, "id">): string {
+  return `task-${task.id}`;
 }
 
 /** The lock every decision about one conversation takes (see locks.ts). */
@@ -243,6 +250,10 @@ export class RunEngine {
 
   private async send(task: Task): Promise<JobOutcome> {
     if (task.state !== "queued") return DONE;
+    if (task.kind === "create" && (task.request.metadata as Record<string, unknown> | undefined)?.bridge_task_id === undefined) {
+      // The task's own id travels with the create, so a crash mid-call can be reconciled by listing runs.
+      task = await this.store.updateTask(task.id, { request: { ...task.request, metadata: withBridgeTaskId((task.request.metadata as Record<string, unknown> | undefined) ?? {}, bridgeTaskId(task)) } });
+    }
     const beforeSend = async () => {
       task = await this.store.updateTask(task.id, { state: "sending", sentAt: this.now() });
     };
@@ -287,11 +298,57 @@ export class RunEngine {
     return { kind: "later", delayMs: this.poll.initial };
   }
 
-  /** The process stopped between handing the call to the client and storing its answer. */
+  /**
+   * The process stopped between handing the call to the client and storing its answer, so the call
+   * may or may not have reached the service; it is never repeated blindly (a duplicate run costs
+   * money). A create is looked for in the organization's recent runs by the task id it carried: found,
+   * the run is adopted (watched, its result posted once); certainly absent, it is sent again. A resume
+   * took if its run is working again. Anything else, or a service without the runs list, is reported
+   * honestly in the thread.
+   */
   private async recoverInterruptedSend(task: Task): Promise<JobOutcome> {
-    // The call may or may not have reached the service: never repeat it blindly.
-    await this.abandon(task, "The bridge restarted while this run was being started, so whether it started is unknown.");
+    const sentAfter = task.sentAt ?? task.updatedAt;
+    if (task.kind === "create") {
+      // The task id alone could repeat across deployments sharing an organization; the delivery id cannot.
+      const deliveryId = (task.request.metadata as Record<string, unknown> | undefined)?.delivery_id;
+      const match = { bridge_task_id: bridgeTaskId(task), ...(typeof deliveryId === "string" ? { delivery_id: deliveryId } : {}) };
+      const search = await findInterruptedRun(this.client, { sentAfter, match, signal: this.abort.signal });
+      if (search.kind === "found") return this.adopt(task, search.run, "found among the organization's runs");
+      if (search.kind === "not_found") {
+        this.log.warn({ taskId: task.id }, "an interrupted create never reached the service; sending it again");
+        const queued = await this.transition(task, ["sending"], { state: "queued", sentAt: null });
+        return queued ? this.send(queued) : DONE;
+      }
+      await this.abandon(task, `The bridge restarted while this run was being started, so whether it started is unknown (${search.kind === "unsupported" ? "the service does not list runs" : search.reason}).`);
+      return DONE;
+    }
+    if (task.runId !== null) {
+      const run = await this.client.getRun(task.runId, { signal: this.abort.signal }).catch(() => null);
+      const phase = classifyRunStatus(run?.status);
+      // A resume is only sent to a run that had finished: working again means the resume took.
+      if (run && (phase === "in_progress" || phase === "unknown")) return this.adopt(task, run, "its run is working again");
+    }
+    await this.abandon(task, "The bridge restarted while this follow-up was being sent, so whether the run received it is unknown.");
     return DONE;
+  }
+
+  private async adopt(task: Task, run: AgentRun, why: string): Promise<JobOutcome> {
+    const now = this.now();
+    const watched = await this.transition(task, ["sending"], {
+      state: "watching",
+      runId: run.id,
+      startedAt: task.sentAt ?? now,
+      lastStatus: run.status ?? null,
+      webUrl: run.web_url ?? null,
+      nextPollAt: now,
+      pollIntervalMs: this.poll.initial,
+      deadlineAt: now + this.watchTimeoutMs,
+    });
+    if (!watched) return DONE;
+    this.log.info({ taskId: task.id, runId: run.id, why }, "an interrupted call's run was adopted");
+    this.observer.runStarted(watched);
+    await this.editTracking(watched, "result");
+    return { kind: "later", delayMs: 0 };
   }
 
   private async failToStart(task: Task, error: unknown): Promise<void> {

@@ -62,8 +62,9 @@ export async function startEngineHarness(backend: AppBackendKind, parts: EngineP
       add: (task) => engine.submit(task),
       async idle() {
         for (;;) {
-          const counts = await store.countByState();
-          if (!counts.queued && !counts.sending && !counts.watching && !counts.reporting) return;
+          const [counts, jobs] = await Promise.all([store.countByState(), queue.counts()]);
+          // A step may still be writing after its task's state changed (an abandoned task's reply): wait for the jobs too.
+          if (!counts.queued && !counts.sending && !counts.watching && !counts.reporting && jobs.task.active + jobs.task.waiting === 0) return;
           await new Promise((resolve) => setTimeout(resolve, 10));
         }
       },

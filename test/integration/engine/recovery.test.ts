@@ -1,0 +1,105 @@
+/**
+ * A create or resume cut off by a crash (the task left `sending`: the call went out, its answer was
+ * never stored) is reconciled before it is given up: real deployments list the organization's runs,
+ * so the run is found by the task id its create carried and adopted (watched, its result posted
+ * once); without the list, the thread gets the honest "unknown" report. Real HTTP against the
+ * emulator and the fake GitHub, on both backends.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import type { Task } from "../../../src/app/store/types.js";
+import { createOctokitThreadWriter } from "../../../src/app/thread-writer.js";
+import { parseMarker } from "../../../src/core/markers.js";
+import { startEmulator, type RunningEmulator } from "../../../src/emulator/index.js";
+import { startFakeGitHub, type FakeGitHub } from "../../../src/fake-github/index.js";
+import { AgentRunClient } from "../../../src/service/index.js";
+import { APP_BACKENDS, BOT_LOGIN, SCALE, TestOctokit } from "../../helpers/app-harness.js";
+import { queueTaskStep, startEngineHarness, type EngineHarness } from "../../helpers/engine-harness.js";
+
+const OWNER = "octo-org";
+const REPO = "widgets";
+
+let emulator: RunningEmulator;
+let github: FakeGitHub;
+let harness: EngineHarness | undefined;
+
+afterEach(async () => {
+  await harness?.close();
+  harness = undefined;
+  await emulator?.close();
+  await github?.close();
+});
+
+async function setUp(backend: (typeof APP_BACKENDS)[number], listRuns: boolean) {
+  emulator = await startEmulator({ timeScale: SCALE, defaultScript: { durationMs: 20_000, logSteps: 6 }, endpoints: { listRuns } });
+  github = await startFakeGitHub({ seed: { repositories: [{ owner: OWNER, name: REPO }], issues: [{ number: 1, title: "Flaky", body: "", user: "maintainer" }] } });
+  const client = new AgentRunClient({ baseUrl: emulator.url, token: emulator.token, orgId: emulator.orgId, timeScale: SCALE, backoff: { minMs: 5, maxMs: 50 } });
+  const octokit = new TestOctokit({ auth: { token: "installation-token" }, baseUrl: github.url });
+  const writer = createOctokitThreadWriter(async () => octokit, { botLogins: [BOT_LOGIN] });
+  harness = await startEngineHarness(backend, { client, writer, timeScale: SCALE });
+  const thread = { installationId: 1, owner: OWNER, repo: REPO, issueNumber: 1, triggerPhrase: "/agent" };
+  const tracking = await writer.createComment(thread, "tracking…", { priority: "acknowledge" });
+  return { client, thread, tracking };
+}
+
+/** A task as a process leaves it when killed after sending its create and before storing the answer. */
+async function interruptedCreate(h: EngineHarness, thread: Task["thread"], tracking: number, sentAt: number): Promise<Task> {
+  const task = await h.store.insertTask({
+    kind: "create",
+    state: "queued",
+    sourceType: "GIT_HOST",
+    thread,
+    runId: null,
+    orgId: emulator.orgId,
+    trackingCommentId: tracking,
+    reaction: null,
+    request: { prompt: "fix the flaky test", metadata: { source_type: "GIT_HOST", delivery_id: "d-1", bridge_task_id: "" } },
+    requestedBy: "maintainer",
+    deadlineAt: Date.now() + 3_600_000,
+  });
+  const metadata = { source_type: "GIT_HOST", delivery_id: "d-1", bridge_task_id: `task-${task.id}` };
+  return h.store.updateTask(task.id, { state: "sending", sentAt, acknowledgedAt: sentAt, request: { prompt: "fix the flaky test", metadata } });
+}
+
+describe.each(APP_BACKENDS)("after a crash mid-call (%s)", (backend) => {
+  it("a create that reached the service is found in the runs list and adopted: watched, its result posted once, never created twice", async () => {
+    const { client, thread, tracking } = await setUp(backend, true);
+    const sentAt = Date.now();
+    const task = await interruptedCreate(harness!, thread, tracking, sentAt);
+    // What the killed process had sent, as the service received it (another run of someone else's beside it).
+    await client.createRun({ prompt: "someone else's", metadata: { source_type: "API" } });
+    const run = await client.createRun({ prompt: "fix the flaky test", metadata: { ...(task.request.metadata as object) } });
+    await client.createRun({ prompt: "later, someone else's", metadata: { source_type: "API" } });
+
+    await queueTaskStep(harness!.queue, task.id);
+    await harness!.idle();
+    expect(emulator.control.runs()).toHaveLength(3);
+    const done = await harness!.store.getTask(task.id);
+    expect(done).toMatchObject({ state: "done", runId: run.id });
+    const comments = github.commentsOn(`${OWNER}/${REPO}`, 1).filter((c) => c.user.login === BOT_LOGIN);
+    expect(comments).toHaveLength(1);
+    expect(parseMarker(comments[0]!.body)).toMatchObject({ runId: run.id, state: "done", outcome: "succeeded" });
+  });
+
+  it("a create the service never received (certainly absent from the list) is sent again, once", async () => {
+    const { thread, tracking } = await setUp(backend, true);
+    const task = await interruptedCreate(harness!, thread, tracking, Date.now());
+    await queueTaskStep(harness!.queue, task.id);
+    await harness!.idle();
+    const runs = emulator.control.runs();
+    expect(runs).toHaveLength(1);
+    expect(runs[0]!.metadata).toMatchObject({ bridge_task_id: `task-${task.id}`, delivery_id: "d-1" });
+    expect(await harness!.store.getTask(task.id)).toMatchObject({ state: "done", runId: runs[0]!.id });
+  });
+
+  it("without a runs list, the thread is told honestly that whether it started is unknown, and nothing is sent", async () => {
+    const { thread, tracking } = await setUp(backend, false);
+    const task = await interruptedCreate(harness!, thread, tracking, Date.now());
+    await queueTaskStep(harness!.queue, task.id);
+    await harness!.idle();
+    expect(emulator.control.runs()).toEqual([]);
+    expect(await harness!.store.getTask(task.id)).toMatchObject({ state: "abandoned" });
+    const body = github.state.issueComments.find((c) => c.id === tracking)!.body;
+    expect(body).toContain("whether it started is unknown");
+    expect(body).toContain("the service does not list runs");
+  });
+});
