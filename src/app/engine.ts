@@ -169,6 +169,8 @@ export class RunEngine {
       case "reporting":
         return this.report(task);
       default:
+        // Ended elsewhere (a stop, another replica's report): forget what this process showed of it.
+        this.shown.delete(task.id);
         return DONE;
     }
   }
