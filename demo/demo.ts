@@ -79,9 +79,9 @@ const DEFAULT_STEP_TIMEOUT_MS = 20_000;
 
 interface Expectation {
   what: string;
-  met: () => boolean;
+  met: () => boolean | Promise<boolean>;
   /** What was seen instead, for the failure message. */
-  seen?: () => string;
+  seen?: () => string | Promise<string>;
 }
 
 export async function runDemo(options: DemoOptions): Promise<DemoResult> {
@@ -209,18 +209,13 @@ async function playSteps(h: AppHarness, ctx: StepContext): Promise<{ runId: numb
   const suitePayload = checkSuiteCompletedPayload({ id: FAILING_CHECK.suiteId, conclusion: "failure", headSha: pr.headSha, headBranch: pr.headRef, pullRequests: [{ number: pr.number }] });
   const ciText = `${FAILING_CHECK.name}: ${FAILING_CHECK.title} (${FAILING_CHECK.annotation.path}:${FAILING_CHECK.annotation.line} ${FAILING_CHECK.annotation.message})`;
   await deliver(step4, "check_suite", suitePayload, { actor: "GitHub Actions", action: `reports a failing check suite on PR #${pr.number}`, text: ciText });
-  let attemptsSeen = 0;
-  const fixAttempts = () => {
-    // The store answers asynchronously; the settle loop polls, so the last answer read is recent enough.
-    void h.app.store.checkAttempts(OWNER, REPO, pr.number).then((a) => (attemptsSeen = a.count));
-    return attemptsSeen;
-  };
+  const fixAttempts = async () => (await h.app.store.checkAttempts(OWNER, REPO, pr.number)).count;
   await settle(step4, [
     resumedOnce(h, run, 3),
-    { what: "one CI fix attempt recorded for the pull request", met: () => fixAttempts() === 1, seen: () => `${fixAttempts()} attempts` },
+    { what: "one CI fix attempt recorded for the pull request", met: async () => (await fixAttempts()) === 1, seen: async () => `${await fixAttempts()} attempts` },
     { what: `the result on PR #${pr.number}, tagged ${SOURCE.gitHostCheckSuite}`, met: () => hasResult(h, pr.number, run.id, SOURCE.gitHostCheckSuite, 1), seen: () => seenMarkers(h, pr.number) },
   ]);
-  out(renderCheck(`run #${run.id} resumed to fix CI (${SOURCE.gitHostCheckSuite}, attempt ${fixAttempts()} of ${MAX_FIX_ATTEMPTS})`, view));
+  out(renderCheck(`run #${run.id} resumed to fix CI (${SOURCE.gitHostCheckSuite}, attempt ${await fixAttempts()} of ${MAX_FIX_ATTEMPTS})`, view));
 
   return { runId: run.id, pullRequestNumber: pr.number };
 }
@@ -239,11 +234,12 @@ async function waitForEffects(h: AppHarness, step: string, expectations: Expecta
   try {
     const outcome = await Promise.race([h.idle().then(() => "idle" as const), timedOut, aborted]);
     if (outcome === "aborted") ctx.signal!.throwIfAborted();
-    const missing = expectations.filter((e) => !e.met());
+    const missing: Expectation[] = [];
+    for (const e of expectations) if (!(await e.met())) missing.push(e);
     if (missing.length === 0) return;
     const bound = ctx.stepTimeoutMs < 1000 ? `${ctx.stepTimeoutMs} ms` : `${(ctx.stepTimeoutMs / 1000).toFixed(0)} s`;
     const waited = outcome === "timeout" ? `within ${bound} (the App was still working)` : "once the App had finished its work";
-    const details = missing.map((e) => `${e.what}${e.seen ? ` (seen: ${e.seen()})` : ""}`).join("; ");
+    const details = (await Promise.all(missing.map(async (e) => `${e.what}${e.seen ? ` (seen: ${await e.seen()})` : ""}`))).join("; ");
     throw new DemoStepError(step, `expected effects did not happen ${waited}: ${details}.`);
   } finally {
     clearTimeout(timer);
