@@ -51,6 +51,8 @@ interface World {
   task(overrides?: Partial<TaskDraft>): TaskDraft;
   submit(overrides?: Partial<TaskDraft>): Promise<Task>;
   getTask(id: number): Promise<Task>;
+  /** A comment written by the App outside any engine (what a process that then died had posted). */
+  postAsBot(thread: Task["thread"], body: string): Promise<number>;
   botComments(issueNumber?: number): Array<{ id: number; body: string }>;
   reactionsOn(commentId: number): string[];
   until(condition: () => boolean | Promise<boolean>, what: string, timeoutMs?: number): Promise<void>;
@@ -138,6 +140,7 @@ async function startWorld(backend: AppBackendKind, options: { retry?: Partial<Re
       if (!found) throw new Error(`task ${id} is not in the store`);
       return found;
     },
+    postAsBot: (thread, body) => createOctokitThreadWriter(async () => octokit, { botLogins: [BOT_LOGIN] }).createComment(thread, body, { priority: "acknowledge" }),
     botComments: (issueNumber = 1) => github.commentsOn(FULL_NAME, issueNumber).filter((c) => c.user.login === BOT_LOGIN),
     reactionsOn: (commentId) =>
       github
@@ -256,7 +259,7 @@ describe.each(APP_BACKENDS)("RunEngine on the %s backend", (backend) => {
   it("a process stopped in the middle of the create call never repeats it: the restarted one tells the thread", async () => {
     world = await startWorld(backend);
     // The create reaches the service and hangs there: the bridge cannot know whether the run started.
-    world.emulator.control.setFaults({ latencyMs: 500 });
+    world.emulator.control.setFaults({ latencyMs: 1_500 });
     const task = await world.submit();
     await world.until(async () => (await world!.getTask(task.id)).state === "sending" && (world!.emulator.control.stats().byRoute.createRun ?? 0) === 1, "the create call to be on the wire");
     await world.harness.stop();
@@ -278,17 +281,18 @@ describe.each(APP_BACKENDS)("RunEngine on the %s backend", (backend) => {
 
   it("a task a crashed process left in `sending` is not sent again: the thread is told", async () => {
     world = await startWorld(backend);
-    // What kill -9 leaves mid-call: the call handed to the client, the answer never stored.
-    const draft = world.task();
-    const inserted = await world.harness.store.insertTask({ ...draft, deadlineAt: Date.now() + 60_000 });
-    await world.harness.store.updateTask(inserted.id, { state: "sending", acknowledgedAt: Date.now(), sentAt: Date.now() });
+    // What kill -9 leaves mid-call: acknowledged, the call handed to the client, its answer never stored.
+    const inserted = await world.harness.store.insertTask({ ...world.task(), deadlineAt: Date.now() + 60_000 });
+    const acknowledged = await world.harness.store.updateTask(inserted.id, { acknowledgedAt: Date.now() });
+    const trackingId = await world.postAsBot(acknowledged.thread, renderTaskTracking(acknowledged, { phase: "starting", heldFollowUps: 0, now: Date.now() }));
+    await world.harness.store.updateTask(inserted.id, { state: "sending", trackingCommentId: trackingId, sentAt: Date.now() });
     await queueTaskStep(world.harness.queue, inserted.id);
     await world.harness.idle();
 
     expect((await world.getTask(inserted.id)).state).toBe("abandoned");
     expect(world.emulator.control.stats().byRoute.createRun ?? 0).toBe(0);
     const comments = world.botComments();
-    expect(comments).toHaveLength(1);
+    expect(comments.map((c) => c.id)).toEqual([trackingId]);
     expect(comments[0]!.body).toMatch(/restarted while this run was being started/);
   });
 
@@ -392,11 +396,7 @@ describe.each(APP_BACKENDS)("RunEngine on the %s backend", (backend) => {
     // A previous try reacted and posted the comment, then died before storing the comment's id.
     const inserted = await world.harness.store.insertTask({ ...world.task(), deadlineAt: Date.now() + 60_000 });
     const acknowledged = await world.harness.store.updateTask(inserted.id, { acknowledgedAt: Date.now() });
-    const posted = world.github.commentsOn(FULL_NAME, 1).length;
-    const inner = createOctokitThreadWriter(async () => new TestOctokit({ auth: { token: "ghs_installation-token" }, baseUrl: world!.github.url }), { botLogins: [BOT_LOGIN] });
-    const thread = acknowledged.thread;
-    const earlierComment = await inner.createComment(thread, renderTaskTracking(acknowledged, { phase: "starting", heldFollowUps: 0, now: Date.now() }), { priority: "acknowledge" });
-    expect(world.github.commentsOn(FULL_NAME, 1)).toHaveLength(posted + 1);
+    const earlierComment = await world.postAsBot(acknowledged.thread, renderTaskTracking(acknowledged, { phase: "starting", heldFollowUps: 0, now: Date.now() }));
     world.github.clearRequests();
 
     await queueTaskStep(world.harness.queue, inserted.id);
