@@ -80,6 +80,8 @@ function reactsVisibly(task: Task): boolean {
 const noopLogger: EngineLogger = { info() {}, warn() {}, error() {} };
 const noopObserver: EngineObserver = { acknowledged() {}, runStarted() {}, runFinished() {} };
 const DONE: JobOutcome = { kind: "done" };
+/** Shutting down mid-step: the job stays queued, so the next process (or another replica) takes the step again. */
+const TAKE_AGAIN: JobOutcome = { kind: "later", delayMs: 0 };
 
 /**
  * Drives every task from queued to done, one queue job per task: acknowledges it in the thread (👀
@@ -156,7 +158,8 @@ export class RunEngine {
   /** One step of one task; `later` when it has to be looked at again (the next poll). */
   async processTask(taskId: number): Promise<JobOutcome> {
     const task = await this.store.getTask(taskId);
-    if (!task || this.abort.signal.aborted) return DONE;
+    if (!task) return DONE;
+    if (this.abort.signal.aborted) return TAKE_AGAIN;
     switch (task.state) {
       case "held":
         return this.acknowledgeHeld(task);
@@ -268,8 +271,8 @@ export class RunEngine {
         run = await this.client.resumeRun(task.runId, task.request.prompt, { signal: this.abort.signal, beforeSend });
       }
     } catch (error) {
-      // Shutting down while waiting for budget: the task stays as it is and its job is taken again.
-      if (this.abort.signal.aborted) return DONE;
+      // Shutting down while waiting for budget (still queued) or mid-call (sending: the next step tells the thread).
+      if (this.abort.signal.aborted) return TAKE_AGAIN;
       await this.failToStart(task, error);
       return DONE;
     }
@@ -397,7 +400,7 @@ export class RunEngine {
         totalLogs = page.total_logs;
       }
     } catch (error) {
-      if (this.abort.signal.aborted) return DONE;
+      if (this.abort.signal.aborted) return TAKE_AGAIN;
       if (!this.logsUnavailable && (error instanceof NotFoundError || error instanceof PermissionError)) {
         // The logs endpoint is ALPHA: a deployment without it still gets watched through getRun.
         const run = await this.client.getRun(runId, { signal: this.abort.signal }).catch(() => null);

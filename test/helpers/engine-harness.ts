@@ -12,7 +12,7 @@ import { RunEngine, type RunEngineOptions } from "../../src/app/engine.js";
 import { createInProcessLocks, createRedisLocks } from "../../src/app/locks.js";
 import { BullWorkQueue } from "../../src/app/queue/bullmq.js";
 import { SqliteWorkQueue } from "../../src/app/queue/sqlite.js";
-import { taskJobId, type WorkQueue } from "../../src/app/queue/types.js";
+import { taskJobId, type RetryPolicy, type WorkQueue } from "../../src/app/queue/types.js";
 import { RedisBridgeStore } from "../../src/app/store/redis.js";
 import { SqliteBridgeStore } from "../../src/app/store/sqlite.js";
 import type { BridgeStore, NewTask, Task } from "../../src/app/store/types.js";
@@ -24,7 +24,7 @@ export interface EngineHarness {
   queue: WorkQueue;
   /** Inserts a task as the delivery worker would, and queues its first step. */
   add(task: Omit<NewTask, "deadlineAt">): Promise<Task>;
-  /** Resolves once no task is queued, sending, watched or reported. */
+  /** Resolves once no task is queued, sending, watched or reported, and no task step waits or runs. */
   idle(): Promise<void>;
   /** Stops the engine and its queue, keeping the store (a crash or a restart). */
   stop(): Promise<void>;
@@ -35,14 +35,19 @@ export interface EngineHarness {
 
 type EngineParts = Omit<RunEngineOptions, "store" | "queue" | "locks">;
 
-export async function startEngineHarness(backend: AppBackendKind, parts: EngineParts): Promise<EngineHarness> {
+export interface EngineHarnessOptions {
+  /** The queue's retry policy (default: the App's, with its first retry scaled like the engine). */
+  retry?: Partial<RetryPolicy>;
+}
+
+export async function startEngineHarness(backend: AppBackendKind, parts: EngineParts, harnessOptions: EngineHarnessOptions = {}): Promise<EngineHarness> {
   const dir = mkdtempSync(join(tmpdir(), "arb-engine-"));
   const prefix = `arb-test:${randomUUID()}`;
   const redis = backend === "redis" ? new Redis(TEST_REDIS_URL) : null;
   const sqlite = backend === "embedded" ? new SqliteBridgeStore(join(dir, "bridge.sqlite")) : null;
   const store: BridgeStore = sqlite ?? new RedisBridgeStore(redis!, { keyPrefix: `${prefix}:store` });
   const scale = parts.timeScale ?? 1;
-  const retry = { baseDelayMs: Math.max(20, 2_000 * scale) };
+  const retry = { baseDelayMs: Math.max(20, 2_000 * scale), ...harnessOptions.retry };
 
   const open = (options: EngineParts): EngineHarness => {
     const queue: WorkQueue = sqlite

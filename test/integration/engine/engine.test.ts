@@ -1,234 +1,497 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { ProbotOctokit } from "probot";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { RunEngine } from "../../../src/app/engine.js";
-import { SqliteBridgeStore } from "../../../src/app/store/sqlite.js";
-import type { NewTask } from "../../../src/app/store/types.js";
-import { createOctokitThreadWriter } from "../../../src/app/thread-writer.js";
+/**
+ * The RunEngine's behaviour, on the embedded backend (SQLite store and queue) and on Redis (Redis
+ * store, BullMQ, Redis locks, the GitHub write pacer shared through Redis): real HTTP against the
+ * emulator (behind a recording proxy) and the fake GitHub, every step taken from the real work queue.
+ */
+import { randomUUID } from "node:crypto";
+import { Redis } from "ioredis";
+import { afterEach, describe, expect, it } from "vitest";
+import type { RunEngineOptions } from "../../../src/app/engine.js";
+import type { RetryPolicy } from "../../../src/app/queue/types.js";
+import type { NewTask, Task } from "../../../src/app/store/types.js";
+import { createOctokitThreadWriter, createPacedThreadWriter, type ThreadWriter } from "../../../src/app/thread-writer.js";
+import { renderTaskTracking } from "../../../src/app/views.js";
 import { parseMarker } from "../../../src/core/markers.js";
 import { startEmulator, type RunningEmulator } from "../../../src/emulator/index.js";
 import { startFakeGitHub, type FakeGitHub } from "../../../src/fake-github/index.js";
-import { AgentRunClient } from "../../../src/service/index.js";
+import { createWritePacer, type WriteEvent, type WritePacer } from "../../../src/github/pacing.js";
+import { createInProcessBudget, createRedisBudget } from "../../../src/service/budget.js";
+import { AgentRunClient, SOURCE } from "../../../src/service/index.js";
+import { APP_BACKENDS, BOT_LOGIN, SCALE, TEST_REDIS_URL, TestOctokit, dropRedisKeys, type AppBackendKind } from "../../helpers/app-harness.js";
+import { queueTaskStep, startEngineHarness, type EngineHarness } from "../../helpers/engine-harness.js";
+import { startServiceRecorder, type ServiceRecorder } from "../../helpers/service-recorder.js";
 
-const SCALE = 0.002;
 const OWNER = "octo-org";
 const REPO = "widgets";
+const FULL_NAME = `${OWNER}/${REPO}`;
+const INSTALLATION_ID = 7;
+/** Issues 1–25, each with a person's trigger comment whose id is 500 + the issue number. */
+const ISSUES = 25;
+const triggerCommentOf = (issueNumber: number) => 500 + issueNumber;
+/** Emulated ms: a run long enough (0.6 s real) for a test to act while it is watched. */
+const LONG_RUN_MS = 300_000;
 
-let emulator: RunningEmulator;
-let github: FakeGitHub;
-let dir: string;
-let cleanups: Array<() => Promise<void> | void> = [];
+type TaskDraft = Omit<NewTask, "deadlineAt">;
 
-beforeEach(async () => {
-  emulator = await startEmulator({ timeScale: SCALE, defaultScript: { durationMs: 20_000, logSteps: 12 } });
-  github = await startFakeGitHub({
-    seed: {
-      repositories: [{ owner: OWNER, name: REPO }],
-      issues: [{ number: 1, title: "Flaky test", body: "It fails on Tuesdays." }],
-      issueComments: [{ issue_number: 1, id: 500, body: "/agent fix the flaky test", user: { login: "maintainer" } }],
-    },
-  });
-  dir = mkdtempSync(join(tmpdir(), "arb-engine-"));
-  cleanups = [];
-});
+interface World {
+  backend: AppBackendKind;
+  emulator: RunningEmulator;
+  service: ServiceRecorder;
+  github: FakeGitHub;
+  /** The first engine; `replica()` and `restart()` add more over the same store and queue prefix. */
+  harness: EngineHarness;
+  /** The first engine's paced writer, its pacer and every write event the pacer reported. */
+  pacer: WritePacer;
+  writeEvents: WriteEvent[];
+  /**
+   * Another process over the same store (a restart, or a second replica on Redis): an engine with its
+   * own queue object, pacer and client (which counts its service requests); stopped by `close()`.
+   */
+  startProcess(): Promise<{ harness: EngineHarness; serviceRequests: () => number }>;
+  task(overrides?: Partial<TaskDraft>): TaskDraft;
+  submit(overrides?: Partial<TaskDraft>): Promise<Task>;
+  getTask(id: number): Promise<Task>;
+  /** A comment written by the App outside any engine (what a process that then died had posted). */
+  postAsBot(thread: Task["thread"], body: string): Promise<number>;
+  botComments(issueNumber?: number): Array<{ id: number; body: string }>;
+  reactionsOn(commentId: number): string[];
+  until(condition: () => boolean | Promise<boolean>, what: string, timeoutMs?: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+let world: World | undefined;
 
 afterEach(async () => {
-  for (const c of cleanups.reverse()) await c();
-  await emulator.close();
-  await github.close();
-  rmSync(dir, { recursive: true, force: true });
+  await world?.close();
+  world = undefined;
 });
 
-const TestOctokit = ProbotOctokit.defaults((o: object) => ({ ...o, retry: { enabled: false }, throttle: { enabled: false } }));
-
-function makeEngine(file = join(dir, "bridge.sqlite")) {
-  const store = new SqliteBridgeStore(file);
-  const client = new AgentRunClient({ baseUrl: emulator.url, token: emulator.token, orgId: emulator.orgId, timeScale: SCALE, backoff: { minMs: 5, maxMs: 50 } });
-  const octokit = new TestOctokit({ auth: { token: "installation-token" }, baseUrl: github.url });
-  const writer = createOctokitThreadWriter(async () => octokit);
-  const engine = new RunEngine({ store, client, writer, timeScale: SCALE, progressEditIntervalMs: 1000 });
-  cleanups.push(async () => {
-    await engine.stop();
-    store.close();
+async function startWorld(backend: AppBackendKind, options: { retry?: Partial<RetryPolicy>; engine?: Partial<RunEngineOptions> } = {}): Promise<World> {
+  const emulator = await startEmulator({ timeScale: SCALE, defaultScript: { durationMs: 20_000, logSteps: 12 } });
+  const service = await startServiceRecorder(emulator.url);
+  const github = await startFakeGitHub({
+    seed: {
+      repositories: [{ owner: OWNER, name: REPO }],
+      issues: Array.from({ length: ISSUES }, (_, i) => ({ number: i + 1, title: `Flaky test ${i + 1}`, body: "It fails on Tuesdays.", user: "maintainer" })),
+      issueComments: Array.from({ length: ISSUES }, (_, i) => ({ issue_number: i + 1, id: triggerCommentOf(i + 1), body: "/agent fix the flaky test", user: "maintainer" })),
+    },
   });
-  return { store, client, engine, octokit };
-}
+  // Everything this test keeps in Redis besides the harness's own keys: the service budget and the write pacer.
+  const prefix = `arb-test:${randomUUID()}`;
+  const redis = backend === "redis" ? new Redis(TEST_REDIS_URL) : null;
+  // One budget per API token, shared by every replica (in-process when embedded: there is one process).
+  const budget = redis ? createRedisBudget(redis, { timeScale: SCALE, keyPrefix: `${prefix}:budget` }) : createInProcessBudget({ timeScale: SCALE });
+  const octokit = new TestOctokit({ auth: { token: "ghs_installation-token" }, baseUrl: github.url });
+  const stoppers: Array<() => Promise<void>> = [];
 
-async function postTracking(octokit: InstanceType<typeof TestOctokit>, body = "tracking…"): Promise<number> {
-  const { data } = await octokit.request("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", { owner: OWNER, repo: REPO, issue_number: 1, body });
-  return Number(data.id);
-}
+  const processParts = (onWrite?: (event: WriteEvent) => void) => {
+    let serviceRequests = 0;
+    const countingFetch: typeof fetch = (input, init) => {
+      serviceRequests += 1;
+      return fetch(input, init);
+    };
+    const client = new AgentRunClient({ baseUrl: service.url, token: emulator.token, orgId: emulator.orgId, timeScale: SCALE, budget, backoff: { minMs: 5, maxMs: 50 }, fetch: countingFetch });
+    const pacer = createWritePacer({ timeScale: SCALE, ...(redis ? { redis, keyPrefix: `${prefix}:github-writes` } : {}), ...(onWrite ? { onWrite } : {}) });
+    stoppers.push(() => pacer.stop());
+    const writer: ThreadWriter = createPacedThreadWriter(createOctokitThreadWriter(async () => octokit, { botLogins: [BOT_LOGIN] }), pacer);
+    return { client, writer, pacer, serviceRequests: () => serviceRequests };
+  };
 
-function newTask(trackingCommentId: number | null, overrides: Partial<NewTask> = {}): NewTask {
+  const writeEvents: WriteEvent[] = [];
+  const first = processParts((event) => writeEvents.push(event));
+  const engineOptions = { timeScale: SCALE, progressEditIntervalMs: 5_000, ...options.engine };
+  const harness = await startEngineHarness(backend, { ...engineOptions, client: first.client, writer: first.writer }, { ...(options.retry ? { retry: options.retry } : {}) });
+
+  const task = (overrides: Partial<TaskDraft> = {}): TaskDraft => {
+    const issueNumber = overrides.thread?.issueNumber ?? 1;
+    return {
+      kind: "create",
+      state: "queued",
+      sourceType: SOURCE.gitHost,
+      thread: { installationId: INSTALLATION_ID, owner: OWNER, repo: REPO, issueNumber, triggerPhrase: "/agent" },
+      runId: null,
+      orgId: emulator.orgId,
+      trackingCommentId: null,
+      reaction: { kind: "issue_comment", id: triggerCommentOf(issueNumber) },
+      request: { prompt: "fix the flaky test", metadata: { source_type: SOURCE.gitHost } },
+      requestedBy: "maintainer",
+      ...overrides,
+    };
+  };
+
   return {
-    kind: "create",
-    state: "queued",
-    sourceType: "GIT_HOST",
-    thread: { installationId: 1, owner: OWNER, repo: REPO, issueNumber: 1, triggerPhrase: "/agent" },
-    runId: null,
-    orgId: emulator.orgId,
-    trackingCommentId,
-    reaction: { kind: "issue_comment", id: 500 },
-    request: { prompt: "fix the flaky test", metadata: { source_type: "GIT_HOST" } },
-    requestedBy: "maintainer",
-    deadlineAt: Date.now() + 60_000,
-    ...overrides,
+    backend,
+    emulator,
+    service,
+    github,
+    harness,
+    pacer: first.pacer,
+    writeEvents,
+    async startProcess() {
+      const parts = processParts();
+      const next = await harness.restart({ client: parts.client, writer: parts.writer });
+      stoppers.push(() => next.stop());
+      return { harness: next, serviceRequests: parts.serviceRequests };
+    },
+    task,
+    submit: (overrides) => harness.add(task(overrides)),
+    async getTask(id) {
+      const found = await harness.store.getTask(id);
+      if (!found) throw new Error(`task ${id} is not in the store`);
+      return found;
+    },
+    postAsBot: (thread, body) => createOctokitThreadWriter(async () => octokit, { botLogins: [BOT_LOGIN] }).createComment(thread, body, { priority: "acknowledge" }),
+    botComments: (issueNumber = 1) => github.commentsOn(FULL_NAME, issueNumber).filter((c) => c.user.login === BOT_LOGIN),
+    reactionsOn: (commentId) =>
+      github
+        .callsTo("POST", `/repos/${FULL_NAME}/issues/comments/${commentId}/reactions`)
+        .filter((r) => !r.fault)
+        .map((r) => (r.body as { content: string }).content),
+    async until(condition, what, timeoutMs = 10_000) {
+      const start = Date.now();
+      while (!(await condition())) {
+        if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+    },
+    async close() {
+      // Engines first (they wait for their steps), then the pacers their steps wrote through.
+      await harness.stop();
+      for (const stop of stoppers.reverse()) await stop();
+      await harness.close();
+      if (redis) {
+        await dropRedisKeys(prefix);
+        redis.disconnect();
+      }
+      await service.close();
+      await emulator.close();
+      await github.close();
+    },
   };
 }
 
-function botComments() {
-  return github.commentsOn(`${OWNER}/${REPO}`, 1).filter((c) => c.user.login.endsWith("[bot]"));
+function markerOf(body: string) {
+  const marker = parseMarker(body);
+  if (!marker) throw new Error(`no run marker in:\n${body}`);
+  return marker;
 }
 
-describe("RunEngine", () => {
-  it("creates the run, watches it and turns the tracking comment into the result, once", async () => {
-    const { engine, store, octokit } = makeEngine();
-    await engine.start();
-    const trackingId = await postTracking(octokit);
-    const task = engine.submit(newTask(trackingId));
-    await engine.idle();
+describe.each(APP_BACKENDS)("RunEngine on the %s backend", (backend) => {
+  it("acknowledges, creates the run, watches it and turns the tracking comment into the result, once", async () => {
+    world = await startWorld(backend);
+    const task = await world.submit();
+    await world.harness.idle();
 
-    const done = store.getTask(task.id)!;
+    const done = await world.getTask(task.id);
     expect(done.state).toBe("done");
     expect(done.runId).toBeGreaterThan(0);
-    const run = emulator.control.runs().find((r) => r.id === done.runId)!;
-    expect(run.metadata).toEqual({ source_type: "GIT_HOST" });
-
-    const comments = botComments();
+    // One comment, posted once (the acknowledgement), then edited until it became the result.
+    expect(world.github.callsTo("POST", `/repos/${FULL_NAME}/issues/1/comments`)).toHaveLength(1);
+    const comments = world.botComments();
     expect(comments).toHaveLength(1);
+    expect(comments[0]!.id).toBe(done.trackingCommentId);
+    const run = world.emulator.control.runs().find((r) => r.id === done.runId)!;
+    // The service learns which comment tracks the run.
+    expect(run.metadata).toEqual({ source_type: SOURCE.gitHost, status_comment_id: done.trackingCommentId });
+
     const body = comments[0]!.body;
-    expect(parseMarker(body)).toMatchObject({ runId: done.runId, state: "done", outcome: "succeeded" });
+    expect(markerOf(body)).toMatchObject({ runId: done.runId, state: "done", outcome: "succeeded", requestId: `task-${task.id}` });
     expect(body).toContain(run.summary!.slice(0, 40));
-    for (const pr of run.git_host_pull_requests ?? []) expect(body).toContain(pr.url!);
-    expect(github.callsTo("POST", "/repos/octo-org/widgets/issues/comments/500/reactions").map((r) => (r.body as { content: string }).content)).toEqual(["rocket"]);
-    expect(store.runForBranch(OWNER, REPO, run.git_host_pull_requests![0]!.head_branch_name!)).toEqual({ runId: done.runId, orgId: emulator.orgId });
-    expect(emulator.control.stats().rateLimited).toBe(0);
+    expect(run.git_host_pull_requests?.length).toBeGreaterThan(0);
+    for (const pr of run.git_host_pull_requests!) expect(body).toContain(pr.url!);
+    expect(world.reactionsOn(triggerCommentOf(1))).toEqual(["eyes", "rocket"]);
+    expect(await world.harness.store.runForBranch(OWNER, REPO, run.git_host_pull_requests![0]!.head_branch_name!)).toEqual({ runId: done.runId, orgId: world.emulator.orgId });
+    expect(world.emulator.control.stats().rateLimited).toBe(0);
   });
 
   it("reports a failed run with its error and a confused reaction", async () => {
-    emulator.control.script({ match: "explode", outcome: "failed", errorMessage: "Tests failed: 3 of 40", durationMs: 5000 });
-    const { engine, store, octokit } = makeEngine();
-    await engine.start();
-    const task = engine.submit(newTask(await postTracking(octokit), { request: { prompt: "explode please" } }));
-    await engine.idle();
-    const body = botComments()[0]!.body;
-    expect(parseMarker(body)).toMatchObject({ state: "done", outcome: "failed" });
-    expect(body).toContain("Tests failed: 3 of 40");
-    expect(store.getTask(task.id)!.state).toBe("done");
-    expect(github.callsTo("POST", "/repos/octo-org/widgets/issues/comments/500/reactions").map((r) => (r.body as { content: string }).content)).toEqual(["confused"]);
+    world = await startWorld(backend);
+    world.emulator.control.script({ match: "explode", outcome: "failed", errorMessage: "Tests failed: 3 of 40", durationMs: 5_000 });
+    const task = await world.submit({ request: { prompt: "explode please" } });
+    await world.harness.idle();
+
+    const comments = world.botComments();
+    expect(comments).toHaveLength(1);
+    expect(markerOf(comments[0]!.body)).toMatchObject({ state: "done", outcome: "failed" });
+    expect(comments[0]!.body).toContain("Tests failed: 3 of 40");
+    expect((await world.getTask(task.id)).state).toBe("done");
+    expect(world.reactionsOn(triggerCommentOf(1))).toEqual(["eyes", "confused"]);
   });
 
   it("sends follow-ups held behind a run as one resume of the same run, in a new tracking comment", async () => {
-    const { engine, store, octokit } = makeEngine();
-    await engine.start();
-    const first = engine.submit(newTask(await postTracking(octokit)));
-    const held1 = engine.submit(newTask(null, { state: "held", request: { prompt: "also update the docs" } }));
-    const held2 = engine.submit(newTask(null, { state: "held", request: { prompt: "and the changelog" } }));
-    await engine.idle();
+    world = await startWorld(backend);
+    world.emulator.control.script({ match: "fix the flaky test", durationMs: LONG_RUN_MS });
+    const first = await world.submit();
+    // Held while the run's id is not known yet, as the delivery worker holds them; each answers a comment of its own.
+    const held1 = await world.submit({ kind: "resume", state: "held", request: { prompt: "also update the docs" }, reaction: { kind: "issue_comment", id: 601 } });
+    const held2 = await world.submit({ kind: "resume", state: "held", request: { prompt: "and the changelog" }, reaction: { kind: "issue_comment", id: 602 } });
+    world.github.seed({
+      issueComments: [
+        { issue_number: 1, id: 601, body: "/agent also update the docs", user: "maintainer" },
+        { issue_number: 1, id: 602, body: "/agent and the changelog", user: "maintainer" },
+      ],
+    });
+    await world.harness.idle();
 
-    const runId = store.getTask(first.id)!.runId!;
-    expect(store.getTask(held1.id)).toMatchObject({ state: "done", kind: "resume" });
-    expect(store.getTask(held1.id)!.runId).toBe(runId);
-    expect(store.getTask(held2.id)!.state).toBe("done");
-    const stats = emulator.control.stats();
-    expect(stats.runsCreated).toBe(1);
-    expect(stats.runsResumed).toBe(1);
-    const resumed = emulator.control.runs().find((r) => r.id === runId)!;
-    expect(resumed.status).toBe("completed");
-    const client = new AgentRunClient({ baseUrl: emulator.url, token: emulator.token, orgId: emulator.orgId, timeScale: SCALE });
-    const userMessages: string[] = [];
-    for await (const entry of client.iterateLogs(runId)) if (entry.message_type === "USER_MESSAGE") userMessages.push(JSON.stringify(entry));
-    expect(userMessages).toHaveLength(1);
-    expect(userMessages[0]).toContain("also update the docs");
-    expect(userMessages[0]).toContain("and the changelog");
-    // Two results: the first run and its resume; no other bot comments.
-    const comments = botComments();
-    expect(comments).toHaveLength(2);
-    expect(comments.map((c) => parseMarker(c.body)?.runId)).toEqual([runId, runId]);
+    const runId = (await world.getTask(first.id)).runId!;
+    expect(await world.getTask(held1.id)).toMatchObject({ state: "done", kind: "resume", runId });
+    expect(await world.getTask(held2.id)).toMatchObject({ state: "done", error: `merged into task ${held1.id}` });
+    expect(world.service.creates()).toHaveLength(1);
+    const resumes = world.service.resumes();
+    expect(resumes).toHaveLength(1);
+    expect(resumes[0]!.agent_run_id).toBe(runId);
+    expect(resumes[0]!.prompt).toBe("also update the docs\n\n---\n\nand the changelog");
+
+    // The run's tracking comment said they were queued; the resume got a tracking comment of its own.
+    const firstTracking = (await world.getTask(first.id)).trackingCommentId!;
+    const shownQueued = world.github.writes.some((w) => w.kind === "comment_updated" && w.comment.id === firstTracking && w.comment.body.includes("2 follow-ups are queued"));
+    expect(shownQueued).toBe(true);
+    const comments = world.botComments();
+    expect(comments.map((c) => c.id)).toEqual([firstTracking, (await world.getTask(held1.id)).trackingCommentId]);
+    expect(comments.map((c) => markerOf(c.body))).toMatchObject([
+      { runId, state: "done", outcome: "succeeded" },
+      { runId, state: "done", outcome: "succeeded" },
+    ]);
+    expect(world.reactionsOn(601)).toEqual(["eyes", "rocket"]);
+    expect(world.reactionsOn(602)).toEqual(["eyes"]);
   });
 
-  it("after a crash mid-call, never repeats the create: the thread is told instead", async () => {
-    const file = join(dir, "crash.sqlite");
-    const { store, octokit } = makeEngine(file);
-    const trackingId = await postTracking(octokit);
-    const task = store.insertTask(newTask(trackingId));
-    store.updateTask(task.id, { state: "sending" });
+  it("a process stopped in the middle of the create call never repeats it: the restarted one tells the thread", async () => {
+    world = await startWorld(backend);
+    // The create reaches the service and hangs there: the bridge cannot know whether the run started.
+    world.emulator.control.setFaults({ latencyMs: 1_500 });
+    const task = await world.submit();
+    await world.until(async () => (await world!.getTask(task.id)).state === "sending" && (world!.emulator.control.stats().byRoute.createRun ?? 0) === 1, "the create call to be on the wire");
+    await world.harness.stop();
+    world.emulator.control.setFaults({});
+    // The service did start it; the stopped process never learned so.
+    await world.until(() => world!.emulator.control.stats().runsCreated === 1, "the service to create the run");
 
-    const second = makeEngine(file);
-    await second.engine.start();
-    await second.engine.idle();
-    expect(second.store.getTask(task.id)!.state).toBe("abandoned");
-    expect(emulator.control.stats().runsCreated).toBe(0);
-    const comments = botComments();
-    expect(comments).toHaveLength(1);
+    const { harness: restarted } = await world.startProcess();
+    await restarted.idle();
+    const abandoned = await world.getTask(task.id);
+    expect(abandoned.state).toBe("abandoned");
+    expect(abandoned.runId).toBeNull();
+    expect(world.emulator.control.stats().byRoute.createRun).toBe(1);
+    // The acknowledgement's comment now says what happened; nothing else was posted.
+    const comments = world.botComments();
+    expect(comments.map((c) => c.id)).toEqual([abandoned.trackingCommentId]);
+    expect(comments[0]!.body).toMatch(/restarted while this run was being started/);
+  });
+
+  it("a task a crashed process left in `sending` is not sent again: the thread is told", async () => {
+    world = await startWorld(backend);
+    // What kill -9 leaves mid-call: acknowledged, the call handed to the client, its answer never stored.
+    const inserted = await world.harness.store.insertTask({ ...world.task(), deadlineAt: Date.now() + 60_000 });
+    const acknowledged = await world.harness.store.updateTask(inserted.id, { acknowledgedAt: Date.now() });
+    const trackingId = await world.postAsBot(acknowledged.thread, renderTaskTracking(acknowledged, { phase: "starting", heldFollowUps: 0, now: Date.now() }));
+    await world.harness.store.updateTask(inserted.id, { state: "sending", trackingCommentId: trackingId, sentAt: Date.now() });
+    await queueTaskStep(world.harness.queue, inserted.id);
+    await world.harness.idle();
+
+    expect((await world.getTask(inserted.id)).state).toBe("abandoned");
+    expect(world.emulator.control.stats().byRoute.createRun ?? 0).toBe(0);
+    const comments = world.botComments();
+    expect(comments.map((c) => c.id)).toEqual([trackingId]);
     expect(comments[0]!.body).toMatch(/restarted while this run was being started/);
   });
 
   it("a new process picks up a watched run and posts its result exactly once", async () => {
-    const file = join(dir, "restart.sqlite");
-    const first = makeEngine(file);
-    await first.engine.start();
-    const trackingId = await postTracking(first.octokit);
-    const task = first.engine.submit(newTask(trackingId));
-    // Wait until the run is being watched, then stop this "process" without reporting.
-    for (let i = 0; i < 200 && first.store.getTask(task.id)!.state !== "watching"; i++) await new Promise((r) => setTimeout(r, 5));
-    expect(first.store.getTask(task.id)!.state).toBe("watching");
-    await first.engine.stop();
+    world = await startWorld(backend);
+    world.emulator.control.script({ match: "fix the flaky test", durationMs: LONG_RUN_MS });
+    const task = await world.submit();
+    await world.until(async () => (await world!.getTask(task.id)).state === "watching", "the run to be watched");
+    await world.harness.stop();
 
-    const second = makeEngine(file);
-    await second.engine.start();
-    await second.engine.idle();
-    expect(second.store.getTask(task.id)!.state).toBe("done");
-    expect(emulator.control.stats().runsCreated).toBe(1);
-    const comments = botComments();
-    expect(comments).toHaveLength(1);
-    expect(comments[0]!.id).toBe(trackingId);
-    expect(parseMarker(comments[0]!.body)).toMatchObject({ state: "done" });
+    const { harness: restarted } = await world.startProcess();
+    await restarted.idle();
+    const done = await world.getTask(task.id);
+    expect(done.state).toBe("done");
+    expect(world.emulator.control.stats().runsCreated).toBe(1);
+    const comments = world.botComments();
+    expect(comments.map((c) => c.id)).toEqual([done.trackingCommentId]);
+    expect(markerOf(comments[0]!.body)).toMatchObject({ runId: done.runId, state: "done" });
   });
 
-  it("finishing a report twice (crash after the edit) rewrites the same comment, never a second one", async () => {
-    const file = join(dir, "report.sqlite");
-    const first = makeEngine(file);
-    await first.engine.start();
-    const trackingId = await postTracking(first.octokit);
-    const task = first.engine.submit(newTask(trackingId));
-    await first.engine.idle();
-    await first.engine.stop();
-    // Pretend the process died between the edit and marking the task done.
-    first.store.updateTask(task.id, { state: "reporting" });
+  it("a process stopped in the middle of a poll leaves the watch to the next one", async () => {
+    world = await startWorld(backend);
+    world.emulator.control.script({ match: "fix the flaky test", durationMs: LONG_RUN_MS });
+    const task = await world.submit();
+    await world.until(async () => (await world!.getTask(task.id)).state === "watching", "the run to be watched");
+    // Every answer now takes 300 ms: stop while a poll waits for one.
+    world.emulator.control.setFaults({ latencyMs: 300 });
+    const polls = () => (world!.emulator.control.stats().byRoute.runLogs ?? 0) + (world!.emulator.control.stats().byRoute.getRun ?? 0);
+    const before = polls();
+    await world.until(() => polls() > before, "a poll to be on the wire");
+    await world.harness.stop();
+    world.emulator.control.setFaults({});
 
-    const second = makeEngine(file);
-    await second.engine.start();
-    await second.engine.idle();
-    expect(botComments()).toHaveLength(1);
-    expect(github.callsTo("PATCH", `/repos/octo-org/widgets/issues/comments/${trackingId}`).length).toBeGreaterThanOrEqual(2);
+    const { harness: restarted } = await world.startProcess();
+    await restarted.idle();
+    const done = await world.getTask(task.id);
+    expect(done.state).toBe("done");
+    expect(world.botComments().map((c) => c.id)).toEqual([done.trackingCommentId]);
+    expect(markerOf(world.botComments()[0]!.body)).toMatchObject({ runId: done.runId, state: "done" });
   });
 
-  it("posts the result as a new comment when the tracking comment was deleted", async () => {
-    const { engine, octokit } = makeEngine();
-    const trackingId = await postTracking(octokit);
+  it("finishing a report twice (a crash after the edit) rewrites the same comment, never posts a second", async () => {
+    world = await startWorld(backend);
+    const task = await world.submit();
+    await world.harness.idle();
+    await world.harness.stop();
+    const trackingId = (await world.getTask(task.id)).trackingCommentId!;
+    // The process died between the result's edit and marking the task done.
+    await world.harness.store.updateTask(task.id, { state: "reporting" });
+    world.github.clearRequests();
+
+    const { harness: restarted } = await world.startProcess();
+    await queueTaskStep(restarted.queue, task.id);
+    await restarted.idle();
+    expect((await world.getTask(task.id)).state).toBe("done");
+    expect(world.github.callsTo("POST", `/repos/${FULL_NAME}/issues/1/comments`)).toEqual([]);
+    expect(world.github.callsTo("PATCH", `/repos/${FULL_NAME}/issues/comments/${trackingId}`)).toHaveLength(1);
+    expect(world.botComments().map((c) => c.id)).toEqual([trackingId]);
+    expect(markerOf(world.botComments()[0]!.body)).toMatchObject({ state: "done", outcome: "succeeded" });
+  });
+
+  it("posts the result as a new comment when someone deleted the tracking comment", async () => {
+    world = await startWorld(backend);
+    world.emulator.control.script({ match: "fix the flaky test", durationMs: LONG_RUN_MS });
+    const task = await world.submit();
+    await world.until(async () => (await world!.getTask(task.id)).state === "watching", "the run to be watched");
+    const trackingId = (await world.getTask(task.id)).trackingCommentId!;
+    const octokit = new TestOctokit({ auth: { token: "ghp_maintainer-token" }, baseUrl: world.github.url });
     await octokit.request("DELETE /repos/{owner}/{repo}/issues/comments/{comment_id}", { owner: OWNER, repo: REPO, comment_id: trackingId });
-    await engine.start();
-    engine.submit(newTask(trackingId));
-    await engine.idle();
-    const comments = botComments();
+    await world.harness.idle();
+
+    const done = await world.getTask(task.id);
+    const comments = world.botComments();
     expect(comments).toHaveLength(1);
     expect(comments[0]!.id).not.toBe(trackingId);
-    expect(parseMarker(comments[0]!.body)).toMatchObject({ state: "done" });
+    expect(done.trackingCommentId).toBe(comments[0]!.id);
+    expect(markerOf(comments[0]!.body)).toMatchObject({ runId: done.runId, state: "done" });
   });
 
-  it("a burst of 25 creates stays inside the service's limits: zero 429s, every run reported", async () => {
-    const { engine, store, octokit } = makeEngine();
-    await engine.start();
-    const ids: number[] = [];
-    for (let i = 0; i < 25; i++) ids.push(engine.submit(newTask(await postTracking(octokit, `t${i}`))).id);
-    await engine.idle();
-    expect(ids.map((id) => store.getTask(id)!.state)).toEqual(ids.map(() => "done"));
-    const stats = emulator.control.stats();
-    expect(stats.runsCreated).toBe(25);
+  it("a burst of 25 creates stays inside the service's limits: zero 429s, every run reported in its own thread", async () => {
+    world = await startWorld(backend);
+    const tasks: Task[] = [];
+    for (let issue = 1; issue <= ISSUES; issue++) tasks.push(await world.submit({ thread: { installationId: INSTALLATION_ID, owner: OWNER, repo: REPO, issueNumber: issue, triggerPhrase: "/agent" } }));
+    await world.harness.idle();
+
+    const done = await Promise.all(tasks.map((t) => world!.getTask(t.id)));
+    expect(done.map((t) => t.state)).toEqual(tasks.map(() => "done"));
+    const stats = world.emulator.control.stats();
+    expect(stats.runsCreated).toBe(ISSUES);
     expect(stats.rateLimited).toBe(0);
-    expect(new Set(ids.map((id) => store.getTask(id)!.runId)).size).toBe(25);
+    expect(new Set(done.map((t) => t.runId)).size).toBe(ISSUES);
+    for (const t of done) {
+      const comments = world.botComments(t.thread.issueNumber);
+      expect(comments.map((c) => c.id)).toEqual([t.trackingCommentId]);
+      expect(markerOf(comments[0]!.body)).toMatchObject({ runId: t.runId, state: "done" });
+    }
+  });
+
+  it("acknowledges exactly once across a crash: a tracking comment already posted is found by its marker", async () => {
+    world = await startWorld(backend);
+    // A previous try reacted and posted the comment, then died before storing the comment's id.
+    const inserted = await world.harness.store.insertTask({ ...world.task(), deadlineAt: Date.now() + 60_000 });
+    const acknowledged = await world.harness.store.updateTask(inserted.id, { acknowledgedAt: Date.now() });
+    const earlierComment = await world.postAsBot(acknowledged.thread, renderTaskTracking(acknowledged, { phase: "starting", heldFollowUps: 0, now: Date.now() }));
+    world.github.clearRequests();
+
+    await queueTaskStep(world.harness.queue, inserted.id);
+    await world.harness.idle();
+    const done = await world.getTask(inserted.id);
+    expect(done.state).toBe("done");
+    expect(done.trackingCommentId).toBe(earlierComment);
+    expect(world.github.callsTo("POST", `/repos/${FULL_NAME}/issues/1/comments`)).toEqual([]);
+    expect(world.botComments().map((c) => c.id)).toEqual([earlierComment]);
+    expect(markerOf(world.botComments()[0]!.body)).toMatchObject({ runId: done.runId, state: "done", outcome: "succeeded" });
+    // The 👀 was part of the first try: only the result's reaction now.
+    expect(world.reactionsOn(triggerCommentOf(1))).toEqual(["rocket"]);
+    const run = world.emulator.control.runs().find((r) => r.id === done.runId)!;
+    expect(run.metadata).toMatchObject({ status_comment_id: earlierComment });
+  });
+
+  it("retries a step that keeps failing with growing pauses, then ends the task with one reply", async () => {
+    const retry = { maxAttempts: 5, baseDelayMs: 25 };
+    world = await startWorld(backend, { retry });
+    // GitHub answers every comment write of every attempt with 502; it recovers afterwards.
+    const commentsPath = `/repos/${FULL_NAME}/issues/1/comments`;
+    world.github.injectFault({ method: "POST", path: commentsPath, status: 502, times: retry.maxAttempts });
+    const task = await world.submit();
+    await world.until(async () => (await world!.getTask(task.id)).state === "abandoned", "the task to be given up", 20_000);
+    await world.harness.idle();
+
+    const posts = world.github.callsTo("POST", commentsPath);
+    const failed = posts.filter((r) => r.fault);
+    expect(failed).toHaveLength(retry.maxAttempts);
+    // Each retry waits at least the policy's pause (doubling, at most 20% shorter for jitter).
+    for (let attempt = 1; attempt < failed.length; attempt++) {
+      const gap = failed[attempt]!.receivedAt - failed[attempt - 1]!.receivedAt;
+      expect(gap).toBeGreaterThanOrEqual(0.8 * retry.baseDelayMs * 2 ** (attempt - 1) - 2);
+    }
+    // The one reply, once GitHub takes writes again; nothing was sent to the service.
+    expect(posts.filter((r) => !r.fault)).toHaveLength(1);
+    const comments = world.botComments();
+    expect(comments).toHaveLength(1);
+    expect(comments[0]!.body).toContain("The bridge could not handle this request");
+    expect(comments[0]!.body).toContain("502");
+    expect(world.service.creates()).toEqual([]);
+    expect(world.reactionsOn(triggerCommentOf(1))).toEqual(["eyes"]);
+  });
+
+  it(`never posts one result twice, with ${backend === "redis" ? "two replicas taking steps from one queue" : "the one process the embedded backend allows"}`, async () => {
+    world = await startWorld(backend);
+    const replicas = backend === "redis" ? [await world.startProcess()] : [];
+    const threads = Array.from({ length: 8 }, (_, i) => i + 1);
+    const tasks: Task[] = [];
+    for (const issue of threads) tasks.push(await world.submit({ thread: { installationId: INSTALLATION_ID, owner: OWNER, repo: REPO, issueNumber: issue, triggerPhrase: "/agent" } }));
+    await world.harness.idle();
+
+    for (const t of tasks) {
+      const done = await world.getTask(t.id);
+      expect(done.state).toBe("done");
+      const issuePath = `/repos/${FULL_NAME}/issues/${done.thread.issueNumber}/comments`;
+      expect(world.github.callsTo("POST", issuePath)).toHaveLength(1);
+      // The result is written once: one edit carries the finished marker, and one 🚀.
+      const resultEdits = world.github.writes.filter((w) => w.kind === "comment_updated" && w.comment.id === done.trackingCommentId && parseMarker(w.comment.body)?.state === "done");
+      expect(resultEdits).toHaveLength(1);
+      expect(world.reactionsOn(triggerCommentOf(done.thread.issueNumber))).toEqual(["eyes", "rocket"]);
+    }
+    expect(world.emulator.control.stats().runsCreated).toBe(threads.length);
+    // Both processes did part of the work (a test of one replica would prove nothing).
+    for (const replica of replicas) expect(replica.serviceRequests()).toBeGreaterThan(0);
+  });
+
+  it("drops progress edits that wait too long while the installation's writes are held up; the result is never dropped and lands last", async () => {
+    world = await startWorld(backend);
+    world.emulator.control.script({ match: "fix the flaky test", durationMs: LONG_RUN_MS });
+    const task = await world.submit();
+    await world.until(async () => (await world!.getTask(task.id)).state === "watching" && world!.pacer.waiting() === 0, "the run to be watched, its link shown");
+    const trackingId = (await world.getTask(task.id)).trackingCommentId!;
+
+    // Another write of the installation holds its lane (one write at a time) until the test lets it go.
+    let release!: () => void;
+    const lane = new Promise<void>((resolve) => (release = resolve));
+    const held = world.pacer.schedule(INSTALLATION_ID, "acknowledge", () => lane);
+    let writesWhileHeld: number;
+    try {
+      await world.until(async () => (await world!.getTask(task.id)).state === "reporting" && world!.pacer.waiting(INSTALLATION_ID) > 0, "the result to wait for the lane", 15_000);
+      writesWhileHeld = world.writeEvents.length;
+    } finally {
+      release();
+    }
+    await held;
+    await world.harness.idle();
+
+    const dropped = world.writeEvents.filter((e) => e.priority === "progress" && (e.outcome === "stale" || e.outcome === "superseded"));
+    expect(dropped.length).toBeGreaterThan(0);
+    expect(world.writeEvents.filter((e) => e.priority !== "progress" && e.outcome !== "written")).toEqual([]);
+    // After the lane opened: the result, then its reaction; no progress edit was written late.
+    expect(world.writeEvents.slice(writesWhileHeld).map((e) => `${e.priority} ${e.outcome}`)).toEqual(["acknowledge written", "result written", "result written"]);
+    const edits = world.github.writes.flatMap((w) => (w.kind === "comment_updated" && w.comment.id === trackingId ? [w.comment.body] : []));
+    expect(markerOf(edits.at(-1)!)).toMatchObject({ state: "done", outcome: "succeeded" });
+    expect(markerOf(world.botComments()[0]!.body)).toMatchObject({ state: "done", outcome: "succeeded" });
   });
 });
