@@ -107,7 +107,7 @@ export function jsonLogLines(output: string): Array<Record<string, unknown> & { 
   });
 }
 
-export interface RoundRobinProxy {
+export interface HttpProxy {
   url: string;
   webhookUrl: string;
   /** Requests forwarded to each target, in target order. */
@@ -119,6 +119,12 @@ export interface RoundRobinProxy {
   close(): Promise<void>;
 }
 
+export interface HttpProxyOptions {
+  webhookPath?: string;
+  /** Called before a request is forwarded; the request waits for it (a test holds one in flight this way). */
+  beforeForward?: (request: { method: string; path: string }) => Promise<void> | void;
+}
+
 async function readBody(req: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
@@ -126,11 +132,11 @@ async function readBody(req: IncomingMessage): Promise<Buffer> {
 }
 
 /**
- * A load balancer in front of the replicas: each request goes to the next live target, with its raw
- * body and headers untouched (the signature covers the exact bytes). A target that cannot be reached
- * is answered 502, as a proxy would.
+ * A load balancer in front of the replicas (or a pass-through to one service): each request goes to
+ * the next live target, round robin, with its raw body and headers untouched (a webhook signature
+ * covers the exact bytes). A target that cannot be reached is answered 502, as a proxy would.
  */
-export async function startRoundRobinProxy(targets: readonly string[], webhookPath = "/api/github/webhooks"): Promise<RoundRobinProxy> {
+export async function startHttpProxy(targets: readonly string[], options: HttpProxyOptions = {}): Promise<HttpProxy> {
   const forwarded = targets.map(() => 0);
   const live = new Set(targets.map((_, index) => index));
   const targetOf = new Map<string, number>();
@@ -148,8 +154,9 @@ export async function startRoundRobinProxy(targets: readonly string[], webhookPa
   const server = createServer((req, res) => {
     void (async () => {
       const body = await readBody(req);
+      await options.beforeForward?.({ method: req.method ?? "GET", path: (req.url ?? "/").split("?")[0]! });
       const index = pick();
-      if (index < 0) return void res.writeHead(503).end("no replica in the rotation");
+      if (index < 0) return void res.writeHead(503).end("no target in the rotation");
       forwarded[index]! += 1;
       const delivery = req.headers["x-github-delivery"];
       if (typeof delivery === "string") targetOf.set(delivery, index);
@@ -158,7 +165,7 @@ export async function startRoundRobinProxy(targets: readonly string[], webhookPa
         answer.pipe(res);
       });
       upstream.on("error", () => {
-        if (!res.headersSent) res.writeHead(502).end(`replica ${index + 1} did not answer`);
+        if (!res.headersSent) res.writeHead(502).end(`target ${index + 1} did not answer`);
       });
       upstream.end(body);
     })();
@@ -167,7 +174,7 @@ export async function startRoundRobinProxy(targets: readonly string[], webhookPa
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
     url,
-    webhookUrl: `${url}${webhookPath}`,
+    webhookUrl: `${url}${options.webhookPath ?? "/api/github/webhooks"}`,
     forwarded,
     targetOf,
     remove: (index) => void live.delete(index),
