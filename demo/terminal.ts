@@ -375,7 +375,7 @@ export function renderRecap(recap: Recap, options: { width: number; style: Style
           row("Replicas", String(recap.replicas.length), "agent-run app processes on one Redis, behind a round-robin load balancer"),
           ...recap.replicas.flatMap((r) => {
             const detail =
-              `pid ${r.pid} · received ${counted(r.received, "webhook", "webhooks")} · took ${counted(r.accepted, "delivery", "deliveries")} · ` +
+              `received ${counted(r.received, "webhook", "webhooks")} · took ${counted(r.accepted, "delivery", "deliveries")} · ` +
               `sent ${counted(r.started, "run", "runs")} · posted ${counted(r.results, "result", "results")}`;
             const lines = wrapSegments([{ text: detail }], options.width - 20, style);
             return lines.map((line, index) => `${INDENT}  ${(index === 0 ? r.label : "").padEnd(16)}${style.dim(line)}`);
