@@ -55772,7 +55772,7 @@ var AgentRunClient = class {
     for (const [k, v] of Object.entries(options.query ?? {})) url2.searchParams.set(k, String(v));
     const attempt = async () => {
       await this.budget.acquire(options.kind, { signal: options.signal, deadline });
-      options.beforeSend?.();
+      await options.beforeSend?.();
       return this.sendOnce(method, path, url2, options);
     };
     return pRetry(attempt, {
