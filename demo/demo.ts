@@ -87,7 +87,6 @@ const DEFAULT_STEP_TIMEOUT_MS = 20_000;
 
 interface Expectation {
   what: string;
-  /** May read the App's store, which answers asynchronously. */
   met: () => boolean | Promise<boolean>;
   /** What was seen instead, for the failure message. */
   seen?: () => string | Promise<string>;
@@ -264,7 +263,7 @@ async function waitForEffects(h: DemoStage, step: string, expectations: Expectat
     const outcome = await Promise.race([h.idle().then(() => "idle" as const), timedOut, aborted]);
     if (outcome === "aborted") ctx.signal!.throwIfAborted();
     const missing: Expectation[] = [];
-    for (const expectation of expectations) if (!(await expectation.met())) missing.push(expectation);
+    for (const e of expectations) if (!(await e.met())) missing.push(e);
     if (missing.length === 0) return;
     const bound = ctx.stepTimeoutMs < 1000 ? `${ctx.stepTimeoutMs} ms` : `${(ctx.stepTimeoutMs / 1000).toFixed(0)} s`;
     const waited = outcome === "timeout" ? `within ${bound} (the App was still working)` : "once the App had finished its work";
