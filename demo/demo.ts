@@ -8,7 +8,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { parseMarker, type RunMarker } from "../src/core/markers.js";
 import type { FakeWrite } from "../src/fake-github/index.js";
 import { SOURCE, type AgentRun, type SourceType } from "../src/service/wire.js";
-import { BOT_LOGIN, postWebhook, startAppHarness, type AppHarness } from "../test/helpers/app-harness.js";
+import { BOT_LOGIN, postWebhook } from "../test/helpers/app-harness.js";
 import { checkSuiteCompletedPayload, reviewSubmittedPayload } from "../test/helpers/app-payloads.js";
 import {
   DEMO_TIME_SCALE,
@@ -30,10 +30,12 @@ import {
   pullSeed,
   reviewSeed,
 } from "./scenario.js";
+import { requireRedisServer, startEmbeddedStage, startReplicatedStage, type DemoStage, type ReplicaActivity, type ReplicaSet } from "./stage.js";
 import {
   createStyle,
   renderCheck,
   renderDelivery,
+  renderHandledBy,
   renderNote,
   renderRecap,
   renderStepHeader,
@@ -55,6 +57,12 @@ export interface DemoOptions {
   stepTimeoutMs?: number;
   /** Stops the demo between or during steps (everything started is closed). */
   signal?: AbortSignal;
+  /**
+   * 1 (default): one App in this process on SQLite. More: that many `agent-run app` processes on a
+   * Redis the demo starts, behind a round-robin load balancer (throws ReplicasUnavailableError
+   * when there is no `redis-server` to start).
+   */
+  replicas?: number;
 }
 
 export interface DemoResult {
@@ -98,21 +106,31 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
   const webhookSecret = randomBytes(32).toString("hex");
   const serviceToken = `demo-${randomBytes(24).toString("base64url")}`;
 
-  out(`${style.bold("agent-run-bridge demo")} ${style.dim("· the GitHub App, the Agent Run Service emulator and a stand-in GitHub API, all on 127.0.0.1")}\n`);
-  const harness = await startAppHarness({
+  const replicas = options.replicas ?? 1;
+  if (replicas > 1) requireRedisServer();
+  const stageOptions = {
     seed: demoSeed(),
     config: REPO_CONFIG,
     emulator: { timeScale: DEMO_TIME_SCALE, tokens: [{ token: serviceToken, orgIds: [1] }], repositories: SERVICE_REPOSITORIES },
     env: { WEBHOOK_SECRET: webhookSecret, AGENT_RUN_TIME_SCALE: String(DEMO_TIME_SCALE), LOG_LEVEL: "warn" },
-  });
+  };
+  out(`${style.bold("agent-run-bridge demo")} ${style.dim("· the GitHub App, the Agent Run Service emulator and a stand-in GitHub API, all on 127.0.0.1")}\n`);
+  const stage = replicas > 1 ? await startReplicatedStage({ ...stageOptions, replicas }) : await startEmbeddedStage(stageOptions);
   try {
-    out(`${style.dim(`  App ${harness.app.webhookUrl} · service emulator ${harness.emulator.url} (time ×${Math.round(1 / DEMO_TIME_SCALE)}) · GitHub API ${harness.github.url}`)}\n`);
+    const scale = `(time ×${Math.round(1 / DEMO_TIME_SCALE)})`;
+    if (stage.replicas) {
+      const pids = stage.replicas.activity().map((r) => r.pid);
+      out(`${style.dim(`  ${stage.replicas.count} App replicas (agent-run app, pids ${pids.join(", ")}) on Redis ${stage.replicas.redisUrl} (started for the demo), behind a round-robin load balancer ${stage.webhookUrl}`)}\n`);
+      out(`${style.dim(`  Service emulator ${stage.emulator.url} ${scale} · GitHub API ${stage.github.url}`)}\n`);
+    } else {
+      out(`${style.dim(`  App ${stage.webhookUrl} · service emulator ${stage.emulator.url} ${scale} · GitHub API ${stage.github.url}`)}\n`);
+    }
     out(`${style.dim(`  Repository ${FULL_NAME}: issue #${ISSUE.number} “${ISSUE.title}”, @${MAINTAINER} can write, CI auto-fix on in .github/agent-run.yml`)}\n`);
-    for (const script of agentScripts()) harness.emulator.control.script(script);
-    const writes = printWrites(harness, out, view);
+    for (const script of agentScripts()) stage.emulator.control.script(script);
+    const writes = printWrites(stage, out, view);
     try {
-      const result = await playSteps(harness, { out, writes, view, webhookSecret, stepTimeoutMs, signal: options.signal });
-      const recap = recapOf(harness, result.runId, performance.now() - started);
+      const result = await playSteps(stage, { out, writes, view, webhookSecret, stepTimeoutMs, signal: options.signal });
+      const recap = recapOf(stage, result.runId, performance.now() - started);
       out(renderRecap(recap, view));
       if (recap.rateLimited > 0) {
         throw new DemoStepError("Recap", `the service answered 429 (rate limited) ${recap.rateLimited} times: the App sent more than its rate budget allows.`);
@@ -122,7 +140,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
       writes.stop();
     }
   } finally {
-    await harness.close();
+    await stage.close();
   }
 }
 
@@ -135,21 +153,31 @@ interface StepContext {
   signal: AbortSignal | undefined;
 }
 
-async function playSteps(h: AppHarness, ctx: StepContext): Promise<{ runId: number; pullRequestNumber: number }> {
+async function playSteps(h: DemoStage, ctx: StepContext): Promise<{ runId: number; pullRequestNumber: number }> {
   const { out, view } = ctx;
+  /** With replicas: what each had done when the step's delivery went out, to say afterwards who handled the step. */
+  let activityBefore: ReplicaActivity[] | null = null;
   /** Sends one signed delivery and prints it; what the App writes meanwhile is printed right after. */
   const deliver = async (step: string, event: string, payload: object, what: { actor: string; action: string; text: string }) => {
     ctx.signal?.throwIfAborted();
     ctx.writes.hold();
     try {
-      const status = await postWebhook(h.app.webhookUrl, event, payload, randomUUID(), ctx.webhookSecret);
-      out(renderDelivery({ ...what, event, status }, view));
+      activityBefore = h.replicas?.activity() ?? null;
+      const deliveryId = randomUUID();
+      const status = await postWebhook(h.webhookUrl, event, payload, deliveryId, ctx.webhookSecret);
+      const receiver = h.replicas?.receiverOf(deliveryId);
+      out(renderDelivery({ ...what, event, status, ...(receiver ? { via: receiver } : {}) }, view));
       if (status < 200 || status >= 300) throw new DemoStepError(step, `the App's webhook endpoint answered HTTP ${status} to a signed ${event} delivery (expected 2xx).`);
     } finally {
       ctx.writes.release();
     }
   };
   const settle = (step: string, expectations: Expectation[]) => waitForEffects(h, step, expectations, ctx);
+  /** A step's effect confirmed; with replicas, which of them did the work. */
+  const check = async (text: string) => {
+    out(renderCheck(text, view));
+    if (h.replicas && activityBefore) out(renderHandledBy(await describeHandling(h.replicas, activityBefore), view));
+  };
   const resumes = () => h.service.resumes();
 
   // 1. A maintainer asks on the issue: run created, tracking comment, result with a pull request.
@@ -170,7 +198,7 @@ async function playSteps(h: AppHarness, ctx: StepContext): Promise<{ runId: numb
   ]);
   const run = firstRun()!;
   const produced = run.git_host_pull_requests![0]!;
-  out(renderCheck(`run #${run.id} created; its result names the pull request on \`${produced.head_branch_name!}\``, view));
+  await check(`run #${run.id} created; its result names the pull request on \`${produced.head_branch_name!}\``);
 
   // The service's git integration opens the pull request on GitHub: the fake gets it the same way.
   const pr = producedPull({ number: nextThreadNumber(h), title: produced.title ?? "Agent changes", branch: produced.head_branch_name! });
@@ -188,7 +216,7 @@ async function playSteps(h: AppHarness, ctx: StepContext): Promise<{ runId: numb
     { what: "no second run", met: () => h.emulator.control.stats().runsCreated === 1, seen: () => `${h.emulator.control.stats().runsCreated} runs created` },
     { what: "the resumed run's result in a new comment on the issue", met: () => hasResult(h, ISSUE.number, run.id, SOURCE.gitHost, 2), seen: () => seenMarkers(h, ISSUE.number) },
   ]);
-  out(renderCheck(`run #${run.id} resumed (${ordinal(resumes().length)} resume), no new run`, view));
+  await check(`run #${run.id} resumed (${ordinal(resumes().length)} resume), no new run`);
 
   // 3. Changes requested on the run's pull request: the run resumes with the review.
   const step3 = "Step 3 (a changes-requested review on the pull request)";
@@ -201,7 +229,7 @@ async function playSteps(h: AppHarness, ctx: StepContext): Promise<{ runId: numb
     resumedOnce(h, run, 2),
     { what: `the result on PR #${pr.number}, tagged ${SOURCE.gitHostPrReview}`, met: () => hasResult(h, pr.number, run.id, SOURCE.gitHostPrReview, 1), seen: () => seenMarkers(h, pr.number) },
   ]);
-  out(renderCheck(`run #${run.id} resumed with the review (${SOURCE.gitHostPrReview})`, view));
+  await check(`run #${run.id} resumed with the review (${SOURCE.gitHostPrReview})`);
 
   // 4. CI fails on the pull request: auto-fix resumes the run that produced the branch.
   const step4 = "Step 4 (a failing check suite on the pull request)";
@@ -210,19 +238,19 @@ async function playSteps(h: AppHarness, ctx: StepContext): Promise<{ runId: numb
   const suitePayload = checkSuiteCompletedPayload({ id: FAILING_CHECK.suiteId, conclusion: "failure", headSha: pr.headSha, headBranch: pr.headRef, pullRequests: [{ number: pr.number }] });
   const ciText = `${FAILING_CHECK.name}: ${FAILING_CHECK.title} (${FAILING_CHECK.annotation.path}:${FAILING_CHECK.annotation.line} ${FAILING_CHECK.annotation.message})`;
   await deliver(step4, "check_suite", suitePayload, { actor: "GitHub Actions", action: `reports a failing check suite on PR #${pr.number}`, text: ciText });
-  const fixAttempts = async () => (await h.app.store.checkAttempts(OWNER, REPO, pr.number)).count;
+  const fixAttempts = async () => (await h.checkAttempts(OWNER, REPO, pr.number)).count;
   await settle(step4, [
     resumedOnce(h, run, 3),
     { what: "one CI fix attempt recorded for the pull request", met: async () => (await fixAttempts()) === 1, seen: async () => `${await fixAttempts()} attempts` },
     { what: `the result on PR #${pr.number}, tagged ${SOURCE.gitHostCheckSuite}`, met: () => hasResult(h, pr.number, run.id, SOURCE.gitHostCheckSuite, 1), seen: () => seenMarkers(h, pr.number) },
   ]);
-  out(renderCheck(`run #${run.id} resumed to fix CI (${SOURCE.gitHostCheckSuite}, attempt ${await fixAttempts()} of ${MAX_FIX_ATTEMPTS})`, view));
+  await check(`run #${run.id} resumed to fix CI (${SOURCE.gitHostCheckSuite}, attempt ${await fixAttempts()} of ${MAX_FIX_ATTEMPTS})`);
 
   return { runId: run.id, pullRequestNumber: pr.number };
 }
 
 /** Waits until the App has nothing left to do (bounded), then checks every expected effect. */
-async function waitForEffects(h: AppHarness, step: string, expectations: Expectation[], ctx: StepContext): Promise<void> {
+async function waitForEffects(h: DemoStage, step: string, expectations: Expectation[], ctx: StepContext): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   let onAbort: (() => void) | undefined;
   const timedOut = new Promise<"timeout">((resolve) => {
@@ -249,7 +277,7 @@ async function waitForEffects(h: AppHarness, step: string, expectations: Expecta
 }
 
 /** 👀 when the App took the comment, 🚀 when its run succeeded. */
-function reactedTo(h: AppHarness, commentId: number): Expectation {
+function reactedTo(h: DemoStage, commentId: number): Expectation {
   const contents = () => h.github.state.reactions.filter((r) => r.target.kind === "issue_comment" && r.target.id === commentId && r.user.login === BOT_LOGIN).map((r) => r.content);
   return {
     what: `👀 then 🚀 on comment ${commentId}`,
@@ -258,7 +286,7 @@ function reactedTo(h: AppHarness, commentId: number): Expectation {
   };
 }
 
-function resumedOnce(h: AppHarness, run: AgentRun, expectedCount: number): Expectation {
+function resumedOnce(h: DemoStage, run: AgentRun, expectedCount: number): Expectation {
   return {
     what: `run #${run.id} resumed (resume ${expectedCount}), no other run`,
     met: () => {
@@ -270,26 +298,26 @@ function resumedOnce(h: AppHarness, run: AgentRun, expectedCount: number): Expec
 }
 
 /** The bot's finished-run markers in a thread. */
-function botMarkers(h: AppHarness, thread: number): RunMarker[] {
+function botMarkers(h: DemoStage, thread: number): RunMarker[] {
   return h.botComments(thread).flatMap((c) => {
     const marker = parseMarker(c.body);
     return marker ? [marker] : [];
   });
 }
 
-function hasResult(h: AppHarness, thread: number, runId: number | undefined, sourceType: SourceType, count: number): boolean {
+function hasResult(h: DemoStage, thread: number, runId: number | undefined, sourceType: SourceType, count: number): boolean {
   if (runId === undefined) return false;
   const done = botMarkers(h, thread).filter((m) => m.runId === runId && m.sourceType === sourceType && m.state === "done" && m.outcome === "succeeded");
   return done.length === count;
 }
 
-function seenMarkers(h: AppHarness, thread: number): string {
+function seenMarkers(h: DemoStage, thread: number): string {
   const markers = botMarkers(h, thread);
   if (markers.length === 0) return `no bot comment with a run marker on #${thread}`;
   return markers.map((m) => `run ${m.runId ?? "?"} ${m.sourceType} ${m.state}${m.outcome ? `/${m.outcome}` : ""}`).join(", ");
 }
 
-function nextThreadNumber(h: AppHarness): number {
+function nextThreadNumber(h: DemoStage): number {
   return Math.max(0, ...h.github.state.issues.filter((i) => i.repo === FULL_NAME).map((i) => i.number)) + 1;
 }
 
@@ -303,7 +331,7 @@ interface WritePrinter {
 }
 
 /** Prints every write of the fake GitHub as it happens, rendered from the state at that moment. */
-function printWrites(h: AppHarness, out: (text: string) => void, view: { width: number; style: Style }): WritePrinter {
+function printWrites(h: DemoStage, out: (text: string) => void, view: { width: number; style: Style }): WritePrinter {
   let held: string[] | null = null;
   const lastVisible = new Map<number, string>();
   const stop = h.github.onWrite((write) => {
@@ -325,7 +353,7 @@ function printWrites(h: AppHarness, out: (text: string) => void, view: { width: 
 }
 
 /** Looks up the names a reader needs for one write: which thread, whose comment, whether it looks any different. */
-function writeView(h: AppHarness, write: FakeWrite, lastVisible: Map<number, string>): WriteView {
+function writeView(h: DemoStage, write: FakeWrite, lastVisible: Map<number, string>): WriteView {
   const threadLabel = (number: number) => {
     const issue = h.github.state.issues.find((i) => i.repo === write.repo && i.number === number);
     return `${issue?.pull_request ? "PR" : "issue"} #${number}`;
@@ -351,7 +379,7 @@ function writeView(h: AppHarness, write: FakeWrite, lastVisible: Map<number, str
   return { kind: "comment", action, commentId: write.comment.id, thread: threadLabel(write.issueNumber), author: write.comment.user.login, body: write.comment.body, sameVisibleText };
 }
 
-function recapOf(h: AppHarness, runId: number, elapsedMs: number): Recap {
+function recapOf(h: DemoStage, runId: number, elapsedMs: number): Recap {
   const stats = h.emulator.control.stats();
   const writes = h.github.writes.filter((w) => (w.kind === "reaction_added" ? w.reaction.user.login : w.comment.user.login) === BOT_LOGIN);
   const resumedTimes = h.service.resumes().filter((r) => r.agent_run_id === runId).length;
@@ -369,5 +397,35 @@ function recapOf(h: AppHarness, runId: number, elapsedMs: number): Recap {
     },
     elapsedMs,
     timeScale: DEMO_TIME_SCALE,
+    ...(h.replicas ? { replicas: h.replicas.activity() } : {}),
   };
+}
+
+const HANDLED_FIELDS = ["accepted", "started", "results"] as const;
+
+/**
+ * Which replica took the delivery, sent the run to the service and posted the result, from their
+ * logs' counts before and after a step. A log line can reach the demo a moment after the effect it
+ * follows, so this waits (briefly) until each kind of work shows up somewhere.
+ */
+async function describeHandling(replicas: ReplicaSet, before: ReplicaActivity[]): Promise<string> {
+  const grown = (after: ReplicaActivity[], field: (typeof HANDLED_FIELDS)[number]) => after.some((r, i) => r[field] > (before[i]?.[field] ?? 0));
+  const waitUntil = Date.now() + 3_000;
+  let after = replicas.activity();
+  while (!HANDLED_FIELDS.every((field) => grown(after, field)) && Date.now() < waitUntil) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    after = replicas.activity();
+  }
+  const who = (field: (typeof HANDLED_FIELDS)[number]) =>
+    after
+      .map((replica, index) => ({ label: replica.label, more: replica[field] - (before[index]?.[field] ?? 0) }))
+      .filter((r) => r.more > 0)
+      .map((r) => (r.more > 1 ? `${r.label} (×${r.more})` : r.label))
+      .join(" and ");
+  const parts = [
+    [who("accepted"), "took the delivery"],
+    [who("started"), "sent it to the service"],
+    [who("results"), "posted the result"],
+  ].flatMap(([labels, what]) => (labels ? [`${labels} ${what}`] : []));
+  return parts.length > 0 ? parts.join(" · ") : "no replica logged work for this step";
 }

@@ -2,6 +2,7 @@
  * How the demo looks in a terminal: step headers, one entry per GitHub write with the comment body
  * rendered compactly, and the recap. Pure functions of plain data; colours only when asked for.
  */
+import type { ReplicaActivity } from "./stage.js";
 
 export interface Style {
   enabled: boolean;
@@ -308,17 +309,24 @@ export function renderStepHeader(input: { index: number; total: number; title: s
 }
 
 /** What a person or CI did, and how the App's webhook endpoint answered. */
-export function renderDelivery(input: { actor: string; action: string; text?: string; event: string; status: number }, options: { width: number; style: Style }): string {
+/** `via`: the replica the load balancer gave the delivery to (demo with replicas). */
+export function renderDelivery(input: { actor: string; action: string; text?: string; event: string; status: number; via?: string }, options: { width: number; style: Style }): string {
   const { style } = options;
   const lines = [`${INDENT}${style.accent("▶")} ${style.bold(input.actor)} ${input.action}`];
   if (input.text) lines.push(...wrapSegments([{ text: `“${input.text}”` }], options.width - 6, style).map((line) => `${INDENT}    ${line}`));
   const answer = input.status >= 200 && input.status < 300 ? style.ok(String(input.status)) : style.fail(String(input.status));
-  lines.push(style.dim(`${INDENT}    signed ${input.event} webhook → the App's endpoint → HTTP `) + answer);
+  const route = input.via ? `the load balancer → ${input.via}` : "the App's endpoint";
+  lines.push(style.dim(`${INDENT}    signed ${input.event} webhook → ${route} → HTTP `) + answer);
   return lines.join("\n") + "\n";
 }
 
 export function renderNote(text: string, options: { width: number; style: Style }): string {
   return wrapSegments(inlineSegments(text), options.width - 6, options.style).map((line, index) => `${INDENT}${index === 0 ? "⤷ " : "  "}${line}`).join("\n") + "\n";
+}
+
+/** Which replicas did a step's work (demo with replicas), under its check. */
+export function renderHandledBy(text: string, options: { width: number; style: Style }): string {
+  return wrapSegments([{ text }], options.width - 6, options.style).map((line) => `${INDENT}  ${options.style.dim(line)}`).join("\n") + "\n";
 }
 
 /** A step's effect, confirmed: `text` may hold inline Markdown (code spans). */
@@ -338,7 +346,11 @@ export interface Recap {
   githubWrites: { comments: number; edits: number; reactions: number };
   elapsedMs: number;
   timeScale: number;
+  /** With replicas: what each one received and did. */
+  replicas?: ReplicaActivity[];
 }
+
+const counted = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 export function renderRecap(recap: Recap, options: { width: number; style: Style }): string {
   const { style } = options;
@@ -358,6 +370,18 @@ export function renderRecap(recap: Recap, options: { width: number; style: Style
     row("Service requests", String(recap.serviceRequests), endpoints),
     `${INDENT}${"429s".padEnd(18)}${style.bold(zero429)}`,
     row("GitHub writes", String(total), `${writes.comments} comments · ${writes.edits} edits · ${writes.reactions} reactions`),
+    ...(recap.replicas
+      ? [
+          row("Replicas", String(recap.replicas.length), "agent-run app processes on one Redis, behind a round-robin load balancer"),
+          ...recap.replicas.flatMap((r) => {
+            const detail =
+              `received ${counted(r.received, "webhook", "webhooks")} · took ${counted(r.accepted, "delivery", "deliveries")} · ` +
+              `sent ${counted(r.started, "run", "runs")} · posted ${counted(r.results, "result", "results")}`;
+            const lines = wrapSegments([{ text: detail }], options.width - 20, style);
+            return lines.map((line, index) => `${INDENT}  ${(index === 0 ? r.label : "").padEnd(16)}${style.dim(line)}`);
+          }),
+        ]
+      : []),
     row("Elapsed", `${(recap.elapsedMs / 1000).toFixed(1)} s`, `emulated time ×${Math.round(1 / recap.timeScale)}`),
     "",
   ].join("\n");

@@ -38,12 +38,24 @@ export function selfOf(deps: Pick<AppDependencies, "identity">): BridgeSelf {
 export type Receipt = "queued" | "duplicate" | "not_for_us";
 
 /**
+ * How long storing a delivery may take before the answer is 503. GitHub waits 10 s, and with Redis
+ * unreachable ioredis would queue the commands until it is back: a bounded wait answers honestly instead.
+ */
+export const RECEIVE_DEADLINE_MS = 3_000;
+
+/** The delivery could not be stored (its backend is unreachable or too slow): answered 503, so it can be redelivered. */
+export class DeliveryNotStoredError extends Error {
+  override name = "DeliveryNotStoredError";
+  /** The HTTP status @octokit/webhooks answers with (it reads `status` from the handler's error). */
+  readonly status = 503;
+}
+
+/**
  * Stores the delivery durably and returns; the HTTP answer follows. No GitHub or service call here.
- * Throws when the queue cannot take it (the answer is then an error, so GitHub shows the delivery as
- * failed and it can be redelivered).
+ * Throws DeliveryNotStoredError (answered 503) when the store or the queue cannot take it within
+ * RECEIVE_DEADLINE_MS, so GitHub shows the delivery as failed and it can be redelivered.
  */
 export async function receiveDelivery(delivery: WebhookDelivery, deps: AppDependencies): Promise<Receipt> {
-  const { store, queue } = deps;
   let event: BridgeEvent | null = null;
   try {
     event = parseWebhookEvent(delivery.name, delivery.payload);
@@ -55,6 +67,25 @@ export async function receiveDelivery(delivery: WebhookDelivery, deps: AppDepend
     const quick = detectTrigger(event, DEFAULT_REPO_CONFIG, selfOf(deps));
     if (quick.kind === "ignore" && CONFIG_INDEPENDENT.has(quick.code)) return "not_for_us";
   }
+  const storing = storeDelivery(delivery, event, deps);
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${RECEIVE_DEADLINE_MS} ms`)), RECEIVE_DEADLINE_MS);
+  });
+  try {
+    return await Promise.race([storing, deadline]);
+  } catch (error) {
+    // A mark that failed may still have landed: forget it, or a redelivery would be taken for a duplicate. (Queued late is fine: its job runs.)
+    void storing.catch(() => deps.store.forgetDelivery(delivery.id)).catch(() => undefined);
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new DeliveryNotStoredError(`the delivery could not be stored (${reason}); redeliver it from the App's settings once GET /healthz answers 200`);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function storeDelivery(delivery: WebhookDelivery, event: BridgeEvent | null, deps: AppDependencies): Promise<Receipt> {
+  const { store, queue } = deps;
   if (!(await store.markDelivery(delivery.id, delivery.name))) return "duplicate";
   const data: DeliveryJobData = {
     deliveryId: delivery.id,

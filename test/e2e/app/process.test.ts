@@ -4,11 +4,9 @@
  * the emulator as the service. A watch survives SIGKILL: a new process on the same DATA_DIR posts
  * the result exactly once.
  */
-import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { parseMarker } from "../../../src/core/markers.js";
 import { startEmulator, type RunningEmulator } from "../../../src/emulator/index.js";
@@ -16,42 +14,7 @@ import { startFakeGitHub, type FakeGitHub } from "../../../src/fake-github/index
 import { FULL_NAME } from "../../helpers/app-payloads.js";
 import { BOT_LOGIN, SCALE, appEnv, baseSeed, postWebhook } from "../../helpers/app-harness.js";
 import { issueCommentPayload } from "../../helpers/app-payloads.js";
-
-const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
-
-interface Child {
-  process: ChildProcessWithoutNullStreams;
-  stderr: () => string;
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-}
-
-/** Only what a server's environment would hold (PATH for node), nothing from the test process. */
-function spawnApp(env: Record<string, string>): Child {
-  const child = spawn(process.execPath, ["--import", "tsx", "src/cli/bin.ts", "app"], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? "", ...env },
-  });
-  let stderr = "";
-  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-  child.stdout.on("data", () => undefined);
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on("exit", (code, signal) => resolve({ code, signal })));
-  return { process: child, stderr: () => stderr, exited };
-}
-
-/** Resolves with the webhook URL once the child says it listens. */
-function listening(child: Child): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const check = () => {
-      const match = /listening on (http:\/\/\S+\/api\/github\/webhooks)/.exec(child.stderr());
-      if (match) {
-        child.process.stderr.off("data", check);
-        resolve(match[1]!);
-      }
-    };
-    child.process.stderr.on("data", check);
-    void child.exited.then(({ code }) => reject(new Error(`the app exited (${code}) before listening:\n${child.stderr()}`)));
-  });
-}
+import { spawnAppProcess, startAppChild, type AppChild } from "../../helpers/app-process.js";
 
 async function until(condition: () => boolean, what: string, timeoutMs = 20_000): Promise<void> {
   const start = Date.now();
@@ -61,17 +24,16 @@ async function until(condition: () => boolean, what: string, timeoutMs = 20_000)
   }
 }
 
-const children: Child[] = [];
+const children: AppChild[] = [];
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
-  for (const child of children.splice(0)) if (child.process.exitCode === null && child.process.signalCode === null) child.process.kill("SIGKILL");
+  for (const child of children.splice(0)) await child.kill();
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
 describe("agent-run app as a child process", () => {
   it("lists every missing setting in one message and exits 2", async () => {
-    const child = spawnApp({ PORT: "not-a-port" });
-    children.push(child);
+    const child = spawnAppProcess({ PORT: "not-a-port" });
     const { code } = await child.exited;
     expect(code).toBe(2);
     const message = child.stderr();
@@ -95,9 +57,9 @@ describe("agent-run app as a child process", () => {
       LOG_LEVEL: "warn",
     });
 
-    const first = spawnApp(env);
+    const first = await startAppChild(env, "the first process");
     children.push(first);
-    const webhookUrl = await listening(first);
+    const webhookUrl = first.webhookUrl;
     github.seed({ issueComments: [{ issue_number: 1, body: "/agent do the long job", user: "maintainer" }] });
     const trigger = github.state.issueComments.at(-1)!;
     const payload = issueCommentPayload({ thread: { number: 1, title: "Flaky date test" }, comment: { id: trigger.id, body: trigger.body, login: "maintainer" } });
@@ -107,19 +69,17 @@ describe("agent-run app as a child process", () => {
     const bot = () => github.commentsOn(FULL_NAME, 1).filter((c) => c.user.login === BOT_LOGIN);
     await until(() => bot().length === 1 && parseMarker(bot()[0]!.body)?.runId != null, "the tracking comment to name the run");
     expect(parseMarker(bot()[0]!.body)).toMatchObject({ state: "running" });
-    first.process.kill("SIGKILL");
+    await first.kill();
     expect((await first.exited).signal).toBe("SIGKILL");
     const run = emulator.control.runs()[0]!;
     expect(run.status).not.toBe("completed");
 
-    const second = spawnApp(env);
+    const second = await startAppChild(env, "the second process");
     children.push(second);
-    await listening(second);
     await until(() => parseMarker(bot()[0]?.body)?.state === "done", "the result");
     // Give a duplicate every chance to appear before judging.
     await new Promise((resolve) => setTimeout(resolve, 500));
-    second.process.kill("SIGTERM");
-    expect(await second.exited).toEqual({ code: 0, signal: null });
+    expect(await second.stop()).toEqual({ code: 0, signal: null });
 
     expect(bot()).toHaveLength(1);
     expect(parseMarker(bot()[0]!.body)).toMatchObject({ runId: run.id, state: "done", outcome: "succeeded" });

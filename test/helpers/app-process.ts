@@ -1,0 +1,273 @@
+/**
+ * The App as real child processes (`agent-run app` from source, configured by the environment only),
+ * a round-robin HTTP proxy to spread deliveries over replicas as a load balancer would, and a private
+ * `redis-server` that a test (or the demo) can kill and restart. Used by the end-to-end tests and by
+ * `npm run demo -- --replicas 3`.
+ */
+import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer, request as httpRequest, type IncomingMessage } from "node:http";
+import { createServer as createNetServer, type AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+const READY_TIMEOUT_MS = 30_000;
+
+export interface AppChild {
+  /** A name for logs and failure messages ("replica 2"). */
+  label: string;
+  pid: number;
+  /** `http://127.0.0.1:port`, once listening. */
+  url: string;
+  webhookUrl: string;
+  stdout(): string;
+  stderr(): string;
+  /** Resolves with how the process ended. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** SIGKILL: the process gets no chance to clean up (a crashed replica). */
+  kill(): Promise<void>;
+  /** SIGTERM and wait (bounded: SIGKILL after `graceMs`). */
+  stop(graceMs?: number): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+export interface SpawnedApp {
+  child: ChildProcessWithoutNullStreams;
+  stdout(): string;
+  stderr(): string;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/** Only what a server's environment would hold (PATH for node), nothing from the parent process. */
+export function spawnAppProcess(env: Record<string, string>): SpawnedApp {
+  const child = spawn(process.execPath, ["--import", "tsx", "src/cli/bin.ts", "app"], { cwd: ROOT, env: { PATH: process.env.PATH ?? "", ...env } });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
+  child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));
+  return { child, stdout: () => stdout, stderr: () => stderr, exited };
+}
+
+/** Starts `agent-run app` and resolves once it says where it listens; rejects (with its output) if it exits first or takes too long. */
+export async function startAppChild(env: Record<string, string>, label: string): Promise<AppChild> {
+  const spawned = spawnAppProcess(env);
+  const { child } = spawned;
+  const webhookUrl = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`${label} did not listen within ${READY_TIMEOUT_MS} ms:\n${spawned.stderr()}`));
+    }, READY_TIMEOUT_MS);
+    const check = () => {
+      const match = /listening on (http:\/\/\S+\/api\/github\/webhooks)/.exec(spawned.stderr());
+      if (!match) return;
+      clearTimeout(timer);
+      child.stderr.off("data", check);
+      resolve(match[1]!);
+    };
+    child.stderr.on("data", check);
+    void spawned.exited.then(({ code, signal }) => {
+      clearTimeout(timer);
+      reject(new Error(`${label} exited (${code ?? signal}) before listening:\n${spawned.stderr()}`));
+    });
+  });
+  const running = () => child.exitCode === null && child.signalCode === null;
+  return {
+    label,
+    pid: child.pid!,
+    url: new URL(webhookUrl).origin,
+    webhookUrl,
+    stdout: spawned.stdout,
+    stderr: spawned.stderr,
+    exited: spawned.exited,
+    async kill() {
+      if (running()) child.kill("SIGKILL");
+      await spawned.exited;
+    },
+    async stop(graceMs = 10_000) {
+      if (running()) child.kill("SIGTERM");
+      const timer = setTimeout(() => child.kill("SIGKILL"), graceMs);
+      const outcome = await spawned.exited;
+      clearTimeout(timer);
+      return outcome;
+    },
+  };
+}
+
+/** The JSON log lines an App process wrote (LOG_FORMAT=json), each with its message under `msg`. */
+export function jsonLogLines(output: string): Array<Record<string, unknown> & { msg?: string }> {
+  return output.split("\n").flatMap((line) => {
+    if (!line.startsWith("{")) return [];
+    try {
+      return [JSON.parse(line) as Record<string, unknown> & { msg?: string }];
+    } catch {
+      return [];
+    }
+  });
+}
+
+export interface HttpProxy {
+  url: string;
+  webhookUrl: string;
+  /** Requests forwarded to each target, in target order. */
+  forwarded: number[];
+  /** Which target got each delivery id (the last one, for redeliveries). */
+  targetOf: Map<string, number>;
+  /** Takes a target out of the rotation (a dead replica a load balancer has noticed). */
+  remove(index: number): void;
+  close(): Promise<void>;
+}
+
+export interface HttpProxyOptions {
+  webhookPath?: string;
+  /** Called before a request is forwarded; the request waits for it (a test holds one in flight this way). */
+  beforeForward?: (request: { method: string; path: string }) => Promise<void> | void;
+}
+
+async function readBody(req: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+/**
+ * A load balancer in front of the replicas (or a pass-through to one service): each request goes to
+ * the next live target, round robin, with its raw body and headers untouched (a webhook signature
+ * covers the exact bytes). A target that cannot be reached is answered 502, as a proxy would.
+ */
+export async function startHttpProxy(targets: readonly string[], options: HttpProxyOptions = {}): Promise<HttpProxy> {
+  const forwarded = targets.map(() => 0);
+  const live = new Set(targets.map((_, index) => index));
+  const targetOf = new Map<string, number>();
+  let next = 0;
+  const pick = () => {
+    for (let i = 0; i < targets.length; i += 1) {
+      const index = (next + i) % targets.length;
+      if (live.has(index)) {
+        next = index + 1;
+        return index;
+      }
+    }
+    return -1;
+  };
+  const server = createServer((req, res) => {
+    void (async () => {
+      const body = await readBody(req);
+      await options.beforeForward?.({ method: req.method ?? "GET", path: (req.url ?? "/").split("?")[0]! });
+      const index = pick();
+      if (index < 0) return void res.writeHead(503).end("no target in the rotation");
+      forwarded[index]! += 1;
+      const delivery = req.headers["x-github-delivery"];
+      if (typeof delivery === "string") targetOf.set(delivery, index);
+      const upstream = httpRequest(new URL(req.url ?? "/", targets[index]), { method: req.method, headers: req.headers }, (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      });
+      upstream.on("error", () => {
+        if (!res.headersSent) res.writeHead(502).end(`target ${index + 1} did not answer`);
+      });
+      upstream.end(body);
+    })();
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url,
+    webhookUrl: `${url}${options.webhookPath ?? "/api/github/webhooks"}`,
+    forwarded,
+    targetOf,
+    remove: (index) => void live.delete(index),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+/** Whether `redis-server` can be started from the PATH. */
+export function redisServerAvailable(): boolean {
+  const probe = spawnSync("redis-server", ["--version"], { stdio: "ignore" });
+  return probe.error === undefined && probe.status === 0;
+}
+
+/** A port nobody listens on right now (the OS picks it; it is released before returning). */
+export async function freePort(): Promise<number> {
+  const server = createNetServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+export interface PrivateRedis {
+  port: number;
+  url: string;
+  /** Data directory (an append-only file, so that a killed server comes back with its data). */
+  dir: string;
+  /** SIGKILL: Redis vanishes without a goodbye, as when its host dies. */
+  kill(): Promise<void>;
+  /** Starts it again on the same port and directory (it reloads its append-only file). */
+  restart(): Promise<void>;
+  /** Stops it and removes its directory. */
+  close(): Promise<void>;
+}
+
+/**
+ * A `redis-server` of its own, on a free port, keeping its data in a temporary directory with an
+ * append-only file fsynced on every write: killed with SIGKILL and restarted, it has everything it
+ * had acknowledged.
+ */
+export async function startPrivateRedis(options: { port?: number } = {}): Promise<PrivateRedis> {
+  const port = options.port ?? (await freePort());
+  const dir = mkdtempSync(join(tmpdir(), "arb-redis-"));
+  let child: ChildProcessWithoutNullStreams | null = null;
+  const launch = async () => {
+    const started = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--dir", dir, "--save", "", "--appendonly", "yes", "--appendfsync", "always"]);
+    let output = "";
+    started.stdout.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
+    started.stderr.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`redis-server on port ${port} was not ready within 10 s:\n${output}`)), 10_000);
+      const check = () => {
+        if (!/Ready to accept connections/.test(output)) return;
+        clearTimeout(timer);
+        resolve();
+      };
+      started.stdout.on("data", check);
+      started.once("exit", (code) => {
+        clearTimeout(timer);
+        reject(new Error(`redis-server on port ${port} exited (${code}):\n${output}`));
+      });
+      started.once("error", (error) => {
+        clearTimeout(timer);
+        reject(error);
+      });
+    });
+    child = started;
+  };
+  const kill = async () => {
+    const running = child;
+    child = null;
+    if (!running || running.exitCode !== null || running.signalCode !== null) return;
+    const gone = new Promise<void>((resolve) => running.once("exit", () => resolve()));
+    running.kill("SIGKILL");
+    await gone;
+  };
+  await launch();
+  return {
+    port,
+    url: `redis://127.0.0.1:${port}`,
+    dir,
+    kill,
+    restart: async () => {
+      await kill();
+      await launch();
+    },
+    close: async () => {
+      await kill();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
