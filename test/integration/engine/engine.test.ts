@@ -192,7 +192,7 @@ describe.each(APP_BACKENDS)("RunEngine on the %s backend", (backend) => {
     expect(comments[0]!.id).toBe(done.trackingCommentId);
     const run = world.emulator.control.runs().find((r) => r.id === done.runId)!;
     // The service learns which comment tracks the run.
-    expect(run.metadata).toEqual({ source_type: SOURCE.gitHost, status_comment_id: done.trackingCommentId });
+    expect(run.metadata).toEqual({ source_type: SOURCE.gitHost, status_comment_id: done.trackingCommentId, bridge_task_id: `task-${done.id}` });
 
     const body = comments[0]!.body;
     expect(markerOf(body)).toMatchObject({ runId: done.runId, state: "done", outcome: "succeeded", requestId: `task-${task.id}` });
@@ -256,8 +256,30 @@ describe.each(APP_BACKENDS)("RunEngine on the %s backend", (backend) => {
     expect(world.reactionsOn(602)).toEqual(["eyes"]);
   });
 
-  it("a process stopped in the middle of the create call never repeats it: the restarted one tells the thread", async () => {
+  it("a process stopped in the middle of the create call never repeats it: the restarted one finds the run in the service's list and adopts it", async () => {
     world = await startWorld(backend);
+    // The create reaches the service and hangs there: the bridge cannot know whether the run started.
+    world.emulator.control.setFaults({ latencyMs: 1_500 });
+    const task = await world.submit();
+    await world.until(async () => (await world!.getTask(task.id)).state === "sending" && (world!.emulator.control.stats().byRoute.createRun ?? 0) === 1, "the create call to be on the wire");
+    await world.harness.stop();
+    world.emulator.control.setFaults({});
+    await world.until(() => world!.emulator.control.stats().runsCreated === 1, "the service to create the run");
+
+    const { harness: restarted } = await world.startProcess();
+    await restarted.idle();
+    const adopted = await world.getTask(task.id);
+    const [run] = world.emulator.control.runs();
+    expect(adopted).toMatchObject({ state: "done", runId: run!.id });
+    expect(world.emulator.control.stats().byRoute.createRun).toBe(1);
+    const comments = world.botComments();
+    expect(comments.map((c) => c.id)).toEqual([adopted.trackingCommentId]);
+    expect(parseMarker(comments[0]!.body)).toMatchObject({ runId: run!.id, state: "done" });
+  });
+
+  it("a process stopped in the middle of the create call, on a service without a runs list: the restarted one tells the thread", async () => {
+    world = await startWorld(backend);
+    world.emulator.control.setEndpoints({ listRuns: false });
     // The create reaches the service and hangs there: the bridge cannot know whether the run started.
     world.emulator.control.setFaults({ latencyMs: 1_500 });
     const task = await world.submit();
@@ -279,8 +301,9 @@ describe.each(APP_BACKENDS)("RunEngine on the %s backend", (backend) => {
     expect(comments[0]!.body).toMatch(/restarted while this run was being started/);
   });
 
-  it("a task a crashed process left in `sending` is not sent again: the thread is told", async () => {
+  it("a task a crashed process left in `sending` is not sent again when the service cannot list runs: the thread is told", async () => {
     world = await startWorld(backend);
+    world.emulator.control.setEndpoints({ listRuns: false });
     // What kill -9 leaves mid-call: acknowledged, the call handed to the client, its answer never stored.
     const inserted = await world.harness.store.insertTask({ ...world.task(), deadlineAt: Date.now() + 60_000 });
     const acknowledged = await world.harness.store.updateTask(inserted.id, { acknowledgedAt: Date.now() });
