@@ -489,9 +489,12 @@ describe.each(APP_BACKENDS)("RunEngine on the %s backend", (backend) => {
 
   it("drops progress edits that wait too long while the installation's writes are held up; the result is never dropped and lands last", async () => {
     world = await startWorld(backend);
-    world.emulator.control.script({ match: "fix the flaky test", durationMs: LONG_RUN_MS });
+    // Long enough that the run is still going however slowly this machine gets to the next line.
+    world.emulator.control.script({ match: "fix the flaky test", durationMs: 2 * LONG_RUN_MS });
     const task = await world.submit();
-    await world.until(async () => (await world!.getTask(task.id)).state === "watching" && world!.pacer.waiting() === 0, "the run to be watched, its link shown");
+    // The run's link is written (the one result-priority edit before the result) and nothing else waits.
+    const linkWritten = () => world!.writeEvents.some((e) => e.priority === "result" && e.outcome === "written");
+    await world.until(async () => (await world!.getTask(task.id)).state === "watching" && linkWritten() && world!.pacer.waiting() === 0, "the run to be watched, its link shown");
     const trackingId = (await world.getTask(task.id)).trackingCommentId!;
 
     // Another write of the installation holds its lane (one write at a time) until the test lets it go.
