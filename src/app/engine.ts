@@ -13,7 +13,7 @@ import { foldProgress } from "./progress.js";
 import { taskJobId, type JobOutcome, type WorkQueue } from "./queue/types.js";
 import type { BridgeStore, NewTask, Task, TaskPatch, ThreadId } from "./store/types.js";
 import { commentSupersedeKey, type ReactionContent, type ThreadWriter, type WritePriority } from "./thread-writer.js";
-import { renderTaskAbandoned, renderTaskFailedToStart, renderTaskResult, renderTaskTracking, trackingRequestId } from "./views.js";
+import { renderTaskAbandoned, renderTaskFailedToStart, renderTaskNeverSent, renderTaskResult, renderTaskTracking, trackingRequestId } from "./views.js";
 
 export interface EngineLogger {
   info(obj: object, msg: string): void;
@@ -190,7 +190,9 @@ export class RunEngine {
       await this.report(updated).catch((reportError: unknown) => this.log.error({ taskId, err: reportError }, "could not report the run either"));
       return;
     }
-    await this.abandon(task, `The bridge could not handle this request (${error instanceof Error ? error.message : String(error)}).`);
+    const why = `The bridge could not handle this request (${error instanceof Error ? error.message : String(error)}).`;
+    // Never sent: there is no run to look for, only a request to make again.
+    await this.abandon(task, why, task.state === "queued" || task.state === "held" ? "never_sent" : "may_have_started");
   }
 
   // ---- acknowledging ----------------------------------------------------------------------
@@ -366,9 +368,9 @@ export class RunEngine {
     await this.closeThreadWork(task, null);
   }
 
-  private async abandon(task: Task, why: string): Promise<void> {
+  private async abandon(task: Task, why: string, started: "may_have_started" | "never_sent" = "may_have_started"): Promise<void> {
     task = await this.store.updateTask(task.id, { state: "abandoned", error: why });
-    await this.writeOrPost(task, renderTaskAbandoned(task, why), "result");
+    await this.writeOrPost(task, started === "never_sent" ? renderTaskNeverSent(why) : renderTaskAbandoned(task, why), "result");
     await this.closeThreadWork(task, null);
   }
 
