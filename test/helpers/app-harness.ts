@@ -197,3 +197,12 @@ export async function startAppHarness(options: HarnessOptions = {}): Promise<App
     },
   };
 }
+
+/** Waits until `condition` holds (checked every 10 ms), failing with what was awaited after `timeoutMs`. */
+export async function until(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
+  const start = Date.now();
+  while (!(await condition())) {
+    if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}

@@ -7,19 +7,12 @@ import { afterEach, describe, expect, it } from "vitest";
 import { parseMarker } from "../../../src/core/markers.js";
 import { createPng } from "../../../src/fake-github/index.js";
 import { FULL_NAME } from "../../helpers/app-payloads.js";
-import { BOT_LOGIN, startAppHarness, type AppHarness } from "../../helpers/app-harness.js";
+import { BOT_LOGIN, startAppHarness, type AppHarness, until } from "../../helpers/app-harness.js";
 
 const ISSUE = { number: 1, title: "Flaky date test", body: "`dates.test.ts` fails on Tuesdays." };
 
 let harness: AppHarness;
 
-async function until(condition: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
-  const start = Date.now();
-  while (!condition()) {
-    if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
 afterEach(async () => {
   await harness?.close();
 });

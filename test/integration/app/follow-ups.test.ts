@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { parseMarker, renderMarker, newRunMarker } from "../../../src/core/markers.js";
 import { AgentRunClient } from "../../../src/service/index.js";
-import { startAppHarness, type AppHarness } from "../../helpers/app-harness.js";
+import { startAppHarness, type AppHarness, until } from "../../helpers/app-harness.js";
 
 const ISSUE = { number: 1, title: "Flaky date test", body: "`dates.test.ts` fails on Tuesdays." };
 
@@ -14,13 +14,6 @@ afterEach(async () => {
   await harness?.close();
 });
 
-async function until(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
-  const start = Date.now();
-  while (!(await condition())) {
-    if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
 
 async function trigger(h: AppHarness, body: string): Promise<number> {
   const comment = h.humanComment(ISSUE, body);

@@ -3,7 +3,7 @@
  * bearer token when one is set) and `/status` (404 without STATUS_TOKEN, the runs in flight with it).
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { startAppHarness, type AppHarness } from "../../helpers/app-harness.js";
+import { startAppHarness, type AppHarness, until } from "../../helpers/app-harness.js";
 
 const ISSUE = { number: 1, title: "Flaky date test", body: "`dates.test.ts` fails on Tuesdays." };
 
@@ -12,13 +12,6 @@ afterEach(async () => {
   await harness?.close();
 });
 
-async function until(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
-  const start = Date.now();
-  while (!(await condition())) {
-    if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 /** The value of one sample line of the Prometheus text, e.g. `name{a="b"}`; undefined when absent. */
 function sample(text: string, series: string): number | undefined {

@@ -1,7 +1,7 @@
 /** The server around the webhook endpoint, and the tracking comment while the rate budget is busy. */
 import { afterEach, describe, expect, it } from "vitest";
 import { parseMarker } from "../../../src/core/markers.js";
-import { SCALE, baseSeed, startAppHarness, type AppHarness } from "../../helpers/app-harness.js";
+import { SCALE, baseSeed, startAppHarness, type AppHarness, until } from "../../helpers/app-harness.js";
 
 const ISSUE = { number: 1, title: "Flaky date test", body: "" };
 
@@ -10,13 +10,6 @@ afterEach(async () => {
   await harness?.close();
 });
 
-async function until(condition: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
-  const start = Date.now();
-  while (!condition()) {
-    if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
 
 describe("the App's server", () => {
   it("answers GET /healthz with the task counts, 404 elsewhere, and only POSTs on the webhook path", async () => {

@@ -4,7 +4,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { parseCommentKind, parseMarker } from "../../../src/core/markers.js";
-import { BOT_LOGIN, startAppHarness, type AppHarness } from "../../helpers/app-harness.js";
+import { BOT_LOGIN, startAppHarness, type AppHarness, until } from "../../helpers/app-harness.js";
 
 const ISSUE = { number: 1, title: "Flaky date test", body: "`dates.test.ts` fails on Tuesdays." };
 
@@ -13,13 +13,6 @@ afterEach(async () => {
   await harness?.close();
 });
 
-async function until(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
-  const start = Date.now();
-  while (!(await condition())) {
-    if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 async function comment(h: AppHarness, body: string, login = "maintainer", issue = ISSUE): Promise<number> {
   const c = h.humanComment(issue, body, login);
