@@ -123,6 +123,11 @@ export interface HttpProxyOptions {
   webhookPath?: string;
   /** Called before a request is forwarded; the request waits for it (a test holds one in flight this way). */
   beforeForward?: (request: { method: string; path: string }) => Promise<void> | void;
+  /**
+   * Whether to withhold the target's answer to this request: it is forwarded and takes effect, but
+   * the caller never hears back (a process killed while waiting for an answer, as a test stages it).
+   */
+  withholdAnswer?: (request: { method: string; path: string }) => boolean;
 }
 
 async function readBody(req: IncomingMessage): Promise<Buffer> {
@@ -160,7 +165,9 @@ export async function startHttpProxy(targets: readonly string[], options: HttpPr
       forwarded[index]! += 1;
       const delivery = req.headers["x-github-delivery"];
       if (typeof delivery === "string") targetOf.set(delivery, index);
+      const withhold = options.withholdAnswer?.({ method: req.method ?? "GET", path: (req.url ?? "/").split("?")[0]! }) ?? false;
       const upstream = httpRequest(new URL(req.url ?? "/", targets[index]), { method: req.method, headers: req.headers }, (answer) => {
+        if (withhold) return void answer.resume();
         res.writeHead(answer.statusCode ?? 502, answer.headers);
         answer.pipe(res);
       });

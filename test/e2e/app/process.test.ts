@@ -2,7 +2,8 @@
  * The App as a real child process (`agent-run app`, from source), the way `npm start` runs it:
  * configured only by the environment, GitHub reached through GHE_HOST (the fake serves /api/v3),
  * the emulator as the service. A watch survives SIGKILL: a new process on the same DATA_DIR posts
- * the result exactly once.
+ * the result exactly once; a create cut off by SIGKILL before its answer was stored is found in the
+ * service's runs list and adopted (or, without that list, reported honestly), never sent twice.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -14,7 +15,8 @@ import { startFakeGitHub, type FakeGitHub } from "../../../src/fake-github/index
 import { FULL_NAME } from "../../helpers/app-payloads.js";
 import { BOT_LOGIN, SCALE, appEnv, baseSeed, postWebhook } from "../../helpers/app-harness.js";
 import { issueCommentPayload } from "../../helpers/app-payloads.js";
-import { spawnAppProcess, startAppChild, type AppChild } from "../../helpers/app-process.js";
+import { API_PATHS } from "../../../src/service/wire.js";
+import { spawnAppProcess, startAppChild, startHttpProxy, type AppChild } from "../../helpers/app-process.js";
 
 async function until(condition: () => boolean, what: string, timeoutMs = 20_000): Promise<void> {
   const start = Date.now();
@@ -91,5 +93,64 @@ describe("agent-run app as a child process", () => {
     // The new process's log says it stopped cleanly, and neither ever printed the token.
     expect(second.stderr()).toContain("app stopped (SIGTERM).");
     expect(first.stderr() + second.stderr()).not.toContain(emulator.token);
+  });
+
+  describe.each([
+    { listRuns: true, ending: "adopted from the runs list: watched, its result posted once" },
+    { listRuns: false, ending: "reported honestly when the service has no runs list, and never sent again" },
+  ])("SIGKILL between sending a create and storing its answer", ({ listRuns, ending }) => {
+    it(ending, async () => {
+      const github: FakeGitHub = await startFakeGitHub({ seed: baseSeed() });
+      const emulator: RunningEmulator = await startEmulator({ timeScale: SCALE, endpoints: { listRuns } });
+      const dataDir = mkdtempSync(join(tmpdir(), "arb-app-e2e-"));
+      cleanups.push(() => github.close(), () => emulator.close(), () => rmSync(dataDir, { recursive: true, force: true }));
+      emulator.control.script({ match: "cut off", durationMs: 200_000, summary: "Did the job that was cut off." });
+      // The service is reached through a proxy that lets the first create through but withholds its answer.
+      let withheld = 0;
+      const createPath = API_PATHS.createRun(emulator.orgId);
+      const service = await startHttpProxy([emulator.url], {
+        withholdAnswer: ({ method, path }) => method === "POST" && path === createPath && ++withheld === 1,
+      });
+      cleanups.push(() => service.close());
+      const env = appEnv({ url: service.url, token: emulator.token, orgId: emulator.orgId }, dataDir, {
+        GHE_HOST: new URL(github.url).host,
+        GHE_PROTOCOL: "http",
+        LOG_LEVEL: "warn",
+      });
+
+      const first = await startAppChild(env, "the first process");
+      children.push(first);
+      github.seed({ issueComments: [{ issue_number: 1, body: "/agent do the job that was cut off", user: "maintainer" }] });
+      const trigger = github.state.issueComments.at(-1)!;
+      const payload = issueCommentPayload({ thread: { number: 1, title: "Flaky date test" }, comment: { id: trigger.id, body: trigger.body, login: "maintainer" } });
+      expect(await postWebhook(first.webhookUrl, "issue_comment", payload, "delivery-cut-off")).toBe(200);
+
+      // The run exists at the service, the App never heard its id: kill it there.
+      await until(() => emulator.control.runs().length === 1, "the create to reach the service");
+      await first.kill();
+      expect((await first.exited).signal).toBe("SIGKILL");
+      const run = emulator.control.runs()[0]!;
+      expect(run.metadata).toMatchObject({ delivery_id: "delivery-cut-off", bridge_task_id: expect.any(String) });
+
+      const second = await startAppChild(env, "the second process");
+      children.push(second);
+      const bot = () => github.commentsOn(FULL_NAME, 1).filter((c) => c.user.login === BOT_LOGIN);
+      const final = () => (listRuns ? parseMarker(bot()[0]?.body)?.state === "done" : (bot()[0]?.body ?? "").includes("whether it started is unknown"));
+      await until(final, "the tracking comment's final state");
+      // Give a duplicate create or comment every chance to appear before judging.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(await second.stop()).toEqual({ code: 0, signal: null });
+
+      expect(emulator.control.stats().runsCreated).toBe(1);
+      expect(bot()).toHaveLength(1);
+      if (listRuns) {
+        expect(parseMarker(bot()[0]!.body)).toMatchObject({ runId: run.id, state: "done", outcome: "succeeded" });
+        expect(bot()[0]!.body).toContain("Did the job that was cut off.");
+      } else {
+        expect(bot()[0]!.body).toContain("whether it started is unknown");
+        expect(bot()[0]!.body).toContain("the service does not list runs");
+      }
+      expect(first.stderr() + second.stderr()).not.toContain(emulator.token);
+    });
   });
 });
