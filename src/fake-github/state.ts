@@ -239,6 +239,8 @@ export interface FakeAttachment {
 export interface FakeGitHubState {
   app: FakeApp;
   installation: FakeInstallation;
+  /** Every installation of the app: `installation` first, then the seeded others (other organizations). */
+  installations: FakeInstallation[];
   /** Who writes comments and reactions (the app's bot user unless seeded otherwise). */
   writer: FakeUser;
   users: Map<string, FakeUser>;
@@ -437,6 +439,8 @@ export interface AttachmentSeed {
 export interface FakeGitHubSeed {
   app?: { id?: number; slug?: string; name?: string; owner?: string };
   installation?: { id?: number; account?: string };
+  /** Further installations of the app (other organizations), e.g. to spread webhooks over several; repositories report `installation`. */
+  otherInstallations?: Array<{ id: number; account?: string }>;
   /** Author of everything the bot writes; defaults to `<app slug>[bot]`. */
   writer?: UserSeed;
   repositories?: RepositorySeed[];
@@ -459,9 +463,12 @@ export const DEFAULT_INSTALLATION_ID = 2002;
 export function createFakeState(seed: FakeGitHubSeed = {}, now: () => Date = () => new Date()): FakeGitHubState {
   const app: FakeApp = { ...DEFAULT_APP, ...definedOnly(seed.app ?? {}) };
   const firstOwner = seed.repositories?.[0]?.owner ?? "octo-org";
+  const installation: FakeInstallation = { id: seed.installation?.id ?? DEFAULT_INSTALLATION_ID, account: seed.installation?.account ?? firstOwner };
+  const others = (seed.otherInstallations ?? []).map((other) => ({ id: other.id, account: other.account ?? `org-${other.id}` }));
   const state: FakeGitHubState = {
     app,
-    installation: { id: seed.installation?.id ?? DEFAULT_INSTALLATION_ID, account: seed.installation?.account ?? firstOwner },
+    installation,
+    installations: [installation, ...others],
     writer: { login: `${app.slug}[bot]`, id: 0, type: "Bot" },
     users: new Map(),
     repositories: [],

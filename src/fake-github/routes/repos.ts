@@ -9,17 +9,21 @@ import { intParam, repositoryOf, type RouteContext } from "./context.js";
 export function registerRepositoryRoutes(app: FastifyInstance, ctx: RouteContext): void {
   app.get("/app", async () => renderApp(ctx, ctx.state.app));
 
-  app.get("/app/installations", async () => [renderInstallation(ctx, ctx.state.installation, ctx.state.app)]);
+  const installationOf = (request: FastifyRequest) => {
+    const id = intParam((request.params as { installation_id: string }).installation_id);
+    return ctx.state.installations.find((installation) => installation.id === id);
+  };
+
+  app.get("/app/installations", async () => ctx.state.installations.map((installation) => renderInstallation(ctx, installation, ctx.state.app)));
 
   app.get("/app/installations/:installation_id", async (request, reply) => {
-    const { installation_id } = request.params as { installation_id: string };
-    if (intParam(installation_id) !== ctx.state.installation.id) return notFound(reply);
-    return renderInstallation(ctx, ctx.state.installation, ctx.state.app);
+    const installation = installationOf(request);
+    if (!installation) return notFound(reply);
+    return renderInstallation(ctx, installation, ctx.state.app);
   });
 
   app.post("/app/installations/:installation_id/access_tokens", async (request, reply) => {
-    const { installation_id } = request.params as { installation_id: string };
-    if (intParam(installation_id) !== ctx.state.installation.id) return notFound(reply);
+    if (!installationOf(request)) return notFound(reply);
     const expires = new Date(ctx.state.now().getTime() + 60 * 60 * 1000);
     return reply.code(201).send({
       token: `ghs_${randomBytes(18).toString("hex")}`,

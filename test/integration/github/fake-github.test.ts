@@ -71,6 +71,19 @@ describe("authentication and bookkeeping", () => {
     ]);
   });
 
+  it("serves further installations of the app (other organizations), each with its own token, and no others", async () => {
+    const fake = await startFake({ ...seed, otherInstallations: [{ id: 3003, account: "other-org" }] });
+    const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048, privateKeyEncoding: { type: "pkcs8", format: "pem" }, publicKeyEncoding: { type: "spki", format: "pem" } });
+    const probot = new Probot({ appId: 1001, privateKey, baseUrl: fake.url, logLevel: "fatal" });
+    const appOctokit = await probot.auth();
+    const { data: installations } = await appOctokit.request("GET /app/installations");
+    expect(installations.map((i) => [i.id, i.account?.login])).toEqual([[2002, "acme"], [3003, "other-org"]]);
+
+    await createComment(await probot.auth(3003), REPO, 7, "from the other installation");
+    const unknown = await appOctokit.request("POST /app/installations/{installation_id}/access_tokens", { installation_id: 4004 }).catch((e: { status: number }) => e);
+    expect(unknown).toMatchObject({ status: 404 });
+  });
+
   it("injects faults for the next N matching requests only", async () => {
     const fake = await startFake(seed);
     const octokit = octokitFor(fake);
