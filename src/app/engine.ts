@@ -80,6 +80,12 @@ function reactsVisibly(task: Task): boolean {
 const noopLogger: EngineLogger = { info() {}, warn() {}, error() {} };
 const noopObserver: EngineObserver = { acknowledged() {}, runStarted() {}, runFinished() {} };
 const DONE: JobOutcome = { kind: "done" };
+/**
+ * Creates that may wait for the service's budget inside a step (a minute's worth at 10 per minute).
+ * Past that a create waits in the queue instead of in a worker slot, so that new triggers are still
+ * acknowledged while a burst of creates is paced out by the service's limit.
+ */
+const CREATES_WAITING_IN_STEPS = 10;
 /** Shutting down mid-step: the job stays queued, so the next process (or another replica) takes the step again. */
 const TAKE_AGAIN: JobOutcome = { kind: "later", delayMs: 0 };
 
@@ -103,6 +109,8 @@ export class RunEngine {
   private readonly editIntervalMs: number;
   private readonly editWindow: SlidingWindowLog;
   private readonly scale: number;
+  /** Create steps of this process waiting for the service's budget (at most CREATES_WAITING_IN_STEPS). */
+  private createsWaiting = 0;
   readonly watchTimeoutMs: number;
   private readonly now: () => number;
   private readonly abort = new AbortController();
@@ -257,11 +265,27 @@ export class RunEngine {
 
   private async send(task: Task): Promise<JobOutcome> {
     if (task.state !== "queued") return DONE;
+    if (task.kind === "create" && this.createsWaiting >= CREATES_WAITING_IN_STEPS) {
+      // One create frees a place about every 6 s (10 per minute): look again then.
+      return { kind: "later", delayMs: Math.max(20, 6_000 * this.scale) };
+    }
+    // Counted from here until the call goes out (or fails): the steps that wait for the create budget.
+    let waiting = task.kind === "create";
+    if (waiting) this.createsWaiting += 1;
+    const stopWaiting = () => {
+      if (waiting) this.createsWaiting -= 1;
+      waiting = false;
+    };
     if (task.kind === "create" && (task.request.metadata as Record<string, unknown> | undefined)?.bridge_task_id === undefined) {
       // The task's own id travels with the create, so a crash mid-call can be reconciled by listing runs.
-      task = await this.store.updateTask(task.id, { request: { ...task.request, metadata: withBridgeTaskId((task.request.metadata as Record<string, unknown> | undefined) ?? {}, bridgeTaskId(task)) } });
+      const metadata = withBridgeTaskId((task.request.metadata as Record<string, unknown> | undefined) ?? {}, bridgeTaskId(task));
+      task = await this.store.updateTask(task.id, { request: { ...task.request, metadata } }).catch((error: unknown) => {
+        stopWaiting();
+        throw error;
+      });
     }
     const beforeSend = async () => {
+      stopWaiting();
       task = await this.store.updateTask(task.id, { state: "sending", sentAt: this.now() });
     };
     let run: AgentRun;
@@ -277,6 +301,8 @@ export class RunEngine {
       if (this.abort.signal.aborted) return TAKE_AGAIN;
       await this.failToStart(task, error);
       return DONE;
+    } finally {
+      stopWaiting();
     }
     const now = this.now();
     const watched = await this.transition(task, ["sending"], {

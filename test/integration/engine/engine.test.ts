@@ -15,7 +15,7 @@ import { parseMarker } from "../../../src/core/markers.js";
 import { startEmulator, type RunningEmulator } from "../../../src/emulator/index.js";
 import { startFakeGitHub, type FakeGitHub } from "../../../src/fake-github/index.js";
 import { createWritePacer, type WriteEvent, type WritePacer } from "../../../src/github/pacing.js";
-import { createInProcessBudget, createRedisBudget } from "../../../src/service/budget.js";
+import { createInProcessBudget, createRedisBudget, type RateBudget } from "../../../src/service/budget.js";
 import { AgentRunClient, SOURCE } from "../../../src/service/index.js";
 import { APP_BACKENDS, BOT_LOGIN, SCALE, TEST_REDIS_URL, TestOctokit, dropRedisKeys, type AppBackendKind } from "../../helpers/app-harness.js";
 import { queueTaskStep, startEngineHarness, type EngineHarness } from "../../helpers/engine-harness.js";
@@ -43,6 +43,8 @@ interface World {
   /** The first engine's paced writer, its pacer and every write event the pacer reported. */
   pacer: WritePacer;
   writeEvents: WriteEvent[];
+  /** The API token's rate budget, shared by every process of the world. */
+  budget: RateBudget;
   /**
    * Another process over the same store (a restart, or a second replica on Redis): an engine with its
    * own queue object, pacer and client (which counts its service requests); stopped by `close()`.
@@ -127,6 +129,7 @@ async function startWorld(backend: AppBackendKind, options: { retry?: Partial<Re
     harness,
     pacer: first.pacer,
     writeEvents,
+    budget,
     async startProcess() {
       const parts = processParts();
       const next = await harness.restart({ client: parts.client, writer: parts.writer });
@@ -412,6 +415,26 @@ describe.each(APP_BACKENDS)("RunEngine on the %s backend", (backend) => {
       expect(comments.map((c) => c.id)).toEqual([t.trackingCommentId]);
       expect(markerOf(comments[0]!.body)).toMatchObject({ runId: t.runId, state: "done" });
     }
+  });
+
+  it("in a burst of creates, at most a minute's worth waits for the service's budget inside a step: the others wait in the queue, so new triggers are still acknowledged", async () => {
+    world = await startWorld(backend);
+    let mostWaiting = 0;
+    const sampler = setInterval(() => (mostWaiting = Math.max(mostWaiting, world!.budget.waiting("create"))), 2);
+    try {
+      const tasks: Task[] = [];
+      for (let issue = 1; issue <= ISSUES; issue++) tasks.push(await world.submit({ thread: { installationId: INSTALLATION_ID, owner: OWNER, repo: REPO, issueNumber: issue, triggerPhrase: "/agent" } }));
+      await world.harness.idle();
+      const done = await Promise.all(tasks.map((t) => world!.getTask(t.id)));
+      expect(done.map((t) => t.state)).toEqual(tasks.map(() => "done"));
+    } finally {
+      clearInterval(sampler);
+    }
+    // 25 creates against 10 a minute: 15 would otherwise sit in worker slots for up to two minutes.
+    expect(mostWaiting).toBeGreaterThan(0);
+    expect(mostWaiting).toBeLessThanOrEqual(10);
+    expect(world.emulator.control.stats().runsCreated).toBe(ISSUES);
+    expect(world.emulator.control.stats().rateLimited).toBe(0);
   });
 
   it("acknowledges exactly once across a crash: a tracking comment already posted is found by its marker", async () => {
