@@ -20,7 +20,8 @@ export interface BullQueueOptions {
 
 type StoredData = JobSpec["data"] & { attempt?: number };
 
-const DEFAULT_CONCURRENCY: Record<JobName, number> = { delivery: 20, task: 50 };
+/** Per replica. Task steps may wait for a paced GitHub write or the service's budget while active: they need room. */
+const DEFAULT_CONCURRENCY: Record<JobName, number> = { delivery: 20, task: 200 };
 
 /**
  * The distributed queue, on BullMQ: one queue per kind of job (deliveries, task steps), and every

@@ -27,7 +27,11 @@ interface JobRow {
 const PRIORITY: Record<JobSpec["name"], number> = { delivery: 0, task: 1 };
 
 export interface SqliteQueueOptions {
-  /** Jobs processed at once; the rest wait in the table, not in memory. */
+  /**
+   * Jobs processed at once (default 400); the rest wait in the table, not in memory. A step may wait
+   * for a paced GitHub write or the service's budget while it holds its place, and such waits cost
+   * only a promise: too few places and a burst in one installation holds back everything else.
+   */
   concurrency?: number;
   retry?: Partial<RetryPolicy>;
   now?: () => number;
@@ -50,7 +54,7 @@ export class SqliteWorkQueue implements WorkQueue {
     private readonly db: Database.Database,
     options: SqliteQueueOptions = {},
   ) {
-    this.concurrency = options.concurrency ?? 100;
+    this.concurrency = options.concurrency ?? 400;
     this.retry = { ...DEFAULT_RETRY, ...options.retry };
     this.now = options.now ?? Date.now;
     this.db.exec(SCHEMA);
