@@ -98,6 +98,10 @@ export class BullWorkQueue implements WorkQueue {
   }
 
   async stop(): Promise<void> {
+    // A connection closed while BullMQ still initialises it rejects that init's commands with no one
+    // awaiting them ("Connection is closed", unhandled): let them finish first, but never wait on a
+    // Redis that is down.
+    await settleWithin(2_000, [...this.workers, ...Object.values(this.queues)].map((part) => part.waitUntilReady()));
     await Promise.all(this.workers.map((worker) => worker.close()));
     this.workers = [];
     await Promise.all(Object.values(this.queues).map((queue) => queue.close()));
@@ -117,4 +121,11 @@ export class BullWorkQueue implements WorkQueue {
     const client = (await this.queues.task.client) as unknown as { ping(): Promise<string> };
     await client.ping();
   }
+}
+
+async function settleWithin(ms: number, promises: Promise<unknown>[]): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
+  await Promise.race([Promise.allSettled(promises), deadline]);
+  clearTimeout(timer);
 }

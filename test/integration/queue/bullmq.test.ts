@@ -1,0 +1,36 @@
+/**
+ * The distributed queue's own lifecycle against the real Redis on 127.0.0.1:6379: a replica stopped
+ * right after it started (a failed start, a test's quick teardown) must not leave BullMQ's
+ * half-initialised connections to reject with no one listening.
+ */
+import { Redis } from "ioredis";
+import { afterAll, expect, it } from "vitest";
+import { BullWorkQueue } from "../../../src/app/queue/bullmq.js";
+
+const prefix = `bullmq-lifecycle-${process.pid}`;
+
+afterAll(async () => {
+  const redis = new Redis("redis://127.0.0.1:6379");
+  const keys = await redis.keys(`${prefix}*`);
+  if (keys.length > 0) await redis.del(...keys);
+  await redis.quit();
+});
+
+it("stops at once after starting without an unhandled 'Connection is closed'", async () => {
+  const unhandled: unknown[] = [];
+  const record = (reason: unknown) => unhandled.push(reason);
+  process.on("unhandledRejection", record);
+  try {
+    for (let i = 0; i < 40; i++) {
+      const queue = new BullWorkQueue({ connection: { host: "127.0.0.1", port: 6379, maxRetriesPerRequest: null }, prefix: `${prefix}-${i}` });
+      queue.start({ process: async () => ({ kind: "done" }), onFailed: async () => undefined });
+      await new Promise((resolve) => setTimeout(resolve, i % 5));
+      await queue.stop();
+    }
+    // Rejections of dropped commands surface on later ticks.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+  } finally {
+    process.off("unhandledRejection", record);
+  }
+  expect(unhandled.map(String)).toEqual([]);
+});
