@@ -11,7 +11,11 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { randomUUID } from "node:crypto";
+import { Redis } from "ioredis";
+import { RedisBridgeStore } from "../src/app/store/redis.js";
 import { SqliteBridgeStore } from "../src/app/store/sqlite.js";
+import type { BridgeStore } from "../src/app/store/types.js";
 import { DEFAULT_INSTALLATION_ID, startFakeGitHub, type FakeGitHub } from "../src/fake-github/index.js";
 import { SOURCE } from "../src/service/index.js";
 import { OWNER, REPO, REPO_ID, appAvailable, appEnv, buildAppProcess, startAppProcess, type AppProcess } from "./lib/app.js";
@@ -30,16 +34,19 @@ export interface MemoryBenchOptions {
   bundle?: string;
   /** Extra flags for the App's `node` (e.g. V8 heap settings, to compare). */
   nodeArgs?: string[];
+  /** Replicas sharing the watches over Redis (default 3), and where Redis is (default REDIS_URL or 127.0.0.1:6379). */
+  replicas?: number;
+  redisUrl?: string;
 }
 
 const NAME = "memory";
-const TARGET_BYTES = 150e6;
+const TARGET_BYTES = 120e6;
 const BOT = "agent-run-bridge[bot]";
 const IDLE_WAIT_MS = 5_000;
 const SAMPLES = 9;
 const SAMPLE_EVERY_MS = 250;
 
-/** Decimal megabytes, as the target is stated (150 MB = 150,000,000 bytes). */
+/** Decimal megabytes, as the target is stated (120 MB = 120,000,000 bytes). */
 const mb = (bytes: number) => `${formatNumber(bytes / 1e6, 1)} MB`;
 
 interface Phase {
@@ -64,8 +71,7 @@ async function fakeGitHubFor(watches: number): Promise<FakeGitHub> {
 }
 
 /** Stores one "watching" task per run, as the App leaves them when it stops mid-watch. */
-async function storeWatches(dataDir: string, runIds: readonly number[]): Promise<void> {
-  const store = new SqliteBridgeStore(join(dataDir, "bridge.sqlite"));
+async function storeWatches(store: BridgeStore, runIds: readonly number[]): Promise<void> {
   try {
     for (const [i, runId] of runIds.entries()) {
       await store.insertTask({
@@ -87,7 +93,7 @@ async function storeWatches(dataDir: string, runIds: readonly number[]): Promise
   }
 }
 
-/** Starts the App on `dataDir`, waits until `ready()` (bounded), reads its memory, stops it. */
+/** Starts the App on `dataDir` (as `replicas` processes when `redis` is given), waits until `ready()` (bounded), reads each one's memory, stops them. */
 async function measureApp(
   bundle: string,
   nodeArgs: readonly string[],
@@ -97,24 +103,53 @@ async function measureApp(
   scale: number,
   ready: () => boolean,
   timeoutMs: number,
-): Promise<Phase> {
-  let app: AppProcess | undefined;
+  redis?: { url: string; keyPrefix: string; replicas: number },
+): Promise<Phase[]> {
+  const apps: AppProcess[] = [];
   try {
     const started = performance.now();
-    app = await startAppProcess(bundle, appEnv({ githubUrl: github.url, serviceUrl: bench.url, serviceToken: WATCHER_TOKEN, orgId: BENCH_ORG_ID, dataDir, timeScale: scale }), nodeArgs);
+    for (let i = 0; i < (redis?.replicas ?? 1); i++) {
+      const env = appEnv({ githubUrl: github.url, serviceUrl: bench.url, serviceToken: WATCHER_TOKEN, orgId: BENCH_ORG_ID, dataDir, timeScale: scale });
+      if (redis) Object.assign(env, { REDIS_URL: redis.url, REDIS_KEY_PREFIX: redis.keyPrefix });
+      apps.push(await startAppProcess(bundle, env, nodeArgs));
+    }
     const deadline = started + timeoutMs;
     while (!ready() && performance.now() < deadline) await sleep(20);
     if (!ready()) throw new Error(`the App did not reach the measuring point within ${timeoutMs} ms`);
     const elapsedS = (performance.now() - started) / 1000;
-    const rssSamples: number[] = [];
+    const samples = apps.map((): number[] => []);
     for (let i = 0; i < SAMPLES; i++) {
-      rssSamples.push((await app.memory()).now.rss);
+      for (const [n, app] of apps.entries()) samples[n]!.push((await app.memory()).now.rss);
       await sleep(SAMPLE_EVERY_MS);
     }
-    const reading = await app.memory({ afterGc: true });
-    return { rssSamples, reading, elapsedS };
+    const phases: Phase[] = [];
+    for (const [n, app] of apps.entries()) phases.push({ rssSamples: samples[n]!, reading: await app.memory({ afterGc: true }), elapsedS });
+    return phases;
   } finally {
-    await app?.stop();
+    await Promise.all(apps.map((app) => app.stop()));
+  }
+}
+
+/** Deletes every key under the prefix (the bench's own namespace in a shared Redis). */
+async function deleteKeys(redis: Redis, keyPrefix: string): Promise<void> {
+  let cursor = "0";
+  do {
+    const [next, keys] = await redis.scan(cursor, "MATCH", `${keyPrefix}*`, "COUNT", 1000);
+    cursor = next;
+    if (keys.length > 0) await redis.del(...keys);
+  } while (cursor !== "0");
+}
+
+async function redisClient(url: string): Promise<Redis | null> {
+  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1, connectTimeout: 1_000, retryStrategy: () => null });
+  redis.on("error", () => undefined);
+  try {
+    await redis.connect();
+    await redis.ping();
+    return redis;
+  } catch {
+    redis.disconnect();
+    return null;
   }
 }
 
@@ -122,12 +157,14 @@ export async function runMemoryBenchmark(options: MemoryBenchOptions = {}): Prom
   const watches = options.watches ?? 1000;
   const scale = options.scale ?? 0.01;
   const readsPerRun = options.readsPerRun ?? 2;
-  const target = "< 150 MB";
+  const target = "< 120 MB";
   if (!appAvailable()) {
     return { benchmark: NAME, scale, notes: ["src/app/main.ts is missing: the App has not landed in this checkout."], rows: [unavailableRow(NAME, `RSS with ${watches} watches`, "the App (src/app/main.ts) is missing", target)] };
   }
   const bundle = options.bundle ?? (await buildAppProcess());
   const nodeArgs = options.nodeArgs ?? [];
+  const replicas = options.replicas ?? 3;
+  const redisUrl = options.redisUrl ?? process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
 
   const bench = await startBenchEmulator({ timeScale: scale, setupRuns: watches });
   const github = await fakeGitHubFor(watches);
@@ -139,18 +176,34 @@ export async function runMemoryBenchmark(options: MemoryBenchOptions = {}): Prom
     // Long runs: none finishes while measured, so every one of them stays watched.
     bench.control.script({ match: "[bench-watch-", durationMs: 24 * 3_600_000, logSteps: 12 });
     const runs = await createRunsAtOnce(bench, Array.from({ length: watches }, (_, i) => `[bench-watch-${i}] keep the lights on`), scale);
-    await storeWatches(dataDir, runs.map((r) => r.id));
+    await storeWatches(new SqliteBridgeStore(join(dataDir, "bridge.sqlite")), runs.map((r) => r.id));
     bench.control.resetStats();
 
-    const everyRunRead = () => runs.every((r) => (bench.watcherReadsPerRun.get(r.id) ?? 0) >= readsPerRun);
+    const readsAtLeast = (n: number) => () => runs.every((r) => (bench.watcherReadsPerRun.get(r.id) ?? 0) >= n);
     // Bounded: the first round is budget-bound (1 request per emulated second), later ones stretched to 75% of it.
     const timeoutMs = ((watches * readsPerRun * 60) / (60 * 0.75) + 600) * 1000 * scale + 30_000;
-    const loaded = await measureApp(bundle, nodeArgs, bench, github, dataDir, scale, everyRunRead, timeoutMs);
+    const [loaded] = (await measureApp(bundle, nodeArgs, bench, github, dataDir, scale, readsAtLeast(readsPerRun), timeoutMs)) as [Phase];
     const stats = bench.control.stats();
+
+    // The same watches on the distributed backend, shared by `replicas` processes over one Redis.
+    let perReplica: Phase[] | null = null;
+    const redis = await redisClient(redisUrl);
+    if (redis) {
+      const keyPrefix = `arb-bench-memory-${randomUUID()}`;
+      try {
+        await storeWatches(new RedisBridgeStore(redis, { keyPrefix: `${keyPrefix}:store` }), runs.map((r) => r.id));
+        const before = Math.min(...runs.map((r) => bench.watcherReadsPerRun.get(r.id) ?? 0));
+        perReplica = await measureApp(bundle, nodeArgs, bench, github, dataDir, scale, readsAtLeast(before + readsPerRun), timeoutMs, { url: redisUrl, keyPrefix, replicas });
+      } finally {
+        await deleteKeys(redis, keyPrefix);
+        redis.disconnect();
+      }
+    }
 
     // Baseline: the same App with nothing stored; idle is idle, a few seconds after start is enough.
     const idleUntil = performance.now() + IDLE_WAIT_MS;
-    const idle = await measureApp(bundle, nodeArgs, idleBench, idleGitHub, idleDir, scale, () => performance.now() >= idleUntil, IDLE_WAIT_MS + 30_000);
+    const [idle] = (await measureApp(bundle, nodeArgs, idleBench, idleGitHub, idleDir, scale, () => performance.now() >= idleUntil, IDLE_WAIT_MS + 30_000)) as [Phase];
+    const replicaRss = perReplica?.map((phase) => median(phase.rssSamples)) ?? [];
 
     const emulatedS = loaded.elapsedS / scale;
     const l = loaded.reading;
@@ -163,13 +216,16 @@ export async function runMemoryBenchmark(options: MemoryBenchOptions = {}): Prom
       benchmark: NAME,
       scale,
       notes: [
-        `The App runs as \`node --expose-gc\` on a bundle of bench/lib/app-process.ts: startApp from the environment (GHE_HOST → the fake GitHub, AGENT_RUN_* → the emulator, AGENT_RUN_TIME_SCALE = ${scale}), SQLite in a temporary DATA_DIR, Probot's Octokit with its GitHub write pacing scaled by the same factor.`,
+        `The App runs as \`node --expose-gc\` on a bundle of bench/lib/app-process.ts: startApp from the environment (GHE_HOST → the fake GitHub, AGENT_RUN_* → the emulator, AGENT_RUN_TIME_SCALE = ${scale}), SQLite in a temporary DATA_DIR, its per-installation GitHub write pacing scaled by the same factor.`,
         `Loaded: ${watches} runs of 24 emulated hours started at once by other tokens, each stored as a watching task with a tracking comment, which the App recovers on start. ` +
           `Read inside the App (process.memoryUsage) once the emulator had answered every run at least ${readsPerRun} times: ${formatNumber(loaded.elapsedS, 1)} s real = ${formatNumber(emulatedS / 60, 0)} emulated minutes, ` +
           `${stats.requests} requests (${stats.rateLimited} answered 429). RSS is the median of ${SAMPLES} readings ${SAMPLE_EVERY_MS} ms apart from then on (range ${mb(Math.min(...loaded.rssSamples))}–${mb(Math.max(...loaded.rssSamples))}). ` +
           `Idle: the same App with an empty DATA_DIR, read the same way from ${IDLE_WAIT_MS / 1000} s after start.`,
         `Loaded: heap used ${mb(l.now.heapUsed)} of ${mb(l.now.heapTotal)} allocated; after a full collection ${mb(liveLoaded)} is live (idle: ${mb(liveIdle)}), ` +
           `so the watches themselves hold about ${formatNumber((liveLoaded - liveIdle) / 1024 / Math.max(1, watches), 1)} KB each; the rest of the difference is heap V8 sized for the allocation rate.`,
+        perReplica
+          ? `Redis: the same ${watches} watches stored in Redis under a fresh key prefix and shared by ${replicas} App processes (REDIS_URL ${redisUrl}); each replica's RSS is the median of its own ${SAMPLES} readings once every run had been read ${readsPerRun} more times; per replica: ${replicaRss.map(mb).join(", ")}; live heap after a full collection: ${perReplica.map((p) => mb(p.reading.afterGc?.heapUsed ?? Number.NaN)).join(", ")}.`
+          : `Redis: none answered at ${redisUrl}, so the per-replica figure was not measured (start redis-server or set REDIS_URL).`,
         `Time compression raises that rate: the App polls ${formatNumber(1 / scale, 0)}× as often per real second as it would at scale 1, so this RSS is an upper bound of the real-time figure (RSS after the collection: ${mb(l.afterGc?.rss ?? Number.NaN)}, V8 keeps the pages).`,
       ],
       rows: [
@@ -191,6 +247,17 @@ export async function runMemoryBenchmark(options: MemoryBenchOptions = {}): Prom
           target,
           met: l.now.peakRss === null ? "n/a" : yesNo(l.now.peakRss < TARGET_BYTES),
         },
+        perReplica
+          ? {
+              benchmark: NAME,
+              figure: `RSS per replica, ${formatNumber(watches)} watches over ${replicas} replicas on Redis (largest)`,
+              value: mb(Math.max(...replicaRss)),
+              baseline: `${mb(rssLoaded)} (1 process, embedded)`,
+              ratio: ratioOf(Math.max(...replicaRss), rssLoaded),
+              target,
+              met: yesNo(Math.max(...replicaRss) < TARGET_BYTES),
+            }
+          : unavailableRow(NAME, `RSS per replica, ${formatNumber(watches)} watches over ${replicas} replicas on Redis`, `no Redis at ${redisUrl}`, target),
         {
           benchmark: NAME,
           figure: "live heap after a full GC",

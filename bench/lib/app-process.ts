@@ -1,13 +1,11 @@
 /**
  * The GitHub App as its own process, the way `agent-run app` runs it: `startApp(process.env)`,
- * configured through the environment. One addition for time-scaled benchmarks: BENCH_GITHUB_PACING_SCALE
- * compresses Probot's GitHub write pacing by the benchmark's factor, like every other rate window.
- * The parent talks to it over the IPC channel: it is told where the App listens, and asks for memory
+ * configured through the environment only (AGENT_RUN_TIME_SCALE compresses the App's GitHub write
+ * pacing with every other rate window). The parent talks to it over the IPC channel: it is told where the App listens, and asks for memory
  * readings taken inside the process.
  */
 import { readFileSync } from "node:fs";
 import { startApp } from "../../src/app/main.js";
-import { scaledPacingOctokit } from "./github-pacing.js";
 
 export type AppProcessMessage =
   | { type: "ready"; url: string; webhookUrl: string }
@@ -51,8 +49,7 @@ function send(message: AppProcessMessage): void {
 
 async function main(): Promise<void> {
   if (!process.send) throw new Error("the App process is started by a benchmark over an IPC channel (child_process.fork)");
-  const pacing = process.env.BENCH_GITHUB_PACING_SCALE;
-  const app = await startApp(process.env, pacing ? { Octokit: scaledPacingOctokit(Number(pacing)) } : {});
+  const app = await startApp(process.env);
   process.on("message", (message: ParentMessage) => {
     if (message.type === "memory") {
       const now = memorySample();

@@ -74,9 +74,8 @@ export function appEnv(input: AppEnvInput): NodeJS.ProcessEnv {
     AGENT_RUN_API_TOKEN: input.serviceToken,
     AGENT_RUN_ORG_ID: String(input.orgId),
     DATA_DIR: input.dataDir,
+    // One factor for every rate window: the service's budget and intervals, and the App's GitHub write pacing.
     AGENT_RUN_TIME_SCALE: String(input.timeScale),
-    // GitHub's write pacing is a rate window too: compressed by the same factor.
-    BENCH_GITHUB_PACING_SCALE: String(input.timeScale),
   };
 }
 
