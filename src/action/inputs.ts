@@ -7,7 +7,7 @@
  * Every problem is reported at once, each naming its input, e.g.
  *   Invalid inputs: `org-id` must be a positive integer, got "acme"; `metadata` must be a JSON object …
  */
-import { z } from "zod";
+import * as z from "zod";
 import { AgentTypeFieldSchema, ModelSchema, RepoIdSchema, TriggerPhraseSchema } from "../config/schema.js";
 import { ImageDataUriSchema, LOGS_PATH_CHOICES, type AgentType, type LogsPathChoice } from "../service/wire.js";
 

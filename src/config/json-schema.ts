@@ -4,7 +4,7 @@
  * test keeps it fresh, `npm run docs` rewrites it) and shipped in the npm package, so that an
  * editor with a YAML language server completes and checks the keys as they are typed.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { RepoConfigSchema } from "./schema.js";
 
 /** Where the committed schema lives in this repository and in the npm package. */

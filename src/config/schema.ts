@@ -5,7 +5,7 @@
  * Every object is strict (an unknown key is a typo the user wants to hear about); `_extends` is
  * the one exception, because Probot resolves it before we see the file.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { AGENT_TYPES } from "../service/wire.js";
 import { locateIssues, type LocatedProblem } from "./issues.js";
 import { suggestKey } from "./key-suggestions.js";

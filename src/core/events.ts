@@ -12,7 +12,7 @@ import type {
   PullRequestReviewEvent,
   WorkflowRunEvent,
 } from "@octokit/webhooks-types";
-import { z } from "zod";
+import * as z from "zod";
 import { describeIssues } from "../config/issues.js";
 
 // ---------------------------------------------------------------------------------------------

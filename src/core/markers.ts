@@ -15,7 +15,7 @@
  * The run marker's `state` is also the delivery record: the result comment says `"state":"done"`,
  * so a restarted watcher that finds it knows the result was already posted.
  */
-import { z } from "zod";
+import * as z from "zod";
 import type { RunPhase } from "../service/status.js";
 import type { AgentRun, SourceType } from "../service/wire.js";
 import { SOURCE, SourceTypeSchema } from "../service/wire.js";

@@ -3,7 +3,7 @@
  * HTTP under `/_emulator/` (no auth, loopback only).
  */
 import type { FastifyInstance, FastifyReply } from "fastify";
-import { z } from "zod";
+import * as z from "zod";
 import { EmulatedClock } from "./clock.js";
 import { FaultInjector, FaultsSchema } from "./faults.js";
 import { completeRepository, EndpointsSchema, RepositoriesSchema, type ResolvedOptions, type ResolvedRepository } from "./options.js";

@@ -2,7 +2,7 @@
  * Injected faults for tests and benchmarks: server errors, latency, dropped connections and 429
  * storms. Draws come from a seeded random source, so a test sees the same faults every time.
  */
-import { z } from "zod";
+import * as z from "zod";
 import type { Random } from "./random.js";
 import type { Faults } from "./types.js";
 

@@ -1,5 +1,5 @@
 /** Emulator options: validated once, with their defaults filled in. */
-import { z } from "zod";
+import * as z from "zod";
 import { completeScript, DEFAULT_RUN_SCRIPT } from "./scripts.js";
 import type { ResolvedScript } from "./scripts.js";
 import type { EmulatedRepository, EmulatorOptions, ErrorStyle, OptionalEndpoints, StatusVocabulary } from "./types.js";

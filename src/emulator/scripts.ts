@@ -2,7 +2,7 @@
  * Which script drives a run: the first script whose `match` is in the prompt, else the oldest
  * script without `match`, else the default. Creations and resumes each take a script.
  */
-import { z } from "zod";
+import * as z from "zod";
 import type { RunScript } from "./types.js";
 
 export const DEFAULT_RUN_SCRIPT: RunScript = {

@@ -4,7 +4,7 @@
  */
 import { SOURCE } from "../service/wire.js";
 import type { CreateRunRequestSchema, SourceType } from "../service/wire.js";
-import type { z } from "zod";
+import type * as z from "zod";
 import type { EmulatedClock } from "./clock.js";
 import {
   isInProgress,

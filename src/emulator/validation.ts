@@ -2,7 +2,7 @@
  * Request validation with FastAPI-like error bodies: `{ detail: [{ loc, msg, type }] }`, where
  * `loc` starts with "body", "path" or "query". Messages come from the wire schemas. Pure.
  */
-import type { z } from "zod";
+import type * as z from "zod";
 import { ListRepositoriesQuerySchema, ListRunsQuerySchema, LogsQuerySchema } from "../service/wire.js";
 
 export interface ValidationIssue {

@@ -1,5 +1,5 @@
 import pRetry from "p-retry";
-import type { z } from "zod";
+import type * as z from "zod";
 import { BRIDGE_NAME, BRIDGE_VERSION } from "../version.js";
 import { createInProcessBudget, defaultWindows, type BudgetKind, type RateBudget } from "./budget.js";
 import {

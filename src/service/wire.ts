@@ -7,7 +7,7 @@
  * bridge cannot work without (a run's `id`) is required. Request schemas are strict: the
  * bridge never sends a field the spec does not list.
  */
-import { z } from "zod";
+import * as z from "zod";
 
 /**
  * Spec §4: every path, in one place. Real deployments serve the ALPHA logs endpoint under

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
-import { z } from "zod";
+import * as z from "zod";
 import {
   CheckSuiteSchema,
   DEFAULT_REPO_CONFIG,
