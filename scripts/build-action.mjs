@@ -1,14 +1,19 @@
 #!/usr/bin/env node
 /**
- * Bundles the GitHub Action (src/action/index.ts) into ONE file, dist/index.js, that a runner
- * starts with `node24` and nothing installed: ESM, every dependency inlined, no minification, no
- * source map (the output would otherwise carry absolute paths of this machine). The build is
- * deterministic, so a test can rebuild into a temporary directory and compare bytes with dist/.
+ * Bundles the GitHub Action (src/action/index.ts) into dist/, which a runner starts with `node24`
+ * and nothing installed: ESM, every dependency inlined, no source map (the output would otherwise
+ * carry paths of this machine). The build is deterministic, so a test can rebuild into a temporary
+ * directory and compare bytes with dist/.
  *
- *   node scripts/build-action.mjs            → dist/index.js, dist/package.json
+ * A runner pays for every byte it loads before the first request, so the bundle is split:
+ * dist/index.js holds what every step runs, and what only some steps need is a chunk loaded by
+ * `import()` when asked for (the YAML parser when the repository has a config file, @actions/github
+ * with undici when a proxy is set). Chunk names carry a content hash; stale ones are removed.
+ *
+ *   node scripts/build-action.mjs            → dist/index.js, its chunks, dist/package.json
  *   node scripts/build-action.mjs --out DIR  → the same files under DIR (dist/ untouched)
  */
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
@@ -28,6 +33,23 @@ const BANNER = [
 /** Packages that must never end up in the action: native addons and the App's server stack. */
 const FORBIDDEN = /node_modules[\\/](better-sqlite3|ioredis|probot|fastify|pino|commander|bindings)[\\/]/;
 
+/**
+ * @actions/core imports @actions/http-client (and so undici) for OIDC tokens, which the Action never
+ * asks for. These packages do nothing when merely imported, so they may be left out of a chunk that
+ * uses none of their exports: esbuild cannot know that without being told.
+ */
+const SIDE_EFFECT_FREE = /^(@actions\/http-client|undici)$/;
+const sideEffectFree = {
+  name: "side-effect-free",
+  setup(build) {
+    build.onResolve({ filter: SIDE_EFFECT_FREE }, async (args) => {
+      if (args.pluginData === "side-effect-free") return undefined;
+      const resolved = await build.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: "side-effect-free" });
+      return resolved.errors.length > 0 ? { errors: resolved.errors } : { path: resolved.path, external: resolved.external, sideEffects: false };
+    });
+  },
+};
+
 /** `{"type":"module"}` beside the bundle: it stays ESM wherever the folder is copied. */
 const DIST_PACKAGE_JSON = `${JSON.stringify({ type: "module" }, null, 2)}\n`;
 
@@ -35,8 +57,11 @@ export async function buildAction(outDir = join(ROOT, "dist")) {
   const result = await build({
     absWorkingDir: ROOT,
     entryPoints: [ENTRY],
-    outfile: join(outDir, "index.js"),
+    outdir: outDir,
+    entryNames: "index",
+    chunkNames: "[name]-[hash]",
     bundle: true,
+    splitting: true,
     platform: "node",
     format: "esm",
     target: "node24",
@@ -50,22 +75,24 @@ export async function buildAction(outDir = join(ROOT, "dist")) {
     metafile: true,
     write: false,
     logLevel: "warning",
+    plugins: [sideEffectFree],
   });
   const inputs = Object.keys(result.metafile.inputs);
   const forbidden = inputs.filter((path) => FORBIDDEN.test(path));
   if (forbidden.length > 0) {
     throw new Error(`The action bundle must not include ${[...new Set(forbidden.map((p) => FORBIDDEN.exec(p)[1]))].join(", ")} (pulled in via ${forbidden[0]}). Import only what the action needs.`);
   }
-  const [output] = result.outputFiles;
   mkdirSync(outDir, { recursive: true });
-  writeFileSync(output.path, output.contents);
+  for (const stale of readdirSync(outDir).filter((name) => name.endsWith(".js"))) rmSync(join(outDir, stale));
+  for (const output of result.outputFiles) writeFileSync(output.path, output.contents);
   writeFileSync(join(outDir, "package.json"), DIST_PACKAGE_JSON);
-  return { file: output.path, bytes: output.contents.length, inputs: inputs.length };
+  const entry = result.outputFiles.find((output) => output.path === join(outDir, "index.js"));
+  return { file: entry.path, bytes: entry.contents.length, chunks: result.outputFiles.length - 1, inputs: inputs.length };
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const outFlag = process.argv.indexOf("--out");
   const outDir = outFlag === -1 ? join(ROOT, "dist") : resolve(process.argv[outFlag + 1] ?? "");
-  const { file, bytes, inputs } = await buildAction(outDir);
-  console.log(`${relative(process.cwd(), file) || file}: ${(bytes / 1024).toFixed(0)} KiB from ${inputs} modules`);
+  const { file, bytes, chunks, inputs } = await buildAction(outDir);
+  console.log(`${relative(process.cwd(), file) || file}: ${(bytes / 1024).toFixed(0)} KiB, ${chunks} more chunk(s), from ${inputs} modules`);
 }

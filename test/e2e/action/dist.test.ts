@@ -15,28 +15,49 @@ const run = promisify(execFile);
 const fresh = mkdtempSync(join(tmpdir(), "action-dist-"));
 afterAll(() => rmSync(fresh, { recursive: true, force: true }));
 
+const jsFiles = (dir: string) => readdirSync(dir).filter((name) => name.endsWith(".js")).sort();
+/** esbuild heads every bundled module with its path: `// node_modules/<package>/…`. */
+const packagesIn = (code: string) => new Set([...code.matchAll(/^\/\/ node_modules\/((?:@[^/\n]+\/)?[^/\n]+)\//gm)].map((m) => m[1]));
+
 describe("dist/", () => {
   it("is byte for byte what scripts/build-action.mjs builds from the current sources", async () => {
     await run(process.execPath, [join(ROOT, "scripts", "build-action.mjs"), "--out", fresh], { cwd: ROOT, timeout: 60_000 });
-    expect(readdirSync(fresh).sort()).toEqual(["index.js", "package.json"]);
-    expect(readdirSync(join(ROOT, "dist")).sort(), "dist/ holds exactly the bundle and its package.json").toEqual(["index.js", "package.json"]);
-    for (const name of ["index.js", "package.json"]) {
-      const built = readFileSync(join(fresh, name));
+    const built = readdirSync(fresh).sort();
+    expect(built).toContain("index.js");
+    expect(built).toContain("package.json");
+    expect(readdirSync(join(ROOT, "dist")).sort(), "dist/ holds exactly the entry, its chunks and package.json: run `npm run build:action` and commit dist/").toEqual(built);
+    for (const name of built) {
       const committed = readFileSync(join(ROOT, "dist", name));
-      expect(committed.equals(built), `dist/${name} is stale: run \`npm run build:action\` and commit dist/`).toBe(true);
+      expect(committed.equals(readFileSync(join(fresh, name))), `dist/${name} is stale: run \`npm run build:action\` and commit dist/`).toBe(true);
     }
   });
 
-  it("is one self-contained ESM file: no native addon, no server stack, no path of the machine that built it", () => {
-    const bundle = readFileSync(join(ROOT, "dist", "index.js"), "utf8");
+  it("is self-contained ESM: no native addon, no server stack, no path of the machine that built it", () => {
     expect(JSON.parse(readFileSync(join(ROOT, "dist", "package.json"), "utf8"))).toEqual({ type: "module" });
-    expect(bundle.startsWith('import { createRequire as __bundleCreateRequire } from "node:module";\n')).toBe(true);
-    // esbuild heads every bundled module with its path: `// node_modules/<package>/…`.
-    const packages = new Set([...bundle.matchAll(/^\/\/ node_modules\/((?:@[^/\n]+\/)?[^/\n]+)\//gm)].map((m) => m[1]));
-    expect(packages.size).toBeGreaterThan(10);
-    for (const forbidden of ["better-sqlite3", "ioredis", "probot", "fastify", "commander", "bindings"]) expect(packages.has(forbidden), forbidden).toBe(false);
-    expect(bundle).not.toMatch(/\.node["']\)/);
-    expect(bundle).not.toContain(ROOT);
-    expect(bundle).not.toMatch(/sourceMappingURL/);
+    const all = new Set<string>();
+    for (const name of jsFiles(join(ROOT, "dist"))) {
+      const code = readFileSync(join(ROOT, "dist", name), "utf8");
+      expect(code.startsWith('import { createRequire as __bundleCreateRequire } from "node:module";\n'), name).toBe(true);
+      for (const found of packagesIn(code)) all.add(found);
+      expect(code, name).not.toMatch(/\.node["']\)/);
+      expect(code, name).not.toContain(ROOT);
+      expect(code, name).not.toMatch(/sourceMappingURL/);
+      // Chunks are loaded by relative path from the entry: nothing may reach outside dist/.
+      for (const [, target] of code.matchAll(/from "(\.[^"]+)"|import\("(\.[^"]+)"\)/g)) if (target) expect(target.startsWith("./"), `${name} imports ${target}`).toBe(true);
+    }
+    expect(all.size).toBeGreaterThan(10);
+    for (const forbidden of ["better-sqlite3", "ioredis", "probot", "fastify", "commander", "bindings"]) expect(all.has(forbidden), forbidden).toBe(false);
+  });
+
+  it("loads only what every step needs up front: undici and the YAML parser wait in chunks", () => {
+    const entry = readFileSync(join(ROOT, "dist", "index.js"), "utf8");
+    const staticChunks = [...entry.matchAll(/^import [^;]*? from "\.\/([^"]+)";$/gms)].map((m) => m[1]!);
+    const upFront = [entry, ...staticChunks.map((name) => readFileSync(join(ROOT, "dist", name), "utf8"))].flatMap((code) => [...packagesIn(code)]);
+    expect(upFront).toContain("@actions/core");
+    expect(upFront).toContain("@octokit/core");
+    for (const later of ["undici", "yaml", "@actions/github"]) expect(upFront, later).not.toContain(later);
+    const onDemand = jsFiles(join(ROOT, "dist")).filter((name) => name !== "index.js" && !staticChunks.includes(name)).flatMap((name) => [...packagesIn(readFileSync(join(ROOT, "dist", name), "utf8"))]);
+    expect(onDemand).toContain("undici");
+    expect(onDemand).toContain("yaml");
   });
 });

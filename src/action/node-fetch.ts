@@ -1,0 +1,187 @@
+/**
+ * The part of `fetch` that the Action's two clients use (octokit's `request` and AgentRunClient),
+ * over node:http and node:https.
+ *
+ * Why not Node's own fetch: on first use it loads and compiles the undici bundled inside Node,
+ * which costs a runner about 35 ms on Node 24 (and more on Node 20) before the step's first request,
+ * more than everything else the step does by then (BENCHMARKS.md, cold start). node:http is already
+ * compiled into Node. It is loaded through `require` on purpose: an ESM `import` of node:http reads
+ * every export, and some are lazy getters that load that same undici.
+ *
+ * Used only where it is safe (see `canUseNodeFetch`): no proxy (the proxy path keeps undici), request
+ * bodies that are strings or bytes, responses read whole. Redirects are followed as fetch follows
+ * them; an Authorization header is not carried to another origin.
+ */
+import type { ClientRequest, IncomingMessage, RequestOptions } from "node:http";
+import { createRequire } from "node:module";
+
+type Transport = { request(url: URL, options: RequestOptions, callback: (response: IncomingMessage) => void): ClientRequest };
+
+const load = createRequire(import.meta.url);
+let transports: { "http:": Transport; "https:": Transport } | undefined;
+const transportFor = (protocol: string): Transport | undefined => {
+  transports ??= { "http:": load("node:http") as Transport, "https:": load("node:https") as Transport };
+  return transports[protocol as "http:" | "https:"];
+};
+
+const MAX_REDIRECTS = 20;
+
+/** The headers of a response: what `Headers` offers for reading, names in lower case. */
+export class ResponseHeaders implements Iterable<[string, string]> {
+  private readonly values = new Map<string, string>();
+
+  constructor(raw: IncomingMessage["headers"]) {
+    for (const [name, value] of Object.entries(raw)) {
+      if (value === undefined) continue;
+      this.values.set(name.toLowerCase(), Array.isArray(value) ? value.join(", ") : value);
+    }
+  }
+
+  get(name: string): string | null {
+    return this.values.get(name.toLowerCase()) ?? null;
+  }
+
+  has(name: string): boolean {
+    return this.values.has(name.toLowerCase());
+  }
+
+  forEach(callback: (value: string, name: string) => void): void {
+    for (const [name, value] of this) callback(value, name);
+  }
+
+  entries(): IterableIterator<[string, string]> {
+    return [...this.values.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))[Symbol.iterator]();
+  }
+
+  [Symbol.iterator](): IterableIterator<[string, string]> {
+    return this.entries();
+  }
+}
+
+/** A response read whole, with the reading half of `Response`. */
+export class BufferedResponse {
+  readonly ok: boolean;
+  readonly redirected: boolean;
+  readonly bodyUsed = false;
+
+  constructor(
+    readonly status: number,
+    readonly statusText: string,
+    readonly headers: ResponseHeaders,
+    readonly url: string,
+    private readonly bytes: Buffer,
+    redirected: boolean,
+  ) {
+    this.ok = status >= 200 && status < 300;
+    this.redirected = redirected;
+  }
+
+  async text(): Promise<string> {
+    return this.bytes.toString("utf8");
+  }
+
+  async json(): Promise<unknown> {
+    return JSON.parse(this.bytes.toString("utf8"));
+  }
+
+  async arrayBuffer(): Promise<ArrayBuffer> {
+    return this.bytes.buffer.slice(this.bytes.byteOffset, this.bytes.byteOffset + this.bytes.byteLength) as ArrayBuffer;
+  }
+}
+
+/** Whether `nodeFetch` can take this request as Node's fetch would: plain body, no proxy in play. */
+export function canUseNodeFetch(init: RequestInit | undefined): boolean {
+  const body = init?.body;
+  return body === undefined || body === null || typeof body === "string" || body instanceof Uint8Array;
+}
+
+type FetchInput = Parameters<typeof fetch>[0];
+
+/**
+ * `fetch(url, init)` for string or URL inputs and string or byte bodies; anything else (a Request
+ * object, a stream or form body) goes to Node's own fetch.
+ */
+export const nodeFetch = (async (input: FetchInput, init?: RequestInit) => {
+  if (!(typeof input === "string" || input instanceof URL) || !canUseNodeFetch(init)) return globalThis.fetch(input, init);
+  let url = new URL(input);
+  let method = (init?.method ?? "GET").toUpperCase();
+  let body = init?.body as string | Uint8Array | null | undefined;
+  const headers = headerRecord(init?.headers);
+  const signal = init?.signal ?? undefined;
+  for (let redirects = 0; ; redirects++) {
+    const response = await send(url, method, headers, body, signal);
+    const location = response.headers.location;
+    const status = response.statusCode ?? 0;
+    if (init?.redirect !== "manual" && [301, 302, 303, 307, 308].includes(status) && typeof location === "string") {
+      response.resume();
+      if (init?.redirect === "error") throw new TypeError("fetch failed", { cause: new Error(`redirected to ${location} with redirect: "error"`) });
+      if (redirects >= MAX_REDIRECTS) throw new TypeError("fetch failed", { cause: new Error("redirect count exceeded") });
+      // As fetch does: 303, and 301/302 after a POST, turn into a GET without a body.
+      if (status === 303 || ((status === 301 || status === 302) && method === "POST")) {
+        method = "GET";
+        body = undefined;
+        for (const name of Object.keys(headers)) if (/^content-/.test(name)) delete headers[name];
+      }
+      const next = new URL(location, url);
+      if (next.origin !== url.origin) delete headers.authorization;
+      url = next;
+      continue;
+    }
+    const bytes = await readAll(response, signal);
+    return new BufferedResponse(status, response.statusMessage ?? "", new ResponseHeaders(response.headers), url.href, bytes, redirects > 0);
+  }
+}) as unknown as typeof fetch;
+
+function headerRecord(headers: RequestInit["headers"]): Record<string, string> {
+  const record: Record<string, string> = {};
+  if (!headers) return record;
+  // Duck-typed: naming the global `Headers` would load undici.
+  const entries = Array.isArray(headers) ? headers : typeof (headers as Headers).entries === "function" ? [...(headers as Headers).entries()] : Object.entries(headers);
+  for (const [name, value] of entries) record[name!.toLowerCase()] = String(value);
+  return record;
+}
+
+function send(url: URL, method: string, headers: Record<string, string>, body: string | Uint8Array | null | undefined, signal: AbortSignal | undefined): Promise<IncomingMessage> {
+  const transport = transportFor(url.protocol);
+  if (!transport) return Promise.reject(new TypeError("fetch failed", { cause: new Error(`unsupported protocol ${url.protocol}`) }));
+  if (signal?.aborted) return Promise.reject(signal.reason);
+  return new Promise((resolve, reject) => {
+    const outgoing: Record<string, string> = { ...headers };
+    if (body !== undefined && body !== null) outgoing["content-length"] = String(typeof body === "string" ? Buffer.byteLength(body) : body.byteLength);
+    const request = transport.request(url, { method, headers: outgoing }, (response) => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve(response);
+    });
+    const onAbort = () => {
+      request.destroy();
+      reject(signal!.reason);
+    };
+    signal?.addEventListener("abort", onAbort, { once: true });
+    request.once("error", (error) => {
+      signal?.removeEventListener("abort", onAbort);
+      reject(new TypeError("fetch failed", { cause: error }));
+    });
+    request.end(body ?? undefined);
+  });
+}
+
+function readAll(response: IncomingMessage, signal: AbortSignal | undefined): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    const onAbort = () => {
+      response.destroy();
+      reject(signal!.reason);
+    };
+    if (signal?.aborted) return onAbort();
+    signal?.addEventListener("abort", onAbort, { once: true });
+    response.on("data", (chunk: Buffer) => chunks.push(chunk));
+    response.once("end", () => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve(Buffer.concat(chunks));
+    });
+    response.once("error", (error) => {
+      signal?.removeEventListener("abort", onAbort);
+      reject(new TypeError("terminated", { cause: error }));
+    });
+  });
+}

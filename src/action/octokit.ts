@@ -1,0 +1,36 @@
+/**
+ * The Action's GitHub client. Everything in src/github needs only `request`, so @octokit/core is
+ * enough. @actions/github's `getOctokit` sends every request through a bundled undici (0.8 MB, tens
+ * of milliseconds to load on a runner) only to honour a proxy. So: that proxy-aware client when the
+ * runner sets a proxy for the API's host, and node:http (see node-fetch.ts) otherwise.
+ */
+import { getProxyUrl } from "@actions/http-client/lib/proxy";
+import { Octokit } from "@octokit/core";
+import type { GitHubClient } from "../github/client.js";
+import { nodeFetch } from "./node-fetch.js";
+
+export async function createActionOctokit(token: string, baseUrl: string, userAgent: string): Promise<GitHubClient> {
+  if (proxyFor(baseUrl)) {
+    // Loaded only here: it brings undici with it.
+    const { getOctokit } = await import("@actions/github");
+    return getOctokit(token, { baseUrl, userAgent });
+  }
+  return new Octokit({ auth: `token ${token}`, baseUrl, userAgent: withOrchestrationId(userAgent), request: { fetch: nodeFetch } });
+}
+
+/** Whether `https_proxy`/`http_proxy` (less `no_proxy`) applies to this URL, as @actions/http-client reads them. */
+export function proxyFor(baseUrl: string): boolean {
+  try {
+    return getProxyUrl(new URL(baseUrl)) !== undefined;
+  } catch {
+    return false;
+  }
+}
+
+/** What @actions/github adds to the user agent: the runner's orchestration id, for GitHub's request tracing. */
+function withOrchestrationId(userAgent: string): string {
+  const id = process.env.ACTIONS_ORCHESTRATION_ID?.trim();
+  if (!id) return userAgent;
+  const tag = `actions_orchestration_id/${id.replace(/[^a-z0-9_.-]/gi, "_")}`;
+  return userAgent.includes(tag) ? userAgent : `${userAgent} ${tag}`;
+}
