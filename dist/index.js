@@ -7398,346 +7398,389 @@ function validateRepoConfig(raw, options = {}) {
   return { ok: false, problems };
 }
 
-// src/core/events.ts
-var isThreadEvent = (e) => "thread" in e;
-var EventPayloadError = class extends Error {
-  name = "EventPayloadError";
-  eventName;
+// src/action/inputs.ts
+var MODES = ["auto", "create", "resume"];
+var COMMENT_MODES = ["auto", "true", "false"];
+var MAX_TIMEOUT_MINUTES = 7200;
+var MAX_IMAGES = 10;
+var INPUT_NAMES = [
+  "api-url",
+  "api-token",
+  "org-id",
+  "prompt",
+  "mode",
+  "run-id",
+  "repo-id",
+  "model",
+  "agent-type",
+  "metadata",
+  "images",
+  "trigger-phrase",
+  "wait",
+  "timeout-minutes",
+  "comment",
+  "github-token",
+  "allowed-bots",
+  "fail-on-error",
+  "logs-path"
+];
+var SECRET_INPUTS = /* @__PURE__ */ new Set(["api-token", "github-token"]);
+var QUOTED_BY_MESSAGE = /* @__PURE__ */ new Set(["metadata", "images", "allowed-bots", "prompt"]);
+var InputError = class extends Error {
+  name = "InputError";
+  problems;
+  constructor(problems) {
+    super(`Invalid input${problems.length === 1 ? "" : "s"}: ${problems.join("; ")}.`);
+    this.problems = problems;
+  }
+};
+function inputVariable(name) {
+  return `INPUT_${name.replace(/ /g, "_").toUpperCase()}`;
+}
+function rawInput(env, name) {
+  return (env[inputVariable(name)] ?? "").trim();
+}
+var required2 = (what) => (issue3) => issue3.input === void 0 ? `is required: ${what}` : void 0;
+var positiveInt = (error3) => string2().regex(/^\d+$/, { error: error3 }).transform(Number).pipe(number2().int().positive({ error: error3 }).max(Number.MAX_SAFE_INTEGER, { error: error3 }));
+var httpUrl = string2({ error: required2("the service's base URL, such as https://agents.example.com") }).refine(
+  (value2) => {
+    try {
+      const url = new URL(value2);
+      return (url.protocol === "http:" || url.protocol === "https:") && url.username === "" && url.password === "";
+    } catch {
+      return false;
+    }
+  },
+  { error: "must be an http(s) URL such as https://agents.example.com, without credentials in it" }
+);
+var booleanText = (fallback) => _enum(["true", "True", "TRUE", "false", "False", "FALSE"], { error: "must be true or false" }).optional().transform((value2) => value2 === void 0 ? fallback : value2.toLowerCase() === "true");
+var choiceText = (options, fallback) => string2().transform((value2) => value2.toLowerCase()).pipe(_enum(options, { error: `must be one of: ${options.join(", ")}` })).optional().transform((value2) => value2 ?? fallback);
+var metadataText = string2().transform((text2, ctx) => {
+  try {
+    return JSON.parse(text2);
+  } catch (error3) {
+    ctx.addIssue({ code: "custom", message: `must be a JSON object such as {"ticket":"ENG-1"}, but it is not valid JSON (${error3.message})` });
+    return NEVER;
+  }
+}).pipe(record(string2(), unknown(), { error: 'must be a JSON object such as {"ticket":"ENG-1"}, not an array, a string, a number or null' })).optional();
+var lines = (text2, separator) => text2.split(separator).map((line) => line.trim()).filter((line) => line !== "");
+var imagesText = string2().transform((text2, ctx) => {
+  const entries = lines(text2, /\r?\n/);
+  if (entries.length > MAX_IMAGES) {
+    ctx.addIssue({ code: "custom", message: `lists ${entries.length} images; at most ${MAX_IMAGES} are accepted` });
+    return NEVER;
+  }
+  return entries.map((entry, index) => {
+    if (!entry.startsWith("data:")) return { kind: "file", path: entry };
+    if (!ImageDataUriSchema.safeParse(entry).success) {
+      ctx.addIssue({ code: "custom", message: `line ${index + 1} is not a base64 data URI such as data:image/png;base64,iVBOR…` });
+    }
+    return { kind: "data_uri", uri: entry };
+  });
+}).optional().transform((images) => images ?? []);
+var LOGIN_OR_BOT = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})(?:\[bot\])?$/;
+var allowedBotsText = string2().transform((text2, ctx) => {
+  const entries = lines(text2, /[,\n]/).map((entry) => entry.replace(/^@/, ""));
+  if (entries.includes("*")) return { all: true, logins: [] };
+  for (const entry of entries) {
+    if (!LOGIN_OR_BOT.test(entry)) ctx.addIssue({ code: "custom", message: `has ${JSON.stringify(entry)}, which is not a login such as renovate[bot] (or * for every bot)` });
+  }
+  return { all: false, logins: entries };
+}).optional().transform((bots) => bots ?? { all: false, logins: [] });
+var timeoutText = string2().regex(/^\d+(\.\d+)?$/, { error: `must be a number of minutes greater than 0 and at most ${MAX_TIMEOUT_MINUTES}` }).transform(Number).pipe(
+  number2().positive({ error: `must be a number of minutes greater than 0 and at most ${MAX_TIMEOUT_MINUTES}` }).max(MAX_TIMEOUT_MINUTES, { error: `must be a number of minutes greater than 0 and at most ${MAX_TIMEOUT_MINUTES}` })
+).optional().transform((minutes) => minutes ?? 60);
+var triggerPhraseText = TriggerPhraseSchema.unwrap().optional();
+var CROSS_INPUT = { crossInput: true };
+var ActionInputsSchema = strictObject({
+  "api-url": httpUrl,
+  "api-token": string2({ error: required2("pass the service's API token from a secret, e.g. `api-token: ${{ secrets.AGENT_RUN_API_TOKEN }}`") }),
+  "org-id": string2({ error: required2("the service's organization id, a positive integer") }).pipe(positiveInt("must be a positive integer (the service's organization id)")),
+  prompt: string2().optional(),
+  mode: choiceText(MODES, "auto"),
+  "run-id": positiveInt("must be a positive integer (the id of the run to continue)").optional(),
+  "repo-id": positiveInt("must be a positive integer (the service's repository id)").pipe(RepoIdSchema.unwrap()).optional(),
+  model: ModelSchema,
+  "agent-type": AgentTypeFieldSchema,
+  metadata: metadataText,
+  images: imagesText,
+  "trigger-phrase": triggerPhraseText,
+  wait: booleanText(true),
+  "timeout-minutes": timeoutText,
+  comment: choiceText(COMMENT_MODES, "auto"),
+  "github-token": string2().optional(),
+  "allowed-bots": allowedBotsText,
+  "fail-on-error": booleanText(true),
+  "logs-path": choiceText(LOGS_PATH_CHOICES, "auto")
+}).superRefine((inputs, ctx) => {
+  if (inputs.mode === "resume") {
+    if (inputs["run-id"] === void 0) ctx.addIssue({ code: "custom", params: CROSS_INPUT, path: ["run-id"], message: "is required with `mode: resume`: the id of the run to continue" });
+    if (inputs.prompt === void 0) ctx.addIssue({ code: "custom", params: CROSS_INPUT, path: ["prompt"], message: "is required with `mode: resume`: the follow-up instruction for the run" });
+  } else if (inputs["run-id"] !== void 0) {
+    ctx.addIssue({ code: "custom", params: CROSS_INPUT, path: ["run-id"], message: `is only used with \`mode: resume\` (mode is ${inputs.mode}): remove it, or set \`mode: resume\`` });
+  }
+}).transform(
+  (i) => ({
+    apiUrl: i["api-url"],
+    apiToken: i["api-token"],
+    orgId: i["org-id"],
+    prompt: i.prompt,
+    mode: i.mode,
+    runId: i.mode === "resume" ? i["run-id"] : void 0,
+    repoId: i["repo-id"],
+    model: i.model,
+    agentType: i["agent-type"],
+    metadata: i.metadata,
+    images: i.images,
+    triggerPhrase: i["trigger-phrase"],
+    wait: i.wait,
+    timeoutMinutes: i["timeout-minutes"],
+    comment: i.comment,
+    githubToken: i["github-token"] ?? "",
+    allowedBots: i["allowed-bots"],
+    failOnError: i["fail-on-error"],
+    logsPath: i["logs-path"]
+  })
+);
+var quote = (value2) => JSON.stringify(value2.length > 60 ? `${value2.slice(0, 57)}...` : value2);
+function readInputs(env) {
+  const raw = {};
+  for (const name of INPUT_NAMES) {
+    const value2 = rawInput(env, name);
+    if (value2 !== "") raw[name] = value2;
+  }
+  const result = ActionInputsSchema.safeParse(raw);
+  if (result.success) return result.data;
+  const problems = [];
+  for (const issue3 of result.error.issues) {
+    const name = String(issue3.path[0] ?? "inputs");
+    const given = raw[name];
+    const crossInput = issue3.code === "custom" && issue3.params?.crossInput === true;
+    const echo = given !== void 0 && !crossInput && !SECRET_INPUTS.has(name) && !QUOTED_BY_MESSAGE.has(name) && !issue3.message.startsWith("is required");
+    const problem = `\`${name}\` ${issue3.message}${echo ? `, got ${quote(given)}` : ""}`;
+    if (!problems.includes(problem)) problems.push(problem);
+  }
+  throw new InputError(problems);
+}
+function isAllowedBot(login, allowed) {
+  if (allowed.all) return true;
+  const bare = (value2) => value2.toLowerCase().replace(/\[bot\]$/, "");
+  return allowed.logins.some((entry) => bare(entry) === bare(login));
+}
+
+// src/service/errors.ts
+var AgentRunError = class extends Error {
+  name = "AgentRunError";
+  method;
+  path;
+  status;
+  serverMessage;
+  /** The rejected fields, when the service named them (empty otherwise). */
+  fieldIssues;
+  constructor(message, details = {}) {
+    super(composeMessage(message, details), details.cause === void 0 ? void 0 : { cause: details.cause });
+    this.method = details.method;
+    this.path = details.path;
+    this.status = details.status;
+    this.serverMessage = details.serverMessage;
+    this.fieldIssues = details.fieldIssues ?? [];
+  }
+  /** The names of the rejected fields, e.g. ["prompt"]. */
+  get rejectedFields() {
+    return [...new Set(this.fieldIssues.map((issue3) => issue3.field))];
+  }
+};
+function composeMessage(message, d) {
+  const where = d.method && d.path ? ` [${d.method} ${d.path}]` : "";
+  const server = d.serverMessage ? ` Server said: ${d.serverMessage}` : "";
+  return `${message}${where}${server}`;
+}
+var RequestValidationError = class extends AgentRunError {
+  name = "RequestValidationError";
   issues;
-  constructor(eventName, issues) {
-    super(`The "${eventName}" webhook payload cannot be read: ${issues.join("; ")}. Is it a real GitHub payload?`);
-    this.eventName = eventName;
+  constructor(what, issues) {
+    super(`Invalid ${what}: ${issues.join("; ")}. Nothing was sent.`);
     this.issues = issues;
   }
 };
-var text = string2().nullish().transform((value2) => value2 ?? "");
-var optionalString = string2().nullish().transform((value2) => value2 ?? null);
-var optionalInt = number2().int().nullish().transform((value2) => value2 ?? null);
-var UserSchema = looseObject({ login: string2(), type: string2().nullish() });
-var RepositorySchema = looseObject({
-  id: number2().int(),
-  name: string2(),
-  full_name: string2(),
-  private: boolean2().nullish(),
-  html_url: string2().nullish(),
-  default_branch: string2().nullish(),
-  owner: looseObject({ login: string2() }).nullish()
-});
-var CommonSchema = looseObject({
-  action: string2().nullish(),
-  repository: RepositorySchema,
-  installation: looseObject({ id: number2().int() }).nullish(),
-  sender: UserSchema
-});
-var LabelsSchema = array(looseObject({ name: string2() })).nullish().transform((labels) => (labels ?? []).map((label) => label.name));
-var IssueSchema = looseObject({
-  number: number2().int(),
-  title: text,
-  body: text,
-  html_url: string2(),
-  state: optionalString,
-  user: UserSchema.nullish(),
-  pull_request: looseObject({}).nullish(),
-  labels: LabelsSchema
-});
-var CommentSchema = looseObject({
-  id: number2().int(),
-  body: text,
-  html_url: string2(),
-  user: UserSchema,
-  created_at: optionalString
-});
-var PullRequestSchema = looseObject({
-  number: number2().int(),
-  html_url: string2(),
-  title: text,
-  body: text,
-  state: optionalString,
-  draft: boolean2().nullish(),
-  user: UserSchema.nullish(),
-  labels: LabelsSchema,
-  head: looseObject({
-    ref: string2(),
-    sha: string2(),
-    repo: looseObject({ id: number2().int(), full_name: string2() }).nullish()
-  }),
-  base: looseObject({
-    ref: string2(),
-    repo: looseObject({ id: number2().int(), full_name: string2() })
-  })
-});
-var LinkedPullRequestSchema = looseObject({
-  number: number2().int(),
-  head: looseObject({ ref: string2(), sha: string2(), repo: looseObject({ id: number2().int() }) }),
-  base: looseObject({ ref: string2(), repo: looseObject({ id: number2().int() }) })
-});
-var schemas = {
-  issue_comment: CommonSchema.extend({ issue: IssueSchema, comment: CommentSchema }),
-  issues: CommonSchema.extend({ issue: IssueSchema, label: looseObject({ name: string2() }).nullish() }),
-  pull_request_review: CommonSchema.extend({
-    pull_request: PullRequestSchema,
-    review: looseObject({
-      id: number2().int(),
-      body: text,
-      state: string2(),
-      html_url: string2(),
-      commit_id: optionalString,
-      user: UserSchema.nullish()
-    })
-  }),
-  pull_request_review_comment: CommonSchema.extend({
-    pull_request: PullRequestSchema,
-    comment: CommentSchema.extend({
-      path: string2(),
-      line: optionalInt,
-      original_line: optionalInt,
-      start_line: optionalInt,
-      diff_hunk: text,
-      pull_request_review_id: optionalInt,
-      in_reply_to_id: optionalInt,
-      commit_id: optionalString
-    })
-  }),
-  check_suite: CommonSchema.extend({
-    check_suite: looseObject({
-      id: number2().int(),
-      status: optionalString,
-      conclusion: optionalString,
-      head_sha: string2(),
-      head_branch: optionalString,
-      app: looseObject({ id: number2().int().nullish(), slug: string2().nullish(), name: string2().nullish() }).nullish(),
-      pull_requests: array(LinkedPullRequestSchema).nullish()
-    })
-  }),
-  workflow_run: CommonSchema.extend({
-    workflow_run: looseObject({
-      id: number2().int(),
-      name: string2().nullish(),
-      display_title: string2().nullish(),
-      status: optionalString,
-      conclusion: optionalString,
-      head_sha: string2(),
-      head_branch: optionalString,
-      html_url: string2(),
-      event: string2(),
-      run_attempt: number2().int().nullish(),
-      run_number: optionalInt,
-      check_suite_id: optionalInt,
-      workflow_id: optionalInt,
-      head_repository: looseObject({ id: number2().int(), full_name: string2() }).nullish(),
-      pull_requests: array(LinkedPullRequestSchema).nullish()
-    })
-  })
+var ConfigurationError = class extends AgentRunError {
+  name = "ConfigurationError";
 };
-function parseKnown(name, payload) {
-  const result = schemas[name].safeParse(payload);
-  if (!result.success) throw new EventPayloadError(name, describeIssues(result.error.issues, payload));
-  return result.data;
-}
-var actor = (user) => ({ login: user.login, type: user.type ?? "User" });
-function repoRef(repository) {
-  const [ownerFromName = "", nameFromFull = repository.name] = repository.full_name.split("/");
-  const owner = repository.owner?.login ?? ownerFromName;
-  return {
-    owner,
-    name: repository.name || nameFromFull,
-    fullName: repository.full_name,
-    id: repository.id,
-    private: repository.private ?? false,
-    htmlUrl: (repository.html_url ?? `https://github.com/${repository.full_name}`).replace(/\/+$/, ""),
-    defaultBranch: repository.default_branch ?? null
-  };
-}
-function common(name, payload) {
-  return {
-    name,
-    action: payload.action ?? null,
-    repo: repoRef(payload.repository),
-    installationId: payload.installation?.id ?? null,
-    sender: actor(payload.sender)
-  };
-}
-function issueThread(issue3) {
-  return {
-    kind: issue3.pull_request ? "pull_request" : "issue",
-    number: issue3.number,
-    url: issue3.html_url,
-    title: issue3.title,
-    body: issue3.body,
-    author: issue3.user ? actor(issue3.user) : null,
-    state: issue3.state,
-    labels: issue3.labels
-  };
-}
-function pullRequestThread(pr) {
-  return {
-    kind: "pull_request",
-    number: pr.number,
-    url: pr.html_url,
-    title: pr.title,
-    body: pr.body,
-    author: pr.user ? actor(pr.user) : null,
-    state: pr.state,
-    labels: pr.labels
-  };
-}
-function pullRequestRef(pr) {
-  const headRepo = pr.head.repo ?? null;
-  return {
-    number: pr.number,
-    url: pr.html_url,
-    headRef: pr.head.ref,
-    headSha: pr.head.sha,
-    baseRef: pr.base.ref,
-    headRepoFullName: headRepo?.full_name ?? null,
-    // A deleted head repository can only have been a fork.
-    isFork: headRepo === null || headRepo.id !== pr.base.repo.id,
-    draft: pr.draft ?? false
-  };
-}
-function linkedPullRequests(list, repo) {
-  return (list ?? []).filter((pr) => pr.base.repo.id === repo.id).map((pr) => ({
-    number: pr.number,
-    url: `${repo.htmlUrl}/pull/${pr.number}`,
-    headRef: pr.head.ref,
-    headSha: pr.head.sha,
-    baseRef: pr.base.ref,
-    isFork: pr.head.repo.id !== pr.base.repo.id
-  }));
-}
-var asRecord = (value2) => value2 !== null && typeof value2 === "object" && !Array.isArray(value2) ? value2 : null;
-function parseOther(name, payload) {
-  const record2 = asRecord(payload);
-  const repository = RepositorySchema.safeParse(record2?.repository);
-  const sender = UserSchema.safeParse(record2?.sender);
-  const installation = asRecord(record2?.installation);
-  return {
-    kind: "other",
-    name,
-    action: typeof record2?.action === "string" ? record2.action : null,
-    repo: repository.success ? repoRef(repository.data) : null,
-    installationId: typeof installation?.id === "number" ? installation.id : null,
-    sender: sender.success ? actor(sender.data) : null,
-    raw: payload
-  };
-}
-function parseWebhookEvent(name, payload) {
-  switch (name) {
-    case "issue_comment": {
-      const p = parseKnown(name, payload);
-      return {
-        kind: name,
-        ...common(name, p),
-        thread: issueThread(p.issue),
-        comment: { id: p.comment.id, body: p.comment.body, url: p.comment.html_url, author: actor(p.comment.user), createdAt: p.comment.created_at },
-        raw: payload
-      };
-    }
-    case "issues": {
-      const p = parseKnown(name, payload);
-      return {
-        kind: name,
-        ...common(name, p),
-        thread: issueThread(p.issue),
-        label: p.label ? { name: p.label.name } : null,
-        raw: payload
-      };
-    }
-    case "pull_request_review": {
-      const p = parseKnown(name, payload);
-      return {
-        kind: name,
-        ...common(name, p),
-        thread: pullRequestThread(p.pull_request),
-        pullRequest: pullRequestRef(p.pull_request),
-        review: {
-          id: p.review.id,
-          body: p.review.body,
-          state: p.review.state.toLowerCase(),
-          url: p.review.html_url,
-          commitId: p.review.commit_id,
-          author: p.review.user ? actor(p.review.user) : null
-        },
-        raw: payload
-      };
-    }
-    case "pull_request_review_comment": {
-      const p = parseKnown(name, payload);
-      const c = p.comment;
-      return {
-        kind: name,
-        ...common(name, p),
-        thread: pullRequestThread(p.pull_request),
-        pullRequest: pullRequestRef(p.pull_request),
-        comment: {
-          id: c.id,
-          body: c.body,
-          url: c.html_url,
-          author: actor(c.user),
-          createdAt: c.created_at,
-          path: c.path,
-          line: c.line ?? c.original_line,
-          startLine: c.start_line,
-          diffHunk: c.diff_hunk,
-          reviewId: c.pull_request_review_id,
-          inReplyToId: c.in_reply_to_id,
-          commitId: c.commit_id
-        },
-        raw: payload
-      };
-    }
-    case "check_suite": {
-      const p = parseKnown(name, payload);
-      const base = common(name, p);
-      const s = p.check_suite;
-      return {
-        kind: name,
-        ...base,
-        checkSuite: {
-          id: s.id,
-          status: s.status,
-          conclusion: s.conclusion,
-          headSha: s.head_sha,
-          headBranch: s.head_branch,
-          url: `${base.repo.htmlUrl}/commit/${s.head_sha}/checks`,
-          app: s.app ? { id: s.app.id ?? null, slug: s.app.slug ?? null, name: s.app.name ?? null } : null,
-          pullRequests: linkedPullRequests(s.pull_requests, base.repo)
-        },
-        raw: payload
-      };
-    }
-    case "workflow_run": {
-      const p = parseKnown(name, payload);
-      const base = common(name, p);
-      const r = p.workflow_run;
-      const headRepo = r.head_repository ?? null;
-      return {
-        kind: name,
-        ...base,
-        workflowRun: {
-          id: r.id,
-          name: r.name ?? "",
-          displayTitle: r.display_title ?? null,
-          status: r.status,
-          conclusion: r.conclusion,
-          headSha: r.head_sha,
-          headBranch: r.head_branch,
-          url: r.html_url,
-          event: r.event,
-          runAttempt: r.run_attempt ?? 1,
-          runNumber: r.run_number,
-          checkSuiteId: r.check_suite_id,
-          workflowId: r.workflow_id,
-          headRepoFullName: headRepo?.full_name ?? null,
-          isFork: headRepo !== null && headRepo.id !== base.repo.id,
-          pullRequests: linkedPullRequests(r.pull_requests, base.repo)
-        },
-        raw: payload
-      };
-    }
-    default:
-      return parseOther(name, payload);
+var InvalidResponseError = class extends AgentRunError {
+  name = "InvalidResponseError";
+};
+var BadRequestError = class extends AgentRunError {
+  name = "BadRequestError";
+};
+var AuthenticationError = class extends AgentRunError {
+  name = "AuthenticationError";
+};
+var PermissionError = class extends AgentRunError {
+  name = "PermissionError";
+};
+var NotFoundError = class extends AgentRunError {
+  name = "NotFoundError";
+};
+var PaymentRequiredError = class extends AgentRunError {
+  name = "PaymentRequiredError";
+};
+var UnprocessableError = class extends AgentRunError {
+  name = "UnprocessableError";
+};
+var RateLimitError = class extends AgentRunError {
+  name = "RateLimitError";
+  retryAfterSeconds;
+  constructor(message, details = {}) {
+    super(message, details);
+    this.retryAfterSeconds = details.retryAfterSeconds;
   }
+};
+var ClientRequestError = class extends AgentRunError {
+  name = "ClientRequestError";
+};
+var ServerError = class extends AgentRunError {
+  name = "ServerError";
+};
+var NetworkError = class extends AgentRunError {
+  name = "NetworkError";
+  certainlyNotSent;
+  constructor(message, details) {
+    super(message, details);
+    this.certainlyNotSent = details.certainlyNotSent;
+  }
+};
+var TimeoutError = class extends AgentRunError {
+  name = "TimeoutError";
+};
+var DeadlineError = class extends AgentRunError {
+  name = "DeadlineError";
+};
+function listFields(fields) {
+  if (fields.length <= 1) return fields.join("");
+  return `${fields.slice(0, -1).join(", ")} and ${fields.at(-1)}`;
+}
+function errorForStatus(status, details) {
+  const d = { ...details, status };
+  const fields = [...new Set((details.fieldIssues ?? []).map((issue3) => issue3.field))];
+  const named = fields.length > 0 ? listFields(fields.map((field) => `\`${field}\``)) : void 0;
+  switch (status) {
+    case 400:
+      return new BadRequestError(
+        named ? `The service rejected ${named} (400): fix ${fields.length === 1 ? "that field" : "those fields"} and send again.` : "The service rejected the request parameters (400): check the values sent.",
+        d
+      );
+    case 401:
+      return new AuthenticationError(
+        "The API token was rejected (401): check AGENT_RUN_API_TOKEN (or --token / api-token).",
+        d
+      );
+    case 403:
+      return new PermissionError(
+        "The API token has no permission for this organization or run (403): check AGENT_RUN_ORG_ID and the token's access.",
+        d
+      );
+    case 404:
+      return new NotFoundError(
+        "Not found (404): check the run id and that it belongs to the organization in AGENT_RUN_ORG_ID.",
+        d
+      );
+    case 402:
+      return new PaymentRequiredError(
+        "The organization's plan allowance is used up (402): add credits or raise the plan before starting more runs.",
+        d
+      );
+    case 422:
+      return new UnprocessableError(
+        named ? `The service rejected ${named} (422): fix ${fields.length === 1 ? "that field" : "those fields"} and send again.` : "The service could not process the request (422): fix the fields it names.",
+        d
+      );
+    case 429:
+      return new RateLimitError(
+        "The service's rate limit was exceeded (429): slow down, or wait for the window to pass.",
+        d
+      );
+    default:
+      if (status >= 500) {
+        return new ServerError(`The service failed (${status}): try again later; if it persists, report it.`, d);
+      }
+      return new ClientRequestError(`The service refused the request (${status}).`, d);
+  }
+}
+function certainlyNotActedOn(error3) {
+  if (error3 instanceof RateLimitError) return true;
+  if (error3 instanceof NetworkError) return error3.certainlyNotSent;
+  return false;
+}
+function readErrorBody(text2) {
+  if (!text2) return { fieldIssues: [] };
+  let json;
+  try {
+    json = JSON.parse(text2);
+  } catch {
+    const plain = text2.slice(0, 300).trim();
+    return plain ? { serverMessage: plain, fieldIssues: [] } : { fieldIssues: [] };
+  }
+  const parsed = ErrorBodySchema.safeParse(json);
+  if (!parsed.success) return { fieldIssues: [] };
+  const { message, detail } = parsed.data;
+  if (Array.isArray(detail)) {
+    const fieldIssues = detail.map((issue3) => ({ field: fieldName(issue3.loc ?? []), message: (issue3.msg ?? issue3.type ?? "invalid").trim() }));
+    const serverMessage = fieldIssues.map((issue3) => issue3.field ? `${issue3.field}: ${issue3.message}` : issue3.message).join("; ").slice(0, 500);
+    return { serverMessage: serverMessage || message?.slice(0, 500), fieldIssues };
+  }
+  const said = typeof detail === "string" ? detail : message;
+  return said ? { serverMessage: said.slice(0, 500), fieldIssues: [] } : { fieldIssues: [] };
+}
+function fieldName(loc) {
+  const [where, ...rest] = loc.map(String);
+  if (where === "body") return rest.join(".");
+  return [where, ...rest].filter((part) => part !== void 0).join(".");
+}
+
+// src/action/runner-env.ts
+import { readFile } from "node:fs/promises";
+var RunnerEnvError = class extends Error {
+  name = "RunnerEnvError";
+};
+var value = (env, name) => {
+  const text2 = env[name]?.trim();
+  return text2 ? text2 : null;
+};
+function readRunnerEnv(env) {
+  const eventName = value(env, "GITHUB_EVENT_NAME");
+  if (!eventName) {
+    throw new RunnerEnvError("GITHUB_EVENT_NAME is not set: this action runs as a step of a GitHub Actions workflow (the runner sets it).");
+  }
+  return {
+    eventName,
+    eventPath: value(env, "GITHUB_EVENT_PATH"),
+    repository: value(env, "GITHUB_REPOSITORY"),
+    apiUrl: (value(env, "GITHUB_API_URL") ?? "https://api.github.com").replace(/\/+$/, ""),
+    serverUrl: (value(env, "GITHUB_SERVER_URL") ?? "https://github.com").replace(/\/+$/, ""),
+    runId: value(env, "GITHUB_RUN_ID"),
+    runAttempt: value(env, "GITHUB_RUN_ATTEMPT"),
+    workflow: value(env, "GITHUB_WORKFLOW"),
+    workspace: value(env, "GITHUB_WORKSPACE") ?? process.cwd(),
+    actor: value(env, "GITHUB_ACTOR")
+  };
+}
+async function readEventPayload(runner) {
+  if (!runner.eventPath) return {};
+  let text2;
+  try {
+    text2 = await readFile(runner.eventPath, "utf8");
+  } catch (error3) {
+    const code = error3.code;
+    throw new RunnerEnvError(`Cannot read the event payload at GITHUB_EVENT_PATH (${String(code ?? error3)}).`);
+  }
+  try {
+    return JSON.parse(text2);
+  } catch {
+    throw new RunnerEnvError("The event payload at GITHUB_EVENT_PATH is not JSON.");
+  }
+}
+function workflowRunUrl(runner) {
+  return runner.repository && runner.runId ? `${runner.serverUrl}/${runner.repository}/actions/runs/${runner.runId}` : null;
 }
 
 // src/core/sanitize-output.ts
@@ -7915,10 +7958,10 @@ function escapeStructure(text2, options) {
       continue;
     }
     if (c === "~" && !escaped) {
-      let run2 = 0;
-      while (text2[i + run2] === "~") run2++;
-      out += run2 >= 3 ? "\\~".repeat(run2) : "~".repeat(run2);
-      i += run2 - 1;
+      let run = 0;
+      while (text2[i + run] === "~") run++;
+      out += run >= 3 ? "\\~".repeat(run) : "~".repeat(run);
+      i += run - 1;
       continue;
     }
     out += c;
@@ -8227,9 +8270,9 @@ function withBranches(marker, branches) {
   }
   return { ...marker, branches: merged.slice(-MARKER_LIMITS.branches) };
 }
-function resultMarker(marker, run2, phase) {
-  const prBranches = (run2.git_host_pull_requests ?? []).map((pr) => pr.head_branch_name);
-  return { ...withBranches(marker, prBranches), runId: run2.id, state: "done", outcome: outcomeForPhase(phase) };
+function resultMarker(marker, run, phase) {
+  const prBranches = (run.git_host_pull_requests ?? []).map((pr) => pr.head_branch_name);
+  return { ...withBranches(marker, prBranches), runId: run.id, state: "done", outcome: outcomeForPhase(phase) };
 }
 function newRunMarker(fields) {
   const state = fields.state ?? (fields.runId === null ? "queued" : "running");
@@ -8246,6 +8289,478 @@ function newRunMarker(fields) {
     },
     fields.branches ?? []
   );
+}
+
+// src/core/render.ts
+var GITHUB_COMMENT_MAX_LENGTH = 65536;
+var MIN_RESULT_LENGTH = 4096;
+var toMs = (time2) => time2 instanceof Date ? time2.getTime() : time2;
+function formatElapsed(ms) {
+  const totalSeconds = Number.isFinite(ms) && ms > 0 ? Math.floor(ms / 1e3) : 0;
+  const days = Math.floor(totalSeconds / 86400);
+  const hours = Math.floor(totalSeconds % 86400 / 3600);
+  const minutes = Math.floor(totalSeconds % 3600 / 60);
+  const seconds = totalSeconds % 60;
+  if (days > 0) return `${days}d ${hours}h`;
+  if (hours > 0) return `${hours}h ${minutes}m`;
+  if (minutes > 0) return `${minutes}m ${seconds}s`;
+  return `${seconds}s`;
+}
+function linkTarget(url) {
+  const href = safeHttpUrl(url);
+  return href !== null && href.length <= 2e3 ? href : null;
+}
+function runLink(runId, webUrl) {
+  const id = String(runId);
+  return webUrl ? `[#${id}](${webUrl})` : id;
+}
+function runPageNote(webUrl) {
+  return webUrl ? `the full text is on [the run page](${webUrl})` : md`the full text is on the run page`;
+}
+function sub(text2) {
+  return md`<sub>${text2}</sub>`;
+}
+function plural(count, one, many) {
+  return `${count} ${count === 1 ? one : many}`;
+}
+function triggerNote(sourceType, triggerUrl) {
+  const link = (text2) => triggerUrl ? renderLink(text2, triggerUrl) : text2;
+  switch (sourceType) {
+    case SOURCE.gitHostCheckSuite:
+      return md`Started because ${link("checks failed")}`;
+    case SOURCE.gitHostPrReview:
+      return md`Started for ${link("this review")}`;
+    default:
+      return triggerUrl ? md`Triggered by ${link("this comment")}` : null;
+  }
+}
+function followUpNote(count) {
+  return count === 1 ? md`📝 Your follow-up is queued: it will be sent when the run finishes.` : `📝 ${count} follow-ups are queued: they will be sent when the run finishes.`;
+}
+function renderTrackingComment(input) {
+  const webUrl = linkTarget(input.webUrl);
+  const runId = input.marker.runId;
+  if (runId === null && (input.phase === "resuming" || input.phase === "queued_follow_up")) {
+    throw new TypeError(`renderTrackingComment: the "${input.phase}" phase is about an existing run, but the marker has no runId`);
+  }
+  const state = input.phase === "queued" || runId === null ? "queued" : "running";
+  const { outcome: _finalOutcome, ...identity } = input.marker;
+  const marker = renderMarker({ ...identity, state });
+  const link = runId === null ? md`` : runLink(runId, webUrl);
+  const elapsed = formatElapsed(toMs(input.now) - toMs(input.startedAt));
+  const position = input.queuePosition !== void 0 && Number.isInteger(input.queuePosition) && input.queuePosition > 0 ? ` (position ${input.queuePosition})` : md``;
+  const followUps = Math.max(0, Math.floor(input.followUps ?? 0));
+  const lines2 = [];
+  switch (input.phase) {
+    case "queued":
+      lines2.push(
+        runId === null ? md`⏳ **Queued**${position}: waiting for the Agent Run Service's rate budget. The run starts by itself.` : md`⏳ A follow-up for agent run ${link} is **queued**${position}: waiting for the Agent Run Service's rate budget.`
+      );
+      break;
+    case "starting":
+      lines2.push(runId === null ? md`🤖 Starting an agent run…` : md`🤖 Agent run ${link} started…`);
+      break;
+    case "running":
+      lines2.push(runId === null ? md`🤖 An agent run is working · ${elapsed} so far` : md`🤖 Agent run ${link} is working · ${elapsed} so far`);
+      break;
+    case "resuming": {
+      const source = input.sourceType ?? input.marker.sourceType;
+      const why = source === SOURCE.gitHostCheckSuite ? md`to fix the failing checks` : source === SOURCE.gitHostPrReview ? md`with this review` : md`with your follow-up`;
+      lines2.push(md`🔁 Resuming agent run ${link} ${why}…`);
+      break;
+    }
+    case "queued_follow_up":
+      lines2.push(md`🤖 Agent run ${link} is still working · ${elapsed} so far`);
+      break;
+  }
+  const step = input.currentStep && input.currentStep.length <= 2e3 ? input.currentStep : null;
+  if (step && (input.phase === "running" || input.phase === "queued_follow_up" || input.phase === "resuming")) {
+    lines2.push(md`**Now:** ${step}`);
+  }
+  if (input.phase === "queued_follow_up" || followUps > 0 && input.phase !== "queued") {
+    lines2.push(followUpNote(Math.max(1, followUps)));
+  }
+  if (input.orgDefaultRepository && input.phase !== "resuming" && input.phase !== "queued_follow_up") {
+    lines2.push(md`ℹ️ No \`repo_id\` is configured for this repository and the Agent Run Service did not list it, so the organization's default repository applies.`);
+  }
+  const note = triggerNote(input.sourceType ?? input.marker.sourceType, linkTarget(input.triggerUrl));
+  const footer = note ? md`${note} · this comment updates as the run progresses.` : md`This comment updates as the run progresses.`;
+  lines2.push(sub(footer));
+  return `${marker}
+${joinMarkdown(lines2, "\n\n")}`;
+}
+function fitBlock(block, budget) {
+  const full = block.render(block.natural);
+  if (full.length <= budget) return full;
+  let best = "";
+  let low = 0;
+  let high = block.natural - 1;
+  while (low <= high) {
+    const mid = Math.floor((low + high) / 2);
+    const rendered = block.render(mid);
+    if (rendered.length <= budget) {
+      best = rendered;
+      low = mid + 1;
+    } else {
+      high = mid - 1;
+    }
+  }
+  return best;
+}
+function fitBlocks(blocks, budget) {
+  const full = blocks.map((block) => block.render(block.natural));
+  if (full.reduce((sum, text2) => sum + text2.length, 0) <= budget) return full;
+  const out = new Array(blocks.length).fill("");
+  const order = blocks.map((_, index) => index).sort((a, b) => full[a].length - full[b].length);
+  let remaining = budget;
+  order.forEach((index, position) => {
+    const share = Math.floor(remaining / (order.length - position));
+    out[index] = full[index].length <= share ? full[index] : fitBlock(blocks[index], share);
+    remaining -= out[index].length;
+  });
+  return out;
+}
+function textBlock(title, text2, cutNote, triggerPhrase) {
+  return {
+    natural: text2.length,
+    render(allowance) {
+      if (allowance <= 0) return "";
+      const body = sanitizeMarkdown(truncateText(text2, allowance), { triggerPhrase });
+      const note = allowance < text2.length ? `
+
+*… cut to fit in a comment: ${cutNote}.*` : "";
+      return `${title}
+
+${body}${note}`;
+    }
+  };
+}
+function traceErrorsBlock(errors, cutNote) {
+  const minimumEach = 200;
+  const total = errors.reduce((sum, error3) => sum + error3.length, 0);
+  return {
+    natural: total,
+    render(allowance) {
+      if (errors.length === 0) return "";
+      const heading = `**${plural(errors.length, "error", "errors")}**`;
+      let shown;
+      let hidden = 0;
+      if (allowance >= total) {
+        shown = [...errors];
+      } else if (Math.floor(allowance / errors.length) >= minimumEach) {
+        shown = errors.map((error3) => truncateText(error3, Math.floor(allowance / errors.length)));
+      } else {
+        const keep = Math.floor(allowance / minimumEach);
+        shown = keep === 0 ? [] : errors.slice(-keep).map((error3) => truncateText(error3, minimumEach));
+        hidden = errors.length - shown.length;
+      }
+      const parts = [heading];
+      if (hidden > 0) parts.push(`*${plural(hidden, "earlier error is", "earlier errors are")} not shown: ${cutNote}.*`);
+      for (const error3 of shown) parts.push(codeBlock(error3, { language: "text" }));
+      return parts.join("\n\n");
+    }
+  };
+}
+function traceStepsBlock(steps) {
+  return {
+    natural: steps.length,
+    render(count) {
+      if (steps.length === 0 || count <= 0) return "";
+      const shown = steps.slice(-count);
+      const heading = count < steps.length ? `**Last ${shown.length} of ${steps.length} steps**` : `**Last steps**`;
+      return `${heading}
+
+${shown.map((step) => `- ${step}`).join("\n")}`;
+    }
+  };
+}
+function pullRequestLines(prs, webUrl, triggerPhrase) {
+  if (prs.length === 0) return null;
+  const maxShown = 20;
+  const lines2 = prs.slice(0, maxShown).map((pr) => {
+    const title = pr.title?.trim() ? pr.title : "Pull request";
+    const link = renderLink(title, linkTarget(pr.url), { maxLength: 200, triggerPhrase });
+    const branch = pr.head_branch_name ? md` · ${inlineCode(pr.head_branch_name, { maxLength: 100 })}` : md``;
+    return md`- ${link}${branch}`;
+  });
+  if (prs.length > maxShown) {
+    const more = `- … and ${prs.length - maxShown} more`;
+    lines2.push(webUrl ? md`${more} on [the run page](${webUrl})` : more);
+  }
+  const heading = prs.length === 1 ? md`**Pull request**` : md`**Pull requests**`;
+  return md`${heading}\n\n${joinMarkdown(lines2, "\n")}`;
+}
+function stoppedVerb(status) {
+  return /cancel/i.test(status ?? "") ? md`cancelled` : md`stopped`;
+}
+function headline(phase, link, elapsed, status) {
+  switch (phase) {
+    case "succeeded":
+      return md`### ✅ Agent run ${link} succeeded`;
+    case "failed":
+      return md`### ❌ Agent run ${link} failed`;
+    case "stopped":
+      return md`### ⏹️ Agent run ${link} was ${stoppedVerb(status)}`;
+    case "waiting_for_input":
+      return md`### ⏸️ Agent run ${link} is waiting for your input`;
+    case "in_progress":
+      return md`### ⏳ Agent run ${link} is still running after ${elapsed}`;
+    case "unknown":
+      return md`### ❔ Agent run ${link} reports a status the bridge does not recognise`;
+  }
+}
+function statusLine(input, elapsed, webUrl) {
+  const status = input.run.status?.trim() ? inlineCode(input.run.status, { maxLength: 40 }) : md`(none)`;
+  const page = webUrl ? md`[the run page](${webUrl})` : md`the run page`;
+  switch (input.phase) {
+    case "in_progress":
+      return md`Status ${status}. The bridge stopped watching it; follow it on ${page}. This comment will not update by itself.`;
+    case "unknown":
+      return md`Status ${status} after ${elapsed}. Check ${page} for its outcome.`;
+    default:
+      return md`Status ${status} · took ${elapsed}`;
+  }
+}
+function renderResultComment(input) {
+  const maxLength = input.maxLength ?? GITHUB_COMMENT_MAX_LENGTH;
+  if (!Number.isInteger(maxLength) || maxLength < MIN_RESULT_LENGTH || maxLength > GITHUB_COMMENT_MAX_LENGTH) {
+    throw new RangeError(`renderResultComment: maxLength must be a whole number from ${MIN_RESULT_LENGTH} to ${GITHUB_COMMENT_MAX_LENGTH}, got ${String(maxLength)}`);
+  }
+  const { run, phase, triggerPhrase } = input;
+  const webUrl = linkTarget(run.web_url);
+  const marker = renderMarker(resultMarker(input.marker, run, phase));
+  const link = runLink(run.id, webUrl);
+  const elapsed = formatElapsed(toMs(input.finishedAt) - toMs(input.startedAt));
+  const cutNote = runPageNote(webUrl);
+  const trace = input.trace ?? null;
+  const head = md`${headline(phase, link, elapsed, run.status)}\n\n${statusLine(input, elapsed, webUrl)}`;
+  const prs = pullRequestLines(run.git_host_pull_requests ?? [], webUrl, triggerPhrase);
+  const hint = inlineCode(`${triggerPhrase.trim()} <instructions>`, { maxLength: 100 });
+  const footer = phase === "waiting_for_input" ? sub(md`Reply with ${hint} to answer and continue this run.`) : phase === "in_progress" ? sub(md`Reply with ${hint} once it has finished to continue it.`) : sub(md`Reply with ${hint} to continue this run.`);
+  const blocks = [];
+  const latestError = phase === "failed" ? trace?.errors.at(-1) : void 0;
+  if (latestError) blocks.push(errorHighlight(latestError, cutNote));
+  const summary2 = run.summary?.trim() ?? "";
+  const result = run.result?.trim() || trace?.finalAnswer?.trim() || "";
+  if (summary2) blocks.push(textBlock(md`**Summary**`, summary2, cutNote, triggerPhrase));
+  if (result && result !== summary2) blocks.push(textBlock(md`**Result**`, result, cutNote, triggerPhrase));
+  const traceBlocks = trace ? [traceErrorsBlock(trace.errors, cutNote), traceStepsBlock(trace.lastSteps)] : [];
+  const traceSummary = trace ? `Trace: ${plural(trace.totalEntries, "log entry", "log entries")}${trace.errors.length > 0 ? `, ${plural(trace.errors.length, "error", "errors")}` : ""}` : "";
+  const detailsOpen = `<details>
+<summary>${traceSummary}</summary>
+
+`;
+  const detailsClose = "\n\n</details>";
+  const emptyTrace = `*Nothing to show here: ${cutNote}.*`;
+  const fixed = [marker, head, prs ?? "", footer].join("\n\n").length + (trace ? detailsOpen.length + detailsClose.length + emptyTrace.length + 2 : 0);
+  const separators = 2 * (blocks.length + traceBlocks.length + 2);
+  const budget = maxLength - fixed - separators;
+  if (budget < 0) return minimalResult(marker, md`${headline(phase, link, elapsed, run.status)}`, cutNote, maxLength);
+  const fitted = fitBlocks([...blocks, ...traceBlocks], budget);
+  const agentParts = fitted.slice(0, blocks.length).filter((part) => part !== "");
+  const traceParts = fitted.slice(blocks.length).filter((part) => part !== "");
+  const parts = [marker, head];
+  if (prs) parts.push(prs);
+  parts.push(...agentParts);
+  if (trace) parts.push(`${detailsOpen}${traceParts.length > 0 ? traceParts.join("\n\n") : emptyTrace}${detailsClose}`);
+  parts.push(footer);
+  const body = parts.join("\n\n");
+  return body.length <= maxLength ? body : minimalResult(marker, md`${headline(phase, link, elapsed, run.status)}`, cutNote, maxLength);
+}
+function errorHighlight(error3, cutNote) {
+  return {
+    natural: error3.length,
+    render(allowance) {
+      if (allowance <= 0) return "";
+      const note = allowance < error3.length ? `
+
+*… cut to fit in a comment: ${cutNote}.*` : "";
+      return `**Error**
+
+${codeBlock(truncateText(error3, allowance), { language: "text" })}${note}`;
+    }
+  };
+}
+function minimalResult(marker, head, cutNote, maxLength) {
+  const body = `${marker}
+
+${head}
+
+The result does not fit in a comment: ${cutNote}.`;
+  return body.length <= maxLength ? body : `${marker}
+
+The result does not fit in a comment: see the run page.`;
+}
+var GITHUB_LOGIN = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/;
+function renderRefusal(input) {
+  const who2 = GITHUB_LOGIN.test(input.login) ? `@${input.login}` : inlineCode(input.login, { maxLength: 60 });
+  const reason = sanitizeInline(input.reason, { maxLength: 500 });
+  const because = reason === "" ? md`.` : md`: ${reason}`;
+  return `${renderKindMarker("refusal")}
+🚫 ${who2}, I can't start the agent for you${because}`;
+}
+function renderConfigError(input) {
+  const maxShown = 30;
+  const file = inlineCode(input.file, { maxLength: 200 });
+  const errors = input.errors.slice(0, maxShown).map((error3) => md`- ${sanitizeInline(error3, { maxLength: 500 })}`);
+  if (input.errors.length > maxShown) errors.push(`- … and ${input.errors.length - maxShown} more`);
+  const list = errors.length > 0 ? md`\n\n${joinMarkdown(errors, "\n")}` : md``;
+  return `${renderKindMarker("config_error")}
+⚠️ **The agent configuration in ${file} is invalid**, so nothing was started.${list}
+
+Fix the file on the default branch, then trigger the agent again.`;
+}
+function renderHandBack(input) {
+  const attempts = Math.max(0, Math.floor(input.attempts));
+  const pr = input.prUrl && linkTarget(input.prUrl) ? renderLink("this pull request", linkTarget(input.prUrl)) : md`this pull request`;
+  const again = input.triggerPhrase?.trim() ? md`Comment ${inlineCode(`${input.triggerPhrase.trim()} <what to do>`, { maxLength: 100 })} to ask me again.` : md`Ask me again in a comment if you want another try.`;
+  const tries = plural(attempts, "time", "times");
+  return `${renderKindMarker("hand_back")}
+🙋 I tried to fix ${pr} ${tries} and the checks still fail, so I am handing it back to you. I will not start new fix runs for it on my own. ${again}`;
+}
+var REDACTED = "[redacted]";
+function redact(text2, secrets) {
+  let out = text2.replace(/\b(Bearer|token)\s+[A-Za-z0-9._~+/=-]{8,}/gi, `$1 ${REDACTED}`);
+  for (const secret of secrets) {
+    if (secret.length >= 4) out = out.split(secret).join(REDACTED);
+  }
+  return out;
+}
+function renderServiceError(input) {
+  const secrets = input.secrets ?? [];
+  const message = sanitizeInline(redact(input.message, secrets), { maxLength: 500 });
+  const whatToDo = sanitizeMarkdown(redact(input.whatToDo, secrets), { maxLength: 2e3 });
+  return `${renderKindMarker("service_error")}
+⚠️ **The agent could not run: ${message}**${whatToDo === "" ? "" : `
+
+${whatToDo}`}`;
+}
+function serviceErrorForComment(error3) {
+  if (error3 instanceof PaymentRequiredError) {
+    return {
+      message: "the organization's allowance for agent runs is used up (402).",
+      whatToDo: "A maintainer needs to add credits or raise the plan on the Agent Run Service, then trigger the agent again."
+    };
+  }
+  if (error3 instanceof AuthenticationError) {
+    return {
+      message: "the Agent Run Service rejected the bridge's API token (401).",
+      whatToDo: "A maintainer needs to replace the API token the bridge is configured with (for the Action, the secret passed as `api-token`)."
+    };
+  }
+  if (error3 instanceof PermissionError) {
+    return {
+      message: "the API token has no access to the configured organization (403).",
+      whatToDo: "A maintainer needs to check the organization id and what the token may access."
+    };
+  }
+  if (error3 instanceof RateLimitError || error3 instanceof DeadlineError) {
+    return { message: "the Agent Run Service is busy (rate limit).", whatToDo: "Try again in a few minutes." };
+  }
+  if (error3 instanceof ServerError || error3 instanceof NetworkError || error3 instanceof TimeoutError) {
+    return {
+      message: "the Agent Run Service could not be reached or failed.",
+      whatToDo: "Try again later. If it keeps happening, tell a maintainer."
+    };
+  }
+  if (error3 instanceof NotFoundError) {
+    return { message: "the run was not found on the Agent Run Service (404).", whatToDo: "Start a new run instead." };
+  }
+  if (error3 instanceof BadRequestError || error3 instanceof UnprocessableError || error3 instanceof RequestValidationError) {
+    const fields = error3.rejectedFields.filter((field) => /^[A-Za-z_][\w.]{0,40}$/.test(field));
+    return {
+      message: fields.length > 0 ? `the Agent Run Service rejected the request's ${fields.join(", ")}.` : "the Agent Run Service rejected the request.",
+      whatToDo: "A maintainer should check the agent configuration (model, agent type, repository id)."
+    };
+  }
+  if (error3 instanceof AgentRunError) {
+    return { message: "the Agent Run Service refused the request.", whatToDo: "Try again. If it keeps happening, tell a maintainer." };
+  }
+  return { message: "an unexpected error stopped it.", whatToDo: "Try again. If it keeps happening, tell a maintainer." };
+}
+
+// src/core/limits.ts
+var HOUR_MS = 36e5;
+var DAY_MS = 24 * HOUR_MS;
+var LIMIT_WINDOW_MS = {
+  runs_per_thread_per_day: DAY_MS,
+  runs_per_repo_per_hour: HOUR_MS,
+  ci_fixes_per_repo_per_day: DAY_MS
+};
+function checkOne(limit, max, starts, now) {
+  const windowMs = LIMIT_WINDOW_MS[limit];
+  const inWindow = starts.filter((at) => at > now - windowMs && at <= now).sort((a, b) => a - b);
+  if (inWindow.length < max) return null;
+  return { limit, max, count: inWindow.length, windowMs, freesAt: inWindow[inWindow.length - max] + windowMs };
+}
+function checkRunLimits(input) {
+  const { starts, limits, now } = input;
+  const over = [
+    checkOne("runs_per_thread_per_day", limits.runs_per_thread_per_day, starts.thread, now),
+    checkOne("runs_per_repo_per_hour", limits.runs_per_repo_per_hour, starts.repo, now),
+    input.isCiFix ? checkOne("ci_fixes_per_repo_per_day", limits.ci_fixes_per_repo_per_day, starts.ciFixes, now) : null
+  ].filter((found) => found !== null);
+  if (over.length === 0) return { allowed: true };
+  return { allowed: false, over: over.reduce((latest, found) => found.freesAt > latest.freesAt ? found : latest) };
+}
+function overLimitReplyDue(input) {
+  const since = input.now - input.over.windowMs;
+  return !input.earlierReplies.some((reply) => reply.limit === input.over.limit && reply.at > since && reply.at <= input.now);
+}
+function describeCount(over, threadKind) {
+  const runs = over.count === 1 ? "1 run" : `${over.count} runs`;
+  switch (over.limit) {
+    case "runs_per_thread_per_day":
+      return `this ${threadKind === "issue" ? "issue" : "pull request"} has started ${runs} in the last 24 hours`;
+    case "runs_per_repo_per_hour":
+      return `this repository has started ${runs} in the last hour`;
+    case "ci_fixes_per_repo_per_day":
+      return `this repository has started ${over.count === 1 ? "1 CI fix run" : `${over.count} CI fix runs`} in the last 24 hours`;
+  }
+}
+function utcMinute(ms) {
+  return `${new Date(ms).toISOString().slice(0, 16).replace("T", " ")} UTC`;
+}
+function renderOverLimitReply(input) {
+  const { over } = input;
+  const freesAt = Math.ceil(over.freesAt / 6e4) * 6e4;
+  const wait = formatElapsed(Math.max(6e4, freesAt - input.now));
+  const key = inlineCode(`limits.${over.limit}: ${over.max}`, { maxLength: 80 });
+  return `${renderOverLimitMarker(over.limit)}
+${md`⏸️ I did not start the agent: ${describeCount(over, input.threadKind)}, the limit set by ${key}. The next run can start at ${utcMinute(freesAt)} (in ${wait}). A maintainer can change the limit in \`.github/agent-run.yml\`.`}`;
+}
+function judgeSpendLimits(input) {
+  const verdict = checkRunLimits(input);
+  if (verdict.allowed) return verdict;
+  const { over } = verdict;
+  const reason = `Over \`limits.${over.limit}\` (${over.count} of ${over.max}); another run can start at ${new Date(over.freesAt).toISOString()}. Nothing was sent to the service.`;
+  const due = input.threadKind !== null && overLimitReplyDue({ over, earlierReplies: input.earlierReplies, now: input.now });
+  return { allowed: false, over, reason, reply: due ? renderOverLimitReply({ over, now: input.now, threadKind: input.threadKind }) : null };
+}
+var createdAt = (comment) => {
+  const at = comment.created_at ? Date.parse(comment.created_at) : Number.NaN;
+  return Number.isFinite(at) ? at : null;
+};
+function runStartsFromComments(comments, self) {
+  const starts = [];
+  for (const comment of comments) {
+    if (!isTrustedAuthor(comment, self)) continue;
+    const marker = parseMarker(comment.body);
+    const at = createdAt(comment);
+    if (!marker || marker.requestId === void 0 || at === null) continue;
+    starts.push({ at, ciFix: marker.sourceType === SOURCE.gitHostCheckSuite });
+  }
+  return starts;
+}
+function overLimitRepliesFromComments(comments, self) {
+  const replies = [];
+  for (const comment of comments) {
+    if (!isTrustedAuthor(comment, self)) continue;
+    const limit = parseOverLimitMarker(comment.body);
+    const at = createdAt(comment);
+    if (limit !== null && at !== null) replies.push({ limit, at });
+  }
+  return replies;
 }
 
 // src/config/glob.ts
@@ -8648,13 +9163,13 @@ function checkFailureFields(event, headSha, eligible) {
 }
 function detectWorkflowRun(event, config2) {
   if (event.action !== "completed") return onlyAction(event, "completed", "completed workflow runs");
-  const run2 = event.workflowRun;
+  const run = event.workflowRun;
   const guarded = guardCheckFailure(
-    { conclusion: run2.conclusion, pullRequests: run2.pullRequests, runIsFork: run2.isFork, what: `workflow run "${run2.name}"` },
+    { conclusion: run.conclusion, pullRequests: run.pullRequests, runIsFork: run.isFork, what: `workflow run "${run.name}"` },
     config2
   );
   if (!guarded.ok) return guarded.ignored;
-  return { kind: "trigger", trigger: { flow: "workflow_run", event, workflowRun: run2, ...checkFailureFields(event, run2.headSha, guarded.eligible) } };
+  return { kind: "trigger", trigger: { flow: "workflow_run", event, workflowRun: run, ...checkFailureFields(event, run.headSha, guarded.eligible) } };
 }
 function dispatchTrigger(event, prompt, config2) {
   const thread = "thread" in event ? event.thread : null;
@@ -8717,6 +9232,9 @@ function planCheckFailure(trigger, facts) {
       reply: `CI is still failing on \`${trigger.headBranch}\` after ${ci.attemptsSoFar} fix ${plural2} (the limit set by \`check_suite.max_attempts\`), so I am stopping here and handing this pull request back to you. ${again}`
     };
   }
+  if (facts.mode?.kind === "create") {
+    return { action: "create", sourceType: trigger.sourceType, reason: `CI failed on ${trigger.headSha.slice(0, 7)}: starting a new fix run (\`mode: create\`).` };
+  }
   const known = facts.knownRun;
   if (known) {
     if (known.inProgress) {
@@ -8736,6 +9254,11 @@ function planRun(trigger, facts) {
       reply: `${who2}I did not start the agent: ${facts.permission.why} A maintainer can run it for you, or list you under \`permissions\` in \`.github/agent-run.yml\`.`
     };
   }
+  const mode = facts.mode ?? { kind: "auto" };
+  if (mode.kind === "resume") {
+    return { action: "resume", runId: mode.runId, orgId: mode.orgId, reason: `Resuming run ${mode.runId}, as asked (\`mode: resume\`).` };
+  }
+  if (mode.kind === "create") return { action: "create", sourceType: trigger.sourceType, reason: "A new run was asked for (`mode: create`)." };
   if (trigger.forceNew) {
     return { action: "create", sourceType: trigger.sourceType, reason: trigger.flow === "dispatch" ? "An explicit prompt always starts a new run." : "A fresh run was asked for (`new`)." };
   }
@@ -8760,1021 +9283,6 @@ function selectFailedChecks(checks, ignoreChecks) {
     else failed.push(check);
   }
   return { failed, ignored };
-}
-
-// src/core/stop.ts
-function detectStopRequest(event, config2, self) {
-  const grammar = { phrase: config2.trigger_phrase, appSlug: self.appSlug, mention: config2.mention };
-  const isStop = (body) => parseTriggerComment(body, grammar)?.kind === "stop";
-  const person = (actor2) => actor2 !== null && !isBotActor(actor2, self) && !isBotActor(event.sender, self);
-  switch (event.kind) {
-    case "issue_comment":
-      if (event.action !== "created" || !person(event.comment.author) || !isStop(event.comment.body)) return null;
-      return {
-        repo: event.repo,
-        thread: event.thread,
-        actor: event.comment.author,
-        reaction: { kind: "issue_comment", id: event.comment.id },
-        url: event.comment.url,
-        dedupeKey: `stop:comment:${event.comment.id}`
-      };
-    case "pull_request_review_comment":
-      if (event.action !== "created" || !person(event.comment.author) || !isStop(event.comment.body)) return null;
-      return {
-        repo: event.repo,
-        thread: event.thread,
-        actor: event.comment.author,
-        reaction: { kind: "review_comment", id: event.comment.id },
-        url: event.comment.url,
-        dedupeKey: `stop:review-comment:${event.comment.id}`
-      };
-    case "pull_request_review": {
-      const author = event.review.author ?? event.sender;
-      if (event.action !== "submitted" || !person(author) || !isStop(event.review.body)) return null;
-      return { repo: event.repo, thread: event.thread, actor: author, reaction: null, url: event.review.url, dedupeKey: `stop:review:${event.review.id}` };
-    }
-    default:
-      return null;
-  }
-}
-var GITHUB_LOGIN = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/;
-var who = (login) => GITHUB_LOGIN.test(login) ? `@${login}` : inlineCode(login, { maxLength: 60 });
-function runRef(runId, webUrl) {
-  if (runId === null) return md`the run`;
-  const href = safeHttpUrl(webUrl);
-  return href && href.length <= 2e3 ? renderLink(`#${runId}`, href) : `${runId}`;
-}
-function cancelNote(webUrl) {
-  const href = safeHttpUrl(webUrl);
-  const page = href && href.length <= 2e3 ? renderLink("its page", href) : md`its page on the Agent Run Service`;
-  return md`The Agent Run Service has no cancel call, so **the run itself may still be working**: stop it on ${page} if it should not finish.`;
-}
-function renderStoppedComment(input) {
-  const { outcome: _previous, ...identity } = input.marker;
-  const marker = renderMarker({ ...identity, state: "done", outcome: "stopped" });
-  const link = runRef(input.marker.runId, input.webUrl);
-  const again = inlineCode(`${input.triggerPhrase} <instructions>`, { maxLength: 100 });
-  if (input.role === "follow_up") {
-    return `${marker}
-${md`⏹️ **Dropped:** ${who(input.stoppedBy)} stopped agent run ${link} before this follow-up was sent. Reply with ${again} to ask again.`}`;
-  }
-  const lines2 = [
-    md`### ⏹️ Agent run ${link} stopped by ${who(input.stoppedBy)}`,
-    md`I stopped watching this run and will not post its result here. ${cancelNote(input.webUrl)}`,
-    md`<sub>Reply with ${again} to continue this run.</sub>`
-  ];
-  return `${marker}
-${lines2.join("\n\n")}`;
-}
-function renderStopReply(input) {
-  const phrase = inlineCode(input.triggerPhrase, { maxLength: 100 });
-  const ci = input.pullRequest ? md` CI auto-fix is paused on this pull request until the next ${phrase} comment.` : md``;
-  const dropped = input.droppedFollowUps > 0 ? ` and dropped ${input.droppedFollowUps === 1 ? "the follow-up" : `${input.droppedFollowUps} follow-ups`} waiting for it` : md``;
-  const body = input.stopped ? md`⏹️ ${who(input.stoppedBy)}, I stopped watching agent run ${runRef(input.stopped.runId, input.stopped.webUrl)}${dropped}. ${cancelNote(input.stopped.webUrl)}${ci}` : md`⏹️ ${who(input.stoppedBy)}, nothing is running in this thread, so there was nothing to stop.${ci}`;
-  return `${renderKindMarker("stop")}
-${body}`;
-}
-function isCiPausedByStop(comments, config2, self) {
-  let lastStop = -1;
-  for (const comment of comments) {
-    if (comment.id > lastStop && isTrustedAuthor(comment, self) && parseCommentKind(comment.body) === "stop") lastStop = comment.id;
-  }
-  if (lastStop === -1) return false;
-  const grammar = { phrase: config2.trigger_phrase, appSlug: self.appSlug, mention: config2.mention };
-  return !comments.some((comment) => {
-    if (comment.id <= lastStop || !comment.user) return false;
-    if (isBotActor({ login: comment.user.login, type: comment.user.type ?? "User" }, self)) return false;
-    return parseTriggerComment(comment.body, grammar)?.kind === "run";
-  });
-}
-
-// src/service/errors.ts
-var AgentRunError = class extends Error {
-  name = "AgentRunError";
-  method;
-  path;
-  status;
-  serverMessage;
-  /** The rejected fields, when the service named them (empty otherwise). */
-  fieldIssues;
-  constructor(message, details = {}) {
-    super(composeMessage(message, details), details.cause === void 0 ? void 0 : { cause: details.cause });
-    this.method = details.method;
-    this.path = details.path;
-    this.status = details.status;
-    this.serverMessage = details.serverMessage;
-    this.fieldIssues = details.fieldIssues ?? [];
-  }
-  /** The names of the rejected fields, e.g. ["prompt"]. */
-  get rejectedFields() {
-    return [...new Set(this.fieldIssues.map((issue3) => issue3.field))];
-  }
-};
-function composeMessage(message, d) {
-  const where = d.method && d.path ? ` [${d.method} ${d.path}]` : "";
-  const server = d.serverMessage ? ` Server said: ${d.serverMessage}` : "";
-  return `${message}${where}${server}`;
-}
-var RequestValidationError = class extends AgentRunError {
-  name = "RequestValidationError";
-  issues;
-  constructor(what, issues) {
-    super(`Invalid ${what}: ${issues.join("; ")}. Nothing was sent.`);
-    this.issues = issues;
-  }
-};
-var ConfigurationError = class extends AgentRunError {
-  name = "ConfigurationError";
-};
-var InvalidResponseError = class extends AgentRunError {
-  name = "InvalidResponseError";
-};
-var BadRequestError = class extends AgentRunError {
-  name = "BadRequestError";
-};
-var AuthenticationError = class extends AgentRunError {
-  name = "AuthenticationError";
-};
-var PermissionError = class extends AgentRunError {
-  name = "PermissionError";
-};
-var NotFoundError = class extends AgentRunError {
-  name = "NotFoundError";
-};
-var PaymentRequiredError = class extends AgentRunError {
-  name = "PaymentRequiredError";
-};
-var UnprocessableError = class extends AgentRunError {
-  name = "UnprocessableError";
-};
-var RateLimitError = class extends AgentRunError {
-  name = "RateLimitError";
-  retryAfterSeconds;
-  constructor(message, details = {}) {
-    super(message, details);
-    this.retryAfterSeconds = details.retryAfterSeconds;
-  }
-};
-var ClientRequestError = class extends AgentRunError {
-  name = "ClientRequestError";
-};
-var ServerError = class extends AgentRunError {
-  name = "ServerError";
-};
-var NetworkError = class extends AgentRunError {
-  name = "NetworkError";
-  certainlyNotSent;
-  constructor(message, details) {
-    super(message, details);
-    this.certainlyNotSent = details.certainlyNotSent;
-  }
-};
-var TimeoutError = class extends AgentRunError {
-  name = "TimeoutError";
-};
-var DeadlineError = class extends AgentRunError {
-  name = "DeadlineError";
-};
-function listFields(fields) {
-  if (fields.length <= 1) return fields.join("");
-  return `${fields.slice(0, -1).join(", ")} and ${fields.at(-1)}`;
-}
-function errorForStatus(status, details) {
-  const d = { ...details, status };
-  const fields = [...new Set((details.fieldIssues ?? []).map((issue3) => issue3.field))];
-  const named = fields.length > 0 ? listFields(fields.map((field) => `\`${field}\``)) : void 0;
-  switch (status) {
-    case 400:
-      return new BadRequestError(
-        named ? `The service rejected ${named} (400): fix ${fields.length === 1 ? "that field" : "those fields"} and send again.` : "The service rejected the request parameters (400): check the values sent.",
-        d
-      );
-    case 401:
-      return new AuthenticationError(
-        "The API token was rejected (401): check AGENT_RUN_API_TOKEN (or --token / api-token).",
-        d
-      );
-    case 403:
-      return new PermissionError(
-        "The API token has no permission for this organization or run (403): check AGENT_RUN_ORG_ID and the token's access.",
-        d
-      );
-    case 404:
-      return new NotFoundError(
-        "Not found (404): check the run id and that it belongs to the organization in AGENT_RUN_ORG_ID.",
-        d
-      );
-    case 402:
-      return new PaymentRequiredError(
-        "The organization's plan allowance is used up (402): add credits or raise the plan before starting more runs.",
-        d
-      );
-    case 422:
-      return new UnprocessableError(
-        named ? `The service rejected ${named} (422): fix ${fields.length === 1 ? "that field" : "those fields"} and send again.` : "The service could not process the request (422): fix the fields it names.",
-        d
-      );
-    case 429:
-      return new RateLimitError(
-        "The service's rate limit was exceeded (429): slow down, or wait for the window to pass.",
-        d
-      );
-    default:
-      if (status >= 500) {
-        return new ServerError(`The service failed (${status}): try again later; if it persists, report it.`, d);
-      }
-      return new ClientRequestError(`The service refused the request (${status}).`, d);
-  }
-}
-function certainlyNotActedOn(error3) {
-  if (error3 instanceof RateLimitError) return true;
-  if (error3 instanceof NetworkError) return error3.certainlyNotSent;
-  return false;
-}
-function readErrorBody(text2) {
-  if (!text2) return { fieldIssues: [] };
-  let json;
-  try {
-    json = JSON.parse(text2);
-  } catch {
-    const plain = text2.slice(0, 300).trim();
-    return plain ? { serverMessage: plain, fieldIssues: [] } : { fieldIssues: [] };
-  }
-  const parsed = ErrorBodySchema.safeParse(json);
-  if (!parsed.success) return { fieldIssues: [] };
-  const { message, detail } = parsed.data;
-  if (Array.isArray(detail)) {
-    const fieldIssues = detail.map((issue3) => ({ field: fieldName(issue3.loc ?? []), message: (issue3.msg ?? issue3.type ?? "invalid").trim() }));
-    const serverMessage = fieldIssues.map((issue3) => issue3.field ? `${issue3.field}: ${issue3.message}` : issue3.message).join("; ").slice(0, 500);
-    return { serverMessage: serverMessage || message?.slice(0, 500), fieldIssues };
-  }
-  const said = typeof detail === "string" ? detail : message;
-  return said ? { serverMessage: said.slice(0, 500), fieldIssues: [] } : { fieldIssues: [] };
-}
-function fieldName(loc) {
-  const [where, ...rest] = loc.map(String);
-  if (where === "body") return rest.join(".");
-  return [where, ...rest].filter((part) => part !== void 0).join(".");
-}
-
-// src/core/render.ts
-var GITHUB_COMMENT_MAX_LENGTH = 65536;
-var MIN_RESULT_LENGTH = 4096;
-var toMs = (time2) => time2 instanceof Date ? time2.getTime() : time2;
-function formatElapsed(ms) {
-  const totalSeconds = Number.isFinite(ms) && ms > 0 ? Math.floor(ms / 1e3) : 0;
-  const days = Math.floor(totalSeconds / 86400);
-  const hours = Math.floor(totalSeconds % 86400 / 3600);
-  const minutes = Math.floor(totalSeconds % 3600 / 60);
-  const seconds = totalSeconds % 60;
-  if (days > 0) return `${days}d ${hours}h`;
-  if (hours > 0) return `${hours}h ${minutes}m`;
-  if (minutes > 0) return `${minutes}m ${seconds}s`;
-  return `${seconds}s`;
-}
-function linkTarget(url) {
-  const href = safeHttpUrl(url);
-  return href !== null && href.length <= 2e3 ? href : null;
-}
-function runLink(runId, webUrl) {
-  const id = String(runId);
-  return webUrl ? `[#${id}](${webUrl})` : id;
-}
-function runPageNote(webUrl) {
-  return webUrl ? `the full text is on [the run page](${webUrl})` : md`the full text is on the run page`;
-}
-function sub(text2) {
-  return md`<sub>${text2}</sub>`;
-}
-function plural(count, one, many) {
-  return `${count} ${count === 1 ? one : many}`;
-}
-function triggerNote(sourceType, triggerUrl) {
-  const link = (text2) => triggerUrl ? renderLink(text2, triggerUrl) : text2;
-  switch (sourceType) {
-    case SOURCE.gitHostCheckSuite:
-      return md`Started because ${link("checks failed")}`;
-    case SOURCE.gitHostPrReview:
-      return md`Started for ${link("this review")}`;
-    default:
-      return triggerUrl ? md`Triggered by ${link("this comment")}` : null;
-  }
-}
-function followUpNote(count) {
-  return count === 1 ? md`📝 Your follow-up is queued: it will be sent when the run finishes.` : `📝 ${count} follow-ups are queued: they will be sent when the run finishes.`;
-}
-function renderTrackingComment(input) {
-  const webUrl = linkTarget(input.webUrl);
-  const runId = input.marker.runId;
-  if (runId === null && (input.phase === "resuming" || input.phase === "queued_follow_up")) {
-    throw new TypeError(`renderTrackingComment: the "${input.phase}" phase is about an existing run, but the marker has no runId`);
-  }
-  const state = input.phase === "queued" || runId === null ? "queued" : "running";
-  const { outcome: _finalOutcome, ...identity } = input.marker;
-  const marker = renderMarker({ ...identity, state });
-  const link = runId === null ? md`` : runLink(runId, webUrl);
-  const elapsed = formatElapsed(toMs(input.now) - toMs(input.startedAt));
-  const position = input.queuePosition !== void 0 && Number.isInteger(input.queuePosition) && input.queuePosition > 0 ? ` (position ${input.queuePosition})` : md``;
-  const followUps = Math.max(0, Math.floor(input.followUps ?? 0));
-  const lines2 = [];
-  switch (input.phase) {
-    case "queued":
-      lines2.push(
-        runId === null ? md`⏳ **Queued**${position}: waiting for the Agent Run Service's rate budget. The run starts by itself.` : md`⏳ A follow-up for agent run ${link} is **queued**${position}: waiting for the Agent Run Service's rate budget.`
-      );
-      break;
-    case "starting":
-      lines2.push(runId === null ? md`🤖 Starting an agent run…` : md`🤖 Agent run ${link} started…`);
-      break;
-    case "running":
-      lines2.push(runId === null ? md`🤖 An agent run is working · ${elapsed} so far` : md`🤖 Agent run ${link} is working · ${elapsed} so far`);
-      break;
-    case "resuming": {
-      const source = input.sourceType ?? input.marker.sourceType;
-      const why = source === SOURCE.gitHostCheckSuite ? md`to fix the failing checks` : source === SOURCE.gitHostPrReview ? md`with this review` : md`with your follow-up`;
-      lines2.push(md`🔁 Resuming agent run ${link} ${why}…`);
-      break;
-    }
-    case "queued_follow_up":
-      lines2.push(md`🤖 Agent run ${link} is still working · ${elapsed} so far`);
-      break;
-  }
-  const step = input.currentStep && input.currentStep.length <= 2e3 ? input.currentStep : null;
-  if (step && (input.phase === "running" || input.phase === "queued_follow_up" || input.phase === "resuming")) {
-    lines2.push(md`**Now:** ${step}`);
-  }
-  if (input.phase === "queued_follow_up" || followUps > 0 && input.phase !== "queued") {
-    lines2.push(followUpNote(Math.max(1, followUps)));
-  }
-  if (input.orgDefaultRepository && input.phase !== "resuming" && input.phase !== "queued_follow_up") {
-    lines2.push(md`ℹ️ No \`repo_id\` is configured for this repository and the Agent Run Service did not list it, so the organization's default repository applies.`);
-  }
-  const note = triggerNote(input.sourceType ?? input.marker.sourceType, linkTarget(input.triggerUrl));
-  const footer = note ? md`${note} · this comment updates as the run progresses.` : md`This comment updates as the run progresses.`;
-  lines2.push(sub(footer));
-  return `${marker}
-${joinMarkdown(lines2, "\n\n")}`;
-}
-function fitBlock(block, budget) {
-  const full = block.render(block.natural);
-  if (full.length <= budget) return full;
-  let best = "";
-  let low = 0;
-  let high = block.natural - 1;
-  while (low <= high) {
-    const mid = Math.floor((low + high) / 2);
-    const rendered = block.render(mid);
-    if (rendered.length <= budget) {
-      best = rendered;
-      low = mid + 1;
-    } else {
-      high = mid - 1;
-    }
-  }
-  return best;
-}
-function fitBlocks(blocks, budget) {
-  const full = blocks.map((block) => block.render(block.natural));
-  if (full.reduce((sum, text2) => sum + text2.length, 0) <= budget) return full;
-  const out = new Array(blocks.length).fill("");
-  const order = blocks.map((_, index) => index).sort((a, b) => full[a].length - full[b].length);
-  let remaining = budget;
-  order.forEach((index, position) => {
-    const share = Math.floor(remaining / (order.length - position));
-    out[index] = full[index].length <= share ? full[index] : fitBlock(blocks[index], share);
-    remaining -= out[index].length;
-  });
-  return out;
-}
-function textBlock(title, text2, cutNote, triggerPhrase) {
-  return {
-    natural: text2.length,
-    render(allowance) {
-      if (allowance <= 0) return "";
-      const body = sanitizeMarkdown(truncateText(text2, allowance), { triggerPhrase });
-      const note = allowance < text2.length ? `
-
-*… cut to fit in a comment: ${cutNote}.*` : "";
-      return `${title}
-
-${body}${note}`;
-    }
-  };
-}
-function traceErrorsBlock(errors, cutNote) {
-  const minimumEach = 200;
-  const total = errors.reduce((sum, error3) => sum + error3.length, 0);
-  return {
-    natural: total,
-    render(allowance) {
-      if (errors.length === 0) return "";
-      const heading = `**${plural(errors.length, "error", "errors")}**`;
-      let shown;
-      let hidden = 0;
-      if (allowance >= total) {
-        shown = [...errors];
-      } else if (Math.floor(allowance / errors.length) >= minimumEach) {
-        shown = errors.map((error3) => truncateText(error3, Math.floor(allowance / errors.length)));
-      } else {
-        const keep = Math.floor(allowance / minimumEach);
-        shown = keep === 0 ? [] : errors.slice(-keep).map((error3) => truncateText(error3, minimumEach));
-        hidden = errors.length - shown.length;
-      }
-      const parts = [heading];
-      if (hidden > 0) parts.push(`*${plural(hidden, "earlier error is", "earlier errors are")} not shown: ${cutNote}.*`);
-      for (const error3 of shown) parts.push(codeBlock(error3, { language: "text" }));
-      return parts.join("\n\n");
-    }
-  };
-}
-function traceStepsBlock(steps) {
-  return {
-    natural: steps.length,
-    render(count) {
-      if (steps.length === 0 || count <= 0) return "";
-      const shown = steps.slice(-count);
-      const heading = count < steps.length ? `**Last ${shown.length} of ${steps.length} steps**` : `**Last steps**`;
-      return `${heading}
-
-${shown.map((step) => `- ${step}`).join("\n")}`;
-    }
-  };
-}
-function pullRequestLines(prs, webUrl, triggerPhrase) {
-  if (prs.length === 0) return null;
-  const maxShown = 20;
-  const lines2 = prs.slice(0, maxShown).map((pr) => {
-    const title = pr.title?.trim() ? pr.title : "Pull request";
-    const link = renderLink(title, linkTarget(pr.url), { maxLength: 200, triggerPhrase });
-    const branch = pr.head_branch_name ? md` · ${inlineCode(pr.head_branch_name, { maxLength: 100 })}` : md``;
-    return md`- ${link}${branch}`;
-  });
-  if (prs.length > maxShown) {
-    const more = `- … and ${prs.length - maxShown} more`;
-    lines2.push(webUrl ? md`${more} on [the run page](${webUrl})` : more);
-  }
-  const heading = prs.length === 1 ? md`**Pull request**` : md`**Pull requests**`;
-  return md`${heading}\n\n${joinMarkdown(lines2, "\n")}`;
-}
-function stoppedVerb(status) {
-  return /cancel/i.test(status ?? "") ? md`cancelled` : md`stopped`;
-}
-function headline(phase, link, elapsed, status) {
-  switch (phase) {
-    case "succeeded":
-      return md`### ✅ Agent run ${link} succeeded`;
-    case "failed":
-      return md`### ❌ Agent run ${link} failed`;
-    case "stopped":
-      return md`### ⏹️ Agent run ${link} was ${stoppedVerb(status)}`;
-    case "waiting_for_input":
-      return md`### ⏸️ Agent run ${link} is waiting for your input`;
-    case "in_progress":
-      return md`### ⏳ Agent run ${link} is still running after ${elapsed}`;
-    case "unknown":
-      return md`### ❔ Agent run ${link} reports a status the bridge does not recognise`;
-  }
-}
-function statusLine(input, elapsed, webUrl) {
-  const status = input.run.status?.trim() ? inlineCode(input.run.status, { maxLength: 40 }) : md`(none)`;
-  const page = webUrl ? md`[the run page](${webUrl})` : md`the run page`;
-  switch (input.phase) {
-    case "in_progress":
-      return md`Status ${status}. The bridge stopped watching it; follow it on ${page}. This comment will not update by itself.`;
-    case "unknown":
-      return md`Status ${status} after ${elapsed}. Check ${page} for its outcome.`;
-    default:
-      return md`Status ${status} · took ${elapsed}`;
-  }
-}
-function renderResultComment(input) {
-  const maxLength = input.maxLength ?? GITHUB_COMMENT_MAX_LENGTH;
-  if (!Number.isInteger(maxLength) || maxLength < MIN_RESULT_LENGTH || maxLength > GITHUB_COMMENT_MAX_LENGTH) {
-    throw new RangeError(`renderResultComment: maxLength must be a whole number from ${MIN_RESULT_LENGTH} to ${GITHUB_COMMENT_MAX_LENGTH}, got ${String(maxLength)}`);
-  }
-  const { run: run2, phase, triggerPhrase } = input;
-  const webUrl = linkTarget(run2.web_url);
-  const marker = renderMarker(resultMarker(input.marker, run2, phase));
-  const link = runLink(run2.id, webUrl);
-  const elapsed = formatElapsed(toMs(input.finishedAt) - toMs(input.startedAt));
-  const cutNote = runPageNote(webUrl);
-  const trace = input.trace ?? null;
-  const head = md`${headline(phase, link, elapsed, run2.status)}\n\n${statusLine(input, elapsed, webUrl)}`;
-  const prs = pullRequestLines(run2.git_host_pull_requests ?? [], webUrl, triggerPhrase);
-  const hint = inlineCode(`${triggerPhrase.trim()} <instructions>`, { maxLength: 100 });
-  const footer = phase === "waiting_for_input" ? sub(md`Reply with ${hint} to answer and continue this run.`) : phase === "in_progress" ? sub(md`Reply with ${hint} once it has finished to continue it.`) : sub(md`Reply with ${hint} to continue this run.`);
-  const blocks = [];
-  const latestError = phase === "failed" ? trace?.errors.at(-1) : void 0;
-  if (latestError) blocks.push(errorHighlight(latestError, cutNote));
-  const summary2 = run2.summary?.trim() ?? "";
-  const result = run2.result?.trim() || trace?.finalAnswer?.trim() || "";
-  if (summary2) blocks.push(textBlock(md`**Summary**`, summary2, cutNote, triggerPhrase));
-  if (result && result !== summary2) blocks.push(textBlock(md`**Result**`, result, cutNote, triggerPhrase));
-  const traceBlocks = trace ? [traceErrorsBlock(trace.errors, cutNote), traceStepsBlock(trace.lastSteps)] : [];
-  const traceSummary = trace ? `Trace: ${plural(trace.totalEntries, "log entry", "log entries")}${trace.errors.length > 0 ? `, ${plural(trace.errors.length, "error", "errors")}` : ""}` : "";
-  const detailsOpen = `<details>
-<summary>${traceSummary}</summary>
-
-`;
-  const detailsClose = "\n\n</details>";
-  const emptyTrace = `*Nothing to show here: ${cutNote}.*`;
-  const fixed = [marker, head, prs ?? "", footer].join("\n\n").length + (trace ? detailsOpen.length + detailsClose.length + emptyTrace.length + 2 : 0);
-  const separators = 2 * (blocks.length + traceBlocks.length + 2);
-  const budget = maxLength - fixed - separators;
-  if (budget < 0) return minimalResult(marker, md`${headline(phase, link, elapsed, run2.status)}`, cutNote, maxLength);
-  const fitted = fitBlocks([...blocks, ...traceBlocks], budget);
-  const agentParts = fitted.slice(0, blocks.length).filter((part) => part !== "");
-  const traceParts = fitted.slice(blocks.length).filter((part) => part !== "");
-  const parts = [marker, head];
-  if (prs) parts.push(prs);
-  parts.push(...agentParts);
-  if (trace) parts.push(`${detailsOpen}${traceParts.length > 0 ? traceParts.join("\n\n") : emptyTrace}${detailsClose}`);
-  parts.push(footer);
-  const body = parts.join("\n\n");
-  return body.length <= maxLength ? body : minimalResult(marker, md`${headline(phase, link, elapsed, run2.status)}`, cutNote, maxLength);
-}
-function errorHighlight(error3, cutNote) {
-  return {
-    natural: error3.length,
-    render(allowance) {
-      if (allowance <= 0) return "";
-      const note = allowance < error3.length ? `
-
-*… cut to fit in a comment: ${cutNote}.*` : "";
-      return `**Error**
-
-${codeBlock(truncateText(error3, allowance), { language: "text" })}${note}`;
-    }
-  };
-}
-function minimalResult(marker, head, cutNote, maxLength) {
-  const body = `${marker}
-
-${head}
-
-The result does not fit in a comment: ${cutNote}.`;
-  return body.length <= maxLength ? body : `${marker}
-
-The result does not fit in a comment: see the run page.`;
-}
-var GITHUB_LOGIN2 = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/;
-function renderRefusal(input) {
-  const who2 = GITHUB_LOGIN2.test(input.login) ? `@${input.login}` : inlineCode(input.login, { maxLength: 60 });
-  const reason = sanitizeInline(input.reason, { maxLength: 500 });
-  const because = reason === "" ? md`.` : md`: ${reason}`;
-  return `${renderKindMarker("refusal")}
-🚫 ${who2}, I can't start the agent for you${because}`;
-}
-function renderConfigError(input) {
-  const maxShown = 30;
-  const file = inlineCode(input.file, { maxLength: 200 });
-  const errors = input.errors.slice(0, maxShown).map((error3) => md`- ${sanitizeInline(error3, { maxLength: 500 })}`);
-  if (input.errors.length > maxShown) errors.push(`- … and ${input.errors.length - maxShown} more`);
-  const list = errors.length > 0 ? md`\n\n${joinMarkdown(errors, "\n")}` : md``;
-  return `${renderKindMarker("config_error")}
-⚠️ **The agent configuration in ${file} is invalid**, so nothing was started.${list}
-
-Fix the file on the default branch, then trigger the agent again.`;
-}
-function renderHandBack(input) {
-  const attempts = Math.max(0, Math.floor(input.attempts));
-  const pr = input.prUrl && linkTarget(input.prUrl) ? renderLink("this pull request", linkTarget(input.prUrl)) : md`this pull request`;
-  const again = input.triggerPhrase?.trim() ? md`Comment ${inlineCode(`${input.triggerPhrase.trim()} <what to do>`, { maxLength: 100 })} to ask me again.` : md`Ask me again in a comment if you want another try.`;
-  const tries = plural(attempts, "time", "times");
-  return `${renderKindMarker("hand_back")}
-🙋 I tried to fix ${pr} ${tries} and the checks still fail, so I am handing it back to you. I will not start new fix runs for it on my own. ${again}`;
-}
-var REDACTED = "[redacted]";
-function redact(text2, secrets) {
-  let out = text2.replace(/\b(Bearer|token)\s+[A-Za-z0-9._~+/=-]{8,}/gi, `$1 ${REDACTED}`);
-  for (const secret of secrets) {
-    if (secret.length >= 4) out = out.split(secret).join(REDACTED);
-  }
-  return out;
-}
-function renderServiceError(input) {
-  const secrets = input.secrets ?? [];
-  const message = sanitizeInline(redact(input.message, secrets), { maxLength: 500 });
-  const whatToDo = sanitizeMarkdown(redact(input.whatToDo, secrets), { maxLength: 2e3 });
-  return `${renderKindMarker("service_error")}
-⚠️ **The agent could not run: ${message}**${whatToDo === "" ? "" : `
-
-${whatToDo}`}`;
-}
-function serviceErrorForComment(error3) {
-  if (error3 instanceof PaymentRequiredError) {
-    return {
-      message: "the organization's allowance for agent runs is used up (402).",
-      whatToDo: "A maintainer needs to add credits or raise the plan on the Agent Run Service, then trigger the agent again."
-    };
-  }
-  if (error3 instanceof AuthenticationError) {
-    return {
-      message: "the Agent Run Service rejected the bridge's API token (401).",
-      whatToDo: "A maintainer needs to replace the API token the bridge is configured with (for the Action, the secret passed as `api-token`)."
-    };
-  }
-  if (error3 instanceof PermissionError) {
-    return {
-      message: "the API token has no access to the configured organization (403).",
-      whatToDo: "A maintainer needs to check the organization id and what the token may access."
-    };
-  }
-  if (error3 instanceof RateLimitError || error3 instanceof DeadlineError) {
-    return { message: "the Agent Run Service is busy (rate limit).", whatToDo: "Try again in a few minutes." };
-  }
-  if (error3 instanceof ServerError || error3 instanceof NetworkError || error3 instanceof TimeoutError) {
-    return {
-      message: "the Agent Run Service could not be reached or failed.",
-      whatToDo: "Try again later. If it keeps happening, tell a maintainer."
-    };
-  }
-  if (error3 instanceof NotFoundError) {
-    return { message: "the run was not found on the Agent Run Service (404).", whatToDo: "Start a new run instead." };
-  }
-  if (error3 instanceof BadRequestError || error3 instanceof UnprocessableError || error3 instanceof RequestValidationError) {
-    const fields = error3.rejectedFields.filter((field) => /^[A-Za-z_][\w.]{0,40}$/.test(field));
-    return {
-      message: fields.length > 0 ? `the Agent Run Service rejected the request's ${fields.join(", ")}.` : "the Agent Run Service rejected the request.",
-      whatToDo: "A maintainer should check the agent configuration (model, agent type, repository id)."
-    };
-  }
-  if (error3 instanceof AgentRunError) {
-    return { message: "the Agent Run Service refused the request.", whatToDo: "Try again. If it keeps happening, tell a maintainer." };
-  }
-  return { message: "an unexpected error stopped it.", whatToDo: "Try again. If it keeps happening, tell a maintainer." };
-}
-
-// src/flows/types.ts
-var MARKERS_ONLY_LOOKUP = {
-  activeRunInThread: () => null,
-  isRunInProgress: () => null,
-  runForBranch: () => null,
-  checkAttempts: () => null
-};
-
-// src/core/metadata.ts
-var MAX_VALUE_CHARS = 2048;
-var SECRET_PATTERNS = [
-  /\bgh[pousr]_[A-Za-z0-9]{20,}/,
-  // GitHub tokens
-  /\bgithub_pat_[A-Za-z0-9_]{20,}/,
-  /\beyJ[\w-]{8,}\.[\w-]{8,}\.[\w-]{8,}/,
-  // JWTs (installation and app tokens are exchanged with them)
-  /\bbearer\s+[\w.~+/-]{8,}/i,
-  /-----BEGIN [A-Z ]*PRIVATE KEY-----/,
-  /\b(?:sk|xox[abprs])-[A-Za-z0-9-]{16,}/,
-  /:\/\/[^/\s:@]+:[^/\s@]+@/
-  // credentials in a URL
-];
-function looksLikeSecret(value2) {
-  return SECRET_PATTERNS.some((pattern) => pattern.test(value2));
-}
-function buildRunMetadata(trigger, event, extras) {
-  const fields = {
-    trigger_flow: trigger.flow,
-    github_event: event.name,
-    github_action: event.action,
-    [BRIDGE_METADATA_KEYS.deliveryId]: extras.deliveryId,
-    repository: event.repo?.fullName,
-    repository_id: event.repo?.id,
-    installation_id: event.installationId,
-    sender: trigger.actor?.login ?? event.sender?.login,
-    status_comment_id: extras.statusCommentId,
-    status_comment_url: extras.statusCommentUrl
-  };
-  const thread = triggerThread(trigger);
-  if (thread) {
-    fields[thread.kind === "pull_request" ? "pull_request_number" : "issue_number"] = thread.number;
-    fields.html_url = thread.url;
-  }
-  switch (trigger.flow) {
-    case "comment":
-      fields.comment_id = trigger.comment.id;
-      fields.comment_url = trigger.comment.url;
-      break;
-    case "label":
-      fields.label = trigger.label;
-      break;
-    case "review":
-      fields.head_sha = trigger.pullRequest.headSha;
-      fields.head_branch = trigger.pullRequest.headRef;
-      if (trigger.review) {
-        fields.review_id = trigger.review.id;
-        fields.review_url = trigger.review.url;
-        fields.review_state = trigger.review.state;
-      }
-      if (trigger.reviewComment) {
-        fields.review_id = trigger.reviewComment.reviewId;
-        fields.comment_id = trigger.reviewComment.id;
-        fields.comment_url = trigger.reviewComment.url;
-      }
-      break;
-    case "check_suite":
-      fields.check_suite_id = trigger.checkSuite.id;
-      fields.check_suite_url = trigger.checkSuite.url;
-      fields.conclusion = trigger.checkSuite.conclusion;
-      fields.head_sha = trigger.headSha;
-      fields.head_branch = trigger.headBranch;
-      break;
-    case "workflow_run":
-      fields.workflow_run_id = trigger.workflowRun.id;
-      fields.workflow_run_url = trigger.workflowRun.url;
-      fields.workflow_name = trigger.workflowRun.name;
-      fields.conclusion = trigger.workflowRun.conclusion;
-      fields.head_sha = trigger.headSha;
-      fields.head_branch = trigger.headBranch;
-      break;
-    case "dispatch":
-      break;
-  }
-  const metadata = {
-    source_type: trigger.sourceType,
-    bridge: { name: extras.appName, version: extras.appVersion }
-  };
-  for (const [key, value2] of Object.entries(fields)) {
-    if (value2 === void 0 || value2 === null || value2 === "") continue;
-    if (typeof value2 === "string") {
-      if (looksLikeSecret(value2)) continue;
-      metadata[key] = value2.length > MAX_VALUE_CHARS ? value2.slice(0, MAX_VALUE_CHARS) : value2;
-    } else {
-      metadata[key] = value2;
-    }
-  }
-  return metadata;
-}
-
-// src/core/prompt.ts
-var DEFAULT_PROMPT_LIMITS = {
-  totalChars: 6e4,
-  instructionChars: 2e4,
-  threadBodyChars: 8e3,
-  comments: 20,
-  commentChars: 3e3,
-  reviewComments: 30,
-  diffHunkChars: 1500,
-  checks: 10,
-  checkSummaryChars: 2e3,
-  annotationsPerCheck: 10,
-  annotationChars: 500,
-  logExcerptChars: 6e3
-};
-var limitsOf = (options) => ({ ...DEFAULT_PROMPT_LIMITS, ...options.limits });
-var cut = (text2, max, what) => truncate(text2, max, `
-[… ${what} truncated …]`);
-var userText = (text2, max, what) => cut(sanitizeUserText(text2), max, what);
-var oneLine = (text2, max = 300) => truncate(stripInvisibleCharacters(normalizeNewlines(text2 ?? "")).replace(/\s+/g, " ").trim(), max, "…");
-function fenced(content, language = "") {
-  const longest = Math.max(0, ...(content.match(/`+/g) ?? []).map((run2) => run2.length));
-  const fence = "`".repeat(Math.max(3, longest + 1));
-  return `${fence}${language}
-${content}
-${fence}`;
-}
-var threadNoun = (kind) => kind === "pull_request" ? "pull request" : "issue";
-function isBotComment(comment, botLogins) {
-  const login = comment.author.toLowerCase();
-  return comment.authorType === "Bot" || login.endsWith("[bot]") || botLogins.some((bot) => bot.toLowerCase() === login);
-}
-function threadSection(thread, options, exclude = {}) {
-  const limits = limitsOf(options);
-  const noun = threadNoun(thread.kind);
-  const lines2 = [`## ${noun === "issue" ? "Issue" : "Pull request"} ${thread.repository}#${thread.number}: ${oneLine(thread.title)}`, `URL: ${thread.url}`];
-  const pr = thread.pullRequest;
-  if (pr) {
-    const from = pr.isFork && pr.headRepoFullName ? ` (from the fork ${pr.headRepoFullName})` : "";
-    lines2.push(`Branches: \`${oneLine(pr.headRef)}\`${from} into \`${oneLine(pr.baseRef)}\``);
-  }
-  const body = userText(thread.body, limits.threadBodyChars, "description");
-  lines2.push("", `### Description${thread.author ? ` (by @${thread.author})` : ""}`, body === "" ? "(no description)" : body);
-  const human = (thread.comments ?? []).filter(
-    (comment) => !isBotComment(comment, options.botLogins ?? []) && !(exclude.id !== void 0 && comment.id === exclude.id) && !(exclude.url && comment.url === exclude.url)
-  );
-  const recent = human.slice(-limits.comments);
-  if (recent.length > 0) {
-    const total = human.length + Math.max(0, thread.omittedComments ?? 0);
-    const shown = recent.length < total ? `, the last ${recent.length} of ${total}` : "";
-    lines2.push("", `### Comments (oldest first${shown})`);
-    for (const comment of recent) {
-      const when = comment.createdAt ? ` at ${comment.createdAt}` : "";
-      const text2 = userText(comment.body, limits.commentChars, "comment");
-      lines2.push("", `#### @${comment.author}${when}`, text2 === "" ? "(empty)" : text2);
-    }
-  }
-  return lines2.join("\n");
-}
-function reviewSection(review, comments, options) {
-  const limits = limitsOf(options);
-  const lines2 = [];
-  if (review) {
-    const body = userText(review.body, limits.commentChars, "review");
-    lines2.push(`## Review by @${review.author} (${review.state.replace(/_/g, " ")})`, `URL: ${review.url}`, body === "" ? "(no summary)" : body);
-  }
-  const shown = comments.slice(0, limits.reviewComments);
-  if (shown.length > 0) {
-    const more = shown.length < comments.length ? ` (the first ${shown.length} of ${comments.length})` : "";
-    lines2.push("", `## Inline comments${more}`);
-    for (const comment of shown) {
-      const range = comment.startLine && comment.line && comment.startLine !== comment.line ? `${comment.startLine}-${comment.line}` : comment.line;
-      const where = `${oneLine(comment.path)}${range ? `:${range}` : ""}`;
-      lines2.push("", `### ${where} (by @${comment.author})`);
-      if (comment.url) lines2.push(`URL: ${comment.url}`);
-      if (comment.diffHunk) {
-        const hunk = truncate(stripInvisibleCharacters(normalizeNewlines(comment.diffHunk)), limits.diffHunkChars, "[… earlier lines of the hunk truncated …]\n", "tail");
-        lines2.push(fenced(hunk, "diff"));
-      }
-      lines2.push(userText(comment.body, limits.commentChars, "comment"));
-    }
-  }
-  return lines2.join("\n").trim();
-}
-function checkFailureSection(ci, options) {
-  const limits = limitsOf(options);
-  const lines2 = [];
-  const failures = ci.failures.slice(0, limits.checks);
-  if (failures.length === 0) lines2.push("(The bridge could not read which checks failed: open the link above.)");
-  if (ci.failures.length > failures.length) lines2.push(`${ci.failures.length} checks failed; the first ${failures.length} are shown.`);
-  for (const check of failures) {
-    lines2.push("", `## Failed: ${oneLine(check.name)} (${check.conclusion ?? "failed"})`);
-    if (check.url) lines2.push(`URL: ${check.url}`);
-    if (check.title) lines2.push(`Title: ${oneLine(check.title)}`);
-    if (check.failedSteps && check.failedSteps.length > 0) lines2.push(`Failed steps: ${check.failedSteps.map((step) => oneLine(step, 200)).join(", ")}`);
-    const summary2 = userText(check.summary, limits.checkSummaryChars, "summary");
-    if (summary2) lines2.push("Summary:", summary2);
-    const annotations = check.annotations ?? [];
-    if (annotations.length > 0) {
-      const shown = annotations.slice(0, limits.annotationsPerCheck);
-      lines2.push(`Annotations${shown.length < annotations.length ? ` (the first ${shown.length} of ${annotations.length})` : ""}:`);
-      for (const note of shown) {
-        const range = note.startLine ? `:${note.startLine}${note.endLine && note.endLine !== note.startLine ? `-${note.endLine}` : ""}` : "";
-        const title = note.title ? `${oneLine(note.title, 200)}: ` : "";
-        const message = oneLine(sanitizeUserText(note.message), limits.annotationChars);
-        lines2.push(`- ${oneLine(note.path)}${range}${note.level ? ` (${note.level})` : ""}: ${title}${message}`);
-      }
-    }
-    if (check.logExcerpt) {
-      const log = stripInvisibleCharacters(stripAnsiEscapes(normalizeNewlines(check.logExcerpt))).trimEnd();
-      lines2.push("Log (end):", fenced(truncate(log, limits.logExcerptChars, "[… earlier log lines truncated …]\n", "tail"), "text"));
-    }
-  }
-  return lines2.join("\n").trim();
-}
-function checkFailureHeader(ci, again) {
-  const pr = ci.pullRequest;
-  const title = pr.title ? ` "${oneLine(pr.title)}"` : "";
-  const what = ci.runName ? `The workflow "${oneLine(ci.runName)}"` : "CI";
-  const lines2 = [
-    `${what} ${again ? "failed again" : "failed"} on pull request ${ci.repository}#${pr.number}${title} (${pr.url}), branch \`${oneLine(pr.headRef)}\`${pr.baseRef ? ` into \`${oneLine(pr.baseRef)}\`` : ""}, commit ${ci.headSha.slice(0, 12)}.`,
-    "Find the cause of each failure below, fix it on the pull request's branch and push. Do not disable or skip the failing checks."
-  ];
-  if (ci.runUrl) lines2.push(`Run: ${ci.runUrl}`);
-  if (ci.attempt) lines2.push(`This is fix attempt ${ci.attempt.number} of ${ci.attempt.max}.`);
-  return lines2.join("\n");
-}
-function instructionText(instruction, options) {
-  return cut(sanitizeUserText(instruction), limitsOf(options).instructionChars, "instruction");
-}
-var PROMPT_TRUNCATION_MARKER = (max) => `
-
-[… context truncated by agent-run-bridge to keep the prompt within ${max} characters …]
-
-`;
-function fit(head, context, options) {
-  const limits = limitsOf(options);
-  const instructions = sanitizeUserText(options.instructions);
-  const tail = instructions ? `
-
-## Repository instructions
-${instructions}` : "";
-  const separator = context ? "\n\n" : "";
-  const whole = `${head}${separator}${context}${tail}`;
-  if (whole.length <= limits.totalChars) return whole;
-  const marker = PROMPT_TRUNCATION_MARKER(limits.totalChars);
-  const room = limits.totalChars - head.length - separator.length - tail.length;
-  if (room > marker.length + 200) return `${head}${separator}${truncate(context, room, marker)}${tail}`;
-  return truncate(`${head}${tail}`, limits.totalChars, marker);
-}
-function buildRunPrompt(input, options = {}) {
-  switch (input.flow) {
-    case "comment": {
-      const noun = threadNoun(input.thread.kind);
-      const instruction = instructionText(input.instruction, options);
-      const head = [
-        `@${input.requester} asked for help on ${noun} ${input.thread.repository}#${input.thread.number} (${input.commentUrl}):`,
-        "",
-        instruction === "" ? `(No instruction was given: read the ${noun} below and do what it asks.)` : instruction
-      ].join("\n");
-      return fit(head, threadSection(input.thread, options, { id: input.commentId, url: input.commentUrl }), options);
-    }
-    case "label": {
-      const head = `@${input.requester} added the label "${oneLine(input.label)}" to issue ${input.thread.repository}#${input.thread.number} (${input.thread.url}). Resolve the issue described below.`;
-      return fit(head, threadSection(input.thread, options), options);
-    }
-    case "review": {
-      const instruction = instructionText(input.instruction, options);
-      const where = `pull request ${input.thread.repository}#${input.thread.number} (${input.thread.url})`;
-      const head = [
-        input.review && input.review.state === "changes_requested" && instruction === "" ? `@${input.requester} requested changes on ${where}. Address the review below and push to the pull request's branch.` : `@${input.requester} asked for help in a review of pull request ${input.thread.repository}#${input.thread.number} (${input.triggerCommentUrl ?? input.review?.url ?? input.thread.url}):`,
-        ...instruction === "" ? [] : ["", instruction]
-      ].join("\n");
-      const context = [reviewSection(input.review, input.reviewComments, options), threadSection(input.thread, options)].filter(Boolean).join("\n\n");
-      return fit(head, context, options);
-    }
-    case "check_suite":
-    case "workflow_run":
-      return fit(checkFailureHeader(input, false), checkFailureSection(input, options), options);
-    case "dispatch": {
-      const head = instructionText(input.prompt, options);
-      return fit(head, input.thread ? threadSection(input.thread, options) : "", options);
-    }
-  }
-}
-function buildResumePrompt(input, options = {}) {
-  switch (input.flow) {
-    case "comment": {
-      const instruction = instructionText(input.instruction, options);
-      const head = `Follow-up from @${input.requester} on ${input.commentUrl}:
-
-${instruction === "" ? "(No new instruction: check the thread for what changed and continue.)" : instruction}`;
-      return fit(head, "", options);
-    }
-    case "label":
-      return fit(
-        `@${input.requester} added the label "${oneLine(input.label)}" again on ${input.thread.url}. Check the issue for what changed and continue.`,
-        "",
-        options
-      );
-    case "review": {
-      const instruction = instructionText(input.instruction, options);
-      const url = input.triggerCommentUrl ?? input.review?.url ?? input.thread.url;
-      const head = `Follow-up review from @${input.requester} on ${url}${instruction === "" ? ". Address it and push to the pull request's branch." : `:
-
-${instruction}`}`;
-      return fit(head, reviewSection(input.review, input.reviewComments, options), options);
-    }
-    case "check_suite":
-    case "workflow_run":
-      return fit(checkFailureHeader(input, true), checkFailureSection(input, options), options);
-    case "dispatch":
-      return fit(instructionText(input.prompt, options), "", options);
-  }
-}
-var ATTACHMENT_HOSTS = /* @__PURE__ */ new Set(["user-images.githubusercontent.com", "private-user-images.githubusercontent.com"]);
-function isGitHubAttachmentUrl(candidate) {
-  let url;
-  try {
-    url = new URL(candidate);
-  } catch {
-    return false;
-  }
-  if (url.protocol !== "https:" || url.username || url.password) return false;
-  if (ATTACHMENT_HOSTS.has(url.hostname)) return true;
-  return url.hostname === "github.com" && url.pathname.startsWith("/user-attachments/");
-}
-var MAX_IMAGE_ATTACHMENTS = 4;
-function parseImageAttachments(body, max = MAX_IMAGE_ATTACHMENTS) {
-  const prose = classifyLines(sanitizeUserText(body)).filter((line) => !line.code).map((line) => line.text.replace(/`[^`\n]*`/g, "")).join("\n");
-  const found = [];
-  for (const match of prose.matchAll(/!\[[^\]\n]*\]\(\s*<?([^\s)>]+)>?(?:\s+(?:"[^"\n]*"|'[^'\n]*'))?\s*\)/g)) {
-    found.push({ index: match.index, url: match[1] });
-  }
-  for (const match of prose.matchAll(/<img\b[^>]*?\ssrc\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))[^>]*>/gi)) {
-    found.push({ index: match.index, url: match[1] ?? match[2] ?? match[3] });
-  }
-  const urls = [];
-  for (const { url } of found.sort((a, b) => a.index - b.index)) {
-    const decoded = url.replace(/&amp;/g, "&");
-    if (isGitHubAttachmentUrl(decoded) && !urls.includes(decoded)) urls.push(decoded);
-    if (urls.length >= max) break;
-  }
-  return urls;
-}
-function threadContextFrom(repo, thread, fetched = {}) {
-  const pr = fetched.pullRequest;
-  return {
-    repository: repo.fullName,
-    kind: thread.kind,
-    number: thread.number,
-    url: thread.url,
-    title: thread.title,
-    body: thread.body,
-    author: thread.author?.login ?? null,
-    comments: fetched.comments ?? [],
-    omittedComments: fetched.omittedComments ?? 0,
-    pullRequest: pr ? { url: pr.url, baseRef: pr.baseRef, headRef: pr.headRef, headRepoFullName: pr.headRepoFullName ?? null, isFork: pr.isFork ?? false } : null
-  };
-}
-function reviewCommentContextFrom(comment) {
-  return {
-    id: comment.id,
-    author: comment.author.login,
-    path: comment.path,
-    line: comment.line,
-    startLine: comment.startLine,
-    diffHunk: comment.diffHunk,
-    body: comment.body,
-    url: comment.url
-  };
 }
 
 // src/github/client.ts
@@ -10061,313 +9569,6 @@ async function listRepositoryCommentsSince(octokit, repo, since, options = {}) {
   return { comments: comments.filter((comment) => Date.parse(comment.createdAt) >= since.getTime()), complete };
 }
 
-// src/github/pulls.ts
-function toPullRequest(data) {
-  const headRepo = data.head.repo;
-  return {
-    number: data.number,
-    title: data.title,
-    body: data.body ?? "",
-    state: data.state === "closed" ? "closed" : "open",
-    draft: data.draft ?? false,
-    // The list endpoint has no `merged`, only `merged_at`.
-    merged: data.merged ?? data.merged_at !== null,
-    author: toActor(data.user),
-    head: { ref: data.head.ref, sha: data.head.sha, repoFullName: headRepo?.full_name ?? null, fork: headRepo?.fork ?? false },
-    base: { ref: data.base.ref, sha: data.base.sha, repoFullName: data.base.repo.full_name },
-    fromFork: headRepo === null || headRepo.full_name.toLowerCase() !== data.base.repo.full_name.toLowerCase(),
-    htmlUrl: data.html_url,
-    labels: (data.labels ?? []).map((label) => typeof label === "string" ? label : label.name ?? "").filter((name) => name !== "")
-  };
-}
-async function getPullRequest(octokit, repo, number3) {
-  const { data } = await callGitHub(
-    `reading pull request ${repo.owner}/${repo.repo}#${number3}`,
-    () => octokit.request("GET /repos/{owner}/{repo}/pulls/{pull_number}", { ...repo, pull_number: number3 })
-  );
-  return toPullRequest(data);
-}
-async function findPullRequestsForBranch(octokit, repo, branch, options = {}) {
-  if (branch.trim() === "") throw new GitHubInputError("findPullRequestsForBranch needs a branch name. Nothing was sent.");
-  const head = `${options.headOwner ?? repo.owner}:${branch}`;
-  const pulls = await callGitHub(
-    `finding pull requests for ${head} in ${repo.owner}/${repo.repo}`,
-    () => collectPages(async (page, perPage) => {
-      const response = await octokit.request("GET /repos/{owner}/{repo}/pulls", {
-        ...repo,
-        head,
-        state: options.state ?? "open",
-        per_page: perPage,
-        page
-      });
-      return { items: response.data, link: response.headers.link };
-    }, options.limit ?? 100)
-  );
-  return pulls.map(toPullRequest);
-}
-function toReviewComment(data) {
-  return {
-    id: Number(data.id),
-    reviewId: data.pull_request_review_id === null ? null : Number(data.pull_request_review_id),
-    body: data.body,
-    path: data.path,
-    line: data.line ?? data.position ?? null,
-    diffHunk: data.diff_hunk,
-    inReplyToId: data.in_reply_to_id === void 0 ? null : Number(data.in_reply_to_id),
-    author: toActor(data.user),
-    createdAt: data.created_at,
-    htmlUrl: data.html_url
-  };
-}
-async function listReviewComments(octokit, repo, prNumber, reviewId, options = {}) {
-  const comments = await callGitHub(
-    `listing the comments of review ${reviewId} on ${repo.owner}/${repo.repo}#${prNumber}`,
-    () => collectPages(async (page, perPage) => {
-      const response = await octokit.request("GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}/comments", {
-        ...repo,
-        pull_number: prNumber,
-        review_id: reviewId,
-        per_page: perPage,
-        page
-      });
-      return { items: response.data, link: response.headers.link };
-    }, options.limit ?? 300)
-  );
-  return comments.map(toReviewComment);
-}
-
-// src/github/checks.ts
-var FAILED_CONCLUSIONS = ["failure", "timed_out", "startup_failure"];
-var DEFAULT_MAX_ANNOTATIONS = 20;
-var DEFAULT_MAX_LOG_BYTES = 2e4;
-var MAX_LISTED = 500;
-function isIgnored(name, ignore2) {
-  return firstMatchingGlob(name, ignore2, { pathAware: false, ignoreCase: true }) !== void 0;
-}
-var LEVEL_ORDER = { failure: 0, warning: 1, notice: 2 };
-async function listFailedCheckRuns(octokit, repo, checkSuiteId, options = {}) {
-  const ignore2 = options.ignore ?? [];
-  const maxAnnotations = options.maxAnnotations ?? DEFAULT_MAX_ANNOTATIONS;
-  const where = `${repo.owner}/${repo.repo}`;
-  const runs = await callGitHub(
-    `listing the check runs of check suite ${checkSuiteId} in ${where}`,
-    () => collectPages(async (page, perPage) => {
-      const response = await octokit.request("GET /repos/{owner}/{repo}/check-suites/{check_suite_id}/check-runs", {
-        ...repo,
-        check_suite_id: checkSuiteId,
-        filter: "latest",
-        per_page: perPage,
-        page
-      });
-      return { items: response.data.check_runs, link: response.headers.link };
-    }, MAX_LISTED)
-  );
-  const failed = [];
-  for (const run2 of runs) {
-    if (!run2.conclusion || !FAILED_CONCLUSIONS.includes(run2.conclusion) || isIgnored(run2.name, ignore2)) continue;
-    const id = Number(run2.id);
-    const total = run2.output.annotations_count;
-    const annotations = total > 0 && maxAnnotations > 0 ? await listAnnotations(octokit, repo, id, total, maxAnnotations) : [];
-    failed.push({
-      id,
-      name: run2.name,
-      conclusion: run2.conclusion,
-      title: run2.output.title ?? null,
-      summary: run2.output.summary ?? null,
-      text: run2.output.text ?? null,
-      htmlUrl: run2.html_url ?? run2.details_url ?? null,
-      annotations,
-      annotationsTotal: total
-    });
-  }
-  return failed;
-}
-async function listAnnotations(octokit, repo, checkRunId, total, max) {
-  const wanted = Math.min(total, Math.max(max, 300));
-  const items = await callGitHub(
-    `listing the annotations of check run ${checkRunId}`,
-    () => collectPages(async (page, perPage) => {
-      const response = await octokit.request("GET /repos/{owner}/{repo}/check-runs/{check_run_id}/annotations", {
-        ...repo,
-        check_run_id: checkRunId,
-        per_page: perPage,
-        page
-      });
-      return { items: response.data, link: response.headers.link };
-    }, wanted)
-  );
-  return items.map((a) => ({
-    path: a.path,
-    startLine: a.start_line,
-    endLine: a.end_line,
-    level: a.annotation_level ?? "notice",
-    title: a.title,
-    message: a.message ?? ""
-  })).sort((a, b) => (LEVEL_ORDER[a.level] ?? 3) - (LEVEL_ORDER[b.level] ?? 3)).slice(0, max);
-}
-async function listFailedJobs(octokit, repo, workflowRunId, options = {}) {
-  const maxLogBytes = options.maxLogBytes ?? DEFAULT_MAX_LOG_BYTES;
-  const ignore2 = options.ignore ?? [];
-  const jobs = await callGitHub(
-    `listing the jobs of workflow run ${workflowRunId} in ${repo.owner}/${repo.repo}`,
-    () => collectPages(async (page, perPage) => {
-      const response = await octokit.request("GET /repos/{owner}/{repo}/actions/runs/{run_id}/jobs", {
-        ...repo,
-        run_id: workflowRunId,
-        filter: "latest",
-        per_page: perPage,
-        page
-      });
-      return { items: response.data.jobs, link: response.headers.link };
-    }, MAX_LISTED)
-  );
-  const failed = [];
-  for (const job of jobs) {
-    if (!job.conclusion || !FAILED_CONCLUSIONS.includes(job.conclusion) || isIgnored(job.name, ignore2)) continue;
-    const id = Number(job.id);
-    const log = maxLogBytes > 0 ? await readJobLog(octokit, repo, id) : { text: "", unavailable: null };
-    const tail = tailBytes(log.text, maxLogBytes);
-    failed.push({
-      id,
-      name: job.name,
-      conclusion: job.conclusion,
-      htmlUrl: job.html_url,
-      failedSteps: (job.steps ?? []).filter((s) => s.conclusion !== null && FAILED_CONCLUSIONS.includes(s.conclusion)).map((s) => ({ number: s.number, name: s.name, conclusion: s.conclusion })),
-      logTail: tail.text,
-      logTruncated: tail.truncated,
-      logUnavailable: log.unavailable
-    });
-  }
-  return failed;
-}
-async function readJobLog(octokit, repo, jobId) {
-  try {
-    const response = await octokit.request("GET /repos/{owner}/{repo}/actions/jobs/{job_id}/logs", { ...repo, job_id: jobId });
-    const data = response.data;
-    if (typeof data === "string") return { text: data, unavailable: null };
-    if (data instanceof ArrayBuffer) return { text: Buffer.from(data).toString("utf8"), unavailable: null };
-    return { text: "", unavailable: "the log download returned no text" };
-  } catch (error3) {
-    const mapped = toGitHubError(error3, `downloading the log of job ${jobId}`);
-    if (mapped instanceof GitHubRateLimitError || mapped instanceof GitHubAuthenticationError) throw mapped;
-    return { text: "", unavailable: mapped.message };
-  }
-}
-function tailBytes(text2, maxBytes) {
-  const bytes = Buffer.from(text2, "utf8");
-  if (bytes.length <= maxBytes) return { text: text2, truncated: false };
-  let tail = bytes.subarray(bytes.length - maxBytes).toString("utf8");
-  tail = tail.replace(/^\uFFFD+/, "");
-  const newline = tail.indexOf("\n");
-  if (newline !== -1 && newline < tail.length - 1) tail = tail.slice(newline + 1);
-  return { text: tail, truncated: true };
-}
-
-// src/flows/context.ts
-function asPromptComments(comments) {
-  return comments.map((comment) => ({
-    id: comment.id,
-    author: comment.author.login,
-    authorType: comment.author.type,
-    body: comment.body,
-    createdAt: comment.createdAt,
-    url: comment.htmlUrl
-  }));
-}
-var threadContext = (repo, fetched) => threadContextFrom(repo, fetched.thread, {
-  comments: asPromptComments(fetched.comments),
-  omittedComments: fetched.omitted,
-  pullRequest: fetched.pullRequest
-});
-async function fetchCheckFailures(octokit, repo, trigger, config2, limits) {
-  const ignore2 = config2.check_suite.ignore_checks;
-  if (trigger.flow === "check_suite") {
-    const runs = await listFailedCheckRuns(octokit, repo, trigger.checkSuite.id, { maxAnnotations: limits.annotationsPerCheck });
-    const { failed: failed2, ignored: ignored2 } = selectFailedChecks(runs, ignore2);
-    return {
-      relevantFailures: failed2.length + ignored2.length > 0 ? failed2.length : void 0,
-      failures: failed2.map((run2) => ({
-        name: run2.name,
-        conclusion: run2.conclusion,
-        url: run2.htmlUrl,
-        title: run2.title,
-        summary: run2.summary,
-        annotations: run2.annotations.map((a) => ({ path: a.path, startLine: a.startLine, endLine: a.endLine, level: a.level, title: a.title, message: a.message }))
-      }))
-    };
-  }
-  const jobs = await listFailedJobs(octokit, repo, trigger.workflowRun.id, { maxLogBytes: limits.logExcerptChars * 2 });
-  const { failed, ignored } = selectFailedChecks(jobs, ignore2);
-  return {
-    relevantFailures: failed.length + ignored.length > 0 ? failed.length : void 0,
-    failures: failed.map((job) => ({
-      name: job.name,
-      conclusion: job.conclusion,
-      url: job.htmlUrl,
-      failedSteps: job.failedSteps.map((step) => step.name),
-      logExcerpt: job.logTail || (job.logUnavailable ? `(log unavailable: ${job.logUnavailable})` : null)
-    }))
-  };
-}
-async function fetchReviewComments(octokit, repo, trigger) {
-  if (trigger.reviewComment) return [reviewCommentContextFrom(trigger.reviewComment)];
-  if (!trigger.review) return [];
-  const comments = await listReviewComments(octokit, repo, trigger.pullRequest.number, trigger.review.id);
-  return comments.map((comment) => ({
-    id: comment.id,
-    author: comment.author.login,
-    path: comment.path,
-    line: comment.line,
-    diffHunk: comment.diffHunk,
-    body: comment.body,
-    url: comment.htmlUrl
-  }));
-}
-function promptInputFor(trigger, fetched) {
-  const thread = fetched.thread;
-  switch (trigger.flow) {
-    case "comment":
-      return {
-        flow: "comment",
-        instruction: trigger.instruction,
-        requester: trigger.actor.login,
-        commentUrl: trigger.comment.url,
-        commentId: trigger.comment.id,
-        thread: threadContext(trigger.repo, thread)
-      };
-    case "label":
-      return { flow: "label", label: trigger.label, requester: trigger.actor.login, thread: threadContext(trigger.repo, thread) };
-    case "review": {
-      const review = trigger.review;
-      return {
-        flow: "review",
-        instruction: trigger.instruction,
-        requester: trigger.actor.login,
-        thread: threadContext(trigger.repo, thread),
-        review: review ? { author: review.author?.login ?? trigger.actor.login, state: review.state, body: review.body, url: review.url } : null,
-        reviewComments: fetched.reviewComments ?? [],
-        triggerCommentUrl: trigger.reviewComment?.url ?? null
-      };
-    }
-    case "check_suite":
-    case "workflow_run": {
-      const pr = trigger.pullRequest;
-      return {
-        flow: trigger.flow,
-        repository: trigger.repo.fullName,
-        pullRequest: { number: pr.number, url: pr.url, headRef: pr.headRef, baseRef: pr.baseRef },
-        headSha: trigger.headSha,
-        runName: trigger.flow === "workflow_run" ? trigger.workflowRun.name : null,
-        runUrl: trigger.flow === "workflow_run" ? trigger.workflowRun.url : trigger.checkSuite.url,
-        failures: fetched.checks?.failures ?? [],
-        ...fetched.attempt ? { attempt: fetched.attempt } : {}
-      };
-    }
-    case "dispatch":
-      return { flow: "dispatch", prompt: trigger.prompt, thread: thread && trigger.repo ? threadContext(trigger.repo, thread) : null };
-  }
-}
-
 // src/config/permissions.ts
 var rank = (role) => REPO_ROLES.indexOf(role);
 function asRole(value2) {
@@ -10563,6 +9764,763 @@ async function checkFailureFacts(input) {
   };
 }
 
+// src/core/metadata.ts
+var MAX_VALUE_CHARS = 2048;
+var SECRET_PATTERNS = [
+  /\bgh[pousr]_[A-Za-z0-9]{20,}/,
+  // GitHub tokens
+  /\bgithub_pat_[A-Za-z0-9_]{20,}/,
+  /\beyJ[\w-]{8,}\.[\w-]{8,}\.[\w-]{8,}/,
+  // JWTs (installation and app tokens are exchanged with them)
+  /\bbearer\s+[\w.~+/-]{8,}/i,
+  /-----BEGIN [A-Z ]*PRIVATE KEY-----/,
+  /\b(?:sk|xox[abprs])-[A-Za-z0-9-]{16,}/,
+  /:\/\/[^/\s:@]+:[^/\s@]+@/
+  // credentials in a URL
+];
+function looksLikeSecret(value2) {
+  return SECRET_PATTERNS.some((pattern) => pattern.test(value2));
+}
+function buildRunMetadata(trigger, event, extras) {
+  const fields = {
+    trigger_flow: trigger.flow,
+    github_event: event.name,
+    github_action: event.action,
+    [BRIDGE_METADATA_KEYS.deliveryId]: extras.deliveryId,
+    repository: event.repo?.fullName,
+    repository_id: event.repo?.id,
+    installation_id: event.installationId,
+    sender: trigger.actor?.login ?? event.sender?.login,
+    status_comment_id: extras.statusCommentId,
+    status_comment_url: extras.statusCommentUrl
+  };
+  const thread = triggerThread(trigger);
+  if (thread) {
+    fields[thread.kind === "pull_request" ? "pull_request_number" : "issue_number"] = thread.number;
+    fields.html_url = thread.url;
+  }
+  switch (trigger.flow) {
+    case "comment":
+      fields.comment_id = trigger.comment.id;
+      fields.comment_url = trigger.comment.url;
+      break;
+    case "label":
+      fields.label = trigger.label;
+      break;
+    case "review":
+      fields.head_sha = trigger.pullRequest.headSha;
+      fields.head_branch = trigger.pullRequest.headRef;
+      if (trigger.review) {
+        fields.review_id = trigger.review.id;
+        fields.review_url = trigger.review.url;
+        fields.review_state = trigger.review.state;
+      }
+      if (trigger.reviewComment) {
+        fields.review_id = trigger.reviewComment.reviewId;
+        fields.comment_id = trigger.reviewComment.id;
+        fields.comment_url = trigger.reviewComment.url;
+      }
+      break;
+    case "check_suite":
+      fields.check_suite_id = trigger.checkSuite.id;
+      fields.check_suite_url = trigger.checkSuite.url;
+      fields.conclusion = trigger.checkSuite.conclusion;
+      fields.head_sha = trigger.headSha;
+      fields.head_branch = trigger.headBranch;
+      break;
+    case "workflow_run":
+      fields.workflow_run_id = trigger.workflowRun.id;
+      fields.workflow_run_url = trigger.workflowRun.url;
+      fields.workflow_name = trigger.workflowRun.name;
+      fields.conclusion = trigger.workflowRun.conclusion;
+      fields.head_sha = trigger.headSha;
+      fields.head_branch = trigger.headBranch;
+      break;
+    case "dispatch":
+      break;
+  }
+  const metadata = {
+    source_type: trigger.sourceType,
+    bridge: { name: extras.appName, version: extras.appVersion }
+  };
+  for (const [key, value2] of Object.entries(fields)) {
+    if (value2 === void 0 || value2 === null || value2 === "") continue;
+    if (typeof value2 === "string") {
+      if (looksLikeSecret(value2)) continue;
+      metadata[key] = value2.length > MAX_VALUE_CHARS ? value2.slice(0, MAX_VALUE_CHARS) : value2;
+    } else {
+      metadata[key] = value2;
+    }
+  }
+  return metadata;
+}
+
+// src/core/prompt.ts
+var DEFAULT_PROMPT_LIMITS = {
+  totalChars: 6e4,
+  instructionChars: 2e4,
+  threadBodyChars: 8e3,
+  comments: 20,
+  commentChars: 3e3,
+  reviewComments: 30,
+  diffHunkChars: 1500,
+  checks: 10,
+  checkSummaryChars: 2e3,
+  annotationsPerCheck: 10,
+  annotationChars: 500,
+  logExcerptChars: 6e3
+};
+var limitsOf = (options) => ({ ...DEFAULT_PROMPT_LIMITS, ...options.limits });
+var cut = (text2, max, what) => truncate(text2, max, `
+[… ${what} truncated …]`);
+var userText = (text2, max, what) => cut(sanitizeUserText(text2), max, what);
+var oneLine = (text2, max = 300) => truncate(stripInvisibleCharacters(normalizeNewlines(text2 ?? "")).replace(/\s+/g, " ").trim(), max, "…");
+function fenced(content, language = "") {
+  const longest = Math.max(0, ...(content.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = "`".repeat(Math.max(3, longest + 1));
+  return `${fence}${language}
+${content}
+${fence}`;
+}
+var threadNoun = (kind) => kind === "pull_request" ? "pull request" : "issue";
+function isBotComment(comment, botLogins) {
+  const login = comment.author.toLowerCase();
+  return comment.authorType === "Bot" || login.endsWith("[bot]") || botLogins.some((bot) => bot.toLowerCase() === login);
+}
+function threadSection(thread, options, exclude = {}) {
+  const limits = limitsOf(options);
+  const noun = threadNoun(thread.kind);
+  const lines2 = [`## ${noun === "issue" ? "Issue" : "Pull request"} ${thread.repository}#${thread.number}: ${oneLine(thread.title)}`, `URL: ${thread.url}`];
+  const pr = thread.pullRequest;
+  if (pr) {
+    const from = pr.isFork && pr.headRepoFullName ? ` (from the fork ${pr.headRepoFullName})` : "";
+    lines2.push(`Branches: \`${oneLine(pr.headRef)}\`${from} into \`${oneLine(pr.baseRef)}\``);
+  }
+  const body = userText(thread.body, limits.threadBodyChars, "description");
+  lines2.push("", `### Description${thread.author ? ` (by @${thread.author})` : ""}`, body === "" ? "(no description)" : body);
+  const human = (thread.comments ?? []).filter(
+    (comment) => !isBotComment(comment, options.botLogins ?? []) && !(exclude.id !== void 0 && comment.id === exclude.id) && !(exclude.url && comment.url === exclude.url)
+  );
+  const recent = human.slice(-limits.comments);
+  if (recent.length > 0) {
+    const total = human.length + Math.max(0, thread.omittedComments ?? 0);
+    const shown = recent.length < total ? `, the last ${recent.length} of ${total}` : "";
+    lines2.push("", `### Comments (oldest first${shown})`);
+    for (const comment of recent) {
+      const when = comment.createdAt ? ` at ${comment.createdAt}` : "";
+      const text2 = userText(comment.body, limits.commentChars, "comment");
+      lines2.push("", `#### @${comment.author}${when}`, text2 === "" ? "(empty)" : text2);
+    }
+  }
+  return lines2.join("\n");
+}
+function reviewSection(review, comments, options) {
+  const limits = limitsOf(options);
+  const lines2 = [];
+  if (review) {
+    const body = userText(review.body, limits.commentChars, "review");
+    lines2.push(`## Review by @${review.author} (${review.state.replace(/_/g, " ")})`, `URL: ${review.url}`, body === "" ? "(no summary)" : body);
+  }
+  const shown = comments.slice(0, limits.reviewComments);
+  if (shown.length > 0) {
+    const more = shown.length < comments.length ? ` (the first ${shown.length} of ${comments.length})` : "";
+    lines2.push("", `## Inline comments${more}`);
+    for (const comment of shown) {
+      const range = comment.startLine && comment.line && comment.startLine !== comment.line ? `${comment.startLine}-${comment.line}` : comment.line;
+      const where = `${oneLine(comment.path)}${range ? `:${range}` : ""}`;
+      lines2.push("", `### ${where} (by @${comment.author})`);
+      if (comment.url) lines2.push(`URL: ${comment.url}`);
+      if (comment.diffHunk) {
+        const hunk = truncate(stripInvisibleCharacters(normalizeNewlines(comment.diffHunk)), limits.diffHunkChars, "[… earlier lines of the hunk truncated …]\n", "tail");
+        lines2.push(fenced(hunk, "diff"));
+      }
+      lines2.push(userText(comment.body, limits.commentChars, "comment"));
+    }
+  }
+  return lines2.join("\n").trim();
+}
+function checkFailureSection(ci, options) {
+  const limits = limitsOf(options);
+  const lines2 = [];
+  const failures = ci.failures.slice(0, limits.checks);
+  if (failures.length === 0) lines2.push("(The bridge could not read which checks failed: open the link above.)");
+  if (ci.failures.length > failures.length) lines2.push(`${ci.failures.length} checks failed; the first ${failures.length} are shown.`);
+  for (const check of failures) {
+    lines2.push("", `## Failed: ${oneLine(check.name)} (${check.conclusion ?? "failed"})`);
+    if (check.url) lines2.push(`URL: ${check.url}`);
+    if (check.title) lines2.push(`Title: ${oneLine(check.title)}`);
+    if (check.failedSteps && check.failedSteps.length > 0) lines2.push(`Failed steps: ${check.failedSteps.map((step) => oneLine(step, 200)).join(", ")}`);
+    const summary2 = userText(check.summary, limits.checkSummaryChars, "summary");
+    if (summary2) lines2.push("Summary:", summary2);
+    const annotations = check.annotations ?? [];
+    if (annotations.length > 0) {
+      const shown = annotations.slice(0, limits.annotationsPerCheck);
+      lines2.push(`Annotations${shown.length < annotations.length ? ` (the first ${shown.length} of ${annotations.length})` : ""}:`);
+      for (const note of shown) {
+        const range = note.startLine ? `:${note.startLine}${note.endLine && note.endLine !== note.startLine ? `-${note.endLine}` : ""}` : "";
+        const title = note.title ? `${oneLine(note.title, 200)}: ` : "";
+        const message = oneLine(sanitizeUserText(note.message), limits.annotationChars);
+        lines2.push(`- ${oneLine(note.path)}${range}${note.level ? ` (${note.level})` : ""}: ${title}${message}`);
+      }
+    }
+    if (check.logExcerpt) {
+      const log = stripInvisibleCharacters(stripAnsiEscapes(normalizeNewlines(check.logExcerpt))).trimEnd();
+      lines2.push("Log (end):", fenced(truncate(log, limits.logExcerptChars, "[… earlier log lines truncated …]\n", "tail"), "text"));
+    }
+  }
+  return lines2.join("\n").trim();
+}
+function checkFailureHeader(ci, again) {
+  const pr = ci.pullRequest;
+  const title = pr.title ? ` "${oneLine(pr.title)}"` : "";
+  const what = ci.runName ? `The workflow "${oneLine(ci.runName)}"` : "CI";
+  const lines2 = [
+    `${what} ${again ? "failed again" : "failed"} on pull request ${ci.repository}#${pr.number}${title} (${pr.url}), branch \`${oneLine(pr.headRef)}\`${pr.baseRef ? ` into \`${oneLine(pr.baseRef)}\`` : ""}, commit ${ci.headSha.slice(0, 12)}.`,
+    "Find the cause of each failure below, fix it on the pull request's branch and push. Do not disable or skip the failing checks."
+  ];
+  if (ci.runUrl) lines2.push(`Run: ${ci.runUrl}`);
+  if (ci.attempt) lines2.push(`This is fix attempt ${ci.attempt.number} of ${ci.attempt.max}.`);
+  return lines2.join("\n");
+}
+function instructionText(instruction, options) {
+  return cut(sanitizeUserText(instruction), limitsOf(options).instructionChars, "instruction");
+}
+var PROMPT_TRUNCATION_MARKER = (max) => `
+
+[… context truncated by agent-run-bridge to keep the prompt within ${max} characters …]
+
+`;
+function fit(head, context, options) {
+  const limits = limitsOf(options);
+  const instructions = sanitizeUserText(options.instructions);
+  const tail = instructions ? `
+
+## Repository instructions
+${instructions}` : "";
+  const separator = context ? "\n\n" : "";
+  const whole = `${head}${separator}${context}${tail}`;
+  if (whole.length <= limits.totalChars) return whole;
+  const marker = PROMPT_TRUNCATION_MARKER(limits.totalChars);
+  const room = limits.totalChars - head.length - separator.length - tail.length;
+  if (room > marker.length + 200) return `${head}${separator}${truncate(context, room, marker)}${tail}`;
+  return truncate(`${head}${tail}`, limits.totalChars, marker);
+}
+function buildRunPrompt(input, options = {}) {
+  switch (input.flow) {
+    case "comment": {
+      const noun = threadNoun(input.thread.kind);
+      const instruction = instructionText(input.instruction, options);
+      const head = [
+        `@${input.requester} asked for help on ${noun} ${input.thread.repository}#${input.thread.number} (${input.commentUrl}):`,
+        "",
+        instruction === "" ? `(No instruction was given: read the ${noun} below and do what it asks.)` : instruction
+      ].join("\n");
+      return fit(head, threadSection(input.thread, options, { id: input.commentId, url: input.commentUrl }), options);
+    }
+    case "label": {
+      const head = `@${input.requester} added the label "${oneLine(input.label)}" to issue ${input.thread.repository}#${input.thread.number} (${input.thread.url}). Resolve the issue described below.`;
+      return fit(head, threadSection(input.thread, options), options);
+    }
+    case "review": {
+      const instruction = instructionText(input.instruction, options);
+      const where = `pull request ${input.thread.repository}#${input.thread.number} (${input.thread.url})`;
+      const head = [
+        input.review && input.review.state === "changes_requested" && instruction === "" ? `@${input.requester} requested changes on ${where}. Address the review below and push to the pull request's branch.` : `@${input.requester} asked for help in a review of pull request ${input.thread.repository}#${input.thread.number} (${input.triggerCommentUrl ?? input.review?.url ?? input.thread.url}):`,
+        ...instruction === "" ? [] : ["", instruction]
+      ].join("\n");
+      const context = [reviewSection(input.review, input.reviewComments, options), threadSection(input.thread, options)].filter(Boolean).join("\n\n");
+      return fit(head, context, options);
+    }
+    case "check_suite":
+    case "workflow_run":
+      return fit(checkFailureHeader(input, false), checkFailureSection(input, options), options);
+    case "dispatch": {
+      const head = instructionText(input.prompt, options);
+      return fit(head, input.thread ? threadSection(input.thread, options) : "", options);
+    }
+  }
+}
+function buildResumePrompt(input, options = {}) {
+  switch (input.flow) {
+    case "comment": {
+      const instruction = instructionText(input.instruction, options);
+      const head = `Follow-up from @${input.requester} on ${input.commentUrl}:
+
+${instruction === "" ? "(No new instruction: check the thread for what changed and continue.)" : instruction}`;
+      return fit(head, "", options);
+    }
+    case "label":
+      return fit(
+        `@${input.requester} added the label "${oneLine(input.label)}" again on ${input.thread.url}. Check the issue for what changed and continue.`,
+        "",
+        options
+      );
+    case "review": {
+      const instruction = instructionText(input.instruction, options);
+      const url = input.triggerCommentUrl ?? input.review?.url ?? input.thread.url;
+      const head = `Follow-up review from @${input.requester} on ${url}${instruction === "" ? ". Address it and push to the pull request's branch." : `:
+
+${instruction}`}`;
+      return fit(head, reviewSection(input.review, input.reviewComments, options), options);
+    }
+    case "check_suite":
+    case "workflow_run":
+      return fit(checkFailureHeader(input, true), checkFailureSection(input, options), options);
+    case "dispatch":
+      return fit(instructionText(input.prompt, options), "", options);
+  }
+}
+var ATTACHMENT_HOSTS = /* @__PURE__ */ new Set(["user-images.githubusercontent.com", "private-user-images.githubusercontent.com"]);
+function isGitHubAttachmentUrl(candidate) {
+  let url;
+  try {
+    url = new URL(candidate);
+  } catch {
+    return false;
+  }
+  if (url.protocol !== "https:" || url.username || url.password) return false;
+  if (ATTACHMENT_HOSTS.has(url.hostname)) return true;
+  return url.hostname === "github.com" && url.pathname.startsWith("/user-attachments/");
+}
+var MAX_IMAGE_ATTACHMENTS = 4;
+function parseImageAttachments(body, max = MAX_IMAGE_ATTACHMENTS) {
+  const prose = classifyLines(sanitizeUserText(body)).filter((line) => !line.code).map((line) => line.text.replace(/`[^`\n]*`/g, "")).join("\n");
+  const found = [];
+  for (const match of prose.matchAll(/!\[[^\]\n]*\]\(\s*<?([^\s)>]+)>?(?:\s+(?:"[^"\n]*"|'[^'\n]*'))?\s*\)/g)) {
+    found.push({ index: match.index, url: match[1] });
+  }
+  for (const match of prose.matchAll(/<img\b[^>]*?\ssrc\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))[^>]*>/gi)) {
+    found.push({ index: match.index, url: match[1] ?? match[2] ?? match[3] });
+  }
+  const urls = [];
+  for (const { url } of found.sort((a, b) => a.index - b.index)) {
+    const decoded = url.replace(/&amp;/g, "&");
+    if (isGitHubAttachmentUrl(decoded) && !urls.includes(decoded)) urls.push(decoded);
+    if (urls.length >= max) break;
+  }
+  return urls;
+}
+function threadContextFrom(repo, thread, fetched = {}) {
+  const pr = fetched.pullRequest;
+  return {
+    repository: repo.fullName,
+    kind: thread.kind,
+    number: thread.number,
+    url: thread.url,
+    title: thread.title,
+    body: thread.body,
+    author: thread.author?.login ?? null,
+    comments: fetched.comments ?? [],
+    omittedComments: fetched.omittedComments ?? 0,
+    pullRequest: pr ? { url: pr.url, baseRef: pr.baseRef, headRef: pr.headRef, headRepoFullName: pr.headRepoFullName ?? null, isFork: pr.isFork ?? false } : null
+  };
+}
+function reviewCommentContextFrom(comment) {
+  return {
+    id: comment.id,
+    author: comment.author.login,
+    path: comment.path,
+    line: comment.line,
+    startLine: comment.startLine,
+    diffHunk: comment.diffHunk,
+    body: comment.body,
+    url: comment.url
+  };
+}
+
+// src/core/stop.ts
+function detectStopRequest(event, config2, self) {
+  const grammar = { phrase: config2.trigger_phrase, appSlug: self.appSlug, mention: config2.mention };
+  const isStop = (body) => parseTriggerComment(body, grammar)?.kind === "stop";
+  const person = (actor2) => actor2 !== null && !isBotActor(actor2, self) && !isBotActor(event.sender, self);
+  switch (event.kind) {
+    case "issue_comment":
+      if (event.action !== "created" || !person(event.comment.author) || !isStop(event.comment.body)) return null;
+      return {
+        repo: event.repo,
+        thread: event.thread,
+        actor: event.comment.author,
+        reaction: { kind: "issue_comment", id: event.comment.id },
+        url: event.comment.url,
+        dedupeKey: `stop:comment:${event.comment.id}`
+      };
+    case "pull_request_review_comment":
+      if (event.action !== "created" || !person(event.comment.author) || !isStop(event.comment.body)) return null;
+      return {
+        repo: event.repo,
+        thread: event.thread,
+        actor: event.comment.author,
+        reaction: { kind: "review_comment", id: event.comment.id },
+        url: event.comment.url,
+        dedupeKey: `stop:review-comment:${event.comment.id}`
+      };
+    case "pull_request_review": {
+      const author = event.review.author ?? event.sender;
+      if (event.action !== "submitted" || !person(author) || !isStop(event.review.body)) return null;
+      return { repo: event.repo, thread: event.thread, actor: author, reaction: null, url: event.review.url, dedupeKey: `stop:review:${event.review.id}` };
+    }
+    default:
+      return null;
+  }
+}
+var GITHUB_LOGIN2 = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/;
+var who = (login) => GITHUB_LOGIN2.test(login) ? `@${login}` : inlineCode(login, { maxLength: 60 });
+function runRef(runId, webUrl) {
+  if (runId === null) return md`the run`;
+  const href = safeHttpUrl(webUrl);
+  return href && href.length <= 2e3 ? renderLink(`#${runId}`, href) : `${runId}`;
+}
+function cancelNote(webUrl) {
+  const href = safeHttpUrl(webUrl);
+  const page = href && href.length <= 2e3 ? renderLink("its page", href) : md`its page on the Agent Run Service`;
+  return md`The Agent Run Service has no cancel call, so **the run itself may still be working**: stop it on ${page} if it should not finish.`;
+}
+function renderStoppedComment(input) {
+  const { outcome: _previous, ...identity } = input.marker;
+  const marker = renderMarker({ ...identity, state: "done", outcome: "stopped" });
+  const link = runRef(input.marker.runId, input.webUrl);
+  const again = inlineCode(`${input.triggerPhrase} <instructions>`, { maxLength: 100 });
+  if (input.role === "follow_up") {
+    return `${marker}
+${md`⏹️ **Dropped:** ${who(input.stoppedBy)} stopped agent run ${link} before this follow-up was sent. Reply with ${again} to ask again.`}`;
+  }
+  const lines2 = [
+    md`### ⏹️ Agent run ${link} stopped by ${who(input.stoppedBy)}`,
+    md`I stopped watching this run and will not post its result here. ${cancelNote(input.webUrl)}`,
+    md`<sub>Reply with ${again} to continue this run.</sub>`
+  ];
+  return `${marker}
+${lines2.join("\n\n")}`;
+}
+function renderStopReply(input) {
+  const phrase = inlineCode(input.triggerPhrase, { maxLength: 100 });
+  const ci = input.pullRequest ? md` CI auto-fix is paused on this pull request until the next ${phrase} comment.` : md``;
+  const dropped = input.droppedFollowUps > 0 ? ` and dropped ${input.droppedFollowUps === 1 ? "the follow-up" : `${input.droppedFollowUps} follow-ups`} waiting for it` : md``;
+  const body = input.stopped ? md`⏹️ ${who(input.stoppedBy)}, I stopped watching agent run ${runRef(input.stopped.runId, input.stopped.webUrl)}${dropped}. ${cancelNote(input.stopped.webUrl)}${ci}` : md`⏹️ ${who(input.stoppedBy)}, nothing is running in this thread, so there was nothing to stop.${ci}`;
+  return `${renderKindMarker("stop")}
+${body}`;
+}
+function isCiPausedByStop(comments, config2, self) {
+  let lastStop = -1;
+  for (const comment of comments) {
+    if (comment.id > lastStop && isTrustedAuthor(comment, self) && parseCommentKind(comment.body) === "stop") lastStop = comment.id;
+  }
+  if (lastStop === -1) return false;
+  const grammar = { phrase: config2.trigger_phrase, appSlug: self.appSlug, mention: config2.mention };
+  return !comments.some((comment) => {
+    if (comment.id <= lastStop || !comment.user) return false;
+    if (isBotActor({ login: comment.user.login, type: comment.user.type ?? "User" }, self)) return false;
+    return parseTriggerComment(comment.body, grammar)?.kind === "run";
+  });
+}
+
+// src/github/pulls.ts
+function toPullRequest(data) {
+  const headRepo = data.head.repo;
+  return {
+    number: data.number,
+    title: data.title,
+    body: data.body ?? "",
+    state: data.state === "closed" ? "closed" : "open",
+    draft: data.draft ?? false,
+    // The list endpoint has no `merged`, only `merged_at`.
+    merged: data.merged ?? data.merged_at !== null,
+    author: toActor(data.user),
+    head: { ref: data.head.ref, sha: data.head.sha, repoFullName: headRepo?.full_name ?? null, fork: headRepo?.fork ?? false },
+    base: { ref: data.base.ref, sha: data.base.sha, repoFullName: data.base.repo.full_name },
+    fromFork: headRepo === null || headRepo.full_name.toLowerCase() !== data.base.repo.full_name.toLowerCase(),
+    htmlUrl: data.html_url,
+    labels: (data.labels ?? []).map((label) => typeof label === "string" ? label : label.name ?? "").filter((name) => name !== "")
+  };
+}
+async function getPullRequest(octokit, repo, number3) {
+  const { data } = await callGitHub(
+    `reading pull request ${repo.owner}/${repo.repo}#${number3}`,
+    () => octokit.request("GET /repos/{owner}/{repo}/pulls/{pull_number}", { ...repo, pull_number: number3 })
+  );
+  return toPullRequest(data);
+}
+async function findPullRequestsForBranch(octokit, repo, branch, options = {}) {
+  if (branch.trim() === "") throw new GitHubInputError("findPullRequestsForBranch needs a branch name. Nothing was sent.");
+  const head = `${options.headOwner ?? repo.owner}:${branch}`;
+  const pulls = await callGitHub(
+    `finding pull requests for ${head} in ${repo.owner}/${repo.repo}`,
+    () => collectPages(async (page, perPage) => {
+      const response = await octokit.request("GET /repos/{owner}/{repo}/pulls", {
+        ...repo,
+        head,
+        state: options.state ?? "open",
+        per_page: perPage,
+        page
+      });
+      return { items: response.data, link: response.headers.link };
+    }, options.limit ?? 100)
+  );
+  return pulls.map(toPullRequest);
+}
+function toReviewComment(data) {
+  return {
+    id: Number(data.id),
+    reviewId: data.pull_request_review_id === null ? null : Number(data.pull_request_review_id),
+    body: data.body,
+    path: data.path,
+    line: data.line ?? data.position ?? null,
+    diffHunk: data.diff_hunk,
+    inReplyToId: data.in_reply_to_id === void 0 ? null : Number(data.in_reply_to_id),
+    author: toActor(data.user),
+    createdAt: data.created_at,
+    htmlUrl: data.html_url
+  };
+}
+async function listReviewComments(octokit, repo, prNumber, reviewId, options = {}) {
+  const comments = await callGitHub(
+    `listing the comments of review ${reviewId} on ${repo.owner}/${repo.repo}#${prNumber}`,
+    () => collectPages(async (page, perPage) => {
+      const response = await octokit.request("GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}/comments", {
+        ...repo,
+        pull_number: prNumber,
+        review_id: reviewId,
+        per_page: perPage,
+        page
+      });
+      return { items: response.data, link: response.headers.link };
+    }, options.limit ?? 300)
+  );
+  return comments.map(toReviewComment);
+}
+
+// src/github/checks.ts
+var FAILED_CONCLUSIONS = ["failure", "timed_out", "startup_failure"];
+var DEFAULT_MAX_ANNOTATIONS = 20;
+var DEFAULT_MAX_LOG_BYTES = 2e4;
+var MAX_LISTED = 500;
+function isIgnored(name, ignore2) {
+  return firstMatchingGlob(name, ignore2, { pathAware: false, ignoreCase: true }) !== void 0;
+}
+var LEVEL_ORDER = { failure: 0, warning: 1, notice: 2 };
+async function listFailedCheckRuns(octokit, repo, checkSuiteId, options = {}) {
+  const ignore2 = options.ignore ?? [];
+  const maxAnnotations = options.maxAnnotations ?? DEFAULT_MAX_ANNOTATIONS;
+  const where = `${repo.owner}/${repo.repo}`;
+  const runs = await callGitHub(
+    `listing the check runs of check suite ${checkSuiteId} in ${where}`,
+    () => collectPages(async (page, perPage) => {
+      const response = await octokit.request("GET /repos/{owner}/{repo}/check-suites/{check_suite_id}/check-runs", {
+        ...repo,
+        check_suite_id: checkSuiteId,
+        filter: "latest",
+        per_page: perPage,
+        page
+      });
+      return { items: response.data.check_runs, link: response.headers.link };
+    }, MAX_LISTED)
+  );
+  const failed = [];
+  for (const run of runs) {
+    if (!run.conclusion || !FAILED_CONCLUSIONS.includes(run.conclusion) || isIgnored(run.name, ignore2)) continue;
+    const id = Number(run.id);
+    const total = run.output.annotations_count;
+    const annotations = total > 0 && maxAnnotations > 0 ? await listAnnotations(octokit, repo, id, total, maxAnnotations) : [];
+    failed.push({
+      id,
+      name: run.name,
+      conclusion: run.conclusion,
+      title: run.output.title ?? null,
+      summary: run.output.summary ?? null,
+      text: run.output.text ?? null,
+      htmlUrl: run.html_url ?? run.details_url ?? null,
+      annotations,
+      annotationsTotal: total
+    });
+  }
+  return failed;
+}
+async function listAnnotations(octokit, repo, checkRunId, total, max) {
+  const wanted = Math.min(total, Math.max(max, 300));
+  const items = await callGitHub(
+    `listing the annotations of check run ${checkRunId}`,
+    () => collectPages(async (page, perPage) => {
+      const response = await octokit.request("GET /repos/{owner}/{repo}/check-runs/{check_run_id}/annotations", {
+        ...repo,
+        check_run_id: checkRunId,
+        per_page: perPage,
+        page
+      });
+      return { items: response.data, link: response.headers.link };
+    }, wanted)
+  );
+  return items.map((a) => ({
+    path: a.path,
+    startLine: a.start_line,
+    endLine: a.end_line,
+    level: a.annotation_level ?? "notice",
+    title: a.title,
+    message: a.message ?? ""
+  })).sort((a, b) => (LEVEL_ORDER[a.level] ?? 3) - (LEVEL_ORDER[b.level] ?? 3)).slice(0, max);
+}
+async function listFailedJobs(octokit, repo, workflowRunId, options = {}) {
+  const maxLogBytes = options.maxLogBytes ?? DEFAULT_MAX_LOG_BYTES;
+  const ignore2 = options.ignore ?? [];
+  const jobs = await callGitHub(
+    `listing the jobs of workflow run ${workflowRunId} in ${repo.owner}/${repo.repo}`,
+    () => collectPages(async (page, perPage) => {
+      const response = await octokit.request("GET /repos/{owner}/{repo}/actions/runs/{run_id}/jobs", {
+        ...repo,
+        run_id: workflowRunId,
+        filter: "latest",
+        per_page: perPage,
+        page
+      });
+      return { items: response.data.jobs, link: response.headers.link };
+    }, MAX_LISTED)
+  );
+  const failed = [];
+  for (const job of jobs) {
+    if (!job.conclusion || !FAILED_CONCLUSIONS.includes(job.conclusion) || isIgnored(job.name, ignore2)) continue;
+    const id = Number(job.id);
+    const log = maxLogBytes > 0 ? await readJobLog(octokit, repo, id) : { text: "", unavailable: null };
+    const tail = tailBytes(log.text, maxLogBytes);
+    failed.push({
+      id,
+      name: job.name,
+      conclusion: job.conclusion,
+      htmlUrl: job.html_url,
+      failedSteps: (job.steps ?? []).filter((s) => s.conclusion !== null && FAILED_CONCLUSIONS.includes(s.conclusion)).map((s) => ({ number: s.number, name: s.name, conclusion: s.conclusion })),
+      logTail: tail.text,
+      logTruncated: tail.truncated,
+      logUnavailable: log.unavailable
+    });
+  }
+  return failed;
+}
+async function readJobLog(octokit, repo, jobId) {
+  try {
+    const response = await octokit.request("GET /repos/{owner}/{repo}/actions/jobs/{job_id}/logs", { ...repo, job_id: jobId });
+    const data = response.data;
+    if (typeof data === "string") return { text: data, unavailable: null };
+    if (data instanceof ArrayBuffer) return { text: Buffer.from(data).toString("utf8"), unavailable: null };
+    return { text: "", unavailable: "the log download returned no text" };
+  } catch (error3) {
+    const mapped = toGitHubError(error3, `downloading the log of job ${jobId}`);
+    if (mapped instanceof GitHubRateLimitError || mapped instanceof GitHubAuthenticationError) throw mapped;
+    return { text: "", unavailable: mapped.message };
+  }
+}
+function tailBytes(text2, maxBytes) {
+  const bytes = Buffer.from(text2, "utf8");
+  if (bytes.length <= maxBytes) return { text: text2, truncated: false };
+  let tail = bytes.subarray(bytes.length - maxBytes).toString("utf8");
+  tail = tail.replace(/^\uFFFD+/, "");
+  const newline = tail.indexOf("\n");
+  if (newline !== -1 && newline < tail.length - 1) tail = tail.slice(newline + 1);
+  return { text: tail, truncated: true };
+}
+
+// src/flows/context.ts
+function asPromptComments(comments) {
+  return comments.map((comment) => ({
+    id: comment.id,
+    author: comment.author.login,
+    authorType: comment.author.type,
+    body: comment.body,
+    createdAt: comment.createdAt,
+    url: comment.htmlUrl
+  }));
+}
+var threadContext = (repo, fetched) => threadContextFrom(repo, fetched.thread, {
+  comments: asPromptComments(fetched.comments),
+  omittedComments: fetched.omitted,
+  pullRequest: fetched.pullRequest
+});
+async function fetchCheckFailures(octokit, repo, trigger, config2, limits) {
+  const ignore2 = config2.check_suite.ignore_checks;
+  if (trigger.flow === "check_suite") {
+    const runs = await listFailedCheckRuns(octokit, repo, trigger.checkSuite.id, { maxAnnotations: limits.annotationsPerCheck });
+    const { failed: failed2, ignored: ignored2 } = selectFailedChecks(runs, ignore2);
+    return {
+      relevantFailures: failed2.length + ignored2.length > 0 ? failed2.length : void 0,
+      failures: failed2.map((run) => ({
+        name: run.name,
+        conclusion: run.conclusion,
+        url: run.htmlUrl,
+        title: run.title,
+        summary: run.summary,
+        annotations: run.annotations.map((a) => ({ path: a.path, startLine: a.startLine, endLine: a.endLine, level: a.level, title: a.title, message: a.message }))
+      }))
+    };
+  }
+  const jobs = await listFailedJobs(octokit, repo, trigger.workflowRun.id, { maxLogBytes: limits.logExcerptChars * 2 });
+  const { failed, ignored } = selectFailedChecks(jobs, ignore2);
+  return {
+    relevantFailures: failed.length + ignored.length > 0 ? failed.length : void 0,
+    failures: failed.map((job) => ({
+      name: job.name,
+      conclusion: job.conclusion,
+      url: job.htmlUrl,
+      failedSteps: job.failedSteps.map((step) => step.name),
+      logExcerpt: job.logTail || (job.logUnavailable ? `(log unavailable: ${job.logUnavailable})` : null)
+    }))
+  };
+}
+async function fetchReviewComments(octokit, repo, trigger) {
+  if (trigger.reviewComment) return [reviewCommentContextFrom(trigger.reviewComment)];
+  if (!trigger.review) return [];
+  const comments = await listReviewComments(octokit, repo, trigger.pullRequest.number, trigger.review.id);
+  return comments.map((comment) => ({
+    id: comment.id,
+    author: comment.author.login,
+    path: comment.path,
+    line: comment.line,
+    diffHunk: comment.diffHunk,
+    body: comment.body,
+    url: comment.htmlUrl
+  }));
+}
+function promptInputFor(trigger, fetched) {
+  const thread = fetched.thread;
+  switch (trigger.flow) {
+    case "comment":
+      return {
+        flow: "comment",
+        instruction: trigger.instruction,
+        requester: trigger.actor.login,
+        commentUrl: trigger.comment.url,
+        commentId: trigger.comment.id,
+        thread: threadContext(trigger.repo, thread)
+      };
+    case "label":
+      return { flow: "label", label: trigger.label, requester: trigger.actor.login, thread: threadContext(trigger.repo, thread) };
+    case "review": {
+      const review = trigger.review;
+      return {
+        flow: "review",
+        instruction: trigger.instruction,
+        requester: trigger.actor.login,
+        thread: threadContext(trigger.repo, thread),
+        review: review ? { author: review.author?.login ?? trigger.actor.login, state: review.state, body: review.body, url: review.url } : null,
+        reviewComments: fetched.reviewComments ?? [],
+        triggerCommentUrl: trigger.reviewComment?.url ?? null
+      };
+    }
+    case "check_suite":
+    case "workflow_run": {
+      const pr = trigger.pullRequest;
+      return {
+        flow: trigger.flow,
+        repository: trigger.repo.fullName,
+        pullRequest: { number: pr.number, url: pr.url, headRef: pr.headRef, baseRef: pr.baseRef },
+        headSha: trigger.headSha,
+        runName: trigger.flow === "workflow_run" ? trigger.workflowRun.name : null,
+        runUrl: trigger.flow === "workflow_run" ? trigger.workflowRun.url : trigger.checkSuite.url,
+        failures: fetched.checks?.failures ?? [],
+        ...fetched.attempt ? { attempt: fetched.attempt } : {}
+      };
+    }
+    case "dispatch":
+      return { flow: "dispatch", prompt: trigger.prompt, thread: thread && trigger.repo ? threadContext(trigger.repo, thread) : null };
+  }
+}
+
 // src/core/image-types.ts
 var IMAGE_TYPES = ["image/png", "image/jpeg", "image/gif", "image/webp"];
 var startsWith = (bytes, signature, offset = 0) => signature.every((b, i) => bytes[offset + i] === b);
@@ -10654,8 +10612,8 @@ async function readAtMost(response, maxBytes) {
   let size = 0;
   const reader = response.body.getReader();
   for (; ; ) {
-    const { done, value: value2 } = await reader.read();
-    if (done) break;
+    const { done: done2, value: value2 } = await reader.read();
+    if (done2) break;
     size += value2.byteLength;
     if (size > maxBytes) {
       await reader.cancel();
@@ -10820,7 +10778,7 @@ async function prepareRun(input) {
   const limits = { ...DEFAULT_PROMPT_LIMITS, ...input.promptLimits };
   const repo = repoRefOf(trigger);
   const thread = replyThreadOf(trigger);
-  const baseFacts = { followUp: config2.follow_up, triggerPhrase: config2.trigger_phrase };
+  const baseFacts = { followUp: config2.follow_up, triggerPhrase: config2.trigger_phrase, ...input.mode ? { mode: input.mode } : {} };
   const identity = { botLogins: [...self.botLogins] };
   if (isCheckFailureTrigger(trigger) && repo) {
     const pr = await getPullRequest(octokit, repo, trigger.pullRequest.number);
@@ -10951,6 +10909,402 @@ function finishEarly(trigger, facts, plan, thread, config2) {
   }
   return { ...common2, action: "ignore" };
 }
+
+// src/flows/spend-limits.ts
+var REPOSITORY_COMMENT_PAGES = 10;
+async function checkSpendLimitsFromComments(input) {
+  const { octokit, repo, prepared, self, now } = input;
+  const longestWindow = Math.max(...Object.values(LIMIT_WINDOW_MS));
+  const [threadComments, recent] = await Promise.all([
+    prepared.thread ? listIssueComments(octokit, repo, prepared.thread.number, { limit: THREAD_COMMENT_SCAN_LIMIT }).then((listed) => asMarkerComments(listed.comments)) : Promise.resolve([]),
+    listRepositoryCommentsSince(octokit, repo, new Date(now - longestWindow), { maxPages: REPOSITORY_COMMENT_PAGES })
+  ]);
+  const repoStarts = runStartsFromComments(asMarkerComments(recent.comments), self);
+  const verdict = judgeSpendLimits({
+    starts: {
+      thread: runStartsFromComments(threadComments, self).map((start) => start.at),
+      repo: repoStarts.map((start) => start.at),
+      ciFixes: repoStarts.filter((start) => start.ciFix).map((start) => start.at)
+    },
+    earlierReplies: overLimitRepliesFromComments(threadComments, self),
+    limits: input.config.limits,
+    isCiFix: isCheckFailureTrigger(prepared.trigger),
+    now,
+    threadKind: prepared.thread?.kind ?? null
+  });
+  return { verdict, complete: recent.complete };
+}
+
+// src/action/spend-limits.ts
+async function holdBySpendLimits(input) {
+  if (!input.repo) return null;
+  let checked;
+  try {
+    checked = await checkSpendLimitsFromComments({ ...input, repo: input.repo });
+  } catch (error3) {
+    warning(`Could not count the recent runs for the spend limits, so they were not applied: ${error3.message}`);
+    return null;
+  }
+  if (!checked.complete) {
+    warning(`More than ${REPOSITORY_COMMENT_PAGES * 100} comments in this repository in the last day: the repository's run counts are lower bounds.`);
+  }
+  const { verdict } = checked;
+  if (verdict.allowed) return null;
+  const comment = verdict.reply === null ? null : await input.thread.reply(verdict.reply);
+  if (verdict.reply === null) info("The thread was already told about this limit in its window; no second reply.");
+  notice(verdict.reason, { title: "Agent run held back by a spend limit" });
+  return { kind: "over_limit", reason: verdict.reason, comment };
+}
+
+// src/core/events.ts
+var isThreadEvent = (e) => "thread" in e;
+var EventPayloadError = class extends Error {
+  name = "EventPayloadError";
+  eventName;
+  issues;
+  constructor(eventName, issues) {
+    super(`The "${eventName}" webhook payload cannot be read: ${issues.join("; ")}. Is it a real GitHub payload?`);
+    this.eventName = eventName;
+    this.issues = issues;
+  }
+};
+var text = string2().nullish().transform((value2) => value2 ?? "");
+var optionalString = string2().nullish().transform((value2) => value2 ?? null);
+var optionalInt = number2().int().nullish().transform((value2) => value2 ?? null);
+var UserSchema = looseObject({ login: string2(), type: string2().nullish() });
+var RepositorySchema = looseObject({
+  id: number2().int(),
+  name: string2(),
+  full_name: string2(),
+  private: boolean2().nullish(),
+  html_url: string2().nullish(),
+  default_branch: string2().nullish(),
+  owner: looseObject({ login: string2() }).nullish()
+});
+var CommonSchema = looseObject({
+  action: string2().nullish(),
+  repository: RepositorySchema,
+  installation: looseObject({ id: number2().int() }).nullish(),
+  sender: UserSchema
+});
+var LabelsSchema = array(looseObject({ name: string2() })).nullish().transform((labels) => (labels ?? []).map((label) => label.name));
+var IssueSchema = looseObject({
+  number: number2().int(),
+  title: text,
+  body: text,
+  html_url: string2(),
+  state: optionalString,
+  user: UserSchema.nullish(),
+  pull_request: looseObject({}).nullish(),
+  labels: LabelsSchema
+});
+var CommentSchema = looseObject({
+  id: number2().int(),
+  body: text,
+  html_url: string2(),
+  user: UserSchema,
+  created_at: optionalString
+});
+var PullRequestSchema = looseObject({
+  number: number2().int(),
+  html_url: string2(),
+  title: text,
+  body: text,
+  state: optionalString,
+  draft: boolean2().nullish(),
+  user: UserSchema.nullish(),
+  labels: LabelsSchema,
+  head: looseObject({
+    ref: string2(),
+    sha: string2(),
+    repo: looseObject({ id: number2().int(), full_name: string2() }).nullish()
+  }),
+  base: looseObject({
+    ref: string2(),
+    repo: looseObject({ id: number2().int(), full_name: string2() })
+  })
+});
+var LinkedPullRequestSchema = looseObject({
+  number: number2().int(),
+  head: looseObject({ ref: string2(), sha: string2(), repo: looseObject({ id: number2().int() }) }),
+  base: looseObject({ ref: string2(), repo: looseObject({ id: number2().int() }) })
+});
+var schemas = {
+  issue_comment: CommonSchema.extend({ issue: IssueSchema, comment: CommentSchema }),
+  issues: CommonSchema.extend({ issue: IssueSchema, label: looseObject({ name: string2() }).nullish() }),
+  pull_request_review: CommonSchema.extend({
+    pull_request: PullRequestSchema,
+    review: looseObject({
+      id: number2().int(),
+      body: text,
+      state: string2(),
+      html_url: string2(),
+      commit_id: optionalString,
+      user: UserSchema.nullish()
+    })
+  }),
+  pull_request_review_comment: CommonSchema.extend({
+    pull_request: PullRequestSchema,
+    comment: CommentSchema.extend({
+      path: string2(),
+      line: optionalInt,
+      original_line: optionalInt,
+      start_line: optionalInt,
+      diff_hunk: text,
+      pull_request_review_id: optionalInt,
+      in_reply_to_id: optionalInt,
+      commit_id: optionalString
+    })
+  }),
+  check_suite: CommonSchema.extend({
+    check_suite: looseObject({
+      id: number2().int(),
+      status: optionalString,
+      conclusion: optionalString,
+      head_sha: string2(),
+      head_branch: optionalString,
+      app: looseObject({ id: number2().int().nullish(), slug: string2().nullish(), name: string2().nullish() }).nullish(),
+      pull_requests: array(LinkedPullRequestSchema).nullish()
+    })
+  }),
+  workflow_run: CommonSchema.extend({
+    workflow_run: looseObject({
+      id: number2().int(),
+      name: string2().nullish(),
+      display_title: string2().nullish(),
+      status: optionalString,
+      conclusion: optionalString,
+      head_sha: string2(),
+      head_branch: optionalString,
+      html_url: string2(),
+      event: string2(),
+      run_attempt: number2().int().nullish(),
+      run_number: optionalInt,
+      check_suite_id: optionalInt,
+      workflow_id: optionalInt,
+      head_repository: looseObject({ id: number2().int(), full_name: string2() }).nullish(),
+      pull_requests: array(LinkedPullRequestSchema).nullish()
+    })
+  })
+};
+function parseKnown(name, payload) {
+  const result = schemas[name].safeParse(payload);
+  if (!result.success) throw new EventPayloadError(name, describeIssues(result.error.issues, payload));
+  return result.data;
+}
+var actor = (user) => ({ login: user.login, type: user.type ?? "User" });
+function repoRef(repository) {
+  const [ownerFromName = "", nameFromFull = repository.name] = repository.full_name.split("/");
+  const owner = repository.owner?.login ?? ownerFromName;
+  return {
+    owner,
+    name: repository.name || nameFromFull,
+    fullName: repository.full_name,
+    id: repository.id,
+    private: repository.private ?? false,
+    htmlUrl: (repository.html_url ?? `https://github.com/${repository.full_name}`).replace(/\/+$/, ""),
+    defaultBranch: repository.default_branch ?? null
+  };
+}
+function common(name, payload) {
+  return {
+    name,
+    action: payload.action ?? null,
+    repo: repoRef(payload.repository),
+    installationId: payload.installation?.id ?? null,
+    sender: actor(payload.sender)
+  };
+}
+function issueThread(issue3) {
+  return {
+    kind: issue3.pull_request ? "pull_request" : "issue",
+    number: issue3.number,
+    url: issue3.html_url,
+    title: issue3.title,
+    body: issue3.body,
+    author: issue3.user ? actor(issue3.user) : null,
+    state: issue3.state,
+    labels: issue3.labels
+  };
+}
+function pullRequestThread(pr) {
+  return {
+    kind: "pull_request",
+    number: pr.number,
+    url: pr.html_url,
+    title: pr.title,
+    body: pr.body,
+    author: pr.user ? actor(pr.user) : null,
+    state: pr.state,
+    labels: pr.labels
+  };
+}
+function pullRequestRef(pr) {
+  const headRepo = pr.head.repo ?? null;
+  return {
+    number: pr.number,
+    url: pr.html_url,
+    headRef: pr.head.ref,
+    headSha: pr.head.sha,
+    baseRef: pr.base.ref,
+    headRepoFullName: headRepo?.full_name ?? null,
+    // A deleted head repository can only have been a fork.
+    isFork: headRepo === null || headRepo.id !== pr.base.repo.id,
+    draft: pr.draft ?? false
+  };
+}
+function linkedPullRequests(list, repo) {
+  return (list ?? []).filter((pr) => pr.base.repo.id === repo.id).map((pr) => ({
+    number: pr.number,
+    url: `${repo.htmlUrl}/pull/${pr.number}`,
+    headRef: pr.head.ref,
+    headSha: pr.head.sha,
+    baseRef: pr.base.ref,
+    isFork: pr.head.repo.id !== pr.base.repo.id
+  }));
+}
+var asRecord = (value2) => value2 !== null && typeof value2 === "object" && !Array.isArray(value2) ? value2 : null;
+function parseOther(name, payload) {
+  const record2 = asRecord(payload);
+  const repository = RepositorySchema.safeParse(record2?.repository);
+  const sender = UserSchema.safeParse(record2?.sender);
+  const installation = asRecord(record2?.installation);
+  return {
+    kind: "other",
+    name,
+    action: typeof record2?.action === "string" ? record2.action : null,
+    repo: repository.success ? repoRef(repository.data) : null,
+    installationId: typeof installation?.id === "number" ? installation.id : null,
+    sender: sender.success ? actor(sender.data) : null,
+    raw: payload
+  };
+}
+function parseWebhookEvent(name, payload) {
+  switch (name) {
+    case "issue_comment": {
+      const p = parseKnown(name, payload);
+      return {
+        kind: name,
+        ...common(name, p),
+        thread: issueThread(p.issue),
+        comment: { id: p.comment.id, body: p.comment.body, url: p.comment.html_url, author: actor(p.comment.user), createdAt: p.comment.created_at },
+        raw: payload
+      };
+    }
+    case "issues": {
+      const p = parseKnown(name, payload);
+      return {
+        kind: name,
+        ...common(name, p),
+        thread: issueThread(p.issue),
+        label: p.label ? { name: p.label.name } : null,
+        raw: payload
+      };
+    }
+    case "pull_request_review": {
+      const p = parseKnown(name, payload);
+      return {
+        kind: name,
+        ...common(name, p),
+        thread: pullRequestThread(p.pull_request),
+        pullRequest: pullRequestRef(p.pull_request),
+        review: {
+          id: p.review.id,
+          body: p.review.body,
+          state: p.review.state.toLowerCase(),
+          url: p.review.html_url,
+          commitId: p.review.commit_id,
+          author: p.review.user ? actor(p.review.user) : null
+        },
+        raw: payload
+      };
+    }
+    case "pull_request_review_comment": {
+      const p = parseKnown(name, payload);
+      const c = p.comment;
+      return {
+        kind: name,
+        ...common(name, p),
+        thread: pullRequestThread(p.pull_request),
+        pullRequest: pullRequestRef(p.pull_request),
+        comment: {
+          id: c.id,
+          body: c.body,
+          url: c.html_url,
+          author: actor(c.user),
+          createdAt: c.created_at,
+          path: c.path,
+          line: c.line ?? c.original_line,
+          startLine: c.start_line,
+          diffHunk: c.diff_hunk,
+          reviewId: c.pull_request_review_id,
+          inReplyToId: c.in_reply_to_id,
+          commitId: c.commit_id
+        },
+        raw: payload
+      };
+    }
+    case "check_suite": {
+      const p = parseKnown(name, payload);
+      const base = common(name, p);
+      const s = p.check_suite;
+      return {
+        kind: name,
+        ...base,
+        checkSuite: {
+          id: s.id,
+          status: s.status,
+          conclusion: s.conclusion,
+          headSha: s.head_sha,
+          headBranch: s.head_branch,
+          url: `${base.repo.htmlUrl}/commit/${s.head_sha}/checks`,
+          app: s.app ? { id: s.app.id ?? null, slug: s.app.slug ?? null, name: s.app.name ?? null } : null,
+          pullRequests: linkedPullRequests(s.pull_requests, base.repo)
+        },
+        raw: payload
+      };
+    }
+    case "workflow_run": {
+      const p = parseKnown(name, payload);
+      const base = common(name, p);
+      const r = p.workflow_run;
+      const headRepo = r.head_repository ?? null;
+      return {
+        kind: name,
+        ...base,
+        workflowRun: {
+          id: r.id,
+          name: r.name ?? "",
+          displayTitle: r.display_title ?? null,
+          status: r.status,
+          conclusion: r.conclusion,
+          headSha: r.head_sha,
+          headBranch: r.head_branch,
+          url: r.html_url,
+          event: r.event,
+          runAttempt: r.run_attempt ?? 1,
+          runNumber: r.run_number,
+          checkSuiteId: r.check_suite_id,
+          workflowId: r.workflow_id,
+          headRepoFullName: headRepo?.full_name ?? null,
+          isFork: headRepo !== null && headRepo.id !== base.repo.id,
+          pullRequests: linkedPullRequests(r.pull_requests, base.repo)
+        },
+        raw: payload
+      };
+    }
+    default:
+      return parseOther(name, payload);
+  }
+}
+
+// src/flows/types.ts
+var MARKERS_ONLY_LOOKUP = {
+  activeRunInThread: () => null,
+  isRunInProgress: () => null,
+  runForBranch: () => null,
+  checkAttempts: () => null
+};
 
 // src/config/salvage.ts
 var isRecord = (value2) => value2 !== null && typeof value2 === "object" && !Array.isArray(value2);
@@ -11104,113 +11458,314 @@ async function pageOf2(client, runId) {
   }
 }
 
-// src/core/limits.ts
-var HOUR_MS = 36e5;
-var DAY_MS = 24 * HOUR_MS;
-var LIMIT_WINDOW_MS = {
-  runs_per_thread_per_day: DAY_MS,
-  runs_per_repo_per_hour: HOUR_MS,
-  ci_fixes_per_repo_per_day: DAY_MS
-};
-function checkOne(limit, max, starts, now) {
-  const windowMs = LIMIT_WINDOW_MS[limit];
-  const inWindow = starts.filter((at) => at > now - windowMs && at <= now).sort((a, b) => a - b);
-  if (inWindow.length < max) return null;
-  return { limit, max, count: inWindow.length, windowMs, freesAt: inWindow[inWindow.length - max] + windowMs };
+// src/version.ts
+var BRIDGE_NAME = "agent-run-bridge";
+var BRIDGE_VERSION = "0.1.0";
+
+// src/action/detect.ts
+var isOwnLogin = (login, self) => self.botLogins.some((bot) => bot.toLowerCase() === login.toLowerCase());
+function botActorsOf(event) {
+  const actors = [event.sender];
+  if (event.kind === "issue_comment" || event.kind === "pull_request_review_comment") actors.push(event.comment.author);
+  if (event.kind === "pull_request_review") actors.push(event.review.author);
+  return actors.filter((actor2) => !!actor2 && (actor2.type === "Bot" || actor2.login.toLowerCase().endsWith("[bot]")));
 }
-function checkRunLimits(input) {
-  const { starts, limits, now } = input;
-  const over = [
-    checkOne("runs_per_thread_per_day", limits.runs_per_thread_per_day, starts.thread, now),
-    checkOne("runs_per_repo_per_hour", limits.runs_per_repo_per_hour, starts.repo, now),
-    input.isCiFix ? checkOne("ci_fixes_per_repo_per_day", limits.ci_fixes_per_repo_per_day, starts.ciFixes, now) : null
-  ].filter((found) => found !== null);
-  if (over.length === 0) return { allowed: true };
-  return { allowed: false, over: over.reduce((latest, found) => found.freesAt > latest.freesAt ? found : latest) };
-}
-function overLimitReplyDue(input) {
-  const since = input.now - input.over.windowMs;
-  return !input.earlierReplies.some((reply) => reply.limit === input.over.limit && reply.at > since && reply.at <= input.now);
-}
-function describeCount(over, threadKind) {
-  const runs = over.count === 1 ? "1 run" : `${over.count} runs`;
-  switch (over.limit) {
-    case "runs_per_thread_per_day":
-      return `this ${threadKind === "issue" ? "issue" : "pull request"} has started ${runs} in the last 24 hours`;
-    case "runs_per_repo_per_hour":
-      return `this repository has started ${runs} in the last hour`;
-    case "ci_fixes_per_repo_per_day":
-      return `this repository has started ${over.count === 1 ? "1 CI fix run" : `${over.count} CI fix runs`} in the last 24 hours`;
+var asPerson = (actor2) => ({ login: actor2.login.replace(/\[bot\]$/i, "[allowed-bot]"), type: "User" });
+function withActors(event, map) {
+  const sender = event.sender ? map(event.sender) : event.sender;
+  switch (event.kind) {
+    case "issue_comment":
+      return { ...event, sender, comment: { ...event.comment, author: map(event.comment.author) } };
+    case "pull_request_review_comment":
+      return { ...event, sender, comment: { ...event.comment, author: map(event.comment.author) } };
+    case "pull_request_review":
+      return { ...event, sender, review: { ...event.review, author: event.review.author ? map(event.review.author) : null } };
+    case "other":
+      return { ...event, sender };
+    default:
+      return { ...event, sender };
   }
 }
-function utcMinute(ms) {
-  return `${new Date(ms).toISOString().slice(0, 16).replace("T", " ")} UTC`;
-}
-function renderOverLimitReply(input) {
-  const { over } = input;
-  const freesAt = Math.ceil(over.freesAt / 6e4) * 6e4;
-  const wait = formatElapsed(Math.max(6e4, freesAt - input.now));
-  const key = inlineCode(`limits.${over.limit}: ${over.max}`, { maxLength: 80 });
-  return `${renderOverLimitMarker(over.limit)}
-${md`⏸️ I did not start the agent: ${describeCount(over, input.threadKind)}, the limit set by ${key}. The next run can start at ${utcMinute(freesAt)} (in ${wait}). A maintainer can change the limit in \`.github/agent-run.yml\`.`}`;
-}
-function judgeSpendLimits(input) {
-  const verdict = checkRunLimits(input);
-  if (verdict.allowed) return verdict;
-  const { over } = verdict;
-  const reason = `Over \`limits.${over.limit}\` (${over.count} of ${over.max}); another run can start at ${new Date(over.freesAt).toISOString()}. Nothing was sent to the service.`;
-  const due = input.threadKind !== null && overLimitReplyDue({ over, earlierReplies: input.earlierReplies, now: input.now });
-  return { allowed: false, over, reason, reply: due ? renderOverLimitReply({ over, now: input.now, threadKind: input.threadKind }) : null };
-}
-var createdAt = (comment) => {
-  const at = comment.created_at ? Date.parse(comment.created_at) : Number.NaN;
-  return Number.isFinite(at) ? at : null;
-};
-function runStartsFromComments(comments, self) {
-  const starts = [];
-  for (const comment of comments) {
-    if (!isTrustedAuthor(comment, self)) continue;
-    const marker = parseMarker(comment.body);
-    const at = createdAt(comment);
-    if (!marker || marker.requestId === void 0 || at === null) continue;
-    starts.push({ at, ciFix: marker.sourceType === SOURCE.gitHostCheckSuite });
+function restore(trigger, original) {
+  switch (trigger.flow) {
+    case "comment":
+      if (original.kind !== "issue_comment") return trigger;
+      return { ...trigger, event: original, actor: original.comment.author, comment: original.comment };
+    case "review":
+      if (original.kind === "pull_request_review") {
+        return { ...trigger, event: original, actor: original.review.author ?? original.sender, review: original.review };
+      }
+      if (original.kind === "pull_request_review_comment") {
+        return { ...trigger, event: original, actor: original.comment.author, reviewComment: original.comment };
+      }
+      return trigger;
+    default:
+      return trigger;
   }
-  return starts;
 }
-function overLimitRepliesFromComments(comments, self) {
-  const replies = [];
-  for (const comment of comments) {
-    if (!isTrustedAuthor(comment, self)) continue;
-    const limit = parseOverLimitMarker(comment.body);
-    const at = createdAt(comment);
-    if (limit !== null && at !== null) replies.push({ limit, at });
-  }
-  return replies;
+function detectActionTrigger(event, config2, self, allowedBots, options = {}) {
+  const detection = detectTrigger(event, config2, self, options);
+  if (detection.kind !== "ignore" || detection.code !== "bot_sender") return detection;
+  const bots = botActorsOf(event);
+  if (bots.length === 0 || bots.some((bot) => isOwnLogin(bot.login, self) || !isAllowedBot(bot.login, allowedBots))) return detection;
+  const retried = detectTrigger(withActors(event, (actor2) => bots.includes(actor2) ? asPerson(actor2) : actor2), config2, self, options);
+  return retried.kind === "trigger" ? { kind: "trigger", trigger: restore(retried.trigger, event) } : retried;
+}
+function isAllowedBotActor(login, self, allowedBots) {
+  return login.toLowerCase().endsWith("[bot]") && !isOwnLogin(login, self) && isAllowedBot(login, allowedBots);
 }
 
-// src/flows/spend-limits.ts
-var REPOSITORY_COMMENT_PAGES = 10;
-async function checkSpendLimitsFromComments(input) {
-  const { octokit, repo, prepared, self, now } = input;
-  const longestWindow = Math.max(...Object.values(LIMIT_WINDOW_MS));
-  const [threadComments, recent] = await Promise.all([
-    prepared.thread ? listIssueComments(octokit, repo, prepared.thread.number, { limit: THREAD_COMMENT_SCAN_LIMIT }).then((listed) => asMarkerComments(listed.comments)) : Promise.resolve([]),
-    listRepositoryCommentsSince(octokit, repo, new Date(now - longestWindow), { maxPages: REPOSITORY_COMMENT_PAGES })
-  ]);
-  const repoStarts = runStartsFromComments(asMarkerComments(recent.comments), self);
-  const verdict = judgeSpendLimits({
-    starts: {
-      thread: runStartsFromComments(threadComments, self).map((start) => start.at),
-      repo: repoStarts.map((start) => start.at),
-      ciFixes: repoStarts.filter((start) => start.ciFix).map((start) => start.at)
-    },
-    earlierReplies: overLimitRepliesFromComments(threadComments, self),
-    limits: input.config.limits,
-    isCiFix: isCheckFailureTrigger(prepared.trigger),
-    now,
-    threadKind: prepared.thread?.kind ?? null
+// src/config/inputs.ts
+var leafKinds;
+function configLeafKinds() {
+  leafKinds ??= computeLeafKinds();
+  return leafKinds;
+}
+function computeLeafKinds() {
+  const kinds = /* @__PURE__ */ new Map();
+  const visit = (properties, prefix) => {
+    for (const [key, node2] of Object.entries(properties)) {
+      const path = `${prefix}${key}`;
+      if (node2.properties) visit(node2.properties, `${path}.`);
+      else kinds.set(path, node2.type === "boolean" ? "boolean" : node2.type === "integer" ? "integer" : node2.type === "array" ? "list" : "string");
+    }
+  };
+  visit(toJSONSchema(RepoConfigSchema, { io: "input" }).properties ?? {}, "");
+  return kinds;
+}
+function readAs(kind, raw) {
+  const text2 = raw.trim();
+  switch (kind) {
+    case "boolean":
+      return /^true$/i.test(text2) ? true : /^false$/i.test(text2) ? false : raw;
+    case "integer":
+      return /^[+-]?\d+$/.test(text2) ? Number(text2) : raw;
+    case "list":
+      return text2.split(/[\n,]/).map((item) => item.trim()).filter((item) => item !== "");
+    default:
+      return raw;
+  }
+}
+var isPlainObject2 = (value2) => value2 !== null && typeof value2 === "object" && !Array.isArray(value2);
+function configInputFromStrings(values, base = {}) {
+  if (!isPlainObject2(base)) return base ?? {};
+  const merged = structuredClone(base);
+  const set = Object.entries(values).filter((entry) => entry[1] !== void 0 && entry[1].trim() !== "");
+  const kinds = set.length > 0 ? configLeafKinds() : /* @__PURE__ */ new Map();
+  for (const [path, raw] of set) {
+    const keys = path.split(".");
+    let target = merged;
+    for (const key of keys.slice(0, -1)) {
+      if (!isPlainObject2(target[key])) target[key] = {};
+      target = target[key];
+    }
+    target[keys[keys.length - 1]] = readAs(kinds.get(path), raw);
+  }
+  return merged;
+}
+
+// src/action/repo-config.ts
+var CONFIG_PATH = ".github/agent-run.yml";
+async function fetchConfigFile(octokit, repo) {
+  try {
+    const { data } = await octokit.request("GET /repos/{owner}/{repo}/contents/{path}", { ...repo, path: CONFIG_PATH });
+    if (Array.isArray(data) || data.type !== "file" || !("content" in data)) return void 0;
+    return Buffer.from(data.content, "base64").toString("utf8");
+  } catch (error3) {
+    if (isNotFound(error3)) return void 0;
+    const mapped = toGitHubError(error3, `reading ${CONFIG_PATH} in ${repo.owner}/${repo.repo}`);
+    mapped.message += " The workflow's token needs `contents: read` to read the configuration.";
+    throw mapped;
+  }
+}
+async function parseConfigFile(text2) {
+  if (text2 === void 0) return { ok: true, raw: void 0, found: false, warnings: [] };
+  const { parse: parseYaml } = await import("./dist-YGHUIZFH.js");
+  let raw;
+  try {
+    raw = parseYaml(text2);
+  } catch (error3) {
+    return { ok: false, errors: [`${CONFIG_PATH} is not valid YAML: ${error3.message.split("\n")[0]}`] };
+  }
+  const warnings = [];
+  if (raw !== null && typeof raw === "object" && "_extends" in raw) {
+    warnings.push(`${CONFIG_PATH}: \`_extends\` is resolved by the App only; the Action reads this file alone.`);
+  }
+  return { ok: true, raw: raw ?? void 0, found: true, warnings };
+}
+var INPUT_BY_PATH = {
+  trigger_phrase: "trigger-phrase",
+  repo_id: "repo-id",
+  model: "model",
+  agent_type: "agent-type"
+};
+function setsCheckSuiteEnabled(raw) {
+  if (raw === null || typeof raw !== "object") return false;
+  const section = raw.check_suite;
+  return section !== null && typeof section === "object" && "enabled" in section;
+}
+function layeredConfigInput(fileRaw, inputs, eventName) {
+  const values = {
+    trigger_phrase: inputs.triggerPhrase,
+    repo_id: inputs.repoId === void 0 ? void 0 : String(inputs.repoId),
+    model: inputs.model,
+    agent_type: inputs.agentType
+  };
+  if (eventName === "workflow_run" && !setsCheckSuiteEnabled(fileRaw)) values["check_suite.enabled"] = "true";
+  return configInputFromStrings(values, fileRaw ?? {});
+}
+function effectiveConfig(fileRaw, inputs, eventName) {
+  return parseRepoConfig(layeredConfigInput(fileRaw, inputs, eventName), {
+    label: (path) => INPUT_BY_PATH[path] ? `input \`${INPUT_BY_PATH[path]}\`` : `\`${path}\` in ${CONFIG_PATH}`
   });
-  return { verdict, complete: recent.complete };
+}
+
+// src/core/trace.ts
+var TRACE_LIMITS = { errorLength: 4e3, finalAnswerLength: 6e4, excerptLength: 120, patternLength: 80, pathLength: 120 };
+var KNOWN_TYPES = new Set(MESSAGE_TYPES);
+function messageTypeOf(entry) {
+  const raw = typeof entry.message_type === "string" ? entry.message_type.trim().toUpperCase() : "";
+  return KNOWN_TYPES.has(raw) ? raw : null;
+}
+function asRecord2(value2) {
+  if (typeof value2 === "string") {
+    const trimmed = value2.trim();
+    if (!trimmed.startsWith("{")) return null;
+    try {
+      return asRecord2(JSON.parse(trimmed));
+    } catch {
+      return null;
+    }
+  }
+  return typeof value2 === "object" && value2 !== null && !Array.isArray(value2) ? value2 : null;
+}
+function nonEmptyString(value2) {
+  return typeof value2 === "string" && value2.trim() !== "" ? value2.trim() : null;
+}
+function observationText(value2) {
+  if (value2 === null || value2 === void 0) return null;
+  if (typeof value2 === "string") return nonEmptyString(value2);
+  if (typeof value2 === "number" || typeof value2 === "boolean") return String(value2);
+  const record2 = asRecord2(value2);
+  if (record2) {
+    for (const key of ["message", "error", "detail", "content", "text", "result", "answer", "output"]) {
+      const text2 = nonEmptyString(record2[key]);
+      if (text2) return text2;
+    }
+  }
+  try {
+    const json = JSON.stringify(value2);
+    return json === void 0 || json === "{}" || json === "[]" ? null : json;
+  } catch {
+    return null;
+  }
+}
+function firstLine(text2) {
+  return text2.split("\n").find((line) => line.trim() !== "")?.trim() ?? "";
+}
+function excerpt(text2, options) {
+  return sanitizeInline(firstLine(text2), { maxLength: TRACE_LIMITS.excerptLength, triggerPhrase: options.triggerPhrase });
+}
+function pathsOf(input) {
+  const single = nonEmptyString(input.path) ?? nonEmptyString(input.file_path) ?? nonEmptyString(input.directory);
+  if (single) return single;
+  if (Array.isArray(input.paths)) {
+    const names = input.paths.map(nonEmptyString).filter((name) => name !== null);
+    if (names.length > 0) return names.join(", ");
+  }
+  return null;
+}
+function describeTool(entry) {
+  const tool = nonEmptyString(entry.tool_name);
+  if (!tool) return null;
+  const input = asRecord2(entry.tool_input) ?? {};
+  switch (tool.toLowerCase()) {
+    case TOOL_NAMES.search: {
+      const pattern = nonEmptyString(input.pattern) ?? nonEmptyString(input.query) ?? nonEmptyString(input.regex);
+      const path = pathsOf(input);
+      if (!pattern) return path ? md`Searching the code in ${inlineCode(path, { maxLength: TRACE_LIMITS.pathLength })}` : md`Searching the code`;
+      const what = inlineCode(pattern, { maxLength: TRACE_LIMITS.patternLength });
+      return path ? md`Searching the code for ${what} in ${inlineCode(path, { maxLength: TRACE_LIMITS.pathLength })}` : md`Searching the code for ${what}`;
+    }
+    case TOOL_NAMES.write: {
+      const path = pathsOf(input);
+      return path ? md`Writing ${inlineCode(path, { maxLength: TRACE_LIMITS.pathLength })}` : md`Writing a file`;
+    }
+    default:
+      return md`Running ${inlineCode(tool, { maxLength: 60 })}`;
+  }
+}
+function errorText(entry) {
+  return observationText(entry.observation) ?? nonEmptyString(entry.thought);
+}
+function describeError(entry, lead, options) {
+  const tool = nonEmptyString(entry.tool_name);
+  const where = tool ? md`${lead} in ${inlineCode(tool, { maxLength: 60 })}` : lead;
+  const text2 = errorText(entry);
+  return text2 ? md`${where}: ${excerpt(text2, options)}` : where;
+}
+var DESCRIBE = {
+  ACTION: (entry) => describeTool(entry) ?? md`Taking an action`,
+  PLAN_EVALUATION: () => md`Evaluating the plan`,
+  FINAL_ANSWER: () => md`Writing the final answer`,
+  ERROR: (entry, options) => describeError(entry, md`Error`, options),
+  USER_MESSAGE: () => md`Reading a message from the user`,
+  USER_GIT_HOST_ISSUE_COMMENT: () => md`Reading a comment from the thread`,
+  INITIAL_PR_GENERATION: () => md`Opening a pull request`,
+  DETECT_PR_ERRORS: () => md`Checking the pull request for errors`,
+  FIX_PR_ERRORS: () => md`Fixing errors in the pull request`,
+  PR_CREATION_FAILED: (entry, options) => describeError(entry, md`Error: the pull request could not be created`, options),
+  PR_EVALUATION: () => md`Reviewing the pull request`,
+  COMMIT_EVALUATION: () => md`Reviewing the commits`,
+  AGENT_RUN_LINK: () => md`Linking a related agent run`
+};
+var ERROR_TYPES = /* @__PURE__ */ new Set(["ERROR", "PR_CREATION_FAILED"]);
+function isEntry(value2) {
+  return typeof value2 === "object" && value2 !== null;
+}
+function describeStep(entry, options = {}) {
+  if (!isEntry(entry)) return null;
+  const type = messageTypeOf(entry);
+  if (type === null) return describeTool(entry);
+  return DESCRIBE[type](entry, options);
+}
+function describeCurrentStep(entries, options = {}) {
+  for (let i = entries.length - 1; i >= 0; i--) {
+    const step = describeStep(entries[i], options);
+    if (step !== null) return step;
+  }
+  return null;
+}
+function digestTrace(entries, options) {
+  if (!Number.isInteger(options.maxSteps) || options.maxSteps < 0) {
+    throw new RangeError(`digestTrace: maxSteps must be a whole number of 0 or more, got ${String(options.maxSteps)}`);
+  }
+  const errorCounts = /* @__PURE__ */ new Map();
+  const steps = [];
+  let finalAnswer = null;
+  for (const entry of entries) {
+    if (!isEntry(entry)) continue;
+    const type = messageTypeOf(entry);
+    if (type !== null && ERROR_TYPES.has(type)) {
+      const tool = nonEmptyString(entry.tool_name);
+      const text2 = errorText(entry) ?? "(no details given)";
+      const key = truncateText(tool ? `${tool}: ${text2}` : text2, TRACE_LIMITS.errorLength);
+      errorCounts.set(key, (errorCounts.get(key) ?? 0) + 1);
+    }
+    if (type === "FINAL_ANSWER") {
+      const text2 = observationText(entry.observation) ?? nonEmptyString(entry.thought);
+      if (text2) finalAnswer = truncateText(text2, TRACE_LIMITS.finalAnswerLength);
+    }
+    const step = describeStep(entry, options);
+    if (step !== null) steps.push(step);
+  }
+  const errors = [...errorCounts].map(([text2, count]) => count > 1 ? `${text2} (×${count})` : text2);
+  return {
+    errors,
+    lastSteps: options.maxSteps === 0 ? [] : steps.slice(-options.maxSteps),
+    finalAnswer,
+    totalEntries: entries.length
+  };
 }
 
 // node_modules/is-network-error/index.js
@@ -11413,10 +11968,6 @@ async function pRetry(input, options = {}) {
   }
   throw new Error("Retry attempts exhausted without throwing an error.");
 }
-
-// src/version.ts
-var BRIDGE_NAME = "agent-run-bridge";
-var BRIDGE_VERSION = "0.1.0";
 
 // src/service/sliding-window.ts
 var SlidingWindowLog = class {
@@ -11762,13 +12313,13 @@ var AgentRunClient = class {
     return { kind: "page", page: parse2(schema, data, what) };
   }
   /** Says once per value that a status is unknown: such runs are watched until their deadline. */
-  noteStatus(run2) {
-    const status = run2.status;
+  noteStatus(run) {
+    const status = run.status;
     if (typeof status === "string" && classifyRunStatus(status) === "unknown" && !this.reportedStatuses.has(status)) {
       this.reportedStatuses.add(status);
       this.logger.warn(`The service reported the run status "${status.slice(0, 60)}", which the bridge does not know: such runs are watched until their deadline.`);
     }
-    return run2;
+    return run;
   }
   /** Every log entry of a run from `skip` on, in as few requests as the page size allows. */
   async *iterateLogs(runId, options = {}) {
@@ -11793,19 +12344,19 @@ var AgentRunClient = class {
     let first = true;
     for (; ; ) {
       const callDeadline = options.deadline === void 0 ? void 0 : options.deadline + this.timeoutMs;
-      const run2 = await this.getRun(runId, { signal: options.signal, deadline: callDeadline });
-      const phase = classifyRunStatus(run2.status);
-      if (first || run2.status !== lastStatus) options.onUpdate?.(run2, phase);
+      const run = await this.getRun(runId, { signal: options.signal, deadline: callDeadline });
+      const phase = classifyRunStatus(run.status);
+      if (first || run.status !== lastStatus) options.onUpdate?.(run, phase);
       first = false;
-      lastStatus = run2.status;
-      if (isFinalPhase(phase)) return run2;
+      lastStatus = run.status;
+      if (isFinalPhase(phase)) return run;
       let pause = jitter(interval);
       if (options.deadline !== void 0) {
         const left = options.deadline - Date.now();
         if (left <= 0) {
           throw new RunStillGoingError(
-            `Run ${runId} is still ${run2.status ?? "running"} at the deadline; it keeps going: follow it at ${run2.web_url ?? "its web page"}.`,
-            run2
+            `Run ${runId} is still ${run.status ?? "running"} at the deadline; it keeps going: follow it at ${run.web_url ?? "its web page"}.`,
+            run
           );
         }
         pause = Math.min(pause, left);
@@ -11990,227 +12541,99 @@ function sleep(ms, signal) {
   });
 }
 
-// src/action/inputs.ts
-var MODES = ["auto", "create", "resume"];
-var COMMENT_MODES = ["auto", "true", "false"];
-var MAX_TIMEOUT_MINUTES = 7200;
-var MAX_IMAGES = 10;
-var INPUT_NAMES = [
-  "api-url",
-  "api-token",
-  "org-id",
-  "prompt",
-  "mode",
-  "run-id",
-  "repo-id",
-  "model",
-  "agent-type",
-  "metadata",
-  "images",
-  "trigger-phrase",
-  "wait",
-  "timeout-minutes",
-  "comment",
-  "github-token",
-  "allowed-bots",
-  "fail-on-error",
-  "logs-path"
-];
-var SECRET_INPUTS = /* @__PURE__ */ new Set(["api-token", "github-token"]);
-var QUOTED_BY_MESSAGE = /* @__PURE__ */ new Set(["metadata", "images", "allowed-bots", "prompt"]);
-var InputError = class extends Error {
-  name = "InputError";
-  problems;
-  constructor(problems) {
-    super(`Invalid input${problems.length === 1 ? "" : "s"}: ${problems.join("; ")}.`);
-    this.problems = problems;
-  }
-};
-function inputVariable(name) {
-  return `INPUT_${name.replace(/ /g, "_").toUpperCase()}`;
-}
-function rawInput(env, name) {
-  return (env[inputVariable(name)] ?? "").trim();
-}
-var required2 = (what) => (issue3) => issue3.input === void 0 ? `is required: ${what}` : void 0;
-var positiveInt = (error3) => string2().regex(/^\d+$/, { error: error3 }).transform(Number).pipe(number2().int().positive({ error: error3 }).max(Number.MAX_SAFE_INTEGER, { error: error3 }));
-var httpUrl = string2({ error: required2("the service's base URL, such as https://agents.example.com") }).refine(
-  (value2) => {
-    try {
-      const url = new URL(value2);
-      return (url.protocol === "http:" || url.protocol === "https:") && url.username === "" && url.password === "";
-    } catch {
-      return false;
+// src/action/runs.ts
+function repositoryRunReader(client, repositoryFullName) {
+  return {
+    orgId: client.orgId,
+    listRepositories: (query, options) => client.listRepositories(query, options),
+    async getRun(runId) {
+      const run = await client.getRun(runId);
+      const recorded = run.metadata?.repository;
+      if (repositoryFullName && typeof recorded === "string" && recorded.toLowerCase() !== repositoryFullName.toLowerCase()) {
+        throw new NotFoundError(`Run ${runId} belongs to ${recorded}, not ${repositoryFullName}: it is not this thread's run.`);
+      }
+      return run;
     }
-  },
-  { error: "must be an http(s) URL such as https://agents.example.com, without credentials in it" }
-);
-var booleanText = (fallback) => _enum(["true", "True", "TRUE", "false", "False", "FALSE"], { error: "must be true or false" }).optional().transform((value2) => value2 === void 0 ? fallback : value2.toLowerCase() === "true");
-var choiceText = (options, fallback) => string2().transform((value2) => value2.toLowerCase()).pipe(_enum(options, { error: `must be one of: ${options.join(", ")}` })).optional().transform((value2) => value2 ?? fallback);
-var metadataText = string2().transform((text2, ctx) => {
+  };
+}
+var DEFAULT_POLL = { initial: 5e3, max: 6e4, factor: 1.5 };
+function pollScheduleFrom(seconds) {
+  const value2 = Number(seconds);
+  if (!seconds || !Number.isFinite(value2) || value2 <= 0) return DEFAULT_POLL;
+  const initial = Math.max(1, Math.round(value2 * 1e3));
+  return { initial, max: initial * (DEFAULT_POLL.max / DEFAULT_POLL.initial), factor: DEFAULT_POLL.factor };
+}
+async function watchRun(client, started, options) {
+  let last = started;
   try {
-    return JSON.parse(text2);
+    const run = await client.waitForRun(started.id, {
+      deadline: options.deadline,
+      intervalMs: options.poll,
+      // Aborted (a stop seen in the thread): ends like the deadline, with the last state seen.
+      ...options.signal ? { signal: options.signal } : {},
+      onUpdate: (run2, phase) => {
+        last = run2;
+        options.onUpdate?.(run2, phase);
+      }
+    });
+    return { timedOut: false, run, phase: classifyRunStatus(run.status) };
   } catch (error3) {
-    ctx.addIssue({ code: "custom", message: `must be a JSON object such as {"ticket":"ENG-1"}, but it is not valid JSON (${error3.message})` });
-    return NEVER;
+    if (error3 instanceof RunStillGoingError) return { timedOut: true, run: error3.lastRun, phase: classifyRunStatus(error3.lastRun.status) };
+    if (error3 instanceof RateLimitError || error3 instanceof DeadlineError) return { timedOut: true, run: last, phase: classifyRunStatus(last.status) };
+    throw error3;
   }
-}).pipe(record(string2(), unknown(), { error: 'must be a JSON object such as {"ticket":"ENG-1"}, not an array, a string, a number or null' })).optional();
-var lines = (text2, separator) => text2.split(separator).map((line) => line.trim()).filter((line) => line !== "");
-var imagesText = string2().transform((text2, ctx) => {
-  const entries = lines(text2, /\r?\n/);
-  if (entries.length > MAX_IMAGES) {
-    ctx.addIssue({ code: "custom", message: `lists ${entries.length} images; at most ${MAX_IMAGES} are accepted` });
-    return NEVER;
-  }
-  return entries.map((entry, index) => {
-    if (!entry.startsWith("data:")) return { kind: "file", path: entry };
-    if (!ImageDataUriSchema.safeParse(entry).success) {
-      ctx.addIssue({ code: "custom", message: `line ${index + 1} is not a base64 data URI such as data:image/png;base64,iVBOR…` });
-    }
-    return { kind: "data_uri", uri: entry };
-  });
-}).optional().transform((images) => images ?? []);
-var LOGIN_OR_BOT = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})(?:\[bot\])?$/;
-var allowedBotsText = string2().transform((text2, ctx) => {
-  const entries = lines(text2, /[,\n]/).map((entry) => entry.replace(/^@/, ""));
-  if (entries.includes("*")) return { all: true, logins: [] };
-  for (const entry of entries) {
-    if (!LOGIN_OR_BOT.test(entry)) ctx.addIssue({ code: "custom", message: `has ${JSON.stringify(entry)}, which is not a login such as renovate[bot] (or * for every bot)` });
-  }
-  return { all: false, logins: entries };
-}).optional().transform((bots) => bots ?? { all: false, logins: [] });
-var timeoutText = string2().regex(/^\d+(\.\d+)?$/, { error: `must be a number of minutes greater than 0 and at most ${MAX_TIMEOUT_MINUTES}` }).transform(Number).pipe(
-  number2().positive({ error: `must be a number of minutes greater than 0 and at most ${MAX_TIMEOUT_MINUTES}` }).max(MAX_TIMEOUT_MINUTES, { error: `must be a number of minutes greater than 0 and at most ${MAX_TIMEOUT_MINUTES}` })
-).optional().transform((minutes) => minutes ?? 60);
-var triggerPhraseText = TriggerPhraseSchema.unwrap().optional();
-var CROSS_INPUT = { crossInput: true };
-var ActionInputsSchema = strictObject({
-  "api-url": httpUrl,
-  "api-token": string2({ error: required2("pass the service's API token from a secret, e.g. `api-token: ${{ secrets.AGENT_RUN_API_TOKEN }}`") }),
-  "org-id": string2({ error: required2("the service's organization id, a positive integer") }).pipe(positiveInt("must be a positive integer (the service's organization id)")),
-  prompt: string2().optional(),
-  mode: choiceText(MODES, "auto"),
-  "run-id": positiveInt("must be a positive integer (the id of the run to continue)").optional(),
-  "repo-id": positiveInt("must be a positive integer (the service's repository id)").pipe(RepoIdSchema.unwrap()).optional(),
-  model: ModelSchema,
-  "agent-type": AgentTypeFieldSchema,
-  metadata: metadataText,
-  images: imagesText,
-  "trigger-phrase": triggerPhraseText,
-  wait: booleanText(true),
-  "timeout-minutes": timeoutText,
-  comment: choiceText(COMMENT_MODES, "auto"),
-  "github-token": string2().optional(),
-  "allowed-bots": allowedBotsText,
-  "fail-on-error": booleanText(true),
-  "logs-path": choiceText(LOGS_PATH_CHOICES, "auto")
-}).superRefine((inputs, ctx) => {
-  if (inputs.mode === "resume") {
-    if (inputs["run-id"] === void 0) ctx.addIssue({ code: "custom", params: CROSS_INPUT, path: ["run-id"], message: "is required with `mode: resume`: the id of the run to continue" });
-    if (inputs.prompt === void 0) ctx.addIssue({ code: "custom", params: CROSS_INPUT, path: ["prompt"], message: "is required with `mode: resume`: the follow-up instruction for the run" });
-  } else if (inputs["run-id"] !== void 0) {
-    ctx.addIssue({ code: "custom", params: CROSS_INPUT, path: ["run-id"], message: `is only used with \`mode: resume\` (mode is ${inputs.mode}): remove it, or set \`mode: resume\`` });
-  }
-}).transform(
-  (i) => ({
-    apiUrl: i["api-url"],
-    apiToken: i["api-token"],
-    orgId: i["org-id"],
-    prompt: i.prompt,
-    mode: i.mode,
-    runId: i.mode === "resume" ? i["run-id"] : void 0,
-    repoId: i["repo-id"],
-    model: i.model,
-    agentType: i["agent-type"],
-    metadata: i.metadata,
-    images: i.images,
-    triggerPhrase: i["trigger-phrase"],
-    wait: i.wait,
-    timeoutMinutes: i["timeout-minutes"],
-    comment: i.comment,
-    githubToken: i["github-token"] ?? "",
-    allowedBots: i["allowed-bots"],
-    failOnError: i["fail-on-error"],
-    logsPath: i["logs-path"]
-  })
-);
-var quote = (value2) => JSON.stringify(value2.length > 60 ? `${value2.slice(0, 57)}...` : value2);
-function readInputs(env) {
-  const raw = {};
-  for (const name of INPUT_NAMES) {
-    const value2 = rawInput(env, name);
-    if (value2 !== "") raw[name] = value2;
-  }
-  const result = ActionInputsSchema.safeParse(raw);
-  if (result.success) return result.data;
-  const problems = [];
-  for (const issue3 of result.error.issues) {
-    const name = String(issue3.path[0] ?? "inputs");
-    const given = raw[name];
-    const crossInput = issue3.code === "custom" && issue3.params?.crossInput === true;
-    const echo = given !== void 0 && !crossInput && !SECRET_INPUTS.has(name) && !QUOTED_BY_MESSAGE.has(name) && !issue3.message.startsWith("is required");
-    const problem = `\`${name}\` ${issue3.message}${echo ? `, got ${quote(given)}` : ""}`;
-    if (!problems.includes(problem)) problems.push(problem);
-  }
-  throw new InputError(problems);
 }
-function isAllowedBot(login, allowed) {
-  if (allowed.all) return true;
-  const bare = (value2) => value2.toLowerCase().replace(/\[bot\]$/, "");
-  return allowed.logins.some((entry) => bare(entry) === bare(login));
+var MAX_TRACE_PAGES = 20;
+var TRACE_PAGE = 100;
+async function readTraceDigest(client, runId, options) {
+  const entries = [];
+  try {
+    const first = await client.listLogs(runId, { skip: 0, limit: TRACE_PAGE }, { deadline: options.deadline });
+    const total = first.total_logs ?? first.logs.length;
+    const maxEntries = MAX_TRACE_PAGES * TRACE_PAGE;
+    if (total <= TRACE_PAGE || first.logs.length < TRACE_PAGE) {
+      entries.push(...first.logs);
+    } else {
+      const skip = Math.max(TRACE_PAGE, total - (maxEntries - TRACE_PAGE));
+      entries.push(...first.logs);
+      for await (const entry of client.iterateLogs(runId, { skip, pageSize: TRACE_PAGE, deadline: options.deadline })) entries.push(entry);
+    }
+  } catch {
+    return null;
+  }
+  return digestTrace(entries, { maxSteps: 8, triggerPhrase: options.triggerPhrase });
+}
+async function readCurrentStep(client, runId, options) {
+  try {
+    const head = await client.listLogs(runId, { skip: 0, limit: 1 }, { deadline: options.deadline });
+    const total = head.total_logs ?? 0;
+    if (total <= 1) return describeCurrentStep(head.logs, { triggerPhrase: options.triggerPhrase });
+    const tail = await client.listLogs(runId, { skip: Math.max(0, total - 10), limit: 10 }, { deadline: options.deadline });
+    return describeCurrentStep(tail.logs, { triggerPhrase: options.triggerPhrase });
+  } catch {
+    return null;
+  }
 }
 
-// src/action/detect.ts
-var isOwnLogin = (login, self) => self.botLogins.some((bot) => bot.toLowerCase() === login.toLowerCase());
-function botActorsOf(event) {
-  const actors = [event.sender];
-  if (event.kind === "issue_comment" || event.kind === "pull_request_review_comment") actors.push(event.comment.author);
-  if (event.kind === "pull_request_review") actors.push(event.review.author);
-  return actors.filter((actor2) => !!actor2 && (actor2.type === "Bot" || actor2.login.toLowerCase().endsWith("[bot]")));
-}
-var asPerson = (actor2) => ({ login: actor2.login.replace(/\[bot\]$/i, "[allowed-bot]"), type: "User" });
-function withActors(event, map) {
-  const sender = event.sender ? map(event.sender) : event.sender;
-  switch (event.kind) {
-    case "issue_comment":
-      return { ...event, sender, comment: { ...event.comment, author: map(event.comment.author) } };
-    case "pull_request_review_comment":
-      return { ...event, sender, comment: { ...event.comment, author: map(event.comment.author) } };
-    case "pull_request_review":
-      return { ...event, sender, review: { ...event.review, author: event.review.author ? map(event.review.author) : null } };
-    case "other":
-      return { ...event, sender };
-    default:
-      return { ...event, sender };
+// src/action/stop.ts
+async function stopFromThread(input) {
+  const prepared = await prepareStop({ octokit: input.octokit, request: input.request, config: input.config, self: input.self, client: input.client });
+  if (prepared.action === "refuse") {
+    const comment2 = await input.thread.reply(prepared.body);
+    notice(prepared.reason, { title: "Stop refused" });
+    return { kind: "refused", reason: prepared.reason, comment: comment2 };
   }
-}
-function restore(trigger, original) {
-  switch (trigger.flow) {
-    case "comment":
-      if (original.kind !== "issue_comment") return trigger;
-      return { ...trigger, event: original, actor: original.comment.author, comment: original.comment };
-    case "review":
-      if (original.kind === "pull_request_review") {
-        return { ...trigger, event: original, actor: original.review.author ?? original.sender, review: original.review };
-      }
-      if (original.kind === "pull_request_review_comment") {
-        return { ...trigger, event: original, actor: original.comment.author, reviewComment: original.comment };
-      }
-      return trigger;
-    default:
-      return trigger;
+  for (const edit of prepared.edits) {
+    try {
+      await updateComment(input.octokit, input.repo, edit.commentId, edit.body);
+    } catch (error3) {
+      warning(`Could not mark comment ${edit.commentId} as stopped: ${error3.message}`);
+    }
   }
-}
-function detectActionTrigger(event, config2, self, allowedBots, options = {}) {
-  const detection = detectTrigger(event, config2, self, options);
-  if (detection.kind !== "ignore" || detection.code !== "bot_sender") return detection;
-  const bots = botActorsOf(event);
-  if (bots.length === 0 || bots.some((bot) => isOwnLogin(bot.login, self) || !isAllowedBot(bot.login, allowedBots))) return detection;
-  const retried = detectTrigger(withActors(event, (actor2) => bots.includes(actor2) ? asPerson(actor2) : actor2), config2, self, options);
-  return retried.kind === "trigger" ? { kind: "trigger", trigger: restore(retried.trigger, event) } : retried;
-}
-function isAllowedBotActor(login, self, allowedBots) {
-  return login.toLowerCase().endsWith("[bot]") && !isOwnLogin(login, self) && isAllowedBot(login, allowedBots);
+  await input.thread.react(prepared.reaction, "+1");
+  const comment = await input.thread.reply(prepared.reply);
+  info(prepared.reason);
+  return { kind: "stopped", reason: prepared.reason, comment };
 }
 
 // src/action/identity.ts
@@ -12237,7 +12660,7 @@ async function resolveIdentity(octokit) {
 }
 
 // src/action/images.ts
-import { readFile, stat as stat2 } from "node:fs/promises";
+import { readFile as readFile2, stat as stat2 } from "node:fs/promises";
 import { isAbsolute, resolve } from "node:path";
 var MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 async function loadImages(sources, workspace) {
@@ -12259,7 +12682,7 @@ async function loadImages(sources, workspace) {
         problems.push(`\`images\`: ${source.path} is ${info2.size} bytes; at most ${MAX_IMAGE_BYTES} are accepted per image`);
         continue;
       }
-      const bytes = await readFile(path);
+      const bytes = await readFile2(path);
       const type = sniffImageType(bytes);
       if (!type) {
         problems.push(`\`images\`: ${source.path} is not a PNG, JPEG, GIF or WebP image`);
@@ -12443,686 +12866,6 @@ function withOrchestrationId(userAgent) {
   return userAgent.includes(tag) ? userAgent : `${userAgent} ${tag}`;
 }
 
-// src/action/links.ts
-var MAX_LINKED_PULL_REQUESTS = 5;
-function renderPullRequestLink(input) {
-  const marker = renderMarker({ ...newRunMarker({ runId: input.run.id, orgId: input.orgId, sourceType: input.sourceType, branches: [input.branch] }), state: "done", outcome: input.outcome });
-  const run2 = input.run.web_url ? renderLink(`#${input.run.id}`, input.run.web_url) : `#${input.run.id}`;
-  const hint = inlineCode(`${input.triggerPhrase} <instructions>`, { maxLength: 100 });
-  return `${marker}
-${md`🤖 This pull request comes from agent run ${run2}. Comment ${hint} here, or request changes in a review, to continue that run.`}`;
-}
-async function linkPullRequests(octokit, repo, input) {
-  const branches = [...new Set((input.run.git_host_pull_requests ?? []).map((pr) => pr.head_branch_name).filter((b) => !!b))];
-  const linked = [];
-  for (const branch of branches.slice(0, MAX_LINKED_PULL_REQUESTS)) {
-    try {
-      for (const pull of await findPullRequestsForBranch(octokit, repo, branch, { limit: 3 })) {
-        if (pull.number === input.skipThread || pull.fromFork) continue;
-        const { comments } = await listIssueComments(octokit, repo, pull.number, { limit: 100 });
-        if (findLatestMarkerForRun(asMarkerComments(comments), input.run.id, input.self)) continue;
-        await createComment(octokit, repo, pull.number, renderPullRequestLink({ ...input, branch }));
-        linked.push(pull.number);
-      }
-    } catch (error3) {
-      input.log.warning(`Could not link the pull request of branch ${branch} to run ${input.run.id}: ${error3.message}`);
-    }
-  }
-  return linked;
-}
-
-// src/config/inputs.ts
-var leafKinds;
-function configLeafKinds() {
-  leafKinds ??= computeLeafKinds();
-  return leafKinds;
-}
-function computeLeafKinds() {
-  const kinds = /* @__PURE__ */ new Map();
-  const visit = (properties, prefix) => {
-    for (const [key, node2] of Object.entries(properties)) {
-      const path = `${prefix}${key}`;
-      if (node2.properties) visit(node2.properties, `${path}.`);
-      else kinds.set(path, node2.type === "boolean" ? "boolean" : node2.type === "integer" ? "integer" : node2.type === "array" ? "list" : "string");
-    }
-  };
-  visit(toJSONSchema(RepoConfigSchema, { io: "input" }).properties ?? {}, "");
-  return kinds;
-}
-function readAs(kind, raw) {
-  const text2 = raw.trim();
-  switch (kind) {
-    case "boolean":
-      return /^true$/i.test(text2) ? true : /^false$/i.test(text2) ? false : raw;
-    case "integer":
-      return /^[+-]?\d+$/.test(text2) ? Number(text2) : raw;
-    case "list":
-      return text2.split(/[\n,]/).map((item) => item.trim()).filter((item) => item !== "");
-    default:
-      return raw;
-  }
-}
-var isPlainObject2 = (value2) => value2 !== null && typeof value2 === "object" && !Array.isArray(value2);
-function configInputFromStrings(values, base = {}) {
-  if (!isPlainObject2(base)) return base ?? {};
-  const merged = structuredClone(base);
-  const set = Object.entries(values).filter((entry) => entry[1] !== void 0 && entry[1].trim() !== "");
-  const kinds = set.length > 0 ? configLeafKinds() : /* @__PURE__ */ new Map();
-  for (const [path, raw] of set) {
-    const keys = path.split(".");
-    let target = merged;
-    for (const key of keys.slice(0, -1)) {
-      if (!isPlainObject2(target[key])) target[key] = {};
-      target = target[key];
-    }
-    target[keys[keys.length - 1]] = readAs(kinds.get(path), raw);
-  }
-  return merged;
-}
-
-// src/action/repo-config.ts
-var CONFIG_PATH = ".github/agent-run.yml";
-async function fetchConfigFile(octokit, repo) {
-  try {
-    const { data } = await octokit.request("GET /repos/{owner}/{repo}/contents/{path}", { ...repo, path: CONFIG_PATH });
-    if (Array.isArray(data) || data.type !== "file" || !("content" in data)) return void 0;
-    return Buffer.from(data.content, "base64").toString("utf8");
-  } catch (error3) {
-    if (isNotFound(error3)) return void 0;
-    const mapped = toGitHubError(error3, `reading ${CONFIG_PATH} in ${repo.owner}/${repo.repo}`);
-    mapped.message += " The workflow's token needs `contents: read` to read the configuration.";
-    throw mapped;
-  }
-}
-async function parseConfigFile(text2) {
-  if (text2 === void 0) return { ok: true, raw: void 0, found: false, warnings: [] };
-  const { parse: parseYaml } = await import("./dist-YGHUIZFH.js");
-  let raw;
-  try {
-    raw = parseYaml(text2);
-  } catch (error3) {
-    return { ok: false, errors: [`${CONFIG_PATH} is not valid YAML: ${error3.message.split("\n")[0]}`] };
-  }
-  const warnings = [];
-  if (raw !== null && typeof raw === "object" && "_extends" in raw) {
-    warnings.push(`${CONFIG_PATH}: \`_extends\` is resolved by the App only; the Action reads this file alone.`);
-  }
-  return { ok: true, raw: raw ?? void 0, found: true, warnings };
-}
-var INPUT_BY_PATH = {
-  trigger_phrase: "trigger-phrase",
-  repo_id: "repo-id",
-  model: "model",
-  agent_type: "agent-type"
-};
-function setsCheckSuiteEnabled(raw) {
-  if (raw === null || typeof raw !== "object") return false;
-  const section = raw.check_suite;
-  return section !== null && typeof section === "object" && "enabled" in section;
-}
-function layeredConfigInput(fileRaw, inputs, eventName) {
-  const values = {
-    trigger_phrase: inputs.triggerPhrase,
-    repo_id: inputs.repoId === void 0 ? void 0 : String(inputs.repoId),
-    model: inputs.model,
-    agent_type: inputs.agentType
-  };
-  if (eventName === "workflow_run" && !setsCheckSuiteEnabled(fileRaw)) values["check_suite.enabled"] = "true";
-  return configInputFromStrings(values, fileRaw ?? {});
-}
-function effectiveConfig(fileRaw, inputs, eventName) {
-  return parseRepoConfig(layeredConfigInput(fileRaw, inputs, eventName), {
-    label: (path) => INPUT_BY_PATH[path] ? `input \`${INPUT_BY_PATH[path]}\`` : `\`${path}\` in ${CONFIG_PATH}`
-  });
-}
-
-// src/action/report.ts
-var JOB_SUMMARY_MAX_BYTES = 1024 * 1024;
-var OUTPUT_NAMES = ["run-id", "status", "web-url", "result", "summary", "pull-requests", "comment-id", "resumed"];
-function pullRequestsJson(prs) {
-  return JSON.stringify(
-    (prs ?? []).map((pr) => ({
-      id: pr.id ?? null,
-      title: pr.title ?? null,
-      url: pr.url ?? null,
-      created_at: pr.created_at ?? null,
-      head_branch_name: pr.head_branch_name ?? null
-    }))
-  );
-}
-var OUTPUT_TEXT_MAX_BYTES = { result: 4e5, summary: 2e5 };
-function truncateUtf8(text2, maxBytes) {
-  if (Buffer.byteLength(text2, "utf8") <= maxBytes) return text2;
-  const ellipsis = "…";
-  let cut2 = Buffer.from(text2, "utf8").subarray(0, Math.max(0, maxBytes - Buffer.byteLength(ellipsis))).toString("utf8");
-  cut2 = cut2.replace(/\uFFFD+$/, "");
-  return cut2 + ellipsis;
-}
-var EMPTY_OUTPUTS = {
-  "run-id": "",
-  status: "",
-  "web-url": "",
-  result: "",
-  summary: "",
-  "pull-requests": "",
-  "comment-id": "",
-  resumed: ""
-};
-function outputsFor(outcome) {
-  switch (outcome.kind) {
-    case "ignored":
-      return { ...EMPTY_OUTPUTS };
-    case "refused":
-    case "handed_back":
-    case "over_limit":
-    case "stopped":
-      return { ...EMPTY_OUTPUTS, "comment-id": outcome.comment ? String(outcome.comment.id) : "" };
-    case "run":
-    case "error": {
-      const run2 = outcome.run;
-      return {
-        "run-id": run2 ? String(run2.id) : "",
-        status: run2?.status ?? "",
-        "web-url": run2?.web_url ?? "",
-        result: truncateUtf8(run2?.result ?? "", OUTPUT_TEXT_MAX_BYTES.result),
-        summary: truncateUtf8(run2?.summary ?? "", OUTPUT_TEXT_MAX_BYTES.summary),
-        "pull-requests": run2 ? pullRequestsJson(run2.git_host_pull_requests) : "",
-        "comment-id": outcome.comment ? String(outcome.comment.id) : "",
-        resumed: run2 ? String(outcome.resumed) : ""
-      };
-    }
-  }
-}
-function headline2(outcome) {
-  const id = `#${outcome.run.id}`;
-  if (outcome.watch === "started") return `▶️ Agent run ${id} ${outcome.resumed ? "resumed" : "started"}`;
-  if (outcome.watch === "timed_out") return `⏳ Agent run ${id} is still running after ${formatElapsed(outcome.endedAt - outcome.startedAt)}`;
-  if (outcome.watch === "stopped") return `⏹️ Stopped watching agent run ${id} (\`stop\` from the thread)`;
-  switch (outcome.phase) {
-    case "succeeded":
-      return `✅ Agent run ${id} succeeded`;
-    case "failed":
-      return `❌ Agent run ${id} failed`;
-    case "waiting_for_input":
-      return `⏸️ Agent run ${id} is waiting for input`;
-    case "stopped":
-      return `⏹️ Agent run ${id} was ${/cancel/i.test(outcome.run.status ?? "") ? "cancelled" : "stopped"}`;
-    default:
-      return `❔ Agent run ${id} ended with a status the bridge does not recognise`;
-  }
-}
-var row = (label, value2) => `| ${label} | ${value2} |`;
-var utf8Bytes = (text2) => Buffer.byteLength(text2, "utf8");
-function fitText(text2, maxBytes, triggerPhrase) {
-  const render = (chars2) => sanitizeMarkdown(truncateText(text2, chars2), { triggerPhrase });
-  let chars = Math.min(text2.length, maxBytes);
-  for (let attempt = 0; attempt < 8 && chars > 0; attempt++) {
-    const candidate = render(chars);
-    const bytes = utf8Bytes(candidate);
-    if (bytes <= maxBytes) return candidate;
-    chars = Math.floor(chars * maxBytes * 0.97 / bytes);
-  }
-  return "";
-}
-var REPLY_TITLES = {
-  refused: "🚫 Agent run refused",
-  handed_back: "🙋 Pull request handed back",
-  over_limit: "⏸️ Agent run held back by a spend limit",
-  stopped: "⏹️ Agent stopped in this thread"
-};
-function renderJobSummary(outcome, context, maxBytes = JOB_SUMMARY_MAX_BYTES) {
-  const thread = context.thread ? renderLink(context.thread.label, context.thread.url) : null;
-  const commentLink = (comment) => comment ? renderLink("the bot's comment", comment.url) : null;
-  switch (outcome.kind) {
-    case "ignored":
-      return "";
-    case "refused":
-    case "handed_back":
-    case "over_limit":
-    case "stopped": {
-      const title = REPLY_TITLES[outcome.kind];
-      const lines2 = [`## ${title}`, "", sanitizeMarkdown(outcome.reason, { triggerPhrase: context.triggerPhrase })];
-      const where = [thread, commentLink(outcome.comment)].filter(Boolean).join(" · ");
-      if (where) lines2.push("", where);
-      return `${lines2.join("\n")}
-`;
-    }
-    case "error": {
-      const lines2 = [`## ⚠️ Agent run ${outcome.run ? `#${outcome.run.id} ` : ""}could not be completed`, "", sanitizeMarkdown(outcome.message, { triggerPhrase: context.triggerPhrase })];
-      if (outcome.run?.web_url) lines2.push("", renderLink("Open the run", outcome.run.web_url));
-      const where = [thread, commentLink(outcome.comment)].filter(Boolean).join(" · ");
-      if (where) lines2.push("", where);
-      return `${lines2.join("\n")}
-`;
-    }
-    case "run":
-      return renderRunSummary(outcome, context, thread, commentLink(outcome.comment), maxBytes);
-  }
-}
-function renderRunSummary(outcome, context, thread, comment, maxBytes) {
-  const { run: run2 } = outcome;
-  const table = ["| | |", "|---|---|", row("Status", run2.status ? inlineCode(run2.status, { maxLength: 60 }) : "(none)")];
-  table.push(row("Run", run2.web_url ? renderLink(`#${run2.id}`, run2.web_url) : `#${run2.id}`));
-  table.push(row("Started as", outcome.resumed ? "a follow-up to an existing run (resumed)" : "a new run"));
-  if (outcome.watch !== "started") table.push(row("Watched for", formatElapsed(outcome.endedAt - outcome.startedAt)));
-  if (thread) table.push(row("Thread", comment ? `${thread} · ${comment}` : thread));
-  const head = [`## ${headline2(outcome)}`, "", ...table];
-  if (outcome.watch === "timed_out") head.push("", "The run keeps going on the service; the step stopped watching it at `timeout-minutes`.");
-  if (outcome.watch === "stopped") head.push("", "Someone stopped it from the thread. The service has no cancel call, so the run may keep going: stop it on the run page.");
-  if (outcome.watch === "started") head.push("", "Not waited for (`wait: false`): follow it on the run page.");
-  const prs = run2.git_host_pull_requests ?? [];
-  if (prs.length > 0) {
-    head.push("", "### Pull requests", "");
-    for (const pr of prs.slice(0, 50)) {
-      const link = renderLink(pr.title?.trim() || "Pull request", pr.url, { maxLength: 200, triggerPhrase: context.triggerPhrase });
-      head.push(`- ${link}${pr.head_branch_name ? ` · ${inlineCode(pr.head_branch_name, { maxLength: 100 })}` : ""}`);
-    }
-    if (prs.length > 50) head.push(`- … and ${prs.length - 50} more on the run page`);
-  }
-  const fixed = `${head.join("\n")}
-`;
-  const texts = [];
-  const summary2 = run2.summary?.trim() ?? "";
-  const result = run2.result?.trim() ?? "";
-  if (summary2) texts.push({ title: "Summary", text: summary2 });
-  if (result && result !== summary2) texts.push({ title: "Result", text: result });
-  const overhead = texts.reduce((sum, part) => sum + utf8Bytes(`
-### ${part.title}
-
-
-`), 0) + 256;
-  let budget = maxBytes - utf8Bytes(fixed) - overhead;
-  const blocks = [];
-  texts.forEach((part, index) => {
-    const share = Math.floor(budget / (texts.length - index));
-    const fitted = share > 0 ? fitText(part.text, share, context.triggerPhrase) : "";
-    budget -= utf8Bytes(fitted);
-    if (fitted) blocks.push(`
-### ${part.title}
-
-${fitted}
-`);
-  });
-  return fixed + blocks.join("");
-}
-
-// src/core/trace.ts
-var TRACE_LIMITS = { errorLength: 4e3, finalAnswerLength: 6e4, excerptLength: 120, patternLength: 80, pathLength: 120 };
-var KNOWN_TYPES = new Set(MESSAGE_TYPES);
-function messageTypeOf(entry) {
-  const raw = typeof entry.message_type === "string" ? entry.message_type.trim().toUpperCase() : "";
-  return KNOWN_TYPES.has(raw) ? raw : null;
-}
-function asRecord2(value2) {
-  if (typeof value2 === "string") {
-    const trimmed = value2.trim();
-    if (!trimmed.startsWith("{")) return null;
-    try {
-      return asRecord2(JSON.parse(trimmed));
-    } catch {
-      return null;
-    }
-  }
-  return typeof value2 === "object" && value2 !== null && !Array.isArray(value2) ? value2 : null;
-}
-function nonEmptyString(value2) {
-  return typeof value2 === "string" && value2.trim() !== "" ? value2.trim() : null;
-}
-function observationText(value2) {
-  if (value2 === null || value2 === void 0) return null;
-  if (typeof value2 === "string") return nonEmptyString(value2);
-  if (typeof value2 === "number" || typeof value2 === "boolean") return String(value2);
-  const record2 = asRecord2(value2);
-  if (record2) {
-    for (const key of ["message", "error", "detail", "content", "text", "result", "answer", "output"]) {
-      const text2 = nonEmptyString(record2[key]);
-      if (text2) return text2;
-    }
-  }
-  try {
-    const json = JSON.stringify(value2);
-    return json === void 0 || json === "{}" || json === "[]" ? null : json;
-  } catch {
-    return null;
-  }
-}
-function firstLine(text2) {
-  return text2.split("\n").find((line) => line.trim() !== "")?.trim() ?? "";
-}
-function excerpt(text2, options) {
-  return sanitizeInline(firstLine(text2), { maxLength: TRACE_LIMITS.excerptLength, triggerPhrase: options.triggerPhrase });
-}
-function pathsOf(input) {
-  const single = nonEmptyString(input.path) ?? nonEmptyString(input.file_path) ?? nonEmptyString(input.directory);
-  if (single) return single;
-  if (Array.isArray(input.paths)) {
-    const names = input.paths.map(nonEmptyString).filter((name) => name !== null);
-    if (names.length > 0) return names.join(", ");
-  }
-  return null;
-}
-function describeTool(entry) {
-  const tool = nonEmptyString(entry.tool_name);
-  if (!tool) return null;
-  const input = asRecord2(entry.tool_input) ?? {};
-  switch (tool.toLowerCase()) {
-    case TOOL_NAMES.search: {
-      const pattern = nonEmptyString(input.pattern) ?? nonEmptyString(input.query) ?? nonEmptyString(input.regex);
-      const path = pathsOf(input);
-      if (!pattern) return path ? md`Searching the code in ${inlineCode(path, { maxLength: TRACE_LIMITS.pathLength })}` : md`Searching the code`;
-      const what = inlineCode(pattern, { maxLength: TRACE_LIMITS.patternLength });
-      return path ? md`Searching the code for ${what} in ${inlineCode(path, { maxLength: TRACE_LIMITS.pathLength })}` : md`Searching the code for ${what}`;
-    }
-    case TOOL_NAMES.write: {
-      const path = pathsOf(input);
-      return path ? md`Writing ${inlineCode(path, { maxLength: TRACE_LIMITS.pathLength })}` : md`Writing a file`;
-    }
-    default:
-      return md`Running ${inlineCode(tool, { maxLength: 60 })}`;
-  }
-}
-function errorText(entry) {
-  return observationText(entry.observation) ?? nonEmptyString(entry.thought);
-}
-function describeError(entry, lead, options) {
-  const tool = nonEmptyString(entry.tool_name);
-  const where = tool ? md`${lead} in ${inlineCode(tool, { maxLength: 60 })}` : lead;
-  const text2 = errorText(entry);
-  return text2 ? md`${where}: ${excerpt(text2, options)}` : where;
-}
-var DESCRIBE = {
-  ACTION: (entry) => describeTool(entry) ?? md`Taking an action`,
-  PLAN_EVALUATION: () => md`Evaluating the plan`,
-  FINAL_ANSWER: () => md`Writing the final answer`,
-  ERROR: (entry, options) => describeError(entry, md`Error`, options),
-  USER_MESSAGE: () => md`Reading a message from the user`,
-  USER_GIT_HOST_ISSUE_COMMENT: () => md`Reading a comment from the thread`,
-  INITIAL_PR_GENERATION: () => md`Opening a pull request`,
-  DETECT_PR_ERRORS: () => md`Checking the pull request for errors`,
-  FIX_PR_ERRORS: () => md`Fixing errors in the pull request`,
-  PR_CREATION_FAILED: (entry, options) => describeError(entry, md`Error: the pull request could not be created`, options),
-  PR_EVALUATION: () => md`Reviewing the pull request`,
-  COMMIT_EVALUATION: () => md`Reviewing the commits`,
-  AGENT_RUN_LINK: () => md`Linking a related agent run`
-};
-var ERROR_TYPES = /* @__PURE__ */ new Set(["ERROR", "PR_CREATION_FAILED"]);
-function isEntry(value2) {
-  return typeof value2 === "object" && value2 !== null;
-}
-function describeStep(entry, options = {}) {
-  if (!isEntry(entry)) return null;
-  const type = messageTypeOf(entry);
-  if (type === null) return describeTool(entry);
-  return DESCRIBE[type](entry, options);
-}
-function describeCurrentStep(entries, options = {}) {
-  for (let i = entries.length - 1; i >= 0; i--) {
-    const step = describeStep(entries[i], options);
-    if (step !== null) return step;
-  }
-  return null;
-}
-function digestTrace(entries, options) {
-  if (!Number.isInteger(options.maxSteps) || options.maxSteps < 0) {
-    throw new RangeError(`digestTrace: maxSteps must be a whole number of 0 or more, got ${String(options.maxSteps)}`);
-  }
-  const errorCounts = /* @__PURE__ */ new Map();
-  const steps = [];
-  let finalAnswer = null;
-  for (const entry of entries) {
-    if (!isEntry(entry)) continue;
-    const type = messageTypeOf(entry);
-    if (type !== null && ERROR_TYPES.has(type)) {
-      const tool = nonEmptyString(entry.tool_name);
-      const text2 = errorText(entry) ?? "(no details given)";
-      const key = truncateText(tool ? `${tool}: ${text2}` : text2, TRACE_LIMITS.errorLength);
-      errorCounts.set(key, (errorCounts.get(key) ?? 0) + 1);
-    }
-    if (type === "FINAL_ANSWER") {
-      const text2 = observationText(entry.observation) ?? nonEmptyString(entry.thought);
-      if (text2) finalAnswer = truncateText(text2, TRACE_LIMITS.finalAnswerLength);
-    }
-    const step = describeStep(entry, options);
-    if (step !== null) steps.push(step);
-  }
-  const errors = [...errorCounts].map(([text2, count]) => count > 1 ? `${text2} (×${count})` : text2);
-  return {
-    errors,
-    lastSteps: options.maxSteps === 0 ? [] : steps.slice(-options.maxSteps),
-    finalAnswer,
-    totalEntries: entries.length
-  };
-}
-
-// src/action/runs.ts
-function repositoryRunReader(client, repositoryFullName) {
-  return {
-    orgId: client.orgId,
-    listRepositories: (query, options) => client.listRepositories(query, options),
-    async getRun(runId) {
-      const run2 = await client.getRun(runId);
-      const recorded = run2.metadata?.repository;
-      if (repositoryFullName && typeof recorded === "string" && recorded.toLowerCase() !== repositoryFullName.toLowerCase()) {
-        throw new NotFoundError(`Run ${runId} belongs to ${recorded}, not ${repositoryFullName}: it is not this thread's run.`);
-      }
-      return run2;
-    }
-  };
-}
-var DEFAULT_POLL = { initial: 5e3, max: 6e4, factor: 1.5 };
-function pollScheduleFrom(seconds) {
-  const value2 = Number(seconds);
-  if (!seconds || !Number.isFinite(value2) || value2 <= 0) return DEFAULT_POLL;
-  const initial = Math.max(1, Math.round(value2 * 1e3));
-  return { initial, max: initial * (DEFAULT_POLL.max / DEFAULT_POLL.initial), factor: DEFAULT_POLL.factor };
-}
-async function watchRun(client, started, options) {
-  let last = started;
-  try {
-    const run2 = await client.waitForRun(started.id, {
-      deadline: options.deadline,
-      intervalMs: options.poll,
-      // Aborted (a stop seen in the thread): ends like the deadline, with the last state seen.
-      ...options.signal ? { signal: options.signal } : {},
-      onUpdate: (run3, phase) => {
-        last = run3;
-        options.onUpdate?.(run3, phase);
-      }
-    });
-    return { timedOut: false, run: run2, phase: classifyRunStatus(run2.status) };
-  } catch (error3) {
-    if (error3 instanceof RunStillGoingError) return { timedOut: true, run: error3.lastRun, phase: classifyRunStatus(error3.lastRun.status) };
-    if (error3 instanceof RateLimitError || error3 instanceof DeadlineError) return { timedOut: true, run: last, phase: classifyRunStatus(last.status) };
-    throw error3;
-  }
-}
-var MAX_TRACE_PAGES = 20;
-var TRACE_PAGE = 100;
-async function readTraceDigest(client, runId, options) {
-  const entries = [];
-  try {
-    const first = await client.listLogs(runId, { skip: 0, limit: TRACE_PAGE }, { deadline: options.deadline });
-    const total = first.total_logs ?? first.logs.length;
-    const maxEntries = MAX_TRACE_PAGES * TRACE_PAGE;
-    if (total <= TRACE_PAGE || first.logs.length < TRACE_PAGE) {
-      entries.push(...first.logs);
-    } else {
-      const skip = Math.max(TRACE_PAGE, total - (maxEntries - TRACE_PAGE));
-      entries.push(...first.logs);
-      for await (const entry of client.iterateLogs(runId, { skip, pageSize: TRACE_PAGE, deadline: options.deadline })) entries.push(entry);
-    }
-  } catch {
-    return null;
-  }
-  return digestTrace(entries, { maxSteps: 8, triggerPhrase: options.triggerPhrase });
-}
-async function readCurrentStep(client, runId, options) {
-  try {
-    const head = await client.listLogs(runId, { skip: 0, limit: 1 }, { deadline: options.deadline });
-    const total = head.total_logs ?? 0;
-    if (total <= 1) return describeCurrentStep(head.logs, { triggerPhrase: options.triggerPhrase });
-    const tail = await client.listLogs(runId, { skip: Math.max(0, total - 10), limit: 10 }, { deadline: options.deadline });
-    return describeCurrentStep(tail.logs, { triggerPhrase: options.triggerPhrase });
-  } catch {
-    return null;
-  }
-}
-
-// src/action/runner-env.ts
-import { readFile as readFile2 } from "node:fs/promises";
-var RunnerEnvError = class extends Error {
-  name = "RunnerEnvError";
-};
-var value = (env, name) => {
-  const text2 = env[name]?.trim();
-  return text2 ? text2 : null;
-};
-function readRunnerEnv(env) {
-  const eventName = value(env, "GITHUB_EVENT_NAME");
-  if (!eventName) {
-    throw new RunnerEnvError("GITHUB_EVENT_NAME is not set: this action runs as a step of a GitHub Actions workflow (the runner sets it).");
-  }
-  return {
-    eventName,
-    eventPath: value(env, "GITHUB_EVENT_PATH"),
-    repository: value(env, "GITHUB_REPOSITORY"),
-    apiUrl: (value(env, "GITHUB_API_URL") ?? "https://api.github.com").replace(/\/+$/, ""),
-    serverUrl: (value(env, "GITHUB_SERVER_URL") ?? "https://github.com").replace(/\/+$/, ""),
-    runId: value(env, "GITHUB_RUN_ID"),
-    runAttempt: value(env, "GITHUB_RUN_ATTEMPT"),
-    workflow: value(env, "GITHUB_WORKFLOW"),
-    workspace: value(env, "GITHUB_WORKSPACE") ?? process.cwd(),
-    actor: value(env, "GITHUB_ACTOR")
-  };
-}
-async function readEventPayload(runner) {
-  if (!runner.eventPath) return {};
-  let text2;
-  try {
-    text2 = await readFile2(runner.eventPath, "utf8");
-  } catch (error3) {
-    const code = error3.code;
-    throw new RunnerEnvError(`Cannot read the event payload at GITHUB_EVENT_PATH (${String(code ?? error3)}).`);
-  }
-  try {
-    return JSON.parse(text2);
-  } catch {
-    throw new RunnerEnvError("The event payload at GITHUB_EVENT_PATH is not JSON.");
-  }
-}
-function workflowRunUrl(runner) {
-  return runner.repository && runner.runId ? `${runner.serverUrl}/${runner.repository}/actions/runs/${runner.runId}` : null;
-}
-
-// src/action/spend-limits.ts
-async function holdBySpendLimits(input) {
-  if (!input.repo) return null;
-  let checked;
-  try {
-    checked = await checkSpendLimitsFromComments({ ...input, repo: input.repo });
-  } catch (error3) {
-    warning(`Could not count the recent runs for the spend limits, so they were not applied: ${error3.message}`);
-    return null;
-  }
-  if (!checked.complete) {
-    warning(`More than ${REPOSITORY_COMMENT_PAGES * 100} comments in this repository in the last day: the repository's run counts are lower bounds.`);
-  }
-  const { verdict } = checked;
-  if (verdict.allowed) return null;
-  const comment = verdict.reply === null ? null : await input.thread.reply(verdict.reply);
-  if (verdict.reply === null) info("The thread was already told about this limit in its window; no second reply.");
-  notice(verdict.reason, { title: "Agent run held back by a spend limit" });
-  return { kind: "over_limit", reason: verdict.reason, comment };
-}
-
-// src/action/stop-watch.ts
-function stopCheckIntervalMs(poll) {
-  return Math.max(poll.initial, Math.min(poll.max, 15e3));
-}
-var StopWatch = class {
-  constructor(octokit, repo, commentId, self, intervalMs, warn) {
-    this.octokit = octokit;
-    this.repo = repo;
-    this.commentId = commentId;
-    this.self = self;
-    this.intervalMs = intervalMs;
-    this.warn = warn;
-  }
-  octokit;
-  repo;
-  commentId;
-  self;
-  intervalMs;
-  warn;
-  controller = new AbortController();
-  timer = null;
-  found = false;
-  warned = false;
-  /** Aborted once the stop is seen: pass it to the watch so that it ends at once. */
-  get signal() {
-    return this.controller.signal;
-  }
-  get stopped() {
-    return this.found;
-  }
-  /** Starts looking every `intervalMs` until `close()`. */
-  start() {
-    const tick = () => {
-      this.timer = setTimeout(() => {
-        void this.check().then((stopped) => {
-          if (!stopped && this.timer !== null) tick();
-        });
-      }, this.intervalMs);
-      this.timer.unref();
-    };
-    tick();
-    return this;
-  }
-  /** Whether the tracking comment is now in the stopped state (read now). A failed read counts as not stopped. */
-  async check() {
-    if (this.found) return true;
-    const id = this.commentId();
-    if (id === null) return false;
-    try {
-      const comment = await getComment(this.octokit, this.repo, id);
-      const asMarked = comment && { id: comment.id, body: comment.body, user: { login: comment.author.login, type: comment.author.type } };
-      if (asMarked && isTrustedAuthor(asMarked, this.self) && parseMarker(asMarked.body)?.outcome === "stopped") {
-        this.found = true;
-        this.controller.abort(new Error("stopped from the thread"));
-      }
-    } catch (error3) {
-      if (!this.warned) this.warn(`Could not read the tracking comment to see whether the run was stopped: ${error3.message}`);
-      this.warned = true;
-    }
-    return this.found;
-  }
-  close() {
-    if (this.timer !== null) clearTimeout(this.timer);
-    this.timer = null;
-  }
-};
-
-// src/action/stop.ts
-async function stopFromThread(input) {
-  const prepared = await prepareStop({ octokit: input.octokit, request: input.request, config: input.config, self: input.self, client: input.client });
-  if (prepared.action === "refuse") {
-    const comment2 = await input.thread.reply(prepared.body);
-    notice(prepared.reason, { title: "Stop refused" });
-    return { kind: "refused", reason: prepared.reason, comment: comment2 };
-  }
-  for (const edit of prepared.edits) {
-    try {
-      await updateComment(input.octokit, input.repo, edit.commentId, edit.body);
-    } catch (error3) {
-      warning(`Could not mark comment ${edit.commentId} as stopped: ${error3.message}`);
-    }
-  }
-  await input.thread.react(prepared.reaction, "+1");
-  const comment = await input.thread.reply(prepared.reply);
-  info(prepared.reason);
-  return { kind: "stopped", reason: prepared.reason, comment };
-}
-
 // src/github/reactions.ts
 var REACTION_CONTENTS = ["+1", "-1", "laugh", "confused", "heart", "hooray", "rocket", "eyes"];
 async function addReaction(octokit, repo, target, content) {
@@ -13224,102 +12967,147 @@ var ThreadReporter = class {
   }
 };
 
-// src/action/main.ts
+// src/action/steps/step.ts
 var ACTION_NAME = `${BRIDGE_NAME}/action`;
-async function run(options = {}) {
-  const env = options.env ?? process.env;
-  for (const name of ["api-token", "github-token"]) {
-    const secret = rawInput(env, name);
-    if (secret) setSecret(secret);
-  }
-  const result = await runStep(env, options.now ?? Date.now);
-  await report(result, env);
-  return result;
-}
-async function runStep(env, now) {
-  let inputs = null;
-  try {
-    inputs = readInputs(env);
-    const runner = readRunnerEnv(env);
-    const payload = await readEventPayload(runner);
-    const event = parseWebhookEvent(runner.eventName, payload);
-    const images = await loadImages(inputs.images, runner.workspace);
-    const startedAt = now();
-    const step = await createStep(inputs, runner, event, images, env, now, startedAt);
-    const result = await act(step);
-    return { ...result, context: step.summary };
-  } catch (error3) {
-    const message = errorMessage(error3);
-    const hard = error3 instanceof InputError || error3 instanceof RunnerEnvError || !inputs || inputs.failOnError;
-    return { outcome: { kind: "error", message, run: null, resumed: false, comment: null }, failure: hard ? message : null };
-  }
-}
-async function createStep(inputs, runner, event, images, env, now, startedAt) {
+async function openStep(inputs, env, now) {
+  const runner = readRunnerEnv(env);
+  const event = parseWebhookEvent(runner.eventName, await readEventPayload(runner));
+  const images = await loadImages(inputs.images, runner.workspace);
+  const startedAt = now();
   const repoFullName = event.repo?.fullName ?? runner.repository;
   const [owner, name] = (repoFullName ?? "").split("/");
-  const repo = owner && name ? { owner, repo: name } : null;
   if (inputs.githubToken === "") {
     throw new InputError(["`github-token` is empty: leave it unset (the job's token is the default) or pass a token that can write issue comments"]);
   }
+  const userAgent = `${ACTION_NAME}/${BRIDGE_VERSION}`;
   return {
     inputs,
     runner,
     event,
-    repo,
+    repo: owner && name ? { owner, repo: name } : null,
     repoFullName,
-    octokit: await createActionOctokit(inputs.githubToken, runner.apiUrl, `${ACTION_NAME}/${BRIDGE_VERSION}`),
+    octokit: await createActionOctokit(inputs.githubToken, runner.apiUrl, userAgent),
     client: new AgentRunClient({
       baseUrl: inputs.apiUrl,
       token: inputs.apiToken,
       orgId: inputs.orgId,
-      userAgent: `${ACTION_NAME}/${BRIDGE_VERSION}`,
+      userAgent,
       logsPath: inputs.logsPath,
       logger: { warn: (message) => warning(message) },
       // Through a proxy, Node's own fetch as before; otherwise node:http, which starts faster.
       ...proxyFor(inputs.apiUrl) ? {} : { fetch: nodeFetch }
     }),
-    self: identityFor(null),
     images,
     now,
     startedAt,
     deadline: startedAt + inputs.timeoutMinutes * 6e4,
     poll: pollScheduleFrom(env.AGENT_RUN_POLL_INTERVAL),
-    summary: { thread: isThreadEvent(event) ? { label: `${repoFullName ?? event.repo.fullName}#${event.thread.number}`, url: event.thread.url } : null, triggerPhrase: DEFAULT_REPO_CONFIG.trigger_phrase }
+    self: identityFor(null),
+    summary: {
+      thread: isThreadEvent(event) ? { label: `${repoFullName ?? event.repo.fullName}#${event.thread.number}`, url: event.thread.url } : null,
+      triggerPhrase: DEFAULT_REPO_CONFIG.trigger_phrase
+    }
   };
 }
-async function act(step) {
-  const { inputs, event, octokit } = step;
-  const config2 = await loadConfig(step);
-  if (!config2.ok) return configFailure(step, config2.fileRaw, config2.errors);
-  step.summary.triggerPhrase = config2.config.trigger_phrase;
-  const stop = inputs.prompt || inputs.mode === "resume" ? null : detectStopRequest(event, config2.config, step.self);
-  if (stop && step.repo) {
-    step.self = { botLogins: (await resolveIdentity(octokit)).botLogins };
-    const thread2 = new ThreadReporter(octokit, step.repo, commentThread(step, { number: stop.thread.number }), logSink);
-    const outcome = await stopFromThread({ octokit, repo: step.repo, request: stop, config: config2.config, self: step.self, client: repositoryRunReader(step.client, step.repoFullName), thread: thread2 });
-    return { outcome, failure: null };
+function identify(step) {
+  step.identity ??= resolveIdentity(step.octokit).then((identity) => step.self = { botLogins: identity.botLogins });
+  return step.identity;
+}
+function identifyAhead(step) {
+  identify(step).catch(() => void 0);
+}
+function commentThread(step, thread) {
+  if (!step.repo) return null;
+  switch (step.inputs.comment) {
+    case "false":
+      return null;
+    case "true":
+      if (!thread) warning("`comment: true`, but this event has no issue or pull request to comment on.");
+      return thread?.number ?? null;
+    case "auto":
+      return thread?.number ?? null;
   }
-  const detect = () => detectActionTrigger(event, config2.config, step.self, inputs.allowedBots, inputs.prompt ? { explicitPrompt: inputs.prompt } : {});
-  let detection = inputs.mode === "resume" ? null : detect();
-  if (detection?.kind !== "ignore") {
-    step.self = { botLogins: (await resolveIdentity(octokit)).botLogins };
-    if (inputs.mode === "resume") return resumeExplicitly(step, config2.config);
+}
+var logSink = { info: (message) => info(message), warning: (message) => warning(message) };
+function threadReporter(step, thread) {
+  return new ThreadReporter(step.octokit, step.repo ?? { owner: "", repo: "" }, commentThread(step, thread), logSink);
+}
+function deliveryId(runner) {
+  return runner.runId ? `${runner.runId}-${runner.runAttempt ?? "1"}` : void 0;
+}
+function requestIdOf(runner) {
+  return runner.runId ? `actions:${runner.runId}:${runner.runAttempt ?? "1"}` : void 0;
+}
+function softFailure(step, message) {
+  if (step.inputs.failOnError) return message;
+  warning(message);
+  return null;
+}
+function fail(step, message, run, comment = null, resumed = false) {
+  return { outcome: { kind: "error", message, run, resumed, comment }, failure: softFailure(step, message) };
+}
+function errorMessage(error3) {
+  if (error3 instanceof Error) return error3.message;
+  return String(error3);
+}
+
+// src/action/steps/decide.ts
+async function loadConfig(step) {
+  const text2 = step.repo ? await fetchConfigFile(step.octokit, step.repo) : void 0;
+  const file = await parseConfigFile(text2);
+  if (!file.ok) return { ok: false, errors: file.errors, fileRaw: void 0 };
+  for (const warning2 of file.warnings) warning(warning2);
+  const parsed = effectiveConfig(file.raw, step.inputs, step.event.name);
+  return parsed.ok ? { ok: true, config: parsed.config } : { ok: false, errors: parsed.errors, fileRaw: layeredConfigInput(file.raw, step.inputs, step.event.name) };
+}
+async function reportConfigError(step, config2) {
+  const message = `The agent configuration is invalid, so nothing was started: ${config2.errors.join("; ")}`;
+  const despite = detectDespiteConfigError(step.event, config2.fileRaw, step.self);
+  const wouldTrigger = step.inputs.prompt !== void 0 || step.inputs.mode === "resume" || despite.kind === "trigger";
+  if (!wouldTrigger) {
+    warning(message);
+    return { outcome: { kind: "ignored", reason: message }, failure: null };
+  }
+  const self = await identify(step);
+  const threadNumber = isThreadEvent(step.event) ? step.event.thread.number : despite.kind === "trigger" ? triggerThread(despite.trigger)?.number ?? null : null;
+  const thread = threadReporter(step, threadNumber === null ? null : { number: threadNumber });
+  let comment = null;
+  if (thread.enabled && step.repo && threadNumber !== null) {
+    const body = await configErrorReply({ octokit: step.octokit, repo: step.repo, threadNumber, errors: config2.errors, self: { botLogins: [...self.botLogins] }, file: CONFIG_PATH });
+    if (body) comment = await thread.reply(body);
+  }
+  return fail(step, message, null, comment);
+}
+var done = (result) => ({ kind: "done", result });
+async function decide(step, config2) {
+  const { inputs, event } = step;
+  const explicitPrompt = inputs.prompt ? { explicitPrompt: inputs.prompt } : {};
+  const stop = inputs.prompt || inputs.mode === "resume" ? null : detectStopRequest(event, config2, step.self);
+  if (stop && step.repo) {
+    const self = await identify(step);
+    const thread2 = threadReporter(step, { number: stop.thread.number });
+    return done({ outcome: await stopFromThread({ octokit: step.octokit, repo: step.repo, request: stop, config: config2, self, client: repositoryRunReader(step.client, step.repoFullName), thread: thread2 }), failure: null });
+  }
+  const detect = () => detectActionTrigger(event, config2, step.self, inputs.allowedBots, explicitPrompt);
+  let detection = detect();
+  if (detection.kind !== "ignore") {
+    await identify(step);
     detection = detect();
   }
   if (detection.kind === "ignore") {
     if (detection.code === "unsupported_event") {
-      return fail(step, `The "${event.name}" event has no comment, review or failing CI to act on: give the action a \`prompt\` input to start a run from it.`, null);
+      return done(fail(step, `The "${event.name}" event has no comment, review or failing CI to act on: give the action a \`prompt\` input to start a run from it.`, null));
     }
     info(`Nothing to do: ${detection.reason}`);
-    return { outcome: { kind: "ignored", reason: detection.reason }, failure: null };
+    return done({ outcome: { kind: "ignored", reason: detection.reason }, failure: null });
   }
-  let trigger = detection.trigger;
-  if (inputs.mode === "create" && !trigger.forceNew) trigger = { ...trigger, forceNew: true };
+  if (inputs.mode === "resume") return resumeAsNamed(step, config2, detection.trigger);
   const prepared = await prepareRun({
-    octokit,
-    trigger,
-    config: config2.config,
+    octokit: step.octokit,
+    trigger: detection.trigger,
+    config: config2,
     self: step.self,
+    mode: inputs.mode === "create" ? { kind: "create" } : { kind: "auto" },
     client: repositoryRunReader(step.client, step.repoFullName),
     lookup: MARKERS_ONLY_LOOKUP,
     origin: { deliveryId: deliveryId(step.runner), appName: ACTION_NAME, appVersion: BRIDGE_VERSION },
@@ -13329,67 +13117,44 @@ async function act(step) {
   });
   info(prepared.reason);
   if (prepared.thread && step.repoFullName) step.summary.thread = { label: `${step.repoFullName}#${prepared.thread.number}`, url: prepared.thread.url };
-  const thread = new ThreadReporter(octokit, step.repo ?? { owner: "", repo: "" }, commentThread(step, prepared.thread), logSink);
+  const thread = threadReporter(step, prepared.thread);
   switch (prepared.action) {
     case "ignore":
-      return { outcome: { kind: "ignored", reason: prepared.reason }, failure: null };
+      return done({ outcome: { kind: "ignored", reason: prepared.reason }, failure: null });
     case "refuse":
     case "hand_back": {
       const comment = await thread.reply(prepared.body);
       const kind = prepared.action === "refuse" ? "refused" : "handed_back";
       notice(prepared.reason, { title: prepared.action === "refuse" ? "Agent run refused" : "Pull request handed back" });
-      return { outcome: { kind, reason: prepared.reason, comment }, failure: null };
+      return done({ outcome: { kind, reason: prepared.reason, comment }, failure: null });
     }
-    default: {
-      const held = await holdBySpendLimits({ octokit, repo: step.repo, prepared, config: config2.config, self: { botLogins: [...step.self.botLogins] }, now: step.now(), thread });
-      if (held) return { outcome: held, failure: null };
-      return startAndWatch(step, config2.config, prepared, thread);
-    }
+    default:
+      if (prepared.action === "queue" && prepared.runId === null) {
+        return done(fail(step, "The thread's run is still being created; trigger the agent again once it has started.", null));
+      }
+      return { kind: "start", start: startFor(step, prepared), thread, prepared };
   }
 }
-async function loadConfig(step) {
-  const text2 = step.repo ? await fetchConfigFile(step.octokit, step.repo) : void 0;
-  const file = await parseConfigFile(text2);
-  if (!file.ok) return { ok: false, errors: file.errors, fileRaw: void 0 };
-  for (const warning2 of file.warnings) warning(warning2);
-  const parsed = effectiveConfig(file.raw, step.inputs, step.event.name);
-  return parsed.ok ? { ok: true, config: parsed.config } : { ok: false, errors: parsed.errors, fileRaw: layeredConfigInput(file.raw, step.inputs, step.event.name) };
+function decideAhead(step) {
+  if (step.inputs.prompt !== void 0 || step.inputs.mode === "resume") identifyAhead(step);
 }
-async function configFailure(step, fileRaw, errors) {
-  const message = `The agent configuration is invalid, so nothing was started: ${errors.join("; ")}`;
-  const despite = detectDespiteConfigError(step.event, fileRaw, step.self);
-  const wouldTrigger = step.inputs.prompt !== void 0 || step.inputs.mode === "resume" || despite.kind === "trigger";
-  if (!wouldTrigger) {
-    warning(message);
-    return { outcome: { kind: "ignored", reason: message }, failure: null };
-  }
-  step.self = { botLogins: (await resolveIdentity(step.octokit)).botLogins };
-  const threadNumber = isThreadEvent(step.event) ? step.event.thread.number : despite.kind === "trigger" ? triggerThread(despite.trigger)?.number ?? null : null;
-  const thread = new ThreadReporter(step.octokit, step.repo ?? { owner: "", repo: "" }, commentThread(step, threadNumber === null ? null : { number: threadNumber }), logSink);
-  let comment = null;
-  if (thread.enabled && step.repo && threadNumber !== null) {
-    const body = await configErrorReply({ octokit: step.octokit, repo: step.repo, threadNumber, errors, self: { botLogins: [...step.self.botLogins] }, file: CONFIG_PATH });
-    if (body) comment = await thread.reply(body);
-  }
-  return fail(step, message, null, comment);
-}
-async function resumeExplicitly(step, config2) {
+function resumeAsNamed(step, config2, trigger) {
   const { inputs, event } = step;
-  const threadNumber = isThreadEvent(event) ? event.thread.number : null;
-  const thread = new ThreadReporter(step.octokit, step.repo ?? { owner: "", repo: "" }, commentThread(step, threadNumber === null ? null : { number: threadNumber }), logSink);
+  const mode = { kind: "resume", runId: inputs.runId, orgId: inputs.orgId };
+  const plan = planRun(trigger, { mode, permission: { allowed: true, why: "The workflow names the run (`mode: resume`)." }, knownRun: null, followUp: config2.follow_up, triggerPhrase: config2.trigger_phrase });
+  if (plan.action !== "resume") return done(fail(step, `\`mode: resume\` could not resume run ${mode.runId}: ${plan.reason}`, null));
+  info(plan.reason);
   if (step.images.length > 0 || inputs.metadata) warning("`images` and `metadata` are only sent when a run is created; a resume sends the prompt alone.");
-  const runId = inputs.runId;
-  const marker = newRunMarker({ runId, orgId: inputs.orgId, sourceType: SOURCE.api, requestId: requestIdOf(step.runner) });
-  return drive(step, config2, thread, {
-    marker,
-    phase: "resuming",
-    triggerUrl: null,
-    reaction: null,
-    resumed: true,
-    start: () => step.client.resumeRun(runId, inputs.prompt, { deadline: step.deadline })
-  });
+  const thread = threadReporter(step, isThreadEvent(event) ? { number: event.thread.number } : null);
+  const marker = newRunMarker({ runId: plan.runId, orgId: plan.orgId, sourceType: SOURCE.api, requestId: requestIdOf(step.runner) });
+  return {
+    kind: "start",
+    thread,
+    prepared: null,
+    start: { marker, phase: "resuming", triggerUrl: null, reaction: null, resumed: true, send: () => step.client.resumeRun(plan.runId, inputs.prompt, { deadline: step.deadline }) }
+  };
 }
-function startAndWatch(step, config2, prepared, thread) {
+function startFor(step, prepared) {
   const { inputs, client } = step;
   const marker = newRunMarker({
     runId: prepared.action === "create" ? null : prepared.runId,
@@ -13403,31 +13168,13 @@ function startAndWatch(step, config2, prepared, thread) {
   switch (prepared.action) {
     case "create": {
       const request = createRequest(step, prepared.request);
-      return drive(step, config2, thread, {
-        ...common2,
-        phase: "starting",
-        resumed: false,
-        orgDefaultRepository: request.repo_id == null,
-        start: () => client.createRun(request, { deadline: step.deadline })
-      });
+      return { ...common2, phase: "starting", resumed: false, orgDefaultRepository: request.repo_id == null, send: () => client.createRun(request, { deadline: step.deadline }) };
     }
     case "resume":
-      return drive(step, config2, thread, {
-        ...common2,
-        phase: "resuming",
-        resumed: true,
-        start: () => client.resumeRun(prepared.runId, prepared.resumePrompt, { deadline: step.deadline })
-      });
+      return { ...common2, phase: "resuming", resumed: true, send: () => client.resumeRun(prepared.runId, prepared.resumePrompt, { deadline: step.deadline }) };
     case "queue": {
       const runId = prepared.runId;
-      if (runId === null) return Promise.resolve(fail(step, "The thread's run is still being created; trigger the agent again once it has started.", null));
-      return drive(step, config2, thread, {
-        ...common2,
-        phase: "queued_follow_up",
-        resumed: true,
-        waitFor: runId,
-        start: () => client.resumeRun(runId, prepared.resumePrompt, { deadline: step.deadline })
-      });
+      return { ...common2, phase: "queued_follow_up", resumed: true, waitFor: runId, send: () => client.resumeRun(runId, prepared.resumePrompt, { deadline: step.deadline }) };
     }
   }
 }
@@ -13443,137 +13190,459 @@ function createRequest(step, prepared) {
   const images = [...prepared.images ?? [], ...step.images];
   return { ...prepared, metadata, ...images.length > 0 ? { images } : {} };
 }
-async function drive(step, config2, thread, start) {
-  const { client, inputs, now } = step;
-  const triggerPhrase = config2.trigger_phrase;
-  let marker = start.marker;
-  const tracking = (phase, webUrl, currentStep) => thread.track(
-    renderTrackingComment({ marker, webUrl, phase, startedAt: step.startedAt, now: now(), triggerUrl: start.triggerUrl, currentStep, orgDefaultRepository: start.orgDefaultRepository })
-  );
-  await thread.react(start.reaction, "eyes");
-  await tracking(start.phase, null);
-  const stopWatch = step.repo && thread.enabled ? new StopWatch(step.octokit, step.repo, () => thread.comment?.id ?? null, { botLogins: [...step.self.botLogins] }, stopCheckIntervalMs(step.poll), (message) => warning(message)).start() : null;
-  const stoppedBeforeStart = () => {
-    notice("Stopped from the thread before anything was sent; nothing was started.", { title: "Agent stopped" });
-    return { outcome: { kind: "stopped", reason: "Stopped from the thread before the follow-up was sent.", comment: thread.comment }, failure: null };
-  };
-  let run2 = null;
-  try {
-    if (start.waitFor !== void 0) {
-      info(`Run ${start.waitFor} is still working on this thread; waiting for it before sending the follow-up.`);
-      const earlier = await watchRun(client, await client.getRun(start.waitFor, { deadline: step.deadline }), { deadline: step.deadline, poll: step.poll, ...stopWatch ? { signal: stopWatch.signal } : {} });
-      if (stopWatch?.stopped) return stoppedBeforeStart();
-      if (earlier.timedOut) {
-        const message = `Run ${start.waitFor} was still working at the timeout, so the follow-up was not sent; trigger the agent again once it has finished.`;
-        await thread.track(renderServiceError({ message: "the thread's run was still working when this step stopped waiting, so your follow-up was not sent.", whatToDo: "Ask again once the run has finished." }));
-        return fail(step, message, earlier.run, thread.comment);
+
+// src/action/links.ts
+var MAX_LINKED_PULL_REQUESTS = 5;
+function renderPullRequestLink(input) {
+  const marker = renderMarker({ ...newRunMarker({ runId: input.run.id, orgId: input.orgId, sourceType: input.sourceType, branches: [input.branch] }), state: "done", outcome: input.outcome });
+  const run = input.run.web_url ? renderLink(`#${input.run.id}`, input.run.web_url) : `#${input.run.id}`;
+  const hint = inlineCode(`${input.triggerPhrase} <instructions>`, { maxLength: 100 });
+  return `${marker}
+${md`🤖 This pull request comes from agent run ${run}. Comment ${hint} here, or request changes in a review, to continue that run.`}`;
+}
+async function linkPullRequests(octokit, repo, input) {
+  const branches = [...new Set((input.run.git_host_pull_requests ?? []).map((pr) => pr.head_branch_name).filter((b) => !!b))];
+  const linked = [];
+  for (const branch of branches.slice(0, MAX_LINKED_PULL_REQUESTS)) {
+    try {
+      for (const pull of await findPullRequestsForBranch(octokit, repo, branch, { limit: 3 })) {
+        if (pull.number === input.skipThread || pull.fromFork) continue;
+        const { comments } = await listIssueComments(octokit, repo, pull.number, { limit: 100 });
+        if (findLatestMarkerForRun(asMarkerComments(comments), input.run.id, input.self)) continue;
+        await createComment(octokit, repo, pull.number, renderPullRequestLink({ ...input, branch }));
+        linked.push(pull.number);
       }
+    } catch (error3) {
+      input.log.warning(`Could not link the pull request of branch ${branch} to run ${input.run.id}: ${error3.message}`);
     }
-    if (await stopWatch?.check()) return stoppedBeforeStart();
-    run2 = await start.start();
-    marker = { ...marker, runId: run2.id };
-    info(`Agent run ${run2.id} ${start.resumed ? "resumed" : "started"}: ${run2.web_url ?? "(no web URL)"}`);
-    if (!await stopWatch?.check()) await tracking(start.resumed ? "resuming" : "starting", run2.web_url ?? null);
-    if (!inputs.wait) {
-      return { outcome: { kind: "run", run: run2, resumed: start.resumed, watch: "started", phase: classifyRunStatus(run2.status), comment: thread.comment, startedAt: step.startedAt, endedAt: now() }, failure: null };
+  }
+  return linked;
+}
+
+// src/action/steps/finish.ts
+function startedOnly(step, tracked, run) {
+  return { outcome: { kind: "run", run, resumed: tracked.start.resumed, watch: "started", phase: classifyRunStatus(run.status), comment: tracked.thread.comment, startedAt: step.startedAt, endedAt: step.now() }, failure: null };
+}
+function stoppedFromThread(step, tracked, run, endedAt) {
+  notice(`Agent run ${run.id} was stopped from the thread; this step stopped watching it. The service has no cancel call: ${run.web_url ?? "stop it on its page"}.`, { title: "Agent stopped" });
+  return { outcome: { kind: "run", run, resumed: tracked.start.resumed, watch: "stopped", phase: classifyRunStatus(run.status), comment: tracked.thread.comment, startedAt: step.startedAt, endedAt }, failure: null };
+}
+async function finishRun(step, tracked, watched, endedAt) {
+  const { inputs } = step;
+  const { thread, start } = tracked;
+  const run = watched.run;
+  const triggerPhrase = tracked.config.trigger_phrase;
+  const trace = thread.enabled ? await readTraceDigest(step.client, run.id, { deadline: endedAt + 6e4, triggerPhrase }) : null;
+  const phase = watched.timedOut ? "in_progress" : watched.phase;
+  await thread.track(renderResultComment({ marker: tracked.marker, run, phase, startedAt: step.startedAt, finishedAt: endedAt, trace, triggerPhrase }));
+  if (phase === "succeeded") await thread.react(start.reaction, "rocket");
+  if (phase === "failed") await thread.react(start.reaction, "confused");
+  if (thread.enabled && step.repo && (run.git_host_pull_requests ?? []).length > 0) {
+    await linkPullRequests(step.octokit, step.repo, {
+      run,
+      orgId: inputs.orgId,
+      sourceType: tracked.marker.sourceType,
+      outcome: outcomeForPhase(phase),
+      triggerPhrase,
+      self: { botLogins: [...step.self.botLogins] },
+      log: logSink,
+      skipThread: thread.number
+    });
+  }
+  const outcome = { kind: "run", run, resumed: start.resumed, watch: watched.timedOut ? "timed_out" : "finished", phase, comment: thread.comment, startedAt: step.startedAt, endedAt };
+  const link = run.web_url ? `: ${run.web_url}` : "";
+  if (watched.timedOut) {
+    return { outcome, failure: softFailure(step, `Agent run ${run.id} is still ${run.status ?? "running"} after ${inputs.timeoutMinutes} minute(s) (timeout-minutes); it keeps going${link}`) };
+  }
+  if (phase === "failed") return { outcome, failure: softFailure(step, `Agent run ${run.id} failed (status ${run.status ?? "none"})${link}`) };
+  if (phase === "stopped") return { outcome, failure: softFailure(step, `Agent run ${run.id} was stopped before it finished (status ${run.status ?? "none"})${link}`) };
+  if (phase === "waiting_for_input") notice(`Agent run ${run.id} is waiting for input${link}. Reply with \`${triggerPhrase} <answer>\` to continue it.`);
+  return { outcome, failure: null };
+}
+async function reportServiceError(step, tracked, error3) {
+  await tracked.thread.track(renderServiceError({ ...serviceErrorForComment(error3), secrets: [step.inputs.apiToken] }));
+  return fail(step, errorMessage(error3), tracked.run, tracked.thread.comment, tracked.start.resumed);
+}
+
+// src/action/stop-watch.ts
+function stopCheckIntervalMs(poll) {
+  return Math.max(poll.initial, Math.min(poll.max, 15e3));
+}
+var StopWatch = class {
+  constructor(octokit, repo, commentId, self, intervalMs, warn) {
+    this.octokit = octokit;
+    this.repo = repo;
+    this.commentId = commentId;
+    this.self = self;
+    this.intervalMs = intervalMs;
+    this.warn = warn;
+  }
+  octokit;
+  repo;
+  commentId;
+  self;
+  intervalMs;
+  warn;
+  controller = new AbortController();
+  timer = null;
+  found = false;
+  warned = false;
+  /** Aborted once the stop is seen: pass it to the watch so that it ends at once. */
+  get signal() {
+    return this.controller.signal;
+  }
+  get stopped() {
+    return this.found;
+  }
+  /** Starts looking every `intervalMs` until `close()`. */
+  start() {
+    const tick = () => {
+      this.timer = setTimeout(() => {
+        void this.check().then((stopped) => {
+          if (!stopped && this.timer !== null) tick();
+        });
+      }, this.intervalMs);
+      this.timer.unref();
+    };
+    tick();
+    return this;
+  }
+  /** Whether the tracking comment is now in the stopped state (read now). A failed read counts as not stopped. */
+  async check() {
+    if (this.found) return true;
+    const id = this.commentId();
+    if (id === null) return false;
+    try {
+      const comment = await getComment(this.octokit, this.repo, id);
+      const asMarked = comment && { id: comment.id, body: comment.body, user: { login: comment.author.login, type: comment.author.type } };
+      if (asMarked && isTrustedAuthor(asMarked, this.self) && parseMarker(asMarked.body)?.outcome === "stopped") {
+        this.found = true;
+        this.controller.abort(new Error("stopped from the thread"));
+      }
+    } catch (error3) {
+      if (!this.warned) this.warn(`Could not read the tracking comment to see whether the run was stopped: ${error3.message}`);
+      this.warned = true;
     }
-    const runId = run2.id;
-    let progress = Promise.resolve();
-    let final = false;
-    const watched = await watchRun(client, run2, {
+    return this.found;
+  }
+  close() {
+    if (this.timer !== null) clearTimeout(this.timer);
+    this.timer = null;
+  }
+};
+
+// src/action/steps/start.ts
+var TrackedRun = class {
+  constructor(step, start, thread, config2) {
+    this.step = step;
+    this.start = start;
+    this.thread = thread;
+    this.config = config2;
+    this.marker = start.marker;
+  }
+  step;
+  start;
+  thread;
+  config;
+  marker;
+  run = null;
+  /** Rewrites the tracking comment in a phase (the result is written by finish.ts). */
+  track(phase, webUrl, currentStep) {
+    return this.thread.track(
+      renderTrackingComment({
+        marker: this.marker,
+        webUrl,
+        phase,
+        startedAt: this.step.startedAt,
+        now: this.step.now(),
+        triggerUrl: this.start.triggerUrl,
+        currentStep,
+        orgDefaultRepository: this.start.orgDefaultRepository
+      })
+    );
+  }
+};
+function watchForStop(step, thread) {
+  if (!step.repo || !thread.enabled) return null;
+  return new StopWatch(step.octokit, step.repo, () => thread.comment?.id ?? null, { botLogins: [...step.self.botLogins] }, stopCheckIntervalMs(step.poll), (message) => warning(message)).start();
+}
+async function startRun(step, tracked, stopWatch) {
+  const { start, thread } = tracked;
+  await thread.react(start.reaction, "eyes");
+  await tracked.track(start.phase, null);
+  if (start.waitFor !== void 0) {
+    info(`Run ${start.waitFor} is still working on this thread; waiting for it before sending the follow-up.`);
+    const earlier = await watchRun(step.client, await step.client.getRun(start.waitFor, { deadline: step.deadline }), {
       deadline: step.deadline,
       poll: step.poll,
-      onUpdate: (latest, phase2) => {
-        if (phase2 !== "in_progress" || !thread.enabled) return;
-        progress = progress.then(async () => {
-          const current = await readCurrentStep(client, runId, { deadline: step.deadline, triggerPhrase });
-          if (!final && !await stopWatch?.check()) await tracking("running", latest.web_url ?? null, current);
-        });
-      },
       ...stopWatch ? { signal: stopWatch.signal } : {}
     });
-    final = true;
-    await progress;
-    run2 = watched.run;
-    const endedAt = now();
-    if (stopWatch?.stopped || await stopWatch?.check()) {
-      notice(`Agent run ${run2.id} was stopped from the thread; this step stopped watching it. The service has no cancel call: ${run2.web_url ?? "stop it on its page"}.`, { title: "Agent stopped" });
-      return { outcome: { kind: "run", run: run2, resumed: start.resumed, watch: "stopped", phase: classifyRunStatus(run2.status), comment: thread.comment, startedAt: step.startedAt, endedAt }, failure: null };
+    if (stopWatch?.stopped) return stoppedBeforeStart(thread);
+    if (earlier.timedOut) {
+      const message = `Run ${start.waitFor} was still working at the timeout, so the follow-up was not sent; trigger the agent again once it has finished.`;
+      await thread.track(renderServiceError({ message: "the thread's run was still working when this step stopped waiting, so your follow-up was not sent.", whatToDo: "Ask again once the run has finished." }));
+      return { kind: "done", result: fail(step, message, earlier.run, thread.comment) };
     }
-    const trace = thread.enabled ? await readTraceDigest(client, run2.id, { deadline: endedAt + 6e4, triggerPhrase }) : null;
-    const phase = watched.timedOut ? "in_progress" : watched.phase;
-    await thread.track(renderResultComment({ marker, run: run2, phase, startedAt: step.startedAt, finishedAt: endedAt, trace, triggerPhrase }));
-    if (phase === "succeeded") await thread.react(start.reaction, "rocket");
-    if (phase === "failed") await thread.react(start.reaction, "confused");
-    if (thread.enabled && step.repo && (run2.git_host_pull_requests ?? []).length > 0) {
-      await linkPullRequests(step.octokit, step.repo, {
-        run: run2,
-        orgId: inputs.orgId,
-        sourceType: marker.sourceType,
-        outcome: outcomeForPhase(phase),
-        triggerPhrase,
-        self: { botLogins: [...step.self.botLogins] },
-        log: logSink,
-        skipThread: thread.number
+  }
+  if (await stopWatch?.check()) return stoppedBeforeStart(thread);
+  const run = await start.send();
+  tracked.run = run;
+  tracked.marker = { ...tracked.marker, runId: run.id };
+  info(`Agent run ${run.id} ${start.resumed ? "resumed" : "started"}: ${run.web_url ?? "(no web URL)"}`);
+  if (!await stopWatch?.check()) await tracked.track(start.resumed ? "resuming" : "starting", run.web_url ?? null);
+  return { kind: "started", run };
+}
+function stoppedBeforeStart(thread) {
+  notice("Stopped from the thread before anything was sent; nothing was started.", { title: "Agent stopped" });
+  return { kind: "done", result: { outcome: { kind: "stopped", reason: "Stopped from the thread before the follow-up was sent.", comment: thread.comment }, failure: null } };
+}
+
+// src/action/steps/watch.ts
+async function watchToEnd(step, tracked, stopWatch) {
+  const { client } = step;
+  const run = tracked.run;
+  const triggerPhrase = tracked.config.trigger_phrase;
+  let progress = Promise.resolve();
+  let final = false;
+  const watched = await watchRun(client, run, {
+    deadline: step.deadline,
+    poll: step.poll,
+    onUpdate: (latest, phase) => {
+      if (phase !== "in_progress" || !tracked.thread.enabled) return;
+      progress = progress.then(async () => {
+        const current = await readCurrentStep(client, run.id, { deadline: step.deadline, triggerPhrase });
+        if (!final && !await stopWatch?.check()) await tracked.track("running", latest.web_url ?? null, current);
       });
+    },
+    ...stopWatch ? { signal: stopWatch.signal } : {}
+  });
+  final = true;
+  await progress;
+  tracked.run = watched.run;
+  return watched;
+}
+
+// src/action/main.ts
+async function main(env, now) {
+  let inputs = null;
+  try {
+    inputs = readInputs(env);
+    const step = await openStep(inputs, env, now);
+    decideAhead(step);
+    const config2 = await loadConfig(step);
+    if (!config2.ok) return { ...await reportConfigError(step, config2), context: step.summary };
+    const decision = await decide(step, config2.config);
+    if (decision.kind === "done") return { ...decision.result, context: step.summary };
+    if (decision.prepared) {
+      const held = await holdBySpendLimits({ octokit: step.octokit, repo: step.repo, prepared: decision.prepared, config: config2.config, self: { botLogins: [...step.self.botLogins] }, now: now(), thread: decision.thread });
+      if (held) return { outcome: held, failure: null, context: step.summary };
     }
-    const outcome = {
-      kind: "run",
-      run: run2,
-      resumed: start.resumed,
-      watch: watched.timedOut ? "timed_out" : "finished",
-      phase,
-      comment: thread.comment,
-      startedAt: step.startedAt,
-      endedAt
-    };
-    const link = run2.web_url ? `: ${run2.web_url}` : "";
-    if (watched.timedOut) {
-      return { outcome, failure: softFailure(step, `Agent run ${run2.id} is still ${run2.status ?? "running"} after ${inputs.timeoutMinutes} minute(s) (timeout-minutes); it keeps going${link}`) };
-    }
-    if (phase === "failed") return { outcome, failure: softFailure(step, `Agent run ${run2.id} failed (status ${run2.status ?? "none"})${link}`) };
-    if (phase === "stopped") return { outcome, failure: softFailure(step, `Agent run ${run2.id} was stopped before it finished (status ${run2.status ?? "none"})${link}`) };
-    if (phase === "waiting_for_input") notice(`Agent run ${run2.id} is waiting for input${link}. Reply with \`${triggerPhrase} <answer>\` to continue it.`);
-    return { outcome, failure: null };
+    return { ...await runToTheEnd(step, config2.config, decision), context: step.summary };
+  } catch (error3) {
+    const message = errorMessage(error3);
+    const hard = error3 instanceof InputError || error3 instanceof RunnerEnvError || !inputs || inputs.failOnError;
+    return { outcome: { kind: "error", message, run: null, resumed: false, comment: null }, failure: hard ? message : null };
+  }
+}
+async function runToTheEnd(step, config2, decision) {
+  const tracked = new TrackedRun(step, decision.start, decision.thread, config2);
+  const stopWatch = watchForStop(step, decision.thread);
+  try {
+    const started = await startRun(step, tracked, stopWatch);
+    if (started.kind === "done") return started.result;
+    if (!step.inputs.wait) return startedOnly(step, tracked, started.run);
+    const watched = await watchToEnd(step, tracked, stopWatch);
+    const endedAt = step.now();
+    if (stopWatch?.stopped || await stopWatch?.check()) return stoppedFromThread(step, tracked, watched.run, endedAt);
+    return await finishRun(step, tracked, watched, endedAt);
   } catch (error3) {
     if (!(error3 instanceof AgentRunError)) throw error3;
-    const said = serviceErrorForComment(error3);
-    await thread.track(renderServiceError({ ...said, secrets: [inputs.apiToken] }));
-    return fail(step, errorMessage(error3), run2, thread.comment, start.resumed);
+    return reportServiceError(step, tracked, error3);
   } finally {
     stopWatch?.close();
   }
 }
-var logSink = { info: (message) => info(message), warning: (message) => warning(message) };
-function commentThread(step, thread) {
-  if (!step.repo) return null;
-  switch (step.inputs.comment) {
-    case "false":
-      return null;
-    case "true":
-      if (!thread) warning("`comment: true`, but this event has no issue or pull request to comment on.");
-      return thread?.number ?? null;
-    case "auto":
-      return thread?.number ?? null;
+
+// src/action/report.ts
+var JOB_SUMMARY_MAX_BYTES = 1024 * 1024;
+var OUTPUT_NAMES = ["run-id", "status", "web-url", "result", "summary", "pull-requests", "comment-id", "resumed"];
+function pullRequestsJson(prs) {
+  return JSON.stringify(
+    (prs ?? []).map((pr) => ({
+      id: pr.id ?? null,
+      title: pr.title ?? null,
+      url: pr.url ?? null,
+      created_at: pr.created_at ?? null,
+      head_branch_name: pr.head_branch_name ?? null
+    }))
+  );
+}
+var OUTPUT_TEXT_MAX_BYTES = { result: 4e5, summary: 2e5 };
+function truncateUtf8(text2, maxBytes) {
+  if (Buffer.byteLength(text2, "utf8") <= maxBytes) return text2;
+  const ellipsis = "…";
+  let cut2 = Buffer.from(text2, "utf8").subarray(0, Math.max(0, maxBytes - Buffer.byteLength(ellipsis))).toString("utf8");
+  cut2 = cut2.replace(/\uFFFD+$/, "");
+  return cut2 + ellipsis;
+}
+var EMPTY_OUTPUTS = {
+  "run-id": "",
+  status: "",
+  "web-url": "",
+  result: "",
+  summary: "",
+  "pull-requests": "",
+  "comment-id": "",
+  resumed: ""
+};
+function outputsFor(outcome) {
+  switch (outcome.kind) {
+    case "ignored":
+      return { ...EMPTY_OUTPUTS };
+    case "refused":
+    case "handed_back":
+    case "over_limit":
+    case "stopped":
+      return { ...EMPTY_OUTPUTS, "comment-id": outcome.comment ? String(outcome.comment.id) : "" };
+    case "run":
+    case "error": {
+      const run = outcome.run;
+      return {
+        "run-id": run ? String(run.id) : "",
+        status: run?.status ?? "",
+        "web-url": run?.web_url ?? "",
+        result: truncateUtf8(run?.result ?? "", OUTPUT_TEXT_MAX_BYTES.result),
+        summary: truncateUtf8(run?.summary ?? "", OUTPUT_TEXT_MAX_BYTES.summary),
+        "pull-requests": run ? pullRequestsJson(run.git_host_pull_requests) : "",
+        "comment-id": outcome.comment ? String(outcome.comment.id) : "",
+        resumed: run ? String(outcome.resumed) : ""
+      };
+    }
   }
 }
-function deliveryId(runner) {
-  return runner.runId ? `${runner.runId}-${runner.runAttempt ?? "1"}` : void 0;
+function headline2(outcome) {
+  const id = `#${outcome.run.id}`;
+  if (outcome.watch === "started") return `▶️ Agent run ${id} ${outcome.resumed ? "resumed" : "started"}`;
+  if (outcome.watch === "timed_out") return `⏳ Agent run ${id} is still running after ${formatElapsed(outcome.endedAt - outcome.startedAt)}`;
+  if (outcome.watch === "stopped") return `⏹️ Stopped watching agent run ${id} (\`stop\` from the thread)`;
+  switch (outcome.phase) {
+    case "succeeded":
+      return `✅ Agent run ${id} succeeded`;
+    case "failed":
+      return `❌ Agent run ${id} failed`;
+    case "waiting_for_input":
+      return `⏸️ Agent run ${id} is waiting for input`;
+    case "stopped":
+      return `⏹️ Agent run ${id} was ${/cancel/i.test(outcome.run.status ?? "") ? "cancelled" : "stopped"}`;
+    default:
+      return `❔ Agent run ${id} ended with a status the bridge does not recognise`;
+  }
 }
-function requestIdOf(runner) {
-  return runner.runId ? `actions:${runner.runId}:${runner.runAttempt ?? "1"}` : void 0;
+var row = (label, value2) => `| ${label} | ${value2} |`;
+var utf8Bytes = (text2) => Buffer.byteLength(text2, "utf8");
+function fitText(text2, maxBytes, triggerPhrase) {
+  const render = (chars2) => sanitizeMarkdown(truncateText(text2, chars2), { triggerPhrase });
+  let chars = Math.min(text2.length, maxBytes);
+  for (let attempt = 0; attempt < 8 && chars > 0; attempt++) {
+    const candidate = render(chars);
+    const bytes = utf8Bytes(candidate);
+    if (bytes <= maxBytes) return candidate;
+    chars = Math.floor(chars * maxBytes * 0.97 / bytes);
+  }
+  return "";
 }
-function softFailure(step, message) {
-  if (step.inputs.failOnError) return message;
-  warning(message);
-  return null;
+var REPLY_TITLES = {
+  refused: "🚫 Agent run refused",
+  handed_back: "🙋 Pull request handed back",
+  over_limit: "⏸️ Agent run held back by a spend limit",
+  stopped: "⏹️ Agent stopped in this thread"
+};
+function renderJobSummary(outcome, context, maxBytes = JOB_SUMMARY_MAX_BYTES) {
+  const thread = context.thread ? renderLink(context.thread.label, context.thread.url) : null;
+  const commentLink = (comment) => comment ? renderLink("the bot's comment", comment.url) : null;
+  switch (outcome.kind) {
+    case "ignored":
+      return "";
+    case "refused":
+    case "handed_back":
+    case "over_limit":
+    case "stopped": {
+      const title = REPLY_TITLES[outcome.kind];
+      const lines2 = [`## ${title}`, "", sanitizeMarkdown(outcome.reason, { triggerPhrase: context.triggerPhrase })];
+      const where = [thread, commentLink(outcome.comment)].filter(Boolean).join(" · ");
+      if (where) lines2.push("", where);
+      return `${lines2.join("\n")}
+`;
+    }
+    case "error": {
+      const lines2 = [`## ⚠️ Agent run ${outcome.run ? `#${outcome.run.id} ` : ""}could not be completed`, "", sanitizeMarkdown(outcome.message, { triggerPhrase: context.triggerPhrase })];
+      if (outcome.run?.web_url) lines2.push("", renderLink("Open the run", outcome.run.web_url));
+      const where = [thread, commentLink(outcome.comment)].filter(Boolean).join(" · ");
+      if (where) lines2.push("", where);
+      return `${lines2.join("\n")}
+`;
+    }
+    case "run":
+      return renderRunSummary(outcome, context, thread, commentLink(outcome.comment), maxBytes);
+  }
 }
-function fail(step, message, run2, comment = null, resumed = false) {
-  return { outcome: { kind: "error", message, run: run2, resumed, comment }, failure: softFailure(step, message) };
+function renderRunSummary(outcome, context, thread, comment, maxBytes) {
+  const { run } = outcome;
+  const table = ["| | |", "|---|---|", row("Status", run.status ? inlineCode(run.status, { maxLength: 60 }) : "(none)")];
+  table.push(row("Run", run.web_url ? renderLink(`#${run.id}`, run.web_url) : `#${run.id}`));
+  table.push(row("Started as", outcome.resumed ? "a follow-up to an existing run (resumed)" : "a new run"));
+  if (outcome.watch !== "started") table.push(row("Watched for", formatElapsed(outcome.endedAt - outcome.startedAt)));
+  if (thread) table.push(row("Thread", comment ? `${thread} · ${comment}` : thread));
+  const head = [`## ${headline2(outcome)}`, "", ...table];
+  if (outcome.watch === "timed_out") head.push("", "The run keeps going on the service; the step stopped watching it at `timeout-minutes`.");
+  if (outcome.watch === "stopped") head.push("", "Someone stopped it from the thread. The service has no cancel call, so the run may keep going: stop it on the run page.");
+  if (outcome.watch === "started") head.push("", "Not waited for (`wait: false`): follow it on the run page.");
+  const prs = run.git_host_pull_requests ?? [];
+  if (prs.length > 0) {
+    head.push("", "### Pull requests", "");
+    for (const pr of prs.slice(0, 50)) {
+      const link = renderLink(pr.title?.trim() || "Pull request", pr.url, { maxLength: 200, triggerPhrase: context.triggerPhrase });
+      head.push(`- ${link}${pr.head_branch_name ? ` · ${inlineCode(pr.head_branch_name, { maxLength: 100 })}` : ""}`);
+    }
+    if (prs.length > 50) head.push(`- … and ${prs.length - 50} more on the run page`);
+  }
+  const fixed = `${head.join("\n")}
+`;
+  const texts = [];
+  const summary2 = run.summary?.trim() ?? "";
+  const result = run.result?.trim() ?? "";
+  if (summary2) texts.push({ title: "Summary", text: summary2 });
+  if (result && result !== summary2) texts.push({ title: "Result", text: result });
+  const overhead = texts.reduce((sum, part) => sum + utf8Bytes(`
+### ${part.title}
+
+
+`), 0) + 256;
+  let budget = maxBytes - utf8Bytes(fixed) - overhead;
+  const blocks = [];
+  texts.forEach((part, index) => {
+    const share = Math.floor(budget / (texts.length - index));
+    const fitted = share > 0 ? fitText(part.text, share, context.triggerPhrase) : "";
+    budget -= utf8Bytes(fitted);
+    if (fitted) blocks.push(`
+### ${part.title}
+
+${fitted}
+`);
+  });
+  return fixed + blocks.join("");
 }
-function errorMessage(error3) {
-  if (error3 instanceof Error) return error3.message;
-  return String(error3);
+
+// src/action/runner.ts
+async function runAction(options = {}) {
+  const env = options.env ?? process.env;
+  for (const name of ["api-token", "github-token"]) {
+    const secret = rawInput(env, name);
+    if (secret) setSecret(secret);
+  }
+  const result = await main(env, options.now ?? Date.now);
+  await report(result, env);
+  return result;
 }
 async function report(result, env) {
   const outputs = outputsFor(result.outcome);
@@ -13590,4 +13659,4 @@ async function report(result, env) {
 }
 
 // src/action/index.ts
-await run();
+await runAction();

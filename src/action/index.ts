@@ -1,3 +1,3 @@
-/** The bundle's entry (dist/index.js): run the step; `run` reports and never rejects. */
-import { run } from "./main.js";
-await run();
+/** The bundle's entry (dist/index.js): the step, nothing else. `runAction` reports and never rejects. */
+import { runAction } from "./runner.js";
+await runAction();

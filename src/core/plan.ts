@@ -480,7 +480,16 @@ export interface CheckSuiteFacts {
   relevantFailures?: number;
 }
 
+/**
+ * How the caller asked for the run: as the event and the thread say (`auto`, the App always), a new
+ * run whatever the thread has (`create`), or the run it names continued (`resume`). The Action's
+ * `mode` input; the plan is still made here, with the caller's wish as one fact among the others.
+ */
+export type RunMode = { kind: "auto" } | { kind: "create" } | { kind: "resume"; runId: number; orgId: number };
+
 export interface RunFacts {
+  /** Default `auto`. */
+  mode?: RunMode;
   /** Whether the actor may trigger runs (`decidePermission`); CI flows pass `{ allowed: true }`. */
   permission: { allowed: boolean; why: string };
   /** The run already attached to this thread, if any. */
@@ -523,6 +532,9 @@ function planCheckFailure(trigger: CheckFailureTrigger, facts: RunFacts): RunPla
       reply: `CI is still failing on \`${trigger.headBranch}\` after ${ci.attemptsSoFar} fix ${plural} (the limit set by \`check_suite.max_attempts\`), so I am stopping here and handing this pull request back to you. ${again}`,
     };
   }
+  if (facts.mode?.kind === "create") {
+    return { action: "create", sourceType: trigger.sourceType, reason: `CI failed on ${trigger.headSha.slice(0, 7)}: starting a new fix run (\`mode: create\`).` };
+  }
   const known = facts.knownRun;
   if (known) {
     // A fresh run would fight the one already pushing to this branch: wait for it instead.
@@ -547,6 +559,11 @@ export function planRun(trigger: RunTrigger, facts: RunFacts): RunPlan {
       reply: `${who}I did not start the agent: ${facts.permission.why} A maintainer can run it for you, or list you under \`permissions\` in \`.github/agent-run.yml\`.`,
     };
   }
+  const mode = facts.mode ?? { kind: "auto" };
+  if (mode.kind === "resume") {
+    return { action: "resume", runId: mode.runId, orgId: mode.orgId, reason: `Resuming run ${mode.runId}, as asked (\`mode: resume\`).` };
+  }
+  if (mode.kind === "create") return { action: "create", sourceType: trigger.sourceType, reason: "A new run was asked for (`mode: create`)." };
   if (trigger.forceNew) {
     return { action: "create", sourceType: trigger.sourceType, reason: trigger.flow === "dispatch" ? "An explicit prompt always starts a new run." : "A fresh run was asked for (`new`)." };
   }

@@ -5,7 +5,7 @@
  */
 import type { RepoConfig } from "../config/schema.js";
 import type { RunMetadata } from "../core/metadata.js";
-import type { BridgeSelf, RunFacts, RunPlan, RunTrigger } from "../core/plan.js";
+import type { BridgeSelf, RunFacts, RunMode, RunPlan, RunTrigger } from "../core/plan.js";
 import type { PromptInput, PromptLimits } from "../core/prompt.js";
 import type { GitHubClient, RepoRef } from "../github/client.js";
 import type { ReactionTarget } from "../github/reactions.js";
@@ -97,6 +97,8 @@ export interface PrepareRunInput {
    */
   allowedBots?: (login: string) => boolean;
   promptLimits?: Partial<PromptLimits>;
+  /** The caller's wish (the Action's `mode: create`), one of planRun's facts. Default `auto`. */
+  mode?: RunMode;
   logger?: FlowLogger;
   /** Where repository ids found on the service are remembered (an hour). Default: one cache per process. */
   repositoryIds?: RepositoryIdDirectory;

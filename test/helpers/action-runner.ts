@@ -3,7 +3,7 @@
  * with a default gets it, as the runner does), the GITHUB_* variables, an event payload file, and
  * the GITHUB_OUTPUT / GITHUB_STEP_SUMMARY files the step writes to. Two ways to run it:
  *
- * - `runActionInProcess`: main.ts's `run()` in the test's process (fast; @actions/core writes to the
+ * - `runActionInProcess`: runner.ts's `runAction()` in the test's process (fast; @actions/core writes to the
  *   files named by process.env, so those two variables are set there too);
  * - `runBundledAction`: the committed `dist/index.js` in a child process under a given Node binary.
  */
@@ -19,7 +19,7 @@ import type { WebhookDefinition } from "@octokit/webhooks-examples";
 import type { WebhookEventMap } from "@octokit/webhooks-types";
 import { parse as parseYaml } from "yaml";
 import { inputVariable } from "../../src/action/inputs.js";
-import { run, type StepResult } from "../../src/action/main.js";
+import { runAction, type StepResult } from "../../src/action/runner.js";
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from "../../src/emulator/index.js";
 import { startFakeGitHub, type FakeGitHub, type FakeGitHubSeed } from "../../src/fake-github/index.js";
 import { FULL_NAME, HTML, OWNER, REPO, REPO_ID, issueCommentPayload, type ThreadSpec } from "./app-payloads.js";
@@ -221,7 +221,7 @@ export function workflowDispatchPayload(inputs: Record<string, string> = {}): ob
 }
 
 // ---------------------------------------------------------------------------------------------
-// In-process harness: the emulator behind a recorder, the fake GitHub, main.ts's run()
+// In-process harness: the emulator behind a recorder, the fake GitHub, runner.ts's runAction()
 
 /** Emulated time runs 500× faster: the default 20 s run lasts 40 ms. */
 export const SCALE = 0.002;
@@ -254,7 +254,7 @@ export interface ActionHarness {
   serviceInputs: Record<string, string>;
   /** A person comments on an issue or pull request of the seed: the comment exists in the fake, its payload is returned. */
   humanComment(thread: ThreadSpec, body: string, login?: string): { id: number; payload: object };
-  /** Runs main.ts's `run()` in this process as a runner would start the step. */
+  /** Runs runner.ts's `runAction()` in this process as a runner would start the step. */
   step(spec: Omit<StepSpec, "githubApiUrl" | "files"> & { files?: RunnerFiles }): Promise<InProcessStep>;
   close(): Promise<void>;
 }
@@ -345,7 +345,7 @@ export async function startActionHarness(
       process.env.GITHUB_OUTPUT = files.outputPath;
       process.env.GITHUB_STEP_SUMMARY = sharedSummary;
       try {
-        const result = await run({ env: { ...env, GITHUB_STEP_SUMMARY: sharedSummary } });
+        const result = await runAction({ env: { ...env, GITHUB_STEP_SUMMARY: sharedSummary } });
         writeFileSync(files.summaryPath, readFileSync(sharedSummary));
         return { result, outputs: readOutputs(files), summary: readSummary(files), exitCode: process.exitCode, files };
       } finally {

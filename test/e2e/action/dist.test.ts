@@ -17,7 +17,7 @@ afterAll(() => rmSync(fresh, { recursive: true, force: true }));
 
 const jsFiles = (dir: string) => readdirSync(dir).filter((name) => name.endsWith(".js")).sort();
 /** esbuild heads every bundled module with its path: `// node_modules/<package>/…`. */
-const packagesIn = (code: string) => new Set([...code.matchAll(/^\/\/ node_modules\/((?:@[^/\n]+\/)?[^/\n]+)\//gm)].map((m) => m[1]));
+const packagesIn = (code: string) => new Set([...code.matchAll(/^\/\/ node_modules\/((?:@[^/\n]+\/)?[^/\n]+)\//gm)].map((m) => m[1]!));
 
 describe("dist/", () => {
   it("is byte for byte what scripts/build-action.mjs builds from the current sources", async () => {

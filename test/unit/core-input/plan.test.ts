@@ -284,6 +284,40 @@ describe("planRun", () => {
     expect(planRun(comment, facts({ knownRun: busy, followUp: "new" }))).toMatchObject({ action: "create", sourceType: "GIT_HOST" });
   });
 
+  describe("the caller's mode (the Action's `mode` input)", () => {
+    const busy = { runId: 7, orgId: 3, inProgress: true };
+    const dispatch = triggerOf(commentEvent("x"), repoConfig(), { explicitPrompt: "Carry on" });
+
+    it("resume → the named run, whatever the thread knows", () => {
+      expect(planRun(dispatch, facts({ mode: { kind: "resume", runId: 42, orgId: 5 }, knownRun: busy }))).toEqual({
+        action: "resume",
+        runId: 42,
+        orgId: 5,
+        reason: "Resuming run 42, as asked (`mode: resume`).",
+      });
+    });
+
+    it("create → a new run, even where auto would resume or queue", () => {
+      expect(planRun(comment, facts({ knownRun: { ...busy, inProgress: false } })).action).toBe("resume");
+      expect(planRun(comment, facts({ mode: { kind: "create" }, knownRun: { ...busy, inProgress: false } }))).toEqual({
+        action: "create",
+        sourceType: "GIT_HOST",
+        reason: "A new run was asked for (`mode: create`).",
+      });
+      expect(planRun(comment, facts({ mode: { kind: "create" }, knownRun: busy })).action).toBe("create");
+    });
+
+    it("auto (the default) is the event's own plan", () => {
+      expect(planRun(comment, facts({ mode: { kind: "auto" }, knownRun: busy }))).toEqual(planRun(comment, facts({ knownRun: busy })));
+    });
+
+    it("never overrides a refusal", () => {
+      const refused = { permission: { allowed: false, why: "no" } };
+      expect(planRun(comment, facts({ ...refused, mode: { kind: "create" } })).action).toBe("refuse");
+      expect(planRun(comment, facts({ ...refused, mode: { kind: "resume", runId: 1, orgId: 1 } })).action).toBe("refuse");
+    });
+  });
+
   describe("CI flows", () => {
     const suite = triggerOf(checkSuiteEvent("failure"), ciOn);
     const run = triggerOf(workflowRunEvent("failure"), ciOn);
@@ -323,6 +357,13 @@ describe("planRun", () => {
     it("resume the known run, or queue while it works", () => {
       expect(planRun(suite, facts({ checkSuite: ci({ attemptsSoFar: 1 }), knownRun: { runId: 9, orgId: 1, inProgress: false } }))).toMatchObject({ action: "resume", runId: 9 });
       expect(planRun(run, facts({ checkSuite: ci({ attemptsSoFar: 1 }), knownRun: { runId: 9, orgId: 1, inProgress: true }, followUp: "new" }))).toMatchObject({ action: "queue", runId: 9 });
+    });
+
+    it("mode create → a new fix run instead of resuming, after the same guards", () => {
+      const known = { runId: 9, orgId: 1, inProgress: true };
+      expect(planRun(suite, facts({ mode: { kind: "create" }, checkSuite: ci({ attemptsSoFar: 1 }), knownRun: known }))).toMatchObject({ action: "create", sourceType: "GIT_HOST_CHECK_SUITE" });
+      expect(planRun(suite, facts({ mode: { kind: "create" }, checkSuite: ci({ headShaAlreadyAttempted: true }) })).action).toBe("ignore");
+      expect(planRun(suite, facts({ mode: { kind: "create" }, checkSuite: ci({ attemptsSoFar: 3 }) })).action).toBe("hand_back");
     });
 
     it("without CI facts it is a programming error", () => {

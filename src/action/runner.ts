@@ -1,0 +1,47 @@
+/**
+ * Between the runner and the step: secrets masked before anything can print them, then `main`,
+ * then what the runner reads back (outputs, the job summary) and `setFailed` once, at the very end.
+ */
+import * as core from "@actions/core";
+import { DEFAULT_REPO_CONFIG } from "../config/schema.js";
+import { rawInput, type Env } from "./inputs.js";
+import { main, type StepResult } from "./main.js";
+
+export type { StepResult };
+import { OUTPUT_NAMES, outputsFor, renderJobSummary } from "./report.js";
+import { errorMessage } from "./steps/step.js";
+
+export interface RunOptions {
+  /** Default: the process environment (what the runner set). */
+  env?: Env;
+  /** Default: Date.now. */
+  now?: () => number;
+}
+
+/** Runs the step and reports it; resolves when everything is written (never rejects). */
+export async function runAction(options: RunOptions = {}): Promise<StepResult> {
+  const env = options.env ?? process.env;
+  // Masked even when the rest of the inputs are wrong.
+  for (const name of ["api-token", "github-token"]) {
+    const secret = rawInput(env, name);
+    if (secret) core.setSecret(secret);
+  }
+  const result = await main(env, options.now ?? Date.now);
+  await report(result, env);
+  return result;
+}
+
+async function report(result: StepResult, env: Env): Promise<void> {
+  const outputs = outputsFor(result.outcome);
+  for (const name of OUTPUT_NAMES) core.setOutput(name, outputs[name]);
+
+  const summary = renderJobSummary(result.outcome, result.context ?? { thread: null, triggerPhrase: DEFAULT_REPO_CONFIG.trigger_phrase });
+  if (summary !== "" && env.GITHUB_STEP_SUMMARY) {
+    try {
+      await core.summary.addRaw(summary).write();
+    } catch (error) {
+      core.warning(`Could not write the job summary: ${errorMessage(error)}`);
+    }
+  }
+  if (result.failure !== null) core.setFailed(result.failure);
+}

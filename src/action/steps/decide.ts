@@ -1,0 +1,213 @@
+/**
+ * Deciding: the repository's configuration with the inputs over it, then what the event asks for.
+ * Core decides (`detectTrigger`, then `planRun` with the `mode` input as one of its facts, through
+ * `prepareRun`); this part gathers what those decisions need and turns their answer into either a
+ * finished step (nothing to do, a reply, a stop) or a run to start.
+ */
+import * as core from "@actions/core";
+import type { RepoConfig } from "../../config/schema.js";
+import { isThreadEvent } from "../../core/events.js";
+import { newRunMarker, type RunMarker } from "../../core/markers.js";
+import { planRun, triggerThread, type RunMode, type RunTrigger } from "../../core/plan.js";
+import { detectStopRequest } from "../../core/stop.js";
+import type { TrackingPhase } from "../../core/render.js";
+import { configErrorReply, detectDespiteConfigError, MARKERS_ONLY_LOOKUP, prepareRun, type PreparedStart } from "../../flows/index.js";
+import type { AgentRun, CreateRunRequest } from "../../service/wire.js";
+import { SOURCE } from "../../service/wire.js";
+import { BRIDGE_VERSION } from "../../version.js";
+import { detectActionTrigger, isAllowedBotActor } from "../detect.js";
+import { effectiveConfig, fetchConfigFile, layeredConfigInput, parseConfigFile, CONFIG_PATH } from "../repo-config.js";
+import { repositoryRunReader } from "../runs.js";
+import { workflowRunUrl } from "../runner-env.js";
+import { stopFromThread } from "../stop.js";
+import type { ThreadReporter } from "../thread.js";
+import { ACTION_NAME, deliveryId, fail, identify, identifyAhead, requestIdOf, threadReporter, type Step, type StepResult } from "./step.js";
+
+export type LoadedConfig = { ok: true; config: RepoConfig } | { ok: false; errors: string[]; fileRaw: unknown };
+
+/** `.github/agent-run.yml` from the default branch, then the inputs laid over it. */
+export async function loadConfig(step: Step): Promise<LoadedConfig> {
+  const text = step.repo ? await fetchConfigFile(step.octokit, step.repo) : undefined;
+  const file = await parseConfigFile(text);
+  if (!file.ok) return { ok: false, errors: file.errors, fileRaw: undefined };
+  for (const warning of file.warnings) core.warning(warning);
+  const parsed = effectiveConfig(file.raw, step.inputs, step.event.name);
+  // Judged as the step would have read it: inputs over the file (a `workflow_run` step turns CI auto-fix on).
+  return parsed.ok ? { ok: true, config: parsed.config } : { ok: false, errors: parsed.errors, fileRaw: layeredConfigInput(file.raw, step.inputs, step.event.name) };
+}
+
+/** A broken configuration: said once in the thread when the event would have been a trigger, and the step fails. */
+export async function reportConfigError(step: Step, config: Extract<LoadedConfig, { ok: false }>): Promise<StepResult> {
+  const message = `The agent configuration is invalid, so nothing was started: ${config.errors.join("; ")}`;
+  const despite = detectDespiteConfigError(step.event, config.fileRaw, step.self);
+  const wouldTrigger = step.inputs.prompt !== undefined || step.inputs.mode === "resume" || despite.kind === "trigger";
+  if (!wouldTrigger) {
+    core.warning(message);
+    return { outcome: { kind: "ignored", reason: message }, failure: null };
+  }
+  // The bot's earlier config-error reply, if any, must be recognised as its own.
+  const self = await identify(step);
+  // A CI failure's thread is its pull request.
+  const threadNumber = isThreadEvent(step.event) ? step.event.thread.number : despite.kind === "trigger" ? (triggerThread(despite.trigger)?.number ?? null) : null;
+  const thread = threadReporter(step, threadNumber === null ? null : { number: threadNumber });
+  let comment = null;
+  if (thread.enabled && step.repo && threadNumber !== null) {
+    const body = await configErrorReply({ octokit: step.octokit, repo: step.repo, threadNumber, errors: config.errors, self: { botLogins: [...self.botLogins] }, file: CONFIG_PATH });
+    if (body) comment = await thread.reply(body);
+  }
+  return fail(step, message, null, comment);
+}
+
+/** A run to start: how to send it, and what its tracking comment says meanwhile. */
+export interface Start {
+  marker: RunMarker;
+  phase: TrackingPhase;
+  triggerUrl: string | null;
+  reaction: PreparedStart["reaction"];
+  resumed: boolean;
+  /** A queued follow-up: the thread's run still working, waited for before the resume is sent. */
+  waitFor?: number;
+  /** A create without `repo_id`: the tracking comment says the organization's default applies. */
+  orgDefaultRepository?: boolean;
+  send: () => Promise<AgentRun>;
+}
+
+export type Decision =
+  | { kind: "done"; result: StepResult }
+  /** `prepared` is absent for `mode: resume`: the workflow named the run, nothing was gathered. */
+  | { kind: "start"; start: Start; thread: ThreadReporter; prepared: PreparedStart | null };
+
+const done = (result: StepResult): Decision => ({ kind: "done", result });
+
+/** Stop, ignore, reply, or start: what the event (and the `mode` and `prompt` inputs) ask for. */
+export async function decide(step: Step, config: RepoConfig): Promise<Decision> {
+  const { inputs, event } = step;
+  const explicitPrompt = inputs.prompt ? { explicitPrompt: inputs.prompt } : {};
+
+  // `/agent stop` is not a task: this job lets go of the thread's runs (see stop.ts).
+  const stop = inputs.prompt || inputs.mode === "resume" ? null : detectStopRequest(event, config, step.self);
+  if (stop && step.repo) {
+    const self = await identify(step);
+    const thread = threadReporter(step, { number: stop.thread.number });
+    return done({ outcome: await stopFromThread({ octokit: step.octokit, repo: step.repo, request: stop, config, self, client: repositoryRunReader(step.client, step.repoFullName), thread }), failure: null });
+  }
+
+  // Most events of a comment workflow are not for the agent: decide that before asking GitHub who
+  // the token is (every bot is already refused by type; the identity only adds which bot is us).
+  const detect = () => detectActionTrigger(event, config, step.self, inputs.allowedBots, explicitPrompt);
+  let detection = detect();
+  if (detection.kind !== "ignore") {
+    await identify(step);
+    detection = detect();
+  }
+  if (detection.kind === "ignore") {
+    if (detection.code === "unsupported_event") {
+      return done(fail(step, `The "${event.name}" event has no comment, review or failing CI to act on: give the action a \`prompt\` input to start a run from it.`, null));
+    }
+    core.info(`Nothing to do: ${detection.reason}`);
+    return done({ outcome: { kind: "ignored", reason: detection.reason }, failure: null });
+  }
+
+  if (inputs.mode === "resume") return resumeAsNamed(step, config, detection.trigger);
+
+  const prepared = await prepareRun({
+    octokit: step.octokit,
+    trigger: detection.trigger,
+    config,
+    self: step.self,
+    mode: inputs.mode === "create" ? { kind: "create" } : { kind: "auto" },
+    client: repositoryRunReader(step.client, step.repoFullName),
+    lookup: MARKERS_ONLY_LOOKUP,
+    origin: { deliveryId: deliveryId(step.runner), appName: ACTION_NAME, appVersion: BRIDGE_VERSION },
+    images: { token: inputs.githubToken, tokenOrigins: [step.runner.serverUrl] },
+    allowedBots: (login: string) => isAllowedBotActor(login, step.self, inputs.allowedBots),
+    logger: { warn: (_obj, message) => core.warning(message) },
+  });
+  core.info(prepared.reason);
+  if (prepared.thread && step.repoFullName) step.summary.thread = { label: `${step.repoFullName}#${prepared.thread.number}`, url: prepared.thread.url };
+
+  const thread = threadReporter(step, prepared.thread);
+  switch (prepared.action) {
+    case "ignore":
+      return done({ outcome: { kind: "ignored", reason: prepared.reason }, failure: null });
+    case "refuse":
+    case "hand_back": {
+      const comment = await thread.reply(prepared.body);
+      const kind = prepared.action === "refuse" ? "refused" : "handed_back";
+      core.notice(prepared.reason, { title: prepared.action === "refuse" ? "Agent run refused" : "Pull request handed back" });
+      return done({ outcome: { kind, reason: prepared.reason, comment }, failure: null });
+    }
+    default:
+      if (prepared.action === "queue" && prepared.runId === null) {
+        return done(fail(step, "The thread's run is still being created; trigger the agent again once it has started.", null));
+      }
+      return { kind: "start", start: startFor(step, prepared), thread, prepared };
+  }
+}
+
+/**
+ * Starts the decisions early when the event is surely a request (an explicit prompt or a named
+ * run): who the bot is is then asked of GitHub while the configuration is read.
+ */
+export function decideAhead(step: Step): void {
+  if (step.inputs.prompt !== undefined || step.inputs.mode === "resume") identifyAhead(step);
+}
+
+/** `mode: resume`: the workflow names the run and the follow-up; no trigger author's permission or thread lookup is involved. */
+function resumeAsNamed(step: Step, config: RepoConfig, trigger: RunTrigger): Decision {
+  const { inputs, event } = step;
+  const mode: RunMode = { kind: "resume", runId: inputs.runId!, orgId: inputs.orgId };
+  const plan = planRun(trigger, { mode, permission: { allowed: true, why: "The workflow names the run (`mode: resume`)." }, knownRun: null, followUp: config.follow_up, triggerPhrase: config.trigger_phrase });
+  if (plan.action !== "resume") return done(fail(step, `\`mode: resume\` could not resume run ${mode.runId}: ${plan.reason}`, null));
+  core.info(plan.reason);
+  if (step.images.length > 0 || inputs.metadata) core.warning("`images` and `metadata` are only sent when a run is created; a resume sends the prompt alone.");
+  const thread = threadReporter(step, isThreadEvent(event) ? { number: event.thread.number } : null);
+  const marker = newRunMarker({ runId: plan.runId, orgId: plan.orgId, sourceType: SOURCE.api, requestId: requestIdOf(step.runner) });
+  return {
+    kind: "start",
+    thread,
+    prepared: null,
+    start: { marker, phase: "resuming", triggerUrl: null, reaction: null, resumed: true, send: () => step.client.resumeRun(plan.runId, inputs.prompt!, { deadline: step.deadline }) },
+  };
+}
+
+/** What `prepareRun`'s plan means for this step: the marker, the first phase, the call. */
+function startFor(step: Step, prepared: PreparedStart): Start {
+  const { inputs, client } = step;
+  const marker = newRunMarker({
+    runId: prepared.action === "create" ? null : prepared.runId,
+    orgId: inputs.orgId,
+    sourceType: prepared.markerHints.sourceType,
+    branches: prepared.markerHints.branches,
+    requestId: requestIdOf(step.runner),
+    ...(prepared.markerHints.headSha ? { headSha: prepared.markerHints.headSha } : {}),
+  });
+  const common = { marker, triggerUrl: prepared.triggerUrl, reaction: prepared.reaction };
+  switch (prepared.action) {
+    case "create": {
+      const request = createRequest(step, prepared.request);
+      return { ...common, phase: "starting", resumed: false, orgDefaultRepository: request.repo_id == null, send: () => client.createRun(request, { deadline: step.deadline }) };
+    }
+    case "resume":
+      return { ...common, phase: "resuming", resumed: true, send: () => client.resumeRun(prepared.runId, prepared.resumePrompt, { deadline: step.deadline }) };
+    case "queue": {
+      // No queue survives a step: the thread's run is waited for here, then the follow-up is sent.
+      const runId = prepared.runId!;
+      return { ...common, phase: "queued_follow_up", resumed: true, waitFor: runId, send: () => client.resumeRun(runId, prepared.resumePrompt, { deadline: step.deadline }) };
+    }
+  }
+}
+
+/** The create body: the prepared one, the workflow's metadata over the event's, the workflow's images added. */
+function createRequest(step: Step, prepared: CreateRunRequest & { metadata: Record<string, unknown> }): CreateRunRequest {
+  const workflowRun = workflowRunUrl(step.runner);
+  const metadata: Record<string, unknown> = {
+    ...prepared.metadata,
+    ...(workflowRun ? { github_actions_run_url: workflowRun } : {}),
+    ...step.inputs.metadata,
+    // The origin stays what the event says, whatever the workflow merges in.
+    source_type: prepared.metadata.source_type,
+  };
+  const images = [...(prepared.images ?? []), ...step.images];
+  return { ...prepared, metadata, ...(images.length > 0 ? { images } : {}) };
+}

@@ -1,0 +1,68 @@
+/**
+ * Finishing: the tracking comment becomes the result (summary, trace, pull requests), the trigger
+ * gets 🚀 or 😕, each produced pull request links back to the thread, and the outcome says whether
+ * the step fails. A run stopped from the thread is left as the stop job wrote it; a service error
+ * replaces the tracking comment with what to do about it.
+ */
+import * as core from "@actions/core";
+import { outcomeForPhase } from "../../core/markers.js";
+import { renderResultComment, renderServiceError, serviceErrorForComment } from "../../core/render.js";
+import type { AgentRunError } from "../../service/errors.js";
+import { classifyRunStatus, type RunPhase } from "../../service/status.js";
+import type { AgentRun } from "../../service/wire.js";
+import { linkPullRequests } from "../links.js";
+import type { ActionOutcome } from "../report.js";
+import { readTraceDigest, type WatchResult } from "../runs.js";
+import type { TrackedRun } from "./start.js";
+import { errorMessage, fail, logSink, softFailure, type Step, type StepResult } from "./step.js";
+
+/** `wait: false`: the run is started, the step ends. */
+export function startedOnly(step: Step, tracked: TrackedRun, run: AgentRun): StepResult {
+  return { outcome: { kind: "run", run, resumed: tracked.start.resumed, watch: "started", phase: classifyRunStatus(run.status), comment: tracked.thread.comment, startedAt: step.startedAt, endedAt: step.now() }, failure: null };
+}
+
+/** The stop job wrote this thread's last word on the run: nothing more is written here. */
+export function stoppedFromThread(step: Step, tracked: TrackedRun, run: AgentRun, endedAt: number): StepResult {
+  core.notice(`Agent run ${run.id} was stopped from the thread; this step stopped watching it. The service has no cancel call: ${run.web_url ?? "stop it on its page"}.`, { title: "Agent stopped" });
+  return { outcome: { kind: "run", run, resumed: tracked.start.resumed, watch: "stopped", phase: classifyRunStatus(run.status), comment: tracked.thread.comment, startedAt: step.startedAt, endedAt }, failure: null };
+}
+
+export async function finishRun(step: Step, tracked: TrackedRun, watched: WatchResult, endedAt: number): Promise<StepResult> {
+  const { inputs } = step;
+  const { thread, start } = tracked;
+  const run = watched.run;
+  const triggerPhrase = tracked.config.trigger_phrase;
+  const trace = thread.enabled ? await readTraceDigest(step.client, run.id, { deadline: endedAt + 60_000, triggerPhrase }) : null;
+  const phase: RunPhase = watched.timedOut ? "in_progress" : watched.phase;
+  await thread.track(renderResultComment({ marker: tracked.marker, run, phase, startedAt: step.startedAt, finishedAt: endedAt, trace, triggerPhrase }));
+  if (phase === "succeeded") await thread.react(start.reaction, "rocket");
+  if (phase === "failed") await thread.react(start.reaction, "confused");
+  if (thread.enabled && step.repo && (run.git_host_pull_requests ?? []).length > 0) {
+    await linkPullRequests(step.octokit, step.repo, {
+      run,
+      orgId: inputs.orgId,
+      sourceType: tracked.marker.sourceType,
+      outcome: outcomeForPhase(phase),
+      triggerPhrase,
+      self: { botLogins: [...step.self.botLogins] },
+      log: logSink,
+      skipThread: thread.number,
+    });
+  }
+
+  const outcome: ActionOutcome = { kind: "run", run, resumed: start.resumed, watch: watched.timedOut ? "timed_out" : "finished", phase, comment: thread.comment, startedAt: step.startedAt, endedAt };
+  const link = run.web_url ? `: ${run.web_url}` : "";
+  if (watched.timedOut) {
+    return { outcome, failure: softFailure(step, `Agent run ${run.id} is still ${run.status ?? "running"} after ${inputs.timeoutMinutes} minute(s) (timeout-minutes); it keeps going${link}`) };
+  }
+  if (phase === "failed") return { outcome, failure: softFailure(step, `Agent run ${run.id} failed (status ${run.status ?? "none"})${link}`) };
+  if (phase === "stopped") return { outcome, failure: softFailure(step, `Agent run ${run.id} was stopped before it finished (status ${run.status ?? "none"})${link}`) };
+  if (phase === "waiting_for_input") core.notice(`Agent run ${run.id} is waiting for input${link}. Reply with \`${triggerPhrase} <answer>\` to continue it.`);
+  return { outcome, failure: null };
+}
+
+/** The service refused or failed: the tracking comment says what happened and what to do, the token never in it. */
+export async function reportServiceError(step: Step, tracked: TrackedRun, error: AgentRunError): Promise<StepResult> {
+  await tracked.thread.track(renderServiceError({ ...serviceErrorForComment(error), secrets: [step.inputs.apiToken] }));
+  return fail(step, errorMessage(error), tracked.run, tracked.thread.comment, tracked.start.resumed);
+}

@@ -1,0 +1,88 @@
+/**
+ * Starting: 👀 on the trigger, the tracking comment, the thread's earlier run waited for when the
+ * follow-up was queued behind it, then the create or resume call. A `/agent stop` from another job
+ * is looked for before anything is sent.
+ */
+import * as core from "@actions/core";
+import type { RepoConfig } from "../../config/schema.js";
+import type { RunMarker } from "../../core/markers.js";
+import { renderServiceError, renderTrackingComment, type TrackingPhase } from "../../core/render.js";
+import type { AgentRun } from "../../service/wire.js";
+import { readCurrentStep, watchRun } from "../runs.js";
+import { StopWatch, stopCheckIntervalMs } from "../stop-watch.js";
+import type { ThreadReporter } from "../thread.js";
+import type { Start } from "./decide.js";
+import { fail, type Step, type StepResult } from "./step.js";
+
+/** The run as this step knows it: what its tracking comment is written from. */
+export class TrackedRun {
+  marker: RunMarker;
+  run: AgentRun | null = null;
+
+  constructor(
+    private readonly step: Step,
+    readonly start: Start,
+    readonly thread: ThreadReporter,
+    readonly config: RepoConfig,
+  ) {
+    this.marker = start.marker;
+  }
+
+  /** Rewrites the tracking comment in a phase (the result is written by finish.ts). */
+  track(phase: TrackingPhase, webUrl: string | null, currentStep?: Awaited<ReturnType<typeof readCurrentStep>>): Promise<unknown> {
+    return this.thread.track(
+      renderTrackingComment({
+        marker: this.marker,
+        webUrl,
+        phase,
+        startedAt: this.step.startedAt,
+        now: this.step.now(),
+        triggerUrl: this.start.triggerUrl,
+        currentStep,
+        orgDefaultRepository: this.start.orgDefaultRepository,
+      }),
+    );
+  }
+}
+
+/** Looks for a `/agent stop` from another job, which turns this step's tracking comment into its stopped state. */
+export function watchForStop(step: Step, thread: ThreadReporter): StopWatch | null {
+  if (!step.repo || !thread.enabled) return null;
+  return new StopWatch(step.octokit, step.repo, () => thread.comment?.id ?? null, { botLogins: [...step.self.botLogins] }, stopCheckIntervalMs(step.poll), (message) => core.warning(message)).start();
+}
+
+export type Started = { kind: "started"; run: AgentRun } | { kind: "done"; result: StepResult };
+
+export async function startRun(step: Step, tracked: TrackedRun, stopWatch: StopWatch | null): Promise<Started> {
+  const { start, thread } = tracked;
+  await thread.react(start.reaction, "eyes");
+  await tracked.track(start.phase, null);
+
+  if (start.waitFor !== undefined) {
+    core.info(`Run ${start.waitFor} is still working on this thread; waiting for it before sending the follow-up.`);
+    const earlier = await watchRun(step.client, await step.client.getRun(start.waitFor, { deadline: step.deadline }), {
+      deadline: step.deadline,
+      poll: step.poll,
+      ...(stopWatch ? { signal: stopWatch.signal } : {}),
+    });
+    if (stopWatch?.stopped) return stoppedBeforeStart(thread);
+    if (earlier.timedOut) {
+      const message = `Run ${start.waitFor} was still working at the timeout, so the follow-up was not sent; trigger the agent again once it has finished.`;
+      await thread.track(renderServiceError({ message: "the thread's run was still working when this step stopped waiting, so your follow-up was not sent.", whatToDo: "Ask again once the run has finished." }));
+      return { kind: "done", result: fail(step, message, earlier.run, thread.comment) };
+    }
+  }
+  if (await stopWatch?.check()) return stoppedBeforeStart(thread);
+
+  const run = await start.send();
+  tracked.run = run;
+  tracked.marker = { ...tracked.marker, runId: run.id };
+  core.info(`Agent run ${run.id} ${start.resumed ? "resumed" : "started"}: ${run.web_url ?? "(no web URL)"}`);
+  if (!(await stopWatch?.check())) await tracked.track(start.resumed ? "resuming" : "starting", run.web_url ?? null);
+  return { kind: "started", run };
+}
+
+function stoppedBeforeStart(thread: ThreadReporter): Started {
+  core.notice("Stopped from the thread before anything was sent; nothing was started.", { title: "Agent stopped" });
+  return { kind: "done", result: { outcome: { kind: "stopped", reason: "Stopped from the thread before the follow-up was sent.", comment: thread.comment }, failure: null } };
+}

@@ -1,0 +1,157 @@
+/**
+ * What every part of the Action shares once inputs, event and clients are ready (`Step`), what it
+ * hands back to the runner (`StepResult`), and the few helpers all parts use: who the bot is,
+ * which thread to write in, how a failure is reported.
+ */
+import * as core from "@actions/core";
+import { DEFAULT_REPO_CONFIG } from "../../config/schema.js";
+import { isThreadEvent, type BridgeEvent } from "../../core/events.js";
+import type { BridgeSelf } from "../../core/plan.js";
+import type { ReplyThread } from "../../flows/index.js";
+import type { GitHubClient, RepoRef } from "../../github/client.js";
+import { AgentRunClient } from "../../service/client.js";
+import type { AgentRun } from "../../service/wire.js";
+import { BRIDGE_NAME, BRIDGE_VERSION } from "../../version.js";
+import { identityFor, resolveIdentity } from "../identity.js";
+import { loadImages } from "../images.js";
+import { InputError, type ActionInputs, type Env } from "../inputs.js";
+import { nodeFetch } from "../node-fetch.js";
+import { createActionOctokit, proxyFor } from "../octokit.js";
+import type { ActionOutcome, PostedComment, SummaryContext } from "../report.js";
+import { pollScheduleFrom, type PollSchedule } from "../runs.js";
+import { readEventPayload, readRunnerEnv, type RunnerEnv } from "../runner-env.js";
+import { parseWebhookEvent } from "../../core/events.js";
+import { ThreadReporter } from "../thread.js";
+
+/** How the Action names itself in run metadata and its user agent. */
+export const ACTION_NAME = `${BRIDGE_NAME}/action`;
+
+/** What happened, and the one failure message for `setFailed` (null: the step succeeds). */
+export interface StepResult {
+  outcome: ActionOutcome;
+  failure: string | null;
+  /** What the job summary links to; absent when the step stopped before knowing. */
+  context?: SummaryContext;
+}
+
+export interface Step {
+  inputs: ActionInputs;
+  runner: RunnerEnv;
+  event: BridgeEvent;
+  repo: RepoRef | null;
+  repoFullName: string | null;
+  octokit: GitHubClient;
+  client: AgentRunClient;
+  images: string[];
+  now: () => number;
+  startedAt: number;
+  deadline: number;
+  poll: PollSchedule;
+  /** Who the bot is; no login is known until `identify` has asked GitHub. */
+  self: BridgeSelf;
+  /** The question to GitHub behind `self`, asked at most once. */
+  identity?: Promise<BridgeSelf>;
+  /** Filled in as the step learns where it is. */
+  summary: SummaryContext;
+}
+
+/** Reads the runner's environment and the event, and opens the clients. */
+export async function openStep(inputs: ActionInputs, env: Env, now: () => number): Promise<Step> {
+  const runner = readRunnerEnv(env);
+  const event = parseWebhookEvent(runner.eventName, await readEventPayload(runner));
+  const images = await loadImages(inputs.images, runner.workspace);
+  const startedAt = now();
+  const repoFullName = event.repo?.fullName ?? runner.repository;
+  const [owner, name] = (repoFullName ?? "").split("/");
+  if (inputs.githubToken === "") {
+    throw new InputError(["`github-token` is empty: leave it unset (the job's token is the default) or pass a token that can write issue comments"]);
+  }
+  const userAgent = `${ACTION_NAME}/${BRIDGE_VERSION}`;
+  return {
+    inputs,
+    runner,
+    event,
+    repo: owner && name ? { owner, repo: name } : null,
+    repoFullName,
+    octokit: await createActionOctokit(inputs.githubToken, runner.apiUrl, userAgent),
+    client: new AgentRunClient({
+      baseUrl: inputs.apiUrl,
+      token: inputs.apiToken,
+      orgId: inputs.orgId,
+      userAgent,
+      logsPath: inputs.logsPath,
+      logger: { warn: (message) => core.warning(message) },
+      // Through a proxy, Node's own fetch as before; otherwise node:http, which starts faster.
+      ...(proxyFor(inputs.apiUrl) ? {} : { fetch: nodeFetch }),
+    }),
+    images,
+    now,
+    startedAt,
+    deadline: startedAt + inputs.timeoutMinutes * 60_000,
+    poll: pollScheduleFrom(env.AGENT_RUN_POLL_INTERVAL),
+    self: identityFor(null),
+    summary: {
+      thread: isThreadEvent(event) ? { label: `${repoFullName ?? event.repo.fullName}#${event.thread.number}`, url: event.thread.url } : null,
+      triggerPhrase: DEFAULT_REPO_CONFIG.trigger_phrase,
+    },
+  };
+}
+
+/** Asks GitHub who the token writes as (once per step) and remembers it in `step.self`. */
+export function identify(step: Step): Promise<BridgeSelf> {
+  step.identity ??= resolveIdentity(step.octokit).then((identity) => (step.self = { botLogins: identity.botLogins }));
+  return step.identity;
+}
+
+/** Starts `identify` early when it will surely be needed, so that it overlaps other requests. */
+export function identifyAhead(step: Step): void {
+  // A failure is reported where the identity is awaited, not here.
+  identify(step).catch(() => undefined);
+}
+
+/** The thread to write in, following `comment` (auto: when the event has one). */
+export function commentThread(step: Step, thread: Pick<ReplyThread, "number"> | null): number | null {
+  if (!step.repo) return null;
+  switch (step.inputs.comment) {
+    case "false":
+      return null;
+    case "true":
+      if (!thread) core.warning("`comment: true`, but this event has no issue or pull request to comment on.");
+      return thread?.number ?? null;
+    case "auto":
+      return thread?.number ?? null;
+  }
+}
+
+export const logSink = { info: (message: string) => core.info(message), warning: (message: string) => core.warning(message) };
+
+/** Where this step writes: the thread `comment` allows, or nowhere. */
+export function threadReporter(step: Step, thread: Pick<ReplyThread, "number"> | null): ThreadReporter {
+  return new ThreadReporter(step.octokit, step.repo ?? { owner: "", repo: "" }, commentThread(step, thread), logSink);
+}
+
+/** The workflow run and its attempt: what a webhook delivery id is for the App. */
+export function deliveryId(runner: RunnerEnv): string | undefined {
+  return runner.runId ? `${runner.runId}-${runner.runAttempt ?? "1"}` : undefined;
+}
+
+/** The marker's request id: which workflow run (and attempt) wrote this tracking comment. */
+export function requestIdOf(runner: RunnerEnv): string | undefined {
+  return runner.runId ? `actions:${runner.runId}:${runner.runAttempt ?? "1"}` : undefined;
+}
+
+/** A failure that `fail-on-error: false` turns into a warning. */
+export function softFailure(step: Step, message: string): string | null {
+  if (step.inputs.failOnError) return message;
+  core.warning(message);
+  return null;
+}
+
+export function fail(step: Step, message: string, run: AgentRun | null, comment: PostedComment | null = null, resumed = false): StepResult {
+  return { outcome: { kind: "error", message, run, resumed, comment }, failure: softFailure(step, message) };
+}
+
+export function errorMessage(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  return String(error);
+}
