@@ -7562,11 +7562,6 @@ function readInputs(env) {
   }
   throw new InputError(problems);
 }
-function isAllowedBot(login, allowed) {
-  if (allowed.all) return true;
-  const bare = (value2) => value2.toLowerCase().replace(/\[bot\]$/, "");
-  return allowed.logins.some((entry) => bare(entry) === bare(login));
-}
 
 // src/service/errors.ts
 var AgentRunError = class extends Error {
@@ -7782,6 +7777,29 @@ async function readEventPayload(runner) {
 function workflowRunUrl(runner) {
   return runner.repository && runner.runId ? `${runner.serverUrl}/${runner.repository}/actions/runs/${runner.runId}` : null;
 }
+
+// src/core/actors.ts
+var loginOf = (actor2) => typeof actor2 === "string" ? actor2 : actor2.login;
+var bareLogin = (login) => login.toLowerCase().replace(/\[bot\]$/, "");
+function isBotAccount(actor2) {
+  return typeof actor2 !== "string" && actor2.type === "Bot" || loginOf(actor2).toLowerCase().endsWith("[bot]");
+}
+function isOwnLogin(login, self) {
+  const lower = login.toLowerCase();
+  if (self.appSlug && lower === `${self.appSlug.toLowerCase()}[bot]`) return true;
+  return self.botLogins.some((own2) => own2.toLowerCase() === lower);
+}
+function isAllowListed(login, allowed) {
+  if (!allowed) return false;
+  return allowed.all || allowed.logins.some((entry) => bareLogin(entry) === bareLogin(login));
+}
+function classifyActor(actor2, self) {
+  const login = loginOf(actor2);
+  if (isOwnLogin(login, self)) return "self";
+  if (!isBotAccount(actor2)) return "person";
+  return isAllowListed(login, self.allowedBots) ? "allowed_bot" : "bot";
+}
+var actsAsPerson = (kind) => kind === "person" || kind === "allowed_bot";
 
 // src/core/sanitize-output.ts
 var MARKER_NAMESPACE = "agent-run-bridge";
@@ -8214,11 +8232,9 @@ function parseCommentKind(body) {
 }
 function isTrustedAuthor(comment, self) {
   const login = comment.user?.login;
-  if (!login) return false;
-  const lower = login.toLowerCase();
-  if (!self.botLogins.some((bot) => bot.toLowerCase() === lower)) return false;
+  if (!login || classifyActor(login, self) !== "self") return false;
   const type = comment.user?.type;
-  return !(lower.endsWith("[bot]") && type !== void 0 && type !== "Bot");
+  return !(isBotAccount(login) && type !== void 0 && type !== "Bot");
 }
 function listTrustedRunMarkers(comments, self) {
   const found = [];
@@ -8966,13 +8982,9 @@ function triggerThread(trigger) {
 }
 var ignore = (code, reason) => ({ kind: "ignore", code, reason });
 function isBotActor(actor2, self) {
-  if (!actor2) return false;
-  const login = actor2.login.toLowerCase();
-  if (actor2.type === "Bot" || login.endsWith("[bot]")) return true;
-  if (self.appSlug && login === `${self.appSlug.toLowerCase()}[bot]`) return true;
-  return self.botLogins.some((bot) => bot.toLowerCase() === login);
+  return !!actor2 && !actsAsPerson(classifyActor(actor2, self));
 }
-var isSelf = (actor2, self) => self.botLogins.some((bot) => bot.toLowerCase() === actor2.login.toLowerCase()) || self.appSlug !== void 0 && actor2.login.toLowerCase() === `${self.appSlug.toLowerCase()}[bot]`;
+var isSelf = (actor2, self) => classifyActor(actor2, self) === "self";
 var grammarOf = (config2, self) => ({
   phrase: config2.trigger_phrase,
   appSlug: self.appSlug,
@@ -9289,7 +9301,7 @@ function selectFailedChecks(checks, ignoreChecks) {
 function toActor(user) {
   if (!user) return { login: "ghost", type: "User", isBot: false };
   const type = user.type ?? "User";
-  return { login: user.login, type, isBot: type === "Bot" || user.login.endsWith("[bot]") };
+  return { login: user.login, type, isBot: isBotAccount({ login: user.login, type }) };
 }
 var MAX_PER_PAGE = 100;
 function lastPageFromLink(link) {
@@ -9597,12 +9609,12 @@ function teamsToCheck(policy, repoOwner) {
   }
   return teams;
 }
-function isAllowListed(login, policy) {
+function isAllowListed2(login, policy) {
   const wanted = login.toLowerCase();
   return policy.users.some((user) => user.toLowerCase() === wanted);
 }
 function needsTeamCheck(facts, policy) {
-  return !roleSatisfies(effectiveRole(facts), policy.minimum) && !isAllowListed(facts.login, policy) && policy.teams.length > 0;
+  return !roleSatisfies(effectiveRole(facts), policy.minimum) && !isAllowListed2(facts.login, policy) && policy.teams.length > 0;
 }
 function decidePermission(facts, policy) {
   const role = effectiveRole(facts);
@@ -9610,7 +9622,7 @@ function decidePermission(facts, policy) {
   if (roleSatisfies(role, policy.minimum)) {
     return { allowed: true, why: `${who2} has the ${role} role on this repository (${rolesAtLeast(policy.minimum)} is required).` };
   }
-  if (isAllowListed(facts.login, policy)) {
+  if (isAllowListed2(facts.login, policy)) {
     return { allowed: true, why: `${who2} is listed in \`permissions.users\`.` };
   }
   const member = new Set((facts.memberOfTeams ?? []).map((team2) => team2.toLowerCase()));
@@ -9651,11 +9663,10 @@ async function isTeamMember(octokit, org, teamSlug, login) {
 }
 async function checkTriggerPermission(octokit, repo, actor2, policy) {
   const login = typeof actor2 === "string" ? actor2 : actor2.login;
-  const isBot = login.endsWith("[bot]") || typeof actor2 !== "string" && actor2.type === "Bot";
-  if (isBot) return { allowed: false, why: `@${login} is a bot; bots cannot trigger runs.` };
+  if (isBotAccount(actor2)) return { allowed: false, why: `@${login} is a bot; bots cannot trigger runs.` };
   const { roleName, permission } = await getCollaboratorRole(octokit, repo, login);
   const facts = { login, repoOwner: repo.owner, role: roleName, basePermission: permission };
-  if (!needsTeamCheck(facts, policy) || isAllowListed(login, policy)) return decidePermission(facts, policy);
+  if (!needsTeamCheck(facts, policy) || isAllowListed2(login, policy)) return decidePermission(facts, policy);
   const memberOfTeams = [];
   const unreadable = [];
   for (const team of teamsToCheck(policy, repo.owner)) {
@@ -9707,11 +9718,11 @@ function asMarkerComments(comments) {
     performed_via_github_app: comment.viaApp ? { slug: comment.viaApp.slug } : null
   }));
 }
-async function triggerPermission(octokit, repo, trigger, config2, allowedBots = () => false) {
+async function triggerPermission(octokit, repo, trigger, config2, self) {
   if (isCheckFailureTrigger(trigger)) return { allowed: true, why: "CI failures need no permission." };
   if (trigger.flow === "dispatch" || !trigger.actor) return { allowed: true, why: "An explicit prompt from the workflow." };
   const login = trigger.actor.login;
-  if ((login.toLowerCase().endsWith("[bot]") || trigger.actor.type === "Bot") && allowedBots(login)) {
+  if (classifyActor(trigger.actor, self) === "allowed_bot") {
     return { allowed: true, why: `@${login} is a bot this workflow allows to trigger runs.` };
   }
   return checkTriggerPermission(octokit, repo, trigger.actor, config2.permissions);
@@ -9884,8 +9895,7 @@ ${fence}`;
 }
 var threadNoun = (kind) => kind === "pull_request" ? "pull request" : "issue";
 function isBotComment(comment, botLogins) {
-  const login = comment.author.toLowerCase();
-  return comment.authorType === "Bot" || login.endsWith("[bot]") || botLogins.some((bot) => bot.toLowerCase() === login);
+  return classifyActor({ login: comment.author, type: comment.authorType }, { botLogins }) !== "person";
 }
 function threadSection(thread, options, exclude = {}) {
   const limits = limitsOf(options);
@@ -10788,7 +10798,7 @@ async function prepareRun(input) {
       return finishEarly(trigger, facts2, { action: "ignore", reason: killSwitchReason(label, "pull_request") }, thread, config2);
     }
   }
-  const permission = repo ? await triggerPermission(octokit, repo, trigger, config2, input.allowedBots) : { allowed: true, why: "No repository." };
+  const permission = repo ? await triggerPermission(octokit, repo, trigger, config2, self) : { allowed: true, why: "No repository." };
   if (!permission.allowed) {
     const facts2 = { ...baseFacts, permission, knownRun: null };
     return finishEarly(trigger, facts2, planRun(trigger, facts2), thread, config2);
@@ -11461,59 +11471,6 @@ async function pageOf2(client, runId) {
 // src/version.ts
 var BRIDGE_NAME = "agent-run-bridge";
 var BRIDGE_VERSION = "0.1.0";
-
-// src/action/detect.ts
-var isOwnLogin = (login, self) => self.botLogins.some((bot) => bot.toLowerCase() === login.toLowerCase());
-function botActorsOf(event) {
-  const actors = [event.sender];
-  if (event.kind === "issue_comment" || event.kind === "pull_request_review_comment") actors.push(event.comment.author);
-  if (event.kind === "pull_request_review") actors.push(event.review.author);
-  return actors.filter((actor2) => !!actor2 && (actor2.type === "Bot" || actor2.login.toLowerCase().endsWith("[bot]")));
-}
-var asPerson = (actor2) => ({ login: actor2.login.replace(/\[bot\]$/i, "[allowed-bot]"), type: "User" });
-function withActors(event, map) {
-  const sender = event.sender ? map(event.sender) : event.sender;
-  switch (event.kind) {
-    case "issue_comment":
-      return { ...event, sender, comment: { ...event.comment, author: map(event.comment.author) } };
-    case "pull_request_review_comment":
-      return { ...event, sender, comment: { ...event.comment, author: map(event.comment.author) } };
-    case "pull_request_review":
-      return { ...event, sender, review: { ...event.review, author: event.review.author ? map(event.review.author) : null } };
-    case "other":
-      return { ...event, sender };
-    default:
-      return { ...event, sender };
-  }
-}
-function restore(trigger, original) {
-  switch (trigger.flow) {
-    case "comment":
-      if (original.kind !== "issue_comment") return trigger;
-      return { ...trigger, event: original, actor: original.comment.author, comment: original.comment };
-    case "review":
-      if (original.kind === "pull_request_review") {
-        return { ...trigger, event: original, actor: original.review.author ?? original.sender, review: original.review };
-      }
-      if (original.kind === "pull_request_review_comment") {
-        return { ...trigger, event: original, actor: original.comment.author, reviewComment: original.comment };
-      }
-      return trigger;
-    default:
-      return trigger;
-  }
-}
-function detectActionTrigger(event, config2, self, allowedBots, options = {}) {
-  const detection = detectTrigger(event, config2, self, options);
-  if (detection.kind !== "ignore" || detection.code !== "bot_sender") return detection;
-  const bots = botActorsOf(event);
-  if (bots.length === 0 || bots.some((bot) => isOwnLogin(bot.login, self) || !isAllowedBot(bot.login, allowedBots))) return detection;
-  const retried = detectTrigger(withActors(event, (actor2) => bots.includes(actor2) ? asPerson(actor2) : actor2), config2, self, options);
-  return retried.kind === "trigger" ? { kind: "trigger", trigger: restore(retried.trigger, event) } : retried;
-}
-function isAllowedBotActor(login, self, allowedBots) {
-  return login.toLowerCase().endsWith("[bot]") && !isOwnLogin(login, self) && isAllowedBot(login, allowedBots);
-}
 
 // src/config/inputs.ts
 var leafKinds;
@@ -12650,7 +12607,7 @@ async function readViewerLogin(octokit) {
 }
 function identityFor(viewerLogin) {
   const botLogins = [ACTIONS_BOT_LOGIN];
-  if (viewerLogin && viewerLogin.toLowerCase().endsWith("[bot]") && viewerLogin.toLowerCase() !== ACTIONS_BOT_LOGIN) {
+  if (viewerLogin && isBotAccount(viewerLogin) && viewerLogin.toLowerCase() !== ACTIONS_BOT_LOGIN) {
     botLogins.push(viewerLogin);
   }
   return { botLogins, viewerLogin };
@@ -13002,7 +12959,7 @@ async function openStep(inputs, env, now) {
     startedAt,
     deadline: startedAt + inputs.timeoutMinutes * 6e4,
     poll: pollScheduleFrom(env.AGENT_RUN_POLL_INTERVAL),
-    self: identityFor(null),
+    self: { botLogins: identityFor(null).botLogins, allowedBots: inputs.allowedBots },
     summary: {
       thread: isThreadEvent(event) ? { label: `${repoFullName ?? event.repo.fullName}#${event.thread.number}`, url: event.thread.url } : null,
       triggerPhrase: DEFAULT_REPO_CONFIG.trigger_phrase
@@ -13010,7 +12967,7 @@ async function openStep(inputs, env, now) {
   };
 }
 function identify(step) {
-  step.identity ??= resolveIdentity(step.octokit).then((identity) => step.self = { botLogins: identity.botLogins });
+  step.identity ??= resolveIdentity(step.octokit).then((identity) => step.self = { ...step.self, botLogins: identity.botLogins });
   return step.identity;
 }
 function identifyAhead(step) {
@@ -13088,7 +13045,7 @@ async function decide(step, config2) {
     const thread2 = threadReporter(step, { number: stop.thread.number });
     return done({ outcome: await stopFromThread({ octokit: step.octokit, repo: step.repo, request: stop, config: config2, self, client: repositoryRunReader(step.client, step.repoFullName), thread: thread2 }), failure: null });
   }
-  const detect = () => detectActionTrigger(event, config2, step.self, inputs.allowedBots, explicitPrompt);
+  const detect = () => detectTrigger(event, config2, step.self, explicitPrompt);
   let detection = detect();
   if (detection.kind !== "ignore") {
     await identify(step);
@@ -13112,7 +13069,6 @@ async function decide(step, config2) {
     lookup: MARKERS_ONLY_LOOKUP,
     origin: { deliveryId: deliveryId(step.runner), appName: ACTION_NAME, appVersion: BRIDGE_VERSION },
     images: { token: inputs.githubToken, tokenOrigins: [step.runner.serverUrl] },
-    allowedBots: (login) => isAllowedBotActor(login, step.self, inputs.allowedBots),
     logger: { warn: (_obj, message) => warning(message) }
   });
   info(prepared.reason);

@@ -10,6 +10,7 @@
  *   comments are what trust must exclude. With such a token the Action starts fresh runs rather
  *   than resuming from markers it cannot tell apart from the person's own text.
  */
+import { isBotAccount } from "../core/actors.js";
 import type { GitHubClient } from "../github/client.js";
 
 export const ACTIONS_BOT_LOGIN = "github-actions[bot]";
@@ -36,7 +37,7 @@ export async function readViewerLogin(octokit: GitHubClient): Promise<string | n
 /** The identity for a viewer login: app bots are added to the trusted logins, people are not. */
 export function identityFor(viewerLogin: string | null): ActionIdentity {
   const botLogins = [ACTIONS_BOT_LOGIN];
-  if (viewerLogin && viewerLogin.toLowerCase().endsWith("[bot]") && viewerLogin.toLowerCase() !== ACTIONS_BOT_LOGIN) {
+  if (viewerLogin && isBotAccount(viewerLogin) && viewerLogin.toLowerCase() !== ACTIONS_BOT_LOGIN) {
     botLogins.push(viewerLogin);
   }
   return { botLogins, viewerLogin };

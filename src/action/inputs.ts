@@ -7,6 +7,7 @@
  * Every problem is reported at once, each naming its input, e.g.
  *   Invalid inputs: `org-id` must be a positive integer, got "acme"; `metadata` must be a JSON object …
  */
+import type { AllowedBots } from "../core/actors.js";
 import * as z from "zod";
 import { AgentTypeFieldSchema, ModelSchema, RepoIdSchema, TriggerPhraseSchema } from "../config/schema.js";
 import { ImageDataUriSchema, LOGS_PATH_CHOICES, type AgentType, type LogsPathChoice } from "../service/wire.js";
@@ -54,11 +55,6 @@ const QUOTED_BY_MESSAGE: ReadonlySet<InputName> = new Set(["metadata", "images",
 /** An `images` line: a data URI as given, or a file to read (relative to the workspace). */
 export type ImageSource = { kind: "data_uri"; uri: string } | { kind: "file"; path: string };
 
-/** Bots allowed to trigger runs: none by default, a list, or every bot (`*`). */
-export interface AllowedBots {
-  all: boolean;
-  logins: string[];
-}
 
 export interface ActionInputs {
   apiUrl: string;
@@ -305,9 +301,3 @@ export function readInputs(env: Env): ActionInputs {
   throw new InputError(problems);
 }
 
-/** Whether a bot login may trigger runs under `allowed-bots` (`name` and `name[bot]` both match). */
-export function isAllowedBot(login: string, allowed: AllowedBots): boolean {
-  if (allowed.all) return true;
-  const bare = (value: string) => value.toLowerCase().replace(/\[bot\]$/, "");
-  return allowed.logins.some((entry) => bare(entry) === bare(login));
-}

@@ -15,6 +15,7 @@
  * The run marker's `state` is also the delivery record: the result comment says `"state":"done"`,
  * so a restarted watcher that finds it knows the result was already posted.
  */
+import { classifyActor, isBotAccount } from "./actors.js";
 import * as z from "zod";
 import type { RunPhase } from "../service/status.js";
 import type { AgentRun, SourceType } from "../service/wire.js";
@@ -210,11 +211,9 @@ export function parseCommentKind(body: string | null | undefined): BotCommentKin
  */
 export function isTrustedAuthor(comment: ThreadComment, self: BotIdentity): boolean {
   const login = comment.user?.login;
-  if (!login) return false;
-  const lower = login.toLowerCase();
-  if (!self.botLogins.some((bot) => bot.toLowerCase() === lower)) return false;
+  if (!login || classifyActor(login, self) !== "self") return false;
   const type = comment.user?.type;
-  return !(lower.endsWith("[bot]") && type !== undefined && type !== "Bot");
+  return !(isBotAccount(login) && type !== undefined && type !== "Bot");
 }
 
 /** Every run marker the bot wrote in the thread, newest first (by comment id: GitHub ids increase). */

@@ -30,10 +30,13 @@ import type {
   WorkflowRunBridgeEvent,
   WorkflowRunRef,
 } from "./events.js";
+import { actsAsPerson, classifyActor, type BridgeSelf } from "./actors.js";
 import { findKillSwitch, killSwitchReason } from "./kill-switch.js";
 import { parseTriggerComment, type TriggerGrammar } from "./trigger.js";
 
 /** Check and workflow conclusions that mean "CI failed" (others: success, neutral, cancelled, skipped…). */
+export type { BridgeSelf } from "./actors.js";
+
 export const FAILING_CONCLUSIONS = ["failure", "timed_out"] as const;
 
 // ---------------------------------------------------------------------------------------------
@@ -135,13 +138,6 @@ export function triggerThread(trigger: RunTrigger): { kind: ThreadKind; number: 
 // ---------------------------------------------------------------------------------------------
 // detectTrigger
 
-export interface BridgeSelf {
-  /** The app's slug, for mentions and for recognising its own check suites. */
-  appSlug?: string;
-  /** Logins whose comments are the bridge's own (e.g. `my-app[bot]`, `github-actions[bot]`). */
-  botLogins: readonly string[];
-}
-
 export interface DetectOptions {
   /** An explicit prompt from the caller (the Action's `prompt` input): any event becomes a `dispatch`. */
   explicitPrompt?: string;
@@ -172,18 +168,12 @@ export type TriggerDetection =
 
 const ignore = (code: IgnoreCode, reason: string): TriggerDetection => ({ kind: "ignore", code, reason });
 
-/** A bot account, or one of the bridge's own logins. */
+/** Whose words never start a run: the bridge's own, and bots the allow-list does not name. */
 export function isBotActor(actor: Actor | null | undefined, self: BridgeSelf): boolean {
-  if (!actor) return false;
-  const login = actor.login.toLowerCase();
-  if (actor.type === "Bot" || login.endsWith("[bot]")) return true;
-  if (self.appSlug && login === `${self.appSlug.toLowerCase()}[bot]`) return true;
-  return self.botLogins.some((bot) => bot.toLowerCase() === login);
+  return !!actor && !actsAsPerson(classifyActor(actor, self));
 }
 
-const isSelf = (actor: Actor, self: BridgeSelf) =>
-  self.botLogins.some((bot) => bot.toLowerCase() === actor.login.toLowerCase()) ||
-  (self.appSlug !== undefined && actor.login.toLowerCase() === `${self.appSlug.toLowerCase()}[bot]`);
+const isSelf = (actor: Actor, self: BridgeSelf) => classifyActor(actor, self) === "self";
 
 const grammarOf = (config: RepoConfig, self: BridgeSelf): TriggerGrammar => ({
   phrase: config.trigger_phrase,

@@ -4,6 +4,7 @@
  * list and text is bounded, and so is the whole prompt, with a visible marker where something
  * was cut. The repository's `instructions` close every prompt.
  */
+import { classifyActor } from "./actors.js";
 import type { PullRequestRef, RepoRef, ReviewCommentRef, ThreadKind, ThreadRef } from "./events.js";
 import { classifyLines, sanitizeUserText, stripAnsiEscapes, stripInvisibleCharacters, normalizeNewlines, truncate } from "./sanitize-input.js";
 
@@ -188,8 +189,7 @@ function fenced(content: string, language = ""): string {
 const threadNoun = (kind: ThreadKind) => (kind === "pull_request" ? "pull request" : "issue");
 
 function isBotComment(comment: ThreadComment, botLogins: readonly string[]): boolean {
-  const login = comment.author.toLowerCase();
-  return comment.authorType === "Bot" || login.endsWith("[bot]") || botLogins.some((bot) => bot.toLowerCase() === login);
+  return classifyActor({ login: comment.author, type: comment.authorType }, { botLogins }) !== "person";
 }
 
 function threadSection(thread: ThreadContext, options: PromptOptions, exclude: { id?: number; url?: string } = {}): string {

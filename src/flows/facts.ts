@@ -3,6 +3,7 @@
  * run the thread or the pull request's branch already has (the caller's records first, then the
  * bot's own markers), whether that run is still working, and for CI how many fixes were tried.
  */
+import { classifyActor, type BridgeSelf } from "../core/actors.js";
 import type { RepoConfig } from "../config/schema.js";
 import type { PullRequestRef } from "../core/events.js";
 import {
@@ -37,13 +38,14 @@ export async function triggerPermission(
   repo: RepoRef,
   trigger: RunTrigger,
   config: RepoConfig,
-  allowedBots: (login: string) => boolean = () => false,
+  self: BridgeSelf,
 ): Promise<{ allowed: boolean; why: string }> {
   // CI failures come from GitHub itself; an explicit prompt was put there by whoever wrote the workflow.
   if (isCheckFailureTrigger(trigger)) return { allowed: true, why: "CI failures need no permission." };
   if (trigger.flow === "dispatch" || !trigger.actor) return { allowed: true, why: "An explicit prompt from the workflow." };
   const login = trigger.actor.login;
-  if ((login.toLowerCase().endsWith("[bot]") || trigger.actor.type === "Bot") && allowedBots(login)) {
+  // Bots have no repository role: for a bot the Action's `allowed-bots` lets in, the list is the permission.
+  if (classifyActor(trigger.actor, self) === "allowed_bot") {
     return { allowed: true, why: `@${login} is a bot this workflow allows to trigger runs.` };
   }
   return checkTriggerPermission(octokit, repo, trigger.actor, config.permissions);

@@ -30,8 +30,8 @@
  * Exported API:
  *
  * - `prepareRun(input: PrepareRunInput): Promise<PreparedRun>` — permission (checkTriggerPermission,
- *   skipped for CI and explicit prompts; a bot accepted by `input.allowedBots(login)` is allowed by
- *   that list), the known run (the lookup's active run in the thread, then
+ *   skipped for CI and explicit prompts; a bot that `classifyActor` calls an `allowed_bot` under
+ *   `input.self.allowedBots` is allowed by that list), the known run (the lookup's active run in the thread, then
  *   the bot's trusted markers in the thread and, for pull requests, the run that produced the head
  *   branch: reviews and CI look at the branch first), whether it is still working (lookup, else
  *   `client.getRun` + classifyRunStatus; a 404 means no known run), CI facts (attempts from the lookup

@@ -116,7 +116,7 @@ export async function prepareRun(input: PrepareRunInput): Promise<PreparedRun> {
   }
 
   // The cheapest "no" first: one call, before anything is read for a prompt.
-  const permission = repo ? await triggerPermission(octokit, repo, trigger, config, input.allowedBots) : { allowed: true, why: "No repository." };
+  const permission = repo ? await triggerPermission(octokit, repo, trigger, config, self) : { allowed: true, why: "No repository." };
   if (!permission.allowed) {
     const facts: RunFacts = { ...baseFacts, permission, knownRun: null };
     return finishEarly(trigger, facts, planRun(trigger, facts), thread, config);

@@ -91,11 +91,6 @@ export interface PrepareRunInput {
   /** For the run's metadata: the delivery (App) or workflow run (Action), and who we are. */
   origin: { deliveryId?: string; appName: string; appVersion: string };
   images?: ImageDownloadSettings;
-  /**
-   * Bots this shell lets trigger runs (the Action's `allowed-bots`): for them the list is the
-   * permission, since bots have no repository role. Default: no bot may trigger.
-   */
-  allowedBots?: (login: string) => boolean;
   promptLimits?: Partial<PromptLimits>;
   /** The caller's wish (the Action's `mode: create`), one of planRun's facts. Default `auto`. */
   mode?: RunMode;

@@ -3,6 +3,7 @@
  * `context.octokit`, `probot.auth(id)` and @actions/github's `getOctokit()` all provide it (they
  * share @octokit/core), so domain code never depends on a Probot context or a plugin set.
  */
+import { isBotAccount } from "../core/actors.js";
 import type { Octokit } from "@octokit/core";
 
 export type GitHubClient = Pick<Octokit, "request">;
@@ -23,7 +24,7 @@ export interface GitHubActor {
 export function toActor(user: { login: string; type?: string } | null | undefined): GitHubActor {
   if (!user) return { login: "ghost", type: "User", isBot: false };
   const type = user.type ?? "User";
-  return { login: user.login, type, isBot: type === "Bot" || user.login.endsWith("[bot]") };
+  return { login: user.login, type, isBot: isBotAccount({ login: user.login, type }) };
 }
 
 /** GitHub's largest page. */

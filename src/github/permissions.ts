@@ -3,6 +3,7 @@
  * fetches the facts it needs in the cheapest order: the repository role (one call), then team
  * memberships only when the role and the allow-list do not settle it.
  */
+import { isBotAccount } from "../core/actors.js";
 import {
   decidePermission,
   isAllowListed,
@@ -75,8 +76,7 @@ export async function checkTriggerPermission(
   policy: TriggerPolicy,
 ): Promise<PermissionDecision> {
   const login = typeof actor === "string" ? actor : actor.login;
-  const isBot = login.endsWith("[bot]") || (typeof actor !== "string" && actor.type === "Bot");
-  if (isBot) return { allowed: false, why: `@${login} is a bot; bots cannot trigger runs.` };
+  if (isBotAccount(actor)) return { allowed: false, why: `@${login} is a bot; bots cannot trigger runs.` };
 
   const { roleName, permission } = await getCollaboratorRole(octokit, repo, login);
   const facts = { login, repoOwner: repo.owner, role: roleName, basePermission: permission };

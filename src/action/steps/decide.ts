@@ -8,14 +8,13 @@ import * as core from "@actions/core";
 import type { RepoConfig } from "../../config/schema.js";
 import { isThreadEvent } from "../../core/events.js";
 import { newRunMarker, type RunMarker } from "../../core/markers.js";
-import { planRun, triggerThread, type RunMode, type RunTrigger } from "../../core/plan.js";
+import { detectTrigger, planRun, triggerThread, type RunMode, type RunTrigger } from "../../core/plan.js";
 import { detectStopRequest } from "../../core/stop.js";
 import type { TrackingPhase } from "../../core/render.js";
 import { configErrorReply, detectDespiteConfigError, MARKERS_ONLY_LOOKUP, prepareRun, type PreparedStart } from "../../flows/index.js";
 import type { AgentRun, CreateRunRequest } from "../../service/wire.js";
 import { SOURCE } from "../../service/wire.js";
 import { BRIDGE_VERSION } from "../../version.js";
-import { detectActionTrigger, isAllowedBotActor } from "../detect.js";
 import { effectiveConfig, fetchConfigFile, layeredConfigInput, parseConfigFile, CONFIG_PATH } from "../repo-config.js";
 import { repositoryRunReader } from "../runs.js";
 import { workflowRunUrl } from "../runner-env.js";
@@ -93,8 +92,9 @@ export async function decide(step: Step, config: RepoConfig): Promise<Decision> 
   }
 
   // Most events of a comment workflow are not for the agent: decide that before asking GitHub who
-  // the token is (every bot is already refused by type; the identity only adds which bot is us).
-  const detect = () => detectActionTrigger(event, config, step.self, inputs.allowedBots, explicitPrompt);
+  // the token is (every bot not in `allowed-bots` is already refused by type; the identity only
+  // adds which bot is us, never let in by the list).
+  const detect = () => detectTrigger(event, config, step.self, explicitPrompt);
   let detection = detect();
   if (detection.kind !== "ignore") {
     await identify(step);
@@ -120,7 +120,6 @@ export async function decide(step: Step, config: RepoConfig): Promise<Decision> 
     lookup: MARKERS_ONLY_LOOKUP,
     origin: { deliveryId: deliveryId(step.runner), appName: ACTION_NAME, appVersion: BRIDGE_VERSION },
     images: { token: inputs.githubToken, tokenOrigins: [step.runner.serverUrl] },
-    allowedBots: (login: string) => isAllowedBotActor(login, step.self, inputs.allowedBots),
     logger: { warn: (_obj, message) => core.warning(message) },
   });
   core.info(prepared.reason);

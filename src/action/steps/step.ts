@@ -89,7 +89,7 @@ export async function openStep(inputs: ActionInputs, env: Env, now: () => number
     startedAt,
     deadline: startedAt + inputs.timeoutMinutes * 60_000,
     poll: pollScheduleFrom(env.AGENT_RUN_POLL_INTERVAL),
-    self: identityFor(null),
+    self: { botLogins: identityFor(null).botLogins, allowedBots: inputs.allowedBots },
     summary: {
       thread: isThreadEvent(event) ? { label: `${repoFullName ?? event.repo.fullName}#${event.thread.number}`, url: event.thread.url } : null,
       triggerPhrase: DEFAULT_REPO_CONFIG.trigger_phrase,
@@ -99,7 +99,7 @@ export async function openStep(inputs: ActionInputs, env: Env, now: () => number
 
 /** Asks GitHub who the token writes as (once per step) and remembers it in `step.self`. */
 export function identify(step: Step): Promise<BridgeSelf> {
-  step.identity ??= resolveIdentity(step.octokit).then((identity) => (step.self = { botLogins: identity.botLogins }));
+  step.identity ??= resolveIdentity(step.octokit).then((identity) => (step.self = { ...step.self, botLogins: identity.botLogins }));
   return step.identity;
 }
 

@@ -5,7 +5,8 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
-import { INPUT_NAMES, InputError, inputVariable, isAllowedBot, readInputs } from "../../../src/action/inputs.js";
+import { INPUT_NAMES, InputError, inputVariable, readInputs } from "../../../src/action/inputs.js";
+import { classifyActor } from "../../../src/core/actors.js";
 import { OUTPUT_NAMES } from "../../../src/action/report.js";
 
 interface ActionYml {
@@ -197,11 +198,12 @@ describe("readInputs", () => {
 
 describe("allowed-bots", () => {
   it("matches logins with or without [bot], case-insensitively; * lets every bot in; empty lets none", () => {
-    const listed = { all: false, logins: ["renovate[bot]", "dependabot"] };
-    expect(isAllowedBot("Renovate[bot]", listed)).toBe(true);
-    expect(isAllowedBot("dependabot[bot]", listed)).toBe(true);
-    expect(isAllowedBot("other[bot]", listed)).toBe(false);
-    expect(isAllowedBot("other[bot]", { all: true, logins: [] })).toBe(true);
-    expect(isAllowedBot("renovate[bot]", { all: false, logins: [] })).toBe(false);
+    const allowedBots = readInputs({ ...required, "INPUT_ALLOWED-BOTS": "renovate[bot], dependabot" }).allowedBots;
+    const kind = (login: string, allowed = allowedBots) => classifyActor(login, { botLogins: [], allowedBots: allowed });
+    expect(kind("Renovate[bot]")).toBe("allowed_bot");
+    expect(kind("dependabot[bot]")).toBe("allowed_bot");
+    expect(kind("other[bot]")).toBe("bot");
+    expect(kind("other[bot]", readInputs({ ...required, "INPUT_ALLOWED-BOTS": "*" }).allowedBots)).toBe("allowed_bot");
+    expect(kind("renovate[bot]", readInputs(required).allowedBots)).toBe("bot");
   });
 });
