@@ -12572,6 +12572,99 @@ async function readCurrentStep(client, runId, options) {
   }
 }
 
+// src/service/reconcile.ts
+var INTERRUPTED_RUN_DEFAULTS = { maxPages: 3, pageSize: LIST_PAGE_MAX, clockSkewMs: 5 * 6e4 };
+var ORDER_TOLERANCE_MS = 1e3;
+async function findInterruptedRun(client, query) {
+  const wanted = wantedMetadata(query.match);
+  if (!Number.isFinite(query.sentAfter)) throw new RequestValidationError("interrupted run search", ["sentAfter must be an epoch time in milliseconds"]);
+  const maxPages = query.maxPages ?? INTERRUPTED_RUN_DEFAULTS.maxPages;
+  const pageSize = query.pageSize ?? INTERRUPTED_RUN_DEFAULTS.pageSize;
+  const windowStart = query.sentAfter - (query.clockSkewMs ?? INTERRUPTED_RUN_DEFAULTS.clockSkewMs);
+  const callOptions = { signal: query.signal, deadline: query.deadline };
+  let skip = 0;
+  let previous;
+  for (let pagesRead = 1; pagesRead <= maxPages; pagesRead++) {
+    const listing = await client.listRuns({ skip, limit: pageSize }, callOptions);
+    if (listing.kind === "unsupported") return { kind: "unsupported" };
+    const { items, total, size } = listing.page;
+    let reachedWindowStart = false;
+    for (const run of items) {
+      if (matches(run, wanted)) return { kind: "found", run, pagesRead };
+      const createdAt2 = parseServiceTimestamp(run.created_at);
+      if (createdAt2 === void 0) continue;
+      if (previous !== void 0 && createdAt2 > previous + ORDER_TOLERANCE_MS) {
+        return { kind: "inconclusive", reason: "the service does not list runs newest first, so the listing cannot be bounded by time", pagesRead };
+      }
+      previous = createdAt2;
+      if (createdAt2 < windowStart) reachedWindowStart = true;
+    }
+    if (reachedWindowStart) return { kind: "not_found", pagesRead };
+    skip += items.length;
+    const ended = typeof total === "number" ? skip >= total : items.length === 0 || items.length < Math.min(pageSize, size ?? pageSize);
+    if (ended || items.length === 0) return { kind: "not_found", pagesRead };
+  }
+  return {
+    kind: "inconclusive",
+    reason: `${maxPages} page(s) of runs did not reach back to when the create was sent`,
+    pagesRead: maxPages
+  };
+}
+function wantedMetadata(match) {
+  const wanted = [];
+  if (match.delivery_id !== void 0 && String(match.delivery_id) !== "") wanted.push([BRIDGE_METADATA_KEYS.deliveryId, String(match.delivery_id)]);
+  if (match.bridge_task_id !== void 0 && String(match.bridge_task_id) !== "") wanted.push([BRIDGE_METADATA_KEYS.bridgeTaskId, String(match.bridge_task_id)]);
+  if (wanted.length === 0) {
+    throw new RequestValidationError("interrupted run search", ["match needs delivery_id or bridge_task_id"]);
+  }
+  return wanted;
+}
+function matches(run, wanted) {
+  const metadata = run.metadata;
+  if (!metadata) return false;
+  return wanted.every(([key, value2]) => {
+    const found = metadata[key];
+    return (typeof found === "string" || typeof found === "number") && String(found) === value2;
+  });
+}
+function parseServiceTimestamp(value2) {
+  if (!value2) return void 0;
+  const text2 = value2.trim().replace(" ", "T");
+  const zoned = !text2.includes("T") || /T.*(?:[zZ]|[+-]\d{2}(?::?\d{2})?)$/.test(text2) ? text2 : `${text2}Z`;
+  const parsed = Date.parse(zoned);
+  return Number.isNaN(parsed) ? void 0 : parsed;
+}
+
+// src/action/steps/rerun.ts
+async function findEarlierAttempt(step, prepared) {
+  const { runId: workflowRun, runAttempt } = step.runner;
+  const attempt = Number(runAttempt ?? "1");
+  if (!workflowRun || !(attempt > 1) || !step.repo || !prepared.thread) return null;
+  const { comments } = await listIssueComments(step.octokit, step.repo, prepared.thread.number, { limit: THREAD_COMMENT_SCAN_LIMIT });
+  const prefix = `actions:${workflowRun}:`;
+  const earlierAttemptOf = (requestId) => requestId?.startsWith(prefix) ? Number(requestId.slice(prefix.length)) : Number.NaN;
+  const interrupted = listTrustedRunMarkers(asMarkerComments(comments), { botLogins: [...step.self.botLogins] }).find(({ marker }) => marker.runId === null && earlierAttemptOf(marker.requestId) < attempt);
+  if (!interrupted) return null;
+  const comment = comments.find((c) => c.id === interrupted.commentId);
+  const earlier = earlierAttemptOf(interrupted.marker.requestId);
+  const reused = { id: comment.id, url: comment.htmlUrl };
+  const search = await findInterruptedRun(step.client, { sentAfter: Date.parse(comment.createdAt), match: { delivery_id: `${workflowRun}-${earlier}` }, deadline: step.deadline });
+  switch (search.kind) {
+    case "found":
+      info(`Attempt ${earlier} of this workflow run was stopped while starting run ${search.run.id}; this attempt watches that run instead of starting another.`);
+      return { comment: reused, run: search.run };
+    case "not_found":
+      info(`Attempt ${earlier} of this workflow run was stopped before its run started; starting it now.`);
+      return { comment: reused, run: null };
+    case "inconclusive":
+    case "unsupported":
+      warning(
+        `Attempt ${earlier} of this workflow run was stopped while starting a run, and the service ${search.kind === "unsupported" ? "does not list runs" : `could not tell (${search.reason})`}: starting one now, so two runs may exist.`
+      );
+      return { comment: reused, run: null };
+  }
+}
+
 // src/action/stop.ts
 async function stopFromThread(input) {
   const prepared = await prepareStop({ octokit: input.octokit, request: input.request, config: input.config, self: input.self, client: input.client });
@@ -12881,6 +12974,10 @@ var ThreadReporter = class {
     const posted = await this.attempt("post a comment", () => createComment(this.octokit, this.repo, number3, body));
     return posted ? { id: posted.id, url: posted.htmlUrl } : null;
   }
+  /** Carries on in a tracking comment an earlier attempt of this job posted, instead of posting another. */
+  continueTracking(comment) {
+    this.tracking ??= comment;
+  }
   /** Posts the tracking comment the first time, edits it afterwards (re-posting it if someone deleted it). */
   async track(body) {
     if (this.threadNumber === null) return null;
@@ -13084,11 +13181,18 @@ async function decide(step, config2) {
       notice(prepared.reason, { title: prepared.action === "refuse" ? "Agent run refused" : "Pull request handed back" });
       return done({ outcome: { kind, reason: prepared.reason, comment }, failure: null });
     }
-    default:
-      if (prepared.action === "queue" && prepared.runId === null) {
-        return done(fail(step, "The thread's run is still being created; trigger the agent again once it has started.", null));
-      }
+    case "queue":
+      if (prepared.runId === null) return done(fail(step, "The thread's run is still being created; trigger the agent again once it has started.", null));
       return { kind: "start", start: startFor(step, prepared), thread, prepared };
+    case "resume":
+      return { kind: "start", start: startFor(step, prepared), thread, prepared };
+    case "create": {
+      const earlier = await findEarlierAttempt(step, prepared);
+      if (earlier) thread.continueTracking(earlier.comment);
+      const adopted = earlier?.run;
+      if (!adopted) return { kind: "start", start: startFor(step, prepared), thread, prepared };
+      return { kind: "start", start: { ...startFor(step, prepared), send: () => Promise.resolve(adopted) }, thread, prepared: null };
+    }
   }
 }
 function decideAhead(step) {

@@ -59,6 +59,11 @@ export class ThreadReporter {
     return posted ? { id: posted.id, url: posted.htmlUrl } : null;
   }
 
+  /** Carries on in a tracking comment an earlier attempt of this job posted, instead of posting another. */
+  continueTracking(comment: PostedComment): void {
+    this.tracking ??= comment;
+  }
+
   /** Posts the tracking comment the first time, edits it afterwards (re-posting it if someone deleted it). */
   async track(body: string): Promise<PostedComment | null> {
     if (this.threadNumber === null) return null;

@@ -18,6 +18,7 @@ import { BRIDGE_VERSION } from "../../version.js";
 import { effectiveConfig, fetchConfigFile, layeredConfigInput, parseConfigFile, CONFIG_PATH } from "../repo-config.js";
 import { repositoryRunReader } from "../runs.js";
 import { workflowRunUrl } from "../runner-env.js";
+import { findEarlierAttempt } from "./rerun.js";
 import { stopFromThread } from "../stop.js";
 import type { ThreadReporter } from "../thread.js";
 import { ACTION_NAME, deliveryId, fail, identify, identifyAhead, requestIdOf, threadReporter, type Step, type StepResult } from "./step.js";
@@ -73,7 +74,7 @@ export interface Start {
 
 export type Decision =
   | { kind: "done"; result: StepResult }
-  /** `prepared` is absent for `mode: resume`: the workflow named the run, nothing was gathered. */
+  /** `prepared` (what the spend limits judge) is null when nothing new is spent: a run named by `mode: resume`, or adopted from an interrupted attempt. */
   | { kind: "start"; start: Start; thread: ThreadReporter; prepared: PreparedStart | null };
 
 const done = (result: StepResult): Decision => ({ kind: "done", result });
@@ -136,11 +137,19 @@ export async function decide(step: Step, config: RepoConfig): Promise<Decision> 
       core.notice(prepared.reason, { title: prepared.action === "refuse" ? "Agent run refused" : "Pull request handed back" });
       return done({ outcome: { kind, reason: prepared.reason, comment }, failure: null });
     }
-    default:
-      if (prepared.action === "queue" && prepared.runId === null) {
-        return done(fail(step, "The thread's run is still being created; trigger the agent again once it has started.", null));
-      }
+    case "queue":
+      if (prepared.runId === null) return done(fail(step, "The thread's run is still being created; trigger the agent again once it has started.", null));
       return { kind: "start", start: startFor(step, prepared), thread, prepared };
+    case "resume":
+      return { kind: "start", start: startFor(step, prepared), thread, prepared };
+    case "create": {
+      const earlier = await findEarlierAttempt(step, prepared);
+      if (earlier) thread.continueTracking(earlier.comment);
+      const adopted = earlier?.run;
+      if (!adopted) return { kind: "start", start: startFor(step, prepared), thread, prepared };
+      // Nothing is sent: the earlier attempt's run is watched, and was counted by the spend limits when it started.
+      return { kind: "start", start: { ...startFor(step, prepared), send: () => Promise.resolve(adopted) }, thread, prepared: null };
+    }
   }
 }
 
