@@ -73,9 +73,11 @@ function isPermanentGitHubError(error: unknown): boolean {
 }
 
 /** Reviews take no reactions: their first acknowledgement is the tracking comment. */
-function reactsVisibly(task: Task): boolean {
-  return task.reaction !== null && task.reaction.kind !== "review";
-}
+/**
+ * How long the 👀 on a trigger may wait for its installation's turn: about the time its tracking
+ * comment takes when writes are idle. Longer, and the tracking comment says more than it would.
+ */
+const COURTESY_WAIT_MS = 3_000;
 
 const noopLogger: EngineLogger = { info() {}, warn() {}, error() {} };
 const noopObserver: EngineObserver = { acknowledged() {}, runStarted() {}, runFinished() {} };
@@ -107,6 +109,7 @@ export class RunEngine {
   private readonly poll: { initial: number; max: number; factor: number };
   private readonly pollShare: { busy: number; idle: number };
   private readonly editIntervalMs: number;
+  private readonly courtesyWaitMs: number;
   private readonly editWindow: SlidingWindowLog;
   private readonly scale: number;
   /** Create steps of this process waiting for the service's budget (at most CREATES_WAITING_IN_STEPS). */
@@ -136,6 +139,8 @@ export class RunEngine {
     };
     this.pollShare = { busy: options.pollBudgetShare?.busy ?? 0.75, idle: options.pollBudgetShare?.idle ?? 0.95 };
     this.editIntervalMs = (options.progressEditIntervalMs ?? 15_000) * this.scale;
+    // Never less than a second of real time: on a busy machine a write's own turn takes that long.
+    this.courtesyWaitMs = Math.max(COURTESY_WAIT_MS * this.scale, 1_000);
     this.editWindow = new SlidingWindowLog(options.progressEditsPerMinute ?? 30, 60_000 * this.scale);
     this.watchTimeoutMs = options.watchTimeoutMs ?? DEFAULT_WATCH_TIMEOUT_MS;
     this.now = options.now ?? Date.now;
@@ -205,17 +210,29 @@ export class RunEngine {
 
   // ---- acknowledging ----------------------------------------------------------------------
 
-  /** 👀 on the trigger and the tracking comment, exactly once even when a crash cut the last try short. */
+  /**
+   * 👀 on the trigger and the tracking comment, exactly once even when a crash cut the last try short.
+   * The 👀 is a courtesy: it goes first when the installation's writes are idle, but in a burst it
+   * waits behind every thread's tracking comment and is dropped once stale, so that each thread
+   * costs its installation one write before it is acknowledged, not two.
+   */
   private async acknowledge(task: Task): Promise<Task> {
     if (task.trackingCommentId !== null) return task;
     let commentId: number | null = null;
+    let noted = false;
+    const noteOnce = (acknowledged: Task) => {
+      if (noted) return;
+      noted = true;
+      this.noteAcknowledged(acknowledged);
+    };
+    let eyes: Promise<unknown> = Promise.resolve();
     if (task.acknowledgedAt !== null) {
       // A previous try may have posted the comment before it could store its id: find it by its marker.
       commentId = await this.writer.findOwnComment(task.thread, trackingRequestId(task));
     } else {
       task = await this.store.updateTask(task.id, { acknowledgedAt: this.now() });
-      await this.react(task, "eyes", "acknowledge");
-      if (reactsVisibly(task)) this.noteAcknowledged(task);
+      const seen = task;
+      eyes = this.react(task, "eyes", "courtesy").then((shown) => shown && noteOnce(seen));
     }
     if (commentId === null) {
       const counts = await this.store.countByState();
@@ -230,14 +247,16 @@ export class RunEngine {
       });
       try {
         commentId = await this.writer.createComment(task.thread, body, { priority: "acknowledge" });
-        if (!reactsVisibly(task)) this.noteAcknowledged(task);
+        noteOnce(task);
       } catch (error) {
         if (!isPermanentGitHubError(error)) throw error;
         // The run still goes ahead; its result is posted as a new comment if GitHub takes it then.
         this.log.error({ err: error, taskId: task.id }, "could not post the tracking comment");
+        await eyes;
         return task;
       }
     }
+    await eyes;
     const request =
       task.kind === "create"
         ? { ...task.request, metadata: { ...((task.request.metadata as object | undefined) ?? {}), status_comment_id: commentId } }
@@ -597,10 +616,13 @@ export class RunEngine {
     await this.store.updateTask(task.id, { trackingCommentId: id });
   }
 
-  private async react(task: Task, content: ReactionContent | null, priority: WritePriority): Promise<void> {
-    if (!content || !task.reaction) return;
-    await this.writer.react(task.thread, task.reaction, content, { priority }).catch((error: unknown) => {
+  /** True when the reaction is on the trigger now. A courtesy waits at most one progress-edit interval. */
+  private async react(task: Task, content: ReactionContent | null, priority: WritePriority): Promise<boolean> {
+    if (!content || !task.reaction) return false;
+    const options = { priority, ...(priority === "courtesy" ? { maxWaitMs: this.courtesyWaitMs } : {}) };
+    return this.writer.react(task.thread, task.reaction, content, options).catch((error: unknown) => {
       this.log.warn({ taskId: task.id, err: error }, "could not add the reaction");
+      return false;
     });
   }
 }

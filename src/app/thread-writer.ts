@@ -3,7 +3,7 @@ import { asMarkerComments } from "../flows/facts.js";
 import type { GitHubClient } from "../github/client.js";
 import { createComment, listIssueComments, updateComment } from "../github/comments.js";
 import { GitHubNotFoundError } from "../github/errors.js";
-import type { ScheduleOptions, WritePacer, WritePriority } from "../github/pacing.js";
+import { DROPPABLE_PRIORITIES, type ScheduleOptions, type WritePacer, type WritePriority } from "../github/pacing.js";
 import { addReaction, type ReactionContent } from "../github/reactions.js";
 import type { ReactionTarget, ThreadRef } from "./store/types.js";
 
@@ -13,8 +13,10 @@ export type { WritePriority };
 
 /**
  * What a person is waiting for decides which write goes first when an installation's writes queue up
- * (see github/pacing.ts): the acknowledgement (👀, the tracking comment, a refusal), then results,
- * then progress edits, which may be dropped once stale or superseded by a newer write to the same comment.
+ * (see github/pacing.ts): the acknowledgement (the tracking comment, a refusal), then results, then
+ * courtesies (the 👀 on a trigger that a tracking comment follows), then progress edits. Courtesies
+ * and progress edits may be dropped once stale, progress edits also when a newer write to the same
+ * comment supersedes them.
  */
 export interface WriteOptions extends ScheduleOptions {
   priority: WritePriority;
@@ -28,7 +30,8 @@ export interface ThreadWriter {
   createComment(thread: ThreadRef, body: string, options: WriteOptions): Promise<number>;
   /** "missing" when the comment no longer exists (deleted by someone): the caller posts a new one. "dropped": a stale progress edit. */
   updateComment(thread: ThreadRef, commentId: number, body: string, options: WriteOptions): Promise<"ok" | "missing" | "dropped">;
-  react(thread: ThreadRef, target: ReactionTarget, content: ReactionContent, options: WriteOptions): Promise<void>;
+  /** False when the reaction was not added: nothing to react to (a review), or a courtesy dropped as stale. */
+  react(thread: ThreadRef, target: ReactionTarget, content: ReactionContent, options: WriteOptions): Promise<boolean>;
   /** A read: the bot's own comment in the thread whose marker carries `requestId` (what a step cut off by a crash may have posted). */
   findOwnComment(thread: ThreadRef, requestId: string): Promise<number | null>;
 }
@@ -54,8 +57,9 @@ export function createOctokitThreadWriter(octokitFor: (installationId: number | 
       }
     },
     async react(thread, target, content) {
-      if (!canReactTo(target)) return;
+      if (!canReactTo(target)) return false;
       await addReaction(await octokitFor(thread.installationId), repoOf(thread), { kind: target.kind, id: target.id }, content);
+      return true;
     },
     async findOwnComment(thread, requestId) {
       const { comments } = await listIssueComments(await octokitFor(thread.installationId), repoOf(thread), thread.issueNumber, { limit: OWN_COMMENT_SCAN });
@@ -83,7 +87,7 @@ export function createPacedThreadWriter(inner: ThreadWriter, pacer: WritePacer):
   async function paced<T>(thread: ThreadRef, options: WriteOptions, write: () => Promise<T>): Promise<T | null> {
     const outcome = await pacer.schedule(thread.installationId, options.priority, write, options);
     if (outcome.kind === "written") return outcome.value;
-    if (options.priority !== "progress") throw new Error(`The write pacer dropped a ${options.priority} write (${outcome.reason}); only progress writes may be dropped.`);
+    if (!DROPPABLE_PRIORITIES.has(options.priority)) throw new Error(`The write pacer dropped a ${options.priority} write (${outcome.reason}); only courtesies and progress edits may be dropped.`);
     return null;
   }
   return {
@@ -97,8 +101,8 @@ export function createPacedThreadWriter(inner: ThreadWriter, pacer: WritePacer):
       return (await paced(thread, withKey, () => inner.updateComment(thread, commentId, body, withKey))) ?? "dropped";
     },
     async react(thread, target, content, options) {
-      if (!canReactTo(target)) return;
-      await paced(thread, options, () => inner.react(thread, target, content, options));
+      if (!canReactTo(target)) return false;
+      return (await paced(thread, options, () => inner.react(thread, target, content, options))) ?? false;
     },
     findOwnComment: (thread, requestId) => inner.findOwnComment(thread, requestId),
   };

@@ -17,9 +17,15 @@ import {
 } from "../service/sliding-window.js";
 import { GitHubRateLimitError, rateLimitWaitMs, toGitHubError } from "./errors.js";
 
-/** Served in this order within one installation; only `progress` writes may be dropped. */
-export const WRITE_PRIORITIES = ["acknowledge", "result", "progress"] as const;
+/**
+ * Served in this order within one installation. `courtesy` (the 👀 on a trigger, worth a write only
+ * until its tracking comment says more) and `progress` writes may be dropped; the others never are.
+ */
+export const WRITE_PRIORITIES = ["acknowledge", "result", "courtesy", "progress"] as const;
 export type WritePriority = (typeof WRITE_PRIORITIES)[number];
+
+/** The priorities whose writes may be dropped (stale past `maxWaitMs`, or superseded). */
+export const DROPPABLE_PRIORITIES: ReadonlySet<WritePriority> = new Set(["courtesy", "progress"]);
 
 export type DropReason = "superseded" | "stale";
 export type WriteOutcome<T> = { kind: "written"; value: T } | { kind: "dropped"; reason: DropReason };
@@ -31,8 +37,8 @@ export interface ScheduleOptions {
    */
   supersedeKey?: string;
   /**
-   * `progress` writes only: dropped ("stale") when they cannot start within this many ms of
-   * `schedule()`. Taken as given (not multiplied by `timeScale`).
+   * `courtesy` and `progress` writes only: dropped ("stale") when they cannot start within this
+   * many ms of `schedule()`. Taken as given (not multiplied by `timeScale`).
    */
   maxWaitMs?: number;
 }
@@ -103,7 +109,7 @@ export interface WritePacerOptions {
 export interface WritePacer {
   /**
    * Runs `write` when the installation's lane allows it. Resolves with its value, or with why a
-   * `progress` write was dropped; rejects with the write's own error (after retrying rate limits).
+   * `courtesy` or `progress` write was dropped; rejects with the write's own error (after retrying rate limits).
    */
   schedule<T>(
     installationId: number | null,
@@ -274,7 +280,7 @@ class Pacer implements WritePacer {
     const key = laneKeyOf(installationId);
     let lane = this.lanes.get(key);
     if (!lane) {
-      lane = { key, queues: { acknowledge: [], result: [], progress: [] }, busy: false };
+      lane = { key, queues: { acknowledge: [], result: [], courtesy: [], progress: [] }, busy: false };
       this.lanes.set(key, lane);
     }
     if (supersedeKey !== undefined) this.supersede(lane, supersedeKey);
@@ -288,7 +294,7 @@ class Pacer implements WritePacer {
         write,
         supersedeKey,
         // Acknowledgements and results are never dropped, however long they wait.
-        staleAt: priority === "progress" && maxWaitMs !== undefined ? scheduledAt + maxWaitMs : undefined,
+        staleAt: DROPPABLE_PRIORITIES.has(priority) && maxWaitMs !== undefined ? scheduledAt + maxWaitMs : undefined,
         scheduledAt,
         attempts: 0,
         resolve: resolve as (outcome: WriteOutcome<unknown>) => void,

@@ -53,7 +53,9 @@ describe("/metrics", () => {
     expect(sample(text, 'agent_run_bridge_queue_jobs{kind="delivery",state="waiting"}')).toBe(0);
     expect(sample(text, "agent_run_bridge_first_acknowledgement_seconds_count")).toBe(1);
     expect(sample(text, 'agent_run_bridge_webhook_answer_seconds_count{status="200"}')).toBe(4);
-    expect(sample(text, 'agent_run_bridge_github_writes_total{priority="acknowledge",outcome="written"}')).toBe(2);
+    // The tracking comment, and the 👀 as a courtesy (writes were idle, so it went first).
+    expect(sample(text, 'agent_run_bridge_github_writes_total{priority="acknowledge",outcome="written"}')).toBe(1);
+    expect(sample(text, 'agent_run_bridge_github_writes_total{priority="courtesy",outcome="written"}')).toBe(1);
     expect(sample(text, 'agent_run_bridge_github_writes_total{priority="result",outcome="written"}')).toBeGreaterThanOrEqual(2);
     expect(text).not.toContain("octo-org");
   });

@@ -437,6 +437,19 @@ describe.each(APP_BACKENDS)("RunEngine on the %s backend", (backend) => {
     expect(world.emulator.control.stats().rateLimited).toBe(0);
   });
 
+  it("in a burst in one installation, each thread's tracking comment goes before the 👀 courtesies: one write per thread, not two, before all are acknowledged", async () => {
+    world = await startWorld(backend);
+    for (let issue = 1; issue <= ISSUES; issue++) await world.submit({ thread: { installationId: INSTALLATION_ID, owner: OWNER, repo: REPO, issueNumber: issue, triggerPhrase: "/agent" } });
+    await world.harness.idle();
+    const writes = world.github.requests.filter((r) => r.method === "POST" && (r.route?.endsWith("/reactions") || r.route === "/repos/:owner/:repo/issues/:issue_number/comments"));
+    const isTracking = (r: (typeof writes)[number]) => !r.route!.endsWith("/reactions");
+    expect(writes.filter(isTracking)).toHaveLength(ISSUES);
+    const lastTracking = writes.map(isTracking).lastIndexOf(true);
+    // Before: 👀 and comment alternated, so the last thread waited for 2 × 25 writes. Now at most a
+    // few 👀 go while the lane happens to have no comment queued.
+    expect(lastTracking + 1).toBeLessThanOrEqual(ISSUES + 5);
+  });
+
   it("acknowledges exactly once across a crash: a tracking comment already posted is found by its marker", async () => {
     world = await startWorld(backend);
     // A previous try reacted and posted the comment, then died before storing the comment's id.

@@ -146,21 +146,22 @@ describe("pacing one installation", () => {
     expect(starts[2]! - starts[0]!).toBeGreaterThanOrEqual(360 - CLOCK_MS);
   });
 
-  it("serves acknowledgements, then results, then progress, first come first served within each", async () => {
+  it("serves acknowledgements, then results, then courtesies, then progress, first come first served within each", async () => {
     const fake = await startWarmFake();
     const p = pacer({ timeScale: 0.02 });
     const scheduled = [
       post(fake, p, WIDGETS, "progress 1", "progress"),
+      post(fake, p, WIDGETS, "courtesy 1", "courtesy"),
       post(fake, p, WIDGETS, "progress 2", "progress"),
       post(fake, p, WIDGETS, "result 1", "result"),
       post(fake, p, WIDGETS, "ack 1", "acknowledge"),
       post(fake, p, WIDGETS, "result 2", "result"),
       post(fake, p, WIDGETS, "ack 2", "acknowledge"),
     ];
-    expect(p.waiting(1)).toBe(6);
+    expect(p.waiting(1)).toBe(7);
     expect(p.waiting(2)).toBe(0);
     await Promise.all(scheduled);
-    expect(writesTo(fake, WIDGETS).map(bodyOf)).toEqual(["ack 1", "ack 2", "result 1", "result 2", "progress 1", "progress 2"]);
+    expect(writesTo(fake, WIDGETS).map(bodyOf)).toEqual(["ack 1", "ack 2", "result 1", "result 2", "courtesy 1", "progress 1", "progress 2"]);
     expect(p.waiting()).toBe(0);
   });
 });
@@ -212,7 +213,7 @@ describe("dropping progress writes", () => {
     expect(fake.commentsOn("acme/widgets", 7).map((c) => c.body)).toEqual(["done, with links", "other step"]);
   });
 
-  it("drops a progress write that could not start within maxWaitMs; acknowledgements wait however long it takes", async () => {
+  it("drops a progress write or a courtesy that could not start within maxWaitMs; acknowledgements wait however long it takes", async () => {
     const fake = await startWarmFake();
     const events: WriteEvent[] = [];
     const p = pacer({ timeScale: 0.2, onWrite: (e) => events.push(e) }); // 200 ms between writes
@@ -220,10 +221,12 @@ describe("dropping progress writes", () => {
     await new Promise((resolve) => setTimeout(resolve, 20)); // "first" is under way
     const octokit = octokitFor(fake);
     const stale = p.schedule(1, "progress", () => createComment(octokit, WIDGETS, 7, "stale progress"), { maxWaitMs: 30 });
+    const staleCourtesy = p.schedule(1, "courtesy", () => createComment(octokit, WIDGETS, 7, "stale courtesy"), { maxWaitMs: 30 });
     const patient = p.schedule(1, "progress", () => createComment(octokit, WIDGETS, 7, "patient progress"), { maxWaitMs: 5_000 });
     const ack = p.schedule(1, "acknowledge", () => createComment(octokit, WIDGETS, 7, "ack"), { maxWaitMs: 1 });
 
     expect(await stale).toEqual({ kind: "dropped", reason: "stale" });
+    expect(await staleCourtesy).toEqual({ kind: "dropped", reason: "stale" });
     expect((await patient).kind).toBe("written");
     expect((await ack).kind).toBe("written");
     await first;
@@ -411,7 +414,7 @@ describe("the pacer itself", () => {
     const p = pacer({});
     const write = () => Promise.resolve(1);
     await expect(p.schedule(1.5, "result", write)).rejects.toThrow(/installationId must be an integer or null/);
-    await expect(p.schedule(1, "urgent" as "result", write)).rejects.toThrow(/priority must be one of acknowledge, result, progress/);
+    await expect(p.schedule(1, "urgent" as "result", write)).rejects.toThrow(/priority must be one of acknowledge, result, courtesy, progress/);
     await expect(p.schedule(1, "progress", write, { maxWaitMs: -1 })).rejects.toThrow(/maxWaitMs must be/);
   });
 
