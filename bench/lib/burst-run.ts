@@ -33,6 +33,8 @@ export interface BurstPlan {
   waitForCreates: boolean;
   scale: number;
   bundle: string;
+  /** Extra flags for each App process's `node` (e.g. --cpu-prof, to see where its time goes). */
+  nodeArgs?: string[];
 }
 
 export interface BurstDelivery {
@@ -122,7 +124,7 @@ export async function playBurst(plan: BurstPlan): Promise<BurstOutcome> {
     for (const dataDir of dataDirs) {
       const env = appEnv({ githubUrl: github.url, serviceUrl: bench.url, serviceToken: WATCHER_TOKEN, orgId: BENCH_ORG_ID, dataDir, timeScale: plan.scale });
       if (plan.redisUrl) Object.assign(env, { REDIS_URL: plan.redisUrl, REDIS_KEY_PREFIX: keyPrefix });
-      apps.push(await startAppProcess(plan.bundle, env));
+      apps.push(await startAppProcess(plan.bundle, env, plan.nodeArgs));
     }
     front = apps.length > 1 ? await startHttpProxy(apps.map((app) => app.url)) : undefined;
     const webhookUrl = front?.webhookUrl ?? apps[0]!.webhookUrl;

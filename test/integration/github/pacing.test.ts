@@ -19,6 +19,7 @@ import {
   type WriteEvent,
   type WritePacer,
   type WritePacerOptions,
+  type WritePriority,
 } from "../../../src/github/index.js";
 import { octokitFor, startFake } from "./setup.js";
 
@@ -93,7 +94,7 @@ async function timedPost(fake: FakeGitHub, p: WritePacer, thread: ThreadRef, bod
 }
 
 /** A comment write through the pacer, straight on the octokit (the same call the thread writer makes). */
-function post(fake: FakeGitHub, p: WritePacer, thread: ThreadRef, body: string, priority: "acknowledge" | "result" | "progress" = "result") {
+function post(fake: FakeGitHub, p: WritePacer, thread: ThreadRef, body: string, priority: WritePriority = "result") {
   const octokit = octokitFor(fake);
   return p.schedule(thread.installationId, priority, () => createComment(octokit, thread, thread.issueNumber, body));
 }
