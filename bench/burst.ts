@@ -109,7 +109,7 @@ export function burstRows(benchmark: string, shape: string, figures: BurstFigure
 }
 
 export const FLOOR_NOTE =
-  `Pacing floor: a thread is acknowledged visibly by one write (its tracking comment; the 👀 reaction is a second write); GitHub's secondary limits are per installation, ` +
+  `Pacing floor: a thread is acknowledged visibly by one write (its tracking comment; the 👀 on the trigger is a courtesy the App writes only when the installation's lane has nothing more urgent); GitHub's secondary limits are per installation, ` +
   `and one installation's writes start at least ${GITHUB_WRITE_LIMITS.minIntervalMs / 1000} s apart, at most ${GITHUB_WRITE_LIMITS.perMinute} in any minute and ${GITHUB_WRITE_LIMITS.perHour} in any hour. ` +
   `The floor gives each delivery, in arrival order, the earliest moment those rules allow for one write of its installation, with writes that take no time (so with 200 threads in one installation the last cannot be acknowledged before about 199 s; spread over 10 installations, about 19 s). ` +
   `Real writes take time, and time compression multiplies it by 1/scale: a 5 ms write to the fake GitHub counts as 0.25 s at scale 0.02.`;
@@ -129,8 +129,9 @@ export async function runBurstBenchmark(options: BurstBenchOptions = {}): Promis
   // writes) is not multiplied out of proportion: 1/scale stretches every real millisecond.
   const oneScale = options.ackScales?.one ?? 0.25;
   const manyScale = options.ackScales?.many ?? 1;
-  const acksOne = await playBurst({ ...common, installations: 1, redeliveries: 0, waitForCreates: false, scale: oneScale });
-  const acksMany = await playBurst({ ...common, installations: spread, redeliveries: 0, waitForCreates: false, scale: manyScale });
+  // Both arrive over burstS real seconds: how fast a webhook is answered is real time, whatever the scale.
+  const acksOne = await playBurst({ ...common, installations: 1, redeliveries: 0, waitForCreates: false, scale: oneScale, realTimeArrivals: true });
+  const acksMany = await playBurst({ ...common, installations: spread, redeliveries: 0, waitForCreates: false, scale: manyScale, realTimeArrivals: true });
   // Creates, losses and duplicates: the whole story of every run, compressed.
   const one = await playBurst({ ...common, installations: 1, redeliveries, waitForCreates: true, scale });
   const oneFigures = burstFigures(acksOne, { scale: oneScale });
@@ -160,12 +161,12 @@ export async function runBurstBenchmark(options: BurstBenchOptions = {}): Promis
     ...burstRows(NAME, `${spread} installations`, manyFigures, comments),
     {
       benchmark: NAME,
-      figure: `1 installation, scale ${scale}: webhook answer p50 / p99 (real)`,
+      figure: `1 installation, compressed (${comments} in ${formatNumber(burstS * 1000 * scale, 0)} ms real): webhook answer p50 / p99`,
       value: `${ms(createFigures.answerMs.p50)} / ${ms(createFigures.answerMs.p99)}`,
       baseline: `${createFigures.statuses["202"] ?? 0} answered 202`,
       ratio: "—",
-      target: `p99 < ${ANSWER_TARGET_MS} ms, no 202`,
-      met: yesNo(createFigures.answerMs.p99 < ANSWER_TARGET_MS && (createFigures.statuses["202"] ?? 0) === 0),
+      target: "no 202 (a stress: 1/scale times the real rate)",
+      met: yesNo((createFigures.statuses["202"] ?? 0) === 0),
     },
     {
       benchmark: NAME,
@@ -199,7 +200,7 @@ export async function runBurstBenchmark(options: BurstBenchOptions = {}): Promis
     benchmark: NAME,
     scale,
     notes: [
-      `${comments} signed issue_comment.created deliveries (@octokit/webhooks-examples payloads, one issue each, a collaborator with write access) sent over ${burstS} s unscaled (${formatNumber(burstS * 1000 * scale, 0)} ms real) to the App's webhook endpoint; the App runs as its own process (startApp from the environment, embedded SQLite backend, its own per-installation GitHub write pacer).`,
+      `${comments} signed issue_comment.created deliveries (@octokit/webhooks-examples payloads, one issue each, a collaborator with write access) sent over ${burstS} s of real time in the two acknowledgement shapes (and over ${burstS} s unscaled, ${formatNumber(burstS * 1000 * scale, 0)} ms real, in the compressed one) to the App's webhook endpoint; the App runs as its own process (startApp from the environment, embedded SQLite backend, its own per-installation GitHub write pacer).`,
       `Two shapes: every issue in one installation (at time scale ${oneScale}), and the same issues spread round robin over ${spread} installations of the App (other organizations, each with its own installation token and its own pacing lane; at time scale ${manyScale}). ` +
         `Creates, losses and duplicates are read from a third burst in one installation at time scale ${scale}, played until every run was created; its webhook answers are a row of their own (the App then works 1/scale times faster than in real time, on the same two cores as the emulator and the fake GitHub).`,
       `Webhook answer: from sending the delivery to the App's HTTP answer, in real milliseconds (the handler verifies the signature, dedupes the delivery id and stores the delivery; nothing else). Statuses: 1 installation ${JSON.stringify(oneFigures.statuses)}, ${spread} installations ${JSON.stringify(manyFigures.statuses)}, compressed ${JSON.stringify(createFigures.statuses)}.`,

@@ -52,7 +52,7 @@ export async function runReplicasBenchmark(options: ReplicasBenchOptions = {}): 
     return { benchmark: NAME, scale, notes: [`No Redis answered at ${redisUrl}: start one (redis-server) or set REDIS_URL.`], rows: [unavailableRow(NAME, `1 vs ${replicas} replicas`, `no Redis at ${redisUrl}`, "0 429s")] };
   }
   const bundle = options.bundle ?? (await buildAppProcess());
-  const plan = { comments, burstS, installations, redisUrl, redeliveries: 0, waitForCreates: true, scale, bundle };
+  const plan = { comments, burstS, installations, redisUrl, redeliveries: 0, waitForCreates: true, scale, bundle, realTimeArrivals: true };
   const single = await playBurst({ ...plan, replicas: 1 });
   const several = await playBurst({ ...plan, replicas });
   const one = burstFigures(single, { scale });
@@ -97,7 +97,7 @@ export async function runReplicasBenchmark(options: ReplicasBenchOptions = {}): 
     benchmark: NAME,
     scale,
     notes: [
-      `${comments} signed issue_comment.created deliveries over ${burstS} s unscaled, spread round robin over ${installations} installations, as in the burst benchmark; every App process runs with REDIS_URL (${redisUrl}) and one fresh REDIS_KEY_PREFIX, so the queue, the store, the dedupe, the service's rate budget and GitHub write pacing are shared. The ${replicas} replicas sit behind a round-robin HTTP front (the one the replicas end-to-end test uses).`,
+      `${comments} signed issue_comment.created deliveries over ${burstS} s of real time (answering is real-time work), spread round robin over ${installations} installations, as in the burst benchmark; every App process runs with REDIS_URL (${redisUrl}) and one fresh REDIS_KEY_PREFIX, so the queue, the store, the dedupe, the service's rate budget and GitHub write pacing are shared. The ${replicas} replicas sit behind a round-robin HTTP front (the one the replicas end-to-end test uses).`,
       `Statuses: 1 replica ${JSON.stringify(one.statuses)}, ${replicas} replicas ${JSON.stringify(many.statuses)}. First acknowledgement p50: ${s(one.ack.p50)} vs ${s(many.ack.p50)}; tracking comment p50: ${s(one.tracking.p50)} vs ${s(many.tracking.p50)} (floor p50 ${s(one.tracking.floorP50)}).`,
       FLOOR_NOTE,
       `Runs: created ${single.runsCreated} (1 replica) and ${several.runsCreated} (${replicas} replicas), each create counted by the emulator; 429s are what the emulator answered the App's token.`,

@@ -33,6 +33,11 @@ export interface BurstPlan {
   waitForCreates: boolean;
   scale: number;
   bundle: string;
+  /**
+   * The comments arrive over `burstS` real seconds instead of scaled ones: answering a webhook is
+   * real-time work, and a compressed arrival would multiply the rate by 1/scale.
+   */
+  realTimeArrivals?: boolean;
   /** Extra flags for each App process's `node` (e.g. --cpu-prof, to see where its time goes). */
   nodeArgs?: string[];
 }
@@ -139,8 +144,8 @@ export async function playBurst(plan: BurstPlan): Promise<BurstOutcome> {
         },
       );
 
-    // The burst: one comment every burstS/comments (scaled), each sent without waiting for the others.
-    const spacingMs = (plan.burstS * 1000 * plan.scale) / plan.comments;
+    // The burst: one comment every burstS/comments (scaled, unless real-time), each sent without waiting for the others.
+    const spacingMs = (plan.burstS * 1000 * (plan.realTimeArrivals ? 1 : plan.scale)) / plan.comments;
     const began = performance.now();
     const inFlight: Array<Promise<void>> = [];
     const sent: Array<{ delivery: BurstDelivery; deliveryId: string; payload: object }> = [];
