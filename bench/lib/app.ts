@@ -7,7 +7,7 @@ import { fork, type ChildProcess } from "node:child_process";
 import { createHmac } from "node:crypto";
 import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
-import { join, resolve } from "node:path";
+import { basename, dirname, extname, join, resolve } from "node:path";
 import { build, type Plugin } from "esbuild";
 import { testPrivateKey } from "../../test/helpers/app-harness.js";
 import type { AppProcessMessage, MemoryReading, ParentMessage } from "./app-process.js";
@@ -30,10 +30,14 @@ export function appAvailable(): boolean {
 /** Bundles bench/lib/app-process.ts (and the App under it); packages stay in node_modules, as installed. */
 export async function buildAppProcess(options: { outfile?: string; plugins?: Plugin[] } = {}): Promise<string> {
   const outfile = options.outfile ?? BUNDLE;
+  const extension = extname(outfile);
   await build({
     absWorkingDir: ROOT,
-    entryPoints: [join(ROOT, "bench", "lib", "app-process.ts")],
-    outfile,
+    entryPoints: { [basename(outfile, extension)]: join(ROOT, "bench", "lib", "app-process.ts") },
+    outdir: dirname(outfile),
+    outExtension: { ".js": extension || ".js" },
+    // Split like the compiled package loads: what the App imports on demand (the Redis backend) stays out until asked for.
+    splitting: true,
     bundle: true,
     platform: "node",
     format: "esm",

@@ -5,12 +5,11 @@
  */
 import { createHash } from "node:crypto";
 import { join } from "node:path";
-import { Redis } from "ioredis";
+import type { Redis } from "ioredis";
 import { createInProcessBudget, createRedisBudget, type RateBudget } from "../service/budget.js";
 import { BRIDGE_NAME } from "../version.js";
 import { AppConfigurationError, type AppSettings } from "./env.js";
 import { createInProcessLocks, createRedisLocks, type ThreadLocks } from "./locks.js";
-import { BullWorkQueue } from "./queue/bullmq.js";
 import { SqliteWorkQueue } from "./queue/sqlite.js";
 import type { RetryPolicy, WorkQueue } from "./queue/types.js";
 import { RedisBridgeStore } from "./store/redis.js";
@@ -71,7 +70,9 @@ export async function openBackend(settings: AppSettings, options: BackendOptions
     };
   }
 
-  const redis = await connectRedis(settings.redisUrl);
+  // Loaded only here: a single-repository App on SQLite never pays for the Redis client or BullMQ.
+  const [{ Redis: RedisClient }, { BullWorkQueue }] = await Promise.all([import("ioredis"), import("./queue/bullmq.js")]);
+  const redis = await connectRedis(RedisClient, settings.redisUrl);
   const keyPrefix = deploymentPrefix(settings);
   const parsed = new URL(settings.redisUrl);
   const connection = {
@@ -98,8 +99,8 @@ export async function openBackend(settings: AppSettings, options: BackendOptions
 }
 
 /** Connects once at start, so that a wrong REDIS_URL fails at once with a clear message (exit 2). */
-async function connectRedis(url: string): Promise<Redis> {
-  const redis = new Redis(url, { lazyConnect: true, connectTimeout: 3_000, maxRetriesPerRequest: 2 });
+async function connectRedis(RedisClient: typeof Redis, url: string): Promise<Redis> {
+  const redis = new RedisClient(url, { lazyConnect: true, connectTimeout: 3_000, maxRetriesPerRequest: 2 });
   // Later outages are reported by /healthz; ioredis reconnects by itself.
   redis.on("error", () => undefined);
   try {
