@@ -19,7 +19,7 @@ import { taskJobId, type WorkQueue } from "./queue/types.js";
 import type { BridgeStore } from "./store/types.js";
 import { createOctokitThreadWriter, createPacedThreadWriter } from "./thread-writer.js";
 import { createWritePacer } from "../github/pacing.js";
-import { createAppMetrics, observedBudget, observedFetch, type AppMetrics } from "./ops/metrics.js";
+import type { AppMetrics } from "./ops/metrics.js";
 import { collectStatus, renderStatusPage, type StatusSnapshot } from "./ops/status-page.js";
 import { createJobProcessor } from "./worker.js";
 
@@ -178,14 +178,16 @@ export async function startApp(env: Readonly<Record<string, string | undefined>>
   const backend = await openBackend(settings, options.backend);
   const { store, queue, locks } = backend;
   const replica = `${hostname()}:${process.pid}`;
-  const metrics = settings.metrics.enabled ? createAppMetrics({ store, queue, repoLabels: settings.metrics.repoLabels }) : null;
+  // prom-client (about 10 MB resident) is loaded only when metrics are on.
+  const ops = settings.metrics.enabled ? await import("./ops/metrics.js") : null;
+  const metrics = ops ? ops.createAppMetrics({ store, queue, repoLabels: settings.metrics.repoLabels }) : null;
   const client = new AgentRunClient({
     baseUrl: settings.service.baseUrl,
     token: settings.service.token,
     orgId: settings.service.orgId,
-    budget: metrics ? observedBudget(backend.budget, metrics.budgetWaited) : backend.budget,
+    budget: ops && metrics ? ops.observedBudget(backend.budget, metrics.budgetWaited) : backend.budget,
     timeScale: settings.timeScale,
-    ...(metrics ? { fetch: observedFetch(globalThis.fetch, metrics.serviceRequest) } : {}),
+    ...(ops && metrics ? { fetch: ops.observedFetch(globalThis.fetch, metrics.serviceRequest) } : {}),
     logsPath: settings.service.logsPath,
     logger: probot.log.child({ name: "service" }),
   });
