@@ -68,7 +68,10 @@ afterEach(async () => {
   world = undefined;
 });
 
-async function startWorld(backend: AppBackendKind, options: { retry?: Partial<RetryPolicy>; engine?: Partial<RunEngineOptions> } = {}): Promise<World> {
+async function startWorld(
+  backend: AppBackendKind,
+  options: { retry?: Partial<RetryPolicy>; engine?: Partial<RunEngineOptions>; /** The client budget's windows, when slower than the emulator's. */ budgetTimeScale?: number; /** GitHub write pacing, when slower. */ pacingTimeScale?: number } = {},
+): Promise<World> {
   const emulator = await startEmulator({ timeScale: SCALE, defaultScript: { durationMs: 20_000, logSteps: 12 } });
   const service = await startServiceRecorder(emulator.url);
   const github = await startFakeGitHub({
@@ -82,7 +85,8 @@ async function startWorld(backend: AppBackendKind, options: { retry?: Partial<Re
   const prefix = `arb-test:${randomUUID()}`;
   const redis = backend === "redis" ? new Redis(TEST_REDIS_URL) : null;
   // One budget per API token, shared by every replica (in-process when embedded: there is one process).
-  const budget = redis ? createRedisBudget(redis, { timeScale: SCALE, keyPrefix: `${prefix}:budget` }) : createInProcessBudget({ timeScale: SCALE });
+  const budgetScale = options.budgetTimeScale ?? SCALE;
+  const budget = redis ? createRedisBudget(redis, { timeScale: budgetScale, keyPrefix: `${prefix}:budget` }) : createInProcessBudget({ timeScale: budgetScale });
   const octokit = new TestOctokit({ auth: { token: "ghs_installation-token" }, baseUrl: github.url });
   const stoppers: Array<() => Promise<void>> = [];
 
@@ -93,7 +97,7 @@ async function startWorld(backend: AppBackendKind, options: { retry?: Partial<Re
       return fetch(input, init);
     };
     const client = new AgentRunClient({ baseUrl: service.url, token: emulator.token, orgId: emulator.orgId, timeScale: SCALE, budget, backoff: { minMs: 5, maxMs: 50 }, fetch: countingFetch });
-    const pacer = createWritePacer({ timeScale: SCALE, ...(redis ? { redis, keyPrefix: `${prefix}:github-writes` } : {}), ...(onWrite ? { onWrite } : {}) });
+    const pacer = createWritePacer({ timeScale: options.pacingTimeScale ?? SCALE, ...(redis ? { redis, keyPrefix: `${prefix}:github-writes` } : {}), ...(onWrite ? { onWrite } : {}) });
     stoppers.push(() => pacer.stop());
     const writer: ThreadWriter = createPacedThreadWriter(createOctokitThreadWriter(async () => octokit, { botLogins: [BOT_LOGIN] }), pacer);
     return { client, writer, pacer, serviceRequests: () => serviceRequests };
@@ -418,7 +422,8 @@ describe.each(APP_BACKENDS)("RunEngine on the %s backend", (backend) => {
   });
 
   it("in a burst of creates, at most a minute's worth waits for the service's budget inside a step: the others wait in the queue, so new triggers are still acknowledged", async () => {
-    world = await startWorld(backend);
+    // Creation windows of 1.2 s (ten times the emulator's): however slow the machine, 25 creates outrun them.
+    world = await startWorld(backend, { budgetTimeScale: SCALE * 10 });
     let mostWaiting = 0;
     const sampler = setInterval(() => (mostWaiting = Math.max(mostWaiting, world!.budget.waiting("create"))), 2);
     try {
@@ -438,7 +443,8 @@ describe.each(APP_BACKENDS)("RunEngine on the %s backend", (backend) => {
   });
 
   it("in a burst in one installation, each thread's tracking comment goes before the 👀 courtesies: one write per thread, not two, before all are acknowledged", async () => {
-    world = await startWorld(backend);
+    // 20 ms between writes (ten times the other tests'): the triggers arrive faster than the lane drains, on any machine.
+    world = await startWorld(backend, { pacingTimeScale: 0.02 });
     for (let issue = 1; issue <= ISSUES; issue++) await world.submit({ thread: { installationId: INSTALLATION_ID, owner: OWNER, repo: REPO, issueNumber: issue, triggerPhrase: "/agent" } });
     await world.harness.idle();
     const writes = world.github.requests.filter((r) => r.method === "POST" && (r.route?.endsWith("/reactions") || r.route === "/repos/:owner/:repo/issues/:issue_number/comments"));
