@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { randomUUID } from "node:crypto";
-import { Redis } from "ioredis";
+import { connectBenchRedis, deleteKeys } from "./lib/redis.js";
 import { RedisBridgeStore } from "../src/app/store/redis.js";
 import { SqliteBridgeStore } from "../src/app/store/sqlite.js";
 import type { BridgeStore } from "../src/app/store/types.js";
@@ -130,32 +130,9 @@ async function measureApp(
   }
 }
 
-/** Deletes every key under the prefix (the bench's own namespace in a shared Redis). */
-async function deleteKeys(redis: Redis, keyPrefix: string): Promise<void> {
-  let cursor = "0";
-  do {
-    const [next, keys] = await redis.scan(cursor, "MATCH", `${keyPrefix}*`, "COUNT", 1000);
-    cursor = next;
-    if (keys.length > 0) await redis.del(...keys);
-  } while (cursor !== "0");
-}
-
-async function redisClient(url: string): Promise<Redis | null> {
-  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1, connectTimeout: 1_000, retryStrategy: () => null });
-  redis.on("error", () => undefined);
-  try {
-    await redis.connect();
-    await redis.ping();
-    return redis;
-  } catch {
-    redis.disconnect();
-    return null;
-  }
-}
-
 export async function runMemoryBenchmark(options: MemoryBenchOptions = {}): Promise<BenchResult> {
   const watches = options.watches ?? 1000;
-  // 10× real time: every poll allocates, and a faster clock makes V8 size the heap for a rate no real deployment sees (at 0.01 the same App read 159 MB, at 0.1 121 MB).
+  // 10× real time: every poll allocates, and a faster clock makes V8 size its young generation for a rate no real deployment sees (100× read tens of MB more).
   const scale = options.scale ?? 0.1;
   const readsPerRun = options.readsPerRun ?? 2;
   const target = "< 120 MB";
@@ -188,7 +165,7 @@ export async function runMemoryBenchmark(options: MemoryBenchOptions = {}): Prom
 
     // The same watches on the distributed backend, shared by `replicas` processes over one Redis.
     let perReplica: Phase[] | null = null;
-    const redis = await redisClient(redisUrl);
+    const redis = await connectBenchRedis(redisUrl);
     if (redis) {
       const keyPrefix = `arb-bench-memory-${randomUUID()}`;
       try {

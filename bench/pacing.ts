@@ -16,6 +16,7 @@ import { Redis } from "ioredis";
 import { ProbotOctokit } from "probot";
 import { startFakeGitHub, type FakeGitHub } from "../src/fake-github/index.js";
 import { GITHUB_WRITE_LIMITS, createComment, createWritePacer, updateComment, type WritePacer, type WritePacerOptions } from "../src/github/index.js";
+import { redisReachable } from "./lib/redis.js";
 import { formatNumber, isMainModule, ratioOf, runAsScript, unavailableRow, yesNo, type BenchResult, type BenchRow } from "./lib/report.js";
 import { median, sleep } from "./lib/stats.js";
 
@@ -136,20 +137,6 @@ async function smallestGapAcrossReplicas(bench: Bench, redisUrl: string, scale: 
     return smallest;
   } finally {
     await Promise.all(clients.map((c) => c.quit()));
-  }
-}
-
-async function redisReachable(url: string): Promise<boolean> {
-  const probe = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, enableOfflineQueue: false });
-  probe.on("error", () => undefined);
-  try {
-    await probe.connect();
-    await probe.ping();
-    return true;
-  } catch {
-    return false;
-  } finally {
-    probe.disconnect();
   }
 }
 

@@ -8,11 +8,11 @@
  *
  * `npx tsx bench/replicas.ts` (needs a Redis at REDIS_URL, default redis://127.0.0.1:6379)
  */
-import { Redis } from "ioredis";
 import { appAvailable, buildAppProcess } from "./lib/app.js";
 import { playBurst, type BurstOutcome } from "./lib/burst-run.js";
+import { redisReachable } from "./lib/redis.js";
 import { formatNumber, isMainModule, ratioOf, runAsScript, unavailableRow, yesNo, type BenchResult, type BenchRow } from "./lib/report.js";
-import { burstFigures, FLOOR_NOTE } from "./burst.js";
+import { burstFigures, FLOOR_NOTE, FLOOR_TARGET_TEXT, withinFloorTarget } from "./burst.js";
 
 export interface ReplicasBenchOptions {
   comments?: number;
@@ -28,18 +28,6 @@ export interface ReplicasBenchOptions {
 }
 
 const NAME = "replicas";
-
-async function redisReachable(url: string): Promise<boolean> {
-  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: 1_000, retryStrategy: () => null });
-  try {
-    await redis.connect();
-    return (await redis.ping()) === "PONG";
-  } catch {
-    return false;
-  } finally {
-    redis.disconnect();
-  }
-}
 
 export async function runReplicasBenchmark(options: ReplicasBenchOptions = {}): Promise<BenchResult> {
   const comments = options.comments ?? 200;
@@ -72,6 +60,15 @@ export async function runReplicasBenchmark(options: ReplicasBenchOptions = {}): 
   const ms = (v: number) => `${formatNumber(v, 0)} ms`;
   const label = `${replicas} replicas vs 1`;
   const row = (figure: string, value: string, baseline: string, ratio: string, target: string, met: BenchRow["met"]): BenchRow => ({ benchmark: NAME, figure, value, baseline, ratio, target, met });
+  const againstFloor = (what: "ack" | "tracking", name: string): BenchRow =>
+    row(
+      `${label}: ${name} p99`,
+      s(many[what].p99),
+      `${s(one[what].p99)} (floor ${s(one[what].floorP99)})`,
+      ratioOf(many[what].p99, one[what].p99),
+      FLOOR_TARGET_TEXT,
+      yesNo(many[what].count === comments && withinFloorTarget(many[what].p99, many[what].floorP99)),
+    );
   const rows: BenchRow[] = [
     row(
       `${label}: webhook answer p99 (real)`,
@@ -81,22 +78,8 @@ export async function runReplicasBenchmark(options: ReplicasBenchOptions = {}): 
       "< 250 ms, no 202",
       yesNo(many.answerMs.p99 < 250 && (many.statuses["200"] ?? 0) === comments),
     ),
-    row(
-      `${label}: first acknowledgement p99`,
-      s(many.ack.p99),
-      `${s(one.ack.p99)} (floor ${s(one.ack.floorP99)})`,
-      ratioOf(many.ack.p99, one.ack.p99),
-      "≤ 1.5× floor",
-      yesNo(many.ack.count === comments && many.ack.p99 <= Math.max(many.ack.floorP99 * 1.5, many.ack.floorP99 + 1)),
-    ),
-    row(
-      `${label}: tracking comment p99`,
-      s(many.tracking.p99),
-      `${s(one.tracking.p99)} (floor ${s(one.tracking.floorP99)})`,
-      ratioOf(many.tracking.p99, one.tracking.p99),
-      "≤ 1.5× floor",
-      yesNo(many.tracking.count === comments && many.tracking.p99 <= Math.max(many.tracking.floorP99 * 1.5, many.tracking.floorP99 + 1)),
-    ),
+    againstFloor("ack", "first acknowledgement"),
+    againstFloor("tracking", "tracking comment"),
     row(`${label}: threads with exactly one tracking comment`, `${exactlyOne(several)} / ${comments}`, `${exactlyOne(single)} / ${comments}`, "—", `${comments} / ${comments}`, yesNo(exactlyOne(several) === comments)),
     row(`${label}: runs created`, `${several.runsCreated}`, `${single.runsCreated}`, "—", `${comments} (none lost, none twice)`, yesNo(several.runsCreated === comments)),
     row(`${label}: 429s from the service`, `${several.rateLimited}`, `${single.rateLimited}`, "—", "0", yesNo(several.rateLimited === 0 && single.rateLimited === 0)),

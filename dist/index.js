@@ -12769,17 +12769,8 @@ var ResponseHeaders = class {
   get(name) {
     return this.values.get(name.toLowerCase()) ?? null;
   }
-  has(name) {
-    return this.values.has(name.toLowerCase());
-  }
-  forEach(callback) {
-    for (const [name, value2] of this) callback(value2, name);
-  }
-  entries() {
-    return [...this.values.entries()].sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0)[Symbol.iterator]();
-  }
   [Symbol.iterator]() {
-    return this.entries();
+    return this.values.entries();
   }
 };
 var BufferedResponse = class {
@@ -12799,7 +12790,6 @@ var BufferedResponse = class {
   bytes;
   ok;
   redirected;
-  bodyUsed = false;
   async text() {
     return this.bytes.toString("utf8");
   }
@@ -13280,12 +13270,15 @@ async function linkPullRequests(octokit, repo, input) {
 }
 
 // src/action/steps/finish.ts
+function leftRunning(step, tracked, run, watch, endedAt) {
+  return { outcome: { kind: "run", run, resumed: tracked.start.resumed, watch, phase: classifyRunStatus(run.status), comment: tracked.thread.comment, startedAt: step.startedAt, endedAt }, failure: null };
+}
 function startedOnly(step, tracked, run) {
-  return { outcome: { kind: "run", run, resumed: tracked.start.resumed, watch: "started", phase: classifyRunStatus(run.status), comment: tracked.thread.comment, startedAt: step.startedAt, endedAt: step.now() }, failure: null };
+  return leftRunning(step, tracked, run, "started", step.now());
 }
 function stoppedFromThread(step, tracked, run, endedAt) {
   notice(`Agent run ${run.id} was stopped from the thread; this step stopped watching it. The service has no cancel call: ${run.web_url ?? "stop it on its page"}.`, { title: "Agent stopped" });
-  return { outcome: { kind: "run", run, resumed: tracked.start.resumed, watch: "stopped", phase: classifyRunStatus(run.status), comment: tracked.thread.comment, startedAt: step.startedAt, endedAt }, failure: null };
+  return leftRunning(step, tracked, run, "stopped", endedAt);
 }
 async function finishRun(step, tracked, watched, endedAt) {
   const { inputs } = step;

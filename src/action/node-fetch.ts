@@ -26,7 +26,7 @@ const transportFor = (protocol: string): Transport | undefined => {
 
 const MAX_REDIRECTS = 20;
 
-/** The headers of a response: what `Headers` offers for reading, names in lower case. */
+/** The headers of a response, as the two clients read them: `get` (AgentRunClient) and iteration (octokit); names in lower case. */
 export class ResponseHeaders implements Iterable<[string, string]> {
   private readonly values = new Map<string, string>();
 
@@ -41,20 +41,8 @@ export class ResponseHeaders implements Iterable<[string, string]> {
     return this.values.get(name.toLowerCase()) ?? null;
   }
 
-  has(name: string): boolean {
-    return this.values.has(name.toLowerCase());
-  }
-
-  forEach(callback: (value: string, name: string) => void): void {
-    for (const [name, value] of this) callback(value, name);
-  }
-
-  entries(): IterableIterator<[string, string]> {
-    return [...this.values.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))[Symbol.iterator]();
-  }
-
   [Symbol.iterator](): IterableIterator<[string, string]> {
-    return this.entries();
+    return this.values.entries();
   }
 }
 
@@ -62,7 +50,6 @@ export class ResponseHeaders implements Iterable<[string, string]> {
 export class BufferedResponse {
   readonly ok: boolean;
   readonly redirected: boolean;
-  readonly bodyUsed = false;
 
   constructor(
     readonly status: number,
@@ -89,8 +76,8 @@ export class BufferedResponse {
   }
 }
 
-/** Whether `nodeFetch` can take this request as Node's fetch would: plain body, no proxy in play. */
-export function canUseNodeFetch(init: RequestInit | undefined): boolean {
+/** Whether `nodeFetch` can take this request as Node's fetch would: no body, or a string or bytes. */
+function canUseNodeFetch(init: RequestInit | undefined): boolean {
   const body = init?.body;
   return body === undefined || body === null || typeof body === "string" || body instanceof Uint8Array;
 }

@@ -180,14 +180,14 @@ export async function startApp(env: Readonly<Record<string, string | undefined>>
   const replica = `${hostname()}:${process.pid}`;
   // prom-client (about 10 MB resident) is loaded only when metrics are on.
   const ops = settings.metrics.enabled ? await import("./ops/metrics.js") : null;
-  const metrics = ops ? ops.createAppMetrics({ store, queue, repoLabels: settings.metrics.repoLabels }) : null;
+  const metrics = ops?.createAppMetrics({ store, queue, repoLabels: settings.metrics.repoLabels }) ?? null;
   const client = new AgentRunClient({
     baseUrl: settings.service.baseUrl,
     token: settings.service.token,
     orgId: settings.service.orgId,
-    budget: ops && metrics ? ops.observedBudget(backend.budget, metrics.budgetWaited) : backend.budget,
+    budget: metrics ? ops!.observedBudget(backend.budget, metrics.budgetWaited) : backend.budget,
     timeScale: settings.timeScale,
-    ...(ops && metrics ? { fetch: ops.observedFetch(globalThis.fetch, metrics.serviceRequest) } : {}),
+    ...(metrics ? { fetch: ops!.observedFetch(globalThis.fetch, metrics.serviceRequest) } : {}),
     logsPath: settings.service.logsPath,
     logger: probot.log.child({ name: "service" }),
   });

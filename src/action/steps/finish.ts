@@ -16,15 +16,20 @@ import { readTraceDigest, type WatchResult } from "../runs.js";
 import type { TrackedRun } from "./start.js";
 import { errorMessage, fail, logSink, softFailure, type Step, type StepResult } from "./step.js";
 
+/** A step that ends while the run goes on: the run as last seen, and the step succeeds. */
+function leftRunning(step: Step, tracked: TrackedRun, run: AgentRun, watch: "started" | "stopped", endedAt: number): StepResult {
+  return { outcome: { kind: "run", run, resumed: tracked.start.resumed, watch, phase: classifyRunStatus(run.status), comment: tracked.thread.comment, startedAt: step.startedAt, endedAt }, failure: null };
+}
+
 /** `wait: false`: the run is started, the step ends. */
 export function startedOnly(step: Step, tracked: TrackedRun, run: AgentRun): StepResult {
-  return { outcome: { kind: "run", run, resumed: tracked.start.resumed, watch: "started", phase: classifyRunStatus(run.status), comment: tracked.thread.comment, startedAt: step.startedAt, endedAt: step.now() }, failure: null };
+  return leftRunning(step, tracked, run, "started", step.now());
 }
 
 /** The stop job wrote this thread's last word on the run: nothing more is written here. */
 export function stoppedFromThread(step: Step, tracked: TrackedRun, run: AgentRun, endedAt: number): StepResult {
   core.notice(`Agent run ${run.id} was stopped from the thread; this step stopped watching it. The service has no cancel call: ${run.web_url ?? "stop it on its page"}.`, { title: "Agent stopped" });
-  return { outcome: { kind: "run", run, resumed: tracked.start.resumed, watch: "stopped", phase: classifyRunStatus(run.status), comment: tracked.thread.comment, startedAt: step.startedAt, endedAt }, failure: null };
+  return leftRunning(step, tracked, run, "stopped", endedAt);
 }
 
 export async function finishRun(step: Step, tracked: TrackedRun, watched: WatchResult, endedAt: number): Promise<StepResult> {

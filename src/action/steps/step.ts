@@ -5,7 +5,7 @@
  */
 import * as core from "@actions/core";
 import { DEFAULT_REPO_CONFIG } from "../../config/schema.js";
-import { isThreadEvent, type BridgeEvent } from "../../core/events.js";
+import { isThreadEvent, parseWebhookEvent, type BridgeEvent } from "../../core/events.js";
 import type { BridgeSelf } from "../../core/plan.js";
 import type { ReplyThread } from "../../flows/index.js";
 import type { GitHubClient, RepoRef } from "../../github/client.js";
@@ -20,7 +20,6 @@ import { createActionOctokit, proxyFor } from "../octokit.js";
 import type { ActionOutcome, PostedComment, SummaryContext } from "../report.js";
 import { pollScheduleFrom, type PollSchedule } from "../runs.js";
 import { readEventPayload, readRunnerEnv, type RunnerEnv } from "../runner-env.js";
-import { parseWebhookEvent } from "../../core/events.js";
 import { ThreadReporter } from "../thread.js";
 
 /** How the Action names itself in run metadata and its user agent. */

@@ -33,6 +33,17 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
+/** The fake GitHub, the emulator and a data directory, removed after the test; `envFor` is the App's environment with the service at a URL. */
+async function startWorld(emulatorOptions: { listRuns?: boolean } = {}) {
+  const github: FakeGitHub = await startFakeGitHub({ seed: baseSeed() });
+  const emulator: RunningEmulator = await startEmulator({ timeScale: SCALE, endpoints: { listRuns: emulatorOptions.listRuns ?? true } });
+  const dataDir = mkdtempSync(join(tmpdir(), "arb-app-e2e-"));
+  cleanups.push(() => github.close(), () => emulator.close(), () => rmSync(dataDir, { recursive: true, force: true }));
+  const envFor = (serviceUrl: string) =>
+    appEnv({ url: serviceUrl, token: emulator.token, orgId: emulator.orgId }, dataDir, { GHE_HOST: new URL(github.url).host, GHE_PROTOCOL: "http", LOG_LEVEL: "warn" });
+  return { github, emulator, envFor };
+}
+
 describe("agent-run app as a child process", () => {
   it("lists every missing setting in one message and exits 2", async () => {
     const child = spawnAppProcess({ PORT: "not-a-port" });
@@ -47,17 +58,10 @@ describe("agent-run app as a child process", () => {
   });
 
   it("survives SIGKILL in the middle of a watch: the next process posts the result exactly once", async () => {
-    const github: FakeGitHub = await startFakeGitHub({ seed: baseSeed() });
-    const emulator: RunningEmulator = await startEmulator({ timeScale: SCALE });
-    const dataDir = mkdtempSync(join(tmpdir(), "arb-app-e2e-"));
-    cleanups.push(() => github.close(), () => emulator.close(), () => rmSync(dataDir, { recursive: true, force: true }));
+    const { github, emulator, envFor } = await startWorld();
     // 3 s of real time: long enough to kill the first process while it watches.
     emulator.control.script({ match: "long job", durationMs: 1_500_000, summary: "Did the long job." });
-    const env = appEnv({ url: emulator.url, token: emulator.token, orgId: emulator.orgId }, dataDir, {
-      GHE_HOST: new URL(github.url).host,
-      GHE_PROTOCOL: "http",
-      LOG_LEVEL: "warn",
-    });
+    const env = envFor(emulator.url);
 
     const first = await startAppChild(env, "the first process");
     children.push(first);
@@ -100,10 +104,7 @@ describe("agent-run app as a child process", () => {
     { listRuns: false, ending: "reported honestly when the service has no runs list, and never sent again" },
   ])("SIGKILL between sending a create and storing its answer", ({ listRuns, ending }) => {
     it(ending, async () => {
-      const github: FakeGitHub = await startFakeGitHub({ seed: baseSeed() });
-      const emulator: RunningEmulator = await startEmulator({ timeScale: SCALE, endpoints: { listRuns } });
-      const dataDir = mkdtempSync(join(tmpdir(), "arb-app-e2e-"));
-      cleanups.push(() => github.close(), () => emulator.close(), () => rmSync(dataDir, { recursive: true, force: true }));
+      const { github, emulator, envFor } = await startWorld({ listRuns });
       emulator.control.script({ match: "cut off", durationMs: 200_000, summary: "Did the job that was cut off." });
       // The service is reached through a proxy that lets the first create through but withholds its answer.
       let withheld = 0;
@@ -112,11 +113,7 @@ describe("agent-run app as a child process", () => {
         withholdAnswer: ({ method, path }) => method === "POST" && path === createPath && ++withheld === 1,
       });
       cleanups.push(() => service.close());
-      const env = appEnv({ url: service.url, token: emulator.token, orgId: emulator.orgId }, dataDir, {
-        GHE_HOST: new URL(github.url).host,
-        GHE_PROTOCOL: "http",
-        LOG_LEVEL: "warn",
-      });
+      const env = envFor(service.url);
 
       const first = await startAppChild(env, "the first process");
       children.push(first);
