@@ -16,8 +16,9 @@ const fresh = mkdtempSync(join(tmpdir(), "action-dist-"));
 afterAll(() => rmSync(fresh, { recursive: true, force: true }));
 
 const jsFiles = (dir: string) => readdirSync(dir).filter((name) => name.endsWith(".js")).sort();
-/** esbuild heads every bundled module with its path: `// node_modules/<package>/…`. */
-const packagesIn = (code: string) => new Set([...code.matchAll(/^\/\/ node_modules\/((?:@[^/\n]+\/)?[^/\n]+)\//gm)].map((m) => m[1]!));
+/** The bundle is minified; its source map (beside each file) names every module in it: `../node_modules/<package>/…`. */
+const sourcesOf = (name: string): string[] => (JSON.parse(readFileSync(join(ROOT, "dist", `${name}.map`), "utf8")) as { sources: string[] }).sources;
+const packagesIn = (name: string) => new Set(sourcesOf(name).flatMap((source) => /^\.\.\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(source)?.[1] ?? []));
 
 describe("dist/", () => {
   it("is byte for byte what scripts/build-action.mjs builds from the current sources", async () => {
@@ -37,13 +38,18 @@ describe("dist/", () => {
     const all = new Set<string>();
     for (const name of jsFiles(join(ROOT, "dist"))) {
       const code = readFileSync(join(ROOT, "dist", name), "utf8");
-      expect(code.startsWith('import { createRequire as __bundleCreateRequire } from "node:module";\n'), name).toBe(true);
-      for (const found of packagesIn(code)) all.add(found);
+      expect(code.startsWith('import { createRequire as __bundleCreateRequire } from "node:module";'), name).toBe(true);
+      for (const found of packagesIn(name)) all.add(found);
       expect(code, name).not.toMatch(/\.node["']\)/);
       expect(code, name).not.toContain(ROOT);
-      expect(code, name).not.toMatch(/sourceMappingURL/);
+      // The map sits beside its file, holds no source text and only paths relative to dist/.
+      expect(code.trimEnd().endsWith(`//# sourceMappingURL=${name}.map`), name).toBe(true);
+      const map = readFileSync(join(ROOT, "dist", `${name}.map`), "utf8");
+      expect(map, `${name}.map`).not.toContain(ROOT);
+      expect(JSON.parse(map) as { sourcesContent?: unknown }, `${name}.map`).not.toHaveProperty("sourcesContent");
+      for (const source of sourcesOf(name)) expect(source.startsWith("../src/") || source.startsWith("../node_modules/"), source).toBe(true);
       // Chunks are loaded by relative path from the entry: nothing may reach outside dist/.
-      for (const [, target] of code.matchAll(/from "(\.[^"]+)"|import\("(\.[^"]+)"\)/g)) if (target) expect(target.startsWith("./"), `${name} imports ${target}`).toBe(true);
+      for (const [, target] of code.matchAll(/\bfrom\s*"(\.[^"]+)"|\bimport\("(\.[^"]+)"\)/g)) if (target) expect(target.startsWith("./"), `${name} imports ${target}`).toBe(true);
     }
     expect(all.size).toBeGreaterThan(10);
     for (const forbidden of ["better-sqlite3", "ioredis", "probot", "fastify", "commander", "bindings"]) expect(all.has(forbidden), forbidden).toBe(false);
@@ -51,12 +57,12 @@ describe("dist/", () => {
 
   it("loads only what every step needs up front: undici and the YAML parser wait in chunks", () => {
     const entry = readFileSync(join(ROOT, "dist", "index.js"), "utf8");
-    const staticChunks = [...entry.matchAll(/^import [^;]*? from "\.\/([^"]+)";$/gms)].map((m) => m[1]!);
-    const upFront = [entry, ...staticChunks.map((name) => readFileSync(join(ROOT, "dist", name), "utf8"))].flatMap((code) => [...packagesIn(code)]);
+    const staticChunks = [...entry.matchAll(/\bfrom\s*"\.\/([^"]+)"/g)].map((m) => m[1]!);
+    const upFront = ["index.js", ...staticChunks].flatMap((name) => [...packagesIn(name)]);
     expect(upFront).toContain("@actions/core");
     expect(upFront).toContain("@octokit/core");
     for (const later of ["undici", "yaml", "@actions/github"]) expect(upFront, later).not.toContain(later);
-    const onDemand = jsFiles(join(ROOT, "dist")).filter((name) => name !== "index.js" && !staticChunks.includes(name)).flatMap((name) => [...packagesIn(readFileSync(join(ROOT, "dist", name), "utf8"))]);
+    const onDemand = jsFiles(join(ROOT, "dist")).filter((name) => name !== "index.js" && !staticChunks.includes(name)).flatMap((name) => [...packagesIn(name)]);
     expect(onDemand).toContain("undici");
     expect(onDemand).toContain("yaml");
   });
