@@ -35,7 +35,7 @@ export async function main(env: Env, now: () => number): Promise<StepResult> {
 
     // 4. The spend limits, right before anything is sent to the service.
     if (decision.prepared) {
-      const held = await holdBySpendLimits({ octokit: step.octokit, repo: step.repo, prepared: decision.prepared, config: config.config, self: { botLogins: [...step.self.botLogins] }, now: now(), thread: decision.thread });
+      const held = await holdBySpendLimits({ octokit: step.octokit, repo: step.repo, prepared: decision.prepared, config: config.config, self: { botLogins: [...step.self.botLogins] }, now: now(), thread: decision.thread, recent: step.recentComments });
       if (held) return { outcome: held, failure: null, context: step.summary };
     }
 

@@ -6,7 +6,7 @@
 import * as core from "@actions/core";
 import type { RepoConfig } from "../config/schema.js";
 import type { BotIdentity } from "../core/markers.js";
-import { checkSpendLimitsFromComments, REPOSITORY_COMMENT_PAGES } from "../flows/spend-limits.js";
+import { checkSpendLimitsFromComments, REPOSITORY_COMMENT_PAGES, type RecentRepositoryComments } from "../flows/spend-limits.js";
 import type { PreparedStart } from "../flows/types.js";
 import type { GitHubClient, RepoRef } from "../github/client.js";
 import type { ActionOutcome } from "./report.js";
@@ -21,6 +21,8 @@ export async function holdBySpendLimits(input: {
   self: BotIdentity;
   now: number;
   thread: ThreadReporter;
+  /** The repository's recent comments, when `decideAhead` started listing them. */
+  recent?: Promise<RecentRepositoryComments>;
 }): Promise<ActionOutcome | null> {
   if (!input.repo) return null;
   let checked;

@@ -24,6 +24,14 @@ export interface SpendLimitCheck {
   complete: boolean;
 }
 
+export type RecentRepositoryComments = Awaited<ReturnType<typeof listRepositoryCommentsSince>>;
+
+/** The repository's comments of the longest limit window before `now` (at most REPOSITORY_COMMENT_PAGES pages). */
+export function listRecentRepositoryComments(octokit: GitHubClient, repo: RepoRef, now: number): Promise<RecentRepositoryComments> {
+  const longestWindow = Math.max(...Object.values(LIMIT_WINDOW_MS));
+  return listRepositoryCommentsSince(octokit, repo, new Date(now - longestWindow), { maxPages: REPOSITORY_COMMENT_PAGES });
+}
+
 export async function checkSpendLimitsFromComments(input: {
   octokit: GitHubClient;
   repo: RepoRef;
@@ -31,12 +39,13 @@ export async function checkSpendLimitsFromComments(input: {
   config: RepoConfig;
   self: BotIdentity;
   now: number;
+  /** The repository's recent comments when a caller started listing them earlier (from a moment at or before `now`). */
+  recent?: Promise<RecentRepositoryComments>;
 }): Promise<SpendLimitCheck> {
   const { octokit, repo, prepared, self, now } = input;
-  const longestWindow = Math.max(...Object.values(LIMIT_WINDOW_MS));
   const [threadComments, recent] = await Promise.all([
     prepared.thread ? listIssueComments(octokit, repo, prepared.thread.number, { limit: THREAD_COMMENT_SCAN_LIMIT }).then((listed) => asMarkerComments(listed.comments)) : Promise.resolve([]),
-    listRepositoryCommentsSince(octokit, repo, new Date(now - longestWindow), { maxPages: REPOSITORY_COMMENT_PAGES }),
+    input.recent ?? listRecentRepositoryComments(octokit, repo, now),
   ]);
   const repoStarts = runStartsFromComments(asMarkerComments(recent.comments), self);
   const verdict = judgeSpendLimits({

@@ -12,6 +12,7 @@ import { detectTrigger, planRun, triggerThread, type RunMode, type RunTrigger } 
 import { detectStopRequest } from "../../core/stop.js";
 import type { TrackingPhase } from "../../core/render.js";
 import { configErrorReply, detectDespiteConfigError, MARKERS_ONLY_LOOKUP, prepareRun, type PreparedStart } from "../../flows/index.js";
+import { listRecentRepositoryComments } from "../../flows/spend-limits.js";
 import type { AgentRun, CreateRunRequest } from "../../service/wire.js";
 import { SOURCE } from "../../service/wire.js";
 import { BRIDGE_VERSION } from "../../version.js";
@@ -159,6 +160,13 @@ export async function decide(step: Step, config: RepoConfig): Promise<Decision> 
  */
 export function decideAhead(step: Step): void {
   if (step.inputs.prompt !== undefined || step.inputs.mode === "resume") identifyAhead(step);
+  // A prompt means a run will be started (unless a limit holds it): its spend-limit count needs the
+  // repository's recent comments, so that request overlaps the identity and the configuration too.
+  if (step.inputs.prompt !== undefined && step.inputs.mode !== "resume" && step.repo) {
+    step.recentComments = listRecentRepositoryComments(step.octokit, step.repo, step.now());
+    // A failure is reported where the comments are awaited (the limits are then skipped, with a warning).
+    step.recentComments.catch(() => undefined);
+  }
 }
 
 /** `mode: resume`: the workflow names the run and the follow-up; no trigger author's permission or thread lookup is involved. */

@@ -8,6 +8,7 @@ import { DEFAULT_REPO_CONFIG } from "../../config/schema.js";
 import { isThreadEvent, parseWebhookEvent, type BridgeEvent } from "../../core/events.js";
 import type { BridgeSelf } from "../../core/plan.js";
 import type { ReplyThread } from "../../flows/index.js";
+import type { RecentRepositoryComments } from "../../flows/spend-limits.js";
 import type { GitHubClient, RepoRef } from "../../github/client.js";
 import { AgentRunClient } from "../../service/client.js";
 import type { AgentRun } from "../../service/wire.js";
@@ -50,6 +51,8 @@ export interface Step {
   self: BridgeSelf;
   /** The question to GitHub behind `self`, asked at most once. */
   identity?: Promise<BridgeSelf>;
+  /** The repository's recent comments for the spend limits, when listed ahead (`decideAhead`). */
+  recentComments?: Promise<RecentRepositoryComments>;
   /** Filled in as the step learns where it is. */
   summary: SummaryContext;
 }

@@ -12,6 +12,7 @@ import {
   PR_HEAD_SHA,
   actionSeed,
   startActionHarness,
+  workflowDispatchPayload,
   workflowRunCompletedPayload,
   type ActionHarness,
 } from "../../helpers/action-runner.js";
@@ -70,6 +71,19 @@ describe("spend limits", () => {
     // Nothing that starts or resumes a run (the repository's id may have been looked up: a read, no spend).
     expect(h.service.requests.filter((r) => r.method !== "GET")).toEqual([]);
     expect(botComments(1)).toHaveLength(1);
+  });
+
+  it("a `workflow_dispatch` with a prompt is counted too: the repository's comments, listed while the configuration is read, hold the run back", async () => {
+    h = await startActionHarness({
+      config: "limits:\n  runs_per_repo_per_hour: 2\n",
+      seed: seedWith({ issueComments: [startedRun(3, 50), startedRun(3, 10)] }),
+    });
+    const step = await h.step({ eventName: "workflow_dispatch", payload: workflowDispatchPayload(), inputs: { prompt: "Upgrade the test runner", "repo-id": "31" } });
+
+    expect(step.result.outcome).toMatchObject({ kind: "over_limit", reason: expect.stringMatching(/^Over `limits\.runs_per_repo_per_hour` \(2 of 2\)/) });
+    expect(h.service.creates()).toEqual([]);
+    // Listed once, ahead of the decision, and not again by the check.
+    expect(h.github.requests.filter((r) => r.method === "GET" && r.path.startsWith(`/repos/${FULL_NAME}/issues/comments`))).toHaveLength(1);
   });
 
   it("over `limits.runs_per_thread_per_day`, counted in this thread only", async () => {
