@@ -2,12 +2,12 @@
  * The Action's GitHub client. Everything in src/github needs only `request`, so @octokit/core is
  * enough. @actions/github's `getOctokit` sends every request through a bundled undici (0.8 MB, tens
  * of milliseconds to load on a runner) only to honour a proxy. So: that proxy-aware client when the
- * runner sets a proxy for the API's host, and node:http (see node-fetch.ts) otherwise.
+ * runner sets a proxy for the API's host, and node:http (see http/node-fetch.ts) otherwise.
  */
 import { getProxyUrl } from "@actions/http-client/lib/proxy";
 import { Octokit } from "@octokit/core";
 import type { GitHubClient } from "../github/client.js";
-import { nodeFetch } from "./node-fetch.js";
+import { nodeFetch } from "../http/node-fetch.js";
 
 export async function createActionOctokit(token: string, baseUrl: string, userAgent: string): Promise<GitHubClient> {
   if (proxyFor(baseUrl)) {

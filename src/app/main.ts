@@ -15,6 +15,7 @@ import { RunEngine, type RunEngineOptions } from "./engine.js";
 import { parseAppEnv, type AppSettings } from "./env.js";
 import type { AppDependencies, AppIdentity } from "./handlers/types.js";
 import { createAgentRunApp, fetchAppIdentity } from "./index.js";
+import { nodeFetch } from "../http/node-fetch.js";
 import { taskJobId, type WorkQueue } from "./queue/types.js";
 import type { BridgeStore } from "./store/types.js";
 import { createOctokitThreadWriter, createPacedThreadWriter } from "./thread-writer.js";
@@ -187,7 +188,8 @@ export async function startApp(env: Readonly<Record<string, string | undefined>>
     orgId: settings.service.orgId,
     budget: metrics ? ops!.observedBudget(backend.budget, metrics.budgetWaited) : backend.budget,
     timeScale: settings.timeScale,
-    ...(metrics ? { fetch: ops!.observedFetch(globalThis.fetch, metrics.serviceRequest) } : {}),
+    // node:http rather than Node's fetch: an App watching 1,000 runs stays about 14 MB smaller (src/http/node-fetch.ts).
+    fetch: metrics ? ops!.observedFetch(nodeFetch, metrics.serviceRequest) : nodeFetch,
     logsPath: settings.service.logsPath,
     logger: probot.log.child({ name: "service" }),
   });

@@ -16,7 +16,7 @@ import { BRIDGE_NAME, BRIDGE_VERSION } from "../../version.js";
 import { identityFor, resolveIdentity } from "../identity.js";
 import { loadImages } from "../images.js";
 import { InputError, type ActionInputs, type Env } from "../inputs.js";
-import { nodeFetch } from "../node-fetch.js";
+import { nodeFetch } from "../../http/node-fetch.js";
 import { createActionOctokit, proxyFor } from "../octokit.js";
 import type { ActionOutcome, PostedComment, SummaryContext } from "../report.js";
 import { pollScheduleFrom, type PollSchedule } from "../runs.js";

@@ -17,7 +17,7 @@ import {
   BadRequestError,
   ClientRequestError,
 } from "../../../src/service/index.js";
-import { nodeFetch } from "../../../src/action/node-fetch.js";
+import { nodeFetch } from "../../../src/http/node-fetch.js";
 import { BRIDGE_VERSION } from "../../../src/version.js";
 import { refusedPortUrl, startScriptedServer, type ScriptedResponse } from "../../helpers/scripted-server.js";
 
@@ -29,10 +29,10 @@ afterEach(async () => {
   await Promise.all(closers.map((c) => c()));
   closers = [];
 });
-// The same behaviour over Node's fetch (the App, the CLI) and over node:http (the Action, see src/action/node-fetch.ts).
+// The same behaviour over Node's fetch (the CLI, the Action behind a proxy) and over node:http (the App and the Action, see src/http/node-fetch.ts).
 describe.each([
   ["Node's fetch", globalThis.fetch],
-  ["the Action's node:http fetch", nodeFetch],
+  ["the node:http fetch", nodeFetch],
 ])("over %s", (_name, fetch) => {
   async function serve(script: ScriptedResponse[]) {
     const server = await startScriptedServer(script);

@@ -1,5 +1,5 @@
 /**
- * The Action's fetch over node:http (src/action/node-fetch.ts), against real servers on loopback:
+ * The fetch over node:http (src/http/node-fetch.ts) of the Action's two clients and the App's service client, against real servers on loopback:
  * what octokit and AgentRunClient read from a response, redirects as fetch follows them, aborts,
  * and errors shaped as Node's fetch shapes them. AgentRunClient's whole failure suite also runs
  * over it (test/integration/service/client-failures.test.ts).
@@ -8,7 +8,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { Octokit } from "@octokit/core";
 import { afterEach, describe, expect, it } from "vitest";
-import { nodeFetch } from "../../../src/action/node-fetch.js";
+import { nodeFetch } from "../../../src/http/node-fetch.js";
 import { startFakeGitHub } from "../../../src/fake-github/index.js";
 
 interface Seen {
