@@ -19,7 +19,7 @@ import type { BridgeStore } from "../src/app/store/types.js";
 import { DEFAULT_INSTALLATION_ID, startFakeGitHub, type FakeGitHub } from "../src/fake-github/index.js";
 import { SOURCE } from "../src/service/index.js";
 import { OWNER, REPO, REPO_ID, appAvailable, appEnv, buildAppProcess, startAppProcess, type AppProcess } from "./lib/app.js";
-import type { MemoryReading } from "./lib/app-process.js";
+import type { MemoryReading, MemorySample } from "./lib/app-process.js";
 import { formatNumber, isMainModule, ratioOf, runAsScript, unavailableRow, yesNo, type BenchResult } from "./lib/report.js";
 import { BENCH_ORG_ID, WATCHER_TOKEN, createRunsAtOnce, startBenchEmulator, type BenchEmulator } from "./lib/service.js";
 import { median, sleep } from "./lib/stats.js";
@@ -48,6 +48,10 @@ const SAMPLE_EVERY_MS = 250;
 
 /** Decimal megabytes, as the target is stated (120 MB = 120,000,000 bytes). */
 const mb = (bytes: number) => `${formatNumber(bytes / 1e6, 1)} MB`;
+
+/** RSS as anonymous memory (V8's heap, malloc, stacks) and file pages (the node binary, mapped files). */
+const split = (sample: MemorySample) =>
+  sample.anonRss === null || sample.fileRss === null ? "not reported by this OS" : `${mb(sample.anonRss)} anonymous + ${mb(sample.fileRss)} file-backed (V8 heap ${mb(sample.heapTotal)}, external ${mb(sample.external)})`;
 
 interface Phase {
   /** RSS read every SAMPLE_EVERY_MS once the App reached the measuring point: one reading is a moment in the GC's cycle. */
@@ -201,6 +205,7 @@ export async function runMemoryBenchmark(options: MemoryBenchOptions = {}): Prom
           `Idle: the same App with an empty DATA_DIR, read the same way from ${IDLE_WAIT_MS / 1000} s after start.`,
         `Loaded: heap used ${mb(l.now.heapUsed)} of ${mb(l.now.heapTotal)} allocated; after a full collection ${mb(liveLoaded)} is live (idle: ${mb(liveIdle)}), ` +
           `so the watches themselves hold about ${formatNumber((liveLoaded - liveIdle) / 1024 / Math.max(1, watches), 1)} KB each; the rest of the difference is heap V8 sized for the allocation rate.`,
+        `What the OS counts (last reading, /proc/self/status): loaded ${split(l.now)}; idle ${split(i.now)}.`,
         perReplica
           ? `Redis: the same ${watches} watches stored in Redis under a fresh key prefix and shared by ${replicas} App processes (REDIS_URL ${redisUrl}); each replica's RSS is the median of its own ${SAMPLES} readings once every run had been read ${readsPerRun} more times; per replica: ${replicaRss.map(mb).join(", ")}; live heap after a full collection: ${perReplica.map((p) => mb(p.reading.afterGc?.heapUsed ?? Number.NaN)).join(", ")}.`
           : `Redis: none answered at ${redisUrl}, so the per-replica figure was not measured (start redis-server or set REDIS_URL).`,

@@ -24,23 +24,40 @@ export interface MemorySample {
   rss: number;
   /** The most resident memory the process ever had (VmHWM), when the OS says; else null. */
   peakRss: number | null;
+  /** RSS split by the OS (RssAnon: heap, malloc, stacks; RssFile: the node binary, mapped files), when it says; else null. */
+  anonRss: number | null;
+  fileRss: number | null;
   heapUsed: number;
   heapTotal: number;
   external: number;
 }
 
-function peakRss(): number | null {
+/** Fields of /proc/self/status in bytes (Linux only; null elsewhere). */
+function procStatus(): (field: string) => number | null {
+  let status = "";
   try {
-    const match = /^VmHWM:\s+(\d+)\s+kB$/m.exec(readFileSync("/proc/self/status", "utf8"));
-    return match ? Number(match[1]) * 1024 : null;
+    status = readFileSync("/proc/self/status", "utf8");
   } catch {
-    return null;
+    // Not Linux: the OS-level fields stay null.
   }
+  return (field) => {
+    const match = new RegExp(`^${field}:\\s+(\\d+)\\s+kB$`, "m").exec(status);
+    return match ? Number(match[1]) * 1024 : null;
+  };
 }
 
 function memorySample(): MemorySample {
   const usage = process.memoryUsage();
-  return { rss: usage.rss, peakRss: peakRss(), heapUsed: usage.heapUsed, heapTotal: usage.heapTotal, external: usage.external };
+  const status = procStatus();
+  return {
+    rss: usage.rss,
+    peakRss: status("VmHWM"),
+    anonRss: status("RssAnon"),
+    fileRss: status("RssFile"),
+    heapUsed: usage.heapUsed,
+    heapTotal: usage.heapTotal,
+    external: usage.external,
+  };
 }
 
 function send(message: AppProcessMessage): void {
