@@ -142,8 +142,9 @@ async function serveStatus(req: IncomingMessage, res: ServerResponse, token: str
  * job that is already queued or running changes nothing, so this is safe on every start of every replica.
  */
 async function ensureEveryTaskHasAJob(store: BridgeStore, queue: WorkQueue): Promise<void> {
-  for (const task of await store.listTasks(["queued", "sending", "watching", "reporting"])) {
-    await queue.add({ id: taskJobId(task.id), name: "task", data: { taskId: task.id } });
+  // Ids only: every replica does this on start, and 1,000 tasks read whole at once are a burst of garbage for nothing.
+  for (const taskId of await store.listTaskIds(["queued", "sending", "watching", "reporting"])) {
+    await queue.add({ id: taskJobId(taskId), name: "task", data: { taskId } });
   }
 }
 

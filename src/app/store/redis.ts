@@ -224,6 +224,20 @@ export class RedisBridgeStore implements BridgeStore {
     return decodeTasks(await this.client.arbStoreListTasks(this.key("task", "next-id"), this.prefix, limit < 0 ? -1 : limit, order, ...unique));
   }
 
+  async listTaskIds(states: TaskState[]): Promise<number[]> {
+    const unique = [...new Set(states)];
+    unique.forEach(assertState);
+    if (unique.length === 0) return [];
+    const transaction = this.client.multi();
+    for (const state of unique) transaction.zrange(this.key("state", state), 0, -1);
+    const ranges = (await transaction.exec()) ?? [];
+    const ids = ranges.flatMap(([error, members]) => {
+      if (error) throw error;
+      return (members as string[]).map(Number);
+    });
+    return ids.sort((a, b) => a - b);
+  }
+
   async recordEvent(keys: readonly string[], at: number): Promise<void> {
     const member = `${at}:${Math.random().toString(36).slice(2)}`;
     const multi = this.client.multi();

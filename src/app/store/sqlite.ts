@@ -297,6 +297,12 @@ export class SqliteBridgeStore implements BridgeStore {
     return rows.map(toTask);
   }
 
+  async listTaskIds(states: TaskState[]): Promise<number[]> {
+    if (states.length === 0) return [];
+    const rows = this.db.prepare(`SELECT id FROM tasks WHERE state IN (${states.map(() => "?").join(", ")}) ORDER BY id ASC`).all(...states) as Array<{ id: number }>;
+    return rows.map((row) => row.id);
+  }
+
   async activeTaskForRun(runId: number): Promise<Task | null> {
     const row = this.db
       .prepare(`SELECT * FROM tasks WHERE run_id = ? AND state IN (${ACTIVE_STATES.map(() => "?").join(", ")}) ORDER BY id DESC LIMIT 1`)

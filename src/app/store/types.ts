@@ -110,6 +110,8 @@ export interface BridgeStore {
   updateTask(id: number, patch: TaskPatch): Promise<Task>;
   /** Tasks in one of these states, oldest first (or newest first), at most `limit` (default: all). */
   listTasks(states: TaskState[], limit?: number, order?: TaskOrder): Promise<Task[]>;
+  /** The ids of every task in one of these states, oldest first: what a start needs, without reading 1,000 tasks whole. */
+  listTaskIds(states: TaskState[]): Promise<number[]>;
   /** The task of `runId` that is not finished (queued/sending/watching/reporting), if any. */
   activeTaskForRun(runId: number): Promise<Task | null>;
   /** The unfinished task whose tracking comment is in this thread, if any (its run id may not be known yet). */

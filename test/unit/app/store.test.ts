@@ -128,6 +128,10 @@ describe.each([
     expect(ids(await store.listTasks(["held", "watching"], -1, "newest"))).toEqual([c.id, b.id, a.id]);
     expect(ids(await store.listTasks(["held", "watching"], 2, "newest"))).toEqual([c.id, b.id]);
     expect(ids(await store.listTasks(["held", "watching"], 2))).toEqual([a.id, b.id]);
+    expect(await store.listTaskIds(["held", "watching"])).toEqual([a.id, b.id, c.id]);
+    expect(await store.listTaskIds(["watching"])).toEqual([b.id]);
+    expect(await store.listTaskIds(["done"])).toEqual([]);
+    expect(await store.listTaskIds([])).toEqual([]);
   });
 
   it("keeps when the webhook arrived with the task", async () => {
