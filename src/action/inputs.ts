@@ -8,8 +8,8 @@
  *   Invalid inputs: `org-id` must be a positive integer, got "acme"; `metadata` must be a JSON object …
  */
 import type { AllowedBots } from "../core/actors.js";
-import * as z from "zod";
-import { AgentTypeFieldSchema, ModelSchema, RepoIdSchema, TriggerPhraseSchema } from "../config/schema.js";
+import * as z from "zod/mini";
+import { AgentTypeFieldSchema, ModelSchema, RepoIdValueSchema, TriggerPhraseTextSchema } from "../config/schema.js";
 import { ImageDataUriSchema, LOGS_PATH_CHOICES, type AgentType, type LogsPathChoice } from "../service/wire.js";
 
 export const MODES = ["auto", "create", "resume"] as const;
@@ -112,15 +112,13 @@ export function rawInput(env: Env, name: string): string {
 const required = (what: string) => (issue: { input?: unknown }) => (issue.input === undefined ? `is required: ${what}` : undefined);
 
 const positiveInt = (error: string) =>
-  z
-    .string()
-    .regex(/^\d+$/, { error })
-    .transform(Number)
-    .pipe(z.number().int().positive({ error }).max(Number.MAX_SAFE_INTEGER, { error }));
+  z.pipe(
+    z.pipe(z.string().check(z.regex(/^\d+$/, { error })), z.transform(Number)),
+    z.number().check(z.int(), z.positive({ error }), z.maximum(Number.MAX_SAFE_INTEGER, { error })),
+  );
 
-const httpUrl = z
-  .string({ error: required("the service's base URL, such as https://agents.example.com") })
-  .refine(
+const httpUrl = z.string({ error: required("the service's base URL, such as https://agents.example.com") }).check(
+  z.refine(
     (value) => {
       try {
         const url = new URL(value);
@@ -130,35 +128,42 @@ const httpUrl = z
       }
     },
     { error: "must be an http(s) URL such as https://agents.example.com, without credentials in it" },
+  ),
+);
+
+/** An input left empty reads as `fallback`. */
+const orElse = <T extends z.ZodMiniType, F>(schema: T, fallback: F) => z.pipe(z.optional(schema), z.transform((value: z.output<T> | undefined) => value ?? fallback));
+
+/** A transform of the input's text that may report what is wrong with it (zod/mini hands a transform the bare payload). */
+const reading = <O>(read: (text: string, report: (message: string) => void) => O) =>
+  z.pipe(
+    z.string(),
+    z.transform((text: string, payload) => read(text, (message) => payload.issues.push({ code: "custom", message, input: text, path: [] }))),
   );
 
 /** YAML 1.2 core booleans, as `core.getBooleanInput` accepts them. */
 const booleanText = (fallback: boolean) =>
-  z
-    .enum(["true", "True", "TRUE", "false", "False", "FALSE"], { error: "must be true or false" })
-    .optional()
-    .transform((value) => (value === undefined ? fallback : value.toLowerCase() === "true"));
+  z.pipe(
+    z.optional(z.enum(["true", "True", "TRUE", "false", "False", "FALSE"], { error: "must be true or false" })),
+    z.transform((value) => (value === undefined ? fallback : value.toLowerCase() === "true")),
+  );
 
 const choiceText = <T extends string>(options: readonly [T, ...T[]], fallback: T) =>
-  z
-    .string()
-    .transform((value) => value.toLowerCase())
-    .pipe(z.enum(options, { error: `must be one of: ${options.join(", ")}` }))
-    .optional()
-    .transform((value) => value ?? fallback);
+  orElse(z.pipe(z.pipe(z.string(), z.transform((value) => value.toLowerCase())), z.enum(options, { error: `must be one of: ${options.join(", ")}` })), fallback);
 
-const metadataText = z
-  .string()
-  .transform((text, ctx): unknown => {
-    try {
-      return JSON.parse(text);
-    } catch (error) {
-      ctx.addIssue({ code: "custom", message: `must be a JSON object such as {"ticket":"ENG-1"}, but it is not valid JSON (${(error as Error).message})` });
-      return z.NEVER;
-    }
-  })
-  .pipe(z.record(z.string(), z.unknown(), { error: 'must be a JSON object such as {"ticket":"ENG-1"}, not an array, a string, a number or null' }))
-  .optional();
+const metadataText = z.optional(
+  z.pipe(
+    reading((text, report): unknown => {
+      try {
+        return JSON.parse(text);
+      } catch (error) {
+        report(`must be a JSON object such as {"ticket":"ENG-1"}, but it is not valid JSON (${(error as Error).message})`);
+        return z.NEVER;
+      }
+    }),
+    z.record(z.string(), z.unknown(), { error: 'must be a JSON object such as {"ticket":"ENG-1"}, not an array, a string, a number or null' }),
+  ),
+);
 
 const lines = (text: string, separator: RegExp) =>
   text
@@ -166,91 +171,84 @@ const lines = (text: string, separator: RegExp) =>
     .map((line) => line.trim())
     .filter((line) => line !== "");
 
-const imagesText = z
-  .string()
-  .transform((text, ctx): ImageSource[] => {
+const imagesText = orElse(
+  reading((text, report): ImageSource[] => {
     const entries = lines(text, /\r?\n/);
     if (entries.length > MAX_IMAGES) {
-      ctx.addIssue({ code: "custom", message: `lists ${entries.length} images; at most ${MAX_IMAGES} are accepted` });
+      report(`lists ${entries.length} images; at most ${MAX_IMAGES} are accepted`);
       return z.NEVER;
     }
     return entries.map((entry, index): ImageSource => {
       if (!entry.startsWith("data:")) return { kind: "file", path: entry };
-      if (!ImageDataUriSchema.safeParse(entry).success) {
-        ctx.addIssue({ code: "custom", message: `line ${index + 1} is not a base64 data URI such as data:image/png;base64,iVBOR…` });
-      }
+      if (!ImageDataUriSchema.safeParse(entry).success) report(`line ${index + 1} is not a base64 data URI such as data:image/png;base64,iVBOR…`);
       return { kind: "data_uri", uri: entry };
     });
-  })
-  .optional()
-  .transform((images) => images ?? []);
+  }),
+  [] as ImageSource[],
+);
 
 const LOGIN_OR_BOT = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})(?:\[bot\])?$/;
 
-const allowedBotsText = z
-  .string()
-  .transform((text, ctx): AllowedBots => {
+const allowedBotsText = orElse(
+  reading((text, report): AllowedBots => {
     const entries = lines(text, /[,\n]/).map((entry) => entry.replace(/^@/, ""));
     if (entries.includes("*")) return { all: true, logins: [] };
     for (const entry of entries) {
-      if (!LOGIN_OR_BOT.test(entry)) ctx.addIssue({ code: "custom", message: `has ${JSON.stringify(entry)}, which is not a login such as renovate[bot] (or * for every bot)` });
+      if (!LOGIN_OR_BOT.test(entry)) report(`has ${JSON.stringify(entry)}, which is not a login such as renovate[bot] (or * for every bot)`);
     }
     return { all: false, logins: entries };
-  })
-  .optional()
-  .transform((bots) => bots ?? { all: false, logins: [] });
+  }),
+  { all: false, logins: [] } as AllowedBots,
+);
 
-const timeoutText = z
-  .string()
-  .regex(/^\d+(\.\d+)?$/, { error: `must be a number of minutes greater than 0 and at most ${MAX_TIMEOUT_MINUTES}` })
-  .transform(Number)
-  .pipe(
-    z
-      .number()
-      .positive({ error: `must be a number of minutes greater than 0 and at most ${MAX_TIMEOUT_MINUTES}` })
-      .max(MAX_TIMEOUT_MINUTES, { error: `must be a number of minutes greater than 0 and at most ${MAX_TIMEOUT_MINUTES}` }),
-  )
-  .optional()
-  .transform((minutes) => minutes ?? 60);
+const TIMEOUT_ERROR = `must be a number of minutes greater than 0 and at most ${MAX_TIMEOUT_MINUTES}`;
+const timeoutText = orElse(
+  z.pipe(
+    z.pipe(z.string().check(z.regex(/^\d+(\.\d+)?$/, { error: TIMEOUT_ERROR })), z.transform(Number)),
+    z.number().check(z.positive({ error: TIMEOUT_ERROR }), z.maximum(MAX_TIMEOUT_MINUTES, { error: TIMEOUT_ERROR })),
+  ),
+  60,
+);
 
 /** The config file's trigger phrase schema without its default: an empty input defers to the file. */
-const triggerPhraseText = TriggerPhraseSchema.unwrap().optional();
+const triggerPhraseText = z.optional(TriggerPhraseTextSchema);
 
 const CROSS_INPUT = { crossInput: true };
 
-export const ActionInputsSchema = z
-  .strictObject({
-    "api-url": httpUrl,
-    "api-token": z.string({ error: required("pass the service's API token from a secret, e.g. `api-token: ${{ secrets.AGENT_RUN_API_TOKEN }}`") }),
-    "org-id": z
-      .string({ error: required("the service's organization id, a positive integer") })
-      .pipe(positiveInt("must be a positive integer (the service's organization id)")),
-    prompt: z.string().optional(),
-    mode: choiceText(MODES, "auto"),
-    "run-id": positiveInt("must be a positive integer (the id of the run to continue)").optional(),
-    "repo-id": positiveInt("must be a positive integer (the service's repository id)").pipe(RepoIdSchema.unwrap()).optional(),
-    model: ModelSchema,
-    "agent-type": AgentTypeFieldSchema,
-    metadata: metadataText,
-    images: imagesText,
-    "trigger-phrase": triggerPhraseText,
-    wait: booleanText(true),
-    "timeout-minutes": timeoutText,
-    comment: choiceText(COMMENT_MODES, "auto"),
-    "github-token": z.string().optional(),
-    "allowed-bots": allowedBotsText,
-    "fail-on-error": booleanText(true),
-    "logs-path": choiceText(LOGS_PATH_CHOICES, "auto"),
-  })
-  .superRefine((inputs, ctx) => {
-    if (inputs.mode === "resume") {
-      if (inputs["run-id"] === undefined) ctx.addIssue({ code: "custom", params: CROSS_INPUT, path: ["run-id"], message: "is required with `mode: resume`: the id of the run to continue" });
-      if (inputs.prompt === undefined) ctx.addIssue({ code: "custom", params: CROSS_INPUT, path: ["prompt"], message: "is required with `mode: resume`: the follow-up instruction for the run" });
-    } else if (inputs["run-id"] !== undefined) {
-      ctx.addIssue({ code: "custom", params: CROSS_INPUT, path: ["run-id"], message: `is only used with \`mode: resume\` (mode is ${inputs.mode}): remove it, or set \`mode: resume\`` });
-    }
-  })
-  .transform(
+const InputFieldsSchema = z.strictObject({
+  "api-url": httpUrl,
+  "api-token": z.string({ error: required("pass the service's API token from a secret, e.g. `api-token: ${{ secrets.AGENT_RUN_API_TOKEN }}`") }),
+  "org-id": z.pipe(z.string({ error: required("the service's organization id, a positive integer") }), positiveInt("must be a positive integer (the service's organization id)")),
+  prompt: z.optional(z.string()),
+  mode: choiceText(MODES, "auto"),
+  "run-id": z.optional(positiveInt("must be a positive integer (the id of the run to continue)")),
+  "repo-id": z.optional(z.pipe(positiveInt("must be a positive integer (the service's repository id)"), RepoIdValueSchema)),
+  model: ModelSchema,
+  "agent-type": AgentTypeFieldSchema,
+  metadata: metadataText,
+  images: imagesText,
+  "trigger-phrase": triggerPhraseText,
+  wait: booleanText(true),
+  "timeout-minutes": timeoutText,
+  comment: choiceText(COMMENT_MODES, "auto"),
+  "github-token": z.optional(z.string()),
+  "allowed-bots": allowedBotsText,
+  "fail-on-error": booleanText(true),
+  "logs-path": choiceText(LOGS_PATH_CHOICES, "auto"),
+});
+
+export const ActionInputsSchema = z.pipe(
+  InputFieldsSchema.check(
+    z.superRefine((inputs, ctx) => {
+      if (inputs.mode === "resume") {
+        if (inputs["run-id"] === undefined) ctx.addIssue({ code: "custom", params: CROSS_INPUT, path: ["run-id"], message: "is required with `mode: resume`: the id of the run to continue" });
+        if (inputs.prompt === undefined) ctx.addIssue({ code: "custom", params: CROSS_INPUT, path: ["prompt"], message: "is required with `mode: resume`: the follow-up instruction for the run" });
+      } else if (inputs["run-id"] !== undefined) {
+        ctx.addIssue({ code: "custom", params: CROSS_INPUT, path: ["run-id"], message: `is only used with \`mode: resume\` (mode is ${inputs.mode}): remove it, or set \`mode: resume\`` });
+      }
+    }),
+  ),
+  z.transform(
     (i): ActionInputs => ({
       apiUrl: i["api-url"],
       apiToken: i["api-token"],
@@ -272,7 +270,8 @@ export const ActionInputsSchema = z
       failOnError: i["fail-on-error"],
       logsPath: i["logs-path"],
     }),
-  );
+  ),
+);
 
 const quote = (value: string) => JSON.stringify(value.length > 60 ? `${value.slice(0, 57)}...` : value);
 

@@ -5,7 +5,7 @@
  * A string that does not read as its type is passed on unchanged, so the schema reports it in its
  * usual words ("must be true or false (got \"yes\")"). An empty string means "not set".
  */
-import * as z from "zod";
+import * as z from "zod/mini";
 import { RepoConfigSchema } from "./schema.js";
 
 export type ConfigValueKind = "boolean" | "integer" | "list" | "string";

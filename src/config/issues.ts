@@ -2,7 +2,7 @@
  * Turns zod issues into messages a person editing a YAML file can act on: each names the field
  * path, says what is wrong and what is allowed, and quotes the value that was given.
  */
-import type * as z from "zod";
+import type * as z from "zod/mini";
 
 type Issue = z.core.$ZodIssue;
 type PathSegment = PropertyKey;

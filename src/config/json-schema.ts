@@ -4,7 +4,7 @@
  * test keeps it fresh, `npm run docs` rewrites it) and shipped in the npm package, so that an
  * editor with a YAML language server completes and checks the keys as they are typed.
  */
-import * as z from "zod";
+import * as z from "zod/mini";
 import { RepoConfigSchema } from "./schema.js";
 
 /** Where the committed schema lives in this repository and in the npm package. */
@@ -17,18 +17,14 @@ export const CONFIG_SCHEMA_URL = `https://unpkg.com/agent-run-bridge/${CONFIG_SC
  * `_extends` is Probot's, resolved before the bridge validates the file (`repo`, `owner/repo` or
  * `owner/repo:path/to/file.yml`); editors must not flag it as unknown.
  */
-const ExtendsSchema = z
-  .string()
-  .min(1)
-  .optional()
-  .meta({
-    description:
-      "Inherit the settings of another file, merged under this one: `other-repo`, `owner/other-repo` or `owner/other-repo:path/to/file.yml`. The App resolves it; the Action reads this file alone.",
-  });
+const ExtendsSchema = z.optional(z.string().check(z.minLength(1))).register(z.globalRegistry, {
+  description:
+    "Inherit the settings of another file, merged under this one: `other-repo`, `owner/other-repo` or `owner/other-repo:path/to/file.yml`. The App resolves it; the Action reads this file alone.",
+});
 
 /** The schema as an object (draft 2020-12, strict: an unknown key is an error, as in the bridge). */
 export function configJsonSchema(): Record<string, unknown> {
-  const generated = z.toJSONSchema(RepoConfigSchema.extend({ _extends: ExtendsSchema }), { io: "input", target: "draft-2020-12" });
+  const generated = z.toJSONSchema(z.extend(RepoConfigSchema, { _extends: ExtendsSchema }), { io: "input", target: "draft-2020-12" });
   const { $schema, ...rest } = generated as Record<string, unknown>;
   return {
     $schema,

@@ -13,6 +13,7 @@
  *   all (invalid YAML, a list).
  */
 import { suggestKey } from "./key-suggestions.js";
+import type * as z from "zod/mini";
 import { DEFAULT_REPO_CONFIG, objectSchemaOf, REPO_CONFIG_FIELDS, type RepoConfig } from "./schema.js";
 
 type Record_ = Record<string, unknown>;
@@ -57,7 +58,7 @@ const SECTIONS = Object.keys(REPO_CONFIG_FIELDS).filter((key) => objectSchemaOf(
 
 function sectionKeys(section: string): string[] {
   const object = objectSchemaOf(REPO_CONFIG_FIELDS[section as keyof typeof REPO_CONFIG_FIELDS]);
-  return object ? Object.keys(object.shape) : [];
+  return object ? Object.keys(object._zod.def.shape) : [];
 }
 
 /** Everything unreadable: the file as a whole could not be read. */
@@ -92,7 +93,7 @@ export function salvageConfig(raw: unknown): SalvagedConfig {
     }
     const { placed, unplaced } = placeKeys(value, keys);
     const readable: Record_ = {};
-    const fields = objectSchemaOf(schema)!.shape as Record<string, { safeParse(v: unknown): { success: boolean; data?: unknown } }>;
+    const fields = objectSchemaOf(schema)!._zod.def.shape as Record<string, z.ZodMiniType>;
     for (const field of keys) {
       if (!(field in placed)) {
         if (unplaced.length > 0) unreadable.add(`${key}.${field}`);

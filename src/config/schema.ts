@@ -1,11 +1,12 @@
 /**
- * The repository configuration, `.github/agent-run.yml`: one zod schema with defaults. The same
+ * The repository configuration, `.github/agent-run.yml`: one zod schema with defaults (zod/mini:
+ * the Action's bundle loads no more of zod than it uses). The same
  * field schemas are exported one by one so the Action can compose its inputs from them.
  *
  * Every object is strict (an unknown key is a typo the user wants to hear about); `_extends` is
  * the one exception, because Probot resolves it before we see the file.
  */
-import * as z from "zod";
+import * as z from "zod/mini";
 import { AGENT_TYPES } from "../service/wire.js";
 import { locateIssues, type LocatedProblem } from "./issues.js";
 import { suggestKey } from "./key-suggestions.js";
@@ -29,174 +30,165 @@ const objectError = (keys: string) => (issue: { code: string }) =>
 
 const booleanField = () => z.boolean({ error: "must be true or false" });
 
+/** A schema with its description for the JSON Schema and the README's reference (registered on the schema itself). */
+function described<T extends z.ZodMiniType>(schema: T, description: string): T {
+  z.globalRegistry.add(schema, { description });
+  return schema;
+}
+
 const intBetween = (min: number, max: number) => {
   const error = `must be an integer between ${min} and ${max}`;
-  return z.number({ error }).int({ error }).min(min, { error }).max(max, { error });
+  return z.number({ error }).check(z.int({ error }), z.minimum(min, { error }), z.maximum(max, { error }));
 };
 
+/** A label name: trimmed, 1 to 50 characters (GitHub's limit). */
+const labelName = (example: string) =>
+  z.string({ error: `must be a label name such as "${example}"` }).check(
+    z.trim(),
+    z.minLength(1, { error: `must not be empty (a label name such as "${example}")` }),
+    z.maxLength(50, { error: "must be at most 50 characters (GitHub's limit for label names)" }),
+  );
 
 // GitHub logins: letters, digits and single hyphens, at most 39 characters.
 const LOGIN = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,37}[A-Za-z0-9])?$/;
 // A team is "org/team-slug" or "team-slug" (the repository owner's organization).
 const TEAM = /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,37}[A-Za-z0-9])?\/)?[A-Za-z0-9][A-Za-z0-9_.-]*$/;
 
-export const TriggerPhraseSchema = z
-  .string({ error: 'must be a string such as "/agent"' })
-  .regex(/^\S(?:[^\r\n]*\S)?$/, {
+/** The trigger phrase as written (the Action's input reads it without the default: empty defers to the file). */
+export const TriggerPhraseTextSchema = z.string({ error: 'must be a string such as "/agent"' }).check(
+  z.regex(/^\S(?:[^\r\n]*\S)?$/, {
     error: 'must be one line that starts and ends with a non-space character, such as "/agent"',
-  })
-  .max(100, { error: "must be at most 100 characters" })
-  .default("/agent")
-  .meta({
-    description:
-      "Text that starts a run when a comment line begins with it (case-insensitive), e.g. `/agent fix the typo`. `/agent new …` forces a fresh run.",
-  });
+  }),
+  z.maxLength(100, { error: "must be at most 100 characters" }),
+);
 
-export const MentionSchema = booleanField()
-  .default(true)
-  .meta({ description: "Whether a mention of the app (`@<app-slug>` or `@<app-slug>[bot]`) anywhere in a comment also starts a run." });
+export const TriggerPhraseSchema = described(
+  z._default(TriggerPhraseTextSchema, "/agent"),
+  "Text that starts a run when a comment line begins with it (case-insensitive), e.g. `/agent fix the typo`. `/agent new …` forces a fresh run.",
+);
 
-export const RepoIdSchema = z
-  .number({ error: "must be a positive integer (the service's repository id)" })
-  .int({ error: "must be a positive integer (the service's repository id)" })
-  .positive({ error: "must be a positive integer (the service's repository id)" })
-  .optional()
-  .meta({
-    description:
-      "The Agent Run Service's id of this repository. Unset: the id the service lists for this GitHub repository (asked once an hour), else none and the organization's default applies.",
-  });
+export const MentionSchema = described(
+  z._default(booleanField(), true),
+  "Whether a mention of the app (`@<app-slug>` or `@<app-slug>[bot]`) anywhere in a comment also starts a run.",
+);
 
-export const ModelSchema = z
-  .string({ error: "must be a model name (a string)" })
-  .min(1, { error: "must not be empty; remove the key to use the organization's default model" })
-  .optional()
-  .meta({ description: "Model for the runs. Unset: the organization's default." });
+const REPO_ID_ERROR = "must be a positive integer (the service's repository id)";
+/** A repository id as given (the Action's input reads it the same way). */
+export const RepoIdValueSchema = z.number({ error: REPO_ID_ERROR }).check(z.int({ error: REPO_ID_ERROR }), z.positive({ error: REPO_ID_ERROR }));
 
-export const AgentTypeFieldSchema = z
-  .enum(AGENT_TYPES, { error: `must be one of: ${AGENT_TYPES.join(", ")}` })
-  .optional()
-  .meta({ description: "Agent type for the runs. Unset: the organization's default." });
+export const RepoIdSchema = described(
+  z.optional(RepoIdValueSchema),
+  "The Agent Run Service's id of this repository. Unset: the id the service lists for this GitHub repository (asked once an hour), else none and the organization's default applies.",
+);
 
-export const PermissionsSchema = z
-  .strictObject(
-    {
-      minimum: z
-        .enum(MINIMUM_ROLES, { error: `must be one of: ${MINIMUM_ROLES.join(", ")}` })
-        .default("write")
-        .meta({ description: "Lowest repository role that may trigger a run." }),
-      users: z
-        .array(
-          z.string({ error: 'each entry must be a GitHub login such as "octocat"' }).regex(LOGIN, {
-            error: 'each entry must be a GitHub login such as "octocat" (without the @)',
-          }),
-          { error: 'must be a list of GitHub logins such as ["octocat"]' },
-        )
-        .default([])
-        .meta({ description: "Logins that may trigger a run whatever their role." }),
-      teams: z
-        .array(
-          z.string({ error: 'each entry must be a team such as "my-org/reviewers" or "reviewers"' }).regex(TEAM, {
-            error: 'each entry must be a team such as "my-org/reviewers" or "reviewers" (the repository owner\'s organization)',
-          }),
-          { error: 'must be a list of teams such as ["my-org/reviewers"]' },
-        )
-        .default([])
-        .meta({
-          description:
-            'Teams (`org/team-slug`, or `team-slug` in the repository owner\'s organization) whose members may trigger a run whatever their role.',
-        }),
-    },
-    { error: objectError("minimum, users, teams") },
-  )
-  .prefault({})
-  .meta({
-    description:
-      "Who may trigger a run: anyone whose role is at least `minimum`, OR listed in `users`, OR a member of one of `teams`. CI auto-fix is started by GitHub itself and needs no permission.",
-  });
+export const ModelSchema = described(
+  z.optional(z.string({ error: "must be a model name (a string)" }).check(z.minLength(1, { error: "must not be empty; remove the key to use the organization's default model" }))),
+  "Model for the runs. Unset: the organization's default.",
+);
 
-export const LabelSchema = z
-  .strictObject(
-    {
-      enabled: booleanField().default(true).meta({ description: "Whether adding the label to an issue starts a run." }),
-      name: z
-        .string({ error: 'must be a label name such as "agent"' })
-        .trim()
-        .min(1, { error: 'must not be empty (a label name such as "agent")' })
-        .max(50, { error: "must be at most 50 characters (GitHub's limit for label names)" })
-        .default("agent")
-        .meta({ description: "Label that starts a run on the issue it is added to (case-insensitive)." }),
-    },
-    { error: objectError("enabled, name") },
-  )
-  .prefault({})
-  .meta({ description: "Start a run when a label is added to an issue." });
+export const AgentTypeFieldSchema = described(
+  z.optional(z.enum(AGENT_TYPES, { error: `must be one of: ${AGENT_TYPES.join(", ")}` })),
+  "Agent type for the runs. Unset: the organization's default.",
+);
 
-export const ReviewsSchema = z
-  .strictObject(
-    {
-      enabled: booleanField()
-        .default(true)
-        .meta({
-          description:
-            "Whether pull request reviews start runs: a review requesting changes, or a review or review comment containing the trigger.",
-        }),
-    },
-    { error: objectError("enabled") },
-  )
-  .prefault({})
-  .meta({ description: "Act on pull request reviews." });
+/** A list of strings matching `pattern`, empty by default. */
+const listOf = (entry: z.ZodMiniString<string>, error: string, description: string) => described(z._default(z.array(entry, { error }), []), description);
 
-export const CheckSuiteSchema = z
-  .strictObject(
-    {
-      enabled: booleanField()
-        .default(false)
-        .meta({ description: "Whether failing CI on a pull request starts a run that tries to fix it." }),
-      max_attempts: intBetween(1, MAX_ATTEMPTS_LIMIT)
-        .default(3)
-        .meta({ description: "Fix attempts per pull request before it is handed back to humans." }),
-      branches: z
-        .array(
-          z
-            .string({ error: 'each entry must be a glob pattern such as "feature/**"' })
-            .regex(/^[^!\s]/, {
+export const PermissionsSchema = described(
+  z.prefault(
+    z.strictObject(
+      {
+        minimum: described(z._default(z.enum(MINIMUM_ROLES, { error: `must be one of: ${MINIMUM_ROLES.join(", ")}` }), "write"), "Lowest repository role that may trigger a run."),
+        users: listOf(
+          z.string({ error: 'each entry must be a GitHub login such as "octocat"' }).check(z.regex(LOGIN, { error: 'each entry must be a GitHub login such as "octocat" (without the @)' })),
+          'must be a list of GitHub logins such as ["octocat"]',
+          "Logins that may trigger a run whatever their role.",
+        ),
+        teams: listOf(
+          z.string({ error: 'each entry must be a team such as "my-org/reviewers" or "reviewers"' }).check(
+            z.regex(TEAM, { error: 'each entry must be a team such as "my-org/reviewers" or "reviewers" (the repository owner\'s organization)' }),
+          ),
+          'must be a list of teams such as ["my-org/reviewers"]',
+          "Teams (`org/team-slug`, or `team-slug` in the repository owner's organization) whose members may trigger a run whatever their role.",
+        ),
+      },
+      { error: objectError("minimum, users, teams") },
+    ),
+    {},
+  ),
+  "Who may trigger a run: anyone whose role is at least `minimum`, OR listed in `users`, OR a member of one of `teams`. CI auto-fix is started by GitHub itself and needs no permission.",
+);
+
+export const LabelSchema = described(
+  z.prefault(
+    z.strictObject(
+      {
+        enabled: described(z._default(booleanField(), true), "Whether adding the label to an issue starts a run."),
+        name: described(z._default(labelName("agent"), "agent"), "Label that starts a run on the issue it is added to (case-insensitive)."),
+      },
+      { error: objectError("enabled, name") },
+    ),
+    {},
+  ),
+  "Start a run when a label is added to an issue.",
+);
+
+export const ReviewsSchema = described(
+  z.prefault(
+    z.strictObject(
+      {
+        enabled: described(
+          z._default(booleanField(), true),
+          "Whether pull request reviews start runs: a review requesting changes, or a review or review comment containing the trigger.",
+        ),
+      },
+      { error: objectError("enabled") },
+    ),
+    {},
+  ),
+  "Act on pull request reviews.",
+);
+
+export const CheckSuiteSchema = described(
+  z.prefault(
+    z.strictObject(
+      {
+        enabled: described(z._default(booleanField(), false), "Whether failing CI on a pull request starts a run that tries to fix it."),
+        max_attempts: described(z._default(intBetween(1, MAX_ATTEMPTS_LIMIT), 3), "Fix attempts per pull request before it is handed back to humans."),
+        branches: listOf(
+          z.string({ error: 'each entry must be a glob pattern such as "feature/**"' }).check(
+            z.regex(/^[^!\s]/, {
               error: 'each entry must be a non-empty glob pattern such as "feature/**" (a leading "!" is not supported: list the branches to include)',
             }),
-          { error: 'must be a list of glob patterns such as ["main", "feature/**"]' },
-        )
-        .default([])
-        .meta({ description: "Glob patterns on the pull request's head branch (`*`, `**`, `?`). Empty: every branch." }),
-      ignore_checks: z
-        .array(
-          z
-            .string({ error: 'each entry must be a check name or glob pattern such as "lint*"' })
-            .min(1, { error: 'each entry must be a non-empty check name or glob pattern such as "lint*"' }),
-          { error: 'must be a list of check names or glob patterns such as ["lint*"]' },
-        )
-        .default([])
-        .meta({ description: "Check run (or job) names whose failure is ignored; glob patterns allowed." }),
-      allow_forks: booleanField()
-        .default(false)
-        .meta({ description: "Whether failing CI on pull requests from forks is fixed too." }),
-    },
-    { error: objectError("enabled, max_attempts, branches, ignore_checks, allow_forks") },
-  )
-  .prefault({})
-  .meta({ description: "Fix failing CI on pull requests (check suites in the App, workflow runs in the Action)." });
+          ),
+          'must be a list of glob patterns such as ["main", "feature/**"]',
+          "Glob patterns on the pull request's head branch (`*`, `**`, `?`). Empty: every branch.",
+        ),
+        ignore_checks: listOf(
+          z.string({ error: 'each entry must be a check name or glob pattern such as "lint*"' }).check(
+            z.minLength(1, { error: 'each entry must be a non-empty check name or glob pattern such as "lint*"' }),
+          ),
+          'must be a list of check names or glob patterns such as ["lint*"]',
+          "Check run (or job) names whose failure is ignored; glob patterns allowed.",
+        ),
+        allow_forks: described(z._default(booleanField(), false), "Whether failing CI on pull requests from forks is fixed too."),
+      },
+      { error: objectError("enabled, max_attempts, branches, ignore_checks, allow_forks") },
+    ),
+    {},
+  ),
+  "Fix failing CI on pull requests (check suites in the App, workflow runs in the Action).",
+);
 
-export const FollowUpSchema = z
-  .enum(FOLLOW_UP_POLICIES, { error: `must be one of: ${FOLLOW_UP_POLICIES.join(", ")}` })
-  .default("queue")
-  .meta({
-    description:
-      "What a follow-up comment does while the thread's run is still working: `queue` (resume the run when it finishes) or `new` (start another run).",
-  });
+export const FollowUpSchema = described(
+  z._default(z.enum(FOLLOW_UP_POLICIES, { error: `must be one of: ${FOLLOW_UP_POLICIES.join(", ")}` }), "queue"),
+  "What a follow-up comment does while the thread's run is still working: `queue` (resume the run when it finishes) or `new` (start another run).",
+);
 
-export const InstructionsSchema = z
-  .string({ error: "must be text (a string)" })
-  .max(INSTRUCTIONS_MAX_CHARS, { error: `must be at most ${INSTRUCTIONS_MAX_CHARS} characters` })
-  .default("")
-  .meta({ description: "Text appended to every prompt, e.g. house rules for the agent." });
+export const InstructionsSchema = described(
+  z._default(z.string({ error: "must be text (a string)" }).check(z.maxLength(INSTRUCTIONS_MAX_CHARS, { error: `must be at most ${INSTRUCTIONS_MAX_CHARS} characters` })), ""),
+  "Text appended to every prompt, e.g. house rules for the agent.",
+);
 
 /** Upper bound of every spend limit: high enough to mean "no practical limit", low enough to catch a typo. */
 export const RUN_LIMIT_MAX = 10_000;
@@ -205,37 +197,28 @@ export const RUN_LIMIT_MAX = 10_000;
 export const RUN_LIMIT_NAMES = ["runs_per_thread_per_day", "runs_per_repo_per_hour", "ci_fixes_per_repo_per_day"] as const;
 export type RunLimitName = (typeof RUN_LIMIT_NAMES)[number];
 
-export const LimitsSchema = z
-  .strictObject(
-    {
-      runs_per_thread_per_day: intBetween(1, RUN_LIMIT_MAX)
-        .default(20)
-        .meta({ description: "Runs one issue or pull request may start (created or resumed, CI fixes included) in any 24 hours." }),
-      runs_per_repo_per_hour: intBetween(1, RUN_LIMIT_MAX)
-        .default(30)
-        .meta({ description: "Runs the whole repository may start (created or resumed) in any 60 minutes." }),
-      ci_fixes_per_repo_per_day: intBetween(1, RUN_LIMIT_MAX)
-        .default(20)
-        .meta({ description: "CI auto-fix runs the whole repository may start in any 24 hours." }),
-    },
-    { error: objectError(RUN_LIMIT_NAMES.join(", ")) },
-  )
-  .prefault({})
-  .meta({
-    description:
-      "Spend guards. Over a limit, nothing is sent to the service and the thread gets one short reply saying which limit, its count and when it frees (at most one such reply per thread per window).",
-  });
+export const LimitsSchema = described(
+  z.prefault(
+    z.strictObject(
+      {
+        runs_per_thread_per_day: described(
+          z._default(intBetween(1, RUN_LIMIT_MAX), 20),
+          "Runs one issue or pull request may start (created or resumed, CI fixes included) in any 24 hours.",
+        ),
+        runs_per_repo_per_hour: described(z._default(intBetween(1, RUN_LIMIT_MAX), 30), "Runs the whole repository may start (created or resumed) in any 60 minutes."),
+        ci_fixes_per_repo_per_day: described(z._default(intBetween(1, RUN_LIMIT_MAX), 20), "CI auto-fix runs the whole repository may start in any 24 hours."),
+      },
+      { error: objectError(RUN_LIMIT_NAMES.join(", ")) },
+    ),
+    {},
+  ),
+  "Spend guards. Over a limit, nothing is sent to the service and the thread gets one short reply saying which limit, its count and when it frees (at most one such reply per thread per window).",
+);
 
-export const KillSwitchLabelSchema = z
-  .string({ error: 'must be a label name such as "agent:off"' })
-  .trim()
-  .min(1, { error: 'must not be empty (a label name such as "agent:off")' })
-  .max(50, { error: "must be at most 50 characters (GitHub's limit for label names)" })
-  .default("agent:off")
-  .meta({
-    description:
-      "Label that switches the agent off in its issue or pull request (case-insensitive): while it is there, no run of any kind starts there, CI auto-fix included.",
-  });
+export const KillSwitchLabelSchema = described(
+  z._default(labelName("agent:off"), "agent:off"),
+  "Label that switches the agent off in its issue or pull request (case-insensitive): while it is there, no run of any kind starts there, CI auto-fix included.",
+);
 
 /** The fields of the repository configuration, for composing other schemas (the Action's inputs). */
 export const REPO_CONFIG_FIELDS = {
@@ -273,11 +256,11 @@ export const DEFAULT_REPO_CONFIG: RepoConfig = RepoConfigSchema.parse({});
 export type ParseRepoConfigResult = { ok: true; config: RepoConfig } | { ok: false; errors: string[] };
 
 /** Unwraps default/prefault/optional wrappers down to an object schema, if there is one. */
-export function objectSchemaOf(schema: z.ZodType): z.ZodObject | undefined {
-  let current: z.ZodType = schema;
+export function objectSchemaOf(schema: z.core.$ZodType): z.core.$ZodObject | undefined {
+  let current: z.core.$ZodType = schema;
   for (let depth = 0; depth < 10; depth++) {
-    if (current instanceof z.ZodObject) return current;
-    const def = current._zod.def as { innerType?: z.ZodType };
+    if (current._zod.def.type === "object") return current as z.core.$ZodObject;
+    const def = current._zod.def as { innerType?: z.core.$ZodType };
     if (!def.innerType) return undefined;
     current = def.innerType;
   }
@@ -285,14 +268,14 @@ export function objectSchemaOf(schema: z.ZodType): z.ZodObject | undefined {
 }
 
 /** The keys a schema accepts at `path` (for "did you mean" on unknown keys). */
-export function allowedKeysAt(schema: z.ZodType, path: readonly PropertyKey[]): string[] | undefined {
+export function allowedKeysAt(schema: z.core.$ZodType, path: readonly PropertyKey[]): string[] | undefined {
   let object = objectSchemaOf(schema);
   for (const segment of path) {
     if (!object || typeof segment !== "string") return undefined;
-    const child = (object.shape as Record<string, z.ZodType>)[segment];
+    const child = (object._zod.def.shape as Record<string, z.core.$ZodType>)[segment];
     object = child ? objectSchemaOf(child) : undefined;
   }
-  return object ? Object.keys(object.shape) : undefined;
+  return object ? Object.keys(object._zod.def.shape) : undefined;
 }
 
 /**

@@ -12,7 +12,7 @@ import type {
   PullRequestReviewEvent,
   WorkflowRunEvent,
 } from "@octokit/webhooks-types";
-import * as z from "zod";
+import * as z from "zod/mini";
 import { describeIssues } from "../config/issues.js";
 
 // ---------------------------------------------------------------------------------------------
@@ -250,47 +250,49 @@ export class EventPayloadError extends Error {
 // ---------------------------------------------------------------------------------------------
 // Payload schemas: only what is read, tolerant of everything else
 
-const text = z.string().nullish().transform((value) => value ?? "");
-const optionalString = z.string().nullish().transform((value) => value ?? null);
-const optionalInt = z.number().int().nullish().transform((value) => value ?? null);
+const text = z.pipe(z.nullish(z.string()), z.transform((value) => value ?? ""));
+const optionalString = z.pipe(z.nullish(z.string()), z.transform((value) => value ?? null));
+const optionalInt = z.pipe(z.nullish(z.int()), z.transform((value) => value ?? null));
+const nullishString = z.nullish(z.string());
+const nullishBoolean = z.nullish(z.boolean());
 
-const UserSchema = z.looseObject({ login: z.string(), type: z.string().nullish() });
+const UserSchema = z.looseObject({ login: z.string(), type: nullishString });
 
 const RepositorySchema = z.looseObject({
-  id: z.number().int(),
+  id: z.int(),
   name: z.string(),
   full_name: z.string(),
-  private: z.boolean().nullish(),
-  html_url: z.string().nullish(),
-  default_branch: z.string().nullish(),
-  owner: z.looseObject({ login: z.string() }).nullish(),
+  private: nullishBoolean,
+  html_url: nullishString,
+  default_branch: nullishString,
+  owner: z.nullish(z.looseObject({ login: z.string() })),
 });
 
 const CommonSchema = z.looseObject({
-  action: z.string().nullish(),
+  action: nullishString,
   repository: RepositorySchema,
-  installation: z.looseObject({ id: z.number().int() }).nullish(),
+  installation: z.nullish(z.looseObject({ id: z.int() })),
   sender: UserSchema,
 });
 
-const LabelsSchema = z
-  .array(z.looseObject({ name: z.string() }))
-  .nullish()
-  .transform((labels) => (labels ?? []).map((label) => label.name));
+const LabelsSchema = z.pipe(
+  z.nullish(z.array(z.looseObject({ name: z.string() }))),
+  z.transform((labels) => (labels ?? []).map((label) => label.name)),
+);
 
 const IssueSchema = z.looseObject({
-  number: z.number().int(),
+  number: z.int(),
   title: text,
   body: text,
   html_url: z.string(),
   state: optionalString,
-  user: UserSchema.nullish(),
-  pull_request: z.looseObject({}).nullish(),
+  user: z.nullish(UserSchema),
+  pull_request: z.nullish(z.looseObject({})),
   labels: LabelsSchema,
 });
 
 const CommentSchema = z.looseObject({
-  id: z.number().int(),
+  id: z.int(),
   body: text,
   html_url: z.string(),
   user: UserSchema,
@@ -298,48 +300,48 @@ const CommentSchema = z.looseObject({
 });
 
 const PullRequestSchema = z.looseObject({
-  number: z.number().int(),
+  number: z.int(),
   html_url: z.string(),
   title: text,
   body: text,
   state: optionalString,
-  draft: z.boolean().nullish(),
-  user: UserSchema.nullish(),
+  draft: nullishBoolean,
+  user: z.nullish(UserSchema),
   labels: LabelsSchema,
   head: z.looseObject({
     ref: z.string(),
     sha: z.string(),
-    repo: z.looseObject({ id: z.number().int(), full_name: z.string() }).nullish(),
+    repo: z.nullish(z.looseObject({ id: z.int(), full_name: z.string() })),
   }),
   base: z.looseObject({
     ref: z.string(),
-    repo: z.looseObject({ id: z.number().int(), full_name: z.string() }),
+    repo: z.looseObject({ id: z.int(), full_name: z.string() }),
   }),
 });
 
 const LinkedPullRequestSchema = z.looseObject({
-  number: z.number().int(),
-  head: z.looseObject({ ref: z.string(), sha: z.string(), repo: z.looseObject({ id: z.number().int() }) }),
-  base: z.looseObject({ ref: z.string(), repo: z.looseObject({ id: z.number().int() }) }),
+  number: z.int(),
+  head: z.looseObject({ ref: z.string(), sha: z.string(), repo: z.looseObject({ id: z.int() }) }),
+  base: z.looseObject({ ref: z.string(), repo: z.looseObject({ id: z.int() }) }),
 });
 
 const schemas = {
-  issue_comment: CommonSchema.extend({ issue: IssueSchema, comment: CommentSchema }),
-  issues: CommonSchema.extend({ issue: IssueSchema, label: z.looseObject({ name: z.string() }).nullish() }),
-  pull_request_review: CommonSchema.extend({
+  issue_comment: z.extend(CommonSchema, { issue: IssueSchema, comment: CommentSchema }),
+  issues: z.extend(CommonSchema, { issue: IssueSchema, label: z.nullish(z.looseObject({ name: z.string() })) }),
+  pull_request_review: z.extend(CommonSchema, {
     pull_request: PullRequestSchema,
     review: z.looseObject({
-      id: z.number().int(),
+      id: z.int(),
       body: text,
       state: z.string(),
       html_url: z.string(),
       commit_id: optionalString,
-      user: UserSchema.nullish(),
+      user: z.nullish(UserSchema),
     }),
   }),
-  pull_request_review_comment: CommonSchema.extend({
+  pull_request_review_comment: z.extend(CommonSchema, {
     pull_request: PullRequestSchema,
-    comment: CommentSchema.extend({
+    comment: z.extend(CommentSchema, {
       path: z.string(),
       line: optionalInt,
       original_line: optionalInt,
@@ -350,36 +352,34 @@ const schemas = {
       commit_id: optionalString,
     }),
   }),
-  check_suite: CommonSchema.extend({
+  check_suite: z.extend(CommonSchema, {
     check_suite: z.looseObject({
-      id: z.number().int(),
+      id: z.int(),
       status: optionalString,
       conclusion: optionalString,
       head_sha: z.string(),
       head_branch: optionalString,
-      app: z
-        .looseObject({ id: z.number().int().nullish(), slug: z.string().nullish(), name: z.string().nullish() })
-        .nullish(),
-      pull_requests: z.array(LinkedPullRequestSchema).nullish(),
+      app: z.nullish(z.looseObject({ id: z.nullish(z.int()), slug: nullishString, name: nullishString })),
+      pull_requests: z.nullish(z.array(LinkedPullRequestSchema)),
     }),
   }),
-  workflow_run: CommonSchema.extend({
+  workflow_run: z.extend(CommonSchema, {
     workflow_run: z.looseObject({
-      id: z.number().int(),
-      name: z.string().nullish(),
-      display_title: z.string().nullish(),
+      id: z.int(),
+      name: nullishString,
+      display_title: nullishString,
       status: optionalString,
       conclusion: optionalString,
       head_sha: z.string(),
       head_branch: optionalString,
       html_url: z.string(),
       event: z.string(),
-      run_attempt: z.number().int().nullish(),
+      run_attempt: z.nullish(z.int()),
       run_number: optionalInt,
       check_suite_id: optionalInt,
       workflow_id: optionalInt,
-      head_repository: z.looseObject({ id: z.number().int(), full_name: z.string() }).nullish(),
-      pull_requests: z.array(LinkedPullRequestSchema).nullish(),
+      head_repository: z.nullish(z.looseObject({ id: z.int(), full_name: z.string() })),
+      pull_requests: z.nullish(z.array(LinkedPullRequestSchema)),
     }),
   }),
 };

@@ -16,7 +16,7 @@
  * so a restarted watcher that finds it knows the result was already posted.
  */
 import { classifyActor, isBotAccount } from "./actors.js";
-import * as z from "zod";
+import * as z from "zod/mini";
 import type { RunPhase } from "../service/status.js";
 import type { AgentRun, SourceType } from "../service/wire.js";
 import { SOURCE, SourceTypeSchema } from "../service/wire.js";
@@ -38,46 +38,41 @@ export type RunOutcome = (typeof RUN_OUTCOMES)[number];
 /** Bounds: a marker stays small whatever a run produced. */
 export const MARKER_LIMITS = { json: 3000, branches: 10, branchLength: 200, requestId: 100 } as const;
 
-const BranchSchema = z
-  .string()
-  .min(1)
-  .max(MARKER_LIMITS.branchLength)
+const BranchSchema = z.string().check(
+  z.minLength(1),
+  z.maxLength(MARKER_LIMITS.branchLength),
   // eslint-disable-next-line no-control-regex
-  .regex(/^[^\s\u0000-\u001f\u007f]+$/, { error: "a branch name has no whitespace or control characters" });
+  z.regex(/^[^\s\u0000-\u001f\u007f]+$/, { error: "a branch name has no whitespace or control characters" }),
+);
 
 export const RunMarkerSchema = z
   .strictObject({
     v: z.literal(1),
     /** Null only while `queued` for a run that does not exist yet (and after a stop that came before it did). */
-    runId: z.number().int().nonnegative().nullable(),
-    orgId: z.number().int().nonnegative(),
+    runId: z.nullable(z.int().check(z.nonnegative())),
+    orgId: z.int().check(z.nonnegative()),
     sourceType: SourceTypeSchema,
     /** Head branches the run works on or produced, newest last. */
-    branches: z.array(BranchSchema).max(MARKER_LIMITS.branches),
+    branches: z.array(BranchSchema).check(z.maxLength(MARKER_LIMITS.branches)),
     state: z.enum(RUN_MARKER_STATES),
     /** Set exactly when `state` is `done`. */
-    outcome: z.enum(RUN_OUTCOMES).optional(),
+    outcome: z.optional(z.enum(RUN_OUTCOMES)),
     /** What started this cycle (e.g. the webhook delivery id): a redelivery finds its comment. */
-    requestId: z
-      .string()
-      .max(MARKER_LIMITS.requestId)
-      .regex(/^[A-Za-z0-9._:-]+$/)
-      .optional(),
+    requestId: z.optional(z.string().check(z.maxLength(MARKER_LIMITS.requestId), z.regex(/^[A-Za-z0-9._:-]+$/))),
     /** For CI fixes: the head commit whose failure this cycle answers. */
-    headSha: z
-      .string()
-      .regex(/^[0-9a-f]{40}$/)
-      .optional(),
+    headSha: z.optional(z.string().check(z.regex(/^[0-9a-f]{40}$/))),
   })
-  .superRefine((marker, ctx) => {
-    // A request stopped before its run existed ends without one.
-    if (marker.runId === null && marker.state !== "queued" && marker.outcome !== "stopped") {
-      ctx.addIssue({ code: "custom", path: ["runId"], message: `a "${marker.state}" marker needs a runId` });
-    }
-    if ((marker.state === "done") !== (marker.outcome !== undefined)) {
-      ctx.addIssue({ code: "custom", path: ["outcome"], message: "outcome is set exactly when state is done" });
-    }
-  });
+  .check(
+    z.superRefine((marker, ctx) => {
+      // A request stopped before its run existed ends without one.
+      if (marker.runId === null && marker.state !== "queued" && marker.outcome !== "stopped") {
+        ctx.addIssue({ code: "custom", path: ["runId"], message: `a "${marker.state}" marker needs a runId` });
+      }
+      if ((marker.state === "done") !== (marker.outcome !== undefined)) {
+        ctx.addIssue({ code: "custom", path: ["outcome"], message: "outcome is set exactly when state is done" });
+      }
+    }),
+  );
 
 export type RunMarker = z.infer<typeof RunMarkerSchema>;
 

@@ -2,7 +2,7 @@
  * Request validation with FastAPI-like error bodies: `{ detail: [{ loc, msg, type }] }`, where
  * `loc` starts with "body", "path" or "query". Messages come from the wire schemas. Pure.
  */
-import type * as z from "zod";
+import type * as z from "zod/mini";
 import { ListRepositoriesQuerySchema, ListRunsQuerySchema, LogsQuerySchema } from "../service/wire.js";
 
 export interface ValidationIssue {
@@ -16,7 +16,7 @@ export type Validated<T> = { ok: true; value: T } | { ok: false; detail: Validat
 type ZodIssue = z.core.$ZodIssue;
 
 /** Validates a JSON body against a wire schema. */
-export function validateBody<S extends z.ZodType>(schema: S, body: unknown): Validated<z.output<S>> {
+export function validateBody<S extends z.ZodMiniType>(schema: S, body: unknown): Validated<z.output<S>> {
   const parsed = schema.safeParse(body);
   if (parsed.success) return { ok: true, value: parsed.data };
   return { ok: false, detail: parsed.error.issues.flatMap((issue) => toFastApiIssues("body", issue, body)) };
@@ -45,7 +45,7 @@ export function parseIntegerParam(
  * A query of integer and text parameters read like FastAPI: integers parsed first (each failure
  * reported), then the wire schema's rules; parameters it does not know are ignored.
  */
-function validateQuery<S extends z.ZodType>(
+function validateQuery<S extends z.ZodMiniType>(
   schema: S,
   query: Record<string, unknown>,
   names: { integers: readonly string[]; texts?: readonly string[] },

@@ -1,5 +1,5 @@
 import pRetry from "p-retry";
-import type * as z from "zod";
+import type * as z from "zod/mini";
 import { BRIDGE_NAME, BRIDGE_VERSION } from "../version.js";
 import { createInProcessBudget, defaultWindows, type BudgetKind, type RateBudget } from "./budget.js";
 import {
@@ -247,7 +247,7 @@ export class AgentRunClient {
     return this.listOptional("listRepositories", API_PATHS.listRepositories(this.orgId), definedOnly(q), options, RepositoriesPageSchema, "repositories page");
   }
 
-  private async listOptional<S extends z.ZodType>(
+  private async listOptional<S extends z.ZodMiniType>(
     endpoint: OptionalEndpoint,
     path: string,
     query: Record<string, number | string>,
@@ -459,7 +459,7 @@ function networkCode(error: unknown): string | undefined {
   return undefined;
 }
 
-function validate<S extends z.ZodType>(schema: S, value: unknown, what: string): z.output<S> {
+function validate<S extends z.ZodMiniType>(schema: S, value: unknown, what: string): z.output<S> {
   const result = schema.safeParse(value);
   if (!result.success) {
     throw new RequestValidationError(
@@ -475,7 +475,7 @@ function validateRunId(runId: number): number {
   return runId;
 }
 
-function parse<S extends z.ZodType>(schema: S, value: unknown, what: string): z.output<S> {
+function parse<S extends z.ZodMiniType>(schema: S, value: unknown, what: string): z.output<S> {
   const result = schema.safeParse(value);
   if (!result.success) {
     const detail = result.error.issues.map((i) => (i.path.length ? `${i.path.join(".")}: ${i.message}` : i.message)).join("; ");

@@ -2,12 +2,11 @@
  * The Agent Run Service's wire format: the only module where the spec's identifiers live
  * (`../shared/spec/agent-run-service.md`). Everything else imports names from here.
  *
- * Response schemas are tolerant readers: unknown fields are kept (`.passthrough()`-like
- * `z.looseObject`), nullable and missing optional fields are accepted, and only what the
+ * Response schemas are tolerant readers: unknown fields are kept (`z.looseObject`), nullable and missing optional fields are accepted, and only what the
  * bridge cannot work without (a run's `id`) is required. Request schemas are strict: the
  * bridge never sends a field the spec does not list.
  */
-import * as z from "zod";
+import * as z from "zod/mini";
 
 /**
  * Spec §4: every path, in one place. Real deployments serve the ALPHA logs endpoint under
@@ -116,11 +115,12 @@ export const KNOWN_STATUSES = {
 // ---------------------------------------------------------------------------------------------
 // Responses (tolerant readers)
 
-const nullableString = z.string().nullish();
+const nullableString = z.nullish(z.string());
+const nullableInt = z.nullish(z.int());
 
 /** Spec §2.3. Fields are read leniently: a PR link is still useful with a missing date. */
 export const GitHostPullRequestSchema = z.looseObject({
-  id: z.number().int().nullish(),
+  id: nullableInt,
   title: nullableString,
   url: nullableString,
   created_at: nullableString,
@@ -130,57 +130,60 @@ export type GitHostPullRequest = z.infer<typeof GitHostPullRequestSchema>;
 
 /** Spec §2.1. `id` is the one field without which nothing can be done. */
 export const AgentRunSchema = z.looseObject({
-  id: z.number({ error: "the response has no numeric run `id`" }).int(),
-  organization_id: z.number().int().nullish(),
+  id: z.number({ error: "the response has no numeric run `id`" }).check(z.int()),
+  organization_id: nullableInt,
   status: nullableString,
   created_at: nullableString,
   web_url: nullableString,
   result: nullableString,
   summary: nullableString,
   // An unknown source type is kept as a string rather than rejecting the whole run.
-  source_type: z.string().nullish(),
-  git_host_pull_requests: z.array(GitHostPullRequestSchema).nullish(),
-  metadata: z.record(z.string(), z.unknown()).nullish(),
+  source_type: nullableString,
+  git_host_pull_requests: z.nullish(z.array(GitHostPullRequestSchema)),
+  metadata: z.nullish(z.record(z.string(), z.unknown())),
 });
 export type AgentRun = z.infer<typeof AgentRunSchema>;
 
 /** Spec §2.5. ALPHA: every field but the type is optional; `message_type` stays an open string. */
 export const LogEntrySchema = z.looseObject({
-  agent_run_id: z.number().int().nullish(),
+  agent_run_id: nullableInt,
   created_at: nullableString,
-  message_type: z.string().nullish(),
+  message_type: nullableString,
   thought: nullableString,
   tool_name: nullableString,
-  tool_input: z.unknown().optional(),
-  tool_output: z.unknown().optional(),
-  observation: z.unknown().optional(),
+  tool_input: z.optional(z.unknown()),
+  tool_output: z.optional(z.unknown()),
+  observation: z.optional(z.unknown()),
 });
 export type LogEntry = z.infer<typeof LogEntrySchema>;
 
+/** A list the service may leave out or send as null: read as empty. */
+const listOf = <T extends z.ZodMiniType>(item: T) => z.pipe(z.nullish(z.array(item)), z.transform((items) => items ?? []));
+
 /** Spec §2.4 `AgentRunWithLogsResponse`, read leniently (ALPHA). */
 export const AgentRunWithLogsSchema = z.looseObject({
-  id: z.number({ error: "the logs response has no numeric run `id`" }).int(),
-  organization_id: z.number().int().nullish(),
+  id: z.number({ error: "the logs response has no numeric run `id`" }).check(z.int()),
+  organization_id: nullableInt,
   status: nullableString,
   created_at: nullableString,
   web_url: nullableString,
   result: nullableString,
-  logs: z.array(LogEntrySchema).nullish().transform((logs) => logs ?? []),
-  total_logs: z.number().int().nullish(),
-  page: z.number().int().nullish(),
-  size: z.number().int().nullish(),
-  pages: z.number().int().nullish(),
+  logs: listOf(LogEntrySchema),
+  total_logs: nullableInt,
+  page: nullableInt,
+  size: nullableInt,
+  pages: nullableInt,
 });
 export type AgentRunWithLogs = z.infer<typeof AgentRunWithLogsSchema>;
 
 /** §4.5 pages of real deployments: `{ items, total, page, size, pages }`, read leniently. */
-function pageOf<T extends z.ZodType>(item: T) {
+function pageOf<T extends z.ZodMiniType>(item: T) {
   return z.looseObject({
-    items: z.array(item).nullish().transform((items) => items ?? []),
-    total: z.number().int().nullish(),
-    page: z.number().int().nullish(),
-    size: z.number().int().nullish(),
-    pages: z.number().int().nullish(),
+    items: listOf(item),
+    total: nullableInt,
+    page: nullableInt,
+    size: nullableInt,
+    pages: nullableInt,
   });
 }
 
@@ -190,10 +193,10 @@ export type RunsPage = z.infer<typeof RunsPageSchema>;
 
 /** An item of `GET /v1/organizations/{org_id}/repos`: the service's id and the Git host's names. */
 export const ServiceRepositorySchema = z.looseObject({
-  id: z.number({ error: "a repository has no numeric `id`" }).int(),
+  id: z.number({ error: "a repository has no numeric `id`" }).check(z.int()),
   name: nullableString,
   full_name: nullableString,
-  github_id: z.number().int().nullish(),
+  github_id: nullableInt,
 });
 export type ServiceRepository = z.infer<typeof ServiceRepositorySchema>;
 export const RepositoriesPageSchema = pageOf(ServiceRepositorySchema);
@@ -204,20 +207,20 @@ export type RepositoriesPage = z.infer<typeof RepositoriesPageSchema>;
  * and FastAPI's validation failures `{ detail: [{ loc, msg, type }] }`.
  */
 export const ErrorBodySchema = z.looseObject({
-  message: z.string().optional(),
-  detail: z
-    .union([
+  message: z.optional(z.string()),
+  detail: z.optional(
+    z.union([
       z.string(),
       z.array(
         z.looseObject({
-          loc: z.array(z.union([z.string(), z.number()])).optional(),
-          msg: z.string().optional(),
-          type: z.string().optional(),
+          loc: z.optional(z.array(z.union([z.string(), z.number()]))),
+          msg: z.optional(z.string()),
+          type: z.optional(z.string()),
         }),
       ),
-    ])
-    .optional(),
-  status_code: z.number().int().optional(),
+    ]),
+  ),
+  status_code: z.optional(z.int()),
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -225,65 +228,59 @@ export const ErrorBodySchema = z.looseObject({
 
 const DATA_URI = /^data:[\w.+-]+\/[\w.+-]+(;[\w-]+=[\w.-]+)*;base64,[A-Za-z0-9+/]+={0,2}$/;
 
-export const ImageDataUriSchema = z
-  .string()
-  .regex(DATA_URI, { error: "each image must be a base64 data URI such as data:image/png;base64,iVBOR…" });
+export const ImageDataUriSchema = z.string().check(z.regex(DATA_URI, { error: "each image must be a base64 data URI such as data:image/png;base64,iVBOR…" }));
 
 /** A JSON object (not an array, not null). */
 export const MetadataSchema = z.record(z.string(), z.unknown(), {
   error: "metadata must be a JSON object such as {\"key\":\"value\"}",
 });
 
+/** A positive integer whose every failure reads `message`. */
+const positiveInt = (message: string) => z.int().check(z.positive({ error: message }));
+/** A prompt: required, trimmed, not empty. */
+const promptField = () => z.string({ error: "prompt is required" }).check(z.trim(), z.minLength(1, { error: "prompt must not be empty" }));
+
 /** Spec §4.1. */
 export const CreateRunRequestSchema = z.strictObject({
-  prompt: z.string({ error: "prompt is required" }).trim().min(1, { error: "prompt must not be empty" }),
-  images: z.array(ImageDataUriSchema).nullish(),
-  metadata: MetadataSchema.nullish(),
-  repo_id: z.number().int().positive({ error: "repo_id must be a positive integer" }).nullish(),
-  model: z.string().min(1).nullish(),
-  agent_type: z.enum(AGENT_TYPES, { error: `agent_type must be one of: ${AGENT_TYPES.join(", ")}` }).nullish(),
+  prompt: promptField(),
+  images: z.nullish(z.array(ImageDataUriSchema)),
+  metadata: z.nullish(MetadataSchema),
+  repo_id: z.nullish(positiveInt("repo_id must be a positive integer")),
+  model: z.nullish(z.string().check(z.minLength(1))),
+  agent_type: z.nullish(z.enum(AGENT_TYPES, { error: `agent_type must be one of: ${AGENT_TYPES.join(", ")}` })),
 });
 export type CreateRunRequest = z.input<typeof CreateRunRequestSchema>;
 
 /** Spec §4.3: exactly these two fields. */
 export const ResumeRunRequestSchema = z.strictObject({
-  agent_run_id: z.number().int().positive({ error: "agent_run_id must be a positive integer" }),
-  prompt: z.string({ error: "prompt is required" }).trim().min(1, { error: "prompt must not be empty" }),
+  agent_run_id: positiveInt("agent_run_id must be a positive integer"),
+  prompt: promptField(),
 });
 export type ResumeRunRequest = z.input<typeof ResumeRunRequestSchema>;
 
-/** Spec §4.4 query. */
-export const LogsQuerySchema = z.strictObject({
-  skip: z.number().int().min(0, { error: "skip must be 0 or more" }).default(0),
-  limit: z
-    .number()
-    .int()
-    .min(1, { error: `limit must be between 1 and ${LOGS_PAGE_MAX}` })
-    .max(LOGS_PAGE_MAX, { error: `limit must be between 1 and ${LOGS_PAGE_MAX}` })
-    .default(LOGS_PAGE_DEFAULT),
-});
-export type LogsQuery = z.input<typeof LogsQuerySchema>;
+/** `skip` and `limit` of a paged query, `limit` between 1 and `max`. */
+function pageQueryOf(max: number, defaultLimit: number) {
+  const limitError = { error: `limit must be between 1 and ${max}` };
+  return {
+    skip: z._default(z.int().check(z.minimum(0, { error: "skip must be 0 or more" })), 0),
+    limit: z._default(z.int().check(z.minimum(1, limitError), z.maximum(max, limitError)), defaultLimit),
+  };
+}
 
-const pageQuery = {
-  skip: z.number().int().min(0, { error: "skip must be 0 or more" }).default(0),
-  limit: z
-    .number()
-    .int()
-    .min(1, { error: `limit must be between 1 and ${LIST_PAGE_MAX}` })
-    .max(LIST_PAGE_MAX, { error: `limit must be between 1 and ${LIST_PAGE_MAX}` })
-    .default(LIST_PAGE_MAX),
-};
+/** Spec §4.4 query. */
+export const LogsQuerySchema = z.strictObject(pageQueryOf(LOGS_PAGE_MAX, LOGS_PAGE_DEFAULT));
+export type LogsQuery = z.input<typeof LogsQuerySchema>;
 
 /** `GET /v1/organizations/{org_id}/agent/runs` query (real deployments; not in the spec). */
 export const ListRunsQuerySchema = z.strictObject({
-  ...pageQuery,
-  source_type: SourceTypeSchema.optional(),
-  user_id: z.number().int().positive({ error: "user_id must be a positive integer" }).optional(),
+  ...pageQueryOf(LIST_PAGE_MAX, LIST_PAGE_MAX),
+  source_type: z.optional(SourceTypeSchema),
+  user_id: z.optional(positiveInt("user_id must be a positive integer")),
 });
 export type ListRunsQuery = z.input<typeof ListRunsQuerySchema>;
 
 /** `GET /v1/organizations/{org_id}/repos` query (real deployments; not in the spec). */
-export const ListRepositoriesQuerySchema = z.strictObject(pageQuery);
+export const ListRepositoriesQuerySchema = z.strictObject(pageQueryOf(LIST_PAGE_MAX, LIST_PAGE_MAX));
 export type ListRepositoriesQuery = z.input<typeof ListRepositoriesQuerySchema>;
 
 /**

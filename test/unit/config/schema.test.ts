@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
-import * as z from "zod";
+import * as z from "zod/mini";
 import {
   CheckSuiteSchema,
   DEFAULT_REPO_CONFIG,
+  objectSchemaOf,
   REPO_CONFIG_FIELDS,
   RepoConfigSchema,
   TriggerPhraseSchema,
@@ -189,7 +190,7 @@ describe("renderConfigReference", () => {
   it("takes types, defaults and descriptions from the schema", () => {
     const row = (key: string) => rows.find((r) => r.startsWith(`| \`${key}\` |`));
     expect(row("check_suite.max_attempts")).toBe(
-      `| \`check_suite.max_attempts\` | integer, 1–20 | \`3\` | ${z.globalRegistry.get(CheckSuiteSchema.unwrap().shape.max_attempts)?.description} |`,
+      `| \`check_suite.max_attempts\` | integer, 1–20 | \`3\` | ${z.globalRegistry.get((objectSchemaOf(CheckSuiteSchema)!._zod.def.shape as Record<string, z.core.$ZodType>).max_attempts!)?.description} |`,
     );
     expect(row("follow_up")).toContain('| `"queue"` or `"new"` | `"queue"` |');
     expect(row("repo_id")).toContain("| positive integer | (unset) |");
