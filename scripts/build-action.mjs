@@ -55,6 +55,19 @@ const sideEffectFree = {
   },
 };
 
+/**
+ * @actions/core imports node:crypto for one `randomUUID()` when it writes an output; the import alone
+ * loads the whole module before the first request. Its import is pointed at a stand-in that
+ * requires node:crypto on that first call (src/action/lazy-crypto.ts).
+ */
+const LAZY_CRYPTO = join(ROOT, "src", "action", "lazy-crypto.ts");
+const lazyCrypto = {
+  name: "lazy-crypto",
+  setup(build) {
+    build.onResolve({ filter: /^(node:)?crypto$/ }, (args) => (/[\\/]@actions[\\/]core[\\/]/.test(args.importer) ? { path: LAZY_CRYPTO } : undefined));
+  },
+};
+
 /** `{"type":"module"}` beside the bundle: it stays ESM wherever the folder is copied. */
 const DIST_PACKAGE_JSON = `${JSON.stringify({ type: "module" }, null, 2)}\n`;
 
@@ -83,7 +96,7 @@ export async function buildAction(outDir = DIST) {
     metafile: true,
     write: false,
     logLevel: "warning",
-    plugins: [sideEffectFree],
+    plugins: [sideEffectFree, lazyCrypto],
   });
   const inputs = Object.keys(result.metafile.inputs);
   const forbidden = inputs.filter((path) => FORBIDDEN.test(path));

@@ -62,6 +62,12 @@ describe("dist/", () => {
     expect(upFront).toContain("@actions/core");
     expect(upFront).toContain("@octokit/core");
     for (const later of ["undici", "yaml", "@actions/github"]) expect(upFront, later).not.toContain(later);
+    // zod's functional API only (zod/mini): the classic one attaches dozens of methods to every schema and cannot be tree-shaken.
+    const upFrontSources = ["index.js", ...staticChunks].flatMap((name) => sourcesOf(name));
+    expect(upFrontSources.filter((source) => source.includes("/zod/"))).not.toHaveLength(0);
+    expect(upFrontSources.filter((source) => source.includes("/zod/v4/classic/"))).toEqual([]);
+    // node:crypto is required when @actions/core first writes an output, not imported before the first request.
+    for (const name of ["index.js", ...staticChunks]) expect(readFileSync(join(ROOT, "dist", name), "utf8"), name).not.toMatch(/\bfrom\s*"(?:node:)?crypto"/);
     const onDemand = jsFiles(join(ROOT, "dist")).filter((name) => name !== "index.js" && !staticChunks.includes(name)).flatMap((name) => [...packagesIn(name)]);
     expect(onDemand).toContain("undici");
     expect(onDemand).toContain("yaml");
