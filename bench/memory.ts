@@ -51,7 +51,7 @@ const mb = (bytes: number) => `${formatNumber(bytes / 1e6, 1)} MB`;
 
 /** RSS as anonymous memory (V8's heap, malloc, stacks) and file pages (the node binary, mapped files). */
 const split = (sample: MemorySample) =>
-  sample.anonRss === null || sample.fileRss === null ? "not reported by this OS" : `${mb(sample.anonRss)} anonymous + ${mb(sample.fileRss)} file-backed (V8 heap ${mb(sample.heapTotal)}, external ${mb(sample.external)})`;
+  sample.anonRss === null || sample.fileRss === null ? "not reported by this OS" : `${mb(sample.anonRss)} anonymous + ${mb(sample.fileRss)} file-backed (V8 heap ${mb(sample.heapTotal)}: young ${mb(sample.newSpace)}, old ${mb(sample.oldSpace)}; external ${mb(sample.external)})`;
 
 interface Phase {
   /** RSS read every SAMPLE_EVERY_MS once the App reached the measuring point: one reading is a moment in the GC's cycle. */

@@ -5,6 +5,7 @@
  * readings taken inside the process.
  */
 import { readFileSync } from "node:fs";
+import { getHeapSpaceStatistics } from "node:v8";
 import { startApp } from "../../src/app/main.js";
 
 export type AppProcessMessage =
@@ -30,6 +31,9 @@ export interface MemorySample {
   heapUsed: number;
   heapTotal: number;
   external: number;
+  /** V8's young and old generations as allocated (committed), in bytes. */
+  newSpace: number;
+  oldSpace: number;
 }
 
 /** Fields of /proc/self/status in bytes (Linux only; null elsewhere). */
@@ -46,6 +50,8 @@ function procStatus(): (field: string) => number | null {
   };
 }
 
+const spaceSize = (name: string) => getHeapSpaceStatistics().find((space) => space.space_name === name)?.space_size ?? 0;
+
 function memorySample(): MemorySample {
   const usage = process.memoryUsage();
   const status = procStatus();
@@ -57,6 +63,8 @@ function memorySample(): MemorySample {
     heapUsed: usage.heapUsed,
     heapTotal: usage.heapTotal,
     external: usage.external,
+    newSpace: spaceSize("new_space"),
+    oldSpace: spaceSize("old_space"),
   };
 }
 
