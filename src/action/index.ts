@@ -1,3 +1,13 @@
-/** The bundle's entry (dist/index.js): the step, nothing else. `runAction` reports and never rejects. */
-import { runAction } from "./runner.js";
-await runAction();
+/**
+ * The bundle's entry (dist/index.js): the step, nothing else. GitHub's answers to the reads every
+ * step makes are awaited while the rest of the Action loads (head-start.ts says why), so the runner
+ * is imported only after they are on the wire: Node 24 compiles and evaluates an `import()` without
+ * returning to the event loop, so the sockets get one turn of it first. `runAction` reports and
+ * never rejects.
+ */
+import { startHeadStart } from "./head-start.js";
+
+const headStart = startHeadStart(process.env);
+if (headStart) await new Promise((resolve) => setImmediate(resolve));
+const { runAction } = await import("./runner.js");
+await runAction({ headStart });

@@ -9,6 +9,7 @@
  */
 import type { AllowedBots } from "../core/actors.js";
 import * as z from "zod/mini";
+import { rawInput, type Env } from "./raw-inputs.js";
 import { AgentTypeFieldSchema, ModelSchema, RepoIdValueSchema, TriggerPhraseTextSchema } from "../config/schema.js";
 import { ImageDataUriSchema, LOGS_PATH_CHOICES, type AgentType, type LogsPathChoice } from "../service/wire.js";
 
@@ -94,17 +95,7 @@ export class InputError extends Error {
   }
 }
 
-export type Env = Readonly<Record<string, string | undefined>>;
-
-/** The variable the runner sets for an input: `INPUT_` + the name upper-cased, spaces as `_`, hyphens kept. */
-export function inputVariable(name: string): string {
-  return `INPUT_${name.replace(/ /g, "_").toUpperCase()}`;
-}
-
-/** An input's value as `core.getInput` reads it: trimmed, "" when unset. */
-export function rawInput(env: Env, name: string): string {
-  return (env[inputVariable(name)] ?? "").trim();
-}
+export { inputVariable, rawInput, type Env } from "./raw-inputs.js";
 
 // ---------------------------------------------------------------------------------------------
 // Field schemas over the raw text (undefined = empty input)

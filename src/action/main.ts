@@ -5,6 +5,7 @@
  */
 import type { RepoConfig } from "../config/schema.js";
 import { AgentRunError } from "../service/errors.js";
+import type { HeadStart } from "./head-start.js";
 import { InputError, readInputs, type ActionInputs, type Env } from "./inputs.js";
 import { RunnerEnvError } from "./runner-env.js";
 import { holdBySpendLimits } from "./spend-limits.js";
@@ -17,12 +18,13 @@ import { watchToEnd } from "./steps/watch.js";
 export { ACTION_NAME, type StepResult } from "./steps/step.js";
 
 /** Runs the step; resolves with its result (never rejects). */
-export async function main(env: Env, now: () => number): Promise<StepResult> {
+export async function main(env: Env, now: () => number, headStart: HeadStart | null = null): Promise<StepResult> {
   let inputs: ActionInputs | null = null;
   try {
-    // 1. Inputs, the runner's environment, the event: nothing is sent when one of them is wrong.
+    // 1. Inputs, the runner's environment, the event: nothing is written or sent to the service when one of them is wrong
+    //    (the head start may have read from GitHub meanwhile).
     inputs = readInputs(env);
-    const step = await openStep(inputs, env, now);
+    const step = await openStep(inputs, env, now, headStart);
     decideAhead(step);
 
     // 2. The repository's configuration, with the inputs laid over it.

@@ -5,48 +5,10 @@
  */
 import { configInputFromStrings } from "../config/inputs.js";
 import { parseRepoConfig, type ParseRepoConfigResult } from "../config/schema.js";
-import type { GitHubClient, RepoRef } from "../github/client.js";
-import { isNotFound, toGitHubError } from "../github/errors.js";
+import { CONFIG_PATH } from "./config-file.js";
 import type { ActionInputs } from "./inputs.js";
 
-export const CONFIG_PATH = ".github/agent-run.yml";
-
-/** The file as YAML, before validation; `undefined` when the repository has none. */
-export type ConfigFileRead = { ok: true; raw: unknown; found: boolean; warnings: string[] } | { ok: false; errors: string[] };
-
-/** The file's text, or undefined when the repository has none (404). */
-export async function fetchConfigFile(octokit: GitHubClient, repo: RepoRef): Promise<string | undefined> {
-  try {
-    const { data } = await octokit.request("GET /repos/{owner}/{repo}/contents/{path}", { ...repo, path: CONFIG_PATH });
-    if (Array.isArray(data) || data.type !== "file" || !("content" in data)) return undefined;
-    return Buffer.from(data.content, "base64").toString("utf8");
-  } catch (error) {
-    if (isNotFound(error)) return undefined;
-    const mapped = toGitHubError(error, `reading ${CONFIG_PATH} in ${repo.owner}/${repo.repo}`);
-    mapped.message += " The workflow's token needs `contents: read` to read the configuration.";
-    throw mapped;
-  }
-}
-
-/**
- * Parses the file's YAML (validation happens once the inputs are layered over it). The YAML parser
- * is loaded only when there is a file: most repositories have none, and a step starts faster without it.
- */
-export async function parseConfigFile(text: string | undefined): Promise<ConfigFileRead> {
-  if (text === undefined) return { ok: true, raw: undefined, found: false, warnings: [] };
-  const { parse: parseYaml } = await import("yaml");
-  let raw: unknown;
-  try {
-    raw = parseYaml(text);
-  } catch (error) {
-    return { ok: false, errors: [`${CONFIG_PATH} is not valid YAML: ${(error as Error).message.split("\n")[0]}`] };
-  }
-  const warnings: string[] = [];
-  if (raw !== null && typeof raw === "object" && "_extends" in raw) {
-    warnings.push(`${CONFIG_PATH}: \`_extends\` is resolved by the App only; the Action reads this file alone.`);
-  }
-  return { ok: true, raw: raw ?? undefined, found: true, warnings };
-}
+export { CONFIG_PATH, fetchConfigFile, parseConfigFile, type ConfigFileRead } from "./config-file.js";
 
 /** The inputs that are also configuration keys. */
 const INPUT_BY_PATH: Readonly<Record<string, string>> = {

@@ -4,6 +4,7 @@
  */
 import * as core from "@actions/core";
 import { DEFAULT_REPO_CONFIG } from "../config/schema.js";
+import type { HeadStart } from "./head-start.js";
 import { rawInput, type Env } from "./inputs.js";
 import { main, type StepResult } from "./main.js";
 
@@ -16,6 +17,8 @@ export interface RunOptions {
   env?: Env;
   /** Default: Date.now. */
   now?: () => number;
+  /** The GitHub reads the entry sent before loading this (see head-start.ts). */
+  headStart?: HeadStart | null;
 }
 
 /** Runs the step and reports it; resolves when everything is written (never rejects). */
@@ -26,7 +29,7 @@ export async function runAction(options: RunOptions = {}): Promise<StepResult> {
     const secret = rawInput(env, name);
     if (secret) core.setSecret(secret);
   }
-  const result = await main(env, options.now ?? Date.now);
+  const result = await main(env, options.now ?? Date.now, options.headStart ?? null);
   await report(result, env);
   return result;
 }

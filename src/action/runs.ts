@@ -4,7 +4,7 @@
  */
 import { describeCurrentStep, digestTrace, type TraceDigest } from "../core/trace.js";
 import type { SafeMarkdown } from "../core/sanitize-output.js";
-import type { RunReader } from "../flows/types.js";
+import type { RepositoryLister, RunReader } from "../flows/index.js";
 import { AgentRunClient, RunStillGoingError, type WaitOptions } from "../service/client.js";
 import { DeadlineError, NotFoundError, RateLimitError } from "../service/errors.js";
 import { classifyRunStatus, type RunPhase } from "../service/status.js";
@@ -16,7 +16,7 @@ import type { AgentRun, LogEntry } from "../service/wire.js";
  * points at a run started for another repository is treated as no run at all. Repositories are
  * listed as the client lists them (for a `repo_id` the configuration does not set).
  */
-export function repositoryRunReader(client: AgentRunClient, repositoryFullName: string | null): RunReader {
+export function repositoryRunReader(client: AgentRunClient, repositoryFullName: string | null): RunReader & RepositoryLister {
   return {
     orgId: client.orgId,
     listRepositories: (query, options) => client.listRepositories(query, options),

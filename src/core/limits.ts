@@ -11,18 +11,11 @@
 import type { RepoConfig, RunLimitName } from "../config/schema.js";
 import { SOURCE } from "../service/wire.js";
 import { isTrustedAuthor, parseMarker, parseOverLimitMarker, renderOverLimitMarker, type BotIdentity, type ThreadComment } from "./markers.js";
+import { LIMIT_WINDOW_MS } from "./limit-windows.js";
 import { formatElapsed } from "./render.js";
 import { inlineCode, md, type SafeMarkdown } from "./sanitize-output.js";
 
-const HOUR_MS = 3_600_000;
-const DAY_MS = 24 * HOUR_MS;
-
-/** Each limit's window. */
-export const LIMIT_WINDOW_MS: Readonly<Record<RunLimitName, number>> = {
-  runs_per_thread_per_day: DAY_MS,
-  runs_per_repo_per_hour: HOUR_MS,
-  ci_fixes_per_repo_per_day: DAY_MS,
-};
+export { LIMIT_WINDOW_MS } from "./limit-windows.js";
 
 /** When runs started (epoch milliseconds, any order, older ones are ignored): the facts behind the limits. */
 export interface RunStarts {

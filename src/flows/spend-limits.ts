@@ -6,17 +6,17 @@
  * core's (`judgeSpendLimits`); a shell with a store passes its own counts to it instead.
  */
 import type { RepoConfig } from "../config/schema.js";
-import { judgeSpendLimits, overLimitRepliesFromComments, runStartsFromComments, LIMIT_WINDOW_MS, type SpendVerdict } from "../core/limits.js";
+import { judgeSpendLimits, overLimitRepliesFromComments, runStartsFromComments, type SpendVerdict } from "../core/limits.js";
 import type { BotIdentity } from "../core/markers.js";
 import { isCheckFailureTrigger } from "../core/plan.js";
 import type { GitHubClient, RepoRef } from "../github/client.js";
-import { listIssueComments, listRepositoryCommentsSince } from "../github/comments.js";
+import { listIssueComments } from "../github/comments.js";
 import { asMarkerComments } from "./facts.js";
+import { listRecentRepositoryComments, type RecentRepositoryComments } from "./recent-comments.js";
 import { THREAD_COMMENT_SCAN_LIMIT } from "./prepare.js";
 import type { PreparedStart } from "./types.js";
 
-/** Pages of the repository's recent comments read at most (100 each): a lower bound beyond, and said so in the log. */
-export const REPOSITORY_COMMENT_PAGES = 10;
+export { listRecentRepositoryComments, REPOSITORY_COMMENT_PAGES, type RecentRepositoryComments } from "./recent-comments.js";
 
 export interface SpendLimitCheck {
   verdict: SpendVerdict;
@@ -24,13 +24,6 @@ export interface SpendLimitCheck {
   complete: boolean;
 }
 
-export type RecentRepositoryComments = Awaited<ReturnType<typeof listRepositoryCommentsSince>>;
-
-/** The repository's comments of the longest limit window before `now` (at most REPOSITORY_COMMENT_PAGES pages). */
-export function listRecentRepositoryComments(octokit: GitHubClient, repo: RepoRef, now: number): Promise<RecentRepositoryComments> {
-  const longestWindow = Math.max(...Object.values(LIMIT_WINDOW_MS));
-  return listRepositoryCommentsSince(octokit, repo, new Date(now - longestWindow), { maxPages: REPOSITORY_COMMENT_PAGES });
-}
 
 export async function checkSpendLimitsFromComments(input: {
   octokit: GitHubClient;

@@ -18,7 +18,8 @@ import { fileURLToPath } from "node:url";
 import type { WebhookDefinition } from "@octokit/webhooks-examples";
 import type { WebhookEventMap } from "@octokit/webhooks-types";
 import { parse as parseYaml } from "yaml";
-import { inputVariable } from "../../src/action/inputs.js";
+import { startHeadStart, type HeadStart } from "../../src/action/head-start.js";
+import { inputVariable, type Env } from "../../src/action/inputs.js";
 import { runAction, type StepResult } from "../../src/action/runner.js";
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from "../../src/emulator/index.js";
 import { startFakeGitHub, type FakeGitHub, type FakeGitHubSeed } from "../../src/fake-github/index.js";
@@ -254,8 +255,11 @@ export interface ActionHarness {
   serviceInputs: Record<string, string>;
   /** A person comments on an issue or pull request of the seed: the comment exists in the fake, its payload is returned. */
   humanComment(thread: ThreadSpec, body: string, login?: string): { id: number; payload: object };
-  /** Runs runner.ts's `runAction()` in this process as a runner would start the step. */
-  step(spec: Omit<StepSpec, "githubApiUrl" | "files"> & { files?: RunnerFiles }): Promise<InProcessStep>;
+  /**
+   * Runs runner.ts's `runAction()` in this process as the entry (index.ts) starts it: the head
+   * start's GitHub reads first (`headStart` replaces them: null for none, or reads sent otherwise).
+   */
+  step(spec: Omit<StepSpec, "githubApiUrl" | "files"> & { files?: RunnerFiles; headStart?: (env: Env) => HeadStart | null }): Promise<InProcessStep>;
   close(): Promise<void>;
 }
 
@@ -345,7 +349,8 @@ export async function startActionHarness(
       process.env.GITHUB_OUTPUT = files.outputPath;
       process.env.GITHUB_STEP_SUMMARY = sharedSummary;
       try {
-        const result = await runAction({ env: { ...env, GITHUB_STEP_SUMMARY: sharedSummary } });
+        const stepEnvironment = { ...env, GITHUB_STEP_SUMMARY: sharedSummary };
+        const result = await runAction({ env: stepEnvironment, headStart: (spec.headStart ?? startHeadStart)(stepEnvironment) });
         writeFileSync(files.summaryPath, readFileSync(sharedSummary));
         return { result, outputs: readOutputs(files), summary: readSummary(files), exitCode: process.exitCode, files };
       } finally {

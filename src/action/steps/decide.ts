@@ -11,13 +11,12 @@ import { newRunMarker, type RunMarker } from "../../core/markers.js";
 import { detectTrigger, planRun, triggerThread, type RunMode, type RunTrigger } from "../../core/plan.js";
 import { detectStopRequest } from "../../core/stop.js";
 import type { TrackingPhase } from "../../core/render.js";
-import { configErrorReply, detectDespiteConfigError, MARKERS_ONLY_LOOKUP, prepareRun, type PreparedStart } from "../../flows/index.js";
+import { configErrorReply, detectDespiteConfigError, MARKERS_ONLY_LOOKUP, prepareRun, sharedRepositoryIds, type PreparedStart } from "../../flows/index.js";
 import { listRecentRepositoryComments } from "../../flows/spend-limits.js";
 import type { AgentRun, CreateRunRequest } from "../../service/wire.js";
 import { SOURCE } from "../../service/wire.js";
 import { BRIDGE_VERSION } from "../../version.js";
 import { effectiveConfig, fetchConfigFile, layeredConfigInput, parseConfigFile, CONFIG_PATH } from "../repo-config.js";
-import { repositoryRunReader } from "../runs.js";
 import { workflowRunUrl } from "../runner-env.js";
 import { findEarlierAttempt } from "./rerun.js";
 import { stopFromThread } from "../stop.js";
@@ -28,7 +27,7 @@ export type LoadedConfig = { ok: true; config: RepoConfig } | { ok: false; error
 
 /** `.github/agent-run.yml` from the default branch, then the inputs laid over it. */
 export async function loadConfig(step: Step): Promise<LoadedConfig> {
-  const text = step.repo ? await fetchConfigFile(step.octokit, step.repo) : undefined;
+  const text = step.repo ? await (step.configFile ?? fetchConfigFile(step.octokit, step.repo)) : undefined;
   const file = await parseConfigFile(text);
   if (!file.ok) return { ok: false, errors: file.errors, fileRaw: undefined };
   for (const warning of file.warnings) core.warning(warning);
@@ -90,7 +89,7 @@ export async function decide(step: Step, config: RepoConfig): Promise<Decision> 
   if (stop && step.repo) {
     const self = await identify(step);
     const thread = threadReporter(step, { number: stop.thread.number });
-    return done({ outcome: await stopFromThread({ octokit: step.octokit, repo: step.repo, request: stop, config, self, client: repositoryRunReader(step.client, step.repoFullName), thread }), failure: null });
+    return done({ outcome: await stopFromThread({ octokit: step.octokit, repo: step.repo, request: stop, config, self, client: step.runs, thread }), failure: null });
   }
 
   // Most events of a comment workflow are not for the agent: decide that before asking GitHub who
@@ -118,7 +117,7 @@ export async function decide(step: Step, config: RepoConfig): Promise<Decision> 
     config,
     self: step.self,
     mode: inputs.mode === "create" ? { kind: "create" } : { kind: "auto" },
-    client: repositoryRunReader(step.client, step.repoFullName),
+    client: step.runs,
     lookup: MARKERS_ONLY_LOOKUP,
     origin: { deliveryId: deliveryId(step.runner), appName: ACTION_NAME, appVersion: BRIDGE_VERSION },
     images: { token: inputs.githubToken, tokenOrigins: [step.runner.serverUrl] },
@@ -163,9 +162,18 @@ export function decideAhead(step: Step): void {
   // A prompt means a run will be started (unless a limit holds it): its spend-limit count needs the
   // repository's recent comments, so that request overlaps the identity and the configuration too.
   if (step.inputs.prompt !== undefined && step.inputs.mode !== "resume" && step.repo) {
-    step.recentComments = listRecentRepositoryComments(step.octokit, step.repo, step.now());
-    // A failure is reported where the comments are awaited (the limits are then skipped, with a warning).
-    step.recentComments.catch(() => undefined);
+    // Unless the head start already listed them.
+    if (!step.recentComments) {
+      step.recentComments = listRecentRepositoryComments(step.octokit, step.repo, step.now());
+      // A failure is reported where the comments are awaited (the limits are then skipped, with a warning).
+      step.recentComments.catch(() => undefined);
+    }
+    // So does the service's repository list, which a create without `repo-id` reads for its
+    // `repo_id` (prepareRun then finds it cached, in flight or read). One read is spent for nothing
+    // when the configuration file sets `repo_id`; a failed listing is asked again, and reported, there.
+    if (step.inputs.repoId === undefined && step.event.repo) {
+      void sharedRepositoryIds.lookup(step.runs, { fullName: step.event.repo.fullName, githubId: step.event.repo.id });
+    }
   }
 }
 

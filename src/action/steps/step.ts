@@ -7,24 +7,23 @@ import * as core from "@actions/core";
 import { DEFAULT_REPO_CONFIG } from "../../config/schema.js";
 import { isThreadEvent, parseWebhookEvent, type BridgeEvent } from "../../core/events.js";
 import type { BridgeSelf } from "../../core/plan.js";
-import type { ReplyThread } from "../../flows/index.js";
+import type { ReplyThread, RepositoryLister, RunReader } from "../../flows/index.js";
 import type { RecentRepositoryComments } from "../../flows/spend-limits.js";
 import type { GitHubClient, RepoRef } from "../../github/client.js";
 import { AgentRunClient } from "../../service/client.js";
 import type { AgentRun } from "../../service/wire.js";
-import { BRIDGE_NAME, BRIDGE_VERSION } from "../../version.js";
-import { identityFor, resolveIdentity } from "../identity.js";
+import { ACTION_USER_AGENT, type HeadStart } from "../head-start.js";
+import { identityFor, resolveIdentity, type ActionIdentity } from "../identity.js";
 import { loadImages } from "../images.js";
 import { InputError, type ActionInputs, type Env } from "../inputs.js";
 import { nodeFetch } from "../../http/node-fetch.js";
 import { createActionOctokit, proxyFor } from "../octokit.js";
 import type { ActionOutcome, PostedComment, SummaryContext } from "../report.js";
-import { pollScheduleFrom, type PollSchedule } from "../runs.js";
+import { pollScheduleFrom, repositoryRunReader, type PollSchedule } from "../runs.js";
 import { readEventPayload, readRunnerEnv, type RunnerEnv } from "../runner-env.js";
 import { ThreadReporter } from "../thread.js";
 
-/** How the Action names itself in run metadata and its user agent. */
-export const ACTION_NAME = `${BRIDGE_NAME}/action`;
+export { ACTION_NAME } from "../head-start.js";
 
 /** What happened, and the one failure message for `setFailed` (null: the step succeeds). */
 export interface StepResult {
@@ -42,6 +41,8 @@ export interface Step {
   repoFullName: string | null;
   octokit: GitHubClient;
   client: AgentRunClient;
+  /** The service's runs as this repository may see them; one object per step, so the repository-id listing it caches is read once. */
+  runs: RunReader & RepositoryLister;
   images: string[];
   now: () => number;
   startedAt: number;
@@ -51,14 +52,16 @@ export interface Step {
   self: BridgeSelf;
   /** The question to GitHub behind `self`, asked at most once. */
   identity?: Promise<BridgeSelf>;
-  /** The repository's recent comments for the spend limits, when listed ahead (`decideAhead`). */
+  /** The repository's recent comments for the spend limits, when listed ahead (the head start, `decideAhead`). */
   recentComments?: Promise<RecentRepositoryComments>;
+  /** The configuration file's text, when the head start read it. */
+  configFile?: Promise<string | undefined>;
   /** Filled in as the step learns where it is. */
   summary: SummaryContext;
 }
 
-/** Reads the runner's environment and the event, and opens the clients. */
-export async function openStep(inputs: ActionInputs, env: Env, now: () => number): Promise<Step> {
+/** Reads the runner's environment and the event, and opens the clients (taking over the head start's reads when they match). */
+export async function openStep(inputs: ActionInputs, env: Env, now: () => number, headStart: HeadStart | null = null): Promise<Step> {
   const runner = readRunnerEnv(env);
   const event = parseWebhookEvent(runner.eventName, await readEventPayload(runner));
   const images = await loadImages(inputs.images, runner.workspace);
@@ -68,24 +71,28 @@ export async function openStep(inputs: ActionInputs, env: Env, now: () => number
   if (inputs.githubToken === "") {
     throw new InputError(["`github-token` is empty: leave it unset (the job's token is the default) or pass a token that can write issue comments"]);
   }
-  const userAgent = `${ACTION_NAME}/${BRIDGE_VERSION}`;
-  return {
+  const userAgent = ACTION_USER_AGENT;
+  // Sent with what the inputs now say? Otherwise the step reads for itself.
+  const head = headStart && headStart.token === inputs.githubToken && headStart.apiUrl === runner.apiUrl && headStart.repoFullName === repoFullName ? headStart : null;
+  const client = new AgentRunClient({
+    baseUrl: inputs.apiUrl,
+    token: inputs.apiToken,
+    orgId: inputs.orgId,
+    userAgent,
+    logsPath: inputs.logsPath,
+    logger: { warn: (message) => core.warning(message) },
+    // Through a proxy, Node's own fetch as before; otherwise node:http, which starts faster.
+    ...(proxyFor(inputs.apiUrl) ? {} : { fetch: nodeFetch }),
+  });
+  const step: Step = {
     inputs,
     runner,
     event,
     repo: owner && name ? { owner, repo: name } : null,
     repoFullName,
-    octokit: await createActionOctokit(inputs.githubToken, runner.apiUrl, userAgent),
-    client: new AgentRunClient({
-      baseUrl: inputs.apiUrl,
-      token: inputs.apiToken,
-      orgId: inputs.orgId,
-      userAgent,
-      logsPath: inputs.logsPath,
-      logger: { warn: (message) => core.warning(message) },
-      // Through a proxy, Node's own fetch as before; otherwise node:http, which starts faster.
-      ...(proxyFor(inputs.apiUrl) ? {} : { fetch: nodeFetch }),
-    }),
+    octokit: await (head?.octokit ?? createActionOctokit(inputs.githubToken, runner.apiUrl, userAgent)),
+    client,
+    runs: repositoryRunReader(client, repoFullName),
     images,
     now,
     startedAt,
@@ -97,11 +104,23 @@ export async function openStep(inputs: ActionInputs, env: Env, now: () => number
       triggerPhrase: DEFAULT_REPO_CONFIG.trigger_phrase,
     },
   };
+  if (head) {
+    step.configFile = head.configFile;
+    if (head.identity) adoptIdentity(step, head.identity);
+    if (head.recentComments) step.recentComments = head.recentComments;
+  }
+  return step;
 }
 
 /** Asks GitHub who the token writes as (once per step) and remembers it in `step.self`. */
 export function identify(step: Step): Promise<BridgeSelf> {
-  step.identity ??= resolveIdentity(step.octokit).then((identity) => (step.self = { ...step.self, botLogins: identity.botLogins }));
+  return step.identity ?? adoptIdentity(step, resolveIdentity(step.octokit));
+}
+
+function adoptIdentity(step: Step, identity: Promise<ActionIdentity>): Promise<BridgeSelf> {
+  step.identity = identity.then((known) => (step.self = { ...step.self, botLogins: known.botLogins }));
+  // A failure is reported where the identity is awaited, not here.
+  step.identity.catch(() => undefined);
   return step.identity;
 }
 

@@ -55,20 +55,40 @@ describe("dist/", () => {
     for (const forbidden of ["better-sqlite3", "ioredis", "probot", "fastify", "commander", "bindings"]) expect(all.has(forbidden), forbidden).toBe(false);
   });
 
-  it("loads only what every step needs up front: undici and the YAML parser wait in chunks", () => {
-    const entry = readFileSync(join(ROOT, "dist", "index.js"), "utf8");
-    const staticChunks = [...entry.matchAll(/\bfrom\s*"\.\/([^"]+)"/g)].map((m) => m[1]!);
-    const upFront = ["index.js", ...staticChunks].flatMap((name) => [...packagesIn(name)]);
-    expect(upFront).toContain("@actions/core");
-    expect(upFront).toContain("@octokit/core");
-    for (const later of ["undici", "yaml", "@actions/github"]) expect(upFront, later).not.toContain(later);
-    // zod's functional API only (zod/mini): the classic one attaches dozens of methods to every schema and cannot be tree-shaken.
-    const upFrontSources = ["index.js", ...staticChunks].flatMap((name) => sourcesOf(name));
+  it("sends the head start's GitHub reads before loading the rest: no zod up front, the runner next, undici and the YAML parser in chunks", () => {
+    const staticImports = (name: string) => [...readFileSync(join(ROOT, "dist", name), "utf8").matchAll(/\bfrom\s*"\.\/([^"]+)"/g)].map((m) => m[1]!);
+    const closure = (roots: string[]) => {
+      const seen = new Set<string>();
+      const visit = (name: string) => {
+        if (seen.has(name)) return;
+        seen.add(name);
+        for (const next of staticImports(name)) visit(next);
+      };
+      roots.forEach(visit);
+      return [...seen];
+    };
+    const headStart = closure(["index.js"]);
+    const headSources = headStart.flatMap((name) => sourcesOf(name));
+    expect(headSources).toContain("../src/action/head-start.ts");
+    expect(headSources.filter((source) => source.includes("/zod/") || source.includes("/src/config/")), "the head start loads no schema").toEqual([]);
+    expect(headStart.flatMap((name) => [...packagesIn(name)])).toContain("@octokit/core");
+
+    // The entry's one dynamic import: the runner, with zod (its functional API only, zod/mini: the
+    // classic one attaches dozens of methods to every schema and cannot be tree-shaken) and @actions/core.
+    const dynamicImports = (name: string) => [...readFileSync(join(ROOT, "dist", name), "utf8").matchAll(/\bimport\("\.\/([^"]+)"\)/g)].map((m) => m[1]!);
+    const [runner, ...others] = dynamicImports("index.js");
+    expect(others).toEqual([]);
+    const upFront = closure(["index.js", runner!]);
+    const upFrontSources = upFront.flatMap((name) => sourcesOf(name));
+    expect(upFrontSources).toContain("../src/action/runner.ts");
     expect(upFrontSources.filter((source) => source.includes("/zod/"))).not.toHaveLength(0);
     expect(upFrontSources.filter((source) => source.includes("/zod/v4/classic/"))).toEqual([]);
+    const upFrontPackages = upFront.flatMap((name) => [...packagesIn(name)]);
+    expect(upFrontPackages).toContain("@actions/core");
+    for (const later of ["undici", "yaml", "@actions/github"]) expect(upFrontPackages, later).not.toContain(later);
     // node:crypto is required when @actions/core first writes an output, not imported before the first request.
-    for (const name of ["index.js", ...staticChunks]) expect(readFileSync(join(ROOT, "dist", name), "utf8"), name).not.toMatch(/\bfrom\s*"(?:node:)?crypto"/);
-    const onDemand = jsFiles(join(ROOT, "dist")).filter((name) => name !== "index.js" && !staticChunks.includes(name)).flatMap((name) => [...packagesIn(name)]);
+    for (const name of upFront) expect(readFileSync(join(ROOT, "dist", name), "utf8"), name).not.toMatch(/\bfrom\s*"(?:node:)?crypto"/);
+    const onDemand = jsFiles(join(ROOT, "dist")).filter((name) => !upFront.includes(name)).flatMap((name) => [...packagesIn(name)]);
     expect(onDemand).toContain("undici");
     expect(onDemand).toContain("yaml");
   });

@@ -82,7 +82,19 @@ describe("spend limits", () => {
 
     expect(step.result.outcome).toMatchObject({ kind: "over_limit", reason: expect.stringMatching(/^Over `limits\.runs_per_repo_per_hour` \(2 of 2\)/) });
     expect(h.service.creates()).toEqual([]);
-    // Listed once, ahead of the decision, and not again by the check.
+    // Listed once, by the head start, and not again by the check.
+    expect(h.github.requests.filter((r) => r.method === "GET" && r.path.startsWith(`/repos/${FULL_NAME}/issues/comments`))).toHaveLength(1);
+  });
+
+  it("the same step without a head start lists the comments itself, ahead of the decision, once", async () => {
+    h = await startActionHarness({
+      config: "limits:\n  runs_per_repo_per_hour: 2\n",
+      seed: seedWith({ issueComments: [startedRun(3, 50), startedRun(3, 10)] }),
+    });
+    const step = await h.step({ eventName: "workflow_dispatch", payload: workflowDispatchPayload(), inputs: { prompt: "Upgrade the test runner", "repo-id": "31" }, headStart: () => null });
+
+    expect(step.result.outcome).toMatchObject({ kind: "over_limit" });
+    expect(h.service.creates()).toEqual([]);
     expect(h.github.requests.filter((r) => r.method === "GET" && r.path.startsWith(`/repos/${FULL_NAME}/issues/comments`))).toHaveLength(1);
   });
 

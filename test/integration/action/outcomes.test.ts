@@ -179,13 +179,14 @@ describe("a follow-up that waits past the timeout", () => {
 });
 
 describe("unusable inputs", () => {
-  it("an image file that is not there fails the step before any request", async () => {
+  it("an image file that is not there fails the step before anything is written or sent to the service", async () => {
     h = await startActionHarness();
     const trigger = h.humanComment(ISSUE, "/agent look at this");
     const step = await h.step({ eventName: "issue_comment", payload: trigger.payload, inputs: { images: "missing.png" } });
     expect(step.exitCode).toBe(1);
     expect(step.result.failure).toBe("Invalid input: `images`: cannot read missing.png: no such file (paths are relative to the workspace).");
-    expect(h.github.requests).toEqual([]);
+    // Only the head start's read of the configuration file (head-start.ts).
+    expect(h.github.requests.map((r) => `${r.method} ${r.path}`)).toEqual([`GET /repos/${FULL_NAME}/contents/.github/agent-run.yml`]);
     expect(h.service.requests).toEqual([]);
   });
 

@@ -1,0 +1,78 @@
+/**
+ * The head start (src/action/head-start.ts): the GitHub reads a step is sure to make, sent by the
+ * entry before the rest of the Action is loaded, then taken over by the step. In process against the
+ * fake GitHub and the emulator behind a recorder, with the step started as index.ts starts it.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import { startHeadStart } from "../../../src/action/head-start.js";
+import { newRunMarker, renderMarker } from "../../../src/core/markers.js";
+import type { IssueCommentSeed } from "../../../src/fake-github/index.js";
+import { ACTIONS_BOT, actionSeed, startActionHarness, workflowDispatchPayload, type ActionHarness } from "../../helpers/action-runner.js";
+import { FULL_NAME, OWNER, REPO_ID } from "../../helpers/app-payloads.js";
+
+let h: ActionHarness;
+afterEach(async () => {
+  await h?.close();
+});
+
+const SERVICE_REPO_ID = 31;
+const CONFIG_READ = `GET /repos/${FULL_NAME}/contents/.github/agent-run.yml`;
+const gitHubCalls = () => h.github.requests.map((r) => `${r.method} ${r.path.split("?")[0]}`);
+const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString().replace(/\.\d{3}Z$/, "Z");
+
+/** A tracking comment an earlier job left: one run started `minutes` ago. */
+function startedRun(minutes: number, runId: number): IssueCommentSeed {
+  const marker = { ...newRunMarker({ runId, orgId: 1, sourceType: "GIT_HOST", requestId: `actions:${runId}:1` }), state: "done" as const, outcome: "succeeded" as const };
+  return { issue_number: 1, user: ACTIONS_BOT, created_at: minutesAgo(minutes), updated_at: minutesAgo(minutes), body: `${renderMarker(marker)}\n### ✅ Agent run #${runId} succeeded` };
+}
+
+describe("the head start", () => {
+  it("a dispatch with a prompt: the configuration, the identity and the recent comments are read once each, the service's repository list once, then the create", async () => {
+    h = await startActionHarness({ emulator: { repositories: [{ id: SERVICE_REPO_ID, full_name: FULL_NAME, github_id: REPO_ID }] } });
+    const step = await h.step({ eventName: "workflow_dispatch", payload: workflowDispatchPayload(), inputs: { prompt: "Upgrade the test runner", wait: "false" } });
+
+    expect(step.result.outcome).toMatchObject({ kind: "run" });
+    const calls = gitHubCalls();
+    expect(calls.filter((call) => call === CONFIG_READ)).toHaveLength(1);
+    expect(calls.filter((call) => call === "POST /graphql")).toHaveLength(1);
+    expect(calls.filter((call) => call === `GET /repos/${FULL_NAME}/issues/comments`)).toHaveLength(1);
+    expect(h.service.requests.map((r) => `${r.method} ${r.path.split("?")[0]}`)).toEqual([`GET /v1/organizations/${h.emulator.orgId}/repos`, `POST /v1/organizations/${h.emulator.orgId}/agent/run`]);
+    expect(h.service.creates()[0]).toMatchObject({ repo_id: SERVICE_REPO_ID });
+  });
+
+  it("sends only reads, and only the configuration's without a prompt", () => {
+    const env = { GITHUB_EVENT_NAME: "issue_comment", GITHUB_REPOSITORY: FULL_NAME, GITHUB_API_URL: "http://127.0.0.1:9", "INPUT_GITHUB-TOKEN": "ghs_x" };
+    const comment = startHeadStart(env)!;
+    expect(comment).toMatchObject({ token: "ghs_x", apiUrl: "http://127.0.0.1:9", repoFullName: FULL_NAME, identity: null, recentComments: null });
+    const resume = startHeadStart({ ...env, INPUT_MODE: "Resume", INPUT_PROMPT: "go on" })!;
+    expect(resume.identity).not.toBeNull();
+    expect(resume.recentComments).toBeNull();
+    // Too little to know what to read: the step reads for itself, and reports what is missing.
+    expect(startHeadStart({ ...env, "INPUT_GITHUB-TOKEN": " " })).toBeNull();
+    expect(startHeadStart({ ...env, GITHUB_REPOSITORY: "not-a-repository" })).toBeNull();
+    expect(startHeadStart({ ...env, GITHUB_EVENT_NAME: undefined })).toBeNull();
+  });
+
+  it("reads sent for another repository are not taken over: the step reads its own configuration and comments", async () => {
+    const seed = actionSeed();
+    h = await startActionHarness({
+      config: "limits:\n  runs_per_repo_per_hour: 2\n",
+      seed: { ...seed, issueComments: [startedRun(50, 951), startedRun(10, 952)] },
+    });
+    const elsewhere = `${OWNER}/elsewhere`;
+    const step = await h.step({
+      eventName: "workflow_dispatch",
+      payload: workflowDispatchPayload(),
+      inputs: { prompt: "Upgrade the test runner", "repo-id": "31" },
+      headStart: (env) => startHeadStart({ ...env, GITHUB_REPOSITORY: elsewhere }),
+    });
+
+    // This repository's limit and runs hold the dispatch back: the right file and comments were read.
+    expect(step.result.outcome).toMatchObject({ kind: "over_limit" });
+    expect(h.service.creates()).toEqual([]);
+    const calls = gitHubCalls();
+    expect(calls).toContain(`GET /repos/${elsewhere}/contents/.github/agent-run.yml`);
+    expect(calls.filter((call) => call === CONFIG_READ)).toHaveLength(1);
+    expect(calls.filter((call) => call === `GET /repos/${FULL_NAME}/issues/comments`)).toHaveLength(1);
+  });
+});
