@@ -45,6 +45,8 @@ const BOT = "agent-run-bridge[bot]";
 const IDLE_WAIT_MS = 5_000;
 const SAMPLES = 9;
 const SAMPLE_EVERY_MS = 250;
+/** What README.md's "Running several replicas" gives each replica: V8's young generation capped at 2 × 4 MB. */
+const REPLICA_NODE_ARGS = ["--max-semi-space-size=4"];
 
 /** Decimal megabytes, as the target is stated (120 MB = 120,000,000 bytes). */
 const mb = (bytes: number) => `${formatNumber(bytes / 1e6, 1)} MB`;
@@ -175,7 +177,7 @@ export async function runMemoryBenchmark(options: MemoryBenchOptions = {}): Prom
       try {
         await storeWatches(new RedisBridgeStore(redis, { keyPrefix: `${keyPrefix}:store` }), runs.map((r) => r.id));
         const before = Math.min(...runs.map((r) => bench.watcherReadsPerRun.get(r.id) ?? 0));
-        perReplica = await measureApp(bundle, nodeArgs, bench, github, dataDir, scale, readsAtLeast(before + readsPerRun), timeoutMs, { url: redisUrl, keyPrefix, replicas });
+        perReplica = await measureApp(bundle, [...REPLICA_NODE_ARGS, ...nodeArgs], bench, github, dataDir, scale, readsAtLeast(before + readsPerRun), timeoutMs, { url: redisUrl, keyPrefix, replicas });
       } finally {
         await deleteKeys(redis, keyPrefix);
         redis.disconnect();
@@ -207,7 +209,7 @@ export async function runMemoryBenchmark(options: MemoryBenchOptions = {}): Prom
           `so the watches themselves hold about ${formatNumber((liveLoaded - liveIdle) / 1024 / Math.max(1, watches), 1)} KB each; the rest of the difference is heap V8 sized for the allocation rate.`,
         `What the OS counts (last reading, /proc/self/status): loaded ${split(l.now)}; idle ${split(i.now)}.`,
         perReplica
-          ? `Redis: the same ${watches} watches stored in Redis under a fresh key prefix and shared by ${replicas} App processes (REDIS_URL ${redisUrl}); each replica's RSS is the median of its own ${SAMPLES} readings once every run had been read ${readsPerRun} more times; per replica: ${replicaRss.map(mb).join(", ")}; live heap after a full collection: ${perReplica.map((p) => mb(p.reading.afterGc?.heapUsed ?? Number.NaN)).join(", ")}; as the OS counts them: ${perReplica.map((p) => split(p.reading.now)).join("; ")}.`
+          ? `Redis: the same ${watches} watches stored in Redis under a fresh key prefix and shared by ${replicas} App processes (REDIS_URL ${redisUrl}), started with \`${REPLICA_NODE_ARGS.join(" ")}\` as README.md's "Running several replicas" sets it (V8 otherwise grows the young generation of whichever replica allocates fastest to 32 MB: the largest replica read 132–133 MB in two runs without it, the others 97–106 MB); each replica's RSS is the median of its own ${SAMPLES} readings once every run had been read ${readsPerRun} more times; per replica: ${replicaRss.map(mb).join(", ")}; live heap after a full collection: ${perReplica.map((p) => mb(p.reading.afterGc?.heapUsed ?? Number.NaN)).join(", ")}; as the OS counts them: ${perReplica.map((p) => split(p.reading.now)).join("; ")}.`
           : `Redis: none answered at ${redisUrl}, so the per-replica figure was not measured (start redis-server or set REDIS_URL).`,
         `Time compression raises that rate: the App polls ${formatNumber(1 / scale, 0)}× as often per real second as it would at scale 1, so this RSS is an upper bound of the real-time figure (RSS after the collection: ${mb(l.afterGc?.rss ?? Number.NaN)}, V8 keeps the pages).`,
       ],
