@@ -8,16 +8,22 @@
  *
  * Only reads are sent, and only what the step would send anyway: the configuration file (every
  * step), and with a `prompt` or `mode: resume` who the token is; with a prompt to start a run, the
- * repository's recent comments for the spend limits. They are sent before the inputs are validated,
- * so a step whose inputs turn out to be wrong may have read these; it writes nothing. `openStep`
- * takes a read over only when the validated inputs name the same token, API and repository.
+ * repository's recent comments for the spend limits and, without `repo-id`, the service's list of
+ * the organization's repositories (which the create's `repo_id` comes from; one read spent for
+ * nothing when the configuration file sets `repo_id`). They are sent before the inputs are
+ * validated, so a step whose inputs turn out to be wrong may have read these; it writes nothing.
+ * `openStep` takes a read over only when the validated inputs name the same token, API and
+ * repository (and organization, for the service).
  */
 import { BRIDGE_NAME, BRIDGE_VERSION } from "../version.js";
 import type { GitHubClient, RepoRef } from "../github/client.js";
 import { listRecentRepositoryComments, type RecentRepositoryComments } from "../flows/recent-comments.js";
 import { fetchConfigFile } from "./config-file.js";
 import { resolveIdentity, type ActionIdentity } from "./identity.js";
-import { createActionOctokit } from "./octokit.js";
+import { nodeFetch } from "../http/node-fetch.js";
+import type { SentAheadRequest } from "../service/client.js";
+import { API_PATHS, LIST_PAGE_MAX, serviceUrl } from "../service/paths.js";
+import { createActionOctokit, proxyFor } from "./octokit.js";
 import { rawInput, type Env } from "./raw-inputs.js";
 
 /** How the Action names itself in run metadata and its user agent. */
@@ -33,6 +39,8 @@ export interface HeadStart {
   configFile: Promise<string | undefined>;
   identity: Promise<ActionIdentity> | null;
   recentComments: Promise<RecentRepositoryComments> | null;
+  /** What was asked of the service, for the client to take over (same token and organization only). */
+  service: { apiToken: string; orgId: number; sentAhead: SentAheadRequest[] } | null;
 }
 
 /** Starts the reads; null when the environment says too little to know what they would be (the step then reports why). */
@@ -57,7 +65,29 @@ export function startHeadStart(env: Env, now: () => number = Date.now): HeadStar
     configFile: after((client) => fetchConfigFile(client, repo)),
     identity: prompt || resume ? after(resolveIdentity) : null,
     recentComments: prompt && !resume ? after((client) => listRecentRepositoryComments(client, repo, now())) : null,
+    service: prompt && !resume && rawInput(env, "repo-id") === "" ? listRepositoriesAhead(env) : null,
   };
+}
+
+const SERVICE_TIMEOUT_MS = 30_000;
+
+/** The first page of the organization's repositories, asked as AgentRunClient asks it (flows/repository-id.ts reads it). */
+function listRepositoriesAhead(env: Env): HeadStart["service"] {
+  const apiUrl = rawInput(env, "api-url");
+  const apiToken = rawInput(env, "api-token");
+  const orgId = Number(rawInput(env, "org-id"));
+  // Through a proxy the client uses Node's own fetch: it reads for itself.
+  if (apiToken === "" || !Number.isSafeInteger(orgId) || orgId <= 0 || !/^https?:\/\//i.test(apiUrl) || proxyFor(apiUrl)) return null;
+  let url: URL;
+  try {
+    url = serviceUrl(apiUrl, API_PATHS.listRepositories(orgId), { skip: 0, limit: LIST_PAGE_MAX });
+  } catch {
+    return null;
+  }
+  const headers = { accept: "application/json", authorization: `Bearer ${apiToken}`, "user-agent": ACTION_USER_AGENT };
+  // As the client's own per-request timeout: a service that never answers does not hold the step open.
+  const response = quiet(nodeFetch(url, { method: "GET", headers, signal: AbortSignal.timeout(SERVICE_TIMEOUT_MS) }));
+  return { apiToken, orgId, sentAhead: [{ method: "GET", url, response }] };
 }
 
 /** A read's failure is reported where the step awaits it, never as an unhandled rejection here. */

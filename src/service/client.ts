@@ -17,6 +17,7 @@ import {
   errorForStatus,
   readErrorBody,
 } from "./errors.js";
+import { serviceUrl } from "./paths.js";
 import { classifyRunStatus, isFinalPhase, type RunPhase } from "./status.js";
 import {
   API_PATHS,
@@ -55,6 +56,19 @@ export type OptionalListing<P> = { kind: "page"; page: P } | { kind: "unsupporte
 
 const defaultLogger: ServiceLogger = { warn: (message) => console.warn(`agent-run-bridge: ${message}`) };
 
+export interface SentAheadRequest {
+  method: "GET";
+  url: URL;
+  response: Promise<Response>;
+}
+
+/** One key per address whatever the order of its query parameters. */
+function requestKey(method: string, url: URL): string {
+  const query = new URLSearchParams(url.searchParams);
+  query.sort();
+  return `${method} ${url.origin}${url.pathname}?${query.toString()}`;
+}
+
 export interface AgentRunClientOptions {
   /** The service's base address; the spec names no host, so it must be configured. */
   baseUrl: string;
@@ -78,6 +92,13 @@ export interface AgentRunClientOptions {
   logsPath?: LogsPathChoice;
   /** Default: one line on stderr per event. */
   logger?: ServiceLogger;
+  /**
+   * Requests a caller sent before this client existed, with this client's base URL, token and user
+   * agent (the Action's head start): the first call to the same method and address takes the answer
+   * over instead of sending again, counted by the budget and read as any answer; a failed one is
+   * retried as any failure.
+   */
+  sentAhead?: readonly SentAheadRequest[];
 }
 
 export interface CallOptions {
@@ -135,6 +156,7 @@ export class AgentRunClient {
   private logsPathInUse: "spec" | "alpha" | undefined;
   private readonly unsupported = new Set<OptionalEndpoint>();
   private readonly reportedStatuses = new Set<string>();
+  private readonly sentAhead = new Map<string, Promise<Response>>();
 
   constructor(options: AgentRunClientOptions) {
     const problems: string[] = [];
@@ -166,6 +188,7 @@ export class AgentRunClient {
     this.fetchImpl = options.fetch ?? globalThis.fetch;
     this.logger = options.logger ?? defaultLogger;
     this.logsPathInUse = logsPath.data === "auto" ? undefined : logsPath.data;
+    for (const request of options.sentAhead ?? []) this.sentAhead.set(requestKey(request.method, request.url), request.response);
   }
 
   /** Which logs path this client uses now: `spec`, `alpha`, or undefined while not yet detected. */
@@ -344,8 +367,7 @@ export class AgentRunClient {
 
   private async sendWithRetries(method: "GET" | "POST", path: string, options: SendOptions): Promise<unknown> {
     const deadline = options.deadline ?? Date.now() + DEFAULT_CALL_DEADLINE_MS;
-    const url = new URL(this.baseUrl + path);
-    for (const [k, v] of Object.entries(options.query ?? {})) url.searchParams.set(k, String(v));
+    const url = serviceUrl(this.baseUrl, path, options.query);
 
     const attempt = async (): Promise<unknown> => {
       await this.budget.acquire(options.kind, { signal: options.signal, deadline });
@@ -385,8 +407,11 @@ export class AgentRunClient {
     const timeout = AbortSignal.timeout(this.timeoutMs);
     const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
     let response: Response;
+    const key = requestKey(method, url);
+    const ahead = this.sentAhead.get(key);
+    this.sentAhead.delete(key);
     try {
-      response = await this.fetchImpl(url, {
+      response = ahead ? await untilAborted(ahead, signal) : await this.fetchImpl(url, {
         method,
         headers: {
           accept: "application/json",
@@ -439,6 +464,25 @@ export class AgentRunClient {
       { method, path, certainlyNotSent: notSent, cause: error },
     );
   }
+}
+
+/** A request sent ahead, awaited as this call's own: its signal (the caller's, the timeout) still ends the wait. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason as Error);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason as Error);
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(error as Error);
+      },
+    );
+  });
 }
 
 /** Connection-level failures that happen before a request can reach the service. */

@@ -4,24 +4,13 @@
  *
  * Response schemas are tolerant readers: unknown fields are kept (`z.looseObject`), nullable and missing optional fields are accepted, and only what the
  * bridge cannot work without (a run's `id`) is required. Request schemas are strict: the
- * bridge never sends a field the spec does not list.
+ * bridge never sends a field the spec does not list. The paths are in paths.ts (re-exported here),
+ * which loads no schema: the Action's entry sends a request before zod is loaded.
  */
 import * as z from "zod/mini";
+import { LIST_PAGE_MAX } from "./paths.js";
 
-/**
- * Spec §4: every path, in one place. Real deployments serve the ALPHA logs endpoint under
- * `/v1/alpha/`, and offer optional endpoints the spec only mentions (§4.5): the organization's runs
- * and repositories. The client detects those, never assumes them.
- */
-export const API_PATHS = {
-  createRun: (orgId: number) => `/v1/organizations/${orgId}/agent/run`,
-  getRun: (orgId: number, runId: number) => `/v1/organizations/${orgId}/agent/run/${runId}`,
-  resumeRun: (orgId: number) => `/v1/organizations/${orgId}/agent/run/resume`,
-  runLogs: (orgId: number, runId: number) => `/v1/organizations/${orgId}/agent/run/${runId}/logs`,
-  runLogsAlpha: (orgId: number, runId: number) => `/v1/alpha/organizations/${orgId}/agent/run/${runId}/logs`,
-  listRuns: (orgId: number) => `/v1/organizations/${orgId}/agent/runs`,
-  listRepositories: (orgId: number) => `/v1/organizations/${orgId}/repos`,
-} as const;
+export { API_PATHS, LIST_PAGE_MAX, serviceUrl } from "./paths.js";
 
 /** Where the logs endpoint is: the spec's path, the `/v1/alpha/` path real deployments publish, or whichever answers. */
 export const LOGS_PATH_CHOICES = ["auto", "spec", "alpha"] as const;
@@ -84,7 +73,6 @@ export const TOOL_NAMES = { search: "ripgrep_search", write: "file_write" } as c
 /** Spec §4.4 and §8: logs pagination (the optional list endpoints page the same way). */
 export const LOGS_PAGE_MAX = 100;
 export const LOGS_PAGE_DEFAULT = 100;
-export const LIST_PAGE_MAX = 100;
 
 /**
  * Spec §8 rate limits per API token. The logs endpoint states "60 per 60 s shared across all

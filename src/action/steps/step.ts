@@ -83,6 +83,7 @@ export async function openStep(inputs: ActionInputs, env: Env, now: () => number
     logger: { warn: (message) => core.warning(message) },
     // Through a proxy, Node's own fetch as before; otherwise node:http, which starts faster.
     ...(proxyFor(inputs.apiUrl) ? {} : { fetch: nodeFetch }),
+    ...(headStart?.service && headStart.service.apiToken === inputs.apiToken && headStart.service.orgId === inputs.orgId ? { sentAhead: headStart.service.sentAhead } : {}),
   });
   const step: Step = {
     inputs,

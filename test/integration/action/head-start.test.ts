@@ -40,13 +40,36 @@ describe("the head start", () => {
     expect(h.service.creates()[0]).toMatchObject({ repo_id: SERVICE_REPO_ID });
   });
 
+  it("the service's list asked with another token is not taken over: the client lists with its own", async () => {
+    h = await startActionHarness({ emulator: { repositories: [{ id: SERVICE_REPO_ID, full_name: FULL_NAME, github_id: REPO_ID }] } });
+    const step = await h.step({
+      eventName: "workflow_dispatch",
+      payload: workflowDispatchPayload(),
+      inputs: { prompt: "Upgrade the test runner", wait: "false" },
+      headStart: (env) => startHeadStart({ ...env, "INPUT_API-TOKEN": "not-the-step-token" }),
+    });
+
+    expect(step.result.outcome).toMatchObject({ kind: "run" });
+    const lists = h.service.requests.filter((r) => r.method === "GET" && r.path.startsWith(`/v1/organizations/${h.emulator.orgId}/repos`));
+    expect(lists).toHaveLength(2);
+    expect(h.service.creates()[0]).toMatchObject({ repo_id: SERVICE_REPO_ID });
+  });
+
   it("sends only reads, and only the configuration's without a prompt", () => {
     const env = { GITHUB_EVENT_NAME: "issue_comment", GITHUB_REPOSITORY: FULL_NAME, GITHUB_API_URL: "http://127.0.0.1:9", "INPUT_GITHUB-TOKEN": "ghs_x" };
     const comment = startHeadStart(env)!;
-    expect(comment).toMatchObject({ token: "ghs_x", apiUrl: "http://127.0.0.1:9", repoFullName: FULL_NAME, identity: null, recentComments: null });
+    expect(comment).toMatchObject({ token: "ghs_x", apiUrl: "http://127.0.0.1:9", repoFullName: FULL_NAME, identity: null, recentComments: null, service: null });
     const resume = startHeadStart({ ...env, INPUT_MODE: "Resume", INPUT_PROMPT: "go on" })!;
     expect(resume.identity).not.toBeNull();
     expect(resume.recentComments).toBeNull();
+    expect(resume.service).toBeNull();
+    // A create names its repository itself: no list to read.
+    const service = { "INPUT_API-URL": "http://127.0.0.1:9", "INPUT_API-TOKEN": "t", "INPUT_ORG-ID": "7", INPUT_PROMPT: "go" };
+    expect(startHeadStart({ ...env, ...service, "INPUT_REPO-ID": "31" })!.service).toBeNull();
+    expect(startHeadStart({ ...env, ...service, "INPUT_ORG-ID": "acme" })!.service).toBeNull();
+    const listed = startHeadStart({ ...env, ...service })!.service!;
+    expect(listed).toMatchObject({ apiToken: "t", orgId: 7 });
+    expect(listed.sentAhead.map((r) => `${r.method} ${r.url.href}`)).toEqual(["GET http://127.0.0.1:9/v1/organizations/7/repos?skip=0&limit=100"]);
     // Too little to know what to read: the step reads for itself, and reports what is missing.
     expect(startHeadStart({ ...env, "INPUT_GITHUB-TOKEN": " " })).toBeNull();
     expect(startHeadStart({ ...env, GITHUB_REPOSITORY: "not-a-repository" })).toBeNull();

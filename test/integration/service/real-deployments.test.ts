@@ -19,6 +19,7 @@ import {
   type AgentRunClientOptions,
   type RateBudget,
 } from "../../../src/service/index.js";
+import { nodeFetch } from "../../../src/http/node-fetch.js";
 import { startScriptedServer } from "../../helpers/scripted-server.js";
 
 const SCALE = 0.001;
@@ -233,5 +234,45 @@ describe("optional endpoints: detected, never assumed", () => {
     await expect(client.listRepositories()).rejects.toThrow(PermissionError);
     expect(client.isUnsupported("listRepositories")).toBe(false);
     expect(logged).toHaveLength(1);
+  });
+});
+
+describe("requests sent ahead (the Action's head start)", () => {
+  const repos = (emu: RunningEmulator) => `/v1/organizations/${emu.orgId}/repos`;
+
+  it("the first call to the same address takes the answer over, whatever the order of the query, counted by the budget; the next call sends", async () => {
+    const emu = await emulator({ repositories: [{ id: 31, full_name: "octo-org/widgets" }] });
+    const url = new URL(`${emu.url}${repos(emu)}?limit=100&skip=0`);
+    const response = nodeFetch(url, { method: "GET", headers: { accept: "application/json", authorization: `Bearer ${emu.token}` } });
+    const granted: string[] = [];
+    const budget = createInProcessBudget({ timeScale: SCALE });
+    const counting: RateBudget = { ...budget, acquire: (kind, options) => (granted.push(kind), budget.acquire(kind, options)) };
+    const { client } = clientFor(emu, { budget: counting, sentAhead: [{ method: "GET", url, response }], fetch: nodeFetch });
+
+    const first = await client.listRepositories({ skip: 0, limit: 100 });
+    expect(first).toMatchObject({ kind: "page", page: { items: [{ id: 31, full_name: "octo-org/widgets" }] } });
+    expect(emu.control.stats().byRoute).toMatchObject({ listRepositories: 1 });
+    expect(granted).toEqual(["read"]);
+    await client.listRepositories({ skip: 0, limit: 100 });
+    expect(emu.control.stats().byRoute).toMatchObject({ listRepositories: 2 });
+  });
+
+  it("one that failed is retried as any failure; one for another address is never used", async () => {
+    const emu = await emulator({ repositories: [{ id: 31, full_name: "octo-org/widgets" }] });
+    const failed = Promise.reject(Object.assign(new TypeError("fetch failed"), { cause: { code: "ECONNREFUSED" } }));
+    failed.catch(() => undefined);
+    const elsewhere = nodeFetch(new URL(`${emu.url}${repos(emu)}?skip=100&limit=100`), { method: "GET", headers: { authorization: `Bearer ${emu.token}` } });
+    const { client } = clientFor(emu, {
+      fetch: nodeFetch,
+      sentAhead: [
+        { method: "GET", url: new URL(`${emu.url}${repos(emu)}?skip=0&limit=100`), response: failed },
+        { method: "GET", url: new URL(`${emu.url}${repos(emu)}?skip=100&limit=100`), response: elsewhere },
+      ],
+    });
+    await elsewhere;
+    const listing = await client.listRepositories({ skip: 0, limit: 100 });
+    expect(listing.kind).toBe("page");
+    // The one sent ahead for page 2, and this call's own retry of page 1.
+    expect(emu.control.stats().byRoute).toMatchObject({ listRepositories: 2 });
   });
 });
