@@ -41,6 +41,8 @@ export interface HeadStart {
   recentComments: Promise<RecentRepositoryComments> | null;
   /** What was asked of the service, for the client to take over (same token and organization only). */
   service: { apiToken: string; orgId: number; sentAhead: SentAheadRequest[] } | null;
+  /** Ends what is still waiting once the step is done: a read nobody took over must not hold the process open (one to the service for its 30 s timeout, one to GitHub for ever). */
+  close(): void;
 }
 
 /** Starts the reads; null when the environment says too little to know what they would be (the step then reports why). */
@@ -55,7 +57,8 @@ export function startHeadStart(env: Env, now: () => number = Date.now): HeadStar
   const prompt = rawInput(env, "prompt") !== "";
   const resume = rawInput(env, "mode").toLowerCase() === "resume";
 
-  const octokit = createActionOctokit(token, apiUrl, ACTION_USER_AGENT);
+  const pending = new AbortController();
+  const octokit = createActionOctokit(token, apiUrl, ACTION_USER_AGENT, pending.signal);
   const after = <T>(read: (client: GitHubClient) => Promise<T>): Promise<T> => quiet(octokit.then(read));
   return {
     token,
@@ -65,14 +68,15 @@ export function startHeadStart(env: Env, now: () => number = Date.now): HeadStar
     configFile: after((client) => fetchConfigFile(client, repo)),
     identity: prompt || resume ? after(resolveIdentity) : null,
     recentComments: prompt && !resume ? after((client) => listRecentRepositoryComments(client, repo, now())) : null,
-    service: prompt && !resume && rawInput(env, "repo-id") === "" ? listRepositoriesAhead(env) : null,
+    service: prompt && !resume && rawInput(env, "repo-id") === "" ? listRepositoriesAhead(env, pending.signal) : null,
+    close: () => pending.abort(),
   };
 }
 
 const SERVICE_TIMEOUT_MS = 30_000;
 
 /** The first page of the organization's repositories, asked as AgentRunClient asks it (flows/repository-id.ts reads it). */
-function listRepositoriesAhead(env: Env): HeadStart["service"] {
+function listRepositoriesAhead(env: Env, closed: AbortSignal): HeadStart["service"] {
   const apiUrl = rawInput(env, "api-url");
   const apiToken = rawInput(env, "api-token");
   const orgId = Number(rawInput(env, "org-id"));
@@ -85,8 +89,9 @@ function listRepositoriesAhead(env: Env): HeadStart["service"] {
     return null;
   }
   const headers = { accept: "application/json", authorization: `Bearer ${apiToken}`, "user-agent": ACTION_USER_AGENT };
-  // As the client's own per-request timeout: a service that never answers does not hold the step open.
-  const response = quiet(nodeFetch(url, { method: "GET", headers, signal: AbortSignal.timeout(SERVICE_TIMEOUT_MS) }));
+  // Bounded as the client bounds a request, and ended with the step.
+  const signal = AbortSignal.any([closed, AbortSignal.timeout(SERVICE_TIMEOUT_MS)]);
+  const response = quiet(nodeFetch(url, { method: "GET", headers, signal }));
   return { apiToken, orgId, sentAhead: [{ method: "GET", url, response }] };
 }
 

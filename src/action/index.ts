@@ -10,4 +10,8 @@ import { startHeadStart } from "./head-start.js";
 const headStart = startHeadStart(process.env);
 if (headStart) await new Promise((resolve) => setImmediate(resolve));
 const { runAction } = await import("./runner.js");
-await runAction({ headStart });
+try {
+  await runAction({ headStart });
+} finally {
+  headStart?.close();
+}

@@ -9,13 +9,14 @@ import { Octokit } from "@octokit/core";
 import type { GitHubClient } from "../github/client.js";
 import { nodeFetch } from "../http/node-fetch.js";
 
-export async function createActionOctokit(token: string, baseUrl: string, userAgent: string): Promise<GitHubClient> {
+/** `signal` ends every request of the client (the head start's, once the step is done). */
+export async function createActionOctokit(token: string, baseUrl: string, userAgent: string, signal?: AbortSignal): Promise<GitHubClient> {
   if (proxyFor(baseUrl)) {
     // Loaded only here: it brings undici with it.
     const { getOctokit } = await import("@actions/github");
-    return getOctokit(token, { baseUrl, userAgent });
+    return getOctokit(token, { baseUrl, userAgent, ...(signal ? { request: { signal } } : {}) });
   }
-  return new Octokit({ auth: `token ${token}`, baseUrl, userAgent: withOrchestrationId(userAgent), request: { fetch: nodeFetch } });
+  return new Octokit({ auth: `token ${token}`, baseUrl, userAgent: withOrchestrationId(userAgent), request: { fetch: nodeFetch, ...(signal ? { signal } : {}) } });
 }
 
 /** Whether `https_proxy`/`http_proxy` (less `no_proxy`) applies to this URL, as @actions/http-client reads them. */

@@ -350,7 +350,8 @@ export async function startActionHarness(
       process.env.GITHUB_STEP_SUMMARY = sharedSummary;
       try {
         const stepEnvironment = { ...env, GITHUB_STEP_SUMMARY: sharedSummary };
-        const result = await runAction({ env: stepEnvironment, headStart: (spec.headStart ?? startHeadStart)(stepEnvironment) });
+        const headStart = (spec.headStart ?? startHeadStart)(stepEnvironment);
+        const result = await runAction({ env: stepEnvironment, headStart }).finally(() => headStart?.close());
         writeFileSync(files.summaryPath, readFileSync(sharedSummary));
         return { result, outputs: readOutputs(files), summary: readSummary(files), exitCode: process.exitCode, files };
       } finally {

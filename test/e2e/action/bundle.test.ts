@@ -6,9 +6,10 @@
  * comment left in the thread.
  */
 import { execFile } from "node:child_process";
+import { createServer, type AddressInfo, type Socket } from "node:net";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { parseMarker } from "../../../src/core/markers.js";
 import { startEmulator, type RunningEmulator } from "../../../src/emulator/index.js";
 import { startFakeGitHub, type FakeGitHub } from "../../../src/fake-github/index.js";
@@ -25,6 +26,7 @@ import {
   readSummary,
   runBundledAction,
   stepEnv,
+  workflowDispatchPayload,
   workflowRunCompletedPayload,
 } from "../../helpers/action-runner.js";
 import { FULL_NAME, issueCommentPayload } from "../../helpers/app-payloads.js";
@@ -184,5 +186,27 @@ describe("dist/index.js on Node 24, as a runner starts it", () => {
     expect(github.requests.slice(requestsBefore).map((r) => `${r.method} ${r.path}`)).toEqual([`GET /repos/${FULL_NAME}/contents/.github/agent-run.yml`]);
     expect(service.requests.length).toBe(serviceBefore);
     expect(readOutputs(files)).toMatchObject({ "run-id": "", status: "" });
+  });
+
+  it("ends at once when the inputs are wrong, even while GitHub and the service have not answered what the head start asked", async () => {
+    // A GitHub and a service that take connections and never answer.
+    const sockets: Socket[] = [];
+    const silent = createServer((socket) => sockets.push(socket));
+    await new Promise<void>((resolveListen) => silent.listen(0, "127.0.0.1", resolveListen));
+    const { port } = silent.address() as AddressInfo;
+    try {
+      const { env } = envFor("workflow_dispatch", workflowDispatchPayload(), { "api-url": `http://127.0.0.1:${port}`, prompt: "Upgrade the test runner", metadata: "[1]" });
+      env.GITHUB_API_URL = `http://127.0.0.1:${port}`;
+      const started = performance.now();
+      const child = await runBundledAction(node24, env, { timeoutMs: 20_000 });
+      expect(child.exitCode).toBe(1);
+      expect(child.stdout).toContain("::error::Invalid input: `metadata` must be a JSON object");
+      // The reads were sent (the configuration, the identity, the comments, the repository list), and not waited for.
+      await vi.waitFor(() => expect(sockets.length).toBe(4));
+      expect(performance.now() - started).toBeLessThan(15_000);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolveClose) => silent.close(() => resolveClose()));
+    }
   });
 });
