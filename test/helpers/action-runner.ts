@@ -8,7 +8,7 @@
  * - `runBundledAction`: the committed `dist/index.js` in a child process under a given Node binary.
  */
 import { execFile } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createRequire } from "node:module";
@@ -17,6 +17,7 @@ import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { WebhookDefinition } from "@octokit/webhooks-examples";
 import type { WebhookEventMap } from "@octokit/webhooks-types";
+import { afterAll } from "vitest";
 import { parse as parseYaml } from "yaml";
 import { startHeadStart, type HeadStart } from "../../src/action/head-start.js";
 import { inputVariable, type Env } from "../../src/action/inputs.js";
@@ -43,9 +44,20 @@ export interface RunnerFiles {
   workspace: string;
 }
 
+/** Every temporary directory this helper made, removed after the test file that imported it (each file loads it afresh). */
+const temporaryDirs: string[] = [];
+afterAll(() => {
+  for (const dir of temporaryDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+function temporaryDir(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  temporaryDirs.push(dir);
+  return dir;
+}
+
 /** A fresh temporary directory holding the runner's files for one step. */
 export function createRunnerFiles(): RunnerFiles {
-  const dir = mkdtempSync(join(tmpdir(), "action-step-"));
+  const dir = temporaryDir("action-step-");
   const workspace = join(dir, "workspace");
   mkdirSync(workspace);
   const files = { dir, eventPath: join(dir, "event.json"), outputPath: join(dir, "output"), summaryPath: join(dir, "summary.md"), workspace };
@@ -273,7 +285,7 @@ export interface InProcessStep {
 }
 
 // @actions/core remembers the summary file it first wrote to: one per process, copied per step.
-const sharedSummary = join(mkdtempSync(join(tmpdir(), "action-summary-")), "summary.md");
+const sharedSummary = join(temporaryDir("action-summary-"), "summary.md");
 
 function restoreEnv(name: string, value: string | undefined): void {
   if (value === undefined) delete process.env[name];
