@@ -16,6 +16,7 @@ import { parse as parseYaml } from "yaml";
 import { startFakeGitHub, type FakeGitHub } from "../src/fake-github/index.js";
 import { API_PATHS } from "../src/service/index.js";
 import { selfTimeByOrigin } from "./lib/cpu-profile.js";
+import { startNetworkFront } from "./lib/network-front.js";
 import { formatNumber, isMainModule, ratioOf, runAsScript, unavailableRow, yesNo, type BenchResult, type BenchRow } from "./lib/report.js";
 import { BENCH_ORG_ID, startBenchEmulator, type BenchEmulator } from "./lib/service.js";
 import { median, percentile } from "./lib/stats.js";
@@ -115,7 +116,18 @@ interface ActionSample {
 }
 
 /** One action start with its own service token (so no creation window is shared between samples). */
-async function actionStart(node: string, bundle: string, nodeArgs: readonly string[], emulator: BenchEmulator, github: FakeGitHub, token: string, workdir: string, index: number): Promise<ActionSample> {
+async function actionStart(
+  node: string,
+  bundle: string,
+  nodeArgs: readonly string[],
+  emulator: BenchEmulator,
+  github: FakeGitHub,
+  token: string,
+  workdir: string,
+  index: number,
+  /** Other addresses for the two (a network in front of them). */
+  via?: { githubUrl: string; apiUrl: string },
+): Promise<ActionSample> {
   const createPath = API_PATHS.createRun(BENCH_ORG_ID);
   let createdAt: number | undefined;
   const unsubscribe = emulator.onArrival((arrival) => {
@@ -140,9 +152,9 @@ async function actionStart(node: string, bundle: string, nodeArgs: readonly stri
     GITHUB_EVENT_PATH: eventPath,
     GITHUB_REPOSITORY: `${OWNER}/${REPO}`,
     GITHUB_REPOSITORY_OWNER: OWNER,
-    GITHUB_API_URL: github.url,
+    GITHUB_API_URL: via?.githubUrl ?? github.url,
     GITHUB_SERVER_URL: "https://github.com",
-    GITHUB_GRAPHQL_URL: `${github.url}/graphql`,
+    GITHUB_GRAPHQL_URL: `${via?.githubUrl ?? github.url}/graphql`,
     GITHUB_RUN_ID: String(9_000_000 + index),
     GITHUB_RUN_ATTEMPT: "1",
     GITHUB_WORKFLOW: "agent",
@@ -154,7 +166,7 @@ async function actionStart(node: string, bundle: string, nodeArgs: readonly stri
     GITHUB_STEP_SUMMARY: summaryPath,
     RUNNER_TEMP: workdir,
     ...inputEnv({
-      "api-url": emulator.url,
+      "api-url": via?.apiUrl ?? emulator.url,
       "api-token": token,
       "org-id": String(BENCH_ORG_ID),
       prompt: "Update the changelog for the release",
@@ -204,15 +216,21 @@ interface NodeMeasurement {
   action: ActionSample[];
   /** Median self time per origin over the profiled starts, in ms. */
   profile: Map<string, number>;
+  /** Starts with NETWORK_ROUND_TRIP_MS in front of GitHub and the service. */
+  overNetwork: ActionSample[];
 }
+
+/** The round trip of the network put in front of GitHub and the service for a few more starts. */
+const NETWORK_ROUND_TRIP_MS = 50;
+const NETWORK_STARTS = 7;
 
 async function measureOn(node: string, bundle: string, samples: number, profiled: number, nodeArgs: readonly string[]): Promise<NodeMeasurement> {
   const workdir = mkdtempSync(join(tmpdir(), "arb-bench-cold-"));
   writeFileSync(join(workdir, "event.json"), JSON.stringify(workflowDispatchPayload()));
   // One token per start: the emulator's creation window (10 per minute) would otherwise throttle the later ones.
-  const emulator = await startBenchEmulator({ extraTokens: samples + profiled + 1 });
+  const emulator = await startBenchEmulator({ extraTokens: samples + profiled + NETWORK_STARTS + 1 });
   const github = await startFakeGitHub({ seed: { repositories: [{ owner: OWNER, name: REPO }], collaborators: [{ login: "maintainer", permission: "write" }] } });
-  const measured: NodeMeasurement = { node, version: "", bare: [], loadOnly: [], action: [], profile: new Map() };
+  const measured: NodeMeasurement = { node, version: "", bare: [], loadOnly: [], action: [], profile: new Map(), overNetwork: [] };
   try {
     measured.version = nodeVersion(node);
     // Warm-up of each (disk cache), not counted; then interleaved so machine load hits all alike.
@@ -232,6 +250,17 @@ async function measureOn(node: string, bundle: string, samples: number, profiled
     const bundleFiles = readdirSync(dirname(bundle)).filter((name) => name.endsWith(".js")).map((name) => join(dirname(bundle), name));
     const perStart = readdirSync(profileDir).map((name) => selfTimeByOrigin(join(profileDir, name), bundleFiles, originGroup));
     for (const origin of new Set(perStart.flatMap((times) => [...times.keys()]))) measured.profile.set(origin, median(perStart.map((times) => times.get(origin) ?? 0)));
+    // What a network adds: the same start with a round trip in front of GitHub and the service.
+    const [githubFront, serviceFront] = await Promise.all([startNetworkFront(github.url, NETWORK_ROUND_TRIP_MS), startNetworkFront(emulator.url, NETWORK_ROUND_TRIP_MS)]);
+    try {
+      const via = { githubUrl: githubFront.url, apiUrl: serviceFront.url };
+      for (let i = 1; i <= NETWORK_STARTS; i++) {
+        const index = samples + profiled + i;
+        measured.overNetwork.push(await actionStart(node, bundle, nodeArgs, emulator, github, emulator.extraTokens[index]!, workdir, index, via));
+      }
+    } finally {
+      await Promise.all([githubFront.close(), serviceFront.close()]);
+    }
   } finally {
     await github.close();
     await emulator.close();
@@ -301,6 +330,8 @@ export async function runColdStartBenchmark(options: ColdStartOptions = {}): Pro
     `The action gets every input at action.yml's default plus api-url (the emulator), prompt, wait: false and a github-token, a workflow_dispatch payload from @octokit/webhooks-examples, GITHUB_API_URL = a fake GitHub; each start has its own service token.`,
     `Spawn → create: performance.now() before spawn() to the emulator's onRequest hook for that token's POST ${API_PATHS.createRun(BENCH_ORG_ID)} (same process, same clock): the action's first service request. ` +
       `It includes what the action asks GitHub first (its configuration file, its identity, the repository's recent comments for the spend limits).`,
+    `With a network: ${NETWORK_STARTS} more starts with a front in front of the fake GitHub and the emulator that holds each request and each answer for half of ${NETWORK_ROUND_TRIP_MS} ms (bench/lib/network-front.ts; new connections cost no extra round trip there, as TCP and TLS make them on a real network). ` +
+      `A create cannot arrive sooner than half a round trip after it is sent, and needs the configuration file's answer first: the Action sends its GitHub reads and the service's repository list together, before it loads the runner, so they cost about one round trip in all instead of one per dependent step.`,
   ];
   const rows: BenchRow[] = [];
   for (const { label, path, why } of nodes) {
@@ -314,6 +345,16 @@ export async function runColdStartBenchmark(options: ColdStartOptions = {}): Pro
     const bare = median(m.bare);
     notes.push(...notesFor(m));
     rows.push({ benchmark: NAME, figure, value: ms(toCreate), baseline: `${ms(bare)} (node -e "")`, ratio: ratioOf(toCreate, bare), target, met: yesNo(toCreate <= 3 * bare) });
+    const overNetwork = median(m.overNetwork.map((a) => a.toCreateMs));
+    rows.push({
+      benchmark: NAME,
+      figure: `spawn → create request${label ? `, ${label}` : ""}, ${NETWORK_ROUND_TRIP_MS} ms per round trip to GitHub and the service (median of ${NETWORK_STARTS})`,
+      value: ms(overNetwork),
+      baseline: `${ms(toCreate)} on loopback (round trips added: ${formatNumber((overNetwork - toCreate) / NETWORK_ROUND_TRIP_MS, 1)})`,
+      ratio: ratioOf(overNetwork, toCreate),
+      target: "—",
+      met: "n/a",
+    });
   }
   const dir = dirname(bundle);
   const files = readdirSync(dir).filter((name) => name.endsWith(".js"));
