@@ -38,41 +38,46 @@ export type RunOutcome = (typeof RUN_OUTCOMES)[number];
 /** Bounds: a marker stays small whatever a run produced. */
 export const MARKER_LIMITS = { json: 3000, branches: 10, branchLength: 200, requestId: 100 } as const;
 
-const BranchSchema = z.string().check(
-  z.minLength(1),
-  z.maxLength(MARKER_LIMITS.branchLength),
-  // eslint-disable-next-line no-control-regex
-  z.regex(/^[^\s\u0000-\u001f\u007f]+$/, { error: "a branch name has no whitespace or control characters" }),
+// Built on first use (`z.lazy`), like the wire schemas: a step that reads no marker builds none.
+const BranchSchema = z.lazy(() =>
+  z.string().check(
+    z.minLength(1),
+    z.maxLength(MARKER_LIMITS.branchLength),
+    // eslint-disable-next-line no-control-regex
+    z.regex(/^[^\s\u0000-\u001f\u007f]+$/, { error: "a branch name has no whitespace or control characters" }),
+  ),
 );
 
-export const RunMarkerSchema = z
-  .strictObject({
-    v: z.literal(1),
-    /** Null only while `queued` for a run that does not exist yet (and after a stop that came before it did). */
-    runId: z.nullable(z.int().check(z.nonnegative())),
-    orgId: z.int().check(z.nonnegative()),
-    sourceType: SourceTypeSchema,
-    /** Head branches the run works on or produced, newest last. */
-    branches: z.array(BranchSchema).check(z.maxLength(MARKER_LIMITS.branches)),
-    state: z.enum(RUN_MARKER_STATES),
-    /** Set exactly when `state` is `done`. */
-    outcome: z.optional(z.enum(RUN_OUTCOMES)),
-    /** What started this cycle (e.g. the webhook delivery id): a redelivery finds its comment. */
-    requestId: z.optional(z.string().check(z.maxLength(MARKER_LIMITS.requestId), z.regex(/^[A-Za-z0-9._:-]+$/))),
-    /** For CI fixes: the head commit whose failure this cycle answers. */
-    headSha: z.optional(z.string().check(z.regex(/^[0-9a-f]{40}$/))),
-  })
-  .check(
-    z.superRefine((marker, ctx) => {
-      // A request stopped before its run existed ends without one.
-      if (marker.runId === null && marker.state !== "queued" && marker.outcome !== "stopped") {
-        ctx.addIssue({ code: "custom", path: ["runId"], message: `a "${marker.state}" marker needs a runId` });
-      }
-      if ((marker.state === "done") !== (marker.outcome !== undefined)) {
-        ctx.addIssue({ code: "custom", path: ["outcome"], message: "outcome is set exactly when state is done" });
-      }
-    }),
-  );
+export const RunMarkerSchema = z.lazy(() =>
+  z
+    .strictObject({
+      v: z.literal(1),
+      /** Null only while `queued` for a run that does not exist yet (and after a stop that came before it did). */
+      runId: z.nullable(z.int().check(z.nonnegative())),
+      orgId: z.int().check(z.nonnegative()),
+      sourceType: SourceTypeSchema,
+      /** Head branches the run works on or produced, newest last. */
+      branches: z.array(BranchSchema).check(z.maxLength(MARKER_LIMITS.branches)),
+      state: z.enum(RUN_MARKER_STATES),
+      /** Set exactly when `state` is `done`. */
+      outcome: z.optional(z.enum(RUN_OUTCOMES)),
+      /** What started this cycle (e.g. the webhook delivery id): a redelivery finds its comment. */
+      requestId: z.optional(z.string().check(z.maxLength(MARKER_LIMITS.requestId), z.regex(/^[A-Za-z0-9._:-]+$/))),
+      /** For CI fixes: the head commit whose failure this cycle answers. */
+      headSha: z.optional(z.string().check(z.regex(/^[0-9a-f]{40}$/))),
+    })
+    .check(
+      z.superRefine((marker, ctx) => {
+        // A request stopped before its run existed ends without one.
+        if (marker.runId === null && marker.state !== "queued" && marker.outcome !== "stopped") {
+          ctx.addIssue({ code: "custom", path: ["runId"], message: `a "${marker.state}" marker needs a runId` });
+        }
+        if ((marker.state === "done") !== (marker.outcome !== undefined)) {
+          ctx.addIssue({ code: "custom", path: ["outcome"], message: "outcome is set exactly when state is done" });
+        }
+      }),
+    ),
+);
 
 export type RunMarker = z.infer<typeof RunMarkerSchema>;
 
@@ -140,7 +145,7 @@ export function renderKindMarker(kind: Exclude<BotCommentKind, "run" | "over_lim
   return `<!-- ${MARKER_NAMESPACE}:${kind} -->`;
 }
 
-const OverLimitMarkerSchema = z.strictObject({ v: z.literal(1), limit: z.enum(RUN_LIMIT_NAMES) });
+const OverLimitMarkerSchema = z.lazy(() => z.strictObject({ v: z.literal(1), limit: z.enum(RUN_LIMIT_NAMES) }));
 
 /** The marker of an over-limit reply: which limit it answered, so that a thread hears it once per window. */
 export function renderOverLimitMarker(limit: RunLimitName): string {

@@ -6,6 +6,9 @@
  * bridge cannot work without (a run's `id`) is required. Request schemas are strict: the
  * bridge never sends a field the spec does not list. The paths are in paths.ts (re-exported here),
  * which loads no schema: the Action's entry sends a request before zod is loaded.
+ *
+ * Each schema is built on first use (`z.lazy`): building every one of them when the module loads
+ * cost the Action's start about 20 M instructions, most of them for endpoints a step never calls.
  */
 import * as z from "zod/mini";
 import { LIST_PAGE_MAX } from "./paths.js";
@@ -107,61 +110,69 @@ const nullableString = z.nullish(z.string());
 const nullableInt = z.nullish(z.int());
 
 /** Spec §2.3. Fields are read leniently: a PR link is still useful with a missing date. */
-export const GitHostPullRequestSchema = z.looseObject({
-  id: nullableInt,
-  title: nullableString,
-  url: nullableString,
-  created_at: nullableString,
-  head_branch_name: nullableString,
-});
+export const GitHostPullRequestSchema = z.lazy(() =>
+  z.looseObject({
+    id: nullableInt,
+    title: nullableString,
+    url: nullableString,
+    created_at: nullableString,
+    head_branch_name: nullableString,
+  }),
+);
 export type GitHostPullRequest = z.infer<typeof GitHostPullRequestSchema>;
 
 /** Spec §2.1. `id` is the one field without which nothing can be done. */
-export const AgentRunSchema = z.looseObject({
-  id: z.number({ error: "the response has no numeric run `id`" }).check(z.int()),
-  organization_id: nullableInt,
-  status: nullableString,
-  created_at: nullableString,
-  web_url: nullableString,
-  result: nullableString,
-  summary: nullableString,
-  // An unknown source type is kept as a string rather than rejecting the whole run.
-  source_type: nullableString,
-  git_host_pull_requests: z.nullish(z.array(GitHostPullRequestSchema)),
-  metadata: z.nullish(z.record(z.string(), z.unknown())),
-});
+export const AgentRunSchema = z.lazy(() =>
+  z.looseObject({
+    id: z.number({ error: "the response has no numeric run `id`" }).check(z.int()),
+    organization_id: nullableInt,
+    status: nullableString,
+    created_at: nullableString,
+    web_url: nullableString,
+    result: nullableString,
+    summary: nullableString,
+    // An unknown source type is kept as a string rather than rejecting the whole run.
+    source_type: nullableString,
+    git_host_pull_requests: z.nullish(z.array(GitHostPullRequestSchema)),
+    metadata: z.nullish(z.record(z.string(), z.unknown())),
+  }),
+);
 export type AgentRun = z.infer<typeof AgentRunSchema>;
 
 /** Spec §2.5. ALPHA: every field but the type is optional; `message_type` stays an open string. */
-export const LogEntrySchema = z.looseObject({
-  agent_run_id: nullableInt,
-  created_at: nullableString,
-  message_type: nullableString,
-  thought: nullableString,
-  tool_name: nullableString,
-  tool_input: z.optional(z.unknown()),
-  tool_output: z.optional(z.unknown()),
-  observation: z.optional(z.unknown()),
-});
+export const LogEntrySchema = z.lazy(() =>
+  z.looseObject({
+    agent_run_id: nullableInt,
+    created_at: nullableString,
+    message_type: nullableString,
+    thought: nullableString,
+    tool_name: nullableString,
+    tool_input: z.optional(z.unknown()),
+    tool_output: z.optional(z.unknown()),
+    observation: z.optional(z.unknown()),
+  }),
+);
 export type LogEntry = z.infer<typeof LogEntrySchema>;
 
 /** A list the service may leave out or send as null: read as empty. */
 const listOf = <T extends z.ZodMiniType>(item: T) => z.pipe(z.nullish(z.array(item)), z.transform((items) => items ?? []));
 
 /** Spec §2.4 `AgentRunWithLogsResponse`, read leniently (ALPHA). */
-export const AgentRunWithLogsSchema = z.looseObject({
-  id: z.number({ error: "the logs response has no numeric run `id`" }).check(z.int()),
-  organization_id: nullableInt,
-  status: nullableString,
-  created_at: nullableString,
-  web_url: nullableString,
-  result: nullableString,
-  logs: listOf(LogEntrySchema),
-  total_logs: nullableInt,
-  page: nullableInt,
-  size: nullableInt,
-  pages: nullableInt,
-});
+export const AgentRunWithLogsSchema = z.lazy(() =>
+  z.looseObject({
+    id: z.number({ error: "the logs response has no numeric run `id`" }).check(z.int()),
+    organization_id: nullableInt,
+    status: nullableString,
+    created_at: nullableString,
+    web_url: nullableString,
+    result: nullableString,
+    logs: listOf(LogEntrySchema),
+    total_logs: nullableInt,
+    page: nullableInt,
+    size: nullableInt,
+    pages: nullableInt,
+  }),
+);
 export type AgentRunWithLogs = z.infer<typeof AgentRunWithLogsSchema>;
 
 /** §4.5 pages of real deployments: `{ items, total, page, size, pages }`, read leniently. */
@@ -176,52 +187,58 @@ function pageOf<T extends z.ZodMiniType>(item: T) {
 }
 
 /** `GET /v1/organizations/{org_id}/agent/runs`: run objects, newest first. */
-export const RunsPageSchema = pageOf(AgentRunSchema);
+export const RunsPageSchema = z.lazy(() => pageOf(AgentRunSchema));
 export type RunsPage = z.infer<typeof RunsPageSchema>;
 
 /** An item of `GET /v1/organizations/{org_id}/repos`: the service's id and the Git host's names. */
-export const ServiceRepositorySchema = z.looseObject({
-  id: z.number({ error: "a repository has no numeric `id`" }).check(z.int()),
-  name: nullableString,
-  full_name: nullableString,
-  github_id: nullableInt,
-});
+export const ServiceRepositorySchema = z.lazy(() =>
+  z.looseObject({
+    id: z.number({ error: "a repository has no numeric `id`" }).check(z.int()),
+    name: nullableString,
+    full_name: nullableString,
+    github_id: nullableInt,
+  }),
+);
 export type ServiceRepository = z.infer<typeof ServiceRepositorySchema>;
-export const RepositoriesPageSchema = pageOf(ServiceRepositorySchema);
+export const RepositoriesPageSchema = z.lazy(() => pageOf(ServiceRepositorySchema));
 export type RepositoriesPage = z.infer<typeof RepositoriesPageSchema>;
 
 /**
  * Error bodies seen: `{ message, status_code }`, `{ detail: "…" }` (sometimes with `status_code`)
  * and FastAPI's validation failures `{ detail: [{ loc, msg, type }] }`.
  */
-export const ErrorBodySchema = z.looseObject({
-  message: z.optional(z.string()),
-  detail: z.optional(
-    z.union([
-      z.string(),
-      z.array(
-        z.looseObject({
-          loc: z.optional(z.array(z.union([z.string(), z.number()]))),
-          msg: z.optional(z.string()),
-          type: z.optional(z.string()),
-        }),
-      ),
-    ]),
-  ),
-  status_code: z.optional(z.int()),
-});
+export const ErrorBodySchema = z.lazy(() =>
+  z.looseObject({
+    message: z.optional(z.string()),
+    detail: z.optional(
+      z.union([
+        z.string(),
+        z.array(
+          z.looseObject({
+            loc: z.optional(z.array(z.union([z.string(), z.number()]))),
+            msg: z.optional(z.string()),
+            type: z.optional(z.string()),
+          }),
+        ),
+      ]),
+    ),
+    status_code: z.optional(z.int()),
+  }),
+);
 
 // ---------------------------------------------------------------------------------------------
 // Requests (strict: nothing the spec does not list)
 
 const DATA_URI = /^data:[\w.+-]+\/[\w.+-]+(;[\w-]+=[\w.-]+)*;base64,[A-Za-z0-9+/]+={0,2}$/;
 
-export const ImageDataUriSchema = z.string().check(z.regex(DATA_URI, { error: "each image must be a base64 data URI such as data:image/png;base64,iVBOR…" }));
+export const ImageDataUriSchema = z.lazy(() => z.string().check(z.regex(DATA_URI, { error: "each image must be a base64 data URI such as data:image/png;base64,iVBOR…" })));
 
 /** A JSON object (not an array, not null). */
-export const MetadataSchema = z.record(z.string(), z.unknown(), {
-  error: "metadata must be a JSON object such as {\"key\":\"value\"}",
-});
+export const MetadataSchema = z.lazy(() =>
+  z.record(z.string(), z.unknown(), {
+    error: "metadata must be a JSON object such as {\"key\":\"value\"}",
+  }),
+);
 
 /** A positive integer whose every failure reads `message`. */
 const positiveInt = (message: string) => z.int().check(z.positive({ error: message }));
@@ -229,21 +246,25 @@ const positiveInt = (message: string) => z.int().check(z.positive({ error: messa
 const promptField = () => z.string({ error: "prompt is required" }).check(z.trim(), z.minLength(1, { error: "prompt must not be empty" }));
 
 /** Spec §4.1. */
-export const CreateRunRequestSchema = z.strictObject({
-  prompt: promptField(),
-  images: z.nullish(z.array(ImageDataUriSchema)),
-  metadata: z.nullish(MetadataSchema),
-  repo_id: z.nullish(positiveInt("repo_id must be a positive integer")),
-  model: z.nullish(z.string().check(z.minLength(1))),
-  agent_type: z.nullish(z.enum(AGENT_TYPES, { error: `agent_type must be one of: ${AGENT_TYPES.join(", ")}` })),
-});
+export const CreateRunRequestSchema = z.lazy(() =>
+  z.strictObject({
+    prompt: promptField(),
+    images: z.nullish(z.array(ImageDataUriSchema)),
+    metadata: z.nullish(MetadataSchema),
+    repo_id: z.nullish(positiveInt("repo_id must be a positive integer")),
+    model: z.nullish(z.string().check(z.minLength(1))),
+    agent_type: z.nullish(z.enum(AGENT_TYPES, { error: `agent_type must be one of: ${AGENT_TYPES.join(", ")}` })),
+  }),
+);
 export type CreateRunRequest = z.input<typeof CreateRunRequestSchema>;
 
 /** Spec §4.3: exactly these two fields. */
-export const ResumeRunRequestSchema = z.strictObject({
-  agent_run_id: positiveInt("agent_run_id must be a positive integer"),
-  prompt: promptField(),
-});
+export const ResumeRunRequestSchema = z.lazy(() =>
+  z.strictObject({
+    agent_run_id: positiveInt("agent_run_id must be a positive integer"),
+    prompt: promptField(),
+  }),
+);
 export type ResumeRunRequest = z.input<typeof ResumeRunRequestSchema>;
 
 /** `skip` and `limit` of a paged query, `limit` between 1 and `max`. */
@@ -256,19 +277,21 @@ function pageQueryOf(max: number, defaultLimit: number) {
 }
 
 /** Spec §4.4 query. */
-export const LogsQuerySchema = z.strictObject(pageQueryOf(LOGS_PAGE_MAX, LOGS_PAGE_DEFAULT));
+export const LogsQuerySchema = z.lazy(() => z.strictObject(pageQueryOf(LOGS_PAGE_MAX, LOGS_PAGE_DEFAULT)));
 export type LogsQuery = z.input<typeof LogsQuerySchema>;
 
 /** `GET /v1/organizations/{org_id}/agent/runs` query (real deployments; not in the spec). */
-export const ListRunsQuerySchema = z.strictObject({
-  ...pageQueryOf(LIST_PAGE_MAX, LIST_PAGE_MAX),
-  source_type: z.optional(SourceTypeSchema),
-  user_id: z.optional(positiveInt("user_id must be a positive integer")),
-});
+export const ListRunsQuerySchema = z.lazy(() =>
+  z.strictObject({
+    ...pageQueryOf(LIST_PAGE_MAX, LIST_PAGE_MAX),
+    source_type: z.optional(SourceTypeSchema),
+    user_id: z.optional(positiveInt("user_id must be a positive integer")),
+  }),
+);
 export type ListRunsQuery = z.input<typeof ListRunsQuerySchema>;
 
 /** `GET /v1/organizations/{org_id}/repos` query (real deployments; not in the spec). */
-export const ListRepositoriesQuerySchema = z.strictObject(pageQueryOf(LIST_PAGE_MAX, LIST_PAGE_MAX));
+export const ListRepositoriesQuerySchema = z.lazy(() => z.strictObject(pageQueryOf(LIST_PAGE_MAX, LIST_PAGE_MAX)));
 export type ListRepositoriesQuery = z.input<typeof ListRepositoriesQuerySchema>;
 
 /**
