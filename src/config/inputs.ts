@@ -5,36 +5,53 @@
  * A string that does not read as its type is passed on unchanged, so the schema reports it in its
  * usual words ("must be true or false (got \"yes\")"). An empty string means "not set".
  */
-import * as z from "zod/mini";
-import { RepoConfigSchema } from "./schema.js";
+import type * as z from "zod/mini";
+import { objectSchemaOf, REPO_CONFIG_FIELDS } from "./schema.js";
 
 export type ConfigValueKind = "boolean" | "integer" | "list" | "string";
 
-interface JsonSchemaNode {
-  type?: string;
-  properties?: Record<string, JsonSchemaNode>;
-}
-
 let leafKinds: Map<string, ConfigValueKind> | undefined;
 
-/** Every leaf of the repository configuration, by dotted path (computed once: JSON Schema generation is slow at start-up). */
+/** Every leaf of the repository configuration, by dotted path (computed once). */
 export function configLeafKinds(): Map<string, ConfigValueKind> {
   leafKinds ??= computeLeafKinds();
   return leafKinds;
 }
 
+/**
+ * Read from the schema's own definitions, not from its JSON Schema: zod's JSON Schema generator is
+ * a fifth of zod's code in the Action's bundle, which a runner would parse at every start.
+ */
 function computeLeafKinds(): Map<string, ConfigValueKind> {
   const kinds = new Map<string, ConfigValueKind>();
-  const visit = (properties: Record<string, JsonSchemaNode>, prefix: string) => {
-    for (const [key, node] of Object.entries(properties)) {
+  const visit = (fields: Record<string, z.core.$ZodType>, prefix: string) => {
+    for (const [key, field] of Object.entries(fields)) {
       const path = `${prefix}${key}`;
-      if (node.properties) visit(node.properties, `${path}.`);
-      else kinds.set(path, node.type === "boolean" ? "boolean" : node.type === "integer" ? "integer" : node.type === "array" ? "list" : "string");
+      const object = objectSchemaOf(field);
+      if (object) visit(object._zod.def.shape, `${path}.`);
+      else kinds.set(path, leafKindOf(field));
     }
   };
-  visit((z.toJSONSchema(RepoConfigSchema, { io: "input" }) as JsonSchemaNode).properties ?? {}, "");
+  visit(REPO_CONFIG_FIELDS, "");
   return kinds;
 }
+
+/** The kind of a leaf, through the wrappers that defaults and optional values add. */
+function leafKindOf(schema: z.core.$ZodType): ConfigValueKind {
+  let current = schema;
+  for (let depth = 0; depth < 10; depth++) {
+    const def = current._zod.def as { type: string; innerType?: z.core.$ZodType; format?: string; checks?: z.core.$ZodCheck[] };
+    if (def.type === "boolean") return "boolean";
+    if (def.type === "array") return "list";
+    // An integer is a number in an integer format (`z.int()`), or with one as a check.
+    if (def.type === "number") return isIntegerFormat(def.format) || (def.checks ?? []).some((check) => isIntegerFormat((check._zod.def as { format?: string }).format)) ? "integer" : "string";
+    if (!def.innerType) return "string";
+    current = def.innerType;
+  }
+  return "string";
+}
+
+const isIntegerFormat = (format: string | undefined) => format !== undefined && /int/.test(format);
 
 function readAs(kind: ConfigValueKind | undefined, raw: string): unknown {
   const text = raw.trim();

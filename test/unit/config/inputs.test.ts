@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
+import * as z from "zod/mini";
 import { configInputFromStrings, configLeafKinds } from "../../../src/config/inputs.js";
-import { DEFAULT_REPO_CONFIG, parseRepoConfig } from "../../../src/config/schema.js";
+import { DEFAULT_REPO_CONFIG, parseRepoConfig, RepoConfigSchema } from "../../../src/config/schema.js";
+
+interface JsonSchemaNode {
+  type?: string;
+  properties?: Record<string, JsonSchemaNode>;
+}
 
 describe("configuration from strings (the Action's inputs)", () => {
   it("knows the kind of every leaf", () => {
@@ -11,6 +17,18 @@ describe("configuration from strings (the Action's inputs)", () => {
     expect(kinds.get("permissions.users")).toBe("list");
     expect(kinds.get("follow_up")).toBe("string");
     expect(kinds.size).toBe(22);
+  });
+
+  it("reads every leaf as the configuration's JSON Schema types it", () => {
+    const fromJsonSchema = new Map<string, string>();
+    const visit = (properties: Record<string, JsonSchemaNode>, prefix: string) => {
+      for (const [key, node] of Object.entries(properties)) {
+        if (node.properties) visit(node.properties, `${prefix}${key}.`);
+        else fromJsonSchema.set(`${prefix}${key}`, node.type === "boolean" ? "boolean" : node.type === "integer" ? "integer" : node.type === "array" ? "list" : "string");
+      }
+    };
+    visit((z.toJSONSchema(RepoConfigSchema, { io: "input" }) as JsonSchemaNode).properties ?? {}, "");
+    expect(Object.fromEntries(configLeafKinds())).toEqual(Object.fromEntries(fromJsonSchema));
   });
 
   it("reads each string as its type and layers it over the file", () => {
