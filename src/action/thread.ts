@@ -64,10 +64,14 @@ export class ThreadReporter {
     this.tracking ??= comment;
   }
 
-  /** Posts the tracking comment the first time, edits it afterwards (re-posting it if someone deleted it). */
-  async track(body: string): Promise<PostedComment | null> {
+  /**
+   * Posts the tracking comment the first time, edits it afterwards (re-posting it if someone deleted
+   * it). The body is rendered only when there is a thread to write it to.
+   */
+  async track(render: () => string): Promise<PostedComment | null> {
     if (this.threadNumber === null) return null;
     const number = this.threadNumber;
+    const body = render();
     const current = this.tracking;
     if (current) {
       try {

@@ -39,7 +39,7 @@ export async function finishRun(step: Step, tracked: TrackedRun, watched: WatchR
   const triggerPhrase = tracked.config.trigger_phrase;
   const trace = thread.enabled ? await readTraceDigest(step.client, run.id, { deadline: endedAt + 60_000, triggerPhrase }) : null;
   const phase: RunPhase = watched.timedOut ? "in_progress" : watched.phase;
-  await thread.track(renderResultComment({ marker: tracked.marker, run, phase, startedAt: step.startedAt, finishedAt: endedAt, trace, triggerPhrase }));
+  await thread.track(() => renderResultComment({ marker: tracked.marker, run, phase, startedAt: step.startedAt, finishedAt: endedAt, trace, triggerPhrase }));
   if (phase === "succeeded") await thread.react(start.reaction, "rocket");
   if (phase === "failed") await thread.react(start.reaction, "confused");
   if (thread.enabled && step.repo && (run.git_host_pull_requests ?? []).length > 0) {
@@ -68,6 +68,6 @@ export async function finishRun(step: Step, tracked: TrackedRun, watched: WatchR
 
 /** The service refused or failed: the tracking comment says what happened and what to do, the token never in it. */
 export async function reportServiceError(step: Step, tracked: TrackedRun, error: AgentRunError): Promise<StepResult> {
-  await tracked.thread.track(renderServiceError({ ...serviceErrorForComment(error), secrets: [step.inputs.apiToken] }));
+  await tracked.thread.track(() => renderServiceError({ ...serviceErrorForComment(error), secrets: [step.inputs.apiToken] }));
   return fail(step, errorMessage(error), tracked.run, tracked.thread.comment, tracked.start.resumed);
 }

@@ -30,7 +30,7 @@ export class TrackedRun {
 
   /** Rewrites the tracking comment in a phase (the result is written by finish.ts). */
   track(phase: TrackingPhase, webUrl: string | null, currentStep?: Awaited<ReturnType<typeof readCurrentStep>>): Promise<unknown> {
-    return this.thread.track(
+    return this.thread.track(() =>
       renderTrackingComment({
         marker: this.marker,
         webUrl,
@@ -68,7 +68,7 @@ export async function startRun(step: Step, tracked: TrackedRun, stopWatch: StopW
     if (stopWatch?.stopped) return stoppedBeforeStart(thread);
     if (earlier.timedOut) {
       const message = `Run ${start.waitFor} was still working at the timeout, so the follow-up was not sent; trigger the agent again once it has finished.`;
-      await thread.track(renderServiceError({ message: "the thread's run was still working when this step stopped waiting, so your follow-up was not sent.", whatToDo: "Ask again once the run has finished." }));
+      await thread.track(() => renderServiceError({ message: "the thread's run was still working when this step stopped waiting, so your follow-up was not sent.", whatToDo: "Ask again once the run has finished." }));
       return { kind: "done", result: fail(step, message, earlier.run, thread.comment) };
     }
   }
