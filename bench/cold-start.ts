@@ -98,19 +98,29 @@ function spawnNode(node: string, args: string[], env: NodeJS.ProcessEnv, cwd: st
   return { spawnedAt, exited };
 }
 
-/** Spawn → exit of `node -e ""`, in ms. */
-async function bareNode(node: string, cwd: string): Promise<number> {
-  const spawned = spawnNode(node, ["-e", ""], { PATH: process.env.PATH ?? "" }, cwd);
+/** Spawn → exit of `node -e <script>` (by default `node -e ""`), in ms. */
+async function bareNode(node: string, cwd: string, script = ""): Promise<number> {
+  const spawned = spawnNode(node, ["-e", script], { PATH: process.env.PATH ?? "" }, cwd);
   const { at, code } = await spawned.exited;
-  if (code !== 0) throw new Error(`node -e "" exited with ${code}`);
+  if (code !== 0) throw new Error(`node -e ${JSON.stringify(script)} exited with ${code}`);
   return at - spawned.spawnedAt;
 }
+
+/**
+ * The fake GitHub and the emulator speak plain HTTP on loopback; a runner reaches GitHub and the
+ * service over HTTPS, and loading node:https (TLS, crypto and, on Node 24, a thread that reads the
+ * bundled root certificates) is a cost this benchmark's starts do not pay. Measured on its own.
+ */
+const REQUIRE_HTTP = 'require("node:http")';
+const REQUIRE_HTTPS = 'require("node:http"); require("node:https")';
 
 interface ActionSample {
   toCreateMs: number;
   toExitMs: number;
   /** Spawn → the fake GitHub answering the action's first request: Node's start plus loading the bundle. */
   toFirstGitHubMs: number;
+  /** Spawn → the service's first request from the action (the repository list, asked ahead). */
+  toFirstServiceMs: number;
   /** GitHub requests the action made before its create request. */
   githubCallsBeforeCreate: string[];
 }
@@ -130,8 +140,11 @@ async function actionStart(
 ): Promise<ActionSample> {
   const createPath = API_PATHS.createRun(BENCH_ORG_ID);
   let createdAt: number | undefined;
+  let firstServiceAt: number | undefined;
   const unsubscribe = emulator.onArrival((arrival) => {
-    if (createdAt === undefined && arrival.token === token && arrival.method === "POST" && arrival.path === createPath) createdAt = arrival.atMs;
+    if (arrival.token !== token) return;
+    firstServiceAt ??= arrival.atMs;
+    if (createdAt === undefined && arrival.method === "POST" && arrival.path === createPath) createdAt = arrival.atMs;
   });
   // The fake GitHub reports a request once answered (it answers in about a millisecond).
   const githubCalls: Array<{ at: number; call: string }> = [];
@@ -188,6 +201,7 @@ async function actionStart(
       toCreateMs: created - spawned.spawnedAt,
       toExitMs: at - spawned.spawnedAt,
       toFirstGitHubMs: (githubCalls[0]?.at ?? created) - spawned.spawnedAt,
+      toFirstServiceMs: (firstServiceAt ?? created) - spawned.spawnedAt,
       githubCallsBeforeCreate: githubCalls.filter((c) => c.at < created).map((c) => c.call),
     };
   } finally {
@@ -213,6 +227,9 @@ interface NodeMeasurement {
   version: string;
   bare: number[];
   loadOnly: number[];
+  /** `node -e` loading node:http, then node:http and node:https (what HTTPS adds to a start). */
+  withHttp: number[];
+  withHttps: number[];
   action: ActionSample[];
   /** Median self time per origin over the profiled starts, in ms. */
   profile: Map<string, number>;
@@ -230,7 +247,7 @@ async function measureOn(node: string, bundle: string, samples: number, profiled
   // One token per start: the emulator's creation window (10 per minute) would otherwise throttle the later ones.
   const emulator = await startBenchEmulator({ extraTokens: samples + profiled + NETWORK_STARTS + 1 });
   const github = await startFakeGitHub({ seed: { repositories: [{ owner: OWNER, name: REPO }], collaborators: [{ login: "maintainer", permission: "write" }] } });
-  const measured: NodeMeasurement = { node, version: "", bare: [], loadOnly: [], action: [], profile: new Map(), overNetwork: [] };
+  const measured: NodeMeasurement = { node, version: "", bare: [], loadOnly: [], withHttp: [], withHttps: [], action: [], profile: new Map(), overNetwork: [] };
   try {
     measured.version = nodeVersion(node);
     // Warm-up of each (disk cache), not counted; then interleaved so machine load hits all alike.
@@ -241,6 +258,8 @@ async function measureOn(node: string, bundle: string, samples: number, profiled
       measured.bare.push(await bareNode(node, workdir));
       measured.loadOnly.push(await loadOnly(node, bundle, workdir));
       measured.action.push(await actionStart(node, bundle, nodeArgs, emulator, github, emulator.extraTokens[i]!, workdir, i));
+      measured.withHttp.push(await bareNode(node, workdir, REQUIRE_HTTP));
+      measured.withHttps.push(await bareNode(node, workdir, REQUIRE_HTTPS));
     }
     // Where the time goes: a few more starts under the CPU profiler (slower, so not timed).
     const profileDir = join(workdir, "profiles");
@@ -284,6 +303,7 @@ const ms = (v: number) => `${formatNumber(v, 0)} ms`;
 function notesFor(m: NodeMeasurement): string[] {
   const toCreate = m.action.map((a) => a.toCreateMs);
   const toFirstGitHub = m.action.map((a) => a.toFirstGitHubMs);
+  const toFirstService = m.action.map((a) => a.toFirstServiceMs);
   const callsBeforeCreate = m.action[0]?.githubCallsBeforeCreate ?? [];
   const profileTotal = [...m.profile.values()].reduce((a, b) => a + b, 0);
   const split = ORIGIN_ORDER.filter((origin) => m.profile.has(origin)).map((origin) => `${origin} ${ms(m.profile.get(origin)!)} (${formatNumber((100 * m.profile.get(origin)!) / profileTotal, 0)}%)`);
@@ -291,8 +311,10 @@ function notesFor(m: NodeMeasurement): string[] {
     `**Node ${m.version}** (${m.node}): spawn → create p10 ${ms(percentile(toCreate, 10))}, median ${ms(median(toCreate))}, p90 ${ms(percentile(toCreate, 90))}; bare node p10 ${ms(percentile(m.bare, 10))}, p90 ${ms(percentile(m.bare, 90))}.`,
     `Node ${m.version}, where the time goes (medians): loading and evaluating the bundle ${ms(median(m.loadOnly) - median(m.bare))} beyond bare node (spawn → exit of the bundle with no inputs: ${ms(median(m.loadOnly))}); ` +
       `spawn → the first GitHub request answered ${ms(median(toFirstGitHub))} (the entry's head start sends the step's GitHub reads before it loads the runner, so the answers and the load overlap); ` +
+      `the service's first request (the repository list, asked ahead) arrives at ${ms(median(toFirstService))}; ` +
       `then ${ms(median(toCreate) - median(toFirstGitHub))} to the create request: the rest of the load, ${callsBeforeCreate.length} GitHub request(s) answered in all (${callsBeforeCreate.join(", ") || "none"}), the service's repository list (asked while GitHub answers) and preparing the run. ` +
-      `Spawn → exit (outputs and summary written) ${ms(median(m.action.map((a) => a.toExitMs)))}.`,
+      `Spawn → exit (outputs and summary written) ${ms(median(m.action.map((a) => a.toExitMs)))}. ` +
+      `Over HTTPS, as on a runner, loading TLS adds ${ms(median(m.withHttps) - median(m.withHttp))} (node -e loading node:http and node:https ${ms(median(m.withHttps))} against node:http alone ${ms(median(m.withHttp))}): the fake GitHub and the emulator speak plain HTTP, so the starts above do not pay it.`,
     `Node ${m.version}, CPU self time of a whole start under \`--cpu-prof\` (median of ${PROFILED_STARTS}, the profiler adds its own overhead): ${split.join(", ")}.`,
   ];
 }
@@ -345,6 +367,16 @@ export async function runColdStartBenchmark(options: ColdStartOptions = {}): Pro
     const bare = median(m.bare);
     notes.push(...notesFor(m));
     rows.push({ benchmark: NAME, figure, value: ms(toCreate), baseline: `${ms(bare)} (node -e "")`, ratio: ratioOf(toCreate, bare), target, met: yesNo(toCreate <= 3 * bare) });
+    const withTls = toCreate + Math.max(0, median(m.withHttps) - median(m.withHttp));
+    rows.push({
+      benchmark: NAME,
+      figure: `spawn → create request${label ? `, ${label}` : ""}, plus loading TLS as a start over HTTPS would (estimate)`,
+      value: ms(withTls),
+      baseline: `${ms(bare)} (node -e "")`,
+      ratio: ratioOf(withTls, bare),
+      target: "—",
+      met: "n/a",
+    });
     const overNetwork = median(m.overNetwork.map((a) => a.toCreateMs));
     rows.push({
       benchmark: NAME,
