@@ -1,13 +1,15 @@
 /**
- * The package as npm publishes it. lib/ is rebuilt here with `npm run build:lib` (what `npm pack`'s
- * prepare runs: lib/ emptied, then tsc), so the list below is what a publish from this checkout ships.
+ * The package as npm publishes it and as users import it. lib/ is rebuilt here with `npm run build:lib`
+ * (what `npm pack`'s prepare runs: lib/ emptied, then tsc), so the file list is what a publish from this
+ * checkout ships, and the imports run the compiled code through package.json's `exports`.
  */
 import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
+import { moduleLoadsOf } from "../../helpers/module-loads.js";
 
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
@@ -17,6 +19,8 @@ const ALLOWED_DIRECTORIES = ["bin/", "lib/", "dist/", "schema/"];
 const ALLOWED_FILES = ["package.json", "README.md", "LICENSE", "action.yml", "app.yml"];
 /** Test doubles, benchmarks and the demo stay in the repository. */
 const NEVER_SHIPPED = /fake-github|(^|\/)(test|bench|demo)\//;
+/** The App's and the emulator's server stack: a client or an emulator not yet started loads none of it. */
+const SERVER_STACK = ["probot", "better-sqlite3", "ioredis", "bullmq", "fastify", "pino", "prom-client"];
 
 interface PackageJson {
   bin: Record<string, string>;
@@ -49,5 +53,27 @@ describe("the published package", () => {
     for (const target of Object.values(manifest.exports)) expect(files).toContain(target.replace(/^\.\//, "").replace(/\.js$/, ".d.ts"));
     expect(files).toContain("dist/index.js");
     expect(files).toContain("schema/agent-run.schema.json");
+  });
+});
+
+describe("importing the package", () => {
+  // Self-reference (`import("agent-run-bridge")` from inside the package) resolves through `exports`, as a user's import does.
+  it("the typed client loads no server stack and no native addon", async () => {
+    const { modules, packages } = await moduleLoadsOf('const { AgentRunClient } = await import("agent-run-bridge"); new AgentRunClient({ baseUrl: "http://127.0.0.1:9", token: "t", orgId: 1 });', ROOT);
+    expect(modules).toContain(pathToFileURL(join(ROOT, "lib", "index.js")).href);
+    expect(packages).toContain("zod");
+    expect(packages.filter((name) => SERVER_STACK.includes(name))).toEqual([]);
+    expect(modules.filter((module) => module.endsWith(".node"))).toEqual([]);
+  });
+
+  it("the emulator's entry loads fastify only when an emulator is built", async () => {
+    const imported = await moduleLoadsOf('await import("agent-run-bridge/emulator");', ROOT);
+    expect(imported.modules).toContain(pathToFileURL(join(ROOT, "lib", "emulator", "index.js")).href);
+    expect(imported.packages.filter((name) => SERVER_STACK.includes(name))).toEqual([]);
+    expect(imported.modules.filter((module) => module.endsWith(".node"))).toEqual([]);
+
+    // The same probe sees fastify (required from CommonJS) once an emulator exists: the check above can fail.
+    const built = await moduleLoadsOf('const { buildEmulator } = await import("agent-run-bridge/emulator"); await buildEmulator().app.ready();', ROOT);
+    expect(built.packages).toContain("fastify");
   });
 });
