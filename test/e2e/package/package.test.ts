@@ -1,14 +1,18 @@
 /**
- * The package as npm publishes it and as users import it. lib/ is rebuilt here with `npm run build:lib`
- * (what `npm pack`'s prepare runs: lib/ emptied, then tsc), so the file list is what a publish from this
- * checkout ships, and the imports run the compiled code through package.json's `exports`.
+ * The package as npm publishes it, as users import it and as they run it without the App's optional
+ * packages. lib/ is rebuilt here with `npm run build:lib` (what `npm pack`'s prepare runs: lib/ emptied,
+ * then tsc), so the file list is what a publish from this checkout ships, and every child process
+ * below runs the compiled code.
  */
-import { execFile } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { execFile, spawn } from "node:child_process";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { promisify } from "node:util";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { appEnv, baseSeed } from "../../helpers/app-harness.js";
+import { startFakeGitHub } from "../../helpers/fake-github/index.js";
 import { moduleLoadsOf } from "../../helpers/module-loads.js";
 
 const run = promisify(execFile);
@@ -76,4 +80,85 @@ describe("importing the package", () => {
     const built = await moduleLoadsOf('const { buildEmulator } = await import("agent-run-bridge/emulator"); await buildEmulator().app.ready();', ROOT);
     expect(built.packages).toContain("fastify");
   });
+});
+
+/**
+ * An install of the built package without some of its optional peers: package.json, bin/ and a copy
+ * of lib/ (a link would resolve packages from this repository), and node_modules linking every
+ * installed package except `without`.
+ */
+function installWithout(without: readonly string[]): string {
+  const dir = mkdtempSync(join(tmpdir(), "arb-install-"));
+  cpSync(join(ROOT, "package.json"), join(dir, "package.json"));
+  cpSync(join(ROOT, "bin"), join(dir, "bin"), { recursive: true });
+  cpSync(join(ROOT, "lib"), join(dir, "lib"), { recursive: true });
+  mkdirSync(join(dir, "node_modules"));
+  for (const name of readdirSync(join(ROOT, "node_modules"))) {
+    if (!name.startsWith(".") && !without.includes(name)) symlinkSync(join(ROOT, "node_modules", name), join(dir, "node_modules", name), "dir");
+  }
+  return dir;
+}
+
+/** `agent-run app` from the installed bin, with only the given environment. */
+function agentRunApp(dir: string, env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
+  const child = spawn(process.execPath, [join(dir, "bin", "agent-run.js"), "app"], { cwd: dir, env: { PATH: process.env.PATH ?? "", ...env }, stdio: ["ignore", "ignore", "pipe"] });
+  let stderr = "";
+  child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`agent-run app did not exit within 20 s:\n${stderr}`));
+    }, 20_000);
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      resolve({ code, stderr });
+    });
+  });
+}
+
+describe("agent-run app without an optional package it needs", () => {
+  const cleanups: Array<() => unknown> = [];
+  afterAll(async () => {
+    for (const cleanup of cleanups.reverse()) await cleanup();
+  });
+
+  /** The App's settings, GitHub answered by the fake (the App checks its credentials before it opens its backend). */
+  async function settings(extra: Record<string, string>): Promise<Record<string, string>> {
+    const github = await startFakeGitHub({ seed: baseSeed() });
+    const dataDir = mkdtempSync(join(tmpdir(), "arb-install-data-"));
+    cleanups.push(() => github.close(), () => rmSync(dataDir, { recursive: true, force: true }));
+    return appEnv({ url: "http://127.0.0.1:9", token: "t", orgId: 1 }, dataDir, { GHE_HOST: new URL(github.url).host, GHE_PROTOCOL: "http", ...extra });
+  }
+
+  const cases: Array<{ name: string; without: string[]; env: () => Promise<Record<string, string>>; message: string }> = [
+    {
+      name: "probot, before anything else",
+      without: ["probot"],
+      env: async () => ({}),
+      message: "The GitHub App (agent-run app) needs probot, an optional peer dependency of agent-run-bridge that is not installed. Install it beside agent-run-bridge: npm install probot",
+    },
+    {
+      name: "better-sqlite3, without REDIS_URL",
+      without: ["better-sqlite3"],
+      env: () => settings({}),
+      message:
+        "The App without REDIS_URL (its state in SQLite under DATA_DIR) needs better-sqlite3, an optional peer dependency of agent-run-bridge that is not installed. Install it beside agent-run-bridge: npm install better-sqlite3",
+    },
+    {
+      name: "bullmq (ioredis installed), with REDIS_URL",
+      without: ["bullmq"],
+      env: () => settings({ REDIS_URL: "redis://127.0.0.1:6379" }),
+      message: "The App with REDIS_URL needs ioredis and bullmq, optional peer dependencies of agent-run-bridge; bullmq is not installed. Install it beside agent-run-bridge: npm install bullmq",
+    },
+  ];
+
+  for (const { name, without, env, message } of cases) {
+    it(`${name}: one line that says what to install, exit code 2`, async () => {
+      const dir = installWithout(without);
+      cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+      const { code, stderr } = await agentRunApp(dir, await env());
+      expect(stderr.trim()).toBe(`agent-run: ${message}`);
+      expect(code).toBe(2);
+    });
+  }
 });
