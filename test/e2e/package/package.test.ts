@@ -5,11 +5,12 @@
  * below runs the compiled code.
  */
 import { execFile, spawn } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { promisify } from "node:util";
+import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { appEnv, baseSeed } from "../../helpers/app-harness.js";
 import { startFakeGitHub } from "../../helpers/fake-github/index.js";
@@ -29,9 +30,11 @@ const SERVER_STACK = ["probot", "better-sqlite3", "ioredis", "bullmq", "fastify"
 interface PackageJson {
   bin: Record<string, string>;
   exports: Record<string, string>;
+  peerDependenciesMeta: Record<string, { optional?: boolean }>;
 }
 
 const manifest = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as PackageJson;
+const OPTIONAL_PEERS = Object.keys(manifest.peerDependenciesMeta).filter((name) => manifest.peerDependenciesMeta[name]!.optional);
 
 beforeAll(async () => {
   await run("npm", ["run", "build:lib"], { cwd: ROOT, timeout: 180_000 });
@@ -80,6 +83,39 @@ describe("importing the package", () => {
     const built = await moduleLoadsOf('const { buildEmulator } = await import("agent-run-bridge/emulator"); await buildEmulator().app.ready();', ROOT);
     expect(built.packages).toContain("fastify");
   });
+
+  it("the published declarations of the client and the emulator type-check with none of the optional peers installed", async () => {
+    expect(OPTIONAL_PEERS).toEqual(expect.arrayContaining(["probot", "better-sqlite3", "ioredis", "bullmq"]));
+    const dir = installWithout(OPTIONAL_PEERS);
+    try {
+      writeFileSync(
+        join(dir, "consumer.ts"),
+        [
+          'import { AgentRunClient, createInProcessBudget } from "agent-run-bridge";',
+          'import { DEFAULT_TOKEN, type BuiltEmulator } from "agent-run-bridge/emulator";',
+          'export const client = new AgentRunClient({ baseUrl: "http://127.0.0.1:9", token: DEFAULT_TOKEN, orgId: 1, budget: createInProcessBudget() });',
+          'export type App = BuiltEmulator["app"];',
+        ].join("\n"),
+      );
+      const program = ts.createProgram([join(dir, "consumer.ts")], {
+        strict: true,
+        noEmit: true,
+        skipLibCheck: false,
+        module: ts.ModuleKind.NodeNext,
+        moduleResolution: ts.ModuleResolutionKind.NodeNext,
+        target: ts.ScriptTarget.ES2022,
+        types: ["node"],
+      });
+      // The consumer and every declaration of ours it reaches; checking zod's and Node's own would take 20 s.
+      const ours = program.getSourceFiles().filter((file) => file.fileName === join(dir, "consumer.ts") || file.fileName.startsWith(join(dir, "lib") + "/"));
+      expect(ours.map((file) => file.fileName)).toContain(join(dir, "lib", "service", "budget.d.ts"));
+      const diagnostics = [...program.getOptionsDiagnostics(), ...program.getGlobalDiagnostics(), ...ours.flatMap((file) => [...program.getSyntacticDiagnostics(file), ...program.getSemanticDiagnostics(file)])];
+      const host = { getCanonicalFileName: (name: string) => name, getCurrentDirectory: () => dir, getNewLine: () => "\n" };
+      expect(ts.formatDiagnostics(diagnostics, host)).toBe("");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
 
 /**
