@@ -186,6 +186,12 @@ describe("agent-run app without an optional package it needs", () => {
       env: () => settings({ REDIS_URL: "redis://127.0.0.1:6379" }),
       message: "The App with REDIS_URL needs ioredis and bullmq, optional peer dependencies of agent-run-bridge; bullmq is not installed. Install it beside agent-run-bridge: npm install bullmq",
     },
+    {
+      name: "prom-client, with METRICS=true (and REDIS_URL: nothing is left open to hold the process)",
+      without: ["prom-client"],
+      env: () => settings({ METRICS: "true", REDIS_URL: "redis://127.0.0.1:6379" }),
+      message: "GET /metrics (METRICS or METRICS_TOKEN) needs prom-client, an optional peer dependency of agent-run-bridge that is not installed. Install it beside agent-run-bridge: npm install prom-client",
+    },
   ];
 
   for (const { name, without, env, message } of cases) {
