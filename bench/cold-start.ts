@@ -13,7 +13,7 @@ import { tmpdir } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import { gzipSync } from "node:zlib";
 import { parse as parseYaml } from "yaml";
-import { startFakeGitHub, type FakeGitHub } from "../src/fake-github/index.js";
+import { startFakeGitHub, type FakeGitHub } from "../test/helpers/fake-github/index.js";
 import { API_PATHS } from "../src/service/index.js";
 import { selfTimeByOrigin } from "./lib/cpu-profile.js";
 import { startNetworkFront } from "./lib/network-front.js";

@@ -16,7 +16,7 @@ import { connectBenchRedis, deleteKeys } from "./lib/redis.js";
 import { RedisBridgeStore } from "../src/app/store/redis.js";
 import { SqliteBridgeStore } from "../src/app/store/sqlite.js";
 import type { BridgeStore } from "../src/app/store/types.js";
-import { DEFAULT_INSTALLATION_ID, startFakeGitHub, type FakeGitHub } from "../src/fake-github/index.js";
+import { DEFAULT_INSTALLATION_ID, startFakeGitHub, type FakeGitHub } from "../test/helpers/fake-github/index.js";
 import { SOURCE } from "../src/service/index.js";
 import { OWNER, REPO, REPO_ID, appAvailable, appEnv, buildAppProcess, startAppProcess, type AppProcess } from "./lib/app.js";
 import type { MemoryReading, MemorySample } from "./lib/app-process.js";

@@ -14,7 +14,7 @@
 import { randomUUID } from "node:crypto";
 import { Redis } from "ioredis";
 import { ProbotOctokit } from "probot";
-import { startFakeGitHub, type FakeGitHub } from "../src/fake-github/index.js";
+import { startFakeGitHub, type FakeGitHub } from "../test/helpers/fake-github/index.js";
 import { GITHUB_WRITE_LIMITS, createComment, createWritePacer, updateComment, type WritePacer, type WritePacerOptions } from "../src/github/index.js";
 import { redisReachable } from "./lib/redis.js";
 import { formatNumber, isMainModule, ratioOf, runAsScript, unavailableRow, yesNo, type BenchResult, type BenchRow } from "./lib/report.js";

@@ -12,7 +12,7 @@
 import { ProbotOctokit } from "probot";
 import type { RunEngineOptions } from "../src/app/engine.js";
 import { createOctokitThreadWriter } from "../src/app/thread-writer.js";
-import { startFakeGitHub } from "../src/fake-github/index.js";
+import { startFakeGitHub } from "../test/helpers/fake-github/index.js";
 import { AgentRunClient, RATE_LIMITS, SOURCE, classifyRunStatus, isFinalPhase } from "../src/service/index.js";
 import { formatNumber, isMainModule, ratioOf, runAsScript, yesNo, type BenchResult, type BenchRow } from "./lib/report.js";
 import { BENCH_ORG_ID, WATCHER_TOKEN, createRunsAtOnce, observeFetch, runUrl, startBenchEmulator, type ObservedFetch } from "./lib/service.js";

@@ -4,13 +4,14 @@
  *
  *   npm run bench               print the table
  *   npm run bench -- --write    print it and update BENCHMARKS.md
- *   npm run bench -- logs memory   only these (by name: cold-start, polling, burst, replicas, logs, memory, store, pacing)
+ *   npm run bench -- logs memory   only these (by name: cold-start, import, polling, burst, replicas, logs, memory, store, pacing)
  */
 import { writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
 import { join } from "node:path";
 import { runBurstBenchmark } from "./burst.js";
 import { runColdStartBenchmark } from "./cold-start.js";
+import { runImportBenchmark } from "./import.js";
 import { ROOT } from "./lib/app.js";
 import { formatNumber, markdownTable, printResult, type BenchResult, type BenchRow } from "./lib/report.js";
 import { runLogsBenchmark } from "./logs.js";
@@ -22,6 +23,7 @@ import { runStoreBenchmark } from "./store.js";
 
 export const BENCHMARKS: ReadonlyArray<{ name: string; title: string; run: () => Promise<BenchResult> }> = [
   { name: "cold-start", title: "cold start", run: () => runColdStartBenchmark() },
+  { name: "import", title: "import", run: () => runImportBenchmark() },
   { name: "polling", title: "polling", run: () => runPollingBenchmark() },
   { name: "burst", title: "burst", run: () => runBurstBenchmark() },
   { name: "replicas", title: "replicas", run: () => runReplicasBenchmark() },

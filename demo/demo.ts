@@ -6,7 +6,7 @@
  */
 import { randomBytes, randomUUID } from "node:crypto";
 import { parseMarker, type RunMarker } from "../src/core/markers.js";
-import type { FakeWrite } from "../src/fake-github/index.js";
+import type { FakeWrite } from "../test/helpers/fake-github/index.js";
 import { SOURCE, type AgentRun, type SourceType } from "../src/service/wire.js";
 import { BOT_LOGIN, postWebhook } from "../test/helpers/app-harness.js";
 import { checkSuiteCompletedPayload, reviewSubmittedPayload } from "../test/helpers/app-payloads.js";

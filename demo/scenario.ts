@@ -3,7 +3,7 @@
  * scripts), and what people and CI send. Pure: demo.ts turns it into seeds and webhook deliveries.
  */
 import type { RunScript } from "../src/emulator/index.js";
-import { fakeSha, type CheckSuiteSeed, type FakeGitHubSeed, type ReviewSeed } from "../src/fake-github/index.js";
+import { fakeSha, type CheckSuiteSeed, type FakeGitHubSeed, type ReviewSeed } from "../test/helpers/fake-github/index.js";
 import { FULL_NAME, OWNER, REPO, REPO_ID, type PullSpec, type ThreadSpec } from "../test/helpers/app-payloads.js";
 
 export { FULL_NAME, OWNER, REPO };

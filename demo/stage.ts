@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { openBackend } from "../src/app/backend.js";
 import { parseAppEnv } from "../src/app/env.js";
 import { startEmulator, type EmulatorOptions } from "../src/emulator/index.js";
-import { startFakeGitHub, type FakeGitHubSeed } from "../src/fake-github/index.js";
+import { startFakeGitHub, type FakeGitHubSeed } from "../test/helpers/fake-github/index.js";
 import { BOT_LOGIN, appEnv, startAppHarness, type AppHarness } from "../test/helpers/app-harness.js";
 import { FULL_NAME, issueCommentPayload } from "../test/helpers/app-payloads.js";
 import { jsonLogLines, redisServerAvailable, startAppChild, startHttpProxy, startPrivateRedis, type AppChild } from "../test/helpers/app-process.js";

@@ -10,7 +10,7 @@ import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { DEFAULT_INSTALLATION_ID, startFakeGitHub, type FakeWrite } from "../../src/fake-github/index.js";
+import { DEFAULT_INSTALLATION_ID, startFakeGitHub, type FakeWrite } from "../../test/helpers/fake-github/index.js";
 import { GITHUB_WRITE_LIMITS } from "../../src/github/pacing.js";
 import { API_PATHS, RATE_LIMITS } from "../../src/service/index.js";
 import { startHttpProxy, type HttpProxy } from "../../test/helpers/app-process.js";

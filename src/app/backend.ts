@@ -10,10 +10,9 @@ import { createInProcessBudget, createRedisBudget, type RateBudget } from "../se
 import { BRIDGE_NAME } from "../version.js";
 import { AppConfigurationError, type AppSettings } from "./env.js";
 import { createInProcessLocks, createRedisLocks, type ThreadLocks } from "./locks.js";
-import { SqliteWorkQueue } from "./queue/sqlite.js";
+import { loadOptional } from "./optional-deps.js";
 import type { RetryPolicy, WorkQueue } from "./queue/types.js";
 import { RedisBridgeStore } from "./store/redis.js";
-import { SqliteBridgeStore } from "./store/sqlite.js";
 import type { BridgeStore } from "./store/types.js";
 
 export interface Backend {
@@ -57,6 +56,10 @@ function deploymentPrefix(settings: AppSettings): string {
 export async function openBackend(settings: AppSettings, options: BackendOptions = {}): Promise<Backend> {
   const retry = { baseDelayMs: Math.max(20, 2_000 * settings.timeScale), ...options.retry };
   if (!settings.redisUrl) {
+    // Loaded only here, like Redis below: replicas over Redis never need SQLite's native build.
+    const [{ SqliteBridgeStore }, { SqliteWorkQueue }] = await loadOptional("The App without REDIS_URL (its state in SQLite under DATA_DIR)", ["better-sqlite3"], () =>
+      Promise.all([import("./store/sqlite.js"), import("./queue/sqlite.js")]),
+    );
     const store = new SqliteBridgeStore(join(settings.dataDir, "bridge.sqlite"));
     return {
       kind: "embedded",
@@ -71,7 +74,9 @@ export async function openBackend(settings: AppSettings, options: BackendOptions
   }
 
   // Loaded only here: a single-repository App on SQLite never pays for the Redis client or BullMQ.
-  const [{ Redis: RedisClient }, { BullWorkQueue }] = await Promise.all([import("ioredis"), import("./queue/bullmq.js")]);
+  const [{ Redis: RedisClient }, { BullWorkQueue }] = await loadOptional("The App with REDIS_URL", ["ioredis", "bullmq"], () =>
+    Promise.all([import("ioredis"), import("./queue/bullmq.js")]),
+  );
   const redis = await connectRedis(RedisClient, settings.redisUrl);
   const keyPrefix = deploymentPrefix(settings);
   const parsed = new URL(settings.redisUrl);

@@ -21,6 +21,7 @@ import type { BridgeStore } from "./store/types.js";
 import { createOctokitThreadWriter, createPacedThreadWriter } from "./thread-writer.js";
 import { createWritePacer } from "../github/pacing.js";
 import type { AppMetrics } from "./ops/metrics.js";
+import { loadOptional } from "./optional-deps.js";
 import { collectStatus, renderStatusPage, type StatusSnapshot } from "./ops/status-page.js";
 import { createJobProcessor } from "./worker.js";
 
@@ -155,6 +156,8 @@ async function ensureEveryTaskHasAJob(store: BridgeStore, queue: WorkQueue): Pro
  */
 export async function startApp(env: Readonly<Record<string, string | undefined>>, options: StartAppOptions = {}): Promise<AppHandle> {
   const settings = parseAppEnv(env);
+  // prom-client (about 10 MB resident) is loaded only when metrics are on; before anything opens, so that a missing one leaves nothing behind.
+  const ops = settings.metrics.enabled ? await loadOptional("GET /metrics (METRICS or METRICS_TOKEN)", ["prom-client"], () => import("./ops/metrics.js")) : null;
   const baseUrl = options.githubBaseUrl ?? settings.githubBaseUrl;
   const probot = new Probot({
     appId: settings.appId,
@@ -180,8 +183,6 @@ export async function startApp(env: Readonly<Record<string, string | undefined>>
   const backend = await openBackend(settings, options.backend);
   const { store, queue, locks } = backend;
   const replica = `${hostname()}:${process.pid}`;
-  // prom-client (about 10 MB resident) is loaded only when metrics are on.
-  const ops = settings.metrics.enabled ? await import("./ops/metrics.js") : null;
   const metrics = ops?.createAppMetrics({ store, queue, repoLabels: settings.metrics.repoLabels }) ?? null;
   const client = new AgentRunClient({
     baseUrl: settings.service.baseUrl,

@@ -1,4 +1,5 @@
 import { CommanderError } from "commander";
+import { MissingDependencyError } from "../app/optional-deps.js";
 import { AgentRunError, ConfigurationError, RequestValidationError, type AgentRun } from "../service/index.js";
 import { EXIT_CODES, type ExitCode } from "./exit-codes.js";
 
@@ -32,7 +33,8 @@ export class WatchInterruptedError extends Error {
 /** Which exit code an error that ended a command maps to. */
 export function exitCodeForError(error: unknown): ExitCode {
   if (error instanceof CommanderError) return error.exitCode === 0 ? EXIT_CODES.ok : EXIT_CODES.usage;
-  if (error instanceof UsageError || error instanceof RequestValidationError || error instanceof ConfigurationError) {
+  // A package to install is the environment's to fix, like a missing variable.
+  if (error instanceof UsageError || error instanceof RequestValidationError || error instanceof ConfigurationError || error instanceof MissingDependencyError) {
     return EXIT_CODES.usage;
   }
   if (error instanceof WatchInterruptedError) return EXIT_CODES.interrupted;

@@ -2,7 +2,7 @@
  * Assembles the emulator: one fastify app with the service API (/v1), the HTML pages and the
  * control endpoints (/_emulator), errors answered in the FastAPI shapes the service uses.
  */
-import Fastify from "fastify";
+import { createRequire } from "node:module";
 import type { FastifyError, FastifyInstance, FastifyReply } from "fastify";
 import { errorAnswers, registerApiRoutes } from "./api-routes.js";
 import { createControl, createState, registerAdminRoutes } from "./control.js";
@@ -10,6 +10,12 @@ import type { EmulatorState } from "./control.js";
 import { resolveOptions } from "./options.js";
 import { registerPageRoutes } from "./pages.js";
 import type { EmulatorControl, EmulatorOptions } from "./types.js";
+
+/**
+ * fastify and the 19 packages it loads are required when an emulator is built, not when
+ * `agent-run-bridge/emulator` is imported: a script that imports it pays nothing until it starts one.
+ */
+const loadFastify = () => createRequire(import.meta.url)("fastify") as typeof import("fastify");
 
 /** Base64 images make bodies large; the real limit is not documented. */
 const BODY_LIMIT_BYTES = 10 * 1024 * 1024;
@@ -27,7 +33,7 @@ export function createEmulatorServer(options: EmulatorOptions = {}): EmulatorSer
   // No automatic HEAD routes: every API request must pass the same checks, under its own route name.
   // Closing drops every connection at once: a client elsewhere that still holds one (a keep-alive
   // pool of another process aimed at a reused port) must not keep a test's emulator open.
-  const app = Fastify({ logger: resolved.logger, bodyLimit: BODY_LIMIT_BYTES, exposeHeadRoutes: false, forceCloseConnections: true });
+  const app = loadFastify()({ logger: resolved.logger, bodyLimit: BODY_LIMIT_BYTES, exposeHeadRoutes: false, forceCloseConnections: true });
   const { failure, invalid } = errorAnswers(resolved.errorStyle);
   const send = (reply: FastifyReply, answer: { status: number; body: unknown }) => reply.code(answer.status).send(answer.body);
 

@@ -1,6 +1,5 @@
-import type { Redis } from "ioredis";
 import { DeadlineError } from "./errors.js";
-import { SlidingWindowLog, extendRedisPause, takeFromRedisWindows, type RedisWindow } from "./sliding-window.js";
+import { SlidingWindowLog, extendRedisPause, takeFromRedisWindows, type RedisEval, type RedisWindow } from "./sliding-window.js";
 import { RATE_LIMITS } from "./wire.js";
 
 /**
@@ -286,7 +285,7 @@ class RedisBudget extends QueuedBudget {
   private readonly instance = Math.random().toString(36).slice(2);
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisBudgetClient,
     options: RedisBudgetOptions,
   ) {
     super();
@@ -328,7 +327,12 @@ class RedisBudget extends QueuedBudget {
   }
 }
 
+/** What a Redis budget asks of its client (an ioredis `Redis` has it): the shared windows' script and, for `usage()`, ZCOUNT. */
+export interface RedisBudgetClient extends RedisEval {
+  zcount(key: string, min: number | string, max: number | string): Promise<number>;
+}
+
 /** Budgets shared by every replica that uses the same Redis and key prefix (one prefix per API token). */
-export function createRedisBudget(redis: Redis, options: RedisBudgetOptions = {}): RateBudget {
+export function createRedisBudget(redis: RedisBudgetClient, options: RedisBudgetOptions = {}): RateBudget {
   return new RedisBudget(redis, options);
 }

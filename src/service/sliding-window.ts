@@ -1,5 +1,3 @@
-import type { Redis } from "ioredis";
-
 /**
  * A sliding-window log: at most `limit` events in any window of `windowMs`. Stricter than a fixed
  * window (which allows 2× the limit across a boundary), so the client stays under the service's
@@ -108,8 +106,13 @@ if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('SET', KEYS[1], 'cooldo
 return 1
 `;
 
-/** The subset of an ioredis client the shared windows use. */
-export type RedisEval = Pick<Redis, "eval">;
+/**
+ * The part of a Redis client (ioredis's `Redis`) the shared windows use. Declared here rather than
+ * picked from ioredis, an optional peer: the client's published types must compile without it.
+ */
+export interface RedisEval {
+  eval(script: string, numKeys: number, ...args: Array<string | number>): Promise<unknown>;
+}
 
 /**
  * While held, no other take on the same hold key succeeds (one event at a time across every

@@ -23,7 +23,7 @@ import { startHeadStart, type HeadStart } from "../../src/action/head-start.js";
 import { inputVariable, type Env } from "../../src/action/inputs.js";
 import { runAction, type StepResult } from "../../src/action/runner.js";
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from "../../src/emulator/index.js";
-import { startFakeGitHub, type FakeGitHub, type FakeGitHubSeed } from "../../src/fake-github/index.js";
+import { startFakeGitHub, type FakeGitHub, type FakeGitHubSeed } from "./fake-github/index.js";
 import { FULL_NAME, HTML, OWNER, REPO, REPO_ID, issueCommentPayload, type ThreadSpec } from "./app-payloads.js";
 import { startServiceRecorder, type ServiceRecorder } from "./service-recorder.js";
 

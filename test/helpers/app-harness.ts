@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { ProbotOctokit } from "probot";
 import { startApp, type AppHandle } from "../../src/app/main.js";
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from "../../src/emulator/index.js";
-import { startFakeGitHub, type FakeGitHub, type FakeGitHubSeed, type FakeIssueComment } from "../../src/fake-github/index.js";
+import { startFakeGitHub, type FakeGitHub, type FakeGitHubSeed, type FakeIssueComment } from "./fake-github/index.js";
 import { FULL_NAME, OWNER, REPO, REPO_ID, issueCommentPayload, type ThreadSpec } from "./app-payloads.js";
 import { startServiceRecorder, type ServiceRecorder } from "./service-recorder.js";
 

@@ -6,7 +6,7 @@
 import { createRequire } from "node:module";
 import type { WebhookDefinition } from "@octokit/webhooks-examples";
 import type { WebhookEventMap, WebhookEventName } from "@octokit/webhooks-types";
-import { DEFAULT_INSTALLATION_ID } from "../../src/fake-github/index.js";
+import { DEFAULT_INSTALLATION_ID } from "./fake-github/index.js";
 
 export const OWNER = "octo-org";
 export const REPO = "widgets";

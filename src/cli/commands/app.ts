@@ -1,4 +1,5 @@
 import type { AppHandle } from "../../app/main.js";
+import { loadOptional } from "../../app/optional-deps.js";
 import { UsageError } from "../errors.js";
 import type { CliCommand } from "./registry.js";
 
@@ -11,6 +12,11 @@ Configuration (environment only):
   AGENT_RUN_API_URL, AGENT_RUN_API_TOKEN, AGENT_RUN_ORG_ID   the Agent Run Service
   DATA_DIR (.data)                                           durable state without Redis (bridge.sqlite)
   REDIS_URL, REDIS_KEY_PREFIX                                run as one of several replicas sharing a queue and store in Redis
+
+Packages (installed beside agent-run-bridge):
+  npm install probot better-sqlite3                          one replica, state in SQLite
+  npm install probot ioredis bullmq                          with REDIS_URL
+  npm install prom-client                                    with METRICS or METRICS_TOKEN
 `;
 
 /** `agent-run app`: the GitHub App server, until SIGINT or SIGTERM. */
@@ -22,8 +28,8 @@ export const appCommand: CliCommand = {
       .description("run the GitHub App (webhook server) until Ctrl-C (SIGINT) or SIGTERM")
       .addHelpText("after", HELP)
       .action(async () => {
-        // Loaded on demand: Probot and SQLite would slow every other command's start.
-        const { startApp, AppConfigurationError } = await import("../../app/index.js");
+        // Loaded on demand: Probot would slow every other command's start, and may not be installed.
+        const { startApp, AppConfigurationError } = await loadOptional("The GitHub App (agent-run app)", ["probot"], () => import("../../app/index.js"));
         context.addSecret(context.io.env.AGENT_RUN_API_TOKEN ?? "");
         context.addSecret(context.io.env.WEBHOOK_SECRET ?? "");
         let app: AppHandle;

@@ -12,7 +12,7 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { parseMarker } from "../../../src/core/markers.js";
 import { startEmulator, type RunningEmulator } from "../../../src/emulator/index.js";
-import { startFakeGitHub, type FakeGitHub } from "../../../src/fake-github/index.js";
+import { startFakeGitHub, type FakeGitHub } from "../../helpers/fake-github/index.js";
 import {
   ACTIONS_BOT,
   PR_BRANCH,

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { parseMarker } from "../../../src/core/markers.js";
 import { startEmulator, type RunningEmulator } from "../../../src/emulator/index.js";
-import { startFakeGitHub, type FakeGitHub } from "../../../src/fake-github/index.js";
+import { startFakeGitHub, type FakeGitHub } from "../../helpers/fake-github/index.js";
 import { FULL_NAME } from "../../helpers/app-payloads.js";
 import { BOT_LOGIN, SCALE, appEnv, baseSeed, postWebhook } from "../../helpers/app-harness.js";
 import { issueCommentPayload } from "../../helpers/app-payloads.js";

@@ -12,7 +12,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { RECEIVE_DEADLINE_MS } from "../../../src/app/handlers/webhook.js";
 import { parseMarker } from "../../../src/core/markers.js";
 import { startEmulator } from "../../../src/emulator/index.js";
-import { startFakeGitHub } from "../../../src/fake-github/index.js";
+import { startFakeGitHub } from "../../helpers/fake-github/index.js";
 import { BOT_LOGIN, SCALE, appEnv, baseSeed, postWebhook } from "../../helpers/app-harness.js";
 import { FULL_NAME, issueCommentPayload } from "../../helpers/app-payloads.js";
 import { freePort, spawnAppProcess, startAppChild, startPrivateRedis, type AppChild } from "../../helpers/app-process.js";

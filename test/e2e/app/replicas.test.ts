@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseMarker } from "../../../src/core/markers.js";
 import { startEmulator, type RunningEmulator } from "../../../src/emulator/index.js";
-import { startFakeGitHub, type FakeGitHub } from "../../../src/fake-github/index.js";
+import { startFakeGitHub, type FakeGitHub } from "../../helpers/fake-github/index.js";
 import { BOT_LOGIN, appEnv, baseSeed, dropRedisKeys, postWebhook, redisBackendEnv } from "../../helpers/app-harness.js";
 import { FULL_NAME, issueCommentPayload } from "../../helpers/app-payloads.js";
 import { jsonLogLines, startAppChild, startHttpProxy, type AppChild, type HttpProxy } from "../../helpers/app-process.js";

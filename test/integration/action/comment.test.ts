@@ -7,7 +7,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { newRunMarker, parseMarker, renderMarker } from "../../../src/core/markers.js";
-import { createPng, type FakeWrite } from "../../../src/fake-github/index.js";
+import { createPng, type FakeWrite } from "../../helpers/fake-github/index.js";
 import { AgentRunClient } from "../../../src/service/client.js";
 import { ACTIONS_BOT, createRunnerFiles, startActionHarness, type ActionHarness } from "../../helpers/action-runner.js";
 import { FULL_NAME } from "../../helpers/app-payloads.js";

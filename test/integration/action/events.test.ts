@@ -4,7 +4,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { newRunMarker, parseMarker, renderMarker, type RunMarker } from "../../../src/core/markers.js";
-import type { IssueCommentSeed } from "../../../src/fake-github/index.js";
+import type { IssueCommentSeed } from "../../helpers/fake-github/index.js";
 import { AgentRunClient } from "../../../src/service/client.js";
 import {
   ACTIONS_BOT,

@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { newRunMarker, parseCommentKind, parseMarker, renderMarker, type RunMarker } from "../../../src/core/markers.js";
-import type { FakeGitHubSeed, IssueCommentSeed } from "../../../src/fake-github/index.js";
+import type { FakeGitHubSeed, IssueCommentSeed } from "../../helpers/fake-github/index.js";
 import {
   ACTIONS_BOT,
   PR_BRANCH,

@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { parseMarker } from "../../../src/core/markers.js";
-import { createPng } from "../../../src/fake-github/index.js";
+import { createPng } from "../../helpers/fake-github/index.js";
 import { FULL_NAME } from "../../helpers/app-payloads.js";
 import { BOT_LOGIN, startAppHarness, type AppHarness, until } from "../../helpers/app-harness.js";
 

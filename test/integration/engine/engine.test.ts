@@ -13,7 +13,7 @@ import { createOctokitThreadWriter, createPacedThreadWriter, type ThreadWriter }
 import { renderTaskTracking } from "../../../src/app/views.js";
 import { parseMarker } from "../../../src/core/markers.js";
 import { startEmulator, type RunningEmulator } from "../../../src/emulator/index.js";
-import { startFakeGitHub, type FakeGitHub } from "../../../src/fake-github/index.js";
+import { startFakeGitHub, type FakeGitHub } from "../../helpers/fake-github/index.js";
 import { createWritePacer, type WriteEvent, type WritePacer } from "../../../src/github/pacing.js";
 import { createInProcessBudget, createRedisBudget, type RateBudget } from "../../../src/service/budget.js";
 import { AgentRunClient, SOURCE } from "../../../src/service/index.js";

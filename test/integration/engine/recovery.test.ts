@@ -10,7 +10,7 @@ import type { Task } from "../../../src/app/store/types.js";
 import { createOctokitThreadWriter } from "../../../src/app/thread-writer.js";
 import { parseMarker } from "../../../src/core/markers.js";
 import { startEmulator, type RunningEmulator } from "../../../src/emulator/index.js";
-import { startFakeGitHub, type FakeGitHub } from "../../../src/fake-github/index.js";
+import { startFakeGitHub, type FakeGitHub } from "../../helpers/fake-github/index.js";
 import { AgentRunClient } from "../../../src/service/index.js";
 import { APP_BACKENDS, BOT_LOGIN, SCALE, TestOctokit } from "../../helpers/app-harness.js";
 import { queueTaskStep, startEngineHarness, type EngineHarness } from "../../helpers/engine-harness.js";

@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { createActionOctokit, proxyFor } from "../../../src/action/octokit.js";
 import { createComment, listFailedJobs, type GitHubClient } from "../../../src/github/index.js";
-import type { FakeGitHubSeed } from "../../../src/fake-github/index.js";
+import type { FakeGitHubSeed } from "../../helpers/fake-github/index.js";
 import { startFake } from "./setup.js";
 
 const SEED: FakeGitHubSeed = {

@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { createPng } from "../../../src/fake-github/index.js";
+import { createPng } from "../../helpers/fake-github/index.js";
 import { downloadImagesAsDataUris, type SkippedImage } from "../../../src/github/index.js";
 import { ImageDataUriSchema } from "../../../src/service/wire.js";
 import { startFake } from "./setup.js";

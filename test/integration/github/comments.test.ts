@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { secondaryRateLimitFault } from "../../../src/fake-github/index.js";
+import { secondaryRateLimitFault } from "../../helpers/fake-github/index.js";
 import {
   GitHubInputError,
   GitHubNotFoundError,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { startFakeGitHub } from "../../../src/fake-github/index.js";
+import { startFakeGitHub } from "../../helpers/fake-github/index.js";
 import {
   GitHubAuthenticationError,
   GitHubNetworkError,

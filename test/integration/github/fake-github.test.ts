@@ -2,7 +2,7 @@
 import { generateKeyPairSync } from "node:crypto";
 import { Probot } from "probot";
 import { describe, expect, it } from "vitest";
-import { describeWrite, startFakeGitHub, type FakeGitHubSeed } from "../../../src/fake-github/index.js";
+import { describeWrite, startFakeGitHub, type FakeGitHubSeed } from "../../helpers/fake-github/index.js";
 import { addReaction, createComment, updateComment } from "../../../src/github/index.js";
 import { REPO, callSummary, octokitFor, startFake } from "./setup.js";
 

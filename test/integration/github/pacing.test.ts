@@ -8,7 +8,7 @@ import { Redis } from "ioredis";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { createOctokitThreadWriter, createPacedThreadWriter } from "../../../src/app/thread-writer.js";
 import type { ThreadRef } from "../../../src/app/store/types.js";
-import { secondaryRateLimitFault, type FakeGitHub, type RecordedRequest } from "../../../src/fake-github/index.js";
+import { secondaryRateLimitFault, type FakeGitHub, type RecordedRequest } from "../../helpers/fake-github/index.js";
 import {
   GitHubPermissionError,
   GitHubRateLimitError,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { FakeGitHubSeed } from "../../../src/fake-github/index.js";
+import type { FakeGitHubSeed } from "../../helpers/fake-github/index.js";
 import { checkTriggerPermission, getRepoPermission, isTeamMember, type TriggerPolicy } from "../../../src/github/index.js";
 import { REPO, callSummary, octokitFor, startFake } from "./setup.js";
 

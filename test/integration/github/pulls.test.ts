@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { fakeSha, type FakeGitHubSeed } from "../../../src/fake-github/index.js";
+import { fakeSha, type FakeGitHubSeed } from "../../helpers/fake-github/index.js";
 import { GitHubNotFoundError, findPullRequestsForBranch, getPullRequest, listReviewComments } from "../../../src/github/index.js";
 import { REPO, callSummary, octokitFor, startFake } from "./setup.js";
 

@@ -1,7 +1,7 @@
 /** Shared set-up for the GitHub I/O tests: a fake GitHub on port 0 and a real Probot octokit against it. */
 import { ProbotOctokit } from "probot";
 import { afterEach } from "vitest";
-import { startFakeGitHub, type FakeGitHub, type FakeGitHubSeed } from "../../../src/fake-github/index.js";
+import { startFakeGitHub, type FakeGitHub, type FakeGitHubSeed } from "../../helpers/fake-github/index.js";
 
 // Only the function form turns Probot's retries and throttling off (facts.md).
 const TestOctokit = ProbotOctokit.defaults((options: object) => ({

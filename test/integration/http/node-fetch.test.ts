@@ -9,7 +9,7 @@ import type { AddressInfo } from "node:net";
 import { Octokit } from "@octokit/core";
 import { afterEach, describe, expect, it } from "vitest";
 import { nodeFetch } from "../../../src/http/node-fetch.js";
-import { startFakeGitHub } from "../../../src/fake-github/index.js";
+import { startFakeGitHub } from "../../helpers/fake-github/index.js";
 
 interface Seen {
   method: string;

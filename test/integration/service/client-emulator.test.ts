@@ -60,6 +60,8 @@ describe("every endpoint of the spec", () => {
   });
 
   it("resuming a run that is still working is refused by the service, and the client says so", async () => {
+    // The default run lasts 30 ms at this scale: a loaded machine took longer than that between the create and the resume.
+    emulator.control.script({ match: "long task", durationMs: 600_000 });
     const c = client();
     const run = await c.createRun({ prompt: "long task" });
     await expect(c.resumeRun(run.id, "more")).rejects.toThrow(ClientRequestError);
