@@ -22,14 +22,15 @@ const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 /** What users run: the CLI, the compiled library, the Action's bundle and manifests, the config schema. */
 const ALLOWED_DIRECTORIES = ["bin/", "lib/", "dist/", "schema/"];
 const ALLOWED_FILES = ["package.json", "README.md", "LICENSE", "action.yml", "app.yml"];
-/** Test doubles, benchmarks and the demo stay in the repository. */
-const NEVER_SHIPPED = /fake-github|(^|\/)(test|bench|demo)\//;
+/** Test doubles, benchmarks and the demo stay in the repository; the Action's sources too (it runs from dist/, dependencies inlined). */
+const NEVER_SHIPPED = /fake-github|(^|\/)(test|bench|demo)\/|^lib\/action\//;
 /** The App's and the emulator's server stack: a client or an emulator not yet started loads none of it. */
 const SERVER_STACK = ["probot", "better-sqlite3", "ioredis", "bullmq", "fastify", "pino", "prom-client"];
 
 interface PackageJson {
   bin: Record<string, string>;
   exports: Record<string, string>;
+  dependencies: Record<string, string>;
   peerDependenciesMeta: Record<string, { optional?: boolean }>;
 }
 
@@ -59,6 +60,8 @@ describe("the published package", () => {
     // TypeScript finds an entry's types beside it.
     for (const target of Object.values(manifest.exports)) expect(files).toContain(target.replace(/^\.\//, "").replace(/\.js$/, ".d.ts"));
     expect(files).toContain("dist/index.js");
+    // So the Action's own dependencies are development dependencies: a user of the package installs none of them.
+    expect(Object.keys(manifest.dependencies).filter((name) => name.startsWith("@actions/"))).toEqual([]);
     expect(files).toContain("schema/agent-run.schema.json");
   });
 });
