@@ -522,7 +522,11 @@ describe.each(APP_BACKENDS)("RunEngine on the %s backend", (backend) => {
       // The result is written once: one edit carries the finished marker, and one 🚀.
       const resultEdits = world.github.writes.filter((w) => w.kind === "comment_updated" && w.comment.id === done.trackingCommentId && parseMarker(w.comment.body)?.state === "done");
       expect(resultEdits).toHaveLength(1);
-      expect(world.reactionsOn(triggerCommentOf(done.thread.issueNumber))).toEqual(["eyes", "rocket"]);
+      // 🚀 once. The 👀 is a courtesy that a burst of eight threads in one installation may drop (it
+      // waits behind the tracking comments for a bounded time), so it is there at most once.
+      const reactions = world.reactionsOn(triggerCommentOf(done.thread.issueNumber));
+      expect(reactions.filter((r) => r === "rocket")).toEqual(["rocket"]);
+      expect(reactions.filter((r) => r !== "rocket")).toEqual(reactions.includes("eyes") ? ["eyes"] : []);
     }
     expect(world.emulator.control.stats().runsCreated).toBe(threads.length);
     // Both processes did part of the work (a test of one replica would prove nothing).
