@@ -1,4 +1,5 @@
-import { isThreadEvent, parseWebhookEvent } from "../core/events.js";
+import { isThreadEvent } from "../core/events/types.js";
+import { parseWebhookEvent } from "../core/events/parse.js";
 import { renderServiceError } from "../core/render.js";
 import type { RunEngine } from "./engine.js";
 import { processDelivery } from "./handlers/webhook.js";

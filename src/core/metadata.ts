@@ -4,7 +4,7 @@
  * token, never a payload dump; a value that looks like a credential is dropped.
  */
 import { BRIDGE_METADATA_KEYS, type SourceType } from "../service/wire.js";
-import type { BridgeEvent } from "./events.js";
+import type { BridgeEvent } from "./events/types.js";
 import { triggerThread, type RunTrigger } from "./plan.js";
 
 export interface MetadataExtras {

@@ -29,7 +29,7 @@ import type {
   ThreadRef,
   WorkflowRunBridgeEvent,
   WorkflowRunRef,
-} from "./events.js";
+} from "./events/types.js";
 import { actsAsPerson, classifyActor, type BridgeSelf } from "./actors.js";
 import { findKillSwitch, killSwitchReason } from "./kill-switch.js";
 import { parseTriggerComment, type TriggerGrammar } from "./trigger.js";

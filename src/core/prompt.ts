@@ -5,7 +5,7 @@
  * was cut. The repository's `instructions` close every prompt.
  */
 import { classifyActor } from "./actors.js";
-import type { PullRequestRef, RepoRef, ReviewCommentRef, ThreadKind, ThreadRef } from "./events.js";
+import type { PullRequestRef, RepoRef, ReviewCommentRef, ThreadKind, ThreadRef } from "./events/types.js";
 import { classifyLines, sanitizeUserText, stripAnsiEscapes, stripInvisibleCharacters, normalizeNewlines, truncate } from "./sanitize-input.js";
 
 // ---------------------------------------------------------------------------------------------

@@ -9,7 +9,7 @@
  * checks the permission (as for any trigger) and does the writes.
  */
 import type { RepoConfig } from "../config/schema.js";
-import type { Actor, BridgeEvent, RepoRef, ThreadRef } from "./events.js";
+import type { Actor, BridgeEvent, RepoRef, ThreadRef } from "./events/types.js";
 import { isTrustedAuthor, parseCommentKind, renderKindMarker, renderMarker, type BotIdentity, type RunMarker, type ThreadComment } from "./markers.js";
 import { isBotActor, type BridgeSelf } from "./plan.js";
 import { inlineCode, md, renderLink, safeHttpUrl, type SafeMarkdown } from "./sanitize-output.js";

@@ -5,7 +5,7 @@
  */
 import { configForJudging, salvageConfig } from "../config/salvage.js";
 import type { RepoConfig } from "../config/schema.js";
-import type { BridgeEvent } from "../core/events.js";
+import type { BridgeEvent } from "../core/events/types.js";
 import { findTrustedComment, type BotIdentity } from "../core/markers.js";
 import { detectTrigger, type BridgeSelf, type TriggerDetection } from "../core/plan.js";
 import { renderConfigError } from "../core/render.js";

@@ -4,7 +4,7 @@
  * workflow jobs with the end of their logs. Fetching lives here; wording lives in core/prompt.
  */
 import type { RepoConfig } from "../config/schema.js";
-import type { RepoRef as EventRepo, ThreadRef } from "../core/events.js";
+import type { RepoRef as EventRepo, ThreadRef } from "../core/events/types.js";
 import { selectFailedChecks, type CheckFailureTrigger, type RunTrigger } from "../core/plan.js";
 import {
   reviewCommentContextFrom,

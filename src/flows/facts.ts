@@ -5,7 +5,7 @@
  */
 import { classifyActor, type BridgeSelf } from "../core/actors.js";
 import type { RepoConfig } from "../config/schema.js";
-import type { PullRequestRef } from "../core/events.js";
+import type { PullRequestRef } from "../core/events/types.js";
 import {
   countFixAttempts,
   findRunForBranch,

@@ -5,7 +5,7 @@
  * bodies); this module only gathers their inputs.
  */
 import type { RepoConfig } from "../config/schema.js";
-import type { ThreadRef } from "../core/events.js";
+import type { ThreadRef } from "../core/events/types.js";
 import { buildRunMetadata } from "../core/metadata.js";
 import {
   isCheckFailureTrigger,

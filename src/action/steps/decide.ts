@@ -6,7 +6,7 @@
  */
 import * as core from "@actions/core";
 import type { RepoConfig } from "../../config/schema.js";
-import { isThreadEvent } from "../../core/events.js";
+import { isThreadEvent } from "../../core/events/types.js";
 import { newRunMarker, type RunMarker } from "../../core/markers.js";
 import { detectTrigger, planRun, triggerThread, type RunMode, type RunTrigger } from "../../core/plan.js";
 import { detectStopRequest } from "../../core/stop.js";

@@ -5,7 +5,7 @@
  */
 import { createHash } from "node:crypto";
 import { parseRepoConfig, type RepoConfig } from "../../config/schema.js";
-import type { BridgeEvent } from "../../core/events.js";
+import type { BridgeEvent } from "../../core/events/types.js";
 import { triggerThread, type BridgeSelf } from "../../core/plan.js";
 import { configErrorReply, detectDespiteConfigError } from "../../flows/index.js";
 import type { AppDependencies } from "./types.js";

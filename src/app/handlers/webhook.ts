@@ -7,7 +7,8 @@
  */
 import { Context, type ProbotOctokit } from "probot";
 import { DEFAULT_REPO_CONFIG } from "../../config/schema.js";
-import { EventPayloadError, parseWebhookEvent, type BridgeEvent } from "../../core/events.js";
+import { EventPayloadError, type BridgeEvent } from "../../core/events/types.js";
+import { parseWebhookEvent } from "../../core/events/parse.js";
 import { detectTrigger, type BridgeSelf, type IgnoreCode } from "../../core/plan.js";
 import { prepareRun } from "../../flows/index.js";
 import { BRIDGE_VERSION } from "../../version.js";

@@ -8,7 +8,7 @@ import { newRunMarker, parseCommentKind, parseMarker } from "../../../src/core/m
 import { detectTrigger, type BridgeSelf } from "../../../src/core/plan.js";
 import { detectStopRequest, isCiPausedByStop, renderStopReply, renderStoppedComment } from "../../../src/core/stop.js";
 import { parseTriggerComment } from "../../../src/core/trigger.js";
-import { commentEvent, labelEvent, repoConfig, reviewCommentEvent, reviewEvent } from "../core-input/scenarios.js";
+import { commentEvent, labelEvent, repoConfig, reviewCommentEvent, reviewEvent } from "../core-events/scenarios.js";
 import { mentionsIn, readGfm } from "../core-output/gfm.js";
 
 const self: BridgeSelf & { botLogins: string[] } = { appSlug: "run-bot", botLogins: ["run-bot[bot]"] };

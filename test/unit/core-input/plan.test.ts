@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { parseWebhookEvent, type BridgeEvent } from "../../../src/core/events.js";
+import { parseWebhookEvent } from "../../../src/core/events/parse.js";
+import type { BridgeEvent } from "../../../src/core/events/types.js";
 import {
   detectTrigger,
   isBotActor,
@@ -12,8 +13,8 @@ import {
   type RunTrigger,
 } from "../../../src/core/plan.js";
 import { SOURCE } from "../../../src/service/wire.js";
-import { checkSuiteEvent, commentEvent, labelEvent, repoConfig, reviewCommentEvent, reviewEvent, workflowRunEvent } from "./scenarios.js";
-import { webhookExample } from "./webhook-examples.js";
+import { checkSuiteEvent, commentEvent, labelEvent, repoConfig, reviewCommentEvent, reviewEvent, workflowRunEvent } from "../core-events/scenarios.js";
+import { webhookExample } from "../core-events/webhook-examples.js";
 
 const self: BridgeSelf = { appSlug: "run-bot", botLogins: ["run-bot[bot]", "helper-account"] };
 const ciOn = repoConfig({ check_suite: { enabled: true } });

@@ -12,7 +12,7 @@ import {
   type ThreadComment,
   type ThreadContext,
 } from "../../../src/core/prompt.js";
-import { commentEvent, labelEvent, reviewCommentEvent } from "./scenarios.js";
+import { commentEvent, labelEvent, reviewCommentEvent } from "../core-events/scenarios.js";
 
 function issueThread(comments: ThreadComment[] = [], over: Partial<ThreadContext> = {}): ThreadContext {
   const event = commentEvent("/agent fix it");
