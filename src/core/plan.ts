@@ -487,17 +487,15 @@ export interface RunFacts {
   followUp: FollowUpPolicy;
   /** Required for the check_suite and workflow_run flows. */
   checkSuite?: CheckSuiteFacts;
-  /** For replies that tell people how to try again. */
-  triggerPhrase?: string;
 }
 
 export type RunPlan =
   | { action: "create"; sourceType: RunTrigger["sourceType"]; reason: string }
   | { action: "resume"; runId: number; orgId: number; reason: string }
   | { action: "queue"; runId: number; orgId: number; reason: string }
-  | { action: "refuse"; reason: string; reply: string }
+  | { action: "refuse"; reason: string }
   | { action: "ignore"; reason: string }
-  | { action: "hand_back"; reason: string; reply: string };
+  | { action: "hand_back"; reason: string };
 
 export type RunPlanAction = RunPlan["action"];
 
@@ -514,13 +512,8 @@ function planCheckFailure(trigger: CheckFailureTrigger, facts: RunFacts): RunPla
     if (ci.alreadyHandedBack) {
       return { action: "ignore", reason: `The pull request was already handed back after ${ci.attemptsSoFar} fix attempts.` };
     }
-    const again = facts.triggerPhrase ? `Comment \`${facts.triggerPhrase} <what to do>\` to ask me again.` : "Ask me again in a comment if you want another try.";
     const plural = ci.attemptsSoFar === 1 ? "attempt" : "attempts";
-    return {
-      action: "hand_back",
-      reason: `${ci.attemptsSoFar} fix ${plural} reached the limit of ${ci.maxAttempts} (\`check_suite.max_attempts\`).`,
-      reply: `CI is still failing on \`${trigger.headBranch}\` after ${ci.attemptsSoFar} fix ${plural} (the limit set by \`check_suite.max_attempts\`), so I am stopping here and handing this pull request back to you. ${again}`,
-    };
+    return { action: "hand_back", reason: `${ci.attemptsSoFar} fix ${plural} reached the limit of ${ci.maxAttempts} (\`check_suite.max_attempts\`).` };
   }
   if (facts.mode?.kind === "create") {
     return { action: "create", sourceType: trigger.sourceType, reason: `CI failed on ${trigger.headSha.slice(0, 7)}: starting a new fix run (\`mode: create\`).` };
@@ -541,14 +534,8 @@ export function planRun(trigger: RunTrigger, facts: RunFacts): RunPlan {
   // CI failures come from GitHub itself: nobody's permission is involved.
   if (isCheckFailureTrigger(trigger)) return planCheckFailure(trigger, facts);
 
-  if (!facts.permission.allowed) {
-    const who = trigger.actor ? `@${trigger.actor.login} ` : "";
-    return {
-      action: "refuse",
-      reason: facts.permission.why,
-      reply: `${who}I did not start the agent: ${facts.permission.why} A maintainer can run it for you, or list you under \`permissions\` in \`.github/agent-run.yml\`.`,
-    };
-  }
+  // The reply people read is rendered from the reason by the shell (renderRefusal).
+  if (!facts.permission.allowed) return { action: "refuse", reason: facts.permission.why };
   const mode = facts.mode ?? { kind: "auto" };
   if (mode.kind === "resume") {
     return { action: "resume", runId: mode.runId, orgId: mode.orgId, reason: `Resuming run ${mode.runId}, as asked (\`mode: resume\`).` };

@@ -102,7 +102,7 @@ export async function prepareRun(input: PrepareRunInput): Promise<PreparedRun> {
   const limits = { ...DEFAULT_PROMPT_LIMITS, ...input.promptLimits };
   const repo = repoRefOf(trigger);
   const thread = replyThreadOf(trigger);
-  const baseFacts = { followUp: config.follow_up, triggerPhrase: config.trigger_phrase, ...(input.mode ? { mode: input.mode } : {}) };
+  const baseFacts = { followUp: config.follow_up, ...(input.mode ? { mode: input.mode } : {}) };
   const identity = { botLogins: [...self.botLogins] };
 
   // CI payloads do not carry the pull request's labels: read them for the kill switch first.

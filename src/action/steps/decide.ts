@@ -181,7 +181,7 @@ export function decideAhead(step: Step): void {
 function resumeAsNamed(step: Step, config: RepoConfig, trigger: RunTrigger): Decision {
   const { inputs, event } = step;
   const mode: RunMode = { kind: "resume", runId: inputs.runId!, orgId: inputs.orgId };
-  const plan = planRun(trigger, { mode, permission: { allowed: true, why: "The workflow names the run (`mode: resume`)." }, knownRun: null, followUp: config.follow_up, triggerPhrase: config.trigger_phrase });
+  const plan = planRun(trigger, { mode, permission: { allowed: true, why: "The workflow names the run (`mode: resume`)." }, knownRun: null, followUp: config.follow_up });
   if (plan.action !== "resume") return done(fail(step, `\`mode: resume\` could not resume run ${mode.runId}: ${plan.reason}`, null));
   core.info(plan.reason);
   if (step.images.length > 0 || inputs.metadata) core.warning("`images` and `metadata` are only sent when a run is created; a resume sends the prompt alone.");

@@ -251,13 +251,11 @@ describe("planRun", () => {
   const comment = triggerOf(commentEvent("/agent do it"));
   const fresh = triggerOf(commentEvent("/agent new do it"));
 
-  it("no permission → refuse, with one short reply", () => {
+  it("no permission → refuse, with the permission's reason (which the refusal reply quotes)", () => {
     const plan = planRun(comment, facts({ permission: { allowed: false, why: "@Codertocat has the read role and is not listed in `permissions.users`; the write, maintain or admin role is required." } }));
     expect(plan).toEqual({
       action: "refuse",
       reason: "@Codertocat has the read role and is not listed in `permissions.users`; the write, maintain or admin role is required.",
-      reply:
-        "@Codertocat I did not start the agent: @Codertocat has the read role and is not listed in `permissions.users`; the write, maintain or admin role is required. A maintainer can run it for you, or list you under `permissions` in `.github/agent-run.yml`.",
     });
     // Refusal comes first, even for `new` and a known run.
     expect(planRun(fresh, facts({ permission: { allowed: false, why: "no" }, knownRun: { runId: 1, orgId: 2, inProgress: false } })).action).toBe("refuse");
@@ -337,12 +335,11 @@ describe("planRun", () => {
     });
 
     it("attempts at the cap → hand back, once", () => {
-      const plan = planRun(suite, facts({ checkSuite: ci({ attemptsSoFar: 3 }), triggerPhrase: "/agent" }));
-      expect(plan).toEqual({
+      const plan = planRun(suite, facts({ checkSuite: ci({ attemptsSoFar: 3 }) }));
+      expect(plan).toEqual({ action: "hand_back", reason: "3 fix attempts reached the limit of 3 (`check_suite.max_attempts`)." });
+      expect(planRun(suite, facts({ checkSuite: ci({ attemptsSoFar: 1, maxAttempts: 1 }) }))).toEqual({
         action: "hand_back",
-        reason: "3 fix attempts reached the limit of 3 (`check_suite.max_attempts`).",
-        reply:
-          "CI is still failing on `changes` after 3 fix attempts (the limit set by `check_suite.max_attempts`), so I am stopping here and handing this pull request back to you. Comment `/agent <what to do>` to ask me again.",
+        reason: "1 fix attempt reached the limit of 1 (`check_suite.max_attempts`).",
       });
       expect(planRun(run, facts({ checkSuite: ci({ attemptsSoFar: 4, maxAttempts: 3, alreadyHandedBack: true }) })).action).toBe("ignore");
       expect(planRun(run, facts({ checkSuite: ci({ attemptsSoFar: 2 }) })).action).toBe("create");
