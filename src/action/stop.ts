@@ -6,7 +6,7 @@
  */
 import * as core from "@actions/core";
 import type { RepoConfig } from "../config/schema.js";
-import type { BridgeSelf } from "../core/plan.js";
+import type { BridgeSelf } from "../core/actors.js";
 import type { StopRequest } from "../core/stop.js";
 import { prepareStop } from "../flows/stop.js";
 import type { RunReader } from "../flows/types.js";

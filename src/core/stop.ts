@@ -11,7 +11,7 @@
 import type { RepoConfig } from "../config/schema.js";
 import type { Actor, BridgeEvent, RepoRef, ThreadRef } from "./events/types.js";
 import { isTrustedAuthor, parseCommentKind, renderKindMarker, renderMarker, type BotIdentity, type RunMarker, type ThreadComment } from "./markers.js";
-import { isBotActor, type BridgeSelf } from "./plan.js";
+import { isBotActor, type BridgeSelf } from "./actors.js";
 import { inlineCode, md, renderLink, safeHttpUrl, type SafeMarkdown } from "./sanitize-output.js";
 import { parseTriggerComment } from "./trigger.js";
 

@@ -5,7 +5,8 @@
  */
 import type { RepoConfig } from "../config/schema.js";
 import type { RepoRef as EventRepo, ThreadRef } from "../core/events/types.js";
-import { selectFailedChecks, type CheckFailureTrigger, type RunTrigger } from "../core/plan.js";
+import { selectFailedChecks } from "../core/ci.js";
+import type { CheckFailureTrigger, RunTrigger } from "../core/detect.js";
 import {
   reviewCommentContextFrom,
   threadContextFrom,

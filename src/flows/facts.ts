@@ -14,7 +14,9 @@ import {
   type BotIdentity,
   type ThreadComment as MarkerComment,
 } from "../core/markers.js";
-import { isCheckFailureTrigger, type CheckSuiteFacts, type KnownRun, type RunTrigger } from "../core/plan.js";
+import { isCheckFailureTrigger, type RunTrigger } from "../core/detect.js";
+import type { CheckSuiteFacts } from "../core/ci.js";
+import type { KnownRun } from "../core/plan.js";
 import type { GitHubClient, RepoRef } from "../github/client.js";
 import type { IssueComment } from "../github/comments.js";
 import { checkTriggerPermission } from "../github/permissions.js";

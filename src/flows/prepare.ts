@@ -7,15 +7,8 @@
 import type { RepoConfig } from "../config/schema.js";
 import type { ThreadRef } from "../core/events/types.js";
 import { buildRunMetadata } from "../core/metadata.js";
-import {
-  isCheckFailureTrigger,
-  planRun,
-  triggerThread,
-  type KnownRun,
-  type RunFacts,
-  type RunPlan,
-  type RunTrigger,
-} from "../core/plan.js";
+import { isCheckFailureTrigger, triggerThread, type RunTrigger } from "../core/detect.js";
+import { planRun, type KnownRun, type RunFacts, type RunPlan } from "../core/plan.js";
 import {
   buildResumePrompt,
   buildRunPrompt,

@@ -10,7 +10,7 @@
  */
 import type { RepoConfig } from "../config/schema.js";
 import { listTrustedRunMarkers, type BotIdentity, type RunMarker } from "../core/markers.js";
-import type { BridgeSelf } from "../core/plan.js";
+import type { BridgeSelf } from "../core/actors.js";
 import { renderRefusal } from "../core/render.js";
 import { renderStoppedComment, renderStopReply, type StopRequest } from "../core/stop.js";
 import type { GitHubClient, RepoRef } from "../github/client.js";

@@ -5,7 +5,9 @@
  */
 import type { RepoConfig } from "../config/schema.js";
 import type { RunMetadata } from "../core/metadata.js";
-import type { BridgeSelf, RunFacts, RunMode, RunPlan, RunTrigger } from "../core/plan.js";
+import type { BridgeSelf } from "../core/actors.js";
+import type { RunFacts, RunMode, RunPlan } from "../core/plan.js";
+import type { RunTrigger } from "../core/detect.js";
 import type { PromptInput, PromptLimits } from "../core/prompt.js";
 import type { GitHubClient, RepoRef } from "../github/client.js";
 import type { ReactionTarget } from "../github/reactions.js";

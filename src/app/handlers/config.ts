@@ -6,7 +6,8 @@
 import { createHash } from "node:crypto";
 import { parseRepoConfig, type RepoConfig } from "../../config/schema.js";
 import type { BridgeEvent } from "../../core/events/types.js";
-import { triggerThread, type BridgeSelf } from "../../core/plan.js";
+import { triggerThread } from "../../core/detect.js";
+import type { BridgeSelf } from "../../core/actors.js";
 import { configErrorReply, detectDespiteConfigError } from "../../flows/index.js";
 import type { AppDependencies } from "./types.js";
 

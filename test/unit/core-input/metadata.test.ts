@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { parseWebhookEvent } from "../../../src/core/events/parse.js";
 import type { BridgeEvent } from "../../../src/core/events/types.js";
 import { buildRunMetadata, looksLikeSecret, type MetadataExtras } from "../../../src/core/metadata.js";
-import { detectTrigger, type RunTrigger } from "../../../src/core/plan.js";
+import { detectTrigger, type RunTrigger } from "../../../src/core/detect.js";
 import { MetadataSchema, SourceTypeSchema } from "../../../src/service/wire.js";
 import { checkSuiteEvent, commentEvent, labelEvent, repoConfig, reviewCommentEvent, reviewEvent, workflowRunEvent } from "../core-events/scenarios.js";
 import { webhookExample } from "../core-events/webhook-examples.js";
