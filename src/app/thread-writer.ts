@@ -1,4 +1,4 @@
-import { findMarkerForRequest } from "../core/markers.js";
+import { findMarkerForRequest } from "../core/markers/trust.js";
 import { asMarkerComments } from "../flows/facts.js";
 import type { GitHubClient } from "../github/client.js";
 import { createComment, listIssueComments, updateComment } from "../github/comments.js";

@@ -1,4 +1,5 @@
-import { newRunMarker, type RunMarker } from "../core/markers.js";
+import { newRunMarker } from "../core/markers/write.js";
+import type { RunMarker } from "../core/markers/schema.js";
 import { renderResultComment, renderServiceError, renderTrackingComment, serviceErrorForComment, type TrackingPhase } from "../core/render.js";
 import type { SafeMarkdown } from "../core/sanitize-output.js";
 import type { RunPhase } from "../service/status.js";

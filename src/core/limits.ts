@@ -10,7 +10,9 @@
  */
 import type { RepoConfig, RunLimitName } from "../config/schema.js";
 import { SOURCE } from "../service/wire.js";
-import { isTrustedAuthor, parseMarker, parseOverLimitMarker, renderOverLimitMarker, type BotIdentity, type ThreadComment } from "./markers.js";
+import { isTrustedAuthor, type BotIdentity, type ThreadComment } from "./markers/trust.js";
+import { parseMarker, parseOverLimitMarker } from "./markers/read.js";
+import { renderOverLimitMarker } from "./markers/write.js";
 import { LIMIT_WINDOW_MS } from "./limit-windows.js";
 import { formatElapsed } from "./render.js";
 import { inlineCode, md, type SafeMarkdown } from "./sanitize-output.js";

@@ -27,7 +27,8 @@ import {
   TimeoutError,
   UnprocessableError,
 } from "../service/errors.js";
-import { type RunMarker, renderKindMarker, renderMarker, resultMarker } from "./markers.js";
+import type { RunMarker } from "./markers/schema.js";
+import { renderKindMarker, renderMarker, resultMarker } from "./markers/write.js";
 import {
   codeBlock,
   inlineCode,

@@ -39,10 +39,10 @@ export interface OutputSanitizeOptions {
   maxLength?: number;
 }
 
-/** The hidden-marker namespace (see markers.ts). Lives here because neutralising it is a sanitiser job. */
+/** The hidden-marker namespace (see markers/). Lives here because neutralising it is a sanitiser job. */
 export const MARKER_NAMESPACE = "agent-run-bridge";
 
-/** `<!--` followed by the namespace, however spaced: what `markers.ts` counts as a marker. */
+/** `<!--` followed by the namespace, however spaced: what `markers/read.ts` counts as a marker. */
 export const MARKER_OPENING = new RegExp(`<!--\\s*${MARKER_NAMESPACE}`, "gi");
 
 const ZERO_WIDTH_SPACE = "\u200B";

@@ -10,7 +10,10 @@
  */
 import type { RepoConfig } from "../config/schema.js";
 import type { Actor, BridgeEvent, RepoRef, ThreadRef } from "./events/types.js";
-import { isTrustedAuthor, parseCommentKind, renderKindMarker, renderMarker, type BotIdentity, type RunMarker, type ThreadComment } from "./markers.js";
+import { isTrustedAuthor, type BotIdentity, type ThreadComment } from "./markers/trust.js";
+import { parseCommentKind } from "./markers/read.js";
+import { renderKindMarker, renderMarker } from "./markers/write.js";
+import type { RunMarker } from "./markers/schema.js";
 import { isBotActor, type BridgeSelf } from "./actors.js";
 import { inlineCode, md, renderLink, safeHttpUrl, type SafeMarkdown } from "./sanitize-output.js";
 import { parseTriggerComment } from "./trigger.js";

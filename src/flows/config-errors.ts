@@ -6,7 +6,7 @@
 import { configForJudging, salvageConfig } from "../config/salvage.js";
 import type { RepoConfig } from "../config/schema.js";
 import type { BridgeEvent } from "../core/events/types.js";
-import { findTrustedComment, type BotIdentity } from "../core/markers.js";
+import { findTrustedComment, type BotIdentity } from "../core/markers/trust.js";
 import { detectTrigger, type TriggerDetection } from "../core/detect.js";
 import type { BridgeSelf } from "../core/actors.js";
 import { renderConfigError } from "../core/render.js";

@@ -6,14 +6,14 @@
 import { classifyActor, type BridgeSelf } from "../core/actors.js";
 import type { RepoConfig } from "../config/schema.js";
 import type { PullRequestRef } from "../core/events/types.js";
+import { countFixAttempts } from "../core/ci.js";
 import {
-  countFixAttempts,
   findRunForBranch,
   findTrustedComment,
   listTrustedRunMarkers,
   type BotIdentity,
   type ThreadComment as MarkerComment,
-} from "../core/markers.js";
+} from "../core/markers/trust.js";
 import { isCheckFailureTrigger, type RunTrigger } from "../core/detect.js";
 import type { CheckSuiteFacts } from "../core/ci.js";
 import type { KnownRun } from "../core/plan.js";

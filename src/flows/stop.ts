@@ -9,7 +9,8 @@
  * (an Action job, the App's engine) that finds its comment so ends without writing again.
  */
 import type { RepoConfig } from "../config/schema.js";
-import { listTrustedRunMarkers, type BotIdentity, type RunMarker } from "../core/markers.js";
+import { listTrustedRunMarkers, type BotIdentity } from "../core/markers/trust.js";
+import type { RunMarker } from "../core/markers/schema.js";
 import type { BridgeSelf } from "../core/actors.js";
 import { renderRefusal } from "../core/render.js";
 import { renderStoppedComment, renderStopReply, type StopRequest } from "../core/stop.js";

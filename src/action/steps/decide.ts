@@ -7,7 +7,8 @@
 import * as core from "@actions/core";
 import type { RepoConfig } from "../../config/schema.js";
 import { isThreadEvent } from "../../core/events/types.js";
-import { newRunMarker, type RunMarker } from "../../core/markers.js";
+import { newRunMarker } from "../../core/markers/write.js";
+import type { RunMarker } from "../../core/markers/schema.js";
 import { detectTrigger, triggerThread, type RunTrigger } from "../../core/detect.js";
 import { planRun, type RunMode } from "../../core/plan.js";
 import { detectStopRequest } from "../../core/stop.js";

@@ -5,7 +5,7 @@
  * replaces the tracking comment with what to do about it.
  */
 import * as core from "@actions/core";
-import { outcomeForPhase } from "../../core/markers.js";
+import { outcomeForPhase } from "../../core/markers/write.js";
 import { renderResultComment, renderServiceError, serviceErrorForComment } from "../../core/render.js";
 import type { AgentRunError } from "../../service/errors.js";
 import { classifyRunStatus, type RunPhase } from "../../service/status.js";

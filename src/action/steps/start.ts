@@ -5,7 +5,7 @@
  */
 import * as core from "@actions/core";
 import type { RepoConfig } from "../../config/schema.js";
-import type { RunMarker } from "../../core/markers.js";
+import type { RunMarker } from "../../core/markers/schema.js";
 import { renderServiceError, renderTrackingComment, type TrackingPhase } from "../../core/render.js";
 import type { AgentRun } from "../../service/wire.js";
 import { readCurrentStep, watchRun } from "../runs.js";

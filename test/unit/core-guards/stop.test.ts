@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { findKillSwitch } from "../../../src/core/kill-switch.js";
-import { newRunMarker, parseCommentKind, parseMarker } from "../../../src/core/markers.js";
+import { newRunMarker } from "../../../src/core/markers/write.js";
+import { parseCommentKind, parseMarker } from "../../../src/core/markers/read.js";
 import { detectTrigger } from "../../../src/core/detect.js";
 import type { BridgeSelf } from "../../../src/core/actors.js";
 import { detectStopRequest, isCiPausedByStop, renderStopReply, renderStoppedComment } from "../../../src/core/stop.js";

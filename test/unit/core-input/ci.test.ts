@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { selectFailedChecks } from "../../../src/core/ci.js";
+import { countFixAttempts, selectFailedChecks } from "../../../src/core/ci.js";
+import type { RunMarker } from "../../../src/core/markers/schema.js";
+import { renderMarker } from "../../../src/core/markers/write.js";
+import { SOURCE } from "../../../src/service/wire.js";
+import { APP, bot, human, running } from "../core-markers/fixtures.js";
 import { planRun, type RunFacts } from "../../../src/core/plan.js";
 import { checkSuiteEvent, repoConfig, workflowRunEvent } from "../core-events/scenarios.js";
 import { ciOn, ignored, triggerOf } from "./detections.js";
@@ -123,5 +127,21 @@ describe("selectFailedChecks", () => {
     const { failed, ignored: skipped } = selectFailedChecks(checks, ["lint*"]);
     expect(failed.map((c) => c.name)).toEqual(["build", "test (ubuntu)"]);
     expect(skipped.map((c) => c.name)).toEqual(["Lint / eslint"]);
+  });
+});
+
+describe("countFixAttempts", () => {
+  const cycle = (id: number, fields: Partial<RunMarker>, login = "my-app[bot]") => bot(id, renderMarker({ ...running, ...fields }), login);
+
+  it("CI fix cycles on the branch and the commits they answered", () => {
+    const sha = (c: string) => c.repeat(40);
+    const comments = [
+      cycle(10, { sourceType: SOURCE.gitHostCheckSuite, branches: ["feature"], headSha: sha("a") }),
+      cycle(20, { sourceType: SOURCE.gitHostCheckSuite, branches: ["feature"], headSha: sha("b") }),
+      cycle(30, { sourceType: SOURCE.gitHostPrReview, branches: ["feature"] }),
+      cycle(40, { sourceType: SOURCE.gitHostCheckSuite, branches: ["other"], headSha: sha("c") }),
+      human(50, renderMarker({ ...running, sourceType: SOURCE.gitHostCheckSuite, branches: ["feature"], headSha: sha("d") })),
+    ];
+    expect(countFixAttempts(comments, "refs/heads/feature", APP)).toEqual({ attempts: 2, headShas: [sha("b"), sha("a")] });
   });
 });

@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { findTrustedRunMarker, newRunMarker, parseCommentKind, parseMarker, type RunMarker } from "../../../src/core/markers.js";
+import { findTrustedRunMarker } from "../../../src/core/markers/trust.js";
+import { newRunMarker } from "../../../src/core/markers/write.js";
+import { parseCommentKind, parseMarker } from "../../../src/core/markers/read.js";
+import type { RunMarker } from "../../../src/core/markers/schema.js";
 import {
   formatElapsed,
   GITHUB_COMMENT_MAX_LENGTH,

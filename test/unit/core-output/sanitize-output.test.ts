@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parseTriggerComment } from "../../../src/core/trigger.js";
-import { newRunMarker, parseMarker, renderMarker } from "../../../src/core/markers.js";
+import { newRunMarker, renderMarker } from "../../../src/core/markers/write.js";
+import { parseMarker } from "../../../src/core/markers/read.js";
 import {
   codeBlock,
   inlineCode,
