@@ -1,6 +1,8 @@
 import { newRunMarker } from "../core/markers/write.js";
 import type { RunMarker } from "../core/markers/schema.js";
-import { renderResultComment, renderServiceError, renderTrackingComment, serviceErrorForComment, type TrackingPhase } from "../core/render.js";
+import { renderResultComment } from "../core/render/result.js";
+import { renderServiceError, serviceErrorForComment } from "../core/render/replies.js";
+import { renderTrackingComment, type TrackingPhase } from "../core/render/tracking.js";
 import type { SafeMarkdown } from "../core/sanitize-output.js";
 import type { RunPhase } from "../service/status.js";
 import type { AgentRun } from "../service/wire.js";

@@ -14,7 +14,7 @@ import { isTrustedAuthor, type BotIdentity, type ThreadComment } from "./markers
 import { parseMarker, parseOverLimitMarker } from "./markers/read.js";
 import { renderOverLimitMarker } from "./markers/write.js";
 import { LIMIT_WINDOW_MS } from "./limit-windows.js";
-import { formatElapsed } from "./render.js";
+import { formatElapsed } from "./render/pieces.js";
 import { inlineCode, md, type SafeMarkdown } from "./sanitize-output.js";
 
 export { LIMIT_WINDOW_MS } from "./limit-windows.js";

@@ -15,7 +15,8 @@ import { parseCommentKind } from "./markers/read.js";
 import { renderKindMarker, renderMarker } from "./markers/write.js";
 import type { RunMarker } from "./markers/schema.js";
 import { isBotActor, type BridgeSelf } from "./actors.js";
-import { inlineCode, md, renderLink, safeHttpUrl, type SafeMarkdown } from "./sanitize-output.js";
+import { linkTarget, mentionOf } from "./render/pieces.js";
+import { inlineCode, md, renderLink, type SafeMarkdown } from "./sanitize-output.js";
 import { parseTriggerComment } from "./trigger.js";
 
 export interface StopRequest {
@@ -70,19 +71,15 @@ export function detectStopRequest(event: BridgeEvent, config: RepoConfig, self: 
 // ---------------------------------------------------------------------------------------------
 // What the thread says
 
-const GITHUB_LOGIN = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/;
-
-const who = (login: string): SafeMarkdown => (GITHUB_LOGIN.test(login) ? (`@${login}` as SafeMarkdown) : inlineCode(login, { maxLength: 60 }));
-
 function runRef(runId: number | null, webUrl: string | null | undefined): SafeMarkdown {
   if (runId === null) return md`the run`;
-  const href = safeHttpUrl(webUrl);
-  return href && href.length <= 2000 ? renderLink(`#${runId}`, href) : (`${runId}` as SafeMarkdown);
+  const href = linkTarget(webUrl);
+  return href ? renderLink(`#${runId}`, href) : (`${runId}` as SafeMarkdown);
 }
 
 function cancelNote(webUrl: string | null | undefined): SafeMarkdown {
-  const href = safeHttpUrl(webUrl);
-  const page = href && href.length <= 2000 ? renderLink("its page", href) : md`its page on the Agent Run Service`;
+  const href = linkTarget(webUrl);
+  const page = href ? renderLink("its page", href) : md`its page on the Agent Run Service`;
   return md`The Agent Run Service has no cancel call, so **the run itself may still be working**: stop it on ${page} if it should not finish.`;
 }
 
@@ -103,10 +100,10 @@ export function renderStoppedComment(input: StoppedCommentInput): string {
   const link = runRef(input.marker.runId, input.webUrl);
   const again = inlineCode(`${input.triggerPhrase} <instructions>`, { maxLength: 100 });
   if (input.role === "follow_up") {
-    return `${marker}\n${md`⏹️ **Dropped:** ${who(input.stoppedBy)} stopped agent run ${link} before this follow-up was sent. Reply with ${again} to ask again.`}`;
+    return `${marker}\n${md`⏹️ **Dropped:** ${mentionOf(input.stoppedBy)} stopped agent run ${link} before this follow-up was sent. Reply with ${again} to ask again.`}`;
   }
   const lines = [
-    md`### ⏹️ Agent run ${link} stopped by ${who(input.stoppedBy)}`,
+    md`### ⏹️ Agent run ${link} stopped by ${mentionOf(input.stoppedBy)}`,
     md`I stopped watching this run and will not post its result here. ${cancelNote(input.webUrl)}`,
     md`<sub>Reply with ${again} to continue this run.</sub>`,
   ];
@@ -129,8 +126,8 @@ export function renderStopReply(input: {
       ? (` and dropped ${input.droppedFollowUps === 1 ? "the follow-up" : `${input.droppedFollowUps} follow-ups`} waiting for it` as SafeMarkdown)
       : md``;
   const body = input.stopped
-    ? md`⏹️ ${who(input.stoppedBy)}, I stopped watching agent run ${runRef(input.stopped.runId, input.stopped.webUrl)}${dropped}. ${cancelNote(input.stopped.webUrl)}${ci}`
-    : md`⏹️ ${who(input.stoppedBy)}, nothing is running in this thread, so there was nothing to stop.${ci}`;
+    ? md`⏹️ ${mentionOf(input.stoppedBy)}, I stopped watching agent run ${runRef(input.stopped.runId, input.stopped.webUrl)}${dropped}. ${cancelNote(input.stopped.webUrl)}${ci}`
+    : md`⏹️ ${mentionOf(input.stoppedBy)}, nothing is running in this thread, so there was nothing to stop.${ci}`;
   return `${renderKindMarker("stop")}\n${body}`;
 }
 

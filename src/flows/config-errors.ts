@@ -9,7 +9,7 @@ import type { BridgeEvent } from "../core/events/types.js";
 import { findTrustedComment, type BotIdentity } from "../core/markers/trust.js";
 import { detectTrigger, type TriggerDetection } from "../core/detect.js";
 import type { BridgeSelf } from "../core/actors.js";
-import { renderConfigError } from "../core/render.js";
+import { renderConfigError } from "../core/render/replies.js";
 import type { GitHubClient, RepoRef } from "../github/client.js";
 import { listIssueComments } from "../github/comments.js";
 import { asMarkerComments } from "./facts.js";

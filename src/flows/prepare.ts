@@ -18,7 +18,7 @@ import {
   type ReviewCommentContext,
 } from "../core/prompt.js";
 import { findKillSwitch, killSwitchReason } from "../core/kill-switch.js";
-import { renderHandBack, renderRefusal } from "../core/render.js";
+import { renderHandBack, renderRefusal } from "../core/render/replies.js";
 import { isCiPausedByStop } from "../core/stop.js";
 import type { GitHubClient, RepoRef } from "../github/client.js";
 import { listIssueComments, type IssueComment } from "../github/comments.js";

@@ -12,7 +12,7 @@ import type { RepoConfig } from "../config/schema.js";
 import { listTrustedRunMarkers, type BotIdentity } from "../core/markers/trust.js";
 import type { RunMarker } from "../core/markers/schema.js";
 import type { BridgeSelf } from "../core/actors.js";
-import { renderRefusal } from "../core/render.js";
+import { renderRefusal } from "../core/render/replies.js";
 import { renderStoppedComment, renderStopReply, type StopRequest } from "../core/stop.js";
 import type { GitHubClient, RepoRef } from "../github/client.js";
 import { listIssueComments } from "../github/comments.js";

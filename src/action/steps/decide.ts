@@ -12,7 +12,7 @@ import type { RunMarker } from "../../core/markers/schema.js";
 import { detectTrigger, triggerThread, type RunTrigger } from "../../core/detect.js";
 import { planRun, type RunMode } from "../../core/plan.js";
 import { detectStopRequest } from "../../core/stop.js";
-import type { TrackingPhase } from "../../core/render.js";
+import type { TrackingPhase } from "../../core/render/tracking.js";
 import { configErrorReply, detectDespiteConfigError, MARKERS_ONLY_LOOKUP, prepareRun, sharedRepositoryIds, type PreparedStart } from "../../flows/index.js";
 import { listRecentRepositoryComments } from "../../flows/spend-limits.js";
 import type { AgentRun, CreateRunRequest } from "../../service/wire.js";

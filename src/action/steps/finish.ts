@@ -6,7 +6,8 @@
  */
 import * as core from "@actions/core";
 import { outcomeForPhase } from "../../core/markers/write.js";
-import { renderResultComment, renderServiceError, serviceErrorForComment } from "../../core/render.js";
+import { renderResultComment } from "../../core/render/result.js";
+import { renderServiceError, serviceErrorForComment } from "../../core/render/replies.js";
 import type { AgentRunError } from "../../service/errors.js";
 import { classifyRunStatus, type RunPhase } from "../../service/status.js";
 import type { AgentRun } from "../../service/wire.js";

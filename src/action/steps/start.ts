@@ -6,7 +6,8 @@
 import * as core from "@actions/core";
 import type { RepoConfig } from "../../config/schema.js";
 import type { RunMarker } from "../../core/markers/schema.js";
-import { renderServiceError, renderTrackingComment, type TrackingPhase } from "../../core/render.js";
+import { renderServiceError } from "../../core/render/replies.js";
+import { renderTrackingComment, type TrackingPhase } from "../../core/render/tracking.js";
 import type { AgentRun } from "../../service/wire.js";
 import { readCurrentStep, watchRun } from "../runs.js";
 import { StopWatch, stopCheckIntervalMs } from "../stop-watch.js";

@@ -2,7 +2,8 @@
 import { describe, expect, it } from "vitest";
 import { compactBody, createStyle, displayWidth, renderBody, renderWrite, shouldColor, visibleText, wrapSegments } from "../../../demo/terminal.js";
 import { newRunMarker } from "../../../src/core/markers/write.js";
-import { renderResultComment, renderTrackingComment } from "../../../src/core/render.js";
+import { renderResultComment } from "../../../src/core/render/result.js";
+import { renderTrackingComment } from "../../../src/core/render/tracking.js";
 import type { SafeMarkdown } from "../../../src/core/sanitize-output.js";
 import { SOURCE } from "../../../src/service/wire.js";
 

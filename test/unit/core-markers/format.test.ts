@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { MARKER_LIMITS, type RunMarker } from "../../../src/core/markers/schema.js";
 import { newRunMarker, renderKindMarker, renderMarker, resultMarker, withBranches } from "../../../src/core/markers/write.js";
 import { parseCommentKind, parseMarker } from "../../../src/core/markers/read.js";
-import { renderRefusal } from "../../../src/core/render.js";
+import { renderRefusal } from "../../../src/core/render/replies.js";
 import { SOURCE } from "../../../src/service/wire.js";
 import { running, RUNNING_LINE } from "./fixtures.js";
 

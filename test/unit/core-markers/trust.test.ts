@@ -10,7 +10,7 @@ import {
 } from "../../../src/core/markers/trust.js";
 import type { RunMarker } from "../../../src/core/markers/schema.js";
 import { renderMarker } from "../../../src/core/markers/write.js";
-import { renderResultComment } from "../../../src/core/render.js";
+import { renderResultComment } from "../../../src/core/render/result.js";
 import { ACTION, APP, bot, human, running, RUNNING_LINE } from "./fixtures.js";
 
 describe("trust", () => {
