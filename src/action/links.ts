@@ -8,7 +8,9 @@
 import { findLatestMarkerForRun, type BotIdentity } from "../core/markers/trust.js";
 import { newRunMarker, renderMarker } from "../core/markers/write.js";
 import type { RunOutcome } from "../core/markers/schema.js";
-import { inlineCode, md, renderLink, type SafeMarkdown } from "../core/sanitize-output.js";
+import { inlineCode } from "../core/sanitize-output/code.js";
+import { md, type SafeMarkdown } from "../core/sanitize-output/safe-markdown.js";
+import { renderLink } from "../core/sanitize-output/links.js";
 import { asMarkerComments } from "../flows/facts.js";
 import type { GitHubClient, RepoRef } from "../github/client.js";
 import { createComment, listIssueComments } from "../github/comments.js";

@@ -3,7 +3,7 @@ import type { RunMarker } from "../core/markers/schema.js";
 import { renderResultComment } from "../core/render/result.js";
 import { renderServiceError, serviceErrorForComment } from "../core/render/replies.js";
 import { renderTrackingComment, type TrackingPhase } from "../core/render/tracking.js";
-import type { SafeMarkdown } from "../core/sanitize-output.js";
+import type { SafeMarkdown } from "../core/sanitize-output/safe-markdown.js";
 import type { RunPhase } from "../service/status.js";
 import type { AgentRun } from "../service/wire.js";
 import type { Task } from "./store/types.js";

@@ -15,7 +15,8 @@ import { parseMarker, parseOverLimitMarker } from "./markers/read.js";
 import { renderOverLimitMarker } from "./markers/write.js";
 import { LIMIT_WINDOW_MS } from "./limit-windows.js";
 import { formatElapsed } from "./render/pieces.js";
-import { inlineCode, md, type SafeMarkdown } from "./sanitize-output.js";
+import { inlineCode } from "./sanitize-output/code.js";
+import { md, type SafeMarkdown } from "./sanitize-output/safe-markdown.js";
 
 export { LIMIT_WINDOW_MS } from "./limit-windows.js";
 

@@ -16,7 +16,9 @@ import { renderKindMarker, renderMarker } from "./markers/write.js";
 import type { RunMarker } from "./markers/schema.js";
 import { isBotActor, type BridgeSelf } from "./actors.js";
 import { linkTarget, mentionOf } from "./render/pieces.js";
-import { inlineCode, md, renderLink, type SafeMarkdown } from "./sanitize-output.js";
+import { inlineCode } from "./sanitize-output/code.js";
+import { md, type SafeMarkdown } from "./sanitize-output/safe-markdown.js";
+import { renderLink } from "./sanitize-output/links.js";
 import { parseTriggerComment } from "./trigger.js";
 
 export interface StopRequest {

@@ -5,7 +5,7 @@
  * bounded in size. Whose comment it is, is trust.ts's question: anybody can paste a perfect marker.
  */
 import type { RunLimitName } from "../../config/schema.js";
-import { MARKER_NAMESPACE, MARKER_OPENING } from "../sanitize-output.js";
+import { MARKER_NAMESPACE, MARKER_OPENING } from "../sanitize-output/safe-markdown.js";
 import { BOT_COMMENT_KINDS, MARKER_LIMITS, OverLimitMarkerSchema, RunMarkerSchema, type BotCommentKind, type RunMarker } from "./schema.js";
 
 const RUN_MARKER_LINE = new RegExp(`^<!-- ${MARKER_NAMESPACE}:run (\\{[^\\n]*\\}) -->[ \\t]*$`, "m");

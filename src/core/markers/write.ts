@@ -7,7 +7,7 @@
 import type { RunPhase } from "../../service/status.js";
 import type { AgentRun, SourceType } from "../../service/wire.js";
 import type { RunLimitName } from "../../config/schema.js";
-import { MARKER_NAMESPACE } from "../sanitize-output.js";
+import { MARKER_NAMESPACE } from "../sanitize-output/safe-markdown.js";
 import {
   BranchSchema,
   MARKER_LIMITS,

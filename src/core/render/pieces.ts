@@ -1,5 +1,7 @@
 /** Small pieces every comment renderer uses: elapsed time, links to a run and its page, mentions, counts. */
-import { inlineCode, md, type SafeMarkdown, safeHttpUrl } from "../sanitize-output.js";
+import { inlineCode } from "../sanitize-output/code.js";
+import { md, type SafeMarkdown } from "../sanitize-output/safe-markdown.js";
+import { safeHttpUrl } from "../sanitize-output/links.js";
 
 /** Epoch milliseconds or a Date. */
 export type TimeInput = Date | number;

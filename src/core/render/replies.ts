@@ -19,7 +19,10 @@ import {
   UnprocessableError,
 } from "../../service/errors.js";
 import { renderKindMarker } from "../markers/write.js";
-import { inlineCode, joinMarkdown, md, renderLink, type SafeMarkdown, sanitizeInline, sanitizeMarkdown } from "../sanitize-output.js";
+import { inlineCode } from "../sanitize-output/code.js";
+import { joinMarkdown, md, type SafeMarkdown } from "../sanitize-output/safe-markdown.js";
+import { renderLink } from "../sanitize-output/links.js";
+import { sanitizeInline, sanitizeMarkdown } from "../sanitize-output/prose.js";
 import { linkTarget, mentionOf, plural } from "./pieces.js";
 
 export interface RefusalInput {

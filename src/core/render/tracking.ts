@@ -6,7 +6,8 @@
 import { SOURCE, type SourceType } from "../../service/wire.js";
 import type { RunMarker } from "../markers/schema.js";
 import { renderMarker } from "../markers/write.js";
-import { joinMarkdown, md, renderLink, type SafeMarkdown } from "../sanitize-output.js";
+import { joinMarkdown, md, type SafeMarkdown } from "../sanitize-output/safe-markdown.js";
+import { renderLink } from "../sanitize-output/links.js";
 import { formatElapsed, linkTarget, runLink, sub, toMs, type TimeInput } from "./pieces.js";
 
 export type TrackingPhase = "queued" | "starting" | "running" | "resuming" | "queued_follow_up";

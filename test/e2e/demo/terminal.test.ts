@@ -4,7 +4,7 @@ import { compactBody, createStyle, displayWidth, renderBody, renderWrite, should
 import { newRunMarker } from "../../../src/core/markers/write.js";
 import { renderResultComment } from "../../../src/core/render/result.js";
 import { renderTrackingComment } from "../../../src/core/render/tracking.js";
-import type { SafeMarkdown } from "../../../src/core/sanitize-output.js";
+import type { SafeMarkdown } from "../../../src/core/sanitize-output/safe-markdown.js";
 import { SOURCE } from "../../../src/service/wire.js";
 
 const plain = createStyle(false);
