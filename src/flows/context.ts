@@ -16,7 +16,7 @@ import {
   type PullRequestDetails,
   type ReviewCommentContext,
   type ThreadComment as PromptComment,
-} from "../core/prompt.js";
+} from "../core/prompt/context.js";
 import { listFailedCheckRuns, listFailedJobs } from "../github/checks.js";
 import type { GitHubClient, RepoRef } from "../github/client.js";
 import type { IssueComment } from "../github/comments.js";

@@ -9,14 +9,8 @@ import type { ThreadRef } from "../core/events/types.js";
 import { buildRunMetadata } from "../core/metadata.js";
 import { isCheckFailureTrigger, triggerThread, type RunTrigger } from "../core/detect.js";
 import { planRun, type KnownRun, type RunFacts, type RunPlan } from "../core/plan.js";
-import {
-  buildResumePrompt,
-  buildRunPrompt,
-  DEFAULT_PROMPT_LIMITS,
-  type PromptOptions,
-  type PullRequestDetails,
-  type ReviewCommentContext,
-} from "../core/prompt.js";
+import { buildResumePrompt, buildRunPrompt } from "../core/prompt/build.js";
+import { DEFAULT_PROMPT_LIMITS, type PromptOptions, type PullRequestDetails, type ReviewCommentContext } from "../core/prompt/context.js";
 import { findKillSwitch, killSwitchReason } from "../core/kill-switch.js";
 import { renderHandBack, renderRefusal } from "../core/render/replies.js";
 import { isCiPausedByStop } from "../core/stop.js";

@@ -8,7 +8,7 @@ import type { RunMetadata } from "../core/metadata.js";
 import type { BridgeSelf } from "../core/actors.js";
 import type { RunFacts, RunMode, RunPlan } from "../core/plan.js";
 import type { RunTrigger } from "../core/detect.js";
-import type { PromptInput, PromptLimits } from "../core/prompt.js";
+import type { PromptInput, PromptLimits } from "../core/prompt/context.js";
 import type { GitHubClient, RepoRef } from "../github/client.js";
 import type { ReactionTarget } from "../github/reactions.js";
 import type { SkippedImage } from "../github/attachments.js";
