@@ -29,7 +29,7 @@ import type {
 import { classifyActor, isBotActor, type BridgeSelf } from "./actors.js";
 import { eligibleForFix, type CheckFailureIgnoreCode, type CheckFailureInput } from "./ci.js";
 import { findKillSwitch, killSwitchReason } from "./kill-switch.js";
-import { parseTriggerComment, type ParsedTrigger, type TriggerGrammar } from "./trigger.js";
+import { grammarOf, parseTriggerComment, type ParsedTrigger } from "./trigger.js";
 
 // ---------------------------------------------------------------------------------------------
 // Triggers
@@ -159,12 +159,6 @@ const ignore = (code: IgnoreCode, reason: string): TriggerDetection => ({ kind: 
 
 const isSelf = (actor: Actor, self: BridgeSelf) => classifyActor(actor, self) === "self";
 
-const grammarOf = (config: RepoConfig, self: BridgeSelf): TriggerGrammar => ({
-  phrase: config.trigger_phrase,
-  appSlug: self.appSlug,
-  mention: config.mention,
-});
-
 const onlyAction = (event: { name: string; action: string | null }, wanted: string, what: string) =>
   ignore(
     "unsupported_action",
@@ -252,6 +246,30 @@ function detectLabel(event: IssuesBridgeEvent, config: RepoConfig, self: BridgeS
   });
 }
 
+/** A review trigger, from a submitted review or one of its inline comments, unless the kill switch is on. */
+function reviewTrigger(
+  event: PullRequestReviewBridgeEvent | PullRequestReviewCommentBridgeEvent,
+  config: RepoConfig,
+  fields: Pick<ReviewTrigger, "actor" | "dedupeKey" | "forceNew" | "review" | "reviewComment" | "reason" | "instruction">,
+): TriggerDetection {
+  const { actor, dedupeKey, forceNew, ...about } = fields;
+  return unlessKillSwitch(event.thread, config, {
+    kind: "trigger",
+    trigger: {
+      flow: "review",
+      sourceType: SOURCE.gitHostPrReview,
+      event,
+      repo: event.repo,
+      actor,
+      dedupeKey,
+      forceNew,
+      thread: event.thread,
+      pullRequest: event.pullRequest,
+      ...about,
+    },
+  });
+}
+
 function detectReview(event: PullRequestReviewBridgeEvent, config: RepoConfig, self: BridgeSelf): TriggerDetection {
   if (event.action !== "submitted") return onlyAction(event, "submitted", "submitted reviews");
   const author = event.review.author ?? event.sender;
@@ -265,23 +283,14 @@ function detectReview(event: PullRequestReviewBridgeEvent, config: RepoConfig, s
     return ignore("no_trigger", `${why} Only reviews requesting changes start runs without it.`);
   }
   if (!config.reviews.enabled) return ignore("reviews_disabled", "Review triggers are off (`reviews.enabled: false`).");
-  return unlessKillSwitch(event.thread, config, {
-    kind: "trigger",
-    trigger: {
-      flow: "review",
-      sourceType: SOURCE.gitHostPrReview,
-      event,
-      repo: event.repo,
-      actor: author,
-      dedupeKey: `review:${event.review.id}`,
-      forceNew: parsed?.forceNew ?? false,
-      thread: event.thread,
-      pullRequest: event.pullRequest,
-      review: event.review,
-      reviewComment: null,
-      reason: parsed ? "trigger" : "changes_requested",
-      instruction: parsed?.instruction ?? "",
-    },
+  return reviewTrigger(event, config, {
+    actor: author,
+    dedupeKey: `review:${event.review.id}`,
+    forceNew: parsed?.forceNew ?? false,
+    review: event.review,
+    reviewComment: null,
+    reason: parsed ? "trigger" : "changes_requested",
+    instruction: parsed?.instruction ?? "",
   });
 }
 
@@ -291,24 +300,15 @@ function detectReviewComment(event: PullRequestReviewCommentBridgeEvent, config:
   if (!config.reviews.enabled) {
     return ignore("reviews_disabled", "The review comment has the trigger, but review triggers are off (`reviews.enabled: false`).");
   }
-  return unlessKillSwitch(event.thread, config, {
-    kind: "trigger",
-    trigger: {
-      flow: "review",
-      sourceType: SOURCE.gitHostPrReview,
-      event,
-      repo: event.repo,
-      actor: event.comment.author,
-      // Inline comments submitted with a review share its key: one run per review.
-      dedupeKey: event.comment.reviewId !== null ? `review:${event.comment.reviewId}` : `review-comment:${event.comment.id}`,
-      forceNew: read.parsed.forceNew,
-      thread: event.thread,
-      pullRequest: event.pullRequest,
-      review: null,
-      reviewComment: event.comment,
-      reason: "trigger",
-      instruction: read.parsed.instruction,
-    },
+  return reviewTrigger(event, config, {
+    actor: event.comment.author,
+    // Inline comments submitted with a review share its key: one run per review.
+    dedupeKey: event.comment.reviewId !== null ? `review:${event.comment.reviewId}` : `review-comment:${event.comment.id}`,
+    forceNew: read.parsed.forceNew,
+    review: null,
+    reviewComment: event.comment,
+    reason: "trigger",
+    instruction: read.parsed.instruction,
   });
 }
 

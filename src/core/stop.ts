@@ -9,7 +9,7 @@
  * checks the permission (as for any trigger) and does the writes.
  */
 import type { RepoConfig } from "../config/schema.js";
-import type { Actor, BridgeEvent, RepoRef, ThreadRef } from "./events/types.js";
+import type { Actor, BridgeEvent, IssueCommentBridgeEvent, PullRequestReviewCommentBridgeEvent, RepoRef, ThreadRef } from "./events/types.js";
 import { isTrustedAuthor, type BotIdentity, type ThreadComment } from "./markers/trust.js";
 import { parseCommentKind } from "./markers/read.js";
 import { renderKindMarker, renderMarker } from "./markers/write.js";
@@ -19,7 +19,7 @@ import { linkTarget, mentionOf } from "./render/pieces.js";
 import { inlineCode } from "./sanitize-output/code.js";
 import { md, type SafeMarkdown } from "./sanitize-output/safe-markdown.js";
 import { renderLink } from "./sanitize-output/links.js";
-import { parseTriggerComment } from "./trigger.js";
+import { grammarOf, parseTriggerComment } from "./trigger.js";
 
 export interface StopRequest {
   repo: RepoRef;
@@ -36,30 +36,24 @@ export interface StopRequest {
 
 /** A `/agent stop` (or leading `@app stop`) from a person, in a new comment, review or review comment; else null. */
 export function detectStopRequest(event: BridgeEvent, config: RepoConfig, self: BridgeSelf): StopRequest | null {
-  const grammar = { phrase: config.trigger_phrase, appSlug: self.appSlug, mention: config.mention };
+  const grammar = grammarOf(config, self);
   const isStop = (body: string | null | undefined) => parseTriggerComment(body, grammar)?.kind === "stop";
   const person = (actor: Actor | null) => actor !== null && !isBotActor(actor, self) && !isBotActor(event.sender, self);
+  const fromComment = (
+    commented: IssueCommentBridgeEvent | PullRequestReviewCommentBridgeEvent,
+    kind: "issue_comment" | "review_comment",
+    keyPrefix: string,
+  ): StopRequest | null => {
+    const { comment } = commented;
+    if (commented.action !== "created" || !person(comment.author) || !isStop(comment.body)) return null;
+    const reaction = { kind, id: comment.id };
+    return { repo: commented.repo, thread: commented.thread, actor: comment.author, reaction, url: comment.url, dedupeKey: `stop:${keyPrefix}:${comment.id}` };
+  };
   switch (event.kind) {
     case "issue_comment":
-      if (event.action !== "created" || !person(event.comment.author) || !isStop(event.comment.body)) return null;
-      return {
-        repo: event.repo,
-        thread: event.thread,
-        actor: event.comment.author,
-        reaction: { kind: "issue_comment", id: event.comment.id },
-        url: event.comment.url,
-        dedupeKey: `stop:comment:${event.comment.id}`,
-      };
+      return fromComment(event, "issue_comment", "comment");
     case "pull_request_review_comment":
-      if (event.action !== "created" || !person(event.comment.author) || !isStop(event.comment.body)) return null;
-      return {
-        repo: event.repo,
-        thread: event.thread,
-        actor: event.comment.author,
-        reaction: { kind: "review_comment", id: event.comment.id },
-        url: event.comment.url,
-        dedupeKey: `stop:review-comment:${event.comment.id}`,
-      };
+      return fromComment(event, "review_comment", "review-comment");
     case "pull_request_review": {
       const author = event.review.author ?? event.sender;
       if (event.action !== "submitted" || !person(author) || !isStop(event.review.body)) return null;
@@ -147,7 +141,7 @@ export function isCiPausedByStop(comments: readonly ThreadComment[], config: Pic
     if (comment.id > lastStop && isTrustedAuthor(comment, self) && parseCommentKind(comment.body) === "stop") lastStop = comment.id;
   }
   if (lastStop === -1) return false;
-  const grammar = { phrase: config.trigger_phrase, appSlug: self.appSlug, mention: config.mention };
+  const grammar = grammarOf(config, self);
   return !comments.some((comment) => {
     if (comment.id <= lastStop || !comment.user) return false;
     if (isBotActor({ login: comment.user.login, type: comment.user.type ?? "User" }, self)) return false;

@@ -3,14 +3,6 @@
  * here are validated (payloads.ts); the raw payload is kept, typed by `@octokit/webhooks-types`, for
  * anything else.
  */
-import type {
-  CheckSuiteEvent,
-  IssueCommentEvent,
-  IssuesEvent,
-  PullRequestReviewCommentEvent,
-  PullRequestReviewEvent,
-  WorkflowRunEvent,
-} from "@octokit/webhooks-types";
 import {
   parseKnown,
   RepositorySchema,
@@ -101,6 +93,11 @@ function pullRequestRef(pr: PullRequestPayload): PullRequestRef {
   };
 }
 
+/** What the events on a pull request's review carry: the common facts, the pull request as a thread and its refs. */
+function onPullRequest(name: string, payload: CommonPayload & { pull_request: PullRequestPayload }) {
+  return { ...common(name, payload), thread: threadOf("pull_request", payload.pull_request), pullRequest: pullRequestRef(payload.pull_request) };
+}
+
 function linkedPullRequests(list: ReadonlyArray<LinkedPullRequestPayload> | null | undefined, repo: RepoRef): LinkedPullRequest[] {
   // A suite's commit can also be the head of a pull request in another repository (this one is
   // then the fork): that pull request is not ours to act on.
@@ -127,7 +124,7 @@ function parseIssueComment(payload: unknown): IssueCommentBridgeEvent {
     ...common("issue_comment", p),
     thread: issueThread(p.issue),
     comment: { id: c.id, body: c.body, url: c.html_url, author: actor(c.user), createdAt: c.created_at },
-    raw: payload as IssueCommentEvent,
+    raw: payload as IssueCommentBridgeEvent["raw"],
   };
 }
 
@@ -138,7 +135,7 @@ function parseIssues(payload: unknown): IssuesBridgeEvent {
     ...common("issues", p),
     thread: issueThread(p.issue),
     label: p.label ? { name: p.label.name } : null,
-    raw: payload as IssuesEvent,
+    raw: payload as IssuesBridgeEvent["raw"],
   };
 }
 
@@ -147,11 +144,9 @@ function parseReview(payload: unknown): PullRequestReviewBridgeEvent {
   const r = p.review;
   return {
     kind: "pull_request_review",
-    ...common("pull_request_review", p),
-    thread: threadOf("pull_request", p.pull_request),
-    pullRequest: pullRequestRef(p.pull_request),
+    ...onPullRequest("pull_request_review", p),
     review: { id: r.id, body: r.body, state: r.state.toLowerCase(), url: r.html_url, commitId: r.commit_id, author: r.user ? actor(r.user) : null },
-    raw: payload as PullRequestReviewEvent,
+    raw: payload as PullRequestReviewBridgeEvent["raw"],
   };
 }
 
@@ -160,9 +155,7 @@ function parseReviewComment(payload: unknown): PullRequestReviewCommentBridgeEve
   const c = p.comment;
   return {
     kind: "pull_request_review_comment",
-    ...common("pull_request_review_comment", p),
-    thread: threadOf("pull_request", p.pull_request),
-    pullRequest: pullRequestRef(p.pull_request),
+    ...onPullRequest("pull_request_review_comment", p),
     comment: {
       id: c.id,
       body: c.body,
@@ -177,7 +170,7 @@ function parseReviewComment(payload: unknown): PullRequestReviewCommentBridgeEve
       inReplyToId: c.in_reply_to_id,
       commitId: c.commit_id,
     },
-    raw: payload as PullRequestReviewCommentEvent,
+    raw: payload as PullRequestReviewCommentBridgeEvent["raw"],
   };
 }
 
@@ -198,7 +191,7 @@ function parseCheckSuite(payload: unknown): CheckSuiteBridgeEvent {
       app: s.app ? { id: s.app.id ?? null, slug: s.app.slug ?? null, name: s.app.name ?? null } : null,
       pullRequests: linkedPullRequests(s.pull_requests, base.repo),
     },
-    raw: payload as CheckSuiteEvent,
+    raw: payload as CheckSuiteBridgeEvent["raw"],
   };
 }
 
@@ -228,7 +221,7 @@ function parseWorkflowRun(payload: unknown): WorkflowRunBridgeEvent {
       isFork: headRepo !== null && headRepo.id !== base.repo.id,
       pullRequests: linkedPullRequests(r.pull_requests, base.repo),
     },
-    raw: payload as WorkflowRunEvent,
+    raw: payload as WorkflowRunBridgeEvent["raw"],
   };
 }
 
