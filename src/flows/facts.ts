@@ -81,11 +81,18 @@ export interface KnownRunQuery {
   client: RunReader;
 }
 
+/** The run to continue (`pending` while it is still being created), and where it was found, for logs. */
+export interface KnownRunFinding {
+  known: KnownRun | null;
+  pending: boolean;
+  from: string | null;
+}
+
 /**
  * The run to continue, if any. Only runs of the client's own organization count (a token cannot
  * resume another organization's run). A run the service no longer knows (404) counts as none.
  */
-export async function findKnownRun(query: KnownRunQuery): Promise<{ known: KnownRun | null; pending: boolean; from: string | null }> {
+export async function findKnownRun(query: KnownRunQuery): Promise<KnownRunFinding> {
   const { repo, lookup, client, self } = query;
   const active = await lookup.activeRunInThread(repo, query.threadNumber);
   if (active && active.orgId === client.orgId) {

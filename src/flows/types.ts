@@ -129,7 +129,7 @@ export interface CheckAttempt {
 interface PreparedCommon {
   trigger: RunTrigger;
   plan: RunPlan;
-  /** The facts the plan was made from, so a shell can re-plan when they change (see `replanWithProgress`). */
+  /** The facts the plan was made from, so a shell can re-plan when they change (see `replanWithKnownRun`). */
   facts: RunFacts;
   /** Why, in one sentence, for logs. */
   reason: string;
