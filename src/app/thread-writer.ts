@@ -4,10 +4,9 @@ import type { GitHubClient } from "../github/client.js";
 import { createComment, listIssueComments, updateComment } from "../github/comments.js";
 import { GitHubNotFoundError } from "../github/errors.js";
 import { DROPPABLE_PRIORITIES, type ScheduleOptions, type WritePacer, type WritePriority } from "../github/pacing.js";
-import { addReaction, type ReactionContent } from "../github/reactions.js";
-import type { ReactionTarget, ThreadRef } from "./store/types.js";
-
-export type { ReactionContent };
+import { addReaction } from "../github/reactions.js";
+import type { ReactionContent, ReactionTarget } from "../core/render/reactions.js";
+import type { TaskReactionTarget, ThreadRef } from "./store/types.js";
 
 export type { WritePriority };
 
@@ -31,7 +30,7 @@ export interface ThreadWriter {
   /** "missing" when the comment no longer exists (deleted by someone): the caller posts a new one. "dropped": a stale progress edit. */
   updateComment(thread: ThreadRef, commentId: number, body: string, options: WriteOptions): Promise<"ok" | "missing" | "dropped">;
   /** False when the reaction was not added: nothing to react to (a review), or a courtesy dropped as stale. */
-  react(thread: ThreadRef, target: ReactionTarget, content: ReactionContent, options: WriteOptions): Promise<boolean>;
+  react(thread: ThreadRef, target: TaskReactionTarget, content: ReactionContent, options: WriteOptions): Promise<boolean>;
   /** A read: the bot's own comment in the thread whose marker carries `requestId` (what a step cut off by a crash may have posted). */
   findOwnComment(thread: ThreadRef, requestId: string): Promise<number | null>;
 }
@@ -69,7 +68,7 @@ export function createOctokitThreadWriter(octokitFor: (installationId: number | 
 }
 
 /** GitHub has no reactions on reviews themselves: reacting to one writes nothing (and needs no pacing). */
-export function canReactTo(target: ReactionTarget): target is ReactionTarget & { kind: Exclude<ReactionTarget["kind"], "review"> } {
+export function canReactTo(target: TaskReactionTarget): target is ReactionTarget {
   return target.kind !== "review";
 }
 

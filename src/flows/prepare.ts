@@ -25,7 +25,7 @@ import type { ThreadComment as MarkerComment } from "../core/markers/trust.js";
 import type { GitHubClient, RepoRef } from "../github/client.js";
 import { listIssueComments, type IssueComment } from "../github/comments.js";
 import { getPullRequest } from "../github/pulls.js";
-import type { ReactionTarget } from "../github/reactions.js";
+import type { ReactionTarget } from "../core/render/reactions.js";
 import { fetchCheckFailures, fetchReviewComments, promptInputFor, type CheckFailures, type FetchedThread } from "./context.js";
 import { asMarkerComments, checkFailureFacts, findKnownRun, headBranchOf, triggerPermission, type KnownRunFinding } from "./facts.js";
 import { triggerImages } from "./images.js";

@@ -17,7 +17,7 @@ import { renderStoppedComment, renderStopReply, type StopRequest } from "../core
 import type { GitHubClient, RepoRef } from "../github/client.js";
 import { listIssueComments } from "../github/comments.js";
 import { checkTriggerPermission } from "../github/permissions.js";
-import type { ReactionTarget } from "../github/reactions.js";
+import type { ReactionTarget } from "../core/render/reactions.js";
 import { asMarkerComments } from "./facts.js";
 import { THREAD_COMMENT_SCAN_LIMIT } from "./prepare.js";
 import type { RunReader } from "./types.js";

@@ -10,7 +10,7 @@ import type { RunFacts, RunMode, RunPlan } from "../core/plan.js";
 import type { RunTrigger } from "../core/detect.js";
 import type { PromptInput, PromptLimits } from "../core/prompt/context.js";
 import type { GitHubClient, RepoRef } from "../github/client.js";
-import type { ReactionTarget } from "../github/reactions.js";
+import type { ReactionTarget } from "../core/render/reactions.js";
 import type { SkippedImage } from "../github/attachments.js";
 import type { CallOptions, OptionalListing } from "../service/client.js";
 import type { AgentRun, CreateRunRequest, ListRepositoriesQuery, RepositoriesPage, SourceType } from "../service/wire.js";

@@ -6,6 +6,7 @@
  * Nothing running is not an error: the reply says so.
  */
 import type { RepoConfig } from "../../config/schema.js";
+import { reactionForPhase } from "../../core/render/reactions.js";
 import { renderStopReply, type StopRequest } from "../../core/stop.js";
 import { prepareStop } from "../../flows/stop.js";
 import type { GitHubClient } from "../../github/client.js";
@@ -42,7 +43,8 @@ export async function handleStop(input: { request: StopRequest; config: RepoConf
     for (const edit of prepared.edits) {
       await deps.writer.updateComment(thread, edit.commentId, edit.body, { priority: "acknowledge" });
     }
-    if (prepared.reaction) await deps.writer.react(thread, prepared.reaction, "+1", { priority: "acknowledge" });
+    const thumbsUp = reactionForPhase("stop_accepted");
+    if (prepared.reaction && thumbsUp) await deps.writer.react(thread, prepared.reaction, thumbsUp, { priority: "acknowledge" });
     // The App's held follow-ups have no comment of their own (the run's comment counts them): the reply counts from the store.
     const { active, dropped } = section.value;
     const reply =

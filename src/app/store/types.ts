@@ -1,3 +1,4 @@
+import type { ReactionTarget } from "../../core/render/reactions.js";
 import type { SourceType } from "../../service/wire.js";
 
 /**
@@ -23,10 +24,8 @@ export interface ThreadRef {
   triggerPhrase?: string;
 }
 
-export interface ReactionTarget {
-  kind: "issue_comment" | "review_comment" | "issue" | "review";
-  id: number;
-}
+/** Where a task's reactions go: what GitHub reacts to, or a review, which takes none (reacting to it writes nothing). */
+export type TaskReactionTarget = ReactionTarget | { kind: "review"; id: number };
 
 /** What is needed to (re)build the progress view and the result digest without refetching all logs. */
 export interface TraceProgress {
@@ -47,7 +46,7 @@ export interface Task {
   runId: number | null;
   orgId: number;
   trackingCommentId: number | null;
-  reaction: ReactionTarget | null;
+  reaction: TaskReactionTarget | null;
   /** The create body (CreateRunRequest) or the resume prompt. */
   request: { prompt: string; [key: string]: unknown };
   requestedBy: string | null;
