@@ -10,7 +10,7 @@ import type { RepoConfig } from "../config/schema.js";
 import { SOURCE } from "../service/wire.js";
 import type { LinkedPullRequest } from "./events/types.js";
 import { normalizeBranch } from "./markers/schema.js";
-import { listTrustedRunMarkers, type BotIdentity, type ThreadComment } from "./markers/trust.js";
+import { listTrustedRunMarkers, type BotIdentity, type MarkerComment } from "./markers/trust.js";
 
 /** Check and workflow conclusions that mean "CI failed" (others: success, neutral, cancelled, skipped…). */
 export const FAILING_CONCLUSIONS = ["failure", "timed_out"] as const;
@@ -89,7 +89,7 @@ export function selectFailedChecks<T extends CheckOutcome>(checks: readonly T[],
  * CI fix cycles the bot started on `branch` (one tracking comment each, created or resumed), and
  * the head commits they answered: the facts behind an attempt cap.
  */
-export function countFixAttempts(comments: readonly ThreadComment[], branch: string, self: BotIdentity): { attempts: number; headShas: string[] } {
+export function countFixAttempts(comments: readonly MarkerComment[], branch: string, self: BotIdentity): { attempts: number; headShas: string[] } {
   const wanted = normalizeBranch(branch);
   const cycles = listTrustedRunMarkers(comments, self).filter(
     ({ marker }) => marker.sourceType === SOURCE.gitHostCheckSuite && marker.branches.includes(wanted),

@@ -18,7 +18,7 @@ import type {
   PullRequestRef,
   PullRequestReviewBridgeEvent,
   PullRequestReviewCommentBridgeEvent,
-  RepoRef,
+  RepositoryFacts,
   ReviewCommentRef,
   ReviewRef,
   ThreadKind,
@@ -35,7 +35,7 @@ import { grammarOf, parseTriggerComment, type ParsedTrigger } from "./trigger.js
 // Triggers
 
 interface TriggerCommon {
-  repo: RepoRef;
+  repo: RepositoryFacts;
   /** Who asked (comment or review author, label sender; the sender for CI events). */
   actor: Actor;
   /** `<flow>:<id>`: two deliveries with the same key are the same request (e.g. a review and its inline comments). */
@@ -103,7 +103,7 @@ export interface DispatchTrigger extends Omit<TriggerCommon, "repo" | "actor"> {
   flow: "dispatch";
   sourceType: typeof SOURCE.api;
   event: BridgeEvent;
-  repo: RepoRef | null;
+  repo: RepositoryFacts | null;
   actor: Actor | null;
   /** The caller's explicit prompt. */
   prompt: string;

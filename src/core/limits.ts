@@ -10,7 +10,7 @@
  */
 import type { RepoConfig, RunLimitName } from "../config/schema.js";
 import { SOURCE } from "../service/wire.js";
-import { isTrustedAuthor, type BotIdentity, type ThreadComment } from "./markers/trust.js";
+import { isTrustedAuthor, type BotIdentity, type MarkerComment } from "./markers/trust.js";
 import { parseMarker, parseOverLimitMarker } from "./markers/read.js";
 import { renderOverLimitMarker } from "./markers/write.js";
 import { LIMIT_WINDOW_MS } from "./limit-windows.js";
@@ -140,7 +140,7 @@ export function judgeSpendLimits(
 // ---------------------------------------------------------------------------------------------
 // Reading the facts from the bot's own comments (for shells without a store: the Action)
 
-const createdAt = (comment: ThreadComment): number | null => {
+const createdAt = (comment: MarkerComment): number | null => {
   const at = comment.created_at ? Date.parse(comment.created_at) : Number.NaN;
   return Number.isFinite(at) ? at : null;
 };
@@ -150,7 +150,7 @@ const createdAt = (comment: ThreadComment): number | null => {
  * request which started it (`requestId`; the link comments the Action leaves on pull requests
  * name none). Each comes with its time and whether it was a CI fix.
  */
-export function runStartsFromComments(comments: readonly ThreadComment[], self: BotIdentity): Array<{ at: number; ciFix: boolean }> {
+export function runStartsFromComments(comments: readonly MarkerComment[], self: BotIdentity): Array<{ at: number; ciFix: boolean }> {
   const starts: Array<{ at: number; ciFix: boolean }> = [];
   for (const comment of comments) {
     if (!isTrustedAuthor(comment, self)) continue;
@@ -163,7 +163,7 @@ export function runStartsFromComments(comments: readonly ThreadComment[], self: 
 }
 
 /** The bot's earlier over-limit replies in a thread. */
-export function overLimitRepliesFromComments(comments: readonly ThreadComment[], self: BotIdentity): OverLimitReply[] {
+export function overLimitRepliesFromComments(comments: readonly MarkerComment[], self: BotIdentity): OverLimitReply[] {
   const replies: OverLimitReply[] = [];
   for (const comment of comments) {
     if (!isTrustedAuthor(comment, self)) continue;

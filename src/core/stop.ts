@@ -9,8 +9,8 @@
  * checks the permission (as for any trigger) and does the writes.
  */
 import type { RepoConfig } from "../config/schema.js";
-import type { Actor, BridgeEvent, IssueCommentBridgeEvent, PullRequestReviewCommentBridgeEvent, RepoRef, ThreadRef } from "./events/types.js";
-import { isTrustedAuthor, type BotIdentity, type ThreadComment } from "./markers/trust.js";
+import type { Actor, BridgeEvent, IssueCommentBridgeEvent, PullRequestReviewCommentBridgeEvent, RepositoryFacts, ThreadRef } from "./events/types.js";
+import { isTrustedAuthor, type BotIdentity, type MarkerComment } from "./markers/trust.js";
 import { parseCommentKind } from "./markers/read.js";
 import { renderKindMarker, renderMarker } from "./markers/write.js";
 import type { RunMarker } from "./markers/schema.js";
@@ -22,7 +22,7 @@ import { renderLink } from "./sanitize-output/links.js";
 import { grammarOf, parseTriggerComment } from "./trigger.js";
 
 export interface StopRequest {
-  repo: RepoRef;
+  repo: RepositoryFacts;
   thread: ThreadRef;
   /** Who asked: the shell checks they may trigger runs (a refusal otherwise, as for a trigger). */
   actor: Actor;
@@ -135,7 +135,7 @@ export function renderStopReply(input: {
  * trusted `stop` reply) and no person has written a `/agent` request since. Comment ids grow with
  * time, so "since" is "with a larger id".
  */
-export function isCiPausedByStop(comments: readonly ThreadComment[], config: Pick<RepoConfig, "trigger_phrase" | "mention">, self: BridgeSelf & BotIdentity): boolean {
+export function isCiPausedByStop(comments: readonly MarkerComment[], config: Pick<RepoConfig, "trigger_phrase" | "mention">, self: BridgeSelf & BotIdentity): boolean {
   let lastStop = -1;
   for (const comment of comments) {
     if (comment.id > lastStop && isTrustedAuthor(comment, self) && parseCommentKind(comment.body) === "stop") lastStop = comment.id;

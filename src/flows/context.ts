@@ -4,7 +4,7 @@
  * workflow jobs with the end of their logs. Fetching lives here; wording lives in core/prompt.
  */
 import type { RepoConfig } from "../config/schema.js";
-import type { RepoRef as EventRepo, ThreadRef } from "../core/events/types.js";
+import type { RepositoryFacts, ThreadRef } from "../core/events/types.js";
 import { selectFailedChecks, type CheckOutcome } from "../core/ci.js";
 import type { CheckFailureTrigger, RunTrigger } from "../core/detect.js";
 import {
@@ -15,7 +15,7 @@ import {
   type PromptLimits,
   type PullRequestDetails,
   type ReviewCommentContext,
-  type ThreadComment as PromptComment,
+  type PromptComment,
 } from "../core/prompt/context.js";
 import { listFailedCheckRuns, listFailedJobs } from "../github/checks.js";
 import type { GitHubClient, RepoRef } from "../github/client.js";
@@ -42,7 +42,7 @@ export interface FetchedThread {
   pullRequest: PullRequestDetails | null;
 }
 
-const threadContext = (repo: EventRepo, fetched: FetchedThread) =>
+const threadContext = (repo: RepositoryFacts, fetched: FetchedThread) =>
   threadContextFrom(repo, fetched.thread, {
     comments: asPromptComments(fetched.comments),
     omittedComments: fetched.omitted,

@@ -12,7 +12,7 @@ import {
   findTrustedComment,
   listTrustedRunMarkers,
   type BotIdentity,
-  type ThreadComment as MarkerComment,
+  type MarkerComment,
 } from "../core/markers/trust.js";
 import { isCheckFailureTrigger, type RunTrigger } from "../core/detect.js";
 import type { CheckSuiteFacts } from "../core/ci.js";

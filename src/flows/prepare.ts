@@ -21,7 +21,7 @@ import {
 import { findKillSwitch, killSwitchReason } from "../core/kill-switch.js";
 import { renderHandBack, renderRefusal } from "../core/render/replies.js";
 import { isCiPausedByStop } from "../core/stop.js";
-import type { ThreadComment as MarkerComment } from "../core/markers/trust.js";
+import type { MarkerComment } from "../core/markers/trust.js";
 import type { GitHubClient, RepoRef } from "../github/client.js";
 import { listIssueComments, type IssueComment } from "../github/comments.js";
 import { getPullRequest } from "../github/pulls.js";

@@ -14,7 +14,8 @@ import type { SourceType } from "../../service/wire.js";
 export type TaskState = "held" | "queued" | "sending" | "watching" | "reporting" | "done" | "abandoned";
 export type TaskKind = "create" | "resume";
 
-export interface ThreadRef {
+/** The conversation a task writes to, and how to reach it (core's `ThreadRef` is the issue or pull request itself). */
+export interface TaskThread {
   installationId: number | null;
   owner: string;
   repo: string;
@@ -41,7 +42,7 @@ export interface Task {
   kind: TaskKind;
   state: TaskState;
   sourceType: SourceType;
-  thread: ThreadRef;
+  thread: TaskThread;
   /** Known once created (or from the start for a resume). */
   runId: number | null;
   orgId: number;
@@ -73,7 +74,7 @@ export interface Task {
   updatedAt: number;
 }
 
-export type ThreadId = Pick<ThreadRef, "owner" | "repo" | "issueNumber">;
+export type ThreadId = Pick<TaskThread, "owner" | "repo" | "issueNumber">;
 
 export type TaskPatch = Partial<Omit<Task, "id" | "createdAt" | "updatedAt">>;
 

@@ -27,7 +27,7 @@ import type {
   PullRequestRef,
   PullRequestReviewBridgeEvent,
   PullRequestReviewCommentBridgeEvent,
-  RepoRef,
+  RepositoryFacts,
   ThreadKind,
   ThreadRef,
   WorkflowRunBridgeEvent,
@@ -38,7 +38,7 @@ import type {
 
 const actor = (user: UserPayload): Actor => ({ login: user.login, type: user.type ?? "User" });
 
-function repoRef(repository: RepositoryPayload): RepoRef {
+function repoRef(repository: RepositoryPayload): RepositoryFacts {
   const [ownerFromName = "", nameFromFull = repository.name] = repository.full_name.split("/");
   const owner = repository.owner?.login ?? ownerFromName;
   return {
@@ -98,7 +98,7 @@ function onPullRequest(name: string, payload: CommonPayload & { pull_request: Pu
   return { ...common(name, payload), thread: threadOf("pull_request", payload.pull_request), pullRequest: pullRequestRef(payload.pull_request) };
 }
 
-function linkedPullRequests(list: ReadonlyArray<LinkedPullRequestPayload> | null | undefined, repo: RepoRef): LinkedPullRequest[] {
+function linkedPullRequests(list: ReadonlyArray<LinkedPullRequestPayload> | null | undefined, repo: RepositoryFacts): LinkedPullRequest[] {
   // A suite's commit can also be the head of a pull request in another repository (this one is
   // then the fork): that pull request is not ours to act on.
   return (list ?? [])

@@ -15,7 +15,8 @@ import type {
 // ---------------------------------------------------------------------------------------------
 // Normalised facts
 
-export interface RepoRef {
+/** The repository an event happened in, as the bridge reads it (an octokit call takes github/client.ts's `RepoRef` instead). */
+export interface RepositoryFacts {
   owner: string;
   name: string;
   /** `owner/name`. */
@@ -143,7 +144,7 @@ export interface EventCommon {
   /** The GitHub event name (`X-GitHub-Event`). */
   name: string;
   action: string | null;
-  repo: RepoRef;
+  repo: RepositoryFacts;
   installationId: number | null;
   sender: Actor;
 }
@@ -196,7 +197,7 @@ export interface OtherBridgeEvent {
   kind: "other";
   name: string;
   action: string | null;
-  repo: RepoRef | null;
+  repo: RepositoryFacts | null;
   installationId: number | null;
   sender: Actor | null;
   raw: unknown;

@@ -8,7 +8,7 @@ import { parseCommentKind, parseMarker } from "./read.js";
 import { normalizeBranch, type BotCommentKind, type RunMarker } from "./schema.js";
 
 /** The shape of an issue comment as the GitHub REST API returns it (only what trust needs). */
-export interface ThreadComment {
+export interface MarkerComment {
   id: number;
   body?: string | null;
   /** ISO 8601; needed only by readers that count by time (spend limits). */
@@ -31,7 +31,7 @@ export interface FoundRunMarker {
  * Whether the bot wrote this comment. Logins compare case-insensitively (GitHub logins do); a
  * `…[bot]` login must not come with a user type other than `Bot`.
  */
-export function isTrustedAuthor(comment: ThreadComment, self: BotIdentity): boolean {
+export function isTrustedAuthor(comment: MarkerComment, self: BotIdentity): boolean {
   const login = comment.user?.login;
   if (!login || classifyActor(login, self) !== "self") return false;
   const type = comment.user?.type;
@@ -39,7 +39,7 @@ export function isTrustedAuthor(comment: ThreadComment, self: BotIdentity): bool
 }
 
 /** Every run marker the bot wrote in the thread, newest first (by comment id: GitHub ids increase). */
-export function listTrustedRunMarkers(comments: readonly ThreadComment[], self: BotIdentity): FoundRunMarker[] {
+export function listTrustedRunMarkers(comments: readonly MarkerComment[], self: BotIdentity): FoundRunMarker[] {
   const found: FoundRunMarker[] = [];
   for (const comment of comments) {
     if (!isTrustedAuthor(comment, self)) continue;
@@ -50,7 +50,7 @@ export function listTrustedRunMarkers(comments: readonly ThreadComment[], self: 
 }
 
 /** The newest run marker the bot wrote in the thread. Markers in anyone else's comments are ignored. */
-export function findTrustedRunMarker(comments: readonly ThreadComment[], self: BotIdentity): FoundRunMarker | null {
+export function findTrustedRunMarker(comments: readonly MarkerComment[], self: BotIdentity): FoundRunMarker | null {
   return listTrustedRunMarkers(comments, self)[0] ?? null;
 }
 
@@ -58,24 +58,24 @@ export function findTrustedRunMarker(comments: readonly ThreadComment[], self: B
  * The newest trusted run marker that names `branch`: for a review or a check failure on a pull
  * request whose head branch a known run produced or worked on.
  */
-export function findRunForBranch(comments: readonly ThreadComment[], branch: string, self: BotIdentity): FoundRunMarker | null {
+export function findRunForBranch(comments: readonly MarkerComment[], branch: string, self: BotIdentity): FoundRunMarker | null {
   const wanted = normalizeBranch(branch);
   return listTrustedRunMarkers(comments, self).find(({ marker }) => marker.runId !== null && marker.branches.includes(wanted)) ?? null;
 }
 
 /** The newest trusted marker of one run: its state says whether the result was already delivered. */
-export function findLatestMarkerForRun(comments: readonly ThreadComment[], runId: number, self: BotIdentity): FoundRunMarker | null {
+export function findLatestMarkerForRun(comments: readonly MarkerComment[], runId: number, self: BotIdentity): FoundRunMarker | null {
   return listTrustedRunMarkers(comments, self).find(({ marker }) => marker.runId === runId) ?? null;
 }
 
 /** The comment the bot already posted for a request (a webhook redelivery must not post twice). */
-export function findMarkerForRequest(comments: readonly ThreadComment[], requestId: string, self: BotIdentity): FoundRunMarker | null {
+export function findMarkerForRequest(comments: readonly MarkerComment[], requestId: string, self: BotIdentity): FoundRunMarker | null {
   return listTrustedRunMarkers(comments, self).find(({ marker }) => marker.requestId === requestId) ?? null;
 }
 
 /** The newest trusted comment of a kind (e.g. `hand_back`: the pull request was already handed back). */
-export function findTrustedComment(comments: readonly ThreadComment[], kind: BotCommentKind, self: BotIdentity): ThreadComment | null {
-  let newest: ThreadComment | null = null;
+export function findTrustedComment(comments: readonly MarkerComment[], kind: BotCommentKind, self: BotIdentity): MarkerComment | null {
+  let newest: MarkerComment | null = null;
   for (const comment of comments) {
     if (!isTrustedAuthor(comment, self) || parseCommentKind(comment.body) !== kind) continue;
     if (newest === null || comment.id > newest.id) newest = comment;

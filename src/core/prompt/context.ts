@@ -3,7 +3,7 @@
  * failed checks), per flow, and the limits every part is bounded by. Building the text is
  * sections.ts and build.ts; this file is the shapes and the mapping from parsed events.
  */
-import type { PullRequestRef, RepoRef, ReviewCommentRef, ThreadKind, ThreadRef } from "../events/types.js";
+import type { PullRequestRef, RepositoryFacts, ReviewCommentRef, ThreadKind, ThreadRef } from "../events/types.js";
 
 // ---------------------------------------------------------------------------------------------
 // Limits
@@ -54,7 +54,7 @@ export interface PromptOptions {
 // ---------------------------------------------------------------------------------------------
 // Context the shell fills
 
-export interface ThreadComment {
+export interface PromptComment {
   id?: number;
   author: string;
   /** `User`, `Bot`… Bots' comments are left out. */
@@ -83,7 +83,7 @@ export interface ThreadContext {
   body: string;
   author?: string | null;
   /** The thread's comments in the order GitHub lists them (oldest first); only the newest are used. */
-  comments?: readonly ThreadComment[];
+  comments?: readonly PromptComment[];
   /** Comments the shell already left out (older ones beyond what it fetched), for "the last N of M". */
   omittedComments?: number;
   /** Set for pull requests. */
@@ -167,9 +167,9 @@ export type PromptInput =
 
 /** A thread's context from the event's facts plus what the shell fetched (comments, PR refs). */
 export function threadContextFrom(
-  repo: Pick<RepoRef, "fullName">,
+  repo: Pick<RepositoryFacts, "fullName">,
   thread: ThreadRef,
-  fetched: { comments?: readonly ThreadComment[]; omittedComments?: number; pullRequest?: PullRequestRef | PullRequestDetails | null } = {},
+  fetched: { comments?: readonly PromptComment[]; omittedComments?: number; pullRequest?: PullRequestRef | PullRequestDetails | null } = {},
 ): ThreadContext {
   const pr = fetched.pullRequest;
   return {

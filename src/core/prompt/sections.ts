@@ -14,7 +14,7 @@ import {
   type PromptOptions,
   type ReviewCommentContext,
   type ReviewContext,
-  type ThreadComment,
+  type PromptComment,
   type ThreadContext,
 } from "./context.js";
 
@@ -38,7 +38,7 @@ function fenced(content: string, language = ""): string {
 
 export const threadNoun = (kind: ThreadKind) => (kind === "pull_request" ? "pull request" : "issue");
 
-function isBotComment(comment: ThreadComment, botLogins: readonly string[]): boolean {
+function isBotComment(comment: PromptComment, botLogins: readonly string[]): boolean {
   return classifyActor({ login: comment.author, type: comment.authorType }, { botLogins }) !== "person";
 }
 

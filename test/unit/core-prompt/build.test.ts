@@ -5,13 +5,13 @@ import {
   threadContextFrom,
   type CheckFailureContext,
   type PromptInput,
-  type ThreadComment,
+  type PromptComment,
   type ThreadContext,
 } from "../../../src/core/prompt/context.js";
 import { buildResumePrompt, buildRunPrompt } from "../../../src/core/prompt/build.js";
 import { commentEvent, labelEvent, reviewCommentEvent } from "../core-events/scenarios.js";
 
-function issueThread(comments: ThreadComment[] = [], over: Partial<ThreadContext> = {}): ThreadContext {
+function issueThread(comments: PromptComment[] = [], over: Partial<ThreadContext> = {}): ThreadContext {
   const event = commentEvent("/agent fix it");
   if (event.kind !== "issue_comment") throw new Error("unexpected event");
   return { ...threadContextFrom(event.repo, event.thread, { comments }), ...over };
