@@ -6,3 +6,4 @@ export * from "./json-schema.js";
 export * from "./key-suggestions.js";
 export * from "./salvage.js";
 export * from "./check-file.js";
+export * from "./path.js";

@@ -8,6 +8,7 @@
  *   overLimitReplyDue({ over, earlierReplies, now })  → whether the thread hears about it (once per window)
  *   renderOverLimitReply({ over, now, … })            → the reply
  */
+import { CONFIG_PATH } from "../config/path.js";
 import type { RepoConfig, RunLimitName } from "../config/schema.js";
 import { SOURCE } from "../service/wire.js";
 import { isTrustedAuthor, type BotIdentity, type MarkerComment } from "./markers/trust.js";
@@ -111,7 +112,7 @@ export function renderOverLimitReply(input: { over: OverLimit; now: number; thre
   const freesAt = Math.ceil(over.freesAt / 60_000) * 60_000;
   const wait = formatElapsed(Math.max(60_000, freesAt - input.now));
   const key = inlineCode(`limits.${over.limit}: ${over.max}`, { maxLength: 80 });
-  return `${renderOverLimitMarker(over.limit)}\n${md`⏸️ I did not start the agent: ${describeCount(over, input.threadKind)}, the limit set by ${key}. The next run can start at ${utcMinute(freesAt) as SafeMarkdown} (in ${wait as SafeMarkdown}). A maintainer can change the limit in \`.github/agent-run.yml\`.`}`;
+  return `${renderOverLimitMarker(over.limit)}\n${md`⏸️ I did not start the agent: ${describeCount(over, input.threadKind)}, the limit set by ${key}. The next run can start at ${utcMinute(freesAt) as SafeMarkdown} (in ${wait as SafeMarkdown}). A maintainer can change the limit in \`${CONFIG_PATH as SafeMarkdown}\`.`}`;
 }
 
 export type SpendVerdict =

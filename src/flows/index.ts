@@ -6,7 +6,7 @@
  */
 export * from "./types.js";
 export { prepareRun, replanWithKnownRun, THREAD_COMMENT_SCAN_LIMIT } from "./prepare.js";
-export { configErrorReply, configForDetection, detectDespiteConfigError, REPO_CONFIG_FILE } from "./config-errors.js";
+export { configErrorReply, configForDetection, detectDespiteConfigError } from "./config-errors.js";
 export { asMarkerComments, checkFailureFacts, findKnownRun, headBranchOf, triggerPermission, type KnownRunQuery } from "./facts.js";
 export { asPromptComments, fetchCheckFailures, fetchReviewComments, promptInputFor, type CheckFailures, type FetchedThread } from "./context.js";
 export { DEFAULT_MAX_IMAGE_BYTES, triggerImages } from "./images.js";

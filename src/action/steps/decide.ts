@@ -18,7 +18,7 @@ import { listRecentRepositoryComments } from "../../flows/spend-limits.js";
 import type { AgentRun, CreateRunRequest } from "../../service/wire.js";
 import { SOURCE } from "../../service/wire.js";
 import { BRIDGE_VERSION } from "../../version.js";
-import { effectiveConfig, fetchConfigFile, layeredConfigInput, parseConfigFile, CONFIG_PATH } from "../repo-config.js";
+import { effectiveConfig, fetchConfigFile, layeredConfigInput, parseConfigFile } from "../repo-config.js";
 import { workflowRunUrl } from "../runner-env.js";
 import { findEarlierAttempt } from "./rerun.js";
 import { stopFromThread } from "../stop.js";
@@ -54,7 +54,7 @@ export async function reportConfigError(step: Step, config: Extract<LoadedConfig
   const thread = threadReporter(step, threadNumber === null ? null : { number: threadNumber });
   let comment = null;
   if (thread.enabled && step.repo && threadNumber !== null) {
-    const body = await configErrorReply({ octokit: step.octokit, repo: step.repo, threadNumber, errors: config.errors, self: { botLogins: [...self.botLogins] }, file: CONFIG_PATH });
+    const body = await configErrorReply({ octokit: step.octokit, repo: step.repo, threadNumber, errors: config.errors, self: { botLogins: [...self.botLogins] } });
     if (body) comment = await thread.reply(body);
   }
   return fail(step, message, null, comment);
