@@ -1,3 +1,4 @@
+import { DEFAULT_REPO_CONFIG } from "../config/schema.js";
 import { newRunMarker } from "../core/markers/write.js";
 import type { RunMarker } from "../core/markers/schema.js";
 import { renderResultComment } from "../core/render/result.js";
@@ -9,8 +10,6 @@ import type { AgentRun } from "../service/wire.js";
 import type { Task } from "./store/types.js";
 
 /** Glue between a stored task and the pure renderers of core/render. */
-
-export const DEFAULT_TRIGGER_PHRASE = "/agent";
 
 /** The id a task's tracking comment carries in its marker, so a step cut off by a crash finds what it posted. */
 export function trackingRequestId(task: Pick<Task, "id">): string {
@@ -59,7 +58,7 @@ export function renderTaskResult(task: Task, run: AgentRun, phase: RunPhase | "t
       finalAnswer: task.progress.finalAnswer,
       totalEntries: task.progress.logsSeen,
     },
-    triggerPhrase: task.thread.triggerPhrase ?? DEFAULT_TRIGGER_PHRASE,
+    triggerPhrase: task.thread.triggerPhrase ?? DEFAULT_REPO_CONFIG.trigger_phrase,
   });
 }
 

@@ -5,6 +5,7 @@
  * bounded in size. Whose comment it is, is trust.ts's question: anybody can paste a perfect marker.
  */
 import type { RunLimitName } from "../../config/schema.js";
+import { GITHUB_COMMENT_MAX_LENGTH } from "../render/fit.js";
 import { MARKER_NAMESPACE, MARKER_OPENING } from "../sanitize-output/safe-markdown.js";
 import { BOT_COMMENT_KINDS, MARKER_LIMITS, OverLimitMarkerSchema, RunMarkerSchema, type BotCommentKind, type RunMarker } from "./schema.js";
 
@@ -12,8 +13,7 @@ const RUN_MARKER_LINE = new RegExp(`^<!-- ${MARKER_NAMESPACE}:run (\\{[^\\n]*\\}
 const KIND_MARKER_LINE = new RegExp(`^<!-- ${MARKER_NAMESPACE}:([a-z_]+) -->[ \\t]*$`, "m");
 const OVER_LIMIT_MARKER_LINE = new RegExp(`^<!-- ${MARKER_NAMESPACE}:over_limit (\\{[^\\n]{1,200}\\}) -->[ \\t]*$`, "m");
 
-/** Bodies longer than GitHub allows are not ours. */
-const MAX_BODY_LENGTH = 65_536;
+// Bodies longer than GitHub allows (GITHUB_COMMENT_MAX_LENGTH) are not ours.
 
 function countMarkerOpenings(body: string): number {
   return body.match(MARKER_OPENING)?.length ?? 0;
@@ -21,7 +21,7 @@ function countMarkerOpenings(body: string): number {
 
 /** The run marker of a comment body, or null when there is none, more than one, or it is malformed. */
 export function parseMarker(body: string | null | undefined): RunMarker | null {
-  if (!body || body.length > MAX_BODY_LENGTH) return null;
+  if (!body || body.length > GITHUB_COMMENT_MAX_LENGTH) return null;
   if (countMarkerOpenings(body) !== 1) return null;
   const line = RUN_MARKER_LINE.exec(body);
   if (!line || line[1]!.length > MARKER_LIMITS.json) return null;
@@ -37,7 +37,7 @@ export function parseMarker(body: string | null | undefined): RunMarker | null {
 
 /** The limit an over-limit reply answered, or null when the body is not one. Does not check the author. */
 export function parseOverLimitMarker(body: string | null | undefined): RunLimitName | null {
-  if (!body || body.length > MAX_BODY_LENGTH || countMarkerOpenings(body) !== 1) return null;
+  if (!body || body.length > GITHUB_COMMENT_MAX_LENGTH || countMarkerOpenings(body) !== 1) return null;
   const line = OVER_LIMIT_MARKER_LINE.exec(body);
   if (!line) return null;
   try {
@@ -50,7 +50,7 @@ export function parseOverLimitMarker(body: string | null | undefined): RunLimitN
 
 /** Which kind of bot comment a body is (by its single marker), or null. Does not check the author. */
 export function parseCommentKind(body: string | null | undefined): BotCommentKind | null {
-  if (!body || body.length > MAX_BODY_LENGTH) return null;
+  if (!body || body.length > GITHUB_COMMENT_MAX_LENGTH) return null;
   if (parseMarker(body) !== null) return "run";
   if (parseOverLimitMarker(body) !== null) return "over_limit";
   if (countMarkerOpenings(body) !== 1) return null;
