@@ -5,7 +5,8 @@
  * waits for its effect and fails with a clear message when it does not happen in time.
  */
 import { randomBytes, randomUUID } from "node:crypto";
-import { parseMarker, type RunMarker } from "../src/core/markers.js";
+import { parseMarker } from "../src/core/markers/read.js";
+import type { RunMarker } from "../src/core/markers/schema.js";
 import type { FakeWrite } from "../test/helpers/fake-github/index.js";
 import { SOURCE, type AgentRun, type SourceType } from "../src/service/wire.js";
 import { BOT_LOGIN, postWebhook } from "../test/helpers/app-harness.js";

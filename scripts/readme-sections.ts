@@ -7,8 +7,8 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { parse } from "yaml";
 import { renderConfigReference } from "../src/config/index.js";
-import { newRunMarker } from "../src/core/markers.js";
-import { renderResultComment } from "../src/core/render.js";
+import { newRunMarker } from "../src/core/markers/write.js";
+import { renderResultComment } from "../src/core/render/result.js";
 import { digestTrace } from "../src/core/trace.js";
 import { knownStatusTable, type RunPhase } from "../src/service/status.js";
 

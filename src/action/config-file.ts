@@ -3,10 +3,9 @@
  * default branch, then its YAML. Validation is repo-config.ts's; this part needs neither zod nor the
  * schema, so the head start can send the read before they are loaded.
  */
+import { CONFIG_PATH } from "../config/path.js";
 import type { GitHubClient, RepoRef } from "../github/client.js";
 import { isNotFound, toGitHubError } from "../github/errors.js";
-
-export const CONFIG_PATH = ".github/agent-run.yml";
 
 /** The file as YAML, before validation; `undefined` when the repository has none. */
 export type ConfigFileRead = { ok: true; raw: unknown; found: boolean; warnings: string[] } | { ok: false; errors: string[] };

@@ -5,8 +5,12 @@
  * a later review, follow-up comment or failing CI on that pull request then resumes the same run
  * (the App finds the same link in its store).
  */
-import { findLatestMarkerForRun, newRunMarker, renderMarker, type BotIdentity, type RunOutcome } from "../core/markers.js";
-import { inlineCode, md, renderLink, type SafeMarkdown } from "../core/sanitize-output.js";
+import { findLatestMarkerForRun, type BotIdentity } from "../core/markers/trust.js";
+import { newRunMarker, renderMarker } from "../core/markers/write.js";
+import type { RunOutcome } from "../core/markers/schema.js";
+import { inlineCode } from "../core/sanitize-output/code.js";
+import { md, type SafeMarkdown } from "../core/sanitize-output/safe-markdown.js";
+import { renderLink } from "../core/sanitize-output/links.js";
 import { asMarkerComments } from "../flows/facts.js";
 import type { GitHubClient, RepoRef } from "../github/client.js";
 import { createComment, listIssueComments } from "../github/comments.js";

@@ -5,10 +5,10 @@
  */
 import { configInputFromStrings } from "../config/inputs.js";
 import { parseRepoConfig, type ParseRepoConfigResult } from "../config/schema.js";
-import { CONFIG_PATH } from "./config-file.js";
+import { CONFIG_PATH } from "../config/path.js";
 import type { ActionInputs } from "./inputs.js";
 
-export { CONFIG_PATH, fetchConfigFile, parseConfigFile, type ConfigFileRead } from "./config-file.js";
+export { fetchConfigFile, parseConfigFile, type ConfigFileRead } from "./config-file.js";
 
 /** The inputs that are also configuration keys. */
 const INPUT_BY_PATH: Readonly<Record<string, string>> = {

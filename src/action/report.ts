@@ -3,8 +3,11 @@
  * summary (Markdown within GitHub's 1 MiB per step). Pure: main.ts writes them through
  * @actions/core. Agent text goes through the same output sanitiser as comments.
  */
-import { formatElapsed } from "../core/render.js";
-import { inlineCode, renderLink, sanitizeMarkdown, truncateText, type SafeMarkdown } from "../core/sanitize-output.js";
+import { formatElapsed } from "../core/render/pieces.js";
+import { inlineCode } from "../core/sanitize-output/code.js";
+import { renderLink } from "../core/sanitize-output/links.js";
+import { sanitizeMarkdown } from "../core/sanitize-output/prose.js";
+import { truncateText, type SafeMarkdown } from "../core/sanitize-output/safe-markdown.js";
 import type { RunPhase } from "../service/status.js";
 import type { AgentRun, GitHostPullRequest } from "../service/wire.js";
 

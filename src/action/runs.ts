@@ -3,7 +3,7 @@
  * watching a run to the timeout, and reading its logs for the tracking and result comments.
  */
 import { describeCurrentStep, digestTrace, type TraceDigest } from "../core/trace.js";
-import type { SafeMarkdown } from "../core/sanitize-output.js";
+import type { SafeMarkdown } from "../core/sanitize-output/safe-markdown.js";
 import type { RepositoryLister, RunReader } from "../flows/index.js";
 import { AgentRunClient, RunStillGoingError, type WaitOptions } from "../service/client.js";
 import { DeadlineError, NotFoundError, RateLimitError } from "../service/errors.js";

@@ -5,7 +5,7 @@
  */
 import * as core from "@actions/core";
 import type { RepoConfig } from "../config/schema.js";
-import type { BotIdentity } from "../core/markers.js";
+import type { BotIdentity } from "../core/markers/trust.js";
 import { checkSpendLimitsFromComments, REPOSITORY_COMMENT_PAGES, type RecentRepositoryComments } from "../flows/spend-limits.js";
 import type { PreparedStart } from "../flows/types.js";
 import type { GitHubClient, RepoRef } from "../github/client.js";

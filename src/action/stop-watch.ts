@@ -5,7 +5,8 @@
  * comment every few seconds while it waits, and right before it would write progress, send a
  * follow-up or post a result; once the comment says stopped, it ends without writing again.
  */
-import { isTrustedAuthor, parseMarker, type BotIdentity } from "../core/markers.js";
+import { isTrustedAuthor, type BotIdentity } from "../core/markers/trust.js";
+import { parseMarker } from "../core/markers/read.js";
 import type { GitHubClient, RepoRef } from "../github/client.js";
 import { getComment } from "../github/comments.js";
 import type { PollSchedule } from "./runs.js";

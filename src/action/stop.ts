@@ -6,7 +6,8 @@
  */
 import * as core from "@actions/core";
 import type { RepoConfig } from "../config/schema.js";
-import type { BridgeSelf } from "../core/plan.js";
+import type { BridgeSelf } from "../core/actors.js";
+import { reactionForPhase } from "../core/render/reactions.js";
 import type { StopRequest } from "../core/stop.js";
 import { prepareStop } from "../flows/stop.js";
 import type { RunReader } from "../flows/types.js";
@@ -38,7 +39,7 @@ export async function stopFromThread(input: {
       core.warning(`Could not mark comment ${edit.commentId} as stopped: ${(error as Error).message}`);
     }
   }
-  await input.thread.react(prepared.reaction, "+1");
+  await input.thread.react(prepared.reaction, reactionForPhase("stop_accepted"));
   const comment = await input.thread.reply(prepared.reply);
   core.info(prepared.reason);
   return { kind: "stopped", reason: prepared.reason, comment };

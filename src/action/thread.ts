@@ -7,7 +7,8 @@
 import type { GitHubClient, RepoRef } from "../github/client.js";
 import { createComment, updateComment, type IssueComment } from "../github/comments.js";
 import { GitHubNotFoundError, GitHubRateLimitError } from "../github/errors.js";
-import { addReaction, type ReactionContent, type ReactionTarget } from "../github/reactions.js";
+import { addReaction } from "../github/reactions.js";
+import type { ReactionContent, ReactionTarget } from "../core/render/reactions.js";
 import type { PostedComment } from "./report.js";
 
 export interface ThreadLog {
@@ -46,8 +47,9 @@ export class ThreadReporter {
     return this.tracking;
   }
 
-  async react(target: ReactionTarget | null, content: ReactionContent): Promise<void> {
-    if (!this.enabled || !target) return;
+  /** `content` from `reactionForPhase`: null (no reaction for that moment) adds none. */
+  async react(target: ReactionTarget | null, content: ReactionContent | null): Promise<void> {
+    if (!this.enabled || !target || !content) return;
     await this.attempt(`add a ${content} reaction`, () => addReaction(this.octokit, this.repo, target, content));
   }
 

@@ -1,6 +1,7 @@
 import { setMaxListeners } from "node:events";
 import { GitHubInputError, GitHubNotFoundError, GitHubPermissionError, GitHubValidationError } from "../github/errors.js";
 import { withBridgeTaskId } from "../core/metadata.js";
+import { reactionForPhase, type ReactionContent } from "../core/render/reactions.js";
 import type { AgentRunClient } from "../service/client.js";
 import { findInterruptedRun } from "../service/reconcile.js";
 import { AgentRunError, NotFoundError, PermissionError } from "../service/errors.js";
@@ -12,7 +13,7 @@ import type { EngineObserver } from "./ops/metrics.js";
 import { foldProgress } from "./progress.js";
 import { taskJobId, type JobOutcome, type WorkQueue } from "./queue/types.js";
 import type { BridgeStore, NewTask, Task, TaskPatch, ThreadId } from "./store/types.js";
-import { commentSupersedeKey, type ReactionContent, type ThreadWriter, type WritePriority } from "./thread-writer.js";
+import { commentSupersedeKey, type ThreadWriter, type WritePriority } from "./thread-writer.js";
 import { renderTaskAbandoned, renderTaskFailedToStart, renderTaskNeverSent, renderTaskResult, renderTaskTracking, trackingRequestId } from "./views.js";
 
 export interface EngineLogger {
@@ -232,7 +233,7 @@ export class RunEngine {
     } else {
       task = await this.store.updateTask(task.id, { acknowledgedAt: this.now() });
       const seen = task;
-      eyes = this.react(task, "eyes", "courtesy").then((shown) => shown && noteOnce(seen));
+      eyes = this.react(task, reactionForPhase("triggered"), "courtesy").then((shown) => shown && noteOnce(seen));
     }
     if (commentId === null) {
       const counts = await this.store.countByState();
@@ -268,7 +269,7 @@ export class RunEngine {
   private async acknowledgeHeld(task: Task): Promise<JobOutcome> {
     if (task.acknowledgedAt === null) {
       await this.store.updateTask(task.id, { acknowledgedAt: this.now() });
-      await this.react(task, "eyes", "acknowledge");
+      await this.react(task, reactionForPhase("triggered"), "acknowledge");
       this.noteAcknowledged(task);
     }
     const active = task.runId !== null ? await this.store.activeTaskForRun(task.runId) : await this.store.activeTaskForThread(task.thread.owner, task.thread.repo, task.thread.issueNumber);
@@ -409,7 +410,7 @@ export class RunEngine {
     task = await this.store.updateTask(task.id, { state: "done", error: message });
     this.observer.runFinished(task, "failed_to_start", null);
     await this.writeOrPost(task, renderTaskFailedToStart(task, error), "result");
-    await this.react(task, "confused", "result");
+    await this.react(task, reactionForPhase("failed"), "result");
     await this.closeThreadWork(task, null);
   }
 
@@ -558,7 +559,7 @@ export class RunEngine {
     const run = (task.finalRun ?? { id: task.runId }) as AgentRun;
     const phase: RunPhase | "timed_out" = task.watchTimedOut ? "timed_out" : classifyRunStatus(run.status);
     await this.writeOrPost(task, renderTaskResult(task, run, phase, this.now()), "result");
-    await this.react(task, phase === "succeeded" ? "rocket" : phase === "failed" ? "confused" : null, "result");
+    await this.react(task, phase === "timed_out" ? null : reactionForPhase(phase), "result");
     for (const pr of run.git_host_pull_requests ?? []) {
       if (pr.head_branch_name && task.runId !== null) {
         await this.store.recordRunBranch(task.thread.owner, task.thread.repo, pr.head_branch_name, task.runId, task.orgId);

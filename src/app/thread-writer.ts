@@ -1,13 +1,12 @@
-import { findMarkerForRequest } from "../core/markers.js";
+import { findMarkerForRequest } from "../core/markers/trust.js";
 import { asMarkerComments } from "../flows/facts.js";
 import type { GitHubClient } from "../github/client.js";
 import { createComment, listIssueComments, updateComment } from "../github/comments.js";
 import { GitHubNotFoundError } from "../github/errors.js";
 import { DROPPABLE_PRIORITIES, type ScheduleOptions, type WritePacer, type WritePriority } from "../github/pacing.js";
-import { addReaction, type ReactionContent } from "../github/reactions.js";
-import type { ReactionTarget, ThreadRef } from "./store/types.js";
-
-export type { ReactionContent };
+import { addReaction } from "../github/reactions.js";
+import type { ReactionContent, ReactionTarget } from "../core/render/reactions.js";
+import type { TaskReactionTarget, TaskThread } from "./store/types.js";
 
 export type { WritePriority };
 
@@ -27,13 +26,13 @@ export interface WriteOptions extends ScheduleOptions {
  * octokit or a Probot context, and so that every write can be paced per installation.
  */
 export interface ThreadWriter {
-  createComment(thread: ThreadRef, body: string, options: WriteOptions): Promise<number>;
+  createComment(thread: TaskThread, body: string, options: WriteOptions): Promise<number>;
   /** "missing" when the comment no longer exists (deleted by someone): the caller posts a new one. "dropped": a stale progress edit. */
-  updateComment(thread: ThreadRef, commentId: number, body: string, options: WriteOptions): Promise<"ok" | "missing" | "dropped">;
+  updateComment(thread: TaskThread, commentId: number, body: string, options: WriteOptions): Promise<"ok" | "missing" | "dropped">;
   /** False when the reaction was not added: nothing to react to (a review), or a courtesy dropped as stale. */
-  react(thread: ThreadRef, target: ReactionTarget, content: ReactionContent, options: WriteOptions): Promise<boolean>;
+  react(thread: TaskThread, target: TaskReactionTarget, content: ReactionContent, options: WriteOptions): Promise<boolean>;
   /** A read: the bot's own comment in the thread whose marker carries `requestId` (what a step cut off by a crash may have posted). */
-  findOwnComment(thread: ThreadRef, requestId: string): Promise<number | null>;
+  findOwnComment(thread: TaskThread, requestId: string): Promise<number | null>;
 }
 
 /** How many recent comments are searched for a comment posted by a step that was cut off. */
@@ -41,7 +40,7 @@ const OWN_COMMENT_SCAN = 100;
 
 /** A ThreadWriter over installation-scoped octokits (`probot.auth(installationId)` in the App); unpaced. */
 export function createOctokitThreadWriter(octokitFor: (installationId: number | null) => Promise<GitHubClient>, self: { botLogins: string[] }): ThreadWriter {
-  const repoOf = (thread: ThreadRef) => ({ owner: thread.owner, repo: thread.repo });
+  const repoOf = (thread: TaskThread) => ({ owner: thread.owner, repo: thread.repo });
   return {
     async createComment(thread, body) {
       const comment = await createComment(await octokitFor(thread.installationId), repoOf(thread), thread.issueNumber, body);
@@ -69,12 +68,12 @@ export function createOctokitThreadWriter(octokitFor: (installationId: number | 
 }
 
 /** GitHub has no reactions on reviews themselves: reacting to one writes nothing (and needs no pacing). */
-export function canReactTo(target: ReactionTarget): target is ReactionTarget & { kind: Exclude<ReactionTarget["kind"], "review"> } {
+export function canReactTo(target: TaskReactionTarget): target is ReactionTarget {
   return target.kind !== "review";
 }
 
 /** The key under which edits of one comment supersede each other. */
-export function commentSupersedeKey(thread: ThreadRef, commentId: number): string {
+export function commentSupersedeKey(thread: TaskThread, commentId: number): string {
   return `comment:${thread.owner}/${thread.repo}:${commentId}`;
 }
 
@@ -84,7 +83,7 @@ export function commentSupersedeKey(thread: ThreadRef, commentId: number): strin
  * "dropped"; an acknowledgement or a result is never dropped (a drop would be a pacer bug, said plainly).
  */
 export function createPacedThreadWriter(inner: ThreadWriter, pacer: WritePacer): ThreadWriter {
-  async function paced<T>(thread: ThreadRef, options: WriteOptions, write: () => Promise<T>): Promise<T | null> {
+  async function paced<T>(thread: TaskThread, options: WriteOptions, write: () => Promise<T>): Promise<T | null> {
     const outcome = await pacer.schedule(thread.installationId, options.priority, write, options);
     if (outcome.kind === "written") return outcome.value;
     if (!DROPPABLE_PRIORITIES.has(options.priority)) throw new Error(`The write pacer dropped a ${options.priority} write (${outcome.reason}); only courtesies and progress edits may be dropped.`);

@@ -1,13 +1,15 @@
-import { newRunMarker, type RunMarker } from "../core/markers.js";
-import { renderResultComment, renderServiceError, renderTrackingComment, serviceErrorForComment, type TrackingPhase } from "../core/render.js";
-import type { SafeMarkdown } from "../core/sanitize-output.js";
+import { DEFAULT_REPO_CONFIG } from "../config/schema.js";
+import { newRunMarker } from "../core/markers/write.js";
+import type { RunMarker } from "../core/markers/schema.js";
+import { renderResultComment } from "../core/render/result.js";
+import { renderServiceError, serviceErrorForComment } from "../core/render/replies.js";
+import { renderTrackingComment, type TrackingPhase } from "../core/render/tracking.js";
+import type { SafeMarkdown } from "../core/sanitize-output/safe-markdown.js";
 import type { RunPhase } from "../service/status.js";
 import type { AgentRun } from "../service/wire.js";
 import type { Task } from "./store/types.js";
 
 /** Glue between a stored task and the pure renderers of core/render. */
-
-export const DEFAULT_TRIGGER_PHRASE = "/agent";
 
 /** The id a task's tracking comment carries in its marker, so a step cut off by a crash finds what it posted. */
 export function trackingRequestId(task: Pick<Task, "id">): string {
@@ -56,7 +58,7 @@ export function renderTaskResult(task: Task, run: AgentRun, phase: RunPhase | "t
       finalAnswer: task.progress.finalAnswer,
       totalEntries: task.progress.logsSeen,
     },
-    triggerPhrase: task.thread.triggerPhrase ?? DEFAULT_TRIGGER_PHRASE,
+    triggerPhrase: task.thread.triggerPhrase ?? DEFAULT_REPO_CONFIG.trigger_phrase,
   });
 }
 

@@ -1,5 +1,6 @@
-import { isThreadEvent, parseWebhookEvent } from "../core/events.js";
-import { renderServiceError } from "../core/render.js";
+import { isThreadEvent } from "../core/events/types.js";
+import { parseWebhookEvent } from "../core/events/parse.js";
+import { renderServiceError } from "../core/render/replies.js";
 import type { RunEngine } from "./engine.js";
 import { processDelivery } from "./handlers/webhook.js";
 import type { AppDependencies } from "./handlers/types.js";

@@ -5,7 +5,7 @@ import { UsageError } from "./errors.js";
  * The metadata a run created from the CLI carries: the user's `--metadata` object, with the CLI's
  * origin recorded in `source_type` unless the user chose a (valid) source type themselves. Pure.
  */
-export function buildRunMetadata(metadataJson: string | undefined): Record<string, unknown> {
+export function metadataFromFlag(metadataJson: string | undefined): Record<string, unknown> {
   let userMetadata: Record<string, unknown> = {};
   if (metadataJson !== undefined) {
     let parsed: unknown;

@@ -30,7 +30,7 @@ export function pollSchedule(pollIntervalMs: number | undefined): WaitOptions["i
   return pollIntervalMs === undefined ? undefined : { initial: pollIntervalMs, max: pollIntervalMs, factor: 1 };
 }
 
-export async function watchRun(client: AgentRunClient, runId: number, context: CliContext, options: WatchOptions): Promise<AgentRun> {
+export async function watchRunInTerminal(client: AgentRunClient, runId: number, context: CliContext, options: WatchOptions): Promise<AgentRun> {
   const started = Date.now();
   const progress = new ProgressLine(context, context.io.isTTY && !options.json);
   let lastRun: AgentRun | undefined;
@@ -93,7 +93,7 @@ export function reportUnfinishedWatch(error: unknown, context: CliContext, json:
 /** Watches, reports, and maps the end of the watch to the exit code. */
 export async function watchAndReport(client: AgentRunClient, runId: number, context: CliContext, options: WatchOptions): Promise<void> {
   try {
-    const run = await watchRun(client, runId, context, options);
+    const run = await watchRunInTerminal(client, runId, context, options);
     reportWatchedRun(run, context, options.json);
   } catch (error) {
     reportUnfinishedWatch(error, context, options.json);

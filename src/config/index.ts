@@ -1,5 +1,4 @@
 export * from "./schema.js";
-export * from "./permissions.js";
 export * from "./glob.js";
 export * from "./issues.js";
 export * from "./inputs.js";
@@ -7,3 +6,4 @@ export * from "./json-schema.js";
 export * from "./key-suggestions.js";
 export * from "./salvage.js";
 export * from "./check-file.js";
+export * from "./path.js";

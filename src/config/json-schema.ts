@@ -5,6 +5,7 @@
  * editor with a YAML language server completes and checks the keys as they are typed.
  */
 import * as z from "zod/mini";
+import { CONFIG_PATH } from "./path.js";
 import { RepoConfigSchema } from "./schema.js";
 
 /** Where the committed schema lives in this repository and in the npm package. */
@@ -29,7 +30,7 @@ export function configJsonSchema(): Record<string, unknown> {
   return {
     $schema,
     $id: CONFIG_SCHEMA_URL,
-    title: "agent-run-bridge repository configuration (.github/agent-run.yml)",
+    title: `agent-run-bridge repository configuration (${CONFIG_PATH})`,
     description: "What starts agent runs in this repository, who may start them, and how many may start. Every key is optional.",
     ...rest,
   };

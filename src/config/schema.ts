@@ -25,8 +25,6 @@ export type FollowUpPolicy = (typeof FOLLOW_UP_POLICIES)[number];
 export const INSTRUCTIONS_MAX_CHARS = 4000;
 export const MAX_ATTEMPTS_LIMIT = 20;
 
-const objectError = (keys: string) => (issue: { code: string }) =>
-  issue.code === "invalid_type" ? `must be a mapping with the keys ${keys}` : undefined;
 
 const booleanField = () => z.boolean({ error: "must be true or false" });
 
@@ -48,6 +46,17 @@ const labelName = (example: string) =>
     z.minLength(1, { error: `must not be empty (a label name such as "${example}")` }),
     z.maxLength(50, { error: "must be at most 50 characters (GitHub's limit for label names)" }),
   );
+
+/**
+ * A section of the file (`permissions`, `label`…): a strict mapping whose every key has a default, so
+ * an absent section reads as `{}`; a value that is not a mapping is told the keys it takes.
+ */
+function section<Shape extends z.core.$ZodLooseShape>(shape: Shape, description: string) {
+  const keys = Object.keys(shape).join(", ");
+  const object = z.strictObject(shape, { error: (issue) => (issue.code === "invalid_type" ? `must be a mapping with the keys ${keys}` : undefined) });
+  // Every key has a default (or is optional), so the empty mapping is a valid input.
+  return described(z.prefault(object, {} as z.input<typeof object>), description);
+}
 
 // GitHub logins: letters, digits and single hyphens, at most 39 characters.
 const LOGIN = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,37}[A-Za-z0-9])?$/;
@@ -94,89 +103,65 @@ export const AgentTypeFieldSchema = described(
 /** A list of strings matching `pattern`, empty by default. */
 const listOf = (entry: z.ZodMiniString<string>, error: string, description: string) => described(z._default(z.array(entry, { error }), []), description);
 
-export const PermissionsSchema = described(
-  z.prefault(
-    z.strictObject(
-      {
-        minimum: described(z._default(z.enum(MINIMUM_ROLES, { error: `must be one of: ${MINIMUM_ROLES.join(", ")}` }), "write"), "Lowest repository role that may trigger a run."),
-        users: listOf(
-          z.string({ error: 'each entry must be a GitHub login such as "octocat"' }).check(z.regex(LOGIN, { error: 'each entry must be a GitHub login such as "octocat" (without the @)' })),
-          'must be a list of GitHub logins such as ["octocat"]',
-          "Logins that may trigger a run whatever their role.",
-        ),
-        teams: listOf(
-          z.string({ error: 'each entry must be a team such as "my-org/reviewers" or "reviewers"' }).check(
-            z.regex(TEAM, { error: 'each entry must be a team such as "my-org/reviewers" or "reviewers" (the repository owner\'s organization)' }),
-          ),
-          'must be a list of teams such as ["my-org/reviewers"]',
-          "Teams (`org/team-slug`, or `team-slug` in the repository owner's organization) whose members may trigger a run whatever their role.",
-        ),
-      },
-      { error: objectError("minimum, users, teams") },
+export const PermissionsSchema = section(
+  {
+    minimum: described(z._default(z.enum(MINIMUM_ROLES, { error: `must be one of: ${MINIMUM_ROLES.join(", ")}` }), "write"), "Lowest repository role that may trigger a run."),
+    users: listOf(
+      z.string({ error: 'each entry must be a GitHub login such as "octocat"' }).check(z.regex(LOGIN, { error: 'each entry must be a GitHub login such as "octocat" (without the @)' })),
+      'must be a list of GitHub logins such as ["octocat"]',
+      "Logins that may trigger a run whatever their role.",
     ),
-    {},
-  ),
+    teams: listOf(
+      z.string({ error: 'each entry must be a team such as "my-org/reviewers" or "reviewers"' }).check(
+        z.regex(TEAM, { error: 'each entry must be a team such as "my-org/reviewers" or "reviewers" (the repository owner\'s organization)' }),
+      ),
+      'must be a list of teams such as ["my-org/reviewers"]',
+      "Teams (`org/team-slug`, or `team-slug` in the repository owner's organization) whose members may trigger a run whatever their role.",
+    ),
+  },
   "Who may trigger a run: anyone whose role is at least `minimum`, OR listed in `users`, OR a member of one of `teams`. CI auto-fix is started by GitHub itself and needs no permission.",
 );
 
-export const LabelSchema = described(
-  z.prefault(
-    z.strictObject(
-      {
-        enabled: described(z._default(booleanField(), true), "Whether adding the label to an issue starts a run."),
-        name: described(z._default(labelName("agent"), "agent"), "Label that starts a run on the issue it is added to (case-insensitive)."),
-      },
-      { error: objectError("enabled, name") },
-    ),
-    {},
-  ),
+export const LabelSchema = section(
+  {
+    enabled: described(z._default(booleanField(), true), "Whether adding the label to an issue starts a run."),
+    name: described(z._default(labelName("agent"), "agent"), "Label that starts a run on the issue it is added to (case-insensitive)."),
+  },
   "Start a run when a label is added to an issue.",
 );
 
-export const ReviewsSchema = described(
-  z.prefault(
-    z.strictObject(
-      {
-        enabled: described(
-          z._default(booleanField(), true),
-          "Whether pull request reviews start runs: a review requesting changes, or a review or review comment containing the trigger.",
-        ),
-      },
-      { error: objectError("enabled") },
+export const ReviewsSchema = section(
+  {
+    enabled: described(
+      z._default(booleanField(), true),
+      "Whether pull request reviews start runs: a review requesting changes, or a review or review comment containing the trigger.",
     ),
-    {},
-  ),
+  },
   "Act on pull request reviews.",
 );
 
-export const CheckSuiteSchema = described(
-  z.prefault(
-    z.strictObject(
-      {
-        enabled: described(z._default(booleanField(), false), "Whether failing CI on a pull request starts a run that tries to fix it."),
-        max_attempts: described(z._default(intBetween(1, MAX_ATTEMPTS_LIMIT), 3), "Fix attempts per pull request before it is handed back to humans."),
-        branches: listOf(
-          z.string({ error: 'each entry must be a glob pattern such as "feature/**"' }).check(
-            z.regex(/^[^!\s]/, {
-              error: 'each entry must be a non-empty glob pattern such as "feature/**" (a leading "!" is not supported: list the branches to include)',
-            }),
-          ),
-          'must be a list of glob patterns such as ["main", "feature/**"]',
-          "Glob patterns on the pull request's head branch (`*`, `**`, `?`). Empty: every branch.",
-        ),
-        ignore_checks: listOf(
-          z.string({ error: 'each entry must be a check name or glob pattern such as "lint*"' }).check(
-            z.minLength(1, { error: 'each entry must be a non-empty check name or glob pattern such as "lint*"' }),
-          ),
-          'must be a list of check names or glob patterns such as ["lint*"]',
-          "Check run (or job) names whose failure is ignored; glob patterns allowed.",
-        ),
-        allow_forks: described(z._default(booleanField(), false), "Whether failing CI on pull requests from forks is fixed too."),
-      },
-      { error: objectError("enabled, max_attempts, branches, ignore_checks, allow_forks") },
+export const CheckSuiteSchema = section(
+  {
+    enabled: described(z._default(booleanField(), false), "Whether failing CI on a pull request starts a run that tries to fix it."),
+    max_attempts: described(z._default(intBetween(1, MAX_ATTEMPTS_LIMIT), 3), "Fix attempts per pull request before it is handed back to humans."),
+    branches: listOf(
+      z.string({ error: 'each entry must be a glob pattern such as "feature/**"' }).check(
+        z.regex(/^[^!\s]/, {
+          error: 'each entry must be a non-empty glob pattern such as "feature/**" (a leading "!" is not supported: list the branches to include)',
+        }),
+      ),
+      'must be a list of glob patterns such as ["main", "feature/**"]',
+      "Glob patterns on the pull request's head branch (`*`, `**`, `?`). Empty: every branch.",
     ),
-    {},
-  ),
+    ignore_checks: listOf(
+      z.string({ error: 'each entry must be a check name or glob pattern such as "lint*"' }).check(
+        z.minLength(1, { error: 'each entry must be a non-empty check name or glob pattern such as "lint*"' }),
+      ),
+      'must be a list of check names or glob patterns such as ["lint*"]',
+      "Check run (or job) names whose failure is ignored; glob patterns allowed.",
+    ),
+    allow_forks: described(z._default(booleanField(), false), "Whether failing CI on pull requests from forks is fixed too."),
+  },
   "Fix failing CI on pull requests (check suites in the App, workflow runs in the Action).",
 );
 
@@ -197,21 +182,15 @@ export const RUN_LIMIT_MAX = 10_000;
 export const RUN_LIMIT_NAMES = ["runs_per_thread_per_day", "runs_per_repo_per_hour", "ci_fixes_per_repo_per_day"] as const;
 export type RunLimitName = (typeof RUN_LIMIT_NAMES)[number];
 
-export const LimitsSchema = described(
-  z.prefault(
-    z.strictObject(
-      {
-        runs_per_thread_per_day: described(
-          z._default(intBetween(1, RUN_LIMIT_MAX), 20),
-          "Runs one issue or pull request may start (created or resumed, CI fixes included) in any 24 hours.",
-        ),
-        runs_per_repo_per_hour: described(z._default(intBetween(1, RUN_LIMIT_MAX), 30), "Runs the whole repository may start (created or resumed) in any 60 minutes."),
-        ci_fixes_per_repo_per_day: described(z._default(intBetween(1, RUN_LIMIT_MAX), 20), "CI auto-fix runs the whole repository may start in any 24 hours."),
-      },
-      { error: objectError(RUN_LIMIT_NAMES.join(", ")) },
+export const LimitsSchema = section(
+  {
+    runs_per_thread_per_day: described(
+      z._default(intBetween(1, RUN_LIMIT_MAX), 20),
+      "Runs one issue or pull request may start (created or resumed, CI fixes included) in any 24 hours.",
     ),
-    {},
-  ),
+    runs_per_repo_per_hour: described(z._default(intBetween(1, RUN_LIMIT_MAX), 30), "Runs the whole repository may start (created or resumed) in any 60 minutes."),
+    ci_fixes_per_repo_per_day: described(z._default(intBetween(1, RUN_LIMIT_MAX), 20), "CI auto-fix runs the whole repository may start in any 24 hours."),
+  },
   "Spend guards. Over a limit, nothing is sent to the service and the thread gets one short reply saying which limit, its count and when it frees (at most one such reply per thread per window).",
 );
 

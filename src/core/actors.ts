@@ -59,3 +59,8 @@ export function classifyActor(actor: ActorLike, self: BridgeSelf): ActorKind {
 
 /** Whether an actor's words count as a request: people's, and allowed bots'. */
 export const actsAsPerson = (kind: ActorKind): boolean => kind === "person" || kind === "allowed_bot";
+
+/** Whose words never start a run: the bridge's own, and bots the allow-list does not name. */
+export function isBotActor(actor: ActorLike | null | undefined, self: BridgeSelf): boolean {
+  return !!actor && !actsAsPerson(classifyActor(actor, self));
+}

@@ -8,12 +8,16 @@
  *   overLimitReplyDue({ over, earlierReplies, now })  → whether the thread hears about it (once per window)
  *   renderOverLimitReply({ over, now, … })            → the reply
  */
+import { CONFIG_PATH } from "../config/path.js";
 import type { RepoConfig, RunLimitName } from "../config/schema.js";
 import { SOURCE } from "../service/wire.js";
-import { isTrustedAuthor, parseMarker, parseOverLimitMarker, renderOverLimitMarker, type BotIdentity, type ThreadComment } from "./markers.js";
+import { isTrustedAuthor, type BotIdentity, type MarkerComment } from "./markers/trust.js";
+import { parseMarker, parseOverLimitMarker } from "./markers/read.js";
+import { renderOverLimitMarker } from "./markers/write.js";
 import { LIMIT_WINDOW_MS } from "./limit-windows.js";
-import { formatElapsed } from "./render.js";
-import { inlineCode, md, type SafeMarkdown } from "./sanitize-output.js";
+import { formatElapsed } from "./render/pieces.js";
+import { inlineCode } from "./sanitize-output/code.js";
+import { md, type SafeMarkdown } from "./sanitize-output/safe-markdown.js";
 
 export { LIMIT_WINDOW_MS } from "./limit-windows.js";
 
@@ -108,7 +112,7 @@ export function renderOverLimitReply(input: { over: OverLimit; now: number; thre
   const freesAt = Math.ceil(over.freesAt / 60_000) * 60_000;
   const wait = formatElapsed(Math.max(60_000, freesAt - input.now));
   const key = inlineCode(`limits.${over.limit}: ${over.max}`, { maxLength: 80 });
-  return `${renderOverLimitMarker(over.limit)}\n${md`⏸️ I did not start the agent: ${describeCount(over, input.threadKind)}, the limit set by ${key}. The next run can start at ${utcMinute(freesAt) as SafeMarkdown} (in ${wait as SafeMarkdown}). A maintainer can change the limit in \`.github/agent-run.yml\`.`}`;
+  return `${renderOverLimitMarker(over.limit)}\n${md`⏸️ I did not start the agent: ${describeCount(over, input.threadKind)}, the limit set by ${key}. The next run can start at ${utcMinute(freesAt) as SafeMarkdown} (in ${wait as SafeMarkdown}). A maintainer can change the limit in \`${CONFIG_PATH as SafeMarkdown}\`.`}`;
 }
 
 export type SpendVerdict =
@@ -137,7 +141,7 @@ export function judgeSpendLimits(
 // ---------------------------------------------------------------------------------------------
 // Reading the facts from the bot's own comments (for shells without a store: the Action)
 
-const createdAt = (comment: ThreadComment): number | null => {
+const createdAt = (comment: MarkerComment): number | null => {
   const at = comment.created_at ? Date.parse(comment.created_at) : Number.NaN;
   return Number.isFinite(at) ? at : null;
 };
@@ -147,7 +151,7 @@ const createdAt = (comment: ThreadComment): number | null => {
  * request which started it (`requestId`; the link comments the Action leaves on pull requests
  * name none). Each comes with its time and whether it was a CI fix.
  */
-export function runStartsFromComments(comments: readonly ThreadComment[], self: BotIdentity): Array<{ at: number; ciFix: boolean }> {
+export function runStartsFromComments(comments: readonly MarkerComment[], self: BotIdentity): Array<{ at: number; ciFix: boolean }> {
   const starts: Array<{ at: number; ciFix: boolean }> = [];
   for (const comment of comments) {
     if (!isTrustedAuthor(comment, self)) continue;
@@ -160,7 +164,7 @@ export function runStartsFromComments(comments: readonly ThreadComment[], self: 
 }
 
 /** The bot's earlier over-limit replies in a thread. */
-export function overLimitRepliesFromComments(comments: readonly ThreadComment[], self: BotIdentity): OverLimitReply[] {
+export function overLimitRepliesFromComments(comments: readonly MarkerComment[], self: BotIdentity): OverLimitReply[] {
   const replies: OverLimitReply[] = [];
   for (const comment of comments) {
     if (!isTrustedAuthor(comment, self)) continue;

@@ -4,8 +4,8 @@
  * token, never a payload dump; a value that looks like a credential is dropped.
  */
 import { BRIDGE_METADATA_KEYS, type SourceType } from "../service/wire.js";
-import type { BridgeEvent } from "./events.js";
-import { triggerThread, type RunTrigger } from "./plan.js";
+import type { BridgeEvent } from "./events/types.js";
+import { triggerThread, type CheckFailureTrigger, type RunTrigger } from "./detect.js";
 
 export interface MetadataExtras {
   /** `X-GitHub-Delivery` (the App) or the workflow run id and attempt (the Action). */
@@ -43,8 +43,11 @@ export function looksLikeSecret(value: string): boolean {
   return SECRET_PATTERNS.some((pattern) => pattern.test(value));
 }
 
-export function buildRunMetadata(trigger: RunTrigger, event: BridgeEvent, extras: MetadataExtras): RunMetadata {
-  const fields: Record<string, MetadataValue | null | undefined> = {
+type Fields = Record<string, MetadataValue | null | undefined>;
+
+/** Where the run came from: the event, the repository, who asked, and the bridge's status comment. */
+function originFields(trigger: RunTrigger, event: BridgeEvent, extras: MetadataExtras): Fields {
+  return {
     trigger_flow: trigger.flow,
     github_event: event.name,
     github_action: event.action,
@@ -56,58 +59,53 @@ export function buildRunMetadata(trigger: RunTrigger, event: BridgeEvent, extras
     status_comment_id: extras.statusCommentId,
     status_comment_url: extras.statusCommentUrl,
   };
+}
 
+function threadFields(trigger: RunTrigger): Fields {
   const thread = triggerThread(trigger);
-  if (thread) {
-    fields[thread.kind === "pull_request" ? "pull_request_number" : "issue_number"] = thread.number;
-    fields.html_url = thread.url;
-  }
+  if (!thread) return {};
+  return { [thread.kind === "pull_request" ? "pull_request_number" : "issue_number"]: thread.number, html_url: thread.url };
+}
 
+/** What both CI flows record after their own ids: how the checks concluded, on which commit. */
+function checkFailureFields(conclusion: string | null, trigger: CheckFailureTrigger): Fields {
+  return { conclusion, head_sha: trigger.headSha, head_branch: trigger.headBranch };
+}
+
+/** What only this flow knows: the comment, the label, the review, the check suite or the workflow run. */
+function flowFields(trigger: RunTrigger): Fields {
   switch (trigger.flow) {
     case "comment":
-      fields.comment_id = trigger.comment.id;
-      fields.comment_url = trigger.comment.url;
-      break;
+      return { comment_id: trigger.comment.id, comment_url: trigger.comment.url };
     case "label":
-      fields.label = trigger.label;
-      break;
-    case "review":
-      fields.head_sha = trigger.pullRequest.headSha;
-      fields.head_branch = trigger.pullRequest.headRef;
-      if (trigger.review) {
-        fields.review_id = trigger.review.id;
-        fields.review_url = trigger.review.url;
-        fields.review_state = trigger.review.state;
-      }
-      if (trigger.reviewComment) {
-        fields.review_id = trigger.reviewComment.reviewId;
-        fields.comment_id = trigger.reviewComment.id;
-        fields.comment_url = trigger.reviewComment.url;
-      }
-      break;
+      return { label: trigger.label };
+    case "review": {
+      const { review, reviewComment } = trigger;
+      return {
+        head_sha: trigger.pullRequest.headSha,
+        head_branch: trigger.pullRequest.headRef,
+        ...(review ? { review_id: review.id, review_url: review.url, review_state: review.state } : {}),
+        ...(reviewComment ? { review_id: reviewComment.reviewId, comment_id: reviewComment.id, comment_url: reviewComment.url } : {}),
+      };
+    }
     case "check_suite":
-      fields.check_suite_id = trigger.checkSuite.id;
-      fields.check_suite_url = trigger.checkSuite.url;
-      fields.conclusion = trigger.checkSuite.conclusion;
-      fields.head_sha = trigger.headSha;
-      fields.head_branch = trigger.headBranch;
-      break;
-    case "workflow_run":
-      fields.workflow_run_id = trigger.workflowRun.id;
-      fields.workflow_run_url = trigger.workflowRun.url;
-      fields.workflow_name = trigger.workflowRun.name;
-      fields.conclusion = trigger.workflowRun.conclusion;
-      fields.head_sha = trigger.headSha;
-      fields.head_branch = trigger.headBranch;
-      break;
+      return { check_suite_id: trigger.checkSuite.id, check_suite_url: trigger.checkSuite.url, ...checkFailureFields(trigger.checkSuite.conclusion, trigger) };
+    case "workflow_run": {
+      const run = trigger.workflowRun;
+      return { workflow_run_id: run.id, workflow_run_url: run.url, workflow_name: run.name, ...checkFailureFields(run.conclusion, trigger) };
+    }
     case "dispatch":
-      break;
+      return {};
   }
+}
 
+export function buildRunMetadata(trigger: RunTrigger, event: BridgeEvent, extras: MetadataExtras): RunMetadata {
+  const fields: Fields = { ...originFields(trigger, event, extras), ...threadFields(trigger), ...flowFields(trigger) };
   const metadata: RunMetadata = {
     source_type: trigger.sourceType,
     bridge: { name: extras.appName, version: extras.appVersion },
   };
+  // Empty values are left out; a string that looks like a credential is dropped, a long one cut.
   for (const [key, value] of Object.entries(fields)) {
     if (value === undefined || value === null || value === "") continue;
     if (typeof value === "string") {

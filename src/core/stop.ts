@@ -9,14 +9,20 @@
  * checks the permission (as for any trigger) and does the writes.
  */
 import type { RepoConfig } from "../config/schema.js";
-import type { Actor, BridgeEvent, RepoRef, ThreadRef } from "./events.js";
-import { isTrustedAuthor, parseCommentKind, renderKindMarker, renderMarker, type BotIdentity, type RunMarker, type ThreadComment } from "./markers.js";
-import { isBotActor, type BridgeSelf } from "./plan.js";
-import { inlineCode, md, renderLink, safeHttpUrl, type SafeMarkdown } from "./sanitize-output.js";
-import { parseTriggerComment } from "./trigger.js";
+import type { Actor, BridgeEvent, IssueCommentBridgeEvent, PullRequestReviewCommentBridgeEvent, RepositoryFacts, ThreadRef } from "./events/types.js";
+import { isTrustedAuthor, type BotIdentity, type MarkerComment } from "./markers/trust.js";
+import { parseCommentKind } from "./markers/read.js";
+import { renderKindMarker, renderMarker } from "./markers/write.js";
+import type { RunMarker } from "./markers/schema.js";
+import { isBotActor, type BridgeSelf } from "./actors.js";
+import { linkTarget, mentionOf } from "./render/pieces.js";
+import { inlineCode } from "./sanitize-output/code.js";
+import { md, type SafeMarkdown } from "./sanitize-output/safe-markdown.js";
+import { renderLink } from "./sanitize-output/links.js";
+import { grammarOf, parseTriggerComment } from "./trigger.js";
 
 export interface StopRequest {
-  repo: RepoRef;
+  repo: RepositoryFacts;
   thread: ThreadRef;
   /** Who asked: the shell checks they may trigger runs (a refusal otherwise, as for a trigger). */
   actor: Actor;
@@ -30,30 +36,24 @@ export interface StopRequest {
 
 /** A `/agent stop` (or leading `@app stop`) from a person, in a new comment, review or review comment; else null. */
 export function detectStopRequest(event: BridgeEvent, config: RepoConfig, self: BridgeSelf): StopRequest | null {
-  const grammar = { phrase: config.trigger_phrase, appSlug: self.appSlug, mention: config.mention };
+  const grammar = grammarOf(config, self);
   const isStop = (body: string | null | undefined) => parseTriggerComment(body, grammar)?.kind === "stop";
   const person = (actor: Actor | null) => actor !== null && !isBotActor(actor, self) && !isBotActor(event.sender, self);
+  const fromComment = (
+    commented: IssueCommentBridgeEvent | PullRequestReviewCommentBridgeEvent,
+    kind: "issue_comment" | "review_comment",
+    keyPrefix: string,
+  ): StopRequest | null => {
+    const { comment } = commented;
+    if (commented.action !== "created" || !person(comment.author) || !isStop(comment.body)) return null;
+    const reaction = { kind, id: comment.id };
+    return { repo: commented.repo, thread: commented.thread, actor: comment.author, reaction, url: comment.url, dedupeKey: `stop:${keyPrefix}:${comment.id}` };
+  };
   switch (event.kind) {
     case "issue_comment":
-      if (event.action !== "created" || !person(event.comment.author) || !isStop(event.comment.body)) return null;
-      return {
-        repo: event.repo,
-        thread: event.thread,
-        actor: event.comment.author,
-        reaction: { kind: "issue_comment", id: event.comment.id },
-        url: event.comment.url,
-        dedupeKey: `stop:comment:${event.comment.id}`,
-      };
+      return fromComment(event, "issue_comment", "comment");
     case "pull_request_review_comment":
-      if (event.action !== "created" || !person(event.comment.author) || !isStop(event.comment.body)) return null;
-      return {
-        repo: event.repo,
-        thread: event.thread,
-        actor: event.comment.author,
-        reaction: { kind: "review_comment", id: event.comment.id },
-        url: event.comment.url,
-        dedupeKey: `stop:review-comment:${event.comment.id}`,
-      };
+      return fromComment(event, "review_comment", "review-comment");
     case "pull_request_review": {
       const author = event.review.author ?? event.sender;
       if (event.action !== "submitted" || !person(author) || !isStop(event.review.body)) return null;
@@ -67,19 +67,15 @@ export function detectStopRequest(event: BridgeEvent, config: RepoConfig, self: 
 // ---------------------------------------------------------------------------------------------
 // What the thread says
 
-const GITHUB_LOGIN = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/;
-
-const who = (login: string): SafeMarkdown => (GITHUB_LOGIN.test(login) ? (`@${login}` as SafeMarkdown) : inlineCode(login, { maxLength: 60 }));
-
 function runRef(runId: number | null, webUrl: string | null | undefined): SafeMarkdown {
   if (runId === null) return md`the run`;
-  const href = safeHttpUrl(webUrl);
-  return href && href.length <= 2000 ? renderLink(`#${runId}`, href) : (`${runId}` as SafeMarkdown);
+  const href = linkTarget(webUrl);
+  return href ? renderLink(`#${runId}`, href) : (`${runId}` as SafeMarkdown);
 }
 
 function cancelNote(webUrl: string | null | undefined): SafeMarkdown {
-  const href = safeHttpUrl(webUrl);
-  const page = href && href.length <= 2000 ? renderLink("its page", href) : md`its page on the Agent Run Service`;
+  const href = linkTarget(webUrl);
+  const page = href ? renderLink("its page", href) : md`its page on the Agent Run Service`;
   return md`The Agent Run Service has no cancel call, so **the run itself may still be working**: stop it on ${page} if it should not finish.`;
 }
 
@@ -100,10 +96,10 @@ export function renderStoppedComment(input: StoppedCommentInput): string {
   const link = runRef(input.marker.runId, input.webUrl);
   const again = inlineCode(`${input.triggerPhrase} <instructions>`, { maxLength: 100 });
   if (input.role === "follow_up") {
-    return `${marker}\n${md`⏹️ **Dropped:** ${who(input.stoppedBy)} stopped agent run ${link} before this follow-up was sent. Reply with ${again} to ask again.`}`;
+    return `${marker}\n${md`⏹️ **Dropped:** ${mentionOf(input.stoppedBy)} stopped agent run ${link} before this follow-up was sent. Reply with ${again} to ask again.`}`;
   }
   const lines = [
-    md`### ⏹️ Agent run ${link} stopped by ${who(input.stoppedBy)}`,
+    md`### ⏹️ Agent run ${link} stopped by ${mentionOf(input.stoppedBy)}`,
     md`I stopped watching this run and will not post its result here. ${cancelNote(input.webUrl)}`,
     md`<sub>Reply with ${again} to continue this run.</sub>`,
   ];
@@ -126,8 +122,8 @@ export function renderStopReply(input: {
       ? (` and dropped ${input.droppedFollowUps === 1 ? "the follow-up" : `${input.droppedFollowUps} follow-ups`} waiting for it` as SafeMarkdown)
       : md``;
   const body = input.stopped
-    ? md`⏹️ ${who(input.stoppedBy)}, I stopped watching agent run ${runRef(input.stopped.runId, input.stopped.webUrl)}${dropped}. ${cancelNote(input.stopped.webUrl)}${ci}`
-    : md`⏹️ ${who(input.stoppedBy)}, nothing is running in this thread, so there was nothing to stop.${ci}`;
+    ? md`⏹️ ${mentionOf(input.stoppedBy)}, I stopped watching agent run ${runRef(input.stopped.runId, input.stopped.webUrl)}${dropped}. ${cancelNote(input.stopped.webUrl)}${ci}`
+    : md`⏹️ ${mentionOf(input.stoppedBy)}, nothing is running in this thread, so there was nothing to stop.${ci}`;
   return `${renderKindMarker("stop")}\n${body}`;
 }
 
@@ -139,13 +135,13 @@ export function renderStopReply(input: {
  * trusted `stop` reply) and no person has written a `/agent` request since. Comment ids grow with
  * time, so "since" is "with a larger id".
  */
-export function isCiPausedByStop(comments: readonly ThreadComment[], config: Pick<RepoConfig, "trigger_phrase" | "mention">, self: BridgeSelf & BotIdentity): boolean {
+export function isCiPausedByStop(comments: readonly MarkerComment[], config: Pick<RepoConfig, "trigger_phrase" | "mention">, self: BridgeSelf & BotIdentity): boolean {
   let lastStop = -1;
   for (const comment of comments) {
     if (comment.id > lastStop && isTrustedAuthor(comment, self) && parseCommentKind(comment.body) === "stop") lastStop = comment.id;
   }
   if (lastStop === -1) return false;
-  const grammar = { phrase: config.trigger_phrase, appSlug: self.appSlug, mention: config.mention };
+  const grammar = grammarOf(config, self);
   return !comments.some((comment) => {
     if (comment.id <= lastStop || !comment.user) return false;
     if (isBotActor({ login: comment.user.login, type: comment.user.type ?? "User" }, self)) return false;

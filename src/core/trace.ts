@@ -9,7 +9,9 @@
  */
 import type { LogEntry, MessageType } from "../service/wire.js";
 import { MESSAGE_TYPES, TOOL_NAMES } from "../service/wire.js";
-import { inlineCode, md, type SafeMarkdown, sanitizeInline, truncateText } from "./sanitize-output.js";
+import { inlineCode } from "./sanitize-output/code.js";
+import { md, type SafeMarkdown, truncateText } from "./sanitize-output/safe-markdown.js";
+import { sanitizeInline } from "./sanitize-output/prose.js";
 
 export interface TraceOptions {
   /** Wrapped in code wherever agent text repeats it, so a step line cannot trigger the bot. */

@@ -15,6 +15,8 @@
  *   after it are the person's reason, not an instruction. `<phrase> stop the flaky test…` is an
  *   ordinary instruction, and so is `<phrase> new stop`.
  */
+import type { RepoConfig } from "../config/schema.js";
+import type { BridgeSelf } from "./actors.js";
 import { classifyLines, sanitizeUserText } from "./sanitize-input.js";
 
 export interface TriggerGrammar {
@@ -25,6 +27,13 @@ export interface TriggerGrammar {
   /** Whether a mention of the app triggers. */
   mention: boolean;
 }
+
+/** The grammar a repository's configuration and the bridge's identity make. */
+export const grammarOf = (config: Pick<RepoConfig, "trigger_phrase" | "mention">, self: Pick<BridgeSelf, "appSlug">): TriggerGrammar => ({
+  phrase: config.trigger_phrase,
+  appSlug: self.appSlug,
+  mention: config.mention,
+});
 
 export interface ParsedTrigger {
   /** `run`: start or continue a run with the instruction; `stop`: stop watching the thread's run (the instruction is empty). */

@@ -3,19 +3,18 @@
  * have been a trigger), and answer once per thread (not again while the bot's latest config-error
  * comment in the thread already says the same).
  */
+import { CONFIG_PATH } from "../config/path.js";
 import { configForJudging, salvageConfig } from "../config/salvage.js";
 import type { RepoConfig } from "../config/schema.js";
-import type { BridgeEvent } from "../core/events.js";
-import { findTrustedComment, type BotIdentity } from "../core/markers.js";
-import { detectTrigger, type BridgeSelf, type TriggerDetection } from "../core/plan.js";
-import { renderConfigError } from "../core/render.js";
+import type { BridgeEvent } from "../core/events/types.js";
+import { findTrustedComment, type BotIdentity } from "../core/markers/trust.js";
+import { detectTrigger, type TriggerDetection } from "../core/detect.js";
+import type { BridgeSelf } from "../core/actors.js";
+import { renderConfigError } from "../core/render/replies.js";
 import type { GitHubClient, RepoRef } from "../github/client.js";
 import { listIssueComments } from "../github/comments.js";
 import { asMarkerComments } from "./facts.js";
 import { THREAD_COMMENT_SCAN_LIMIT } from "./prepare.js";
-
-/** Where the repository configuration lives (Probot's `context.config("agent-run.yml")` reads it under `.github/`). */
-export const REPO_CONFIG_FILE = ".github/agent-run.yml";
 
 /**
  * The configuration a broken file most plausibly meant, for trigger detection: every value valid on
@@ -48,7 +47,7 @@ export async function configErrorReply(input: {
   self: BotIdentity;
   file?: string;
 }): Promise<string | null> {
-  const body = renderConfigError({ errors: input.errors, file: input.file ?? REPO_CONFIG_FILE });
+  const body = renderConfigError({ errors: input.errors, file: input.file ?? CONFIG_PATH });
   const { comments } = await listIssueComments(input.octokit, input.repo, input.threadNumber, { limit: THREAD_COMMENT_SCAN_LIMIT });
   const latest = findTrustedComment(asMarkerComments(comments), "config_error", input.self);
   return latest?.body?.trim() === body.trim() ? null : body;

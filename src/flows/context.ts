@@ -4,8 +4,9 @@
  * workflow jobs with the end of their logs. Fetching lives here; wording lives in core/prompt.
  */
 import type { RepoConfig } from "../config/schema.js";
-import type { RepoRef as EventRepo, ThreadRef } from "../core/events.js";
-import { selectFailedChecks, type CheckFailureTrigger, type RunTrigger } from "../core/plan.js";
+import type { RepositoryFacts, ThreadRef } from "../core/events/types.js";
+import { selectFailedChecks, type CheckOutcome } from "../core/ci.js";
+import type { CheckFailureTrigger, RunTrigger } from "../core/detect.js";
 import {
   reviewCommentContextFrom,
   threadContextFrom,
@@ -14,8 +15,8 @@ import {
   type PromptLimits,
   type PullRequestDetails,
   type ReviewCommentContext,
-  type ThreadComment as PromptComment,
-} from "../core/prompt.js";
+  type PromptComment,
+} from "../core/prompt/context.js";
 import { listFailedCheckRuns, listFailedJobs } from "../github/checks.js";
 import type { GitHubClient, RepoRef } from "../github/client.js";
 import type { IssueComment } from "../github/comments.js";
@@ -41,7 +42,7 @@ export interface FetchedThread {
   pullRequest: PullRequestDetails | null;
 }
 
-const threadContext = (repo: EventRepo, fetched: FetchedThread) =>
+const threadContext = (repo: RepositoryFacts, fetched: FetchedThread) =>
   threadContextFrom(repo, fetched.thread, {
     comments: asPromptComments(fetched.comments),
     omittedComments: fetched.omitted,
@@ -52,6 +53,12 @@ export interface CheckFailures {
   failures: FailedCheckContext[];
   /** Failing checks left after `ignore_checks`; undefined when no failing check could be read at all. */
   relevantFailures: number | undefined;
+}
+
+/** The failing checks left after `ignore_checks`, in the prompt's shape; no relevance figure when none could be read. */
+function relevantFailures<T extends CheckOutcome>(checks: readonly T[], ignoreChecks: readonly string[], toContext: (check: T) => FailedCheckContext): CheckFailures {
+  const { failed, ignored } = selectFailedChecks(checks, ignoreChecks);
+  return { relevantFailures: failed.length + ignored.length > 0 ? failed.length : undefined, failures: failed.map(toContext) };
 }
 
 /** The failed check runs (check suite) or jobs (workflow run), minus `check_suite.ignore_checks`. */
@@ -65,31 +72,23 @@ export async function fetchCheckFailures(
   const ignore = config.check_suite.ignore_checks;
   if (trigger.flow === "check_suite") {
     const runs = await listFailedCheckRuns(octokit, repo, trigger.checkSuite.id, { maxAnnotations: limits.annotationsPerCheck });
-    const { failed, ignored } = selectFailedChecks(runs, ignore);
-    return {
-      relevantFailures: failed.length + ignored.length > 0 ? failed.length : undefined,
-      failures: failed.map((run) => ({
-        name: run.name,
-        conclusion: run.conclusion,
-        url: run.htmlUrl,
-        title: run.title,
-        summary: run.summary,
-        annotations: run.annotations.map((a) => ({ path: a.path, startLine: a.startLine, endLine: a.endLine, level: a.level, title: a.title, message: a.message })),
-      })),
-    };
+    return relevantFailures(runs, ignore, (run) => ({
+      name: run.name,
+      conclusion: run.conclusion,
+      url: run.htmlUrl,
+      title: run.title,
+      summary: run.summary,
+      annotations: run.annotations.map((a) => ({ path: a.path, startLine: a.startLine, endLine: a.endLine, level: a.level, title: a.title, message: a.message })),
+    }));
   }
   const jobs = await listFailedJobs(octokit, repo, trigger.workflowRun.id, { maxLogBytes: limits.logExcerptChars * 2 });
-  const { failed, ignored } = selectFailedChecks(jobs, ignore);
-  return {
-    relevantFailures: failed.length + ignored.length > 0 ? failed.length : undefined,
-    failures: failed.map((job) => ({
-      name: job.name,
-      conclusion: job.conclusion,
-      url: job.htmlUrl,
-      failedSteps: job.failedSteps.map((step) => step.name),
-      logExcerpt: job.logTail || (job.logUnavailable ? `(log unavailable: ${job.logUnavailable})` : null),
-    })),
-  };
+  return relevantFailures(jobs, ignore, (job) => ({
+    name: job.name,
+    conclusion: job.conclusion,
+    url: job.htmlUrl,
+    failedSteps: job.failedSteps.map((step) => step.name),
+    logExcerpt: job.logTail || (job.logUnavailable ? `(log unavailable: ${job.logUnavailable})` : null),
+  }));
 }
 
 /** The inline comments a review trigger is about. */

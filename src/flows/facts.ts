@@ -5,16 +5,18 @@
  */
 import { classifyActor, type BridgeSelf } from "../core/actors.js";
 import type { RepoConfig } from "../config/schema.js";
-import type { PullRequestRef } from "../core/events.js";
+import type { PullRequestRef } from "../core/events/types.js";
+import { countFixAttempts } from "../core/ci.js";
 import {
-  countFixAttempts,
   findRunForBranch,
   findTrustedComment,
   listTrustedRunMarkers,
   type BotIdentity,
-  type ThreadComment as MarkerComment,
-} from "../core/markers.js";
-import { isCheckFailureTrigger, type CheckSuiteFacts, type KnownRun, type RunTrigger } from "../core/plan.js";
+  type MarkerComment,
+} from "../core/markers/trust.js";
+import { isCheckFailureTrigger, type RunTrigger } from "../core/detect.js";
+import type { CheckSuiteFacts } from "../core/ci.js";
+import type { KnownRun } from "../core/plan.js";
 import type { GitHubClient, RepoRef } from "../github/client.js";
 import type { IssueComment } from "../github/comments.js";
 import { checkTriggerPermission } from "../github/permissions.js";
@@ -79,11 +81,18 @@ export interface KnownRunQuery {
   client: RunReader;
 }
 
+/** The run to continue (`pending` while it is still being created), and where it was found, for logs. */
+export interface KnownRunFinding {
+  known: KnownRun | null;
+  pending: boolean;
+  from: string | null;
+}
+
 /**
  * The run to continue, if any. Only runs of the client's own organization count (a token cannot
  * resume another organization's run). A run the service no longer knows (404) counts as none.
  */
-export async function findKnownRun(query: KnownRunQuery): Promise<{ known: KnownRun | null; pending: boolean; from: string | null }> {
+export async function findKnownRun(query: KnownRunQuery): Promise<KnownRunFinding> {
   const { repo, lookup, client, self } = query;
   const active = await lookup.activeRunInThread(repo, query.threadNumber);
   if (active && active.orgId === client.orgId) {

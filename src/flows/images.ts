@@ -1,6 +1,6 @@
 /** Images pasted into the trigger (GitHub attachments), downloaded as data URIs for a create request. */
-import type { RunTrigger } from "../core/plan.js";
-import { MAX_IMAGE_ATTACHMENTS, parseImageAttachments } from "../core/prompt.js";
+import type { RunTrigger } from "../core/detect.js";
+import { MAX_IMAGE_ATTACHMENTS, parseImageAttachments } from "../core/prompt/images.js";
 import { downloadImagesAsDataUris, type SkippedImage } from "../github/attachments.js";
 import type { ImageDownloadSettings } from "./types.js";
 

@@ -5,34 +5,29 @@
  * bodies); this module only gathers their inputs.
  */
 import type { RepoConfig } from "../config/schema.js";
-import type { ThreadRef } from "../core/events.js";
+import type { ThreadRef } from "../core/events/types.js";
 import { buildRunMetadata } from "../core/metadata.js";
+import { isCheckFailureTrigger, triggerThread, type RunTrigger } from "../core/detect.js";
+import { planRun, type KnownRun, type RunFacts, type RunPlan } from "../core/plan.js";
+import { buildResumePrompt, buildRunPrompt } from "../core/prompt/build.js";
 import {
-  isCheckFailureTrigger,
-  planRun,
-  triggerThread,
-  type KnownRun,
-  type RunFacts,
-  type RunPlan,
-  type RunTrigger,
-} from "../core/plan.js";
-import {
-  buildResumePrompt,
-  buildRunPrompt,
   DEFAULT_PROMPT_LIMITS,
+  type PromptInput,
+  type PromptLimits,
   type PromptOptions,
   type PullRequestDetails,
   type ReviewCommentContext,
-} from "../core/prompt.js";
+} from "../core/prompt/context.js";
 import { findKillSwitch, killSwitchReason } from "../core/kill-switch.js";
-import { renderHandBack, renderRefusal } from "../core/render.js";
+import { renderHandBack, renderRefusal } from "../core/render/replies.js";
 import { isCiPausedByStop } from "../core/stop.js";
+import type { MarkerComment } from "../core/markers/trust.js";
 import type { GitHubClient, RepoRef } from "../github/client.js";
 import { listIssueComments, type IssueComment } from "../github/comments.js";
 import { getPullRequest } from "../github/pulls.js";
-import type { ReactionTarget } from "../github/reactions.js";
+import type { ReactionTarget } from "../core/render/reactions.js";
 import { fetchCheckFailures, fetchReviewComments, promptInputFor, type CheckFailures, type FetchedThread } from "./context.js";
-import { asMarkerComments, checkFailureFacts, findKnownRun, headBranchOf, triggerPermission } from "./facts.js";
+import { asMarkerComments, checkFailureFacts, findKnownRun, headBranchOf, triggerPermission, type KnownRunFinding } from "./facts.js";
 import { triggerImages } from "./images.js";
 import { sharedRepositoryIds, type RepositoryIdResolution, type RepositoryLister } from "./repository-id.js";
 import type { PreparedRun, PreparedStart, PrepareRunInput, ReplyThread } from "./types.js";
@@ -41,11 +36,6 @@ import type { PreparedRun, PreparedStart, PrepareRunInput, ReplyThread } from ".
 export const THREAD_COMMENT_SCAN_LIMIT = 300;
 
 const repoRefOf = (trigger: RunTrigger): RepoRef | null => (trigger.repo ? { owner: trigger.repo.owner, repo: trigger.repo.name } : null);
-
-function replyThreadOf(trigger: RunTrigger): ReplyThread | null {
-  const thread = triggerThread(trigger);
-  return thread ? { kind: thread.kind, number: thread.number, url: thread.url } : null;
-}
 
 function reactionTargetOf(trigger: RunTrigger): ReactionTarget | null {
   switch (trigger.flow) {
@@ -92,27 +82,93 @@ async function fetchPullRequestDetails(octokit: GitHubClient, repo: RepoRef, tri
   return { url: pr.htmlUrl, baseRef: pr.base.ref, headRef: pr.head.ref, headRepoFullName: pr.head.repoFullName, isFork: pr.fromFork };
 }
 
+/** What prepareRun reads in one go once the permission is settled: the thread, the pull request, the review, the checks. */
+interface Gathered {
+  listed: { comments: IssueComment[]; total: number };
+  pullRequest: PullRequestDetails | null;
+  reviewComments: ReviewCommentContext[];
+  failures: CheckFailures | undefined;
+  /** The thread's comments as the marker readers take them. */
+  markerComments: MarkerComment[];
+}
+
+/** The reads a plan and a prompt need, sent together (they do not depend on each other). */
+async function gather(input: PrepareRunInput, repo: RepoRef | null, thread: ReplyThread | null, limits: PromptLimits): Promise<Gathered> {
+  const { trigger, octokit, config } = input;
+  const scan = thread && repo ? listIssueComments(octokit, repo, thread.number, { limit: THREAD_COMMENT_SCAN_LIMIT }) : Promise.resolve({ comments: [] as IssueComment[], total: 0 });
+  const details = repo ? fetchPullRequestDetails(octokit, repo, trigger) : Promise.resolve(null);
+  const reviewComments: Promise<ReviewCommentContext[]> = trigger.flow === "review" && repo ? fetchReviewComments(octokit, repo, trigger) : Promise.resolve([]);
+  const checks: Promise<CheckFailures | undefined> =
+    isCheckFailureTrigger(trigger) && repo ? fetchCheckFailures(octokit, repo, trigger, config, limits) : Promise.resolve(undefined);
+  const [listed, pullRequest, inline, failures] = await Promise.all([scan, details, reviewComments, checks]);
+  return { listed, pullRequest, reviewComments: inline, failures, markerComments: asMarkerComments(listed.comments) };
+}
+
+/** For a CI failure: why it stays quiet on its pull request (the kill-switch label, whose labels CI payloads lack), or null. */
+async function killSwitchOnPullRequest(input: PrepareRunInput, repo: RepoRef | null): Promise<string | null> {
+  const { trigger } = input;
+  if (!isCheckFailureTrigger(trigger) || !repo) return null;
+  const pr = await getPullRequest(input.octokit, repo, trigger.pullRequest.number);
+  const label = findKillSwitch(pr.labels, input.config);
+  return label === null ? null : killSwitchReason(label, "pull_request");
+}
+
+/** The facts planRun still needs once a trigger is allowed: the run the thread or branch has, and for CI the attempts so far. */
+async function knownRunAndAttempts(
+  input: PrepareRunInput,
+  known: { repo: RepoRef | null; thread: ReplyThread | null; gathered: Gathered; facts: RunFacts },
+): Promise<{ knownRun: KnownRunFinding; facts: RunFacts }> {
+  const { trigger, config, lookup, client } = input;
+  const { repo, thread, gathered } = known;
+  const identity = { botLogins: [...input.self.botLogins] };
+  const knownRun =
+    thread && repo
+      ? await findKnownRun({
+          repo,
+          threadNumber: thread.number,
+          comments: gathered.markerComments,
+          headBranch: headBranchOf(trigger, gathered.pullRequest),
+          branchFirst: trigger.flow === "review" || isCheckFailureTrigger(trigger),
+          self: identity,
+          lookup,
+          client,
+        })
+      : { known: null, pending: false, from: null };
+
+  const facts: RunFacts = { ...known.facts, knownRun: knownRun.known };
+  if (isCheckFailureTrigger(trigger) && repo) {
+    facts.checkSuite = await checkFailureFacts({
+      repo,
+      prNumber: trigger.pullRequest.number,
+      branch: trigger.headBranch,
+      headSha: trigger.headSha,
+      comments: gathered.markerComments,
+      config,
+      self: identity,
+      lookup,
+      relevantFailures: gathered.failures?.relevantFailures,
+    });
+  }
+  return { knownRun, facts };
+}
+
 /**
- * Gathers the facts, plans, and for a run to start or continue builds its prompt, metadata and
- * images. The caller then acts: reply (refuse / hand_back), react and post a tracking comment,
- * and create, resume or hold the run.
+ * Gathers the facts in the cheapest order (a CI failure's kill switch, the permission, then the
+ * thread, pull request, review and checks in one go, the known run and the CI attempts), plans, and
+ * for a run to start or continue builds its prompt, metadata and images. The caller then acts:
+ * reply (refuse / hand_back), react and post a tracking comment, and create, resume or hold the run.
  */
 export async function prepareRun(input: PrepareRunInput): Promise<PreparedRun> {
-  const { trigger, octokit, config, self, lookup, client } = input;
+  const { trigger, octokit, config, self } = input;
   const limits = { ...DEFAULT_PROMPT_LIMITS, ...input.promptLimits };
   const repo = repoRefOf(trigger);
-  const thread = replyThreadOf(trigger);
-  const baseFacts = { followUp: config.follow_up, triggerPhrase: config.trigger_phrase, ...(input.mode ? { mode: input.mode } : {}) };
-  const identity = { botLogins: [...self.botLogins] };
+  const thread: ReplyThread | null = triggerThread(trigger);
+  const baseFacts = { followUp: config.follow_up, ...(input.mode ? { mode: input.mode } : {}) };
 
-  // CI payloads do not carry the pull request's labels: read them for the kill switch first.
-  if (isCheckFailureTrigger(trigger) && repo) {
-    const pr = await getPullRequest(octokit, repo, trigger.pullRequest.number);
-    const label = findKillSwitch(pr.labels, config);
-    if (label !== null) {
-      const facts: RunFacts = { ...baseFacts, permission: { allowed: true, why: "CI failures need no permission." }, knownRun: null };
-      return finishEarly(trigger, facts, { action: "ignore", reason: killSwitchReason(label, "pull_request") }, thread, config);
-    }
+  const killed = await killSwitchOnPullRequest(input, repo);
+  if (killed !== null) {
+    const facts: RunFacts = { ...baseFacts, permission: { allowed: true, why: "CI failures need no permission." }, knownRun: null };
+    return finishEarly(trigger, facts, { action: "ignore", reason: killed }, thread, config);
   }
 
   // The cheapest "no" first: one call, before anything is read for a prompt.
@@ -122,59 +178,47 @@ export async function prepareRun(input: PrepareRunInput): Promise<PreparedRun> {
     return finishEarly(trigger, facts, planRun(trigger, facts), thread, config);
   }
 
-  const scan = thread && repo ? listIssueComments(octokit, repo, thread.number, { limit: THREAD_COMMENT_SCAN_LIMIT }) : Promise.resolve({ comments: [] as IssueComment[], total: 0 });
-  const details = repo ? fetchPullRequestDetails(octokit, repo, trigger) : Promise.resolve(null);
-  const reviewComments: Promise<ReviewCommentContext[]> = trigger.flow === "review" && repo ? fetchReviewComments(octokit, repo, trigger) : Promise.resolve([]);
-  const checks: Promise<CheckFailures | undefined> =
-    isCheckFailureTrigger(trigger) && repo ? fetchCheckFailures(octokit, repo, trigger, config, limits) : Promise.resolve(undefined);
-  const [listed, pullRequest, inline, failures] = await Promise.all([scan, details, reviewComments, checks]);
-  const markerComments = asMarkerComments(listed.comments);
-  if (isCheckFailureTrigger(trigger) && isCiPausedByStop(markerComments, config, { ...identity, appSlug: self.appSlug })) {
+  const gathered = await gather(input, repo, thread, limits);
+  if (isCheckFailureTrigger(trigger) && isCiPausedByStop(gathered.markerComments, config, { botLogins: [...self.botLogins], appSlug: self.appSlug })) {
     const facts: RunFacts = { ...baseFacts, permission, knownRun: null };
     const reason = `CI auto-fix is paused on this pull request: its run was stopped with \`${config.trigger_phrase} stop\`, and nobody has asked with \`${config.trigger_phrase}\` since.`;
     return finishEarly(trigger, facts, { action: "ignore", reason }, thread, config);
   }
 
-  const knownRun =
-    thread && repo
-      ? await findKnownRun({
-          repo,
-          threadNumber: thread.number,
-          comments: markerComments,
-          headBranch: headBranchOf(trigger, pullRequest),
-          branchFirst: trigger.flow === "review" || isCheckFailureTrigger(trigger),
-          self: identity,
-          lookup,
-          client,
-        })
-      : { known: null, pending: false, from: null };
-
-  const facts: RunFacts = { ...baseFacts, permission, knownRun: knownRun.known };
-  if (isCheckFailureTrigger(trigger) && repo) {
-    facts.checkSuite = await checkFailureFacts({
-      repo,
-      prNumber: trigger.pullRequest.number,
-      branch: trigger.headBranch,
-      headSha: trigger.headSha,
-      comments: markerComments,
-      config,
-      self: identity,
-      lookup,
-      relevantFailures: failures?.relevantFailures,
-    });
-  }
+  const { knownRun, facts } = await knownRunAndAttempts(input, { repo, thread, gathered, facts: { ...baseFacts, permission, knownRun: null } });
   let plan = planRun(trigger, facts);
   if (knownRun.pending && plan.action === "queue") plan = { ...plan, reason: "The thread's run is still being started; the follow-up is queued for it." };
   if (plan.action !== "create" && plan.action !== "resume" && plan.action !== "queue") return finishEarly(trigger, facts, plan, thread, config);
+  return prepareStart(input, { plan, facts, knownRun, gathered, thread, limits });
+}
 
+/** For a run to start or continue: the prompt context, both prompts, and for a create its request. */
+async function prepareStart(
+  input: PrepareRunInput,
+  planned: {
+    plan: Extract<RunPlan, { action: "create" | "resume" | "queue" }>;
+    facts: RunFacts;
+    knownRun: KnownRunFinding;
+    gathered: Gathered;
+    thread: ReplyThread | null;
+    limits: PromptLimits;
+  },
+): Promise<PreparedStart> {
+  const { trigger, config, self } = input;
+  const { plan, facts, knownRun, gathered, thread } = planned;
   const promptThread = promptThreadOf(trigger);
   const fetchedThread: FetchedThread | null = promptThread
-    ? { thread: promptThread, comments: listed.comments, omitted: Math.max(0, listed.total - listed.comments.length), pullRequest }
+    ? { thread: promptThread, comments: gathered.listed.comments, omitted: Math.max(0, gathered.listed.total - gathered.listed.comments.length), pullRequest: gathered.pullRequest }
     : null;
   const attempt = facts.checkSuite ? { number: facts.checkSuite.attemptsSoFar + 1, max: facts.checkSuite.maxAttempts } : undefined;
-  const promptInput = promptInputFor(trigger, { thread: fetchedThread, reviewComments: inline, ...(failures ? { checks: failures } : {}), ...(attempt ? { attempt } : {}) });
-  const promptOptions: PromptOptions = { instructions: config.instructions, limits, botLogins: self.botLogins };
-  const headBranch = headBranchOf(trigger, pullRequest);
+  const promptInput = promptInputFor(trigger, {
+    thread: fetchedThread,
+    reviewComments: gathered.reviewComments,
+    ...(gathered.failures ? { checks: gathered.failures } : {}),
+    ...(attempt ? { attempt } : {}),
+  });
+  const promptOptions: PromptOptions = { instructions: config.instructions, limits: planned.limits, botLogins: self.botLogins };
+  const headBranch = headBranchOf(trigger, gathered.pullRequest);
   const common = {
     trigger,
     facts,
@@ -200,25 +244,34 @@ export async function prepareRun(input: PrepareRunInput): Promise<PreparedRun> {
       return { ...common, plan, action: "resume", runId: plan.runId, orgId: plan.orgId };
     case "queue":
       return { ...common, plan, action: "queue", runId: knownRun.pending ? null : plan.runId, orgId: plan.orgId };
-    case "create": {
-      const { images, skipped } = await triggerImages(trigger, input.images);
-      for (const skip of skipped) input.logger?.warn({ url: skip.url, reason: skip.reason }, "an image of the trigger was not sent");
-      const metadata = buildRunMetadata(trigger, trigger.event, {
-        appName: input.origin.appName,
-        appVersion: input.origin.appVersion,
-        ...(input.origin.deliveryId ? { deliveryId: input.origin.deliveryId } : {}),
-      });
-      const repository = await resolveRepositoryId(input);
-      const request = {
-        prompt: buildRunPrompt(promptInput, promptOptions),
-        metadata,
-        ...(images.length > 0 ? { images } : {}),
-        ...(repository.repoId !== null ? { repo_id: repository.repoId } : {}),
-        ...serviceSettings(config),
-      };
-      return { ...common, plan, action: "create", request, repository, skippedImages: skipped };
-    }
+    case "create":
+      return { ...common, plan, action: "create", ...(await createRequest(input, promptInput, promptOptions)) };
   }
+}
+
+/** A create's body (prompt, metadata, the trigger's images, repo_id, model, agent type), with where its repo_id came from. */
+async function createRequest(
+  input: PrepareRunInput,
+  promptInput: PromptInput,
+  promptOptions: PromptOptions,
+): Promise<Pick<Extract<PreparedStart, { action: "create" }>, "request" | "repository" | "skippedImages">> {
+  const { trigger, config } = input;
+  const { images, skipped } = await triggerImages(trigger, input.images);
+  for (const skip of skipped) input.logger?.warn({ url: skip.url, reason: skip.reason }, "an image of the trigger was not sent");
+  const metadata = buildRunMetadata(trigger, trigger.event, {
+    appName: input.origin.appName,
+    appVersion: input.origin.appVersion,
+    ...(input.origin.deliveryId ? { deliveryId: input.origin.deliveryId } : {}),
+  });
+  const repository = await resolveRepositoryId(input);
+  const request = {
+    prompt: buildRunPrompt(promptInput, promptOptions),
+    metadata,
+    ...(images.length > 0 ? { images } : {}),
+    ...(repository.repoId !== null ? { repo_id: repository.repoId } : {}),
+    ...serviceSettings(config),
+  };
+  return { request, repository, skippedImages: skipped };
 }
 
 /**

@@ -9,14 +9,15 @@
  * (an Action job, the App's engine) that finds its comment so ends without writing again.
  */
 import type { RepoConfig } from "../config/schema.js";
-import { listTrustedRunMarkers, type BotIdentity, type RunMarker } from "../core/markers.js";
-import type { BridgeSelf } from "../core/plan.js";
-import { renderRefusal } from "../core/render.js";
+import { listTrustedRunMarkers, type BotIdentity } from "../core/markers/trust.js";
+import type { RunMarker } from "../core/markers/schema.js";
+import type { BridgeSelf } from "../core/actors.js";
+import { renderRefusal } from "../core/render/replies.js";
 import { renderStoppedComment, renderStopReply, type StopRequest } from "../core/stop.js";
 import type { GitHubClient, RepoRef } from "../github/client.js";
 import { listIssueComments } from "../github/comments.js";
 import { checkTriggerPermission } from "../github/permissions.js";
-import type { ReactionTarget } from "../github/reactions.js";
+import type { ReactionTarget } from "../core/render/reactions.js";
 import { asMarkerComments } from "./facts.js";
 import { THREAD_COMMENT_SCAN_LIMIT } from "./prepare.js";
 import type { RunReader } from "./types.js";

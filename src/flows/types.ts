@@ -5,10 +5,12 @@
  */
 import type { RepoConfig } from "../config/schema.js";
 import type { RunMetadata } from "../core/metadata.js";
-import type { BridgeSelf, RunFacts, RunMode, RunPlan, RunTrigger } from "../core/plan.js";
-import type { PromptInput, PromptLimits } from "../core/prompt.js";
+import type { BridgeSelf } from "../core/actors.js";
+import type { RunFacts, RunMode, RunPlan } from "../core/plan.js";
+import type { RunTrigger } from "../core/detect.js";
+import type { PromptInput, PromptLimits } from "../core/prompt/context.js";
 import type { GitHubClient, RepoRef } from "../github/client.js";
-import type { ReactionTarget } from "../github/reactions.js";
+import type { ReactionTarget } from "../core/render/reactions.js";
 import type { SkippedImage } from "../github/attachments.js";
 import type { CallOptions, OptionalListing } from "../service/client.js";
 import type { AgentRun, CreateRunRequest, ListRepositoriesQuery, RepositoriesPage, SourceType } from "../service/wire.js";
@@ -127,7 +129,7 @@ export interface CheckAttempt {
 interface PreparedCommon {
   trigger: RunTrigger;
   plan: RunPlan;
-  /** The facts the plan was made from, so a shell can re-plan when they change (see `replanWithProgress`). */
+  /** The facts the plan was made from, so a shell can re-plan when they change (see `replanWithKnownRun`). */
   facts: RunFacts;
   /** Why, in one sentence, for logs. */
   reason: string;

@@ -1,9 +1,8 @@
 /** Issue and pull request conversation comments: create, update, read, list the recent ones. */
+import { GITHUB_COMMENT_MAX_LENGTH } from "../core/render/fit.js";
 import { collectLastItems, hasNextPage, toActor, type GitHubActor, type GitHubClient, type RepoRef } from "./client.js";
 import { GitHubInputError, callGitHub, isNotFound, toGitHubError } from "./errors.js";
 
-/** GitHub refuses longer comment bodies (422). */
-export const MAX_COMMENT_CHARS = 65_536;
 /** How many comments listIssueComments keeps by default (the most recent ones). */
 export const DEFAULT_COMMENT_LIMIT = 300;
 
@@ -47,9 +46,10 @@ export function toIssueComment(data: CommentData): IssueComment {
 
 function checkBody(body: string): void {
   if (body.trim() === "") throw new GitHubInputError("Refusing to post an empty comment: GitHub requires a body. Nothing was sent.");
-  if (body.length > MAX_COMMENT_CHARS) {
+  // GitHub refuses longer bodies (422).
+  if (body.length > GITHUB_COMMENT_MAX_LENGTH) {
     throw new GitHubInputError(
-      `Refusing to post a comment of ${body.length} characters: GitHub accepts at most ${MAX_COMMENT_CHARS}. Shorten it (e.g. link to the full text). Nothing was sent.`,
+      `Refusing to post a comment of ${body.length} characters: GitHub accepts at most ${GITHUB_COMMENT_MAX_LENGTH}. Shorten it (e.g. link to the full text). Nothing was sent.`,
     );
   }
 }

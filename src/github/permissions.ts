@@ -1,5 +1,5 @@
 /**
- * Who may trigger a run: the I/O half. The decision itself is config/permissions.ts (pure); this
+ * Who may trigger a run: the I/O half. The decision itself is core/permissions.ts (pure); this
  * fetches the facts it needs in the cheapest order: the repository role (one call), then team
  * memberships only when the role and the allow-list do not settle it.
  */
@@ -11,7 +11,7 @@ import {
   teamsToCheck,
   type PermissionDecision,
   type PermissionPolicy,
-} from "../config/permissions.js";
+} from "../core/permissions.js";
 import type { GitHubClient, RepoRef } from "./client.js";
 import { GitHubPermissionError, isNotFound, toGitHubError } from "./errors.js";
 

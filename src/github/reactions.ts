@@ -1,15 +1,7 @@
-/** Reactions on comments and issues: the bot's quick "seen it" (eyes) and "done" (rocket) signals. */
+/** Adding a reaction to a comment or an issue (which reaction, when, is core/render/reactions.ts). */
+import { REACTION_CONTENTS, type ReactionContent, type ReactionTarget } from "../core/render/reactions.js";
 import type { GitHubClient, RepoRef } from "./client.js";
 import { GitHubInputError, callGitHub } from "./errors.js";
-
-export const REACTION_CONTENTS = ["+1", "-1", "laugh", "confused", "heart", "hooray", "rocket", "eyes"] as const;
-export type ReactionContent = (typeof REACTION_CONTENTS)[number];
-
-/** What to react to; `id` is the comment id, or the issue/pull request number for `kind: "issue"`. */
-export interface ReactionTarget {
-  kind: "issue_comment" | "review_comment" | "issue";
-  id: number;
-}
 
 /**
  * Adds the bot's reaction. Idempotent: GitHub answers 200 with the existing reaction when the bot

@@ -6,17 +6,19 @@
  */
 import * as core from "@actions/core";
 import type { RepoConfig } from "../../config/schema.js";
-import { isThreadEvent } from "../../core/events.js";
-import { newRunMarker, type RunMarker } from "../../core/markers.js";
-import { detectTrigger, planRun, triggerThread, type RunMode, type RunTrigger } from "../../core/plan.js";
+import { isThreadEvent } from "../../core/events/types.js";
+import { newRunMarker } from "../../core/markers/write.js";
+import type { RunMarker } from "../../core/markers/schema.js";
+import { detectTrigger, triggerThread, type RunTrigger } from "../../core/detect.js";
+import { planRun, type RunMode } from "../../core/plan.js";
 import { detectStopRequest } from "../../core/stop.js";
-import type { TrackingPhase } from "../../core/render.js";
-import { configErrorReply, detectDespiteConfigError, MARKERS_ONLY_LOOKUP, prepareRun, sharedRepositoryIds, type PreparedStart } from "../../flows/index.js";
+import type { TrackingPhase } from "../../core/render/tracking.js";
+import { configErrorReply, detectDespiteConfigError, MARKERS_ONLY_LOOKUP, prepareRun, sharedRepositoryIds, type PreparedRun, type PreparedStart } from "../../flows/index.js";
 import { listRecentRepositoryComments } from "../../flows/spend-limits.js";
 import type { AgentRun, CreateRunRequest } from "../../service/wire.js";
 import { SOURCE } from "../../service/wire.js";
 import { BRIDGE_VERSION } from "../../version.js";
-import { effectiveConfig, fetchConfigFile, layeredConfigInput, parseConfigFile, CONFIG_PATH } from "../repo-config.js";
+import { effectiveConfig, fetchConfigFile, layeredConfigInput, parseConfigFile } from "../repo-config.js";
 import { workflowRunUrl } from "../runner-env.js";
 import { findEarlierAttempt } from "./rerun.js";
 import { stopFromThread } from "../stop.js";
@@ -52,7 +54,7 @@ export async function reportConfigError(step: Step, config: Extract<LoadedConfig
   const thread = threadReporter(step, threadNumber === null ? null : { number: threadNumber });
   let comment = null;
   if (thread.enabled && step.repo && threadNumber !== null) {
-    const body = await configErrorReply({ octokit: step.octokit, repo: step.repo, threadNumber, errors: config.errors, self: { botLogins: [...self.botLogins] }, file: CONFIG_PATH });
+    const body = await configErrorReply({ octokit: step.octokit, repo: step.repo, threadNumber, errors: config.errors, self: { botLogins: [...self.botLogins] } });
     if (body) comment = await thread.reply(body);
   }
   return fail(step, message, null, comment);
@@ -82,20 +84,13 @@ const done = (result: StepResult): Decision => ({ kind: "done", result });
 /** Stop, ignore, reply, or start: what the event (and the `mode` and `prompt` inputs) ask for. */
 export async function decide(step: Step, config: RepoConfig): Promise<Decision> {
   const { inputs, event } = step;
-  const explicitPrompt = inputs.prompt ? { explicitPrompt: inputs.prompt } : {};
-
-  // `/agent stop` is not a task: this job lets go of the thread's runs (see stop.ts).
-  const stop = inputs.prompt || inputs.mode === "resume" ? null : detectStopRequest(event, config, step.self);
-  if (stop && step.repo) {
-    const self = await identify(step);
-    const thread = threadReporter(step, { number: stop.thread.number });
-    return done({ outcome: await stopFromThread({ octokit: step.octokit, repo: step.repo, request: stop, config, self, client: step.runs, thread }), failure: null });
-  }
+  const stopped = await stopIfAsked(step, config);
+  if (stopped) return stopped;
 
   // Most events of a comment workflow are not for the agent: decide that before asking GitHub who
   // the token is (every bot not in `allowed-bots` is already refused by type; the identity only
   // adds which bot is us, never let in by the list).
-  const detect = () => detectTrigger(event, config, step.self, explicitPrompt);
+  const detect = () => detectTrigger(event, config, step.self, inputs.prompt ? { explicitPrompt: inputs.prompt } : {});
   let detection = detect();
   if (detection.kind !== "ignore") {
     await identify(step);
@@ -125,7 +120,21 @@ export async function decide(step: Step, config: RepoConfig): Promise<Decision> 
   });
   core.info(prepared.reason);
   if (prepared.thread && step.repoFullName) step.summary.thread = { label: `${step.repoFullName}#${prepared.thread.number}`, url: prepared.thread.url };
+  return actOnPrepared(step, prepared);
+}
 
+/** `/agent stop` is not a task: this job lets go of the thread's runs (see stop.ts). Null when the event is no stop. */
+async function stopIfAsked(step: Step, config: RepoConfig): Promise<Decision | null> {
+  const { inputs } = step;
+  const stop = inputs.prompt || inputs.mode === "resume" ? null : detectStopRequest(step.event, config, step.self);
+  if (!stop || !step.repo) return null;
+  const self = await identify(step);
+  const thread = threadReporter(step, { number: stop.thread.number });
+  return done({ outcome: await stopFromThread({ octokit: step.octokit, repo: step.repo, request: stop, config, self, client: step.runs, thread }), failure: null });
+}
+
+/** What prepareRun's answer means for this step: nothing, a reply, or a run to start (or an earlier attempt's run to adopt). */
+async function actOnPrepared(step: Step, prepared: PreparedRun): Promise<Decision> {
   const thread = threadReporter(step, prepared.thread);
   switch (prepared.action) {
     case "ignore":
@@ -181,7 +190,7 @@ export function decideAhead(step: Step): void {
 function resumeAsNamed(step: Step, config: RepoConfig, trigger: RunTrigger): Decision {
   const { inputs, event } = step;
   const mode: RunMode = { kind: "resume", runId: inputs.runId!, orgId: inputs.orgId };
-  const plan = planRun(trigger, { mode, permission: { allowed: true, why: "The workflow names the run (`mode: resume`)." }, knownRun: null, followUp: config.follow_up, triggerPhrase: config.trigger_phrase });
+  const plan = planRun(trigger, { mode, permission: { allowed: true, why: "The workflow names the run (`mode: resume`)." }, knownRun: null, followUp: config.follow_up });
   if (plan.action !== "resume") return done(fail(step, `\`mode: resume\` could not resume run ${mode.runId}: ${plan.reason}`, null));
   core.info(plan.reason);
   if (step.images.length > 0 || inputs.metadata) core.warning("`images` and `metadata` are only sent when a run is created; a resume sends the prompt alone.");

@@ -5,8 +5,10 @@
  * replaces the tracking comment with what to do about it.
  */
 import * as core from "@actions/core";
-import { outcomeForPhase } from "../../core/markers.js";
-import { renderResultComment, renderServiceError, serviceErrorForComment } from "../../core/render.js";
+import { outcomeForPhase } from "../../core/markers/write.js";
+import { reactionForPhase } from "../../core/render/reactions.js";
+import { renderResultComment } from "../../core/render/result.js";
+import { renderServiceError, serviceErrorForComment } from "../../core/render/replies.js";
 import type { AgentRunError } from "../../service/errors.js";
 import { classifyRunStatus, type RunPhase } from "../../service/status.js";
 import type { AgentRun } from "../../service/wire.js";
@@ -40,8 +42,7 @@ export async function finishRun(step: Step, tracked: TrackedRun, watched: WatchR
   const trace = thread.enabled ? await readTraceDigest(step.client, run.id, { deadline: endedAt + 60_000, triggerPhrase }) : null;
   const phase: RunPhase = watched.timedOut ? "in_progress" : watched.phase;
   await thread.track(() => renderResultComment({ marker: tracked.marker, run, phase, startedAt: step.startedAt, finishedAt: endedAt, trace, triggerPhrase }));
-  if (phase === "succeeded") await thread.react(start.reaction, "rocket");
-  if (phase === "failed") await thread.react(start.reaction, "confused");
+  await thread.react(start.reaction, reactionForPhase(phase));
   if (thread.enabled && step.repo && (run.git_host_pull_requests ?? []).length > 0) {
     await linkPullRequests(step.octokit, step.repo, {
       run,

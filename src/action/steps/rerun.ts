@@ -11,7 +11,7 @@
  * An earlier attempt that wrote its run id finished its create: a re-run then starts a new run, as asked.
  */
 import * as core from "@actions/core";
-import { listTrustedRunMarkers } from "../../core/markers.js";
+import { listTrustedRunMarkers } from "../../core/markers/trust.js";
 import { asMarkerComments, THREAD_COMMENT_SCAN_LIMIT, type PreparedStart } from "../../flows/index.js";
 import { listIssueComments } from "../../github/comments.js";
 import { findInterruptedRun } from "../../service/reconcile.js";

@@ -5,8 +5,10 @@
  */
 import * as core from "@actions/core";
 import type { RepoConfig } from "../../config/schema.js";
-import type { RunMarker } from "../../core/markers.js";
-import { renderServiceError, renderTrackingComment, type TrackingPhase } from "../../core/render.js";
+import type { RunMarker } from "../../core/markers/schema.js";
+import { reactionForPhase } from "../../core/render/reactions.js";
+import { renderServiceError } from "../../core/render/replies.js";
+import { renderTrackingComment, type TrackingPhase } from "../../core/render/tracking.js";
 import type { AgentRun } from "../../service/wire.js";
 import { readCurrentStep, watchRun } from "../runs.js";
 import { StopWatch, stopCheckIntervalMs } from "../stop-watch.js";
@@ -55,7 +57,7 @@ export type Started = { kind: "started"; run: AgentRun } | { kind: "done"; resul
 
 export async function startRun(step: Step, tracked: TrackedRun, stopWatch: StopWatch | null): Promise<Started> {
   const { start, thread } = tracked;
-  await thread.react(start.reaction, "eyes");
+  await thread.react(start.reaction, reactionForPhase("triggered"));
   await tracked.track(start.phase, null);
 
   if (start.waitFor !== undefined) {

@@ -5,8 +5,9 @@
  */
 import * as core from "@actions/core";
 import { DEFAULT_REPO_CONFIG } from "../../config/schema.js";
-import { isThreadEvent, parseWebhookEvent, type BridgeEvent } from "../../core/events.js";
-import type { BridgeSelf } from "../../core/plan.js";
+import { isThreadEvent, type BridgeEvent } from "../../core/events/types.js";
+import { parseWebhookEvent } from "../../core/events/parse.js";
+import type { BridgeSelf } from "../../core/actors.js";
 import type { ReplyThread, RepositoryLister, RunReader } from "../../flows/index.js";
 import type { RecentRepositoryComments } from "../../flows/spend-limits.js";
 import type { GitHubClient, RepoRef } from "../../github/client.js";

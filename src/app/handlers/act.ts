@@ -9,7 +9,7 @@ import { LIMIT_WINDOW_MS, judgeSpendLimits, type OverLimitReply } from "../../co
 import type { KnownRun } from "../../core/plan.js";
 import { replanWithKnownRun, type PreparedRun, type PreparedStart } from "../../flows/index.js";
 import { threadLockKey } from "../engine.js";
-import type { ThreadRef as TaskThread } from "../store/types.js";
+import type { TaskThread } from "../store/types.js";
 import type { AppDependencies, HandlerLogger } from "./types.js";
 
 export interface ActContext {

@@ -4,14 +4,13 @@
  * gets one answer in the thread of an event that would have been a trigger, and nothing else.
  */
 import { createHash } from "node:crypto";
+import { CONFIG_FILE_NAME } from "../../config/path.js";
 import { parseRepoConfig, type RepoConfig } from "../../config/schema.js";
-import type { BridgeEvent } from "../../core/events.js";
-import { triggerThread, type BridgeSelf } from "../../core/plan.js";
+import type { BridgeEvent } from "../../core/events/types.js";
+import { triggerThread } from "../../core/detect.js";
+import type { BridgeSelf } from "../../core/actors.js";
 import { configErrorReply, detectDespiteConfigError } from "../../flows/index.js";
 import type { AppDependencies } from "./types.js";
-
-/** The name Probot's `context.config` takes (it reads `.github/<name>`). */
-export const CONFIG_FILE_NAME = "agent-run.yml";
 
 const CONFIG_LOADER_PREFIX = "[@probot/octokit-plugin-config]";
 

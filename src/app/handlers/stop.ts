@@ -6,18 +6,19 @@
  * Nothing running is not an error: the reply says so.
  */
 import type { RepoConfig } from "../../config/schema.js";
+import { reactionForPhase } from "../../core/render/reactions.js";
 import { renderStopReply, type StopRequest } from "../../core/stop.js";
 import { prepareStop } from "../../flows/stop.js";
 import type { GitHubClient } from "../../github/client.js";
 import { threadLockKey } from "../engine.js";
-import type { ThreadRef } from "../store/types.js";
+import type { TaskThread } from "../store/types.js";
 import type { AppDependencies } from "./types.js";
 import { selfOf } from "./webhook.js";
 
 export async function handleStop(input: { request: StopRequest; config: RepoConfig; octokit: GitHubClient; installationId: number | null; deps: AppDependencies }): Promise<void> {
   const { request, deps } = input;
   const log = deps.log;
-  const thread: ThreadRef = { installationId: input.installationId, owner: request.repo.owner, repo: request.repo.name, issueNumber: request.thread.number, triggerPhrase: input.config.trigger_phrase };
+  const thread: TaskThread = { installationId: input.installationId, owner: request.repo.owner, repo: request.repo.name, issueNumber: request.thread.number, triggerPhrase: input.config.trigger_phrase };
   const claimKey = `${request.repo.id}:${request.dedupeKey}`;
   if (!(await deps.store.claimTrigger(claimKey))) {
     log.info({ key: request.dedupeKey }, "this stop was already handled");
@@ -42,7 +43,8 @@ export async function handleStop(input: { request: StopRequest; config: RepoConf
     for (const edit of prepared.edits) {
       await deps.writer.updateComment(thread, edit.commentId, edit.body, { priority: "acknowledge" });
     }
-    if (prepared.reaction) await deps.writer.react(thread, prepared.reaction, "+1", { priority: "acknowledge" });
+    const thumbsUp = reactionForPhase("stop_accepted");
+    if (prepared.reaction && thumbsUp) await deps.writer.react(thread, prepared.reaction, thumbsUp, { priority: "acknowledge" });
     // The App's held follow-ups have no comment of their own (the run's comment counts them): the reply counts from the store.
     const { active, dropped } = section.value;
     const reply =

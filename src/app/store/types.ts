@@ -1,3 +1,4 @@
+import type { ReactionTarget } from "../../core/render/reactions.js";
 import type { SourceType } from "../../service/wire.js";
 
 /**
@@ -13,7 +14,8 @@ import type { SourceType } from "../../service/wire.js";
 export type TaskState = "held" | "queued" | "sending" | "watching" | "reporting" | "done" | "abandoned";
 export type TaskKind = "create" | "resume";
 
-export interface ThreadRef {
+/** The conversation a task writes to, and how to reach it (core's `ThreadRef` is the issue or pull request itself). */
+export interface TaskThread {
   installationId: number | null;
   owner: string;
   repo: string;
@@ -23,10 +25,8 @@ export interface ThreadRef {
   triggerPhrase?: string;
 }
 
-export interface ReactionTarget {
-  kind: "issue_comment" | "review_comment" | "issue" | "review";
-  id: number;
-}
+/** Where a task's reactions go: what GitHub reacts to, or a review, which takes none (reacting to it writes nothing). */
+export type TaskReactionTarget = ReactionTarget | { kind: "review"; id: number };
 
 /** What is needed to (re)build the progress view and the result digest without refetching all logs. */
 export interface TraceProgress {
@@ -42,12 +42,12 @@ export interface Task {
   kind: TaskKind;
   state: TaskState;
   sourceType: SourceType;
-  thread: ThreadRef;
+  thread: TaskThread;
   /** Known once created (or from the start for a resume). */
   runId: number | null;
   orgId: number;
   trackingCommentId: number | null;
-  reaction: ReactionTarget | null;
+  reaction: TaskReactionTarget | null;
   /** The create body (CreateRunRequest) or the resume prompt. */
   request: { prompt: string; [key: string]: unknown };
   requestedBy: string | null;
@@ -74,7 +74,7 @@ export interface Task {
   updatedAt: number;
 }
 
-export type ThreadId = Pick<ThreadRef, "owner" | "repo" | "issueNumber">;
+export type ThreadId = Pick<TaskThread, "owner" | "repo" | "issueNumber">;
 
 export type TaskPatch = Partial<Omit<Task, "id" | "createdAt" | "updatedAt">>;
 

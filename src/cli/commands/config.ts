@@ -2,12 +2,11 @@ import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { checkConfigText } from "../../config/check-file.js";
 import { CONFIG_SCHEMA_URL } from "../../config/json-schema.js";
+import { CONFIG_PATH } from "../../config/path.js";
 import { UsageError } from "../errors.js";
 import { EXIT_CODES } from "../exit-codes.js";
 import type { CliCommand } from "./registry.js";
 
-/** Where the repository configuration lives, relative to the repository's root. */
-const DEFAULT_CONFIG_FILE = ".github/agent-run.yml";
 
 async function readConfigText(file: string, cwd: string, stdin: AsyncIterable<string | Uint8Array>): Promise<string> {
   if (file === "-") {
@@ -20,7 +19,7 @@ async function readConfigText(file: string, cwd: string, stdin: AsyncIterable<st
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT") {
-      const hint = file === DEFAULT_CONFIG_FILE ? " Run the command in the repository's root, or pass the file's path." : "";
+      const hint = file === CONFIG_PATH ? " Run the command in the repository's root, or pass the file's path." : "";
       throw new UsageError(`config check: ${file} does not exist.${hint} (Without the file every default applies.)`);
     }
     if (code === "EISDIR") throw new UsageError(`config check: ${file} is a directory; pass the configuration file itself.`);
@@ -36,12 +35,12 @@ async function readConfigText(file: string, cwd: string, stdin: AsyncIterable<st
 export const configCommand: CliCommand = {
   name: "config",
   register(program, context) {
-    const config = program.command("config").description("the repository configuration (.github/agent-run.yml)").addHelpCommand(false);
+    const config = program.command("config").description(`the repository configuration (${CONFIG_PATH})`).addHelpCommand(false);
     config
       .command("check")
       .description("check a configuration file: exit 0 and a summary, or exit 2 and every problem")
       .addHelpText("after", `\nEditors can check the file as it is typed with the JSON Schema at\n  ${CONFIG_SCHEMA_URL}\n`)
-      .argument("[file]", 'the file to check; "-" reads stdin', DEFAULT_CONFIG_FILE)
+      .argument("[file]", 'the file to check; "-" reads stdin', CONFIG_PATH)
       .action(async (file: string) => {
         const name = file === "-" ? "<stdin>" : file;
         const checked = checkConfigText(await readConfigText(file, context.cwd, context.io.stdin), name);

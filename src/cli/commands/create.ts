@@ -6,7 +6,7 @@ import { addConnectionOptions, connect } from "../connect.js";
 import { UsageError } from "../errors.js";
 import { renderRun } from "../format.js";
 import { loadImageArgument } from "../images.js";
-import { buildRunMetadata } from "../metadata.js";
+import { metadataFromFlag } from "../metadata.js";
 import { resolvePrompt } from "../prompt.js";
 import { watchAndReport } from "../watch.js";
 import { addJsonOption, addPollIntervalOption, addTimeoutOption, type WatchFlags } from "./shared-options.js";
@@ -42,7 +42,7 @@ export const createCommand: CliCommand = {
     addConnectionOptions(command).action(async (flags: CreateFlags) => {
       // Every local check happens before the first request: a usage error sends nothing.
       if (!flags.wait && flags.timeout !== undefined) throw new UsageError("--timeout only applies with --wait.");
-      const metadata = buildRunMetadata(flags.metadata);
+      const metadata = metadataFromFlag(flags.metadata);
       const images = await Promise.all((flags.image ?? []).map((value) => loadImageArgument(value, context.cwd)));
       const pollIntervalMs = resolvePollIntervalMs(flags.pollInterval, context.io.env);
       const prompt = await resolvePrompt(flags.prompt, context.io.stdin);

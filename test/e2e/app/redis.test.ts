@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { Redis } from "ioredis";
 import { afterEach, describe, expect, it } from "vitest";
 import { RECEIVE_DEADLINE_MS } from "../../../src/app/handlers/webhook.js";
-import { parseMarker } from "../../../src/core/markers.js";
+import { parseMarker } from "../../../src/core/markers/read.js";
 import { startEmulator } from "../../../src/emulator/index.js";
 import { startFakeGitHub } from "../../helpers/fake-github/index.js";
 import { BOT_LOGIN, SCALE, appEnv, baseSeed, postWebhook } from "../../helpers/app-harness.js";

@@ -1,9 +1,10 @@
 /** The demo's terminal rendering, on comment bodies made by the bot's own renderers. */
 import { describe, expect, it } from "vitest";
 import { compactBody, createStyle, displayWidth, renderBody, renderWrite, shouldColor, visibleText, wrapSegments } from "../../../demo/terminal.js";
-import { newRunMarker } from "../../../src/core/markers.js";
-import { renderResultComment, renderTrackingComment } from "../../../src/core/render.js";
-import type { SafeMarkdown } from "../../../src/core/sanitize-output.js";
+import { newRunMarker } from "../../../src/core/markers/write.js";
+import { renderResultComment } from "../../../src/core/render/result.js";
+import { renderTrackingComment } from "../../../src/core/render/tracking.js";
+import type { SafeMarkdown } from "../../../src/core/sanitize-output/safe-markdown.js";
 import { SOURCE } from "../../../src/service/wire.js";
 
 const plain = createStyle(false);

@@ -6,7 +6,8 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { newRunMarker, parseMarker, renderMarker } from "../../../src/core/markers.js";
+import { newRunMarker, renderMarker } from "../../../src/core/markers/write.js";
+import { parseMarker } from "../../../src/core/markers/read.js";
 import { createPng, type FakeWrite } from "../../helpers/fake-github/index.js";
 import { AgentRunClient } from "../../../src/service/client.js";
 import { ACTIONS_BOT, createRunnerFiles, startActionHarness, type ActionHarness } from "../../helpers/action-runner.js";

@@ -3,7 +3,9 @@
  * with the App's attempt cap and head-SHA guard), and explicit prompts from any event.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { newRunMarker, parseMarker, renderMarker, type RunMarker } from "../../../src/core/markers.js";
+import { newRunMarker, renderMarker } from "../../../src/core/markers/write.js";
+import { parseMarker } from "../../../src/core/markers/read.js";
+import type { RunMarker } from "../../../src/core/markers/schema.js";
 import type { IssueCommentSeed } from "../../helpers/fake-github/index.js";
 import { AgentRunClient } from "../../../src/service/client.js";
 import {

@@ -4,7 +4,9 @@
  * through the bot's own comments, so these tests seed and read comments as GitHub would hold them.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { newRunMarker, parseCommentKind, parseMarker, renderMarker, type RunMarker } from "../../../src/core/markers.js";
+import { newRunMarker, renderMarker } from "../../../src/core/markers/write.js";
+import { parseCommentKind, parseMarker } from "../../../src/core/markers/read.js";
+import type { RunMarker } from "../../../src/core/markers/schema.js";
 import type { FakeGitHubSeed, IssueCommentSeed } from "../../helpers/fake-github/index.js";
 import {
   ACTIONS_BOT,

@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { startHeadStart } from "../../../src/action/head-start.js";
-import { newRunMarker, renderMarker } from "../../../src/core/markers.js";
+import { newRunMarker, renderMarker } from "../../../src/core/markers/write.js";
 import type { IssueCommentSeed } from "../../helpers/fake-github/index.js";
 import { ACTIONS_BOT, actionSeed, startActionHarness, workflowDispatchPayload, type ActionHarness } from "../../helpers/action-runner.js";
 import { FULL_NAME, OWNER, REPO_ID } from "../../helpers/app-payloads.js";

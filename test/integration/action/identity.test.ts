@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { identityFor } from "../../../src/action/identity.js";
-import { newRunMarker, renderMarker } from "../../../src/core/markers.js";
+import { newRunMarker, renderMarker } from "../../../src/core/markers/write.js";
 import { AgentRunClient } from "../../../src/service/client.js";
 import { actionSeed, startActionHarness, type ActionHarness } from "../../helpers/action-runner.js";
 import { FULL_NAME } from "../../helpers/app-payloads.js";

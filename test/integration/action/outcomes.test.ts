@@ -4,7 +4,8 @@
  * still works, and inputs that cannot be used.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { newRunMarker, parseMarker, renderMarker } from "../../../src/core/markers.js";
+import { newRunMarker, renderMarker } from "../../../src/core/markers/write.js";
+import { parseMarker } from "../../../src/core/markers/read.js";
 import { AgentRunClient } from "../../../src/service/client.js";
 import { ACTIONS_BOT, startActionHarness, type ActionHarness } from "../../helpers/action-runner.js";
 import { FULL_NAME } from "../../helpers/app-payloads.js";

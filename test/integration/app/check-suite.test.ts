@@ -1,6 +1,6 @@
 /** CI auto-fix: failing check suites on a pull request, the head-SHA guard, the attempt cap, forks. */
 import { afterEach, describe, expect, it } from "vitest";
-import { parseCommentKind, parseMarker } from "../../../src/core/markers.js";
+import { parseCommentKind, parseMarker } from "../../../src/core/markers/read.js";
 import type { FakeGitHubSeed } from "../../helpers/fake-github/index.js";
 import { checkSuiteCompletedPayload } from "../../helpers/app-payloads.js";
 import { PR_HEAD_SHA, baseSeed, startAppHarness, type AppHarness } from "../../helpers/app-harness.js";

@@ -4,7 +4,7 @@
  * reached the service.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { parseMarker } from "../../../src/core/markers.js";
+import { parseMarker } from "../../../src/core/markers/read.js";
 import { createPng } from "../../helpers/fake-github/index.js";
 import { FULL_NAME } from "../../helpers/app-payloads.js";
 import { BOT_LOGIN, startAppHarness, type AppHarness, until } from "../../helpers/app-harness.js";

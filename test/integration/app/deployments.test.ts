@@ -3,7 +3,7 @@
  * runs that someone stops. Signed deliveries through Probot, the fake GitHub, the emulator.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { parseMarker } from "../../../src/core/markers.js";
+import { parseMarker } from "../../../src/core/markers/read.js";
 import { startAppHarness, type AppHarness } from "../../helpers/app-harness.js";
 
 const ISSUE = { number: 1, title: "Flaky date test", body: "`dates.test.ts` fails on Tuesdays." };

@@ -3,7 +3,8 @@
  * (`follow_up: queue`), or start another (`follow_up: new`); redeliveries and pasted markers.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { parseMarker, renderMarker, newRunMarker } from "../../../src/core/markers.js";
+import { parseMarker } from "../../../src/core/markers/read.js";
+import { renderMarker, newRunMarker } from "../../../src/core/markers/write.js";
 import { AgentRunClient } from "../../../src/service/index.js";
 import { startAppHarness, type AppHarness, until } from "../../helpers/app-harness.js";
 

@@ -1,6 +1,6 @@
 /** The label flow and the review flows (a submitted review, an inline review comment). */
 import { afterEach, describe, expect, it } from "vitest";
-import { parseMarker } from "../../../src/core/markers.js";
+import { parseMarker } from "../../../src/core/markers/read.js";
 import { issuesLabeledPayload, reviewCommentPayload, reviewSubmittedPayload } from "../../helpers/app-payloads.js";
 import { BOT_LOGIN, PR_HEAD_SHA, baseSeed, startAppHarness, type AppHarness } from "../../helpers/app-harness.js";
 

@@ -1,6 +1,6 @@
 /** The server around the webhook endpoint, and the tracking comment while the rate budget is busy. */
 import { afterEach, describe, expect, it } from "vitest";
-import { parseMarker } from "../../../src/core/markers.js";
+import { parseMarker } from "../../../src/core/markers/read.js";
 import { SCALE, baseSeed, startAppHarness, type AppHarness, until } from "../../helpers/app-harness.js";
 
 const ISSUE = { number: 1, title: "Flaky date test", body: "" };

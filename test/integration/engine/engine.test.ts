@@ -11,7 +11,7 @@ import type { RetryPolicy } from "../../../src/app/queue/types.js";
 import type { NewTask, Task } from "../../../src/app/store/types.js";
 import { createOctokitThreadWriter, createPacedThreadWriter, type ThreadWriter } from "../../../src/app/thread-writer.js";
 import { renderTaskTracking } from "../../../src/app/views.js";
-import { parseMarker } from "../../../src/core/markers.js";
+import { parseMarker } from "../../../src/core/markers/read.js";
 import { startEmulator, type RunningEmulator } from "../../../src/emulator/index.js";
 import { startFakeGitHub, type FakeGitHub } from "../../helpers/fake-github/index.js";
 import { createWritePacer, type WriteEvent, type WritePacer } from "../../../src/github/pacing.js";

@@ -8,7 +8,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { Task } from "../../../src/app/store/types.js";
 import { createOctokitThreadWriter } from "../../../src/app/thread-writer.js";
-import { parseMarker } from "../../../src/core/markers.js";
+import { parseMarker } from "../../../src/core/markers/read.js";
 import { startEmulator, type RunningEmulator } from "../../../src/emulator/index.js";
 import { startFakeGitHub, type FakeGitHub } from "../../helpers/fake-github/index.js";
 import { AgentRunClient } from "../../../src/service/index.js";

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
+import { GITHUB_COMMENT_MAX_LENGTH } from "../../../src/core/render/fit.js";
 import { secondaryRateLimitFault } from "../../helpers/fake-github/index.js";
 import {
   GitHubInputError,
   GitHubNotFoundError,
   GitHubRateLimitError,
   GitHubValidationError,
-  MAX_COMMENT_CHARS,
   createComment,
   getComment,
   listIssueComments,
@@ -71,7 +71,7 @@ describe("createComment / updateComment / getComment", () => {
     const fake = await startFake(thread);
     const octokit = octokitFor(fake);
     await expect(createComment(octokit, REPO, 7, "  ")).rejects.toBeInstanceOf(GitHubInputError);
-    await expect(updateComment(octokit, REPO, 1, "x".repeat(MAX_COMMENT_CHARS + 1))).rejects.toThrow(/at most 65536/);
+    await expect(updateComment(octokit, REPO, 1, "x".repeat(GITHUB_COMMENT_MAX_LENGTH + 1))).rejects.toThrow(/at most 65536/);
     expect(fake.requests).toEqual([]);
   });
 
@@ -79,7 +79,7 @@ describe("createComment / updateComment / getComment", () => {
     const fake = await startFake(thread);
     const octokit = octokitFor(fake);
     const error = await octokit
-      .request("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", { ...REPO, issue_number: 7, body: "y".repeat(MAX_COMMENT_CHARS + 1) })
+      .request("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", { ...REPO, issue_number: 7, body: "y".repeat(GITHUB_COMMENT_MAX_LENGTH + 1) })
       .catch((e: unknown) => e);
     expect((error as { status: number }).status).toBe(422);
     const mapped = toGitHubError(error, "posting");

@@ -7,7 +7,7 @@ import { randomUUID } from "node:crypto";
 import { Redis } from "ioredis";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { createOctokitThreadWriter, createPacedThreadWriter } from "../../../src/app/thread-writer.js";
-import type { ThreadRef } from "../../../src/app/store/types.js";
+import type { TaskThread } from "../../../src/app/store/types.js";
 import { secondaryRateLimitFault, type FakeGitHub, type RecordedRequest } from "../../helpers/fake-github/index.js";
 import {
   GitHubPermissionError,
@@ -35,9 +35,9 @@ const JITTER_MS = 15;
  */
 const CLOCK_MS = 10;
 
-const WIDGETS: ThreadRef = { installationId: 1, owner: "acme", repo: "widgets", issueNumber: 7 };
-const GADGETS: ThreadRef = { installationId: 2, owner: "octo", repo: "gadgets", issueNumber: 3 };
-const COMMENTS_OF = (t: ThreadRef) => `/repos/${t.owner}/${t.repo}/issues/${t.issueNumber}/comments`;
+const WIDGETS: TaskThread = { installationId: 1, owner: "acme", repo: "widgets", issueNumber: 7 };
+const GADGETS: TaskThread = { installationId: 2, owner: "octo", repo: "gadgets", issueNumber: 3 };
+const COMMENTS_OF = (t: TaskThread) => `/repos/${t.owner}/${t.repo}/issues/${t.issueNumber}/comments`;
 
 const seed = {
   repositories: [
@@ -64,7 +64,7 @@ function pacer(options: WritePacerOptions): WritePacer {
 }
 
 /** Writes (not reads) to a thread's repository, in arrival order. */
-function writesTo(fake: FakeGitHub, thread: ThreadRef): RecordedRequest[] {
+function writesTo(fake: FakeGitHub, thread: TaskThread): RecordedRequest[] {
   return fake.requests.filter((r) => r.method !== "GET" && r.path.startsWith(`/repos/${thread.owner}/${thread.repo}/`));
 }
 
@@ -86,7 +86,7 @@ async function startWarmFake(): Promise<FakeGitHub> {
 }
 
 /** A paced comment write that resolves with the time it started (the pacer let it go). */
-async function timedPost(fake: FakeGitHub, p: WritePacer, thread: ThreadRef, body: string): Promise<number> {
+async function timedPost(fake: FakeGitHub, p: WritePacer, thread: TaskThread, body: string): Promise<number> {
   const octokit = octokitFor(fake);
   let startedAt = Number.NaN;
   await p.schedule(thread.installationId, "result", () => {
@@ -97,7 +97,7 @@ async function timedPost(fake: FakeGitHub, p: WritePacer, thread: ThreadRef, bod
 }
 
 /** A comment write through the pacer, straight on the octokit (the same call the thread writer makes). */
-function post(fake: FakeGitHub, p: WritePacer, thread: ThreadRef, body: string, priority: WritePriority = "result") {
+function post(fake: FakeGitHub, p: WritePacer, thread: TaskThread, body: string, priority: WritePriority = "result") {
   const octokit = octokitFor(fake);
   return p.schedule(thread.installationId, priority, () => createComment(octokit, thread, thread.issueNumber, body));
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { GitHubInputError, GitHubNotFoundError, addReaction, type ReactionContent } from "../../../src/github/index.js";
+import type { ReactionContent } from "../../../src/core/render/reactions.js";
+import { GitHubInputError, GitHubNotFoundError, addReaction } from "../../../src/github/index.js";
 import { REPO, callSummary, octokitFor, startFake } from "./setup.js";
 
 const seed = {

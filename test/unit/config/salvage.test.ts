@@ -5,10 +5,10 @@
 import { describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
 import { configForJudging, parseRepoConfig, salvageConfig } from "../../../src/config/index.js";
-import type { BridgeEvent } from "../../../src/core/events.js";
-import type { BridgeSelf } from "../../../src/core/plan.js";
+import type { BridgeEvent } from "../../../src/core/events/types.js";
+import type { BridgeSelf } from "../../../src/core/actors.js";
 import { detectDespiteConfigError } from "../../../src/flows/index.js";
-import { checkSuiteEvent, commentEvent, labelEvent, reviewEvent, workflowRunEvent } from "../core-input/scenarios.js";
+import { checkSuiteEvent, commentEvent, labelEvent, reviewEvent, workflowRunEvent } from "../core-events/scenarios.js";
 
 const self: BridgeSelf = { appSlug: "run-bot", botLogins: ["run-bot[bot]"] };
 

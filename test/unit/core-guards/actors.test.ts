@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { actsAsPerson, classifyActor, isBotAccount, type BridgeSelf } from "../../../src/core/actors.js";
+import { actsAsPerson, classifyActor, isBotAccount, isBotActor, type BridgeSelf } from "../../../src/core/actors.js";
 
 const app: BridgeSelf = { appSlug: "agent-run", botLogins: ["agent-run[bot]"] };
 const action: BridgeSelf = { botLogins: ["github-actions[bot]", "Helper-Account"], allowedBots: { all: false, logins: ["renovate[bot]", "dependabot"] } };
@@ -35,4 +35,12 @@ describe("classifyActor", () => {
   it("isBotAccount is the one bot test", () => {
     expect([isBotAccount("x[Bot]"), isBotAccount({ login: "x", type: "Bot" }), isBotAccount({ login: "x", type: "User" }), isBotAccount({ login: "x", type: null })]).toEqual([true, true, false, false]);
   });
+});
+
+it("isBotActor", () => {
+  const self: BridgeSelf = { appSlug: "run-bot", botLogins: ["run-bot[bot]", "helper-account"] };
+  expect(isBotActor({ login: "octocat", type: "User" }, self)).toBe(false);
+  expect(isBotActor({ login: "Helper-Account", type: "User" }, self)).toBe(true);
+  expect(isBotActor({ login: "github-actions[bot]", type: "Bot" }, { botLogins: [] })).toBe(true);
+  expect(isBotActor(null, self)).toBe(false);
 });

@@ -13,7 +13,8 @@ import {
   type OverLimit,
   type RunStarts,
 } from "../../../src/core/limits.js";
-import { newRunMarker, parseCommentKind, renderMarker } from "../../../src/core/markers.js";
+import { newRunMarker, renderMarker } from "../../../src/core/markers/write.js";
+import { parseCommentKind } from "../../../src/core/markers/read.js";
 import { parseTriggerComment } from "../../../src/core/trigger.js";
 import { readGfm } from "../core-output/gfm.js";
 

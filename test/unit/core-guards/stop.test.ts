@@ -4,11 +4,13 @@
  */
 import { describe, expect, it } from "vitest";
 import { findKillSwitch } from "../../../src/core/kill-switch.js";
-import { newRunMarker, parseCommentKind, parseMarker } from "../../../src/core/markers.js";
-import { detectTrigger, type BridgeSelf } from "../../../src/core/plan.js";
+import { newRunMarker } from "../../../src/core/markers/write.js";
+import { parseCommentKind, parseMarker } from "../../../src/core/markers/read.js";
+import { detectTrigger } from "../../../src/core/detect.js";
+import type { BridgeSelf } from "../../../src/core/actors.js";
 import { detectStopRequest, isCiPausedByStop, renderStopReply, renderStoppedComment } from "../../../src/core/stop.js";
 import { parseTriggerComment } from "../../../src/core/trigger.js";
-import { commentEvent, labelEvent, repoConfig, reviewCommentEvent, reviewEvent } from "../core-input/scenarios.js";
+import { commentEvent, labelEvent, repoConfig, reviewCommentEvent, reviewEvent } from "../core-events/scenarios.js";
 import { mentionsIn, readGfm } from "../core-output/gfm.js";
 
 const self: BridgeSelf & { botLogins: string[] } = { appSlug: "run-bot", botLogins: ["run-bot[bot]"] };

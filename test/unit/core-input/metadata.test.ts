@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { parseWebhookEvent, type BridgeEvent } from "../../../src/core/events.js";
+import { parseWebhookEvent } from "../../../src/core/events/parse.js";
+import type { BridgeEvent } from "../../../src/core/events/types.js";
 import { buildRunMetadata, looksLikeSecret, type MetadataExtras } from "../../../src/core/metadata.js";
-import { detectTrigger, type RunTrigger } from "../../../src/core/plan.js";
+import { detectTrigger, type RunTrigger } from "../../../src/core/detect.js";
 import { MetadataSchema, SourceTypeSchema } from "../../../src/service/wire.js";
-import { checkSuiteEvent, commentEvent, labelEvent, repoConfig, reviewCommentEvent, reviewEvent, workflowRunEvent } from "./scenarios.js";
-import { webhookExample } from "./webhook-examples.js";
+import { checkSuiteEvent, commentEvent, labelEvent, repoConfig, reviewCommentEvent, reviewEvent, workflowRunEvent } from "../core-events/scenarios.js";
+import { webhookExample } from "../core-events/webhook-examples.js";
 
 const self = { appSlug: "run-bot", botLogins: [] };
 const extras: MetadataExtras = { deliveryId: "72d3162e-cc78-11e3-81ab-4c9367dc0958", appName: "agent-run-bridge", appVersion: "0.1.0" };

@@ -1,15 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { parseTriggerComment } from "../../../src/core/trigger.js";
-import { newRunMarker, parseMarker, renderMarker } from "../../../src/core/markers.js";
-import {
-  codeBlock,
-  inlineCode,
-  renderLink,
-  safeHttpUrl,
-  sanitizeInline,
-  sanitizeMarkdown,
-  truncateText,
-} from "../../../src/core/sanitize-output.js";
+import { newRunMarker, renderMarker } from "../../../src/core/markers/write.js";
+import { parseMarker } from "../../../src/core/markers/read.js";
+import { codeBlock, inlineCode } from "../../../src/core/sanitize-output/code.js";
+import { renderLink, safeHttpUrl } from "../../../src/core/sanitize-output/links.js";
+import { sanitizeInline, sanitizeMarkdown } from "../../../src/core/sanitize-output/prose.js";
+import { truncateText } from "../../../src/core/sanitize-output/safe-markdown.js";
 import { mentionsIn, readGfm } from "./gfm.js";
 
 const TRIGGER = { phrase: "/agent", appSlug: "my-app", mention: true };

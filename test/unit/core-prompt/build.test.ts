@@ -1,20 +1,17 @@
 import { describe, expect, it } from "vitest";
 import {
   DEFAULT_PROMPT_LIMITS,
-  buildResumePrompt,
-  buildRunPrompt,
-  isGitHubAttachmentUrl,
-  parseImageAttachments,
   reviewCommentContextFrom,
   threadContextFrom,
   type CheckFailureContext,
   type PromptInput,
-  type ThreadComment,
+  type PromptComment,
   type ThreadContext,
-} from "../../../src/core/prompt.js";
-import { commentEvent, labelEvent, reviewCommentEvent } from "./scenarios.js";
+} from "../../../src/core/prompt/context.js";
+import { buildResumePrompt, buildRunPrompt } from "../../../src/core/prompt/build.js";
+import { commentEvent, labelEvent, reviewCommentEvent } from "../core-events/scenarios.js";
 
-function issueThread(comments: ThreadComment[] = [], over: Partial<ThreadContext> = {}): ThreadContext {
+function issueThread(comments: PromptComment[] = [], over: Partial<ThreadContext> = {}): ThreadContext {
   const event = commentEvent("/agent fix it");
   if (event.kind !== "issue_comment") throw new Error("unexpected event");
   return { ...threadContextFrom(event.repo, event.thread, { comments }), ...over };
@@ -275,46 +272,5 @@ describe("resume prompts", () => {
       reviewComments: [],
     });
     expect(review).toBe("Follow-up review from @rev on https://r. Address it and push to the pull request's branch.\n\n## Review by @rev (changes requested)\nURL: https://r\nStill wrong");
-  });
-});
-
-describe("parseImageAttachments", () => {
-  it("finds GitHub-hosted Markdown and HTML images, in order, without duplicates", () => {
-    const body = [
-      "Screenshot: ![shot](https://github.com/user-attachments/assets/1111)",
-      '<img width="300" alt="x" src="https://private-user-images.githubusercontent.com/9/2222.png?jwt=abc&amp;x=1">',
-      "![old](https://user-images.githubusercontent.com/9/3333.png)",
-      "![dup](https://github.com/user-attachments/assets/1111)",
-    ].join("\n");
-    expect(parseImageAttachments(body)).toEqual([
-      "https://github.com/user-attachments/assets/1111",
-      "https://private-user-images.githubusercontent.com/9/2222.png?jwt=abc&x=1",
-      "https://user-images.githubusercontent.com/9/3333.png",
-    ]);
-  });
-
-  it("ignores other hosts, plain http, code, and images hidden in comments", () => {
-    const body = [
-      "![a](https://evil.example/a.png)",
-      "![b](http://user-images.githubusercontent.com/1.png)",
-      "![c](https://user-images.githubusercontent.com.evil.example/1.png)",
-      "![d](https://github.com/someone/repo/raw/main/x.png)",
-      "`![e](https://github.com/user-attachments/assets/inline)`",
-      "```\n![f](https://github.com/user-attachments/assets/fenced)\n```",
-      "<!-- ![g](https://github.com/user-attachments/assets/hidden) -->",
-    ].join("\n");
-    expect(parseImageAttachments(body)).toEqual([]);
-  });
-
-  it("is bounded", () => {
-    const body = Array.from({ length: 9 }, (_, i) => `![i](https://github.com/user-attachments/assets/${i})`).join("\n");
-    expect(parseImageAttachments(body)).toHaveLength(4);
-    expect(parseImageAttachments(body, 2)).toEqual(["https://github.com/user-attachments/assets/0", "https://github.com/user-attachments/assets/1"]);
-  });
-
-  it("isGitHubAttachmentUrl", () => {
-    expect(isGitHubAttachmentUrl("https://github.com/user-attachments/files/1/log.txt")).toBe(true);
-    expect(isGitHubAttachmentUrl("https://user:pw@github.com/user-attachments/assets/1")).toBe(false);
-    expect(isGitHubAttachmentUrl("not a url")).toBe(false);
   });
 });

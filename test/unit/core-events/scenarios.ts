@@ -3,7 +3,8 @@
  */
 import type { IssuesLabeledEvent } from "@octokit/webhooks-types";
 import { parseRepoConfig, type RepoConfig, type RepoConfigInput } from "../../../src/config/schema.js";
-import { parseWebhookEvent, type BridgeEvent } from "../../../src/core/events.js";
+import { parseWebhookEvent } from "../../../src/core/events/parse.js";
+import type { BridgeEvent } from "../../../src/core/events/types.js";
 import { hasAction, webhookExample } from "./webhook-examples.js";
 
 export function repoConfig(input: RepoConfigInput = {}): RepoConfig {

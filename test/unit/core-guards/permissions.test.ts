@@ -7,7 +7,7 @@ import {
   roleSatisfies,
   teamsToCheck,
   type PermissionPolicy,
-} from "../../../src/config/permissions.js";
+} from "../../../src/core/permissions.js";
 
 const policy = (over: Partial<PermissionPolicy> = {}): PermissionPolicy => ({ minimum: "write", users: [], teams: [], ...over });
 

@@ -7,9 +7,9 @@
  * (`role_name`, falling back to the legacy `permission` for custom roles); `author_association` is
  * not used because it under-reports private organization members. The shell fetches the facts in
  * the cheapest order (role, then the allow-list, which is free, then team membership) and hands
- * them here; this module only decides.
+ * them here; this module only decides. The `permissions` keys themselves are config/schema.ts's.
  */
-import { MINIMUM_ROLES, REPO_ROLES, type MinimumRole, type RepoConfig, type RepoRole } from "./schema.js";
+import { MINIMUM_ROLES, REPO_ROLES, type MinimumRole, type RepoConfig, type RepoRole } from "../config/schema.js";
 
 export type PermissionPolicy = RepoConfig["permissions"];
 

@@ -1,5 +1,5 @@
 /**
- * Renders agent-produced text (summaries, results, observations, PR titles, log thoughts) into
+ * Renders agent-produced prose (summaries, results, observations, PR titles, log thoughts) into
  * GitHub Markdown that cannot act on its own. It cannot:
  *
  * - forge or break the bot's hidden markers: `<`, `>` and `&` become `&lt;`, `&gt;`, `&amp;` in
@@ -22,159 +22,20 @@
  * Agent inline code spans stay code spans (`Array<string>` still reads `Array<string>`). What
  * cannot be paired on one line is escaped (a lone backtick as `&#96;`, a run of `~~~` with
  * backslashes), so every backtick in the output belongs to a balanced span this module emitted.
- *
- * Output is typed `SafeMarkdown`: renderers take only that type for pre-rendered pieces, so raw
- * agent text cannot reach a comment without passing through here.
  */
+import { codeBlock, inlineCode } from "./code.js";
+import {
+  ASCII_ALNUM,
+  ASCII_PUNCTUATION,
+  cleanText,
+  escapeRegExp,
+  isEscaped,
+  truncateText,
+  type OutputSanitizeOptions,
+  type SafeMarkdown,
+} from "./safe-markdown.js";
 
-declare const safeMarkdownBrand: unique symbol;
-
-/** Markdown produced by this module (or by `md` from trusted literals): safe to put in a comment. */
-export type SafeMarkdown = string & { readonly [safeMarkdownBrand]: true };
-
-export interface OutputSanitizeOptions {
-  /** The phrase that triggers the bot (e.g. "/agent"); its occurrences are wrapped in code. */
-  triggerPhrase?: string;
-  /** Cut the source text to this many characters (a "…" marks the cut). */
-  maxLength?: number;
-}
-
-/** The hidden-marker namespace (see markers.ts). Lives here because neutralising it is a sanitiser job. */
-export const MARKER_NAMESPACE = "agent-run-bridge";
-
-/** `<!--` followed by the namespace, however spaced: what `markers.ts` counts as a marker. */
-export const MARKER_OPENING = new RegExp(`<!--\\s*${MARKER_NAMESPACE}`, "gi");
-
-const ZERO_WIDTH_SPACE = "\u200B";
-const ELLIPSIS = "…";
-
-/** Trusted Markdown from a template literal: the literal parts are ours, every value must already be safe. */
-export function md(strings: TemplateStringsArray, ...values: SafeMarkdown[]): SafeMarkdown {
-  let out = strings[0] ?? "";
-  values.forEach((value, index) => {
-    out += value + (strings[index + 1] ?? "");
-  });
-  return out as SafeMarkdown;
-}
-
-/** Joins safe pieces; the separator is ours. */
-export function joinMarkdown(pieces: readonly SafeMarkdown[], separator: string): SafeMarkdown {
-  return pieces.join(separator) as SafeMarkdown;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Text hygiene
-
-/**
- * C0/C1 controls (but tab and newline), bidi embeddings, overrides and isolates, LRM/RLM and the
- * tag block: characters that spoof what a reader sees. Zero-width joiners stay (emoji sequences).
- */
-// eslint-disable-next-line no-control-regex
-const SPOOFING_CHARACTERS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u200E\u200F\u202A-\u202E\u2066-\u2069]|\uDB40[\uDC00-\uDC7F]/g;
-// eslint-disable-next-line no-control-regex
-const ANSI_ESCAPE = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[@-Z\\-_]/g;
-
-function cleanText(text: string): string {
-  return text
-    .replace(/\r\n?|[\u2028\u2029\u0085]/g, "\n")
-    .replace(ANSI_ESCAPE, "")
-    .replace(SPOOFING_CHARACTERS, "");
-}
-
-/** Cuts `text` to at most `max` characters, ending with "…" when cut; never splits a surrogate pair. */
-export function truncateText(text: string, max: number): string {
-  if (text.length <= max) return text;
-  if (max <= 0) return "";
-  let cut = max - ELLIPSIS.length;
-  if (cut > 0 && isHighSurrogate(text.charCodeAt(cut - 1))) cut--;
-  return text.slice(0, Math.max(cut, 0)) + ELLIPSIS;
-}
-
-const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
-
-const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
-const ASCII_PUNCTUATION = /[!-/:-@[-`{-~]/;
-const ASCII_ALNUM = /[A-Za-z0-9]/;
-
-/** True when the character at `index` is backslash-escaped (an odd number of backslashes before it). */
-function isEscaped(text: string, index: number): boolean {
-  let count = 0;
-  for (let i = index - 1; i >= 0 && text[i] === "\\"; i--) count++;
-  return count % 2 === 1;
-}
-
-/** Hides `<!-- agent-run-bridge` from the marker parser in text GitHub shows verbatim (code). */
-function neutraliseMarkerOpenings(text: string): string {
-  return text.replace(MARKER_OPENING, (match) => `<!-${ZERO_WIDTH_SPACE}-${match.slice(4)}`);
-}
-
-// ---------------------------------------------------------------------------------------------
-// Code
-
-function longestRun(text: string, char: string): number {
-  let longest = 0;
-  let current = 0;
-  for (const c of text) {
-    current = c === char ? current + 1 : 0;
-    if (current > longest) longest = current;
-  }
-  return longest;
-}
-
-/** Markdown punctuation turned into numeric entities inside our own `<code>` element. */
-const CODE_ELEMENT_ESCAPES: Record<string, string> = {
-  "&": "&amp;",
-  "<": "&lt;",
-  ">": "&gt;",
-  "\\": "&#92;",
-  "`": "&#96;",
-  "*": "&#42;",
-  _: "&#95;",
-  "~": "&#126;",
-  "[": "&#91;",
-  "]": "&#93;",
-  "!": "&#33;",
-  "|": "&#124;",
-  // Not a mention inside <code> on GitHub, but raw-text scanners (our trigger parser) would see one.
-  "@": "&#64;",
-};
-
-/**
- * An inline code span showing `text` verbatim (newlines become spaces). Content with a `|` is
- * emitted as a `<code>` element with entities instead: GitHub splits table cells at every `|`,
- * even inside a code span, which would let the rest of the span out as prose.
- */
-export function inlineCode(text: string, options: { maxLength?: number } = {}): SafeMarkdown {
-  let content = cleanText(text).replace(/[\n\t]/g, " ");
-  if (options.maxLength !== undefined) content = truncateText(content, options.maxLength);
-  if (content.includes("|")) {
-    return `<code>${content.replace(/[&<>\\`*_~[\]!|@]/g, (c) => CODE_ELEMENT_ESCAPES[c] ?? c)}</code>` as SafeMarkdown;
-  }
-  content = neutraliseMarkerOpenings(content);
-  if (content === "") return "` `" as SafeMarkdown;
-  const fence = "`".repeat(longestRun(content, "`") + 1);
-  // CommonMark strips one space on each side when both are present: pad so the text survives as is.
-  const pad = content.startsWith("`") || content.endsWith("`") || (content.startsWith(" ") && content.endsWith(" ") && content.trim() !== "") ? " " : "";
-  return `${fence}${pad}${content}${pad}${fence}` as SafeMarkdown;
-}
-
-/**
- * A fenced code block showing `text` verbatim, at column 0. The fence is longer than any backtick
- * run inside, so nothing in `text` can close it.
- */
-export function codeBlock(text: string, options: { language?: string; maxLength?: number } = {}): SafeMarkdown {
-  let content = cleanText(text).replace(/\n+$/, "");
-  if (options.maxLength !== undefined) content = truncateText(content, options.maxLength);
-  content = neutraliseMarkerOpenings(content);
-  const fence = "`".repeat(Math.max(3, longestRun(content, "`") + 1));
-  const language = options.language && /^[\w+#.-]{1,30}$/.test(options.language) ? options.language : "";
-  return `${fence}${language}\n${content === "" ? "" : `${content}\n`}${fence}` as SafeMarkdown;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Prose
-
-interface ProseOptions {
+export interface ProseOptions {
   triggerPhrase?: string;
   /** Escape `[` and `]` too: the text becomes a link's text. */
   linkText?: boolean;
@@ -363,7 +224,7 @@ class BacktickRuns {
 }
 
 /** One line of prose: escapes, code spans re-emitted, mentions and trigger wrapped. */
-function sanitizeProseLine(line: string, options: ProseOptions): string {
+export function sanitizeProseLine(line: string, options: ProseOptions): string {
   const out = new OutputBuilder();
   let plain = "";
   const flush = () => {
@@ -471,34 +332,4 @@ export function sanitizeInline(text: string | null | undefined, options: OutputS
   let source = cleanText(text).replace(/\s+/g, " ").trim();
   if (options.maxLength !== undefined) source = truncateText(source, options.maxLength);
   return sanitizeProseLine(source, { triggerPhrase: options.triggerPhrase }) as SafeMarkdown;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Links
-
-/**
- * The URL to link to, or null when it is not a plain http(s) URL (other schemes, credentials,
- * unparseable). Parentheses and spaces are percent-encoded so the Markdown link cannot end early.
- */
-export function safeHttpUrl(url: string | null | undefined): string | null {
-  if (!url) return null;
-  let parsed: URL;
-  try {
-    parsed = new URL(url.trim());
-  } catch {
-    return null;
-  }
-  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") return null;
-  if (parsed.username !== "" || parsed.password !== "") return null;
-  return parsed.href.replace(/[()\s<>"`]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`);
-}
-
-/** `[text](url)` when the URL is http(s); otherwise just the text. The text is sanitised. */
-export function renderLink(text: string, url: string | null | undefined, options: OutputSanitizeOptions = {}): SafeMarkdown {
-  const href = safeHttpUrl(url);
-  const cleaned = cleanText(text).replace(/\s+/g, " ").trim();
-  const source = options.maxLength !== undefined ? truncateText(cleaned, options.maxLength) : cleaned;
-  if (href === null) return sanitizeProseLine(source, { triggerPhrase: options.triggerPhrase }) as SafeMarkdown;
-  const label = sanitizeProseLine(source, { triggerPhrase: options.triggerPhrase, linkText: true });
-  return `[${label === "" ? "link" : label}](${href})` as SafeMarkdown;
 }

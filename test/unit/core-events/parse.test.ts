@@ -10,8 +10,8 @@ import {
   isPullRequestReviewEvent,
   isThreadEvent,
   isWorkflowRunEvent,
-  parseWebhookEvent,
-} from "../../../src/core/events.js";
+} from "../../../src/core/events/types.js";
+import { parseWebhookEvent } from "../../../src/core/events/parse.js";
 import { hasAction, webhookExample } from "./webhook-examples.js";
 
 describe("parseWebhookEvent on real payloads", () => {

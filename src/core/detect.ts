@@ -1,0 +1,406 @@
+/**
+ * Is this event a request for the agent, and of which flow? `detectTrigger(event, config, self)`
+ * reads only the event, the repository configuration and who the bridge is, and answers a
+ * `RunTrigger` (comment, label, review, CI failure, explicit prompt) or why it is none. What to do
+ * about a trigger is plan.ts's; which CI failures count is ci.ts's; the comment grammar is trigger.ts's.
+ */
+import type { RepoConfig } from "../config/schema.js";
+import { SOURCE } from "../service/wire.js";
+import type {
+  Actor,
+  BridgeEvent,
+  CheckSuiteBridgeEvent,
+  CheckSuiteRef,
+  CommentRef,
+  IssueCommentBridgeEvent,
+  IssuesBridgeEvent,
+  LinkedPullRequest,
+  PullRequestRef,
+  PullRequestReviewBridgeEvent,
+  PullRequestReviewCommentBridgeEvent,
+  RepositoryFacts,
+  ReviewCommentRef,
+  ReviewRef,
+  ThreadKind,
+  ThreadRef,
+  WorkflowRunBridgeEvent,
+  WorkflowRunRef,
+} from "./events/types.js";
+import { classifyActor, isBotActor, type BridgeSelf } from "./actors.js";
+import { eligibleForFix, type CheckFailureIgnoreCode, type CheckFailureInput } from "./ci.js";
+import { findKillSwitch, killSwitchReason } from "./kill-switch.js";
+import { grammarOf, parseTriggerComment, type ParsedTrigger } from "./trigger.js";
+
+// ---------------------------------------------------------------------------------------------
+// Triggers
+
+interface TriggerCommon {
+  repo: RepositoryFacts;
+  /** Who asked (comment or review author, label sender; the sender for CI events). */
+  actor: Actor;
+  /** `<flow>:<id>`: two deliveries with the same key are the same request (e.g. a review and its inline comments). */
+  dedupeKey: string;
+  /** Start a fresh run even when the thread has one. */
+  forceNew: boolean;
+}
+
+export interface CommentTrigger extends TriggerCommon {
+  flow: "comment";
+  sourceType: typeof SOURCE.gitHost;
+  event: IssueCommentBridgeEvent;
+  thread: ThreadRef;
+  comment: CommentRef;
+  instruction: string;
+}
+
+export interface LabelTrigger extends TriggerCommon {
+  flow: "label";
+  sourceType: typeof SOURCE.gitHost;
+  event: IssuesBridgeEvent;
+  thread: ThreadRef;
+  label: string;
+}
+
+export interface ReviewTrigger extends TriggerCommon {
+  flow: "review";
+  sourceType: typeof SOURCE.gitHostPrReview;
+  event: PullRequestReviewBridgeEvent | PullRequestReviewCommentBridgeEvent;
+  thread: ThreadRef;
+  pullRequest: PullRequestRef;
+  /** Set for a submitted review. */
+  review: ReviewRef | null;
+  /** Set for an inline review comment that contains the trigger. */
+  reviewComment: ReviewCommentRef | null;
+  /** The review (comment) that holds the trigger: `changes_requested`, or the trigger phrase / mention. */
+  reason: "changes_requested" | "trigger";
+  instruction: string;
+}
+
+export interface CheckSuiteTrigger extends TriggerCommon {
+  flow: "check_suite";
+  sourceType: typeof SOURCE.gitHostCheckSuite;
+  event: CheckSuiteBridgeEvent;
+  checkSuite: CheckSuiteRef;
+  /** The pull request to fix (the first eligible one) and every eligible one. */
+  pullRequest: LinkedPullRequest;
+  pullRequests: LinkedPullRequest[];
+  headSha: string;
+  headBranch: string;
+}
+
+export interface WorkflowRunTrigger extends TriggerCommon {
+  flow: "workflow_run";
+  sourceType: typeof SOURCE.gitHostCheckSuite;
+  event: WorkflowRunBridgeEvent;
+  workflowRun: WorkflowRunRef;
+  pullRequest: LinkedPullRequest;
+  pullRequests: LinkedPullRequest[];
+  headSha: string;
+  headBranch: string;
+}
+
+export interface DispatchTrigger extends Omit<TriggerCommon, "repo" | "actor"> {
+  flow: "dispatch";
+  sourceType: typeof SOURCE.api;
+  event: BridgeEvent;
+  repo: RepositoryFacts | null;
+  actor: Actor | null;
+  /** The caller's explicit prompt. */
+  prompt: string;
+  /** The thread the event happened on, if any. */
+  thread: ThreadRef | null;
+}
+
+export type RunTrigger = CommentTrigger | LabelTrigger | ReviewTrigger | CheckSuiteTrigger | WorkflowRunTrigger | DispatchTrigger;
+export type RunFlow = RunTrigger["flow"];
+export type CheckFailureTrigger = CheckSuiteTrigger | WorkflowRunTrigger;
+
+export const isCheckFailureTrigger = (trigger: RunTrigger): trigger is CheckFailureTrigger =>
+  trigger.flow === "check_suite" || trigger.flow === "workflow_run";
+
+/** The issue or pull request a trigger concerns (for CI flows, the pull request), or null. */
+export function triggerThread(trigger: RunTrigger): { kind: ThreadKind; number: number; url: string } | null {
+  if (isCheckFailureTrigger(trigger)) {
+    return { kind: "pull_request", number: trigger.pullRequest.number, url: trigger.pullRequest.url };
+  }
+  const thread = trigger.thread;
+  return thread ? { kind: thread.kind, number: thread.number, url: thread.url } : null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// detectTrigger
+
+export interface DetectOptions {
+  /** An explicit prompt from the caller (the Action's `prompt` input): any event becomes a `dispatch`. */
+  explicitPrompt?: string;
+}
+
+export type IgnoreCode =
+  | "unsupported_event"
+  | "unsupported_action"
+  | "bot_sender"
+  | "no_trigger"
+  | "label_disabled"
+  | "other_label"
+  | "reviews_disabled"
+  | "own_check_suite"
+  /** A CI failure that is not worth a fix (ci.ts). */
+  | CheckFailureIgnoreCode
+  /** `/agent stop`: not a task; shells handle it through `detectStopRequest` (core/stop). */
+  | "stop_requested"
+  /** The thread carries the kill-switch label. */
+  | "kill_switch";
+
+export type TriggerDetection =
+  | { kind: "trigger"; trigger: RunTrigger }
+  | { kind: "ignore"; reason: string; code: IgnoreCode };
+
+const ignore = (code: IgnoreCode, reason: string): TriggerDetection => ({ kind: "ignore", code, reason });
+
+const isSelf = (actor: Actor, self: BridgeSelf) => classifyActor(actor, self) === "self";
+
+const onlyAction = (event: { name: string; action: string | null }, wanted: string, what: string) =>
+  ignore(
+    "unsupported_action",
+    `${event.name}.${event.action ?? "(no action)"}: only ${what} start runs (\`${event.name}.${wanted}\`).`,
+  );
+
+const byBot = (actor: Actor, what: string) =>
+  ignore("bot_sender", `${what} by the bot account @${actor.login}: bots do not start runs (this also prevents loops).`);
+
+function noTriggerReason(config: RepoConfig, self: BridgeSelf, what: string): string {
+  const mention = config.mention && self.appSlug ? ` or a mention of @${self.appSlug}` : "";
+  return `${what} has no line starting with \`${config.trigger_phrase}\`${mention}.`;
+}
+
+const noTrigger = (config: RepoConfig, self: BridgeSelf, what: string) => ignore("no_trigger", noTriggerReason(config, self, what));
+
+const stopRequested = (what: string) =>
+  ignore("stop_requested", `${what} asks to stop the thread's run: that is a stop request (detectStopRequest), not a task.`);
+
+/** The trigger, unless the thread carries the kill-switch label. */
+function unlessKillSwitch(thread: ThreadRef, config: RepoConfig, detection: TriggerDetection): TriggerDetection {
+  const label = findKillSwitch(thread.labels, config);
+  return label === null ? detection : ignore("kill_switch", killSwitchReason(label, thread.kind));
+}
+
+/** A new comment's request (issue and review comments read alike), or why it is none. */
+function readNewComment(
+  event: IssueCommentBridgeEvent | PullRequestReviewCommentBridgeEvent,
+  config: RepoConfig,
+  self: BridgeSelf,
+  what: "comment" | "review comment",
+): { ok: true; parsed: ParsedTrigger } | { ok: false; ignored: TriggerDetection } {
+  const no = (ignored: TriggerDetection) => ({ ok: false as const, ignored });
+  const capitalised = `${what[0]!.toUpperCase()}${what.slice(1)}`;
+  if (event.action !== "created") return no(onlyAction(event, "created", `new ${what}s`));
+  if (isBotActor(event.comment.author, self)) return no(byBot(event.comment.author, capitalised));
+  if (isBotActor(event.sender, self)) return no(byBot(event.sender, capitalised));
+  const parsed = parseTriggerComment(event.comment.body, grammarOf(config, self));
+  if (!parsed) return no(noTrigger(config, self, `The ${what}`));
+  if (parsed.kind === "stop") return no(stopRequested(`The ${what}`));
+  return { ok: true, parsed };
+}
+
+function detectComment(event: IssueCommentBridgeEvent, config: RepoConfig, self: BridgeSelf): TriggerDetection {
+  const read = readNewComment(event, config, self, "comment");
+  if (!read.ok) return read.ignored;
+  return unlessKillSwitch(event.thread, config, {
+    kind: "trigger",
+    trigger: {
+      flow: "comment",
+      sourceType: SOURCE.gitHost,
+      event,
+      repo: event.repo,
+      actor: event.comment.author,
+      dedupeKey: `comment:${event.comment.id}`,
+      forceNew: read.parsed.forceNew,
+      thread: event.thread,
+      comment: event.comment,
+      instruction: read.parsed.instruction,
+    },
+  });
+}
+
+function detectLabel(event: IssuesBridgeEvent, config: RepoConfig, self: BridgeSelf): TriggerDetection {
+  if (event.action !== "labeled" || !event.label) return onlyAction(event, "labeled", "added labels");
+  if (!config.label.enabled) return ignore("label_disabled", "Label triggers are off (`label.enabled: false`).");
+  if (event.label.name.toLowerCase() !== config.label.name.toLowerCase()) {
+    return ignore("other_label", `The label "${event.label.name}" is not the configured one ("${config.label.name}").`);
+  }
+  // Other bots may label on a person's behalf (the permission check still applies); our own labels never start a run.
+  if (isSelf(event.sender, self)) return byBot(event.sender, "Label added");
+  return unlessKillSwitch(event.thread, config, {
+    kind: "trigger",
+    trigger: {
+      flow: "label",
+      sourceType: SOURCE.gitHost,
+      event,
+      repo: event.repo,
+      actor: event.sender,
+      dedupeKey: `label:${event.thread.number}:${event.label.name.toLowerCase()}`,
+      forceNew: false,
+      thread: event.thread,
+      label: event.label.name,
+    },
+  });
+}
+
+/** A review trigger, from a submitted review or one of its inline comments, unless the kill switch is on. */
+function reviewTrigger(
+  event: PullRequestReviewBridgeEvent | PullRequestReviewCommentBridgeEvent,
+  config: RepoConfig,
+  fields: Pick<ReviewTrigger, "actor" | "dedupeKey" | "forceNew" | "review" | "reviewComment" | "reason" | "instruction">,
+): TriggerDetection {
+  const { actor, dedupeKey, forceNew, ...about } = fields;
+  return unlessKillSwitch(event.thread, config, {
+    kind: "trigger",
+    trigger: {
+      flow: "review",
+      sourceType: SOURCE.gitHostPrReview,
+      event,
+      repo: event.repo,
+      actor,
+      dedupeKey,
+      forceNew,
+      thread: event.thread,
+      pullRequest: event.pullRequest,
+      ...about,
+    },
+  });
+}
+
+function detectReview(event: PullRequestReviewBridgeEvent, config: RepoConfig, self: BridgeSelf): TriggerDetection {
+  if (event.action !== "submitted") return onlyAction(event, "submitted", "submitted reviews");
+  const author = event.review.author ?? event.sender;
+  if (isBotActor(author, self)) return byBot(author, "Review");
+  if (isBotActor(event.sender, self)) return byBot(event.sender, "Review");
+  const parsed = parseTriggerComment(event.review.body, grammarOf(config, self));
+  if (parsed?.kind === "stop") return stopRequested("The review");
+  const changesRequested = event.review.state === "changes_requested";
+  if (!parsed && !changesRequested) {
+    const why = noTriggerReason(config, self, `The review (state ${event.review.state})`);
+    return ignore("no_trigger", `${why} Only reviews requesting changes start runs without it.`);
+  }
+  if (!config.reviews.enabled) return ignore("reviews_disabled", "Review triggers are off (`reviews.enabled: false`).");
+  return reviewTrigger(event, config, {
+    actor: author,
+    dedupeKey: `review:${event.review.id}`,
+    forceNew: parsed?.forceNew ?? false,
+    review: event.review,
+    reviewComment: null,
+    reason: parsed ? "trigger" : "changes_requested",
+    instruction: parsed?.instruction ?? "",
+  });
+}
+
+function detectReviewComment(event: PullRequestReviewCommentBridgeEvent, config: RepoConfig, self: BridgeSelf): TriggerDetection {
+  const read = readNewComment(event, config, self, "review comment");
+  if (!read.ok) return read.ignored;
+  if (!config.reviews.enabled) {
+    return ignore("reviews_disabled", "The review comment has the trigger, but review triggers are off (`reviews.enabled: false`).");
+  }
+  return reviewTrigger(event, config, {
+    actor: event.comment.author,
+    // Inline comments submitted with a review share its key: one run per review.
+    dedupeKey: event.comment.reviewId !== null ? `review:${event.comment.reviewId}` : `review-comment:${event.comment.id}`,
+    forceNew: read.parsed.forceNew,
+    review: null,
+    reviewComment: event.comment,
+    reason: "trigger",
+    instruction: read.parsed.instruction,
+  });
+}
+
+/** A CI failure's eligible pull requests, or why it starts no fix (ci.ts). */
+function guardCheckFailure(input: CheckFailureInput, config: RepoConfig): { ok: true; eligible: LinkedPullRequest[] } | { ok: false; ignored: TriggerDetection } {
+  const eligibility = eligibleForFix(input, config.check_suite);
+  return eligibility.ok ? eligibility : { ok: false, ignored: ignore(eligibility.code, eligibility.reason) };
+}
+
+function detectCheckSuite(event: CheckSuiteBridgeEvent, config: RepoConfig, self: BridgeSelf): TriggerDetection {
+  if (event.action !== "completed") return onlyAction(event, "completed", "completed check suites");
+  const app = event.checkSuite.app;
+  if (self.appSlug && app?.slug?.toLowerCase() === self.appSlug.toLowerCase()) {
+    return ignore("own_check_suite", "The check suite belongs to this app.");
+  }
+  const guarded = guardCheckFailure(
+    { conclusion: event.checkSuite.conclusion, pullRequests: event.checkSuite.pullRequests, runIsFork: false, what: "check suite" },
+    config,
+  );
+  if (!guarded.ok) return guarded.ignored;
+  return {
+    kind: "trigger",
+    trigger: { flow: "check_suite", event, checkSuite: event.checkSuite, ...checkFailureFields(event, event.checkSuite.headSha, guarded.eligible) },
+  };
+}
+
+/** What both CI flows carry: one attempt per head SHA, on the first eligible pull request. */
+function checkFailureFields(event: CheckSuiteBridgeEvent | WorkflowRunBridgeEvent, headSha: string, eligible: LinkedPullRequest[]) {
+  const [pullRequest] = eligible as [LinkedPullRequest, ...LinkedPullRequest[]];
+  return {
+    sourceType: SOURCE.gitHostCheckSuite,
+    repo: event.repo,
+    actor: event.sender,
+    dedupeKey: `ci:${headSha}`,
+    forceNew: false,
+    pullRequest,
+    pullRequests: eligible,
+    headSha,
+    headBranch: pullRequest.headRef,
+  };
+}
+
+function detectWorkflowRun(event: WorkflowRunBridgeEvent, config: RepoConfig): TriggerDetection {
+  if (event.action !== "completed") return onlyAction(event, "completed", "completed workflow runs");
+  const run = event.workflowRun;
+  const guarded = guardCheckFailure(
+    { conclusion: run.conclusion, pullRequests: run.pullRequests, runIsFork: run.isFork, what: `workflow run "${run.name}"` },
+    config,
+  );
+  if (!guarded.ok) return guarded.ignored;
+  return { kind: "trigger", trigger: { flow: "workflow_run", event, workflowRun: run, ...checkFailureFields(event, run.headSha, guarded.eligible) } };
+}
+
+function dispatchTrigger(event: BridgeEvent, prompt: string, config: RepoConfig): TriggerDetection {
+  const thread = "thread" in event ? event.thread : null;
+  const killSwitch = thread ? findKillSwitch(thread.labels, config) : null;
+  if (thread && killSwitch !== null) return ignore("kill_switch", killSwitchReason(killSwitch, thread.kind));
+  return {
+    kind: "trigger",
+    trigger: {
+      flow: "dispatch",
+      sourceType: SOURCE.api,
+      event,
+      repo: event.repo,
+      actor: event.sender,
+      dedupeKey: `dispatch:${event.name}:${thread?.number ?? "-"}`,
+      // An automation's prompt is its own task, never a follow-up to someone's run.
+      forceNew: true,
+      prompt,
+      thread,
+    },
+  };
+}
+
+/** Decides whether an event asks for the agent. Pure: reads only the event, the config and who we are. */
+export function detectTrigger(event: BridgeEvent, config: RepoConfig, self: BridgeSelf, options: DetectOptions = {}): TriggerDetection {
+  const explicit = options.explicitPrompt?.trim();
+  if (explicit) return dispatchTrigger(event, explicit, config);
+  switch (event.kind) {
+    case "issue_comment":
+      return detectComment(event, config, self);
+    case "issues":
+      return detectLabel(event, config, self);
+    case "pull_request_review":
+      return detectReview(event, config, self);
+    case "pull_request_review_comment":
+      return detectReviewComment(event, config, self);
+    case "check_suite":
+      return detectCheckSuite(event, config, self);
+    case "workflow_run":
+      return detectWorkflowRun(event, config);
+    case "other":
+      return ignore("unsupported_event", `The bridge does not act on "${event.name}" events unless given an explicit prompt.`);
+  }
+}

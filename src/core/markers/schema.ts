@@ -1,0 +1,86 @@
+/**
+ * The hidden markers the bot writes into its own comments, so that the thread itself remembers
+ * which run it belongs to (no database needed, e.g. in the Action):
+ *
+ *   <!-- agent-run-bridge:run {"v":1,"runId":123,"orgId":1,"sourceType":"GIT_HOST","branches":["agent/run-123"],"state":"running"} -->
+ *   <!-- agent-run-bridge:refusal -->
+ *   <!-- agent-run-bridge:over_limit {"v":1,"limit":"runs_per_repo_per_hour"} -->
+ *
+ * This file is their format: the states, the bounds and the JSON schemas (writing is write.ts,
+ * reading read.ts, and which comments to believe trust.ts). The run marker's `state` is also the
+ * delivery record: the result comment says `"state":"done"`, so a restarted watcher that finds it
+ * knows the result was already posted.
+ */
+import * as z from "zod/mini";
+import { SourceTypeSchema } from "../../service/wire.js";
+import { RUN_LIMIT_NAMES } from "../../config/schema.js";
+
+/** `queued`: waiting for rate budget (no run yet, or a resume not sent yet); `running`: being watched; `done`: the bridge's last word is posted. */
+export const RUN_MARKER_STATES = ["queued", "running", "done"] as const;
+export type RunMarkerState = (typeof RUN_MARKER_STATES)[number];
+
+/**
+ * How a `done` run ended, as far as the bridge saw it; `stopped`: the run was stopped or cancelled on
+ * the service, or someone said `/agent stop` and the bridge stopped watching (the run itself may go
+ * on: the service has no cancel call); `watch_timed_out`: still running when the watch gave up.
+ */
+export const RUN_OUTCOMES = ["succeeded", "failed", "stopped", "waiting_for_input", "unknown", "watch_timed_out"] as const;
+export type RunOutcome = (typeof RUN_OUTCOMES)[number];
+
+/** Bounds: a marker stays small whatever a run produced. */
+export const MARKER_LIMITS = { json: 3000, branches: 10, branchLength: 200, requestId: 100 } as const;
+
+// Built on first use (`z.lazy`), like the wire schemas: a step that reads no marker builds none.
+export const BranchSchema = z.lazy(() =>
+  z.string().check(
+    z.minLength(1),
+    z.maxLength(MARKER_LIMITS.branchLength),
+    // eslint-disable-next-line no-control-regex
+    z.regex(/^[^\s\u0000-\u001f\u007f]+$/, { error: "a branch name has no whitespace or control characters" }),
+  ),
+);
+
+export const RunMarkerSchema = z.lazy(() =>
+  z
+    .strictObject({
+      v: z.literal(1),
+      /** Null only while `queued` for a run that does not exist yet (and after a stop that came before it did). */
+      runId: z.nullable(z.int().check(z.nonnegative())),
+      orgId: z.int().check(z.nonnegative()),
+      sourceType: SourceTypeSchema,
+      /** Head branches the run works on or produced, newest last. */
+      branches: z.array(BranchSchema).check(z.maxLength(MARKER_LIMITS.branches)),
+      state: z.enum(RUN_MARKER_STATES),
+      /** Set exactly when `state` is `done`. */
+      outcome: z.optional(z.enum(RUN_OUTCOMES)),
+      /** What started this cycle (e.g. the webhook delivery id): a redelivery finds its comment. */
+      requestId: z.optional(z.string().check(z.maxLength(MARKER_LIMITS.requestId), z.regex(/^[A-Za-z0-9._:-]+$/))),
+      /** For CI fixes: the head commit whose failure this cycle answers. */
+      headSha: z.optional(z.string().check(z.regex(/^[0-9a-f]{40}$/))),
+    })
+    .check(
+      z.superRefine((marker, ctx) => {
+        // A request stopped before its run existed ends without one.
+        if (marker.runId === null && marker.state !== "queued" && marker.outcome !== "stopped") {
+          ctx.addIssue({ code: "custom", path: ["runId"], message: `a "${marker.state}" marker needs a runId` });
+        }
+        if ((marker.state === "done") !== (marker.outcome !== undefined)) {
+          ctx.addIssue({ code: "custom", path: ["outcome"], message: "outcome is set exactly when state is done" });
+        }
+      }),
+    ),
+);
+
+export type RunMarker = z.infer<typeof RunMarkerSchema>;
+
+/** Kinds of bot comments; `run` and `over_limit` carry JSON. `stop` answers a `/agent stop`. */
+export const BOT_COMMENT_KINDS = ["run", "refusal", "config_error", "hand_back", "service_error", "over_limit", "stop"] as const;
+export type BotCommentKind = (typeof BOT_COMMENT_KINDS)[number];
+
+// Built on first use, like the run marker's schema.
+export const OverLimitMarkerSchema = z.lazy(() => z.strictObject({ v: z.literal(1), limit: z.enum(RUN_LIMIT_NAMES) }));
+
+/** Strips `refs/heads/`: events name branches both ways. */
+export function normalizeBranch(branch: string): string {
+  return branch.replace(/^refs\/heads\//, "");
+}

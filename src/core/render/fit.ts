@@ -1,0 +1,52 @@
+/**
+ * Fitting a comment into GitHub's limit: GitHub rejects bodies over 65,536 characters, so agent text
+ * is cut block by block (each block is sanitised on its own, so a cut never leaves a fence or a
+ * `<details>` open and never touches the marker), sharing the room the fixed parts leave. Each
+ * block renders itself at any allowance (result.ts builds them); this file shares the room.
+ */
+
+/** GitHub rejects longer comment bodies. */
+export const GITHUB_COMMENT_MAX_LENGTH = 65_536;
+/** Below this, a result comment cannot hold its marker and a headline. */
+export const MIN_RESULT_LENGTH = 4096;
+
+/** A part of a body that can shrink: `render(n)` for n in [0, natural], larger n showing more. */
+export interface FlexibleBlock {
+  natural: number;
+  render(allowance: number): string;
+}
+
+/** The largest rendering of `block` within `budget` (binary search), or "" when even the smallest does not fit. */
+function fitBlock(block: FlexibleBlock, budget: number): string {
+  const full = block.render(block.natural);
+  if (full.length <= budget) return full;
+  let best = "";
+  let low = 0;
+  let high = block.natural - 1;
+  while (low <= high) {
+    const mid = Math.floor((low + high) / 2);
+    const rendered = block.render(mid);
+    if (rendered.length <= budget) {
+      best = rendered;
+      low = mid + 1;
+    } else {
+      high = mid - 1;
+    }
+  }
+  return best;
+}
+
+/** Shares `budget` among blocks, smallest first, each taking at most an equal share of what is left. */
+export function fitBlocks(blocks: readonly FlexibleBlock[], budget: number): string[] {
+  const full = blocks.map((block) => block.render(block.natural));
+  if (full.reduce((sum, text) => sum + text.length, 0) <= budget) return full;
+  const out = new Array<string>(blocks.length).fill("");
+  const order = blocks.map((_, index) => index).sort((a, b) => full[a]!.length - full[b]!.length);
+  let remaining = budget;
+  order.forEach((index, position) => {
+    const share = Math.floor(remaining / (order.length - position));
+    out[index] = full[index]!.length <= share ? full[index]! : fitBlock(blocks[index]!, share);
+    remaining -= out[index]!.length;
+  });
+  return out;
+}

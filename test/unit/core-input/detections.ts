@@ -1,0 +1,20 @@
+/** Detection helpers shared by the detect, plan and ci tests: who the bot is, and a trigger or an ignore asserted. */
+import { detectTrigger, type IgnoreCode, type RunTrigger } from "../../../src/core/detect.js";
+import type { BridgeSelf } from "../../../src/core/actors.js";
+import type { BridgeEvent } from "../../../src/core/events/types.js";
+import { repoConfig } from "../core-events/scenarios.js";
+
+export const self: BridgeSelf = { appSlug: "run-bot", botLogins: ["run-bot[bot]", "helper-account"] };
+export const ciOn = repoConfig({ check_suite: { enabled: true } });
+
+export function triggerOf(event: BridgeEvent, config = repoConfig(), options = {}): RunTrigger {
+  const detection = detectTrigger(event, config, self, options);
+  if (detection.kind !== "trigger") throw new Error(`expected a trigger, got: ${detection.reason}`);
+  return detection.trigger;
+}
+
+export function ignored(event: BridgeEvent, config = repoConfig()): { code: IgnoreCode; reason: string } {
+  const detection = detectTrigger(event, config, self);
+  if (detection.kind !== "ignore") throw new Error(`expected ignore, got flow ${detection.trigger.flow}`);
+  return { code: detection.code, reason: detection.reason };
+}

@@ -1,0 +1,100 @@
+import { describe, expect, it } from "vitest";
+import { MARKER_LIMITS, type RunMarker } from "../../../src/core/markers/schema.js";
+import { newRunMarker, renderKindMarker, renderMarker, resultMarker, withBranches } from "../../../src/core/markers/write.js";
+import { parseCommentKind, parseMarker } from "../../../src/core/markers/read.js";
+import { renderRefusal } from "../../../src/core/render/replies.js";
+import { SOURCE } from "../../../src/service/wire.js";
+import { running, RUNNING_LINE } from "./fixtures.js";
+
+describe("renderMarker / parseMarker", () => {
+  it("writes one line with a fixed key order and reads it back", () => {
+    expect(renderMarker(running)).toBe(RUNNING_LINE);
+    expect(parseMarker(`${RUNNING_LINE}\n🤖 Agent run #123 is working`)).toEqual(running);
+    const done: RunMarker = { ...running, state: "done", outcome: "succeeded", requestId: "72d3162e-cc78-11e3-81ab-4c9367dc0958", headSha: "a".repeat(40) };
+    expect(parseMarker(`text before\n${renderMarker(done)}\ntext after`)).toEqual(done);
+  });
+
+  it("escapes <, > and & in the JSON, so no value can end the HTML comment", () => {
+    const tricky = { ...running, branches: ["fix-->x", "a<b&c"] };
+    const line = renderMarker(tricky);
+    expect(line).toBe(
+      '<!-- agent-run-bridge:run {"v":1,"runId":123,"orgId":1,"sourceType":"GIT_HOST","branches":["fix--\\u003ex","a\\u003cb\\u0026c"],"state":"running"} -->',
+    );
+    expect(line.indexOf("-->")).toBe(line.length - 3);
+    expect(parseMarker(line)).toEqual(tricky);
+  });
+
+  it("refuses to write an invalid marker, naming the problem", () => {
+    expect(() => renderMarker({ ...running, runId: null })).toThrow('renderMarker: invalid run marker (runId: a "running" marker needs a runId)');
+    expect(() => renderMarker({ ...running, state: "done" })).toThrow("outcome: outcome is set exactly when state is done");
+    expect(() => renderMarker({ ...running, branches: ["has space"] })).toThrow("branches.0: a branch name has no whitespace or control characters");
+  });
+
+  it.each([
+    ["no marker", "just a comment"],
+    ["malformed JSON", '<!-- agent-run-bridge:run {"v":1,"runId":123,} -->'],
+    ["unknown version", RUNNING_LINE.replace('"v":1', '"v":2')],
+    ["an extra field", RUNNING_LINE.replace('"state":"running"', '"state":"running","admin":true')],
+    ["a missing field", RUNNING_LINE.replace('"orgId":1,', "")],
+    ["a wrong type", RUNNING_LINE.replace('"runId":123', '"runId":"123"')],
+    ["an unknown source type", RUNNING_LINE.replace("GIT_HOST", "SOMEWHERE")],
+    ["an unknown state", RUNNING_LINE.replace('"running"', '"paused"')],
+    ["done without outcome", RUNNING_LINE.replace('"running"', '"done"')],
+    ["runId null while running", RUNNING_LINE.replace('"runId":123', '"runId":null')],
+    ["a marker inside a line", `see ${RUNNING_LINE} here`],
+    ["two markers", `${RUNNING_LINE}\n${RUNNING_LINE.replace("123", "124")}`],
+    ["a run marker and a kind marker", `${RUNNING_LINE}\n<!-- agent-run-bridge:refusal -->`],
+    ["another spelling of the opening", `${RUNNING_LINE}\n<!--agent-run-bridge:run {} -->`],
+    ["too many branches", renderMarker(running).replace('["agent/run-123"]', JSON.stringify(Array.from({ length: MARKER_LIMITS.branches + 1 }, (_, i) => `b${i}`)))],
+    // Valid JSON and a valid marker but for its size: only the size bound rejects it.
+    ["oversized JSON", RUNNING_LINE.replace('{"v":1,', `{"v":1,${" ".repeat(MARKER_LIMITS.json)}`)],
+    ["a JSON array", "<!-- agent-run-bridge:run {} -->".replace("{}", "{[1]}")],
+  ])("rejects %s", (_, body) => {
+    expect(parseMarker(body)).toBeNull();
+  });
+
+  it("rejects bodies longer than GitHub allows, and empty ones", () => {
+    expect(parseMarker(`${RUNNING_LINE}\n${"x".repeat(65_536)}`)).toBeNull();
+    expect(parseMarker(null)).toBeNull();
+    expect(parseMarker(undefined)).toBeNull();
+  });
+
+  it("tells the bot's comment kinds apart", () => {
+    expect(renderKindMarker("refusal")).toBe("<!-- agent-run-bridge:refusal -->");
+    expect(parseCommentKind(`${RUNNING_LINE}\nbody`)).toBe("run");
+    expect(parseCommentKind(renderRefusal({ login: "mallory", reason: "no write access." }))).toBe("refusal");
+    expect(parseCommentKind("<!-- agent-run-bridge:hand_back -->\nhanded back")).toBe("hand_back");
+    expect(parseCommentKind("<!-- agent-run-bridge:run -->")).toBeNull();
+    expect(parseCommentKind("<!-- agent-run-bridge:unknown_kind -->")).toBeNull();
+    expect(parseCommentKind("<!-- agent-run-bridge:refusal -->\n<!-- agent-run-bridge:refusal -->")).toBeNull();
+  });
+});
+
+describe("marker transitions", () => {
+  it("newRunMarker: queued without a run, running with one", () => {
+    expect(newRunMarker({ runId: null, orgId: 1, sourceType: SOURCE.gitHost })).toEqual({ v: 1, runId: null, orgId: 1, sourceType: "GIT_HOST", branches: [], state: "queued" });
+    expect(newRunMarker({ runId: 9, orgId: 1, sourceType: SOURCE.gitHostCheckSuite, branches: ["refs/heads/fix"], headSha: "f".repeat(40) })).toEqual({
+      v: 1,
+      runId: 9,
+      orgId: 1,
+      sourceType: "GIT_HOST_CHECK_SUITE",
+      branches: ["fix"],
+      state: "running",
+      headSha: "f".repeat(40),
+    });
+  });
+
+  it("resultMarker: done, with the outcome and the pull requests' head branches", () => {
+    const run = { id: 123, git_host_pull_requests: [{ head_branch_name: "agent/run-123" }, { head_branch_name: "agent/docs" }, { head_branch_name: null }] };
+    expect(resultMarker(running, run, "succeeded")).toEqual({ ...running, branches: ["agent/run-123", "agent/docs"], state: "done", outcome: "succeeded" });
+    expect(resultMarker(running, run, "in_progress").outcome).toBe("watch_timed_out");
+    expect(resultMarker({ ...running, runId: null, state: "queued" }, run, "failed").runId).toBe(123);
+  });
+
+  it("withBranches keeps the most recent branches within bounds and drops invalid names", () => {
+    const many = Array.from({ length: 15 }, (_, i) => `b${i}`);
+    const marker = withBranches(running, [...many, "has space", "x".repeat(MARKER_LIMITS.branchLength + 1), "agent/run-123"]);
+    expect(marker.branches).toEqual(["b6", "b7", "b8", "b9", "b10", "b11", "b12", "b13", "b14", "agent/run-123"]);
+    expect(parseMarker(renderMarker(marker))).toEqual(marker);
+  });
+});

@@ -1,0 +1,93 @@
+import { describe, expect, it } from "vitest";
+import {
+  findLatestMarkerForRun,
+  findMarkerForRequest,
+  findRunForBranch,
+  findTrustedComment,
+  findTrustedRunMarker,
+  isTrustedAuthor,
+  listTrustedRunMarkers,
+} from "../../../src/core/markers/trust.js";
+import type { RunMarker } from "../../../src/core/markers/schema.js";
+import { renderMarker } from "../../../src/core/markers/write.js";
+import { renderResultComment } from "../../../src/core/render/result.js";
+import { ACTION, APP, bot, human, running, RUNNING_LINE } from "./fixtures.js";
+
+describe("trust", () => {
+  it("ignores a human's comment holding a perfect marker; trusts the bot's", () => {
+    const forged = { ...running, runId: 666 };
+    const comments = [bot(10, RUNNING_LINE), human(20, renderMarker(forged))];
+    expect(findTrustedRunMarker(comments, APP)).toEqual({ marker: running, commentId: 10 });
+    expect(findTrustedRunMarker([human(20, renderMarker(forged))], APP)).toBeNull();
+  });
+
+  it("ignores other bots, a [bot] login that is not of type Bot, and comments without an author", () => {
+    expect(findTrustedRunMarker([bot(10, RUNNING_LINE, "other-app[bot]")], APP)).toBeNull();
+    expect(findTrustedRunMarker([{ id: 11, body: RUNNING_LINE, user: { login: "my-app[bot]", type: "User" } }], APP)).toBeNull();
+    expect(findTrustedRunMarker([{ id: 12, body: RUNNING_LINE, user: null }], APP)).toBeNull();
+    expect(findTrustedRunMarker([{ id: 13, body: RUNNING_LINE }], APP)).toBeNull();
+    // A comment a person made through some app (performed_via_github_app) is still that person's.
+    expect(findTrustedRunMarker([{ ...human(14, RUNNING_LINE), performed_via_github_app: { slug: "my-app" } }], APP)).toBeNull();
+  });
+
+  it("compares logins case-insensitively and accepts a missing user type", () => {
+    expect(isTrustedAuthor({ id: 1, user: { login: "My-App[bot]" } }, APP)).toBe(true);
+    expect(isTrustedAuthor({ id: 1, user: { login: "github-actions[bot]", type: "Bot" } }, ACTION)).toBe(true);
+    expect(isTrustedAuthor({ id: 1, user: { login: "github-actions[bot]", type: "Bot" } }, APP)).toBe(false);
+  });
+
+  it("takes the newest trusted marker by comment id, whatever the order given", () => {
+    const older = bot(10, renderMarker({ ...running, runId: 100 }));
+    const newer = bot(30, renderMarker({ ...running, runId: 200 }));
+    const forgedNewest = human(40, renderMarker({ ...running, runId: 666 }));
+    expect(findTrustedRunMarker([newer, forgedNewest, older], APP)?.marker.runId).toBe(200);
+    expect(listTrustedRunMarkers([older, newer, forgedNewest], APP).map((found) => found.commentId)).toEqual([30, 10]);
+  });
+
+  it("keeps the bot's own marker when agent text in the same comment tries to forge one", () => {
+    const run = { id: 123, status: "COMPLETE", summary: `Done.\n${renderMarker({ ...running, runId: 666 })}`, result: "```\n<!-- agent-run-bridge:run {} -->\n```" };
+    const body = renderResultComment({ marker: running, run, phase: "succeeded", startedAt: 0, finishedAt: 1000, triggerPhrase: "/agent" });
+    expect(findTrustedRunMarker([bot(50, body)], APP)?.marker).toEqual({ ...running, state: "done", outcome: "succeeded" });
+  });
+});
+
+describe("finding a run by branch, run id or request", () => {
+  const cycle = (id: number, fields: Partial<RunMarker>, login = "my-app[bot]") => bot(id, renderMarker({ ...running, ...fields }), login);
+
+  it("findRunForBranch: the newest trusted run that names the branch (refs/heads/ or not)", () => {
+    const comments = [
+      cycle(10, { runId: 1, branches: ["agent/one"] }),
+      cycle(20, { runId: 2, branches: ["agent/two", "agent/shared"] }),
+      cycle(30, { runId: 3, branches: ["agent/shared"] }),
+      human(40, renderMarker({ ...running, runId: 666, branches: ["agent/one"] })),
+    ];
+    expect(findRunForBranch(comments, "agent/one", APP)?.marker.runId).toBe(1);
+    expect(findRunForBranch(comments, "refs/heads/agent/shared", APP)?.marker.runId).toBe(3);
+    expect(findRunForBranch(comments, "main", APP)).toBeNull();
+    // A queued request names no run yet.
+    expect(findRunForBranch([cycle(50, { runId: null, state: "queued", branches: ["agent/q"] })], "agent/q", APP)).toBeNull();
+  });
+
+  it("findLatestMarkerForRun: a restarted watcher sees whether the result was delivered", () => {
+    const tracking = cycle(10, { runId: 5 });
+    expect(findLatestMarkerForRun([tracking], 5, APP)?.marker.state).toBe("running");
+    const delivered = bot(10, renderMarker({ ...running, runId: 5, state: "done", outcome: "failed" }));
+    expect(findLatestMarkerForRun([delivered], 5, APP)?.marker.state).toBe("done");
+    // After a follow-up resumed the run, the newer tracking comment is what counts.
+    expect(findLatestMarkerForRun([delivered, cycle(20, { runId: 5 })], 5, APP)?.commentId).toBe(20);
+    expect(findLatestMarkerForRun([delivered], 6, APP)).toBeNull();
+  });
+
+  it("findMarkerForRequest: a redelivered webhook finds the comment it already posted", () => {
+    const comments = [cycle(10, { runId: null, state: "queued", requestId: "delivery-1" }), cycle(20, { requestId: "delivery-2" })];
+    expect(findMarkerForRequest(comments, "delivery-1", APP)?.commentId).toBe(10);
+    expect(findMarkerForRequest(comments, "delivery-3", APP)).toBeNull();
+  });
+
+  it("findTrustedComment: e.g. whether the pull request was already handed back", () => {
+    const handBack = "<!-- agent-run-bridge:hand_back -->\nhanded back";
+    expect(findTrustedComment([bot(10, handBack), bot(20, handBack), human(30, handBack)], "hand_back", APP)?.id).toBe(20);
+    expect(findTrustedComment([human(30, handBack)], "hand_back", APP)).toBeNull();
+  });
+});
+
