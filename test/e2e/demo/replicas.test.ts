@@ -96,7 +96,8 @@ describe("npm run demo -- --replicas 3", () => {
     expect(printed).not.toContain("sha256=");
     expect(printed).not.toMatch(/demo-[A-Za-z0-9_-]{32}/);
     expect(printed).not.toMatch(/\bghs_|\beyJ[\w-]+\.|Bearer /);
-  });
+    // Three App processes, Redis and the demo's servers: up to the child's own 90 s limit on a busy machine.
+  }, 90_000);
 
   it("without redis-server on the PATH, says how to get one and exits 2 before starting anything", async () => {
     // A PATH that has node and nothing else.

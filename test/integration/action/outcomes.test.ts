@@ -144,8 +144,8 @@ describe("a follow-up while the thread's run still works", () => {
   it("waits for that run (no queue outlives the step), then sends the follow-up as a resume", async () => {
     h = await startActionHarness();
     const client = new AgentRunClient({ baseUrl: h.emulator.url, token: h.emulator.token, orgId: h.emulator.orgId });
-    // 150 s emulated = 300 ms real: still working when the step looks, finished soon after.
-    h.emulator.control.script({ durationMs: 150_000 });
+    // 600 s emulated = 1.2 s real: still working when the step looks (even on a loaded machine), finished soon after.
+    h.emulator.control.script({ durationMs: 600_000 });
     const working = await client.createRun({ prompt: "long work", metadata: { repository: FULL_NAME } });
     h.github.seed({ issueComments: [{ issue_number: 1, user: ACTIONS_BOT, body: `${renderMarker(newRunMarker({ runId: working.id, orgId: h.emulator.orgId, sourceType: "GIT_HOST" }))}\n🤖 working` }] });
     const trigger = h.humanComment(ISSUE, "/agent and then update the docs");

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
   AgentRunClient,
   AuthenticationError,
@@ -34,6 +34,17 @@ describe.each([
   ["Node's fetch", globalThis.fetch],
   ["the node:http fetch", nodeFetch],
 ])("over %s", (_name, fetch) => {
+  // Node's fetch compiles its undici on first use (tens of ms, far more on a loaded machine): done
+  // once here, so that the client's 500 ms timeout below measures the server, not that compile.
+  beforeAll(async () => {
+    const warm = await startScriptedServer([{ status: 200, body: {} }]);
+    try {
+      await (await fetch(warm.url)).text();
+    } finally {
+      await warm.close();
+    }
+  });
+
   async function serve(script: ScriptedResponse[]) {
     const server = await startScriptedServer(script);
     closers.push(server.close);
