@@ -1,4 +1,4 @@
 import { createRequire as __bundleCreateRequire } from "node:module";
 const require = __bundleCreateRequire(import.meta.url);
-import{K as a}from"./chunk-GRVELZIZ.js";import"./chunk-WNOJY4XT.js";import"./chunk-LORREW4R.js";var t=a(process.env);t&&await new Promise(e=>setImmediate(e));var{runAction:i}=await import("./runner-LKDSDB3M.js");try{await i({headStart:t})}finally{t?.close()}
+import{K as a}from"./chunk-GRVELZIZ.js";import"./chunk-WNOJY4XT.js";import"./chunk-LORREW4R.js";var t=a(process.env);t&&await new Promise(e=>setImmediate(e));var{runAction:i}=await import("./runner-LOP2SVDF.js");try{await i({headStart:t})}finally{t?.close()}
 //# sourceMappingURL=index.js.map
