@@ -4,7 +4,7 @@ import { checkConfigText } from "../../config/check-file.js";
 import { CONFIG_SCHEMA_URL } from "../../config/json-schema.js";
 import { UsageError } from "../errors.js";
 import { EXIT_CODES } from "../exit-codes.js";
-import type { CliCommand } from "./registry.js";
+import { defineCommand } from "./registry.js";
 
 /** Where the repository configuration lives, relative to the repository's root. */
 const DEFAULT_CONFIG_FILE = ".github/agent-run.yml";
@@ -33,10 +33,8 @@ async function readConfigText(file: string, cwd: string, stdin: AsyncIterable<st
  * Valid: exit 0 and one line on stdout saying what it turns on. Invalid: exit 2 and every problem
  * on stderr as `FILE:LINE:COLUMN: message`, unknown keys with a "did you mean".
  */
-export const configCommand: CliCommand = {
-  name: "config",
-  register(program, context) {
-    const config = program.command("config").description("the repository configuration (.github/agent-run.yml)").addHelpCommand(false);
+export const configCommand = defineCommand("config", "the repository configuration (.github/agent-run.yml)", (config, context) => {
+    config.addHelpCommand(false);
     config
       .command("check")
       .description("check a configuration file: exit 0 and a summary, or exit 2 and every problem")
@@ -54,5 +52,4 @@ export const configCommand: CliCommand = {
         context.error(`${name} is invalid (${count}): the bridge would not act on it.`);
         context.exitCode = EXIT_CODES.usage;
       });
-  },
-};
+});
