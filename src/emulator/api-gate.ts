@@ -33,63 +33,71 @@ export function errorAnswers(style: ErrorStyle) {
 
 export type ErrorAnswers = ReturnType<typeof errorAnswers>;
 
+const send = (reply: FastifyReply, result: ApiAnswer): FastifyReply => reply.code(result.status).send(result.body);
+
 /** Who sent a request the gate let through: the organizations its token may use, and the user it acts as. */
 export interface Caller {
   orgIds: readonly number[];
   userId: number;
 }
 
-export interface ApiGate {
-  /** The shared checks; a request that fails one is answered here (undefined: it goes on to its route). */
-  admit(request: FastifyRequest, reply: FastifyReply, limit: LimitedEndpoint): Promise<FastifyReply | undefined>;
-  /** The caller of a request `admit` let through. */
-  callerOf(request: FastifyRequest): Caller;
-  /** Sends a route's answer, or instead the after-action fault the request drew. */
-  answer(request: FastifyRequest, reply: FastifyReply, result: ApiAnswer): FastifyReply;
-}
-
 function bearerToken(header: string | undefined): string | undefined {
   return header?.match(/^Bearer\s+(\S+)\s*$/i)?.[1];
 }
 
-export function createApiGate(state: EmulatorState): ApiGate {
-  const { clock, limiter, faults, options } = state;
-  const admitted = new WeakMap<FastifyRequest, Caller & { faults: FaultDecision }>();
-  const tokens = new Map(options.tokens.map((t, index) => [t.token, { orgIds: t.orgIds, userId: t.userId ?? index + 1 }]));
-  const { failure } = errorAnswers(options.errorStyle);
-  const send = (reply: FastifyReply, result: ApiAnswer): FastifyReply => reply.code(result.status).send(result.body);
+export class ApiGate {
+  private readonly admitted = new WeakMap<FastifyRequest, Caller & { faults: FaultDecision }>();
+  private readonly tokens: ReadonlyMap<string, Caller>;
+  private readonly failure: ErrorAnswers["failure"];
 
-  function tooManyRequests(reply: FastifyReply, detail: string, retryAfterSeconds: number | null): FastifyReply {
-    if (retryAfterSeconds !== null) reply.header("retry-after", String(retryAfterSeconds));
-    return send(reply, failure(429, `rate limit exceeded: ${detail}`));
+  constructor(private readonly state: EmulatorState) {
+    this.tokens = new Map(state.options.tokens.map((t, index) => [t.token, { orgIds: t.orgIds, userId: t.userId ?? index + 1 }]));
+    this.failure = errorAnswers(state.options.errorStyle).failure;
   }
 
-  function dropConnection(request: FastifyRequest, reply: FastifyReply): FastifyReply {
-    state.stats.droppedConnections += 1;
-    reply.hijack();
-    request.raw.socket.destroy();
-    return reply;
+  /** The shared checks; a request that fails one is answered here (undefined: it goes on to its route). */
+  async admit(request: FastifyRequest, reply: FastifyReply, limit: LimitedEndpoint): Promise<FastifyReply | undefined> {
+    const decision = this.state.faults.decide();
+    if (decision.latencyMs > 0) await sleep(decision.latencyMs);
+    const fault = this.faultBeforeAction(request, reply, decision);
+    if (fault) return fault;
+    const token = bearerToken(request.headers.authorization);
+    const holder = token === undefined ? undefined : this.tokens.get(token);
+    if (token === undefined || holder === undefined) return this.unauthorized(reply, token);
+    const limited = this.overBudget(reply, token, limit);
+    if (limited) return limited;
+    this.admitted.set(request, { orgIds: holder.orgIds, userId: holder.userId, faults: decision });
+    return undefined;
   }
 
-  function serverError(reply: FastifyReply, status: number): FastifyReply {
-    return send(reply, failure(status, `the service is temporarily unavailable (injected fault ${status}); try again`));
+  /** The caller of a request `admit` let through. */
+  callerOf(request: FastifyRequest): Caller {
+    return this.admitted.get(request)!;
+  }
+
+  /** Sends a route's answer, or instead the after-action fault the request drew. */
+  answer(request: FastifyRequest, reply: FastifyReply, result: ApiAnswer): FastifyReply {
+    const decision = this.admitted.get(request)?.faults;
+    if (decision?.afterAction && decision.drop) return this.dropConnection(request, reply);
+    if (decision?.afterAction && decision.serverErrorStatus !== null) return this.serverError(reply, decision.serverErrorStatus);
+    return send(reply, result);
   }
 
   /** A dropped connection, a 5xx or a rate-limit storm drawn to play before the action, if any. */
-  function faultBeforeAction(request: FastifyRequest, reply: FastifyReply, decision: FaultDecision): FastifyReply | undefined {
-    if (!decision.afterAction && decision.drop) return dropConnection(request, reply);
-    if (!decision.afterAction && decision.serverErrorStatus !== null) return serverError(reply, decision.serverErrorStatus);
+  private faultBeforeAction(request: FastifyRequest, reply: FastifyReply, decision: FaultDecision): FastifyReply | undefined {
+    if (!decision.afterAction && decision.drop) return this.dropConnection(request, reply);
+    if (!decision.afterAction && decision.serverErrorStatus !== null) return this.serverError(reply, decision.serverErrorStatus);
     if (!decision.storm) return undefined;
     const retryAfter = decision.storm.retryAfterSeconds;
-    const seconds = retryAfter === "default" ? (options.retryAfterHeader ? 1 : null) : retryAfter;
-    return tooManyRequests(reply, "too many requests (injected rate-limit storm)", seconds);
+    const seconds = retryAfter === "default" ? (this.state.options.retryAfterHeader ? 1 : null) : retryAfter;
+    return this.tooManyRequests(reply, "too many requests (injected rate-limit storm)", seconds);
   }
 
-  function unauthorized(reply: FastifyReply, token: string | undefined): FastifyReply {
+  private unauthorized(reply: FastifyReply, token: string | undefined): FastifyReply {
     reply.header("www-authenticate", "Bearer");
     return send(
       reply,
-      failure(
+      this.failure(
         401,
         token === undefined
           ? "missing API token: send the header Authorization: Bearer <API token>"
@@ -99,35 +107,29 @@ export function createApiGate(state: EmulatorState): ApiGate {
   }
 
   /** The 429 for a token over one of its windows, when rate limits are on. */
-  function overBudget(reply: FastifyReply, token: string, limit: LimitedEndpoint): FastifyReply | undefined {
+  private overBudget(reply: FastifyReply, token: string, limit: LimitedEndpoint): FastifyReply | undefined {
+    const { options, limiter, clock } = this.state;
     if (!options.rateLimits) return undefined;
     const decided = limiter.tryAcquire(token, limit, clock.now());
     if (decided.allowed) return undefined;
     const realMs = clock.toRealMs(decided.waitMs);
     const seconds = options.retryAfterHeader ? Math.max(1, Math.ceil(realMs / 1000)) : null;
-    return tooManyRequests(reply, `${decided.window.describe} per API token; retry in ${(realMs / 1000).toFixed(3)} s`, seconds);
+    return this.tooManyRequests(reply, `${decided.window.describe} per API token; retry in ${(realMs / 1000).toFixed(3)} s`, seconds);
   }
 
-  return {
-    async admit(request, reply, limit) {
-      const decision = faults.decide();
-      if (decision.latencyMs > 0) await sleep(decision.latencyMs);
-      const fault = faultBeforeAction(request, reply, decision);
-      if (fault) return fault;
-      const token = bearerToken(request.headers.authorization);
-      const holder = token === undefined ? undefined : tokens.get(token);
-      if (token === undefined || holder === undefined) return unauthorized(reply, token);
-      const limited = overBudget(reply, token, limit);
-      if (limited) return limited;
-      admitted.set(request, { orgIds: holder.orgIds, userId: holder.userId, faults: decision });
-      return undefined;
-    },
-    callerOf: (request) => admitted.get(request)!,
-    answer(request, reply, result) {
-      const decision = admitted.get(request)?.faults;
-      if (decision?.afterAction && decision.drop) return dropConnection(request, reply);
-      if (decision?.afterAction && decision.serverErrorStatus !== null) return serverError(reply, decision.serverErrorStatus);
-      return send(reply, result);
-    },
-  };
+  private tooManyRequests(reply: FastifyReply, detail: string, retryAfterSeconds: number | null): FastifyReply {
+    if (retryAfterSeconds !== null) reply.header("retry-after", String(retryAfterSeconds));
+    return send(reply, this.failure(429, `rate limit exceeded: ${detail}`));
+  }
+
+  private dropConnection(request: FastifyRequest, reply: FastifyReply): FastifyReply {
+    this.state.stats.droppedConnections += 1;
+    reply.hijack();
+    request.raw.socket.destroy();
+    return reply;
+  }
+
+  private serverError(reply: FastifyReply, status: number): FastifyReply {
+    return send(reply, this.failure(status, `the service is temporarily unavailable (injected fault ${status}); try again`));
+  }
 }

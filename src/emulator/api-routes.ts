@@ -9,7 +9,7 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { API_PATHS } from "../service/wire.js";
 import { ROUTE_ACTIONS, type ActionScope } from "./api-actions.js";
-import { createApiGate, errorAnswers } from "./api-gate.js";
+import { ApiGate, errorAnswers } from "./api-gate.js";
 import type { EmulatorState } from "./control.js";
 import type { LimitedEndpoint } from "./rate-limiter.js";
 
@@ -69,7 +69,7 @@ function routeNameOf(request: FastifyRequest): ApiRouteName | undefined {
 }
 
 export function registerApiRoutes(app: FastifyInstance, state: EmulatorState): void {
-  const gate = createApiGate(state);
+  const gate = new ApiGate(state);
   const scope: ActionScope = { state, answers: errorAnswers(state.options.errorStyle) };
   void app.register(async (api) => {
     api.addHook("onRequest", async (request, reply) => {
