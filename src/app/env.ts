@@ -59,11 +59,6 @@ export const DEFAULT_DATA_DIR = ".data";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-const value = (env: Env, name: string) => {
-  const raw = env[name]?.trim();
-  return raw ? raw : undefined;
-};
-
 /** A PEM key from PRIVATE_KEY: `\n` written as two characters (as .env files do) or the whole key base64-encoded both work. */
 function normalizePrivateKey(raw: string): string | undefined {
   const unescaped = raw.replace(/\\n/g, "\n");
@@ -72,114 +67,161 @@ function normalizePrivateKey(raw: string): string | undefined {
   return decoded.includes("-----BEGIN") ? decoded : undefined;
 }
 
-/** Parses the environment; throws AppConfigurationError listing everything missing or invalid. */
-export function parseAppEnv(env: Env): AppSettings {
-  const missing: string[] = [];
-  const invalid: string[] = [];
-  const required = (name: string) => {
-    const found = value(env, name);
-    if (found === undefined) missing.push(name);
+/** Reads variables, noting what is missing and what is invalid in the order they are read (the error lists them so). */
+class EnvReader {
+  readonly missing: string[] = [];
+  readonly invalid: string[] = [];
+
+  constructor(private readonly env: Env) {}
+
+  /** The trimmed value; unset and blank are alike. */
+  value(name: string): string | undefined {
+    const raw = this.env[name]?.trim();
+    return raw ? raw : undefined;
+  }
+
+  required(name: string): string | undefined {
+    const found = this.value(name);
+    if (found === undefined) this.missing.push(name);
     return found;
-  };
-  const positiveInteger = (name: string, raw: string | undefined) => {
+  }
+
+  /** 0 when unset or invalid (then noted). */
+  positiveInteger(name: string, raw: string | undefined): number {
     if (raw === undefined) return 0;
     const parsed = Number(raw);
     if (!Number.isInteger(parsed) || parsed <= 0) {
-      invalid.push(`${name} (must be a positive integer, got "${raw}")`);
+      this.invalid.push(`${name} (must be a positive integer, got "${raw}")`);
       return 0;
     }
     return parsed;
-  };
-
-  const appId = positiveInteger("APP_ID", required("APP_ID"));
-
-  let privateKey: string | undefined;
-  const keyText = value(env, "PRIVATE_KEY");
-  const keyPath = value(env, "PRIVATE_KEY_PATH");
-  if (keyText !== undefined) {
-    privateKey = normalizePrivateKey(keyText);
-    if (privateKey === undefined) invalid.push("PRIVATE_KEY (must be the App's PEM private key, or that key base64-encoded)");
-  } else if (keyPath !== undefined) {
-    try {
-      privateKey = normalizePrivateKey(readFileSync(keyPath, "utf8"));
-      if (privateKey === undefined) invalid.push(`PRIVATE_KEY_PATH (${keyPath} holds no PEM private key)`);
-    } catch (error) {
-      invalid.push(`PRIVATE_KEY_PATH (cannot read ${keyPath}: ${(error as NodeJS.ErrnoException).code ?? String(error)})`);
-    }
-  } else {
-    missing.push("PRIVATE_KEY or PRIVATE_KEY_PATH");
   }
 
-  const webhookSecret = required("WEBHOOK_SECRET");
+  flag(name: string): boolean {
+    const raw = this.value(name)?.toLowerCase();
+    if (raw === undefined || raw === "false" || raw === "0") return false;
+    if (raw === "true" || raw === "1") return true;
+    this.invalid.push(`${name} (must be true or false, got "${raw}")`);
+    return false;
+  }
+}
 
-  const portText = value(env, "PORT");
+/** PRIVATE_KEY, else the file PRIVATE_KEY_PATH names. */
+function readPrivateKey(read: EnvReader): string | undefined {
+  const keyText = read.value("PRIVATE_KEY");
+  const keyPath = read.value("PRIVATE_KEY_PATH");
+  if (keyText !== undefined) {
+    const privateKey = normalizePrivateKey(keyText);
+    if (privateKey === undefined) read.invalid.push("PRIVATE_KEY (must be the App's PEM private key, or that key base64-encoded)");
+    return privateKey;
+  }
+  if (keyPath === undefined) {
+    read.missing.push("PRIVATE_KEY or PRIVATE_KEY_PATH");
+    return undefined;
+  }
+  try {
+    const privateKey = normalizePrivateKey(readFileSync(keyPath, "utf8"));
+    if (privateKey === undefined) read.invalid.push(`PRIVATE_KEY_PATH (${keyPath} holds no PEM private key)`);
+    return privateKey;
+  } catch (error) {
+    read.invalid.push(`PRIVATE_KEY_PATH (cannot read ${keyPath}: ${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+    return undefined;
+  }
+}
+
+/** Where webhooks arrive: PORT and WEBHOOK_PATH. */
+function readListener(read: EnvReader): { port: number; webhookPath: string } {
+  const portText = read.value("PORT");
   let port = DEFAULT_PORT;
   if (portText !== undefined) {
     port = Number(portText);
-    if (!Number.isInteger(port) || port < 0 || port > 65_535) invalid.push(`PORT (must be a port number from 0 to 65535, got "${portText}")`);
+    if (!Number.isInteger(port) || port < 0 || port > 65_535) read.invalid.push(`PORT (must be a port number from 0 to 65535, got "${portText}")`);
   }
+  const webhookPath = read.value("WEBHOOK_PATH") ?? DEFAULT_WEBHOOK_PATH;
+  if (!webhookPath.startsWith("/")) read.invalid.push(`WEBHOOK_PATH (must start with "/", got "${webhookPath}")`);
+  return { port, webhookPath };
+}
 
-  const webhookPath = value(env, "WEBHOOK_PATH") ?? DEFAULT_WEBHOOK_PATH;
-  if (!webhookPath.startsWith("/")) invalid.push(`WEBHOOK_PATH (must start with "/", got "${webhookPath}")`);
+/** GitHub Enterprise Server's API base from GHE_HOST and GHE_PROTOCOL; undefined for github.com. */
+function readGitHubBaseUrl(read: EnvReader): string | undefined {
+  const gheHost = read.value("GHE_HOST");
+  const gheProtocol = read.value("GHE_PROTOCOL") ?? "https";
+  if (gheProtocol !== "https" && gheProtocol !== "http") read.invalid.push(`GHE_PROTOCOL (must be https or http, got "${gheProtocol}")`);
+  if (gheHost !== undefined && /[/\s]/.test(gheHost)) read.invalid.push(`GHE_HOST (must be a host name such as github.example.com, got "${gheHost}")`);
+  return gheHost ? `${gheProtocol}://${gheHost}/api/v3` : undefined;
+}
 
-  const gheHost = value(env, "GHE_HOST");
-  const gheProtocol = value(env, "GHE_PROTOCOL") ?? "https";
-  if (gheProtocol !== "https" && gheProtocol !== "http") invalid.push(`GHE_PROTOCOL (must be https or http, got "${gheProtocol}")`);
-  if (gheHost !== undefined && /[/\s]/.test(gheHost)) invalid.push(`GHE_HOST (must be a host name such as github.example.com, got "${gheHost}")`);
-
-  const levelText = value(env, "LOG_LEVEL")?.toLowerCase() ?? "info";
+function readLogging(read: EnvReader): { logLevel: LogLevel | undefined; logFormat: AppSettings["logFormat"] } {
+  const levelText = read.value("LOG_LEVEL")?.toLowerCase() ?? "info";
   const logLevel = LOG_LEVELS.find((level) => level === levelText);
-  if (!logLevel) invalid.push(`LOG_LEVEL (must be one of ${LOG_LEVELS.join(", ")}, got "${levelText}")`);
+  if (!logLevel) read.invalid.push(`LOG_LEVEL (must be one of ${LOG_LEVELS.join(", ")}, got "${levelText}")`);
+  const formatText = read.value("LOG_FORMAT")?.toLowerCase() ?? "pretty";
+  if (formatText !== "pretty" && formatText !== "json") read.invalid.push(`LOG_FORMAT (must be pretty or json, got "${formatText}")`);
+  return { logLevel, logFormat: formatText === "json" ? "json" : "pretty" };
+}
 
-  const formatText = value(env, "LOG_FORMAT")?.toLowerCase() ?? "pretty";
-  if (formatText !== "pretty" && formatText !== "json") invalid.push(`LOG_FORMAT (must be pretty or json, got "${formatText}")`);
-
-  const apiUrl = required("AGENT_RUN_API_URL");
-  if (apiUrl !== undefined && !/^https?:\/\/[^\s/]+/i.test(apiUrl)) invalid.push(`AGENT_RUN_API_URL (must be an http(s) URL, got "${apiUrl}")`);
-  const apiToken = required("AGENT_RUN_API_TOKEN");
-  const orgId = positiveInteger("AGENT_RUN_ORG_ID", required("AGENT_RUN_ORG_ID"));
-
-  const logsPathText = value(env, "AGENT_RUN_LOGS_PATH")?.toLowerCase() ?? "auto";
+/** The Agent Run Service: AGENT_RUN_API_URL, AGENT_RUN_API_TOKEN, AGENT_RUN_ORG_ID and AGENT_RUN_LOGS_PATH. */
+function readService(read: EnvReader) {
+  const apiUrl = read.required("AGENT_RUN_API_URL");
+  if (apiUrl !== undefined && !/^https?:\/\/[^\s/]+/i.test(apiUrl)) read.invalid.push(`AGENT_RUN_API_URL (must be an http(s) URL, got "${apiUrl}")`);
+  const apiToken = read.required("AGENT_RUN_API_TOKEN");
+  const orgId = read.positiveInteger("AGENT_RUN_ORG_ID", read.required("AGENT_RUN_ORG_ID"));
+  const logsPathText = read.value("AGENT_RUN_LOGS_PATH")?.toLowerCase() ?? "auto";
   const logsPath = LOGS_PATH_CHOICES.find((choice) => choice === logsPathText);
-  if (!logsPath) invalid.push(`AGENT_RUN_LOGS_PATH (must be one of ${LOGS_PATH_CHOICES.join(", ")}, got "${logsPathText}")`);
+  if (!logsPath) read.invalid.push(`AGENT_RUN_LOGS_PATH (must be one of ${LOGS_PATH_CHOICES.join(", ")}, got "${logsPathText}")`);
+  return { apiUrl, apiToken, orgId, logsPath };
+}
 
-  const redisUrl = value(env, "REDIS_URL");
-  if (redisUrl !== undefined && !/^rediss?:\/\//i.test(redisUrl)) invalid.push("REDIS_URL (must start with redis:// or rediss://)");
+function readRedisUrl(read: EnvReader): string | undefined {
+  const redisUrl = read.value("REDIS_URL");
+  if (redisUrl !== undefined && !/^rediss?:\/\//i.test(redisUrl)) read.invalid.push("REDIS_URL (must start with redis:// or rediss://)");
+  return redisUrl;
+}
 
-  const flag = (name: string): boolean => {
-    const raw = value(env, name)?.toLowerCase();
-    if (raw === undefined || raw === "false" || raw === "0") return false;
-    if (raw === "true" || raw === "1") return true;
-    invalid.push(`${name} (must be true or false, got "${raw}")`);
-    return false;
-  };
-  const metricsToken = value(env, "METRICS_TOKEN");
-  const metrics = { enabled: flag("METRICS") || metricsToken !== undefined, token: metricsToken, repoLabels: flag("METRICS_REPO_LABELS") };
+function readMetrics(read: EnvReader): AppSettings["metrics"] {
+  const metricsToken = read.value("METRICS_TOKEN");
+  return { enabled: read.flag("METRICS") || metricsToken !== undefined, token: metricsToken, repoLabels: read.flag("METRICS_REPO_LABELS") };
+}
 
-  const scaleText = value(env, "AGENT_RUN_TIME_SCALE");
-  let timeScale = 1;
-  if (scaleText !== undefined) {
-    timeScale = Number(scaleText);
-    if (!(timeScale > 0) || !Number.isFinite(timeScale)) invalid.push(`AGENT_RUN_TIME_SCALE (must be a positive number, got "${scaleText}")`);
-  }
+function readTimeScale(read: EnvReader): number {
+  const scaleText = read.value("AGENT_RUN_TIME_SCALE");
+  if (scaleText === undefined) return 1;
+  const timeScale = Number(scaleText);
+  if (!(timeScale > 0) || !Number.isFinite(timeScale)) read.invalid.push(`AGENT_RUN_TIME_SCALE (must be a positive number, got "${scaleText}")`);
+  return timeScale;
+}
 
-  if (missing.length > 0 || invalid.length > 0) throw new AppConfigurationError(missing, invalid);
+/** Parses the environment; throws AppConfigurationError listing everything missing or invalid. */
+export function parseAppEnv(env: Env): AppSettings {
+  const read = new EnvReader(env);
+  const appId = read.positiveInteger("APP_ID", read.required("APP_ID"));
+  const privateKey = readPrivateKey(read);
+  const webhookSecret = read.required("WEBHOOK_SECRET");
+  const { port, webhookPath } = readListener(read);
+  const githubBaseUrl = readGitHubBaseUrl(read);
+  const { logLevel, logFormat } = readLogging(read);
+  const service = readService(read);
+  const redisUrl = readRedisUrl(read);
+  const metrics = readMetrics(read);
+  const timeScale = readTimeScale(read);
+
+  if (read.missing.length > 0 || read.invalid.length > 0) throw new AppConfigurationError(read.missing, read.invalid);
   return {
     appId,
     privateKey: privateKey!,
     webhookSecret: webhookSecret!,
     port,
-    host: value(env, "HOST"),
+    host: read.value("HOST"),
     webhookPath,
-    githubBaseUrl: gheHost ? `${gheProtocol}://${gheHost}/api/v3` : undefined,
+    githubBaseUrl,
     logLevel: logLevel!,
-    logFormat: formatText === "json" ? "json" : "pretty",
-    service: { baseUrl: apiUrl!, token: apiToken!, orgId, logsPath: logsPath! },
-    dataDir: value(env, "DATA_DIR") ?? DEFAULT_DATA_DIR,
+    logFormat,
+    service: { baseUrl: service.apiUrl!, token: service.apiToken!, orgId: service.orgId, logsPath: service.logsPath! },
+    dataDir: read.value("DATA_DIR") ?? DEFAULT_DATA_DIR,
     redisUrl,
-    redisKeyPrefix: value(env, "REDIS_KEY_PREFIX"),
+    redisKeyPrefix: read.value("REDIS_KEY_PREFIX"),
     metrics,
-    statusToken: value(env, "STATUS_TOKEN"),
+    statusToken: read.value("STATUS_TOKEN"),
     timeScale,
   };
 }

@@ -1,15 +1,12 @@
 /**
  * `startApp(env)`: the GitHub App as a server. Probot (signature check, installation tokens) behind
- * a node:http server that also answers `GET /healthz`; a backend (embedded SQLite, or Redis shared
- * by replicas) holding the store and the work queue; the engine and the delivery worker taking jobs.
+ * a node:http server that also answers `GET /healthz` (server.ts); a backend (embedded SQLite, or
+ * Redis shared by replicas) holding the store and the work queue; the engine and the delivery
+ * worker taking jobs.
  */
-import { timingSafeEqual } from "node:crypto";
 import { hostname } from "node:os";
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import { createNodeMiddleware, Probot, ProbotOctokit } from "probot";
 import { AgentRunClient } from "../service/client.js";
-import { BRIDGE_VERSION } from "../version.js";
 import { openBackend, type Backend, type BackendOptions } from "./backend.js";
 import { RunEngine, type RunEngineOptions } from "./engine.js";
 import { parseAppEnv, type AppSettings } from "./env.js";
@@ -19,17 +16,15 @@ import { nodeFetch } from "../http/node-fetch.js";
 import { taskJobId, type WorkQueue } from "./queue/types.js";
 import type { BridgeStore } from "./store/types.js";
 import { createOctokitThreadWriter, createPacedThreadWriter } from "./thread-writer.js";
-import { createWritePacer } from "../github/pacing.js";
+import { createWritePacer, type WritePacer } from "../github/pacing.js";
 import type { AppMetrics } from "./ops/metrics.js";
 import { loadOptional } from "./optional-deps.js";
-import { collectStatus, renderStatusPage, type StatusSnapshot } from "./ops/status-page.js";
+import { createAppServer, listen, urlOf } from "./server.js";
 import { createJobProcessor } from "./worker.js";
 
 /** Deliveries and trigger keys are kept this long: GitHub lets people redeliver for days. */
 export const DEDUPE_RETENTION_MS = 8 * 24 * 60 * 60_000;
 const PRUNE_EVERY_MS = 6 * 60 * 60_000;
-/** A probe that waits longer than this says "not ready" (Redis unreachable, say). */
-const PROBE_TIMEOUT_MS = 2_000;
 
 export interface StartAppOptions {
   /** GitHub API base URL (a fake GitHub in tests and the demo); wins over GHE_HOST. */
@@ -67,76 +62,6 @@ export interface AppHandle {
 /** Probot's Octokit without its process-wide write throttle: the App paces writes per installation itself. */
 const AppOctokit = ProbotOctokit.defaults((options: { throttle?: object }) => ({ ...options, throttle: { ...options.throttle, enabled: false } })) as typeof ProbotOctokit;
 
-function withTimeout<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} did not answer within ${ms} ms`)), ms);
-  });
-  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
-}
-
-async function healthz(req: IncomingMessage, res: ServerResponse, backend: Backend, identity: AppIdentity): Promise<void> {
-  const verbose = new URL(req.url ?? "/", "http://x").searchParams.has("verbose");
-  const base = { app: identity.slug, version: BRIDGE_VERSION, backend: backend.kind, replica: `${hostname()}:${process.pid}` };
-  try {
-    await withTimeout(Promise.all([backend.store.ping(), backend.queue.ping()]), PROBE_TIMEOUT_MS, "the store");
-    const details = verbose
-      ? { tasks: await withTimeout(backend.store.countByState(), PROBE_TIMEOUT_MS, "the store"), queue: await withTimeout(backend.queue.counts(), PROBE_TIMEOUT_MS, "the queue") }
-      : {};
-    res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ ok: true, ...base, ...details }));
-  } catch (error) {
-    res.writeHead(503, { "content-type": "application/json" }).end(JSON.stringify({ ok: false, ...base, reason: (error as Error).message }));
-  }
-}
-
-/** The web address of the GitHub whose API the App talks to (links on the status page). */
-function githubWebUrlOf(apiBaseUrl: string | undefined): string {
-  if (!apiBaseUrl) return "https://github.com";
-  return apiBaseUrl.replace(/\/api\/v3\/?$/, "").replace(/\/+$/, "");
-}
-
-/** A token given as `Authorization: Bearer …` (or `?token=` when allowed), compared in constant time. */
-function hasToken(req: IncomingMessage, expected: string, allowQuery: boolean): boolean {
-  const header = req.headers.authorization ?? "";
-  const fromHeader = header.toLowerCase().startsWith("bearer ") ? header.slice(7).trim() : null;
-  const fromQuery = allowQuery ? new URL(req.url ?? "/", "http://x").searchParams.get("token") : null;
-  const given = Buffer.from(fromHeader ?? fromQuery ?? "");
-  const wanted = Buffer.from(expected);
-  return given.length === wanted.length && timingSafeEqual(given, wanted);
-}
-
-function notFound(res: ServerResponse): void {
-  res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ error: "Not found" }));
-}
-
-function unauthorized(res: ServerResponse, realm: string): void {
-  res.writeHead(401, { "content-type": "text/plain; charset=utf-8", "www-authenticate": `Bearer realm="${realm}"` }).end("A valid token is needed.\n");
-}
-
-/** Off (404) unless METRICS=true or METRICS_TOKEN is set; with a token, only a bearer of it is answered. */
-async function serveMetrics(req: IncomingMessage, res: ServerResponse, metrics: AppMetrics | null, token: string | undefined): Promise<void> {
-  if (!metrics) return notFound(res);
-  if (token !== undefined && !hasToken(req, token, false)) return unauthorized(res, "metrics");
-  try {
-    const body = await metrics.render();
-    res.writeHead(200, { "content-type": metrics.registry.contentType }).end(body);
-  } catch (error) {
-    res.writeHead(503, { "content-type": "text/plain; charset=utf-8" }).end(`metrics unavailable: ${(error as Error).message}\n`);
-  }
-}
-
-/** 404 unless STATUS_TOKEN is set; then only for that token (bearer or `?token=`, so a phone's browser can open it). */
-async function serveStatus(req: IncomingMessage, res: ServerResponse, token: string | undefined, collect: () => Promise<StatusSnapshot>, githubWebUrl: string): Promise<void> {
-  if (token === undefined) return notFound(res);
-  if (!hasToken(req, token, true)) return unauthorized(res, "status");
-  try {
-    const html = renderStatusPage(await withTimeout(collect(), PROBE_TIMEOUT_MS * 2, "the store"), { githubWebUrl });
-    res.writeHead(200, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store", "referrer-policy": "no-referrer" }).end(html);
-  } catch (error) {
-    res.writeHead(503, { "content-type": "text/plain; charset=utf-8" }).end(`status unavailable: ${(error as Error).message}\n`);
-  }
-}
-
 /**
  * Every unfinished task has its step queued: stores written before the queue existed (0.1) get their
  * jobs, and a task whose job was lost (stored, then the enqueue failed) is taken up again. Adding a
@@ -149,42 +74,36 @@ async function ensureEveryTaskHasAJob(store: BridgeStore, queue: WorkQueue): Pro
   }
 }
 
-/**
- * Starts the App. Throws AppConfigurationError (missing or invalid settings, listed together, or a
- * Redis that cannot be reached) before anything else happens, or an Error when GitHub does not
- * recognise the App's credentials.
- */
-export async function startApp(env: Readonly<Record<string, string | undefined>>, options: StartAppOptions = {}): Promise<AppHandle> {
-  const settings = parseAppEnv(env);
-  // prom-client (about 10 MB resident) is loaded only when metrics are on; before anything opens, so that a missing one leaves nothing behind.
-  const ops = settings.metrics.enabled ? await loadOptional("GET /metrics (METRICS or METRICS_TOKEN)", ["prom-client"], () => import("./ops/metrics.js")) : null;
-  const baseUrl = options.githubBaseUrl ?? settings.githubBaseUrl;
-  const probot = new Probot({
+/** The metrics module, loaded only when metrics are on. */
+type MetricsModule = typeof import("./ops/metrics.js");
+
+function createProbot(settings: AppSettings, baseUrl: string | undefined, Octokit: typeof ProbotOctokit | undefined): Probot {
+  return new Probot({
     appId: settings.appId,
     privateKey: settings.privateKey,
     secret: settings.webhookSecret,
     logLevel: settings.logLevel,
     logFormat: settings.logFormat,
     webhookPath: settings.webhookPath,
-    Octokit: options.Octokit ?? AppOctokit,
+    Octokit: Octokit ?? AppOctokit,
     ...(baseUrl ? { baseUrl } : {}),
   });
+}
 
-  let identity: AppIdentity;
+/** The App's identity (`GET /app`), or an Error that says which credentials to check. */
+async function identifyApp(probot: Probot, baseUrl: string | undefined): Promise<AppIdentity> {
   try {
-    identity = await fetchAppIdentity(probot);
+    return await fetchAppIdentity(probot);
   } catch (error) {
     const status = (error as { status?: number }).status;
     throw new Error(
       `GitHub did not accept the App's credentials (GET /app${status ? ` answered ${status}` : ` failed: ${(error as Error).message}`}): check APP_ID and the private key${baseUrl ? `, and that ${baseUrl} is the GitHub API` : ""}.`,
     );
   }
+}
 
-  const backend = await openBackend(settings, options.backend);
-  const { store, queue, locks } = backend;
-  const replica = `${hostname()}:${process.pid}`;
-  const metrics = ops?.createAppMetrics({ store, queue, repoLabels: settings.metrics.repoLabels }) ?? null;
-  const client = new AgentRunClient({
+function createServiceClient(settings: AppSettings, backend: Backend, probot: Probot, metrics: AppMetrics | null, ops: MetricsModule | null): AgentRunClient {
+  return new AgentRunClient({
     baseUrl: settings.service.baseUrl,
     token: settings.service.token,
     orgId: settings.service.orgId,
@@ -195,6 +114,21 @@ export async function startApp(env: Readonly<Record<string, string | undefined>>
     logsPath: settings.service.logsPath,
     logger: probot.log.child({ name: "service" }),
   });
+}
+
+interface WorkerParts {
+  settings: AppSettings;
+  options: StartAppOptions;
+  backend: Backend;
+  probot: Probot;
+  identity: AppIdentity;
+  client: AgentRunClient;
+  metrics: AppMetrics | null;
+}
+
+/** What takes the jobs: the paced thread writer, the engine, and the dependencies the handlers and the worker share. */
+function createWorkers({ settings, options, backend, probot, identity, client, metrics }: WorkerParts): { pacer: WritePacer; engine: RunEngine; deps: AppDependencies } {
+  const { store, queue, locks } = backend;
   const octokitFor = (installationId: number | null) => probot.auth(installationId ?? undefined);
   // GitHub's secondary limits belong to each installation: writes are paced per installation, by priority, shared through Redis.
   const pacer = createWritePacer({
@@ -218,22 +152,40 @@ export async function startApp(env: Readonly<Record<string, string | undefined>>
     ...(metrics ? { observer: metrics } : {}),
     ...(options.imageFetch ? { images: { fetch: options.imageFetch } } : {}),
   };
-  const middleware = await createNodeMiddleware(createAgentRunApp(deps), { probot, webhooksPath: settings.webhookPath });
+  return { pacer, engine, deps };
+}
 
-  const githubWebUrl = githubWebUrlOf(baseUrl);
-  const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    const path = (req.url ?? "/").split("?")[0];
-    if (req.method === "GET" && path === "/healthz") return void healthz(req, res, backend, identity);
-    if (req.method === "GET" && path === "/metrics") return void serveMetrics(req, res, metrics, settings.metrics.token);
-    if (req.method === "GET" && path === "/status") return void serveStatus(req, res, settings.statusToken, () => collectStatus({ store, budget: backend.budget, replica, backend: backend.kind }), githubWebUrl);
-    if (metrics && path === settings.webhookPath) {
-      const started = performance.now();
-      res.once("finish", () => metrics.webhookAnswered(res.statusCode, (performance.now() - started) / 1000));
-    }
-    void middleware(req, res, () => {
-      res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ error: "Not found", webhookPath: settings.webhookPath }));
-    });
-  });
+/** Resolves once nothing is queued, sent, watched or reported, and no delivery waits. */
+async function waitUntilIdle(store: BridgeStore, queue: WorkQueue): Promise<void> {
+  for (;;) {
+    const [tasks, jobs] = await Promise.all([store.countByState(), queue.counts()]);
+    const deliveries = jobs.delivery.waiting + jobs.delivery.delayed + jobs.delivery.active;
+    const busy = (tasks.queued ?? 0) + (tasks.sending ?? 0) + (tasks.watching ?? 0) + (tasks.reporting ?? 0) + deliveries + jobs.task.waiting + jobs.task.active;
+    if (busy === 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+/**
+ * Starts the App. Throws AppConfigurationError (missing or invalid settings, listed together, or a
+ * Redis that cannot be reached) before anything else happens, or an Error when GitHub does not
+ * recognise the App's credentials.
+ */
+export async function startApp(env: Readonly<Record<string, string | undefined>>, options: StartAppOptions = {}): Promise<AppHandle> {
+  const settings = parseAppEnv(env);
+  // prom-client (about 10 MB resident) is loaded only when metrics are on; before anything opens, so that a missing one leaves nothing behind.
+  const ops = settings.metrics.enabled ? await loadOptional("GET /metrics (METRICS or METRICS_TOKEN)", ["prom-client"], () => import("./ops/metrics.js")) : null;
+  const baseUrl = options.githubBaseUrl ?? settings.githubBaseUrl;
+  const probot = createProbot(settings, baseUrl, options.Octokit);
+  const identity = await identifyApp(probot, baseUrl);
+
+  const backend = await openBackend(settings, options.backend);
+  const { store, queue } = backend;
+  const metrics = ops?.createAppMetrics({ store, queue, repoLabels: settings.metrics.repoLabels }) ?? null;
+  const client = createServiceClient(settings, backend, probot, metrics, ops);
+  const { pacer, engine, deps } = createWorkers({ settings, options, backend, probot, identity, client, metrics });
+  const middleware = await createNodeMiddleware(createAgentRunApp(deps), { probot, webhooksPath: settings.webhookPath });
+  const server = createAppServer({ settings, backend, identity, metrics, middleware, githubBaseUrl: baseUrl, replica: `${hostname()}:${process.pid}` });
 
   await store.prune(DEDUPE_RETENTION_MS);
   const pruner = setInterval(() => void store.prune(DEDUPE_RETENTION_MS).catch(() => undefined), PRUNE_EVERY_MS).unref();
@@ -247,17 +199,12 @@ export async function startApp(env: Readonly<Record<string, string | undefined>>
     await pacer.stop();
     await backend.close();
   };
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(settings.port, settings.host, () => resolve());
-  }).catch(async (error: unknown) => {
+  await listen(server, settings.port, settings.host).catch(async (error: unknown) => {
     await stopWork();
     throw error;
   });
 
-  const address = server.address() as AddressInfo;
-  const host = address.family === "IPv6" ? `[${address.address === "::" ? "::1" : address.address}]` : address.address === "0.0.0.0" ? "127.0.0.1" : address.address;
-  const url = `http://${host}:${address.port}`;
+  const url = urlOf(server);
   probot.log.info({ url, webhookPath: settings.webhookPath, app: identity.slug, backend: backend.kind }, "agent-run-bridge app listening");
 
   let closing: Promise<void> | undefined;
@@ -272,15 +219,5 @@ export async function startApp(env: Readonly<Record<string, string | undefined>>
     return closing;
   };
 
-  const idle = async () => {
-    for (;;) {
-      const [tasks, jobs] = await Promise.all([store.countByState(), queue.counts()]);
-      const deliveries = jobs.delivery.waiting + jobs.delivery.delayed + jobs.delivery.active;
-      const busy = (tasks.queued ?? 0) + (tasks.sending ?? 0) + (tasks.watching ?? 0) + (tasks.reporting ?? 0) + deliveries + jobs.task.waiting + jobs.task.active;
-      if (busy === 0) return;
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-  };
-
-  return { url, webhookUrl: `${url}${settings.webhookPath}`, identity, engine, store, backend, client, probot, settings, idle, close };
+  return { url, webhookUrl: `${url}${settings.webhookPath}`, identity, engine, store, backend, client, probot, settings, idle: () => waitUntilIdle(store, queue), close };
 }

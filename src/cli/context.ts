@@ -66,6 +66,16 @@ export class CliContext {
     return this.io.cwd ?? process.cwd();
   }
 
+  /** The first SIGINT or SIGTERM from now on: a server command runs until then. */
+  untilShutdownSignal(): Promise<ShutdownSignal> {
+    return new Promise((resolve) => {
+      const unsubscribe = this.onSignal((received) => {
+        unsubscribe();
+        resolve(received);
+      });
+    });
+  }
+
   onSignal(handler: (signal: ShutdownSignal) => void): () => void {
     if (this.io.onSignal) return this.io.onSignal(handler);
     const listener = (signal: NodeJS.Signals) => handler(signal as ShutdownSignal);

@@ -101,6 +101,25 @@ export async function watchAndReport(client: AgentRunClient, runId: number, cont
   }
 }
 
+/**
+ * What create and resume print: the run as the service answered, or with --wait one line naming it
+ * (`verb` says what was done: "created", "resumed"), then its watch to the end.
+ */
+export async function showOrWatchRun(
+  client: AgentRunClient,
+  run: AgentRun,
+  context: CliContext,
+  options: WatchOptions & { wait: boolean; verb: string },
+): Promise<void> {
+  if (!options.wait) {
+    if (options.json) context.json(run);
+    else context.out(renderRun(run));
+    return;
+  }
+  if (!options.json) context.out(`${options.verb} run ${run.id}${run.web_url ? `: ${run.web_url}` : ""}\n`);
+  await watchAndReport(client, run.id, context, { json: options.json, timeoutSeconds: options.timeoutSeconds, pollIntervalMs: options.pollIntervalMs });
+}
+
 /** The client attaches the last run it saw to a deadline error; read it without trusting its shape. */
 function lastRunOf(error: unknown): AgentRun | undefined {
   if (typeof error !== "object" || error === null || !("lastRun" in error)) return undefined;

@@ -111,6 +111,15 @@ function badRequest(reply: FastifyReply, error: z.ZodError): FastifyReply {
   return reply.code(400).send({ detail });
 }
 
+/** A POST whose body (`{}` when absent) `schema` checks first: 400 naming every issue, else what `apply` answers. */
+function postChecked<S extends z.ZodType>(admin: FastifyInstance, url: string, schema: S, apply: (body: z.output<S>) => unknown): void {
+  admin.post(url, async (request, reply) => {
+    const parsed = schema.safeParse(request.body ?? {});
+    if (!parsed.success) return badRequest(reply, parsed.error);
+    return apply(parsed.data);
+  });
+}
+
 /** `/_emulator/*`: the control over HTTP, for the CLI and for tests in other processes. */
 export function registerAdminRoutes(app: FastifyInstance, control: EmulatorControl): void {
   void app.register(
@@ -120,41 +129,29 @@ export function registerAdminRoutes(app: FastifyInstance, control: EmulatorContr
           return reply.code(403).send({ detail: "the emulator's control endpoints answer only on loopback" });
         }
       });
-      admin.post("/script", async (request, reply) => {
-        const parsed = RunScriptInputSchema.safeParse(request.body ?? {});
-        if (!parsed.success) return badRequest(reply, parsed.error);
-        control.script(parsed.data);
-        return { ok: true, script: parsed.data };
+      postChecked(admin, "/script", RunScriptInputSchema, (script) => {
+        control.script(script);
+        return { ok: true, script };
       });
-      admin.post("/faults", async (request, reply) => {
-        const parsed = FaultsSchema.safeParse(request.body ?? {});
-        if (!parsed.success) return badRequest(reply, parsed.error);
-        control.setFaults(parsed.data);
-        return { ok: true, faults: parsed.data };
+      postChecked(admin, "/faults", FaultsSchema, (faults) => {
+        control.setFaults(faults);
+        return { ok: true, faults };
       });
-      admin.post("/time-scale", async (request, reply) => {
-        const parsed = TimeScaleBodySchema.safeParse(request.body ?? {});
-        if (!parsed.success) return badRequest(reply, parsed.error);
-        control.setTimeScale(parsed.data.timeScale);
-        return { ok: true, timeScale: parsed.data.timeScale };
+      postChecked(admin, "/time-scale", TimeScaleBodySchema, ({ timeScale }) => {
+        control.setTimeScale(timeScale);
+        return { ok: true, timeScale };
       });
-      admin.post("/advance", async (request, reply) => {
-        const parsed = AdvanceBodySchema.safeParse(request.body ?? {});
-        if (!parsed.success) return badRequest(reply, parsed.error);
-        control.advanceTime(parsed.data.ms);
-        return { ok: true, advancedMs: parsed.data.ms };
+      postChecked(admin, "/advance", AdvanceBodySchema, ({ ms }) => {
+        control.advanceTime(ms);
+        return { ok: true, advancedMs: ms };
       });
-      admin.post("/endpoints", async (request, reply) => {
-        const parsed = EndpointsSchema.safeParse(request.body ?? {});
-        if (!parsed.success) return badRequest(reply, parsed.error);
-        control.setEndpoints(parsed.data);
-        return { ok: true, endpoints: parsed.data };
+      postChecked(admin, "/endpoints", EndpointsSchema, (endpoints) => {
+        control.setEndpoints(endpoints);
+        return { ok: true, endpoints };
       });
-      admin.post("/repositories", async (request, reply) => {
-        const parsed = z.strictObject({ repositories: RepositoriesSchema }).safeParse(request.body ?? {});
-        if (!parsed.success) return badRequest(reply, parsed.error);
-        control.setRepositories(parsed.data.repositories);
-        return { ok: true, repositories: parsed.data.repositories.length };
+      postChecked(admin, "/repositories", z.strictObject({ repositories: RepositoriesSchema }), ({ repositories }) => {
+        control.setRepositories(repositories);
+        return { ok: true, repositories: repositories.length };
       });
       admin.get("/stats", async () => control.stats());
       admin.post("/reset-stats", async () => {

@@ -4,7 +4,8 @@
  */
 import { createRequire } from "node:module";
 import type { FastifyError, FastifyInstance, FastifyReply } from "fastify";
-import { errorAnswers, registerApiRoutes } from "./api-routes.js";
+import { errorAnswers } from "./api-gate.js";
+import { registerApiRoutes } from "./api-routes.js";
 import { createControl, createState, registerAdminRoutes } from "./control.js";
 import type { EmulatorState } from "./control.js";
 import { resolveOptions } from "./options.js";

@@ -45,26 +45,23 @@ export interface RunRecord {
 
 // Type aliases (not interfaces) so that they are assignable to the tolerant wire types.
 export type WirePullRequest = { id: number; title: string; url: string; created_at: string; head_branch_name: string };
-export type WireRun = {
+/** What a run and a page of its logs both say of the run. */
+export type WireRunHead = {
   id: number;
   organization_id: number;
   status: string;
   created_at: string;
   web_url: string;
   result: string | null;
+};
+export type WireRun = WireRunHead & {
   summary: string | null;
   source_type: SourceType;
   git_host_pull_requests: WirePullRequest[];
   metadata: Record<string, unknown> | null;
 };
 export type WireLogEntry = { agent_run_id: number; created_at: string } & TraceStep;
-export type WireRunWithLogs = {
-  id: number;
-  organization_id: number;
-  status: string;
-  created_at: string;
-  web_url: string;
-  result: string | null;
+export type WireRunWithLogs = WireRunHead & {
   logs: WireLogEntry[];
   total_logs: number;
   page: number;
@@ -177,14 +174,14 @@ export class RunStore {
     const now = this.options.clock.now();
     const total = visibleStepCount(record.parts, now);
     const logs = skip >= total ? [] : this.logs(record, now).slice(skip, skip + limit);
-    const run = this.toWire(record, now);
+    const { id, organization_id, status, created_at, web_url, result } = this.toWire(record, now);
     return {
-      id: run.id,
-      organization_id: run.organization_id,
-      status: run.status,
-      created_at: run.created_at,
-      web_url: run.web_url,
-      result: run.result,
+      id,
+      organization_id,
+      status,
+      created_at,
+      web_url,
+      result,
       logs,
       total_logs: total,
       page: Math.floor(skip / limit) + 1,

@@ -63,34 +63,29 @@ export class RequestValidationError extends AgentRunError {
   }
 }
 
-/** Missing or malformed client configuration (base URL, token, organization). */
-export class ConfigurationError extends AgentRunError {
-  override name = "ConfigurationError";
+/**
+ * The base of a failure that adds nothing but its own name: `error.name` (what `String(error)`
+ * starts with) is given as a string, since the Action's bundle is minified and renames classes.
+ */
+function namedFailure(errorName: string): typeof AgentRunError {
+  return class extends AgentRunError {
+    override name = errorName;
+  };
 }
+
+/** Missing or malformed client configuration (base URL, token, organization). */
+export class ConfigurationError extends namedFailure("ConfigurationError") {}
 
 /** The service answered with something the bridge cannot read (e.g. a run without an `id`). */
-export class InvalidResponseError extends AgentRunError {
-  override name = "InvalidResponseError";
-}
+export class InvalidResponseError extends namedFailure("InvalidResponseError") {}
 
-export class BadRequestError extends AgentRunError {
-  override name = "BadRequestError";
-}
-export class AuthenticationError extends AgentRunError {
-  override name = "AuthenticationError";
-}
-export class PermissionError extends AgentRunError {
-  override name = "PermissionError";
-}
-export class NotFoundError extends AgentRunError {
-  override name = "NotFoundError";
-}
-export class PaymentRequiredError extends AgentRunError {
-  override name = "PaymentRequiredError";
-}
-export class UnprocessableError extends AgentRunError {
-  override name = "UnprocessableError";
-}
+// One class per status a caller may want to catch (errorForStatus picks it).
+export class BadRequestError extends namedFailure("BadRequestError") {}
+export class AuthenticationError extends namedFailure("AuthenticationError") {}
+export class PermissionError extends namedFailure("PermissionError") {}
+export class NotFoundError extends namedFailure("NotFoundError") {}
+export class PaymentRequiredError extends namedFailure("PaymentRequiredError") {}
+export class UnprocessableError extends namedFailure("UnprocessableError") {}
 export class RateLimitError extends AgentRunError {
   override name = "RateLimitError";
   readonly retryAfterSeconds?: number;
@@ -99,12 +94,8 @@ export class RateLimitError extends AgentRunError {
     this.retryAfterSeconds = details.retryAfterSeconds;
   }
 }
-export class ClientRequestError extends AgentRunError {
-  override name = "ClientRequestError";
-}
-export class ServerError extends AgentRunError {
-  override name = "ServerError";
-}
+export class ClientRequestError extends namedFailure("ClientRequestError") {}
+export class ServerError extends namedFailure("ServerError") {}
 /** The connection failed. `certainlyNotSent` is true when the service cannot have acted (refused). */
 export class NetworkError extends AgentRunError {
   override name = "NetworkError";
@@ -114,13 +105,9 @@ export class NetworkError extends AgentRunError {
     this.certainlyNotSent = details.certainlyNotSent;
   }
 }
-export class TimeoutError extends AgentRunError {
-  override name = "TimeoutError";
-}
+export class TimeoutError extends namedFailure("TimeoutError") {}
 /** A wait (for a run, or for rate budget) passed its deadline or was aborted. */
-export class DeadlineError extends AgentRunError {
-  override name = "DeadlineError";
-}
+export class DeadlineError extends namedFailure("DeadlineError") {}
 
 /** "prompt", "prompt and repo_id", "prompt, model and repo_id". */
 function listFields(fields: readonly string[]): string {
@@ -128,19 +115,20 @@ function listFields(fields: readonly string[]): string {
   return `${fields.slice(0, -1).join(", ")} and ${fields.at(-1)}`;
 }
 
+/** What a 400 or 422 that named the rejected fields says to do: "The service rejected `prompt` (400): fix that field…". */
+function rejectedFields(fields: readonly string[], status: number): string | undefined {
+  if (fields.length === 0) return undefined;
+  const named = listFields(fields.map((field) => `\`${field}\``));
+  return `The service rejected ${named} (${status}): fix ${fields.length === 1 ? "that field" : "those fields"} and send again.`;
+}
+
 /** Maps an HTTP failure to the error a user can act on. */
 export function errorForStatus(status: number, details: ServiceErrorDetails): AgentRunError {
   const d = { ...details, status };
   const fields = [...new Set((details.fieldIssues ?? []).map((issue) => issue.field))];
-  const named = fields.length > 0 ? listFields(fields.map((field) => `\`${field}\``)) : undefined;
   switch (status) {
     case 400:
-      return new BadRequestError(
-        named
-          ? `The service rejected ${named} (400): fix ${fields.length === 1 ? "that field" : "those fields"} and send again.`
-          : "The service rejected the request parameters (400): check the values sent.",
-        d,
-      );
+      return new BadRequestError(rejectedFields(fields, status) ?? "The service rejected the request parameters (400): check the values sent.", d);
     case 401:
       return new AuthenticationError(
         "The API token was rejected (401): check AGENT_RUN_API_TOKEN (or --token / api-token).",
@@ -162,12 +150,7 @@ export function errorForStatus(status: number, details: ServiceErrorDetails): Ag
         d,
       );
     case 422:
-      return new UnprocessableError(
-        named
-          ? `The service rejected ${named} (422): fix ${fields.length === 1 ? "that field" : "those fields"} and send again.`
-          : "The service could not process the request (422): fix the fields it names.",
-        d,
-      );
+      return new UnprocessableError(rejectedFields(fields, status) ?? "The service could not process the request (422): fix the fields it names.", d);
     case 429:
       return new RateLimitError(
         "The service's rate limit was exceeded (429): slow down, or wait for the window to pass.",

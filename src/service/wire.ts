@@ -108,6 +108,18 @@ export const KNOWN_STATUSES = {
 
 const nullableString = z.nullish(z.string());
 const nullableInt = z.nullish(z.int());
+/** An integer without which the object is useless; `error` says which one is missing. */
+const requiredInt = (error: string) => z.number({ error }).check(z.int());
+
+/** What a run and a page of its logs both say of the run (called inside a `z.lazy`, like every schema here). */
+const runHeadFields = (idError: string) => ({
+  id: requiredInt(idError),
+  organization_id: nullableInt,
+  status: nullableString,
+  created_at: nullableString,
+  web_url: nullableString,
+  result: nullableString,
+});
 
 /** Spec §2.3. Fields are read leniently: a PR link is still useful with a missing date. */
 export const GitHostPullRequestSchema = z.lazy(() =>
@@ -124,12 +136,7 @@ export type GitHostPullRequest = z.infer<typeof GitHostPullRequestSchema>;
 /** Spec §2.1. `id` is the one field without which nothing can be done. */
 export const AgentRunSchema = z.lazy(() =>
   z.looseObject({
-    id: z.number({ error: "the response has no numeric run `id`" }).check(z.int()),
-    organization_id: nullableInt,
-    status: nullableString,
-    created_at: nullableString,
-    web_url: nullableString,
-    result: nullableString,
+    ...runHeadFields("the response has no numeric run `id`"),
     summary: nullableString,
     // An unknown source type is kept as a string rather than rejecting the whole run.
     source_type: nullableString,
@@ -160,12 +167,7 @@ const listOf = <T extends z.ZodMiniType>(item: T) => z.pipe(z.nullish(z.array(it
 /** Spec §2.4 `AgentRunWithLogsResponse`, read leniently (ALPHA). */
 export const AgentRunWithLogsSchema = z.lazy(() =>
   z.looseObject({
-    id: z.number({ error: "the logs response has no numeric run `id`" }).check(z.int()),
-    organization_id: nullableInt,
-    status: nullableString,
-    created_at: nullableString,
-    web_url: nullableString,
-    result: nullableString,
+    ...runHeadFields("the logs response has no numeric run `id`"),
     logs: listOf(LogEntrySchema),
     total_logs: nullableInt,
     page: nullableInt,
@@ -193,7 +195,7 @@ export type RunsPage = z.infer<typeof RunsPageSchema>;
 /** An item of `GET /v1/organizations/{org_id}/repos`: the service's id and the Git host's names. */
 export const ServiceRepositorySchema = z.lazy(() =>
   z.looseObject({
-    id: z.number({ error: "a repository has no numeric `id`" }).check(z.int()),
+    id: requiredInt("a repository has no numeric `id`"),
     name: nullableString,
     full_name: nullableString,
     github_id: nullableInt,

@@ -55,12 +55,10 @@ export function serviceEndpointOf(method: string, path: string): string {
   return "other";
 }
 
-export function createAppMetrics(options: MetricsOptions): AppMetrics {
-  const registry = new Registry();
-  const repoLabel = (task: Task): Record<string, string> => (options.repoLabels ? { repository: `${task.thread.owner}/${task.thread.repo}` } : {});
-  const runLabels = options.repoLabels ? ["kind", "source_type", "repository"] : ["kind", "source_type"];
-  const finishLabels = options.repoLabels ? ["outcome", "source_type", "repository"] : ["outcome", "source_type"];
-
+/** The counters and histograms of this replica, registered in `registry` in the order /metrics lists them. */
+function createInstruments(registry: Registry, repoLabels: boolean) {
+  const runLabels = repoLabels ? ["kind", "source_type", "repository"] : ["kind", "source_type"];
+  const finishLabels = repoLabels ? ["outcome", "source_type", "repository"] : ["outcome", "source_type"];
   const webhooks = new Counter({ name: `${PREFIX}webhooks_received_total`, help: "Webhook deliveries received, by event and what was done with them (queued, duplicate, not_for_us).", labelNames: ["event", "receipt"], registers: [registry] });
   const ignored = new Counter({ name: `${PREFIX}webhooks_ignored_total`, help: "Deliveries that started nothing, by reason code.", labelNames: ["reason"], registers: [registry] });
   const refused = new Counter({ name: `${PREFIX}webhooks_refused_total`, help: "Deliveries answered with a refusal, by reason code.", labelNames: ["reason"], registers: [registry] });
@@ -74,14 +72,18 @@ export function createAppMetrics(options: MetricsOptions): AppMetrics {
   const answer = new Histogram({ name: `${PREFIX}webhook_answer_seconds`, help: "Time to answer a webhook delivery.", labelNames: ["status"], buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10], registers: [registry] });
   const ack = new Histogram({ name: `${PREFIX}first_acknowledgement_seconds`, help: "From a webhook's arrival to the first visible acknowledgement in its thread.", buckets: [0.1, 0.5, 1, 2, 5, 10, 30, 60, 300], registers: [registry] });
   const duration = new Histogram({ name: `${PREFIX}run_duration_seconds`, help: "From a run's start to its result.", labelNames: ["outcome"], buckets: [30, 60, 300, 600, 1800, 3600, 7200, 14400], registers: [registry] });
+  return { webhooks, ignored, refused, runs, finished, service, service429, budgetWait, writes, pacing, answer, ack, duration };
+}
 
+/** Gauges read from the shared store and queue at scrape time: every replica reports the same totals. */
+function registerSharedGauges(registry: Registry, { store, queue }: Pick<MetricsOptions, "store" | "queue">): void {
   new Gauge({
     name: `${PREFIX}tasks`,
     help: "Tasks in the shared store by state (watching = runs being watched).",
     labelNames: ["state"],
     registers: [registry],
     async collect() {
-      const counts = await options.store.countByState();
+      const counts = await store.countByState();
       for (const state of TASK_STATES) this.set({ state }, counts[state] ?? 0);
     },
   });
@@ -91,10 +93,17 @@ export function createAppMetrics(options: MetricsOptions): AppMetrics {
     labelNames: ["kind", "state"],
     registers: [registry],
     async collect() {
-      const counts = await options.queue.counts();
+      const counts = await queue.counts();
       for (const [kind, c] of Object.entries(counts)) for (const [state, n] of Object.entries(c)) this.set({ kind, state }, n);
     },
   });
+}
+
+export function createAppMetrics(options: MetricsOptions): AppMetrics {
+  const registry = new Registry();
+  const repoLabel = (task: Task): Record<string, string> => (options.repoLabels ? { repository: `${task.thread.owner}/${task.thread.repo}` } : {});
+  const { webhooks, ignored, refused, runs, finished, service, service429, budgetWait, writes, pacing, answer, ack, duration } = createInstruments(registry, options.repoLabels);
+  registerSharedGauges(registry, options);
 
   return {
     registry,

@@ -1,7 +1,7 @@
 import type { AppHandle } from "../../app/main.js";
 import { loadOptional } from "../../app/optional-deps.js";
 import { UsageError } from "../errors.js";
-import type { CliCommand } from "./registry.js";
+import { defineCommand } from "./registry.js";
 
 const HELP = `
 Configuration (environment only):
@@ -20,12 +20,8 @@ Packages (installed beside agent-run-bridge):
 `;
 
 /** `agent-run app`: the GitHub App server, until SIGINT or SIGTERM. */
-export const appCommand: CliCommand = {
-  name: "app",
-  register(program, context) {
-    program
-      .command("app")
-      .description("run the GitHub App (webhook server) until Ctrl-C (SIGINT) or SIGTERM")
+export const appCommand = defineCommand("app", "run the GitHub App (webhook server) until Ctrl-C (SIGINT) or SIGTERM", (command, context) => {
+    command
       .addHelpText("after", HELP)
       .action(async () => {
         // Loaded on demand: Probot would slow every other command's start, and may not be installed.
@@ -42,14 +38,8 @@ export const appCommand: CliCommand = {
           throw error;
         }
         context.error(`GitHub App ${app.identity.slug} listening on ${app.webhookUrl} (health: ${app.url}/healthz).`);
-        const signal = await new Promise<string>((resolve) => {
-          const unsubscribe = context.onSignal((received) => {
-            unsubscribe();
-            resolve(received);
-          });
-        });
+        const signal = await context.untilShutdownSignal();
         await app.close();
         context.error(`app stopped (${signal}).`);
       });
-  },
-};
+});

@@ -5,7 +5,7 @@ import { CONFIG_SCHEMA_URL } from "../../config/json-schema.js";
 import { CONFIG_PATH } from "../../config/path.js";
 import { UsageError } from "../errors.js";
 import { EXIT_CODES } from "../exit-codes.js";
-import type { CliCommand } from "./registry.js";
+import { defineCommand } from "./registry.js";
 
 
 async function readConfigText(file: string, cwd: string, stdin: AsyncIterable<string | Uint8Array>): Promise<string> {
@@ -32,10 +32,8 @@ async function readConfigText(file: string, cwd: string, stdin: AsyncIterable<st
  * Valid: exit 0 and one line on stdout saying what it turns on. Invalid: exit 2 and every problem
  * on stderr as `FILE:LINE:COLUMN: message`, unknown keys with a "did you mean".
  */
-export const configCommand: CliCommand = {
-  name: "config",
-  register(program, context) {
-    const config = program.command("config").description(`the repository configuration (${CONFIG_PATH})`).addHelpCommand(false);
+export const configCommand = defineCommand("config", `the repository configuration (${CONFIG_PATH})`, (config, context) => {
+    config.addHelpCommand(false);
     config
       .command("check")
       .description("check a configuration file: exit 0 and a summary, or exit 2 and every problem")
@@ -53,5 +51,4 @@ export const configCommand: CliCommand = {
         context.error(`${name} is invalid (${count}): the bridge would not act on it.`);
         context.exitCode = EXIT_CODES.usage;
       });
-  },
-};
+});

@@ -4,7 +4,7 @@ import { DEFAULT_ORG_ID, DEFAULT_TOKEN } from "../../emulator/options.js";
 import { parsePort, parsePositiveInteger, parsePositiveNumber } from "../arguments.js";
 import { UsageError } from "../errors.js";
 import { renderEmulatorBanner } from "../format.js";
-import type { CliCommand } from "./registry.js";
+import { defineCommand } from "./registry.js";
 
 interface EmulatorFlags {
   port: number;
@@ -19,12 +19,8 @@ interface EmulatorFlags {
 export const DEFAULT_EMULATOR_PORT = 4010;
 const STATUS_VOCABULARIES: StatusVocabulary[] = ["spec", "deployment"];
 
-export const emulatorCommand: CliCommand = {
-  name: "emulator",
-  register(program, context) {
-    program
-      .command("emulator")
-      .description("run a local Agent Run Service emulator until Ctrl-C (SIGINT) or SIGTERM")
+export const emulatorCommand = defineCommand("emulator", "run a local Agent Run Service emulator until Ctrl-C (SIGINT) or SIGTERM", (command, context) => {
+    command
       .addOption(new Option("--port <n>", "port to listen on; 0 = any free port").default(DEFAULT_EMULATOR_PORT).argParser(parsePort))
       .option("--host <host>", "interface to listen on", "127.0.0.1")
       .option("--token <token>", `token the emulator accepts (default: ${DEFAULT_TOKEN}, a local token that is not a secret)`)
@@ -50,17 +46,11 @@ export const emulatorCommand: CliCommand = {
             pollIntervalSeconds: flags.timeScale < 1 ? suggestedPollIntervalSeconds(flags.timeScale) : undefined,
           }),
         );
-        const signal = await new Promise<string>((resolve) => {
-          const unsubscribe = context.onSignal((received) => {
-            unsubscribe();
-            resolve(received);
-          });
-        });
+        const signal = await context.untilShutdownSignal();
         await emulator.close();
         context.error(`emulator stopped (${signal}).`);
       });
-  },
-};
+});
 
 /**
  * The client's own 2 s poll scaled like the emulator's clock, but not below 0.1 s: the CLI's client

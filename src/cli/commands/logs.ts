@@ -12,7 +12,7 @@ import type { CliContext } from "../context.js";
 import { WatchInterruptedError } from "../errors.js";
 import { exitCodeForPhase } from "../exit-codes.js";
 import { renderLogEntry, renderPhaseNote } from "../format.js";
-import type { CliCommand } from "./registry.js";
+import { defineCommand } from "./registry.js";
 import { addJsonOption, addPollIntervalOption } from "./shared-options.js";
 
 interface LogsFlags extends ConnectionFlags {
@@ -24,12 +24,8 @@ interface LogsFlags extends ConnectionFlags {
 /** While following, new entries keep the polling brisk; a quiet run is polled less and less often. */
 const FOLLOW_SCHEDULE = { initialMs: 2_000, maxMs: 10_000, factor: 1.5 };
 
-export const logsCommand: CliCommand = {
-  name: "logs",
-  register(program, context) {
-    const command = program
-      .command("logs")
-      .description("print a run's execution log; --follow keeps printing until the run ends")
+export const logsCommand = defineCommand("logs", "print a run's execution log; --follow keeps printing until the run ends", (command, context) => {
+    command
       .argument("<run-id>", "the run whose log to print", parseRunId)
       .option("-f, --follow", "keep fetching new entries until the run ends, then exit with its outcome (1 if failed)");
     addPollIntervalOption(command);
@@ -44,8 +40,7 @@ export const logsCommand: CliCommand = {
       }
       await followLogs(client, runId, context, { print, json: flags.json === true, pollIntervalMs });
     });
-  },
-};
+});
 
 interface FollowOptions {
   print: (entry: LogEntry) => void;

@@ -10,3 +10,8 @@ export interface CliCommand {
   readonly name: string;
   register(program: Command, context: CliContext): void;
 }
+
+/** A command whose name is said once: `build` gets it added under the program, with its description. */
+export function defineCommand(name: string, description: string, build: (command: Command, context: CliContext) => void): CliCommand {
+  return { name, register: (program, context) => build(program.command(name).description(description), context) };
+}

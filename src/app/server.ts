@@ -1,0 +1,133 @@
+/**
+ * The App's HTTP face: one node:http server that answers `GET /healthz` (probes), `GET /metrics`
+ * (Prometheus, when on) and `GET /status` (a page for people, behind a token), and hands every
+ * other request to Probot's webhook middleware.
+ */
+import { timingSafeEqual } from "node:crypto";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { hostname } from "node:os";
+import { BRIDGE_VERSION } from "../version.js";
+import type { Backend } from "./backend.js";
+import type { AppSettings } from "./env.js";
+import type { AppIdentity } from "./handlers/types.js";
+import type { AppMetrics } from "./ops/metrics.js";
+import { collectStatus, renderStatusPage, type StatusSnapshot } from "./ops/status-page.js";
+
+/** A probe that waits longer than this says "not ready" (Redis unreachable, say). */
+const PROBE_TIMEOUT_MS = 2_000;
+
+function withTimeout<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} did not answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}
+
+async function healthz(req: IncomingMessage, res: ServerResponse, backend: Backend, identity: AppIdentity): Promise<void> {
+  const verbose = new URL(req.url ?? "/", "http://x").searchParams.has("verbose");
+  const base = { app: identity.slug, version: BRIDGE_VERSION, backend: backend.kind, replica: `${hostname()}:${process.pid}` };
+  try {
+    await withTimeout(Promise.all([backend.store.ping(), backend.queue.ping()]), PROBE_TIMEOUT_MS, "the store");
+    const details = verbose
+      ? { tasks: await withTimeout(backend.store.countByState(), PROBE_TIMEOUT_MS, "the store"), queue: await withTimeout(backend.queue.counts(), PROBE_TIMEOUT_MS, "the queue") }
+      : {};
+    res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ ok: true, ...base, ...details }));
+  } catch (error) {
+    res.writeHead(503, { "content-type": "application/json" }).end(JSON.stringify({ ok: false, ...base, reason: (error as Error).message }));
+  }
+}
+
+/** The web address of the GitHub whose API the App talks to (links on the status page). */
+function githubWebUrlOf(apiBaseUrl: string | undefined): string {
+  if (!apiBaseUrl) return "https://github.com";
+  return apiBaseUrl.replace(/\/api\/v3\/?$/, "").replace(/\/+$/, "");
+}
+
+/** A token given as `Authorization: Bearer …` (or `?token=` when allowed), compared in constant time. */
+function hasToken(req: IncomingMessage, expected: string, allowQuery: boolean): boolean {
+  const header = req.headers.authorization ?? "";
+  const fromHeader = header.toLowerCase().startsWith("bearer ") ? header.slice(7).trim() : null;
+  const fromQuery = allowQuery ? new URL(req.url ?? "/", "http://x").searchParams.get("token") : null;
+  const given = Buffer.from(fromHeader ?? fromQuery ?? "");
+  const wanted = Buffer.from(expected);
+  return given.length === wanted.length && timingSafeEqual(given, wanted);
+}
+
+function notFound(res: ServerResponse): void {
+  res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ error: "Not found" }));
+}
+
+function unauthorized(res: ServerResponse, realm: string): void {
+  res.writeHead(401, { "content-type": "text/plain; charset=utf-8", "www-authenticate": `Bearer realm="${realm}"` }).end("A valid token is needed.\n");
+}
+
+/** Off (404) unless METRICS=true or METRICS_TOKEN is set; with a token, only a bearer of it is answered. */
+async function serveMetrics(req: IncomingMessage, res: ServerResponse, metrics: AppMetrics | null, token: string | undefined): Promise<void> {
+  if (!metrics) return notFound(res);
+  if (token !== undefined && !hasToken(req, token, false)) return unauthorized(res, "metrics");
+  try {
+    const body = await metrics.render();
+    res.writeHead(200, { "content-type": metrics.registry.contentType }).end(body);
+  } catch (error) {
+    res.writeHead(503, { "content-type": "text/plain; charset=utf-8" }).end(`metrics unavailable: ${(error as Error).message}\n`);
+  }
+}
+
+/** 404 unless STATUS_TOKEN is set; then only for that token (bearer or `?token=`, so a phone's browser can open it). */
+async function serveStatus(req: IncomingMessage, res: ServerResponse, token: string | undefined, collect: () => Promise<StatusSnapshot>, githubWebUrl: string): Promise<void> {
+  if (token === undefined) return notFound(res);
+  if (!hasToken(req, token, true)) return unauthorized(res, "status");
+  try {
+    const html = renderStatusPage(await withTimeout(collect(), PROBE_TIMEOUT_MS * 2, "the store"), { githubWebUrl });
+    res.writeHead(200, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store", "referrer-policy": "no-referrer" }).end(html);
+  } catch (error) {
+    res.writeHead(503, { "content-type": "text/plain; charset=utf-8" }).end(`status unavailable: ${(error as Error).message}\n`);
+  }
+}
+
+export interface AppServerParts {
+  settings: AppSettings;
+  backend: Backend;
+  identity: AppIdentity;
+  metrics: AppMetrics | null;
+  /** Probot's webhook middleware; `next` answers what it does not take. */
+  middleware: (req: IncomingMessage, res: ServerResponse, next: () => void) => unknown;
+  /** The GitHub API base the App talks to (undefined: api.github.com). */
+  githubBaseUrl: string | undefined;
+  /** `host:pid`, shown on the status page. */
+  replica: string;
+}
+
+export function createAppServer({ settings, backend, identity, metrics, middleware, githubBaseUrl, replica }: AppServerParts): Server {
+  const githubWebUrl = githubWebUrlOf(githubBaseUrl);
+  return createServer((req: IncomingMessage, res: ServerResponse) => {
+    const path = (req.url ?? "/").split("?")[0];
+    if (req.method === "GET" && path === "/healthz") return void healthz(req, res, backend, identity);
+    if (req.method === "GET" && path === "/metrics") return void serveMetrics(req, res, metrics, settings.metrics.token);
+    if (req.method === "GET" && path === "/status") return void serveStatus(req, res, settings.statusToken, () => collectStatus({ store: backend.store, budget: backend.budget, replica, backend: backend.kind }), githubWebUrl);
+    if (metrics && path === settings.webhookPath) {
+      const started = performance.now();
+      res.once("finish", () => metrics.webhookAnswered(res.statusCode, (performance.now() - started) / 1000));
+    }
+    void middleware(req, res, () => {
+      res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ error: "Not found", webhookPath: settings.webhookPath }));
+    });
+  });
+}
+
+/** Resolves once the server listens on `port` and `host`; rejects with the listen error (EADDRINUSE, say). */
+export function listen(server: Server, port: number, host: string | undefined): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => resolve());
+  });
+}
+
+/** `http://host:port` a listening server is reached at: a wildcard address is reached on loopback. */
+export function urlOf(server: Server): string {
+  const address = server.address() as AddressInfo;
+  const host = address.family === "IPv6" ? `[${address.address === "::" ? "::1" : address.address}]` : address.address === "0.0.0.0" ? "127.0.0.1" : address.address;
+  return `http://${host}:${address.port}`;
+}

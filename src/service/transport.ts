@@ -1,0 +1,215 @@
+/**
+ * How one call reaches the service: rate budget, then the request (or the answer to one sent
+ * ahead), then the response read into data or into the error a user can act on. Retried within the
+ * call's deadline when that is safe: 429s always (they do not use up a retry), reads also after a
+ * 5xx, a network failure or a timeout, creates and resumes only when the service certainly did not act.
+ */
+import pRetry from "p-retry";
+import { defaultWindows, type BudgetKind } from "./budget.js";
+import type { CallOptions, ClientSettings } from "./client-options.js";
+import {
+  AgentRunError,
+  DeadlineError,
+  InvalidResponseError,
+  NetworkError,
+  RateLimitError,
+  ServerError,
+  TimeoutError,
+  certainlyNotActedOn,
+  errorForStatus,
+  readErrorBody,
+} from "./errors.js";
+import { serviceUrl } from "./paths.js";
+
+export interface SendOptions extends CallOptions {
+  body?: unknown;
+  query?: Record<string, number | string>;
+  kind: BudgetKind;
+  /** Safe to repeat after an ambiguous failure (a timeout, a 500): reads are, creates and resumes are not. */
+  idempotent: boolean;
+}
+
+/** Without Retry-After, an unexplained 429 is waited out for the documented window. */
+const DEFAULT_CALL_DEADLINE_MS = 10 * 60_000;
+
+/** Connection-level failures that happen before a request can reach the service. */
+const NOT_SENT_CODES = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "UND_ERR_CONNECT_TIMEOUT", "EHOSTUNREACH", "ENETUNREACH"]);
+
+/** One key per address whatever the order of its query parameters. */
+function requestKey(method: string, url: URL): string {
+  const query = new URLSearchParams(url.searchParams);
+  query.sort();
+  return `${method} ${url.origin}${url.pathname}?${query.toString()}`;
+}
+
+export class ServiceTransport {
+  private readonly sentAhead = new Map<string, Promise<Response>>();
+
+  constructor(private readonly settings: ClientSettings) {
+    for (const request of settings.sentAhead) this.sentAhead.set(requestKey(request.method, request.url), request.response);
+  }
+
+  /** The call's data (null for an empty body), or the error a user can act on. */
+  async send(method: "GET" | "POST", path: string, options: SendOptions): Promise<unknown> {
+    try {
+      return await this.sendWithRetries(method, path, options);
+    } catch (error) {
+      // p-retry rejects with the signal's own reason when aborted between attempts: keep one error type.
+      if (options.signal?.aborted && !(error instanceof AgentRunError)) {
+        throw new DeadlineError(`The request was cancelled: ${String(options.signal.reason ?? "aborted")}.`, { method, path });
+      }
+      throw error;
+    }
+  }
+
+  private async sendWithRetries(method: "GET" | "POST", path: string, options: SendOptions): Promise<unknown> {
+    const { budget, retries, backoff, timeScale } = this.settings;
+    const deadline = options.deadline ?? Date.now() + DEFAULT_CALL_DEADLINE_MS;
+    const url = serviceUrl(this.settings.baseUrl, path, options.query);
+
+    const attempt = async (): Promise<unknown> => {
+      await budget.acquire(options.kind, { signal: options.signal, deadline });
+      await options.beforeSend?.();
+      return this.sendOnce(method, path, url, options);
+    };
+
+    return pRetry(attempt, {
+      retries,
+      factor: 2,
+      minTimeout: backoff.minMs,
+      maxTimeout: backoff.maxMs,
+      randomize: true,
+      maxRetryTime: Math.max(0, deadline - Date.now()),
+      signal: options.signal,
+      onFailedAttempt: async ({ error }) => {
+        if (error instanceof RateLimitError) {
+          // Honour Retry-After; without it, wait out the documented window. Shared through the budget.
+          const windows = defaultWindows(timeScale);
+          const windowMs = options.kind === "create" ? windows.create.durationMs : windows.shared.durationMs;
+          const waitMs = error.retryAfterSeconds !== undefined ? error.retryAfterSeconds * 1000 : windowMs;
+          if (Date.now() + waitMs > deadline) throw error;
+          budget.pause(options.kind === "create" ? "create" : "read", waitMs);
+        }
+      },
+      // A 429 is the service pacing us, not a failure: it does not use up a retry (the deadline bounds it).
+      shouldConsumeRetry: ({ error }) => !(error instanceof RateLimitError),
+      shouldRetry: ({ error }) => {
+        if (Date.now() >= deadline) return false;
+        if (!options.idempotent) return certainlyNotActedOn(error);
+        return error instanceof RateLimitError || error instanceof ServerError || error instanceof NetworkError || error instanceof TimeoutError;
+      },
+    });
+  }
+
+  private async sendOnce(method: string, path: string, url: URL, options: SendOptions): Promise<unknown> {
+    const timeout = AbortSignal.timeout(this.settings.timeoutMs);
+    const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
+    let response: Response;
+    try {
+      response = await this.answerTo(method, url, options.body, signal);
+    } catch (error) {
+      throw this.transportError(error, method, path, options.signal, timeout);
+    }
+
+    const text = await response.text().catch((error: unknown) => {
+      throw this.transportError(error, method, path, options.signal, timeout);
+    });
+    if (!response.ok) {
+      throw errorForStatus(response.status, {
+        method,
+        path,
+        ...readErrorBody(text),
+        retryAfterSeconds: parseRetryAfter(response.headers.get("retry-after")),
+      });
+    }
+    try {
+      return text === "" ? null : JSON.parse(text);
+    } catch {
+      throw new InvalidResponseError(`The service answered ${response.status} with a body that is not JSON.`, { method, path, status: response.status });
+    }
+  }
+
+  /** The answer to the same request sent ahead, taken once; else a request sent now. */
+  private answerTo(method: string, url: URL, body: unknown, signal: AbortSignal): Promise<Response> {
+    const key = requestKey(method, url);
+    const ahead = this.sentAhead.get(key);
+    this.sentAhead.delete(key);
+    if (ahead) return untilAborted(ahead, signal);
+    return this.settings.fetch(url, {
+      method,
+      headers: {
+        accept: "application/json",
+        authorization: `Bearer ${this.settings.token}`,
+        "user-agent": this.settings.userAgent,
+        ...(body !== undefined ? { "content-type": "application/json" } : {}),
+      },
+      body: body !== undefined ? JSON.stringify(body) : undefined,
+      signal,
+    });
+  }
+
+  private transportError(error: unknown, method: string, path: string, userSignal: AbortSignal | undefined, timeout: AbortSignal): Error {
+    if (error instanceof AgentRunError) return error;
+    if (userSignal?.aborted) {
+      return new DeadlineError(`The request was cancelled: ${String(userSignal.reason ?? "aborted")}.`, { method, path });
+    }
+    if (timeout.aborted) {
+      return new TimeoutError(
+        `No answer within ${this.settings.timeoutMs} ms: the service may still have acted on it; check before repeating a create.`,
+        { method, path },
+      );
+    }
+    const code = networkCode(error);
+    const notSent = code !== undefined && NOT_SENT_CODES.has(code);
+    return new NetworkError(
+      notSent
+        ? `Cannot reach the service (${code}): check AGENT_RUN_API_URL and that the service is up.`
+        : `The connection to the service failed (${code ?? "network error"}): the request may or may not have reached it.`,
+      { method, path, certainlyNotSent: notSent, cause: error },
+    );
+  }
+}
+
+/** A request sent ahead, awaited as this call's own: its signal (the caller's, the timeout) still ends the wait. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason as Error);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason as Error);
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(error as Error);
+      },
+    );
+  });
+}
+
+function networkCode(error: unknown): string | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 4 && current && typeof current === "object"; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === "string") return code;
+    const errors = (current as { errors?: unknown }).errors;
+    if (Array.isArray(errors) && errors.length > 0) {
+      current = errors[0];
+      continue;
+    }
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+/** Retry-After as seconds: either delta-seconds or an HTTP date. */
+export function parseRetryAfter(value: string | null): number | undefined {
+  if (!value) return undefined;
+  const trimmed = value.trim();
+  if (/^\d+(\.\d+)?$/.test(trimmed)) return Number(trimmed);
+  const date = Date.parse(trimmed);
+  if (Number.isNaN(date)) return undefined;
+  return Math.max(0, (date - Date.now()) / 1000);
+}
