@@ -124,8 +124,10 @@ describe("client-side rate budget", () => {
   afterEach(async () => {
     await slow.close();
   });
+  // The client's own scale too: it sets the wait after a 429 the budget did not foresee, which at
+  // real scale (a whole minute) outlasted the test instead of letting it report the 429.
   const budgeted = () =>
-    new AgentRunClient({ baseUrl: slow.url, token: "token-org-1", orgId: 1, budget: createInProcessBudget({ timeScale: BUDGET_SCALE, marginMs: 400 }) });
+    new AgentRunClient({ baseUrl: slow.url, token: "token-org-1", orgId: 1, timeScale: BUDGET_SCALE, budget: createInProcessBudget({ timeScale: BUDGET_SCALE, marginMs: 400 }) });
 
   it("a burst of 100 calls through one client draws zero 429s", async () => {
     const c = budgeted();
