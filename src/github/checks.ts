@@ -5,7 +5,7 @@
  */
 import { firstMatchingGlob } from "../config/glob.js";
 import { collectPages, type GitHubClient, type RepoRef } from "./client.js";
-import { GitHubAuthenticationError, GitHubRateLimitError, callGitHub, toGitHubError } from "./errors.js";
+import { GitHubAuthenticationError, GitHubRateLimitError, toGitHubError } from "./errors.js";
 
 /** Conclusions that mean "the code needs fixing" (cancelled, skipped, action_required do not). */
 export const FAILED_CONCLUSIONS: readonly string[] = ["failure", "timed_out", "startup_failure"];
@@ -53,18 +53,10 @@ export async function listFailedCheckRuns(
   const ignore = options.ignore ?? [];
   const maxAnnotations = options.maxAnnotations ?? DEFAULT_MAX_ANNOTATIONS;
   const where = `${repo.owner}/${repo.repo}`;
-  const runs = await callGitHub(`listing the check runs of check suite ${checkSuiteId} in ${where}`, () =>
-    collectPages(async (page, perPage) => {
-      const response = await octokit.request("GET /repos/{owner}/{repo}/check-suites/{check_suite_id}/check-runs", {
-        ...repo,
-        check_suite_id: checkSuiteId,
-        filter: "latest",
-        per_page: perPage,
-        page,
-      });
-      return { items: response.data.check_runs, link: response.headers.link };
-    }, MAX_LISTED),
-  );
+  const runs = await collectPages(`listing the check runs of check suite ${checkSuiteId} in ${where}`, async (paging) => {
+    const response = await octokit.request("GET /repos/{owner}/{repo}/check-suites/{check_suite_id}/check-runs", { ...repo, check_suite_id: checkSuiteId, filter: "latest", ...paging });
+    return { items: response.data.check_runs, link: response.headers.link };
+  }, MAX_LISTED);
 
   const failed: FailedCheckRun[] = [];
   for (const run of runs) {
@@ -96,17 +88,10 @@ async function listAnnotations(
 ): Promise<CheckAnnotation[]> {
   // Read enough to choose the failures first, but never more than a few pages.
   const wanted = Math.min(total, Math.max(max, 300));
-  const items = await callGitHub(`listing the annotations of check run ${checkRunId}`, () =>
-    collectPages(async (page, perPage) => {
-      const response = await octokit.request("GET /repos/{owner}/{repo}/check-runs/{check_run_id}/annotations", {
-        ...repo,
-        check_run_id: checkRunId,
-        per_page: perPage,
-        page,
-      });
-      return { items: response.data, link: response.headers.link };
-    }, wanted),
-  );
+  const items = await collectPages(`listing the annotations of check run ${checkRunId}`, async (paging) => {
+    const response = await octokit.request("GET /repos/{owner}/{repo}/check-runs/{check_run_id}/annotations", { ...repo, check_run_id: checkRunId, ...paging });
+    return { items: response.data, link: response.headers.link };
+  }, wanted);
   return items
     .map((a) => ({
       path: a.path,
@@ -141,18 +126,10 @@ export async function listFailedJobs(
 ): Promise<FailedJob[]> {
   const maxLogBytes = options.maxLogBytes ?? DEFAULT_MAX_LOG_BYTES;
   const ignore = options.ignore ?? [];
-  const jobs = await callGitHub(`listing the jobs of workflow run ${workflowRunId} in ${repo.owner}/${repo.repo}`, () =>
-    collectPages(async (page, perPage) => {
-      const response = await octokit.request("GET /repos/{owner}/{repo}/actions/runs/{run_id}/jobs", {
-        ...repo,
-        run_id: workflowRunId,
-        filter: "latest",
-        per_page: perPage,
-        page,
-      });
-      return { items: response.data.jobs, link: response.headers.link };
-    }, MAX_LISTED),
-  );
+  const jobs = await collectPages(`listing the jobs of workflow run ${workflowRunId} in ${repo.owner}/${repo.repo}`, async (paging) => {
+    const response = await octokit.request("GET /repos/{owner}/{repo}/actions/runs/{run_id}/jobs", { ...repo, run_id: workflowRunId, filter: "latest", ...paging });
+    return { items: response.data.jobs, link: response.headers.link };
+  }, MAX_LISTED);
 
   const failed: FailedJob[] = [];
   for (const job of jobs) {
