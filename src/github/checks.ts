@@ -4,8 +4,8 @@
  * their logs (the Action).
  */
 import { firstMatchingGlob } from "../config/glob.js";
-import { collectPages, type GitHubClient, type RepoRef } from "./client.js";
-import { GitHubAuthenticationError, GitHubRateLimitError, callGitHub, toGitHubError } from "./errors.js";
+import { collectPages, type GitHubClient, type PageParams, type RepoRef } from "./client.js";
+import { GitHubAuthenticationError, GitHubRateLimitError, toGitHubError } from "./errors.js";
 
 /** Conclusions that mean "the code needs fixing" (cancelled, skipped, action_required do not). */
 export const FAILED_CONCLUSIONS: readonly string[] = ["failure", "timed_out", "startup_failure"];
@@ -17,6 +17,22 @@ const MAX_LISTED = 500;
 /** Check and job names compare like the config's `ignore_checks`: case-insensitive, `*` crosses `/`. */
 function isIgnored(name: string, ignore: readonly string[]): boolean {
   return firstMatchingGlob(name, ignore, { pathAware: false, ignoreCase: true }) !== undefined;
+}
+
+/** A page of a check suite's runs or a workflow run's jobs, of their latest attempt only. */
+type LatestPageParams = { filter: "latest" } & PageParams;
+
+/**
+ * The check runs or jobs of the latest attempt (at most MAX_LISTED) that failed in a way code can
+ * fix and that `ignore_checks` does not name, in GitHub's order.
+ */
+async function listLatestFailures<T extends { name: string; conclusion: string | null }>(
+  doing: string,
+  ignore: readonly string[],
+  fetchPage: (paging: LatestPageParams) => Promise<{ items: T[]; link: string | undefined }>,
+): Promise<(T & { conclusion: string })[]> {
+  const listed = await collectPages(doing, (paging) => fetchPage({ filter: "latest", ...paging }), MAX_LISTED);
+  return listed.filter((item): item is T & { conclusion: string } => !!item.conclusion && FAILED_CONCLUSIONS.includes(item.conclusion) && !isIgnored(item.name, ignore));
 }
 
 export interface CheckAnnotation {
@@ -53,22 +69,13 @@ export async function listFailedCheckRuns(
   const ignore = options.ignore ?? [];
   const maxAnnotations = options.maxAnnotations ?? DEFAULT_MAX_ANNOTATIONS;
   const where = `${repo.owner}/${repo.repo}`;
-  const runs = await callGitHub(`listing the check runs of check suite ${checkSuiteId} in ${where}`, () =>
-    collectPages(async (page, perPage) => {
-      const response = await octokit.request("GET /repos/{owner}/{repo}/check-suites/{check_suite_id}/check-runs", {
-        ...repo,
-        check_suite_id: checkSuiteId,
-        filter: "latest",
-        per_page: perPage,
-        page,
-      });
-      return { items: response.data.check_runs, link: response.headers.link };
-    }, MAX_LISTED),
-  );
+  const runs = await listLatestFailures(`listing the check runs of check suite ${checkSuiteId} in ${where}`, ignore, async (paging) => {
+    const response = await octokit.request("GET /repos/{owner}/{repo}/check-suites/{check_suite_id}/check-runs", { ...repo, check_suite_id: checkSuiteId, ...paging });
+    return { items: response.data.check_runs, link: response.headers.link };
+  });
 
   const failed: FailedCheckRun[] = [];
   for (const run of runs) {
-    if (!run.conclusion || !FAILED_CONCLUSIONS.includes(run.conclusion) || isIgnored(run.name, ignore)) continue;
     const id = Number(run.id);
     const total = run.output.annotations_count;
     const annotations = total > 0 && maxAnnotations > 0 ? await listAnnotations(octokit, repo, id, total, maxAnnotations) : [];
@@ -96,17 +103,10 @@ async function listAnnotations(
 ): Promise<CheckAnnotation[]> {
   // Read enough to choose the failures first, but never more than a few pages.
   const wanted = Math.min(total, Math.max(max, 300));
-  const items = await callGitHub(`listing the annotations of check run ${checkRunId}`, () =>
-    collectPages(async (page, perPage) => {
-      const response = await octokit.request("GET /repos/{owner}/{repo}/check-runs/{check_run_id}/annotations", {
-        ...repo,
-        check_run_id: checkRunId,
-        per_page: perPage,
-        page,
-      });
-      return { items: response.data, link: response.headers.link };
-    }, wanted),
-  );
+  const items = await collectPages(`listing the annotations of check run ${checkRunId}`, async (paging) => {
+    const response = await octokit.request("GET /repos/{owner}/{repo}/check-runs/{check_run_id}/annotations", { ...repo, check_run_id: checkRunId, ...paging });
+    return { items: response.data, link: response.headers.link };
+  }, wanted);
   return items
     .map((a) => ({
       path: a.path,
@@ -141,22 +141,13 @@ export async function listFailedJobs(
 ): Promise<FailedJob[]> {
   const maxLogBytes = options.maxLogBytes ?? DEFAULT_MAX_LOG_BYTES;
   const ignore = options.ignore ?? [];
-  const jobs = await callGitHub(`listing the jobs of workflow run ${workflowRunId} in ${repo.owner}/${repo.repo}`, () =>
-    collectPages(async (page, perPage) => {
-      const response = await octokit.request("GET /repos/{owner}/{repo}/actions/runs/{run_id}/jobs", {
-        ...repo,
-        run_id: workflowRunId,
-        filter: "latest",
-        per_page: perPage,
-        page,
-      });
-      return { items: response.data.jobs, link: response.headers.link };
-    }, MAX_LISTED),
-  );
+  const jobs = await listLatestFailures(`listing the jobs of workflow run ${workflowRunId} in ${repo.owner}/${repo.repo}`, ignore, async (paging) => {
+    const response = await octokit.request("GET /repos/{owner}/{repo}/actions/runs/{run_id}/jobs", { ...repo, run_id: workflowRunId, ...paging });
+    return { items: response.data.jobs, link: response.headers.link };
+  });
 
   const failed: FailedJob[] = [];
   for (const job of jobs) {
-    if (!job.conclusion || !FAILED_CONCLUSIONS.includes(job.conclusion) || isIgnored(job.name, ignore)) continue;
     const id = Number(job.id);
     const log = maxLogBytes > 0 ? await readJobLog(octokit, repo, id) : { text: "", unavailable: null };
     const tail = tailBytes(log.text, maxLogBytes);

@@ -5,6 +5,7 @@
  */
 import { isBotAccount } from "../core/actors.js";
 import type { Octokit } from "@octokit/core";
+import { callGitHub } from "./errors.js";
 
 export type GitHubClient = Pick<Octokit, "request">;
 
@@ -46,17 +47,28 @@ export function hasNextPage(link: string | undefined): boolean {
   return link !== undefined && /rel="next"/.test(link);
 }
 
+/** One page's parameters as GitHub's list endpoints name them, for a request to spread last. */
+export interface PageParams {
+  per_page: number;
+  page: number;
+}
+
+/** The typed request for one page of a list: its items, and its Link header (are there more pages?). */
+export type FetchPage<T> = (paging: PageParams) => Promise<{ items: T[]; link: string | undefined }>;
+
 /**
  * Reads pages 1, 2, … of a list endpoint until a page has no rel="next" or `limit` items were read.
- * `fetchPage` does the typed request; this only drives the page numbers.
+ * `fetchPage` does the typed request; this only drives the page numbers. A failure is rethrown as a
+ * GitHubError that says what was being done (`doing`, e.g. "listing the jobs of workflow run 7").
  */
-export async function collectPages<T>(
-  fetchPage: (page: number, perPage: number) => Promise<{ items: T[]; link: string | undefined }>,
-  limit: number = Number.POSITIVE_INFINITY,
-): Promise<T[]> {
+export function collectPages<T>(doing: string, fetchPage: FetchPage<T>, limit: number = Number.POSITIVE_INFINITY): Promise<T[]> {
+  return callGitHub(doing, () => readPages(fetchPage, limit));
+}
+
+async function readPages<T>(fetchPage: FetchPage<T>, limit: number): Promise<T[]> {
   const items: T[] = [];
   for (let page = 1; items.length < limit; page++) {
-    const result = await fetchPage(page, MAX_PER_PAGE);
+    const result = await fetchPage({ per_page: MAX_PER_PAGE, page });
     items.push(...result.items);
     if (!hasNextPage(result.link) || result.items.length === 0) break;
   }
@@ -66,13 +78,14 @@ export async function collectPages<T>(
 /**
  * The last `limit` items of an oldest-first list, reading only the pages that hold them: page 1
  * tells the number of the last page (Link rel="last"), then the tail pages are read. Also returns
- * the exact total, so callers can say how many older items were left out.
+ * the exact total, so callers can say how many older items were left out. Failures as collectPages.
  */
-export async function collectLastItems<T>(
-  fetchPage: (page: number, perPage: number) => Promise<{ items: T[]; link: string | undefined }>,
-  limit: number,
-): Promise<{ items: T[]; total: number }> {
-  const first = await fetchPage(1, MAX_PER_PAGE);
+export function collectLastItems<T>(doing: string, fetchPage: FetchPage<T>, limit: number): Promise<{ items: T[]; total: number }> {
+  return callGitHub(doing, () => readLastItems(fetchPage, limit));
+}
+
+async function readLastItems<T>(fetchPage: FetchPage<T>, limit: number): Promise<{ items: T[]; total: number }> {
+  const first = await fetchPage({ per_page: MAX_PER_PAGE, page: 1 });
   const lastPage = lastPageFromLink(first.link);
   if (lastPage === undefined || lastPage <= 1) {
     return { items: first.items.slice(-limit), total: first.items.length };
@@ -82,7 +95,7 @@ export async function collectLastItems<T>(
   const tail: T[] = firstTailPage === 2 ? [...first.items] : [];
   let lastPageLength = 0;
   for (let page = firstTailPage; page <= lastPage; page++) {
-    const result = await fetchPage(page, MAX_PER_PAGE);
+    const result = await fetchPage({ per_page: MAX_PER_PAGE, page });
     tail.push(...result.items);
     lastPageLength = result.items.length;
   }

@@ -94,17 +94,10 @@ export async function listIssueComments(
 ): Promise<{ comments: IssueComment[]; total: number }> {
   const limit = options.limit ?? DEFAULT_COMMENT_LIMIT;
   if (!Number.isInteger(limit) || limit < 1) throw new GitHubInputError(`limit must be a positive integer, got ${limit}.`);
-  const { items, total } = await callGitHub(`listing the comments of ${repo.owner}/${repo.repo}#${issueNumber}`, () =>
-    collectLastItems(async (page, perPage) => {
-      const response = await octokit.request("GET /repos/{owner}/{repo}/issues/{issue_number}/comments", {
-        ...repo,
-        issue_number: issueNumber,
-        per_page: perPage,
-        page,
-      });
-      return { items: response.data, link: response.headers.link };
-    }, limit),
-  );
+  const { items, total } = await collectLastItems(`listing the comments of ${repo.owner}/${repo.repo}#${issueNumber}`, async (paging) => {
+    const response = await octokit.request("GET /repos/{owner}/{repo}/issues/{issue_number}/comments", { ...repo, issue_number: issueNumber, ...paging });
+    return { items: response.data, link: response.headers.link };
+  }, limit);
   return { comments: items.map(toIssueComment), total };
 }
 

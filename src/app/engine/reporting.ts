@@ -1,0 +1,98 @@
+/**
+ * A task's last words in its thread: the result written over the tracking comment (once, even when
+ * repeated after a crash), a run that could not start, a task given up; then the follow-ups held
+ * behind its run, released as one resume or told why they were not sent.
+ */
+import { reactionForPhase } from "../../core/render/reactions.js";
+import { AgentRunError } from "../../service/errors.js";
+import { classifyRunStatus, type RunPhase } from "../../service/status.js";
+import type { AgentRun } from "../../service/wire.js";
+import { taskJobId, type JobOutcome } from "../queue/types.js";
+import type { Task } from "../store/types.js";
+import { renderTaskAbandoned, renderTaskFailedToStart, renderTaskNeverSent, renderTaskResult } from "../views.js";
+import { DONE, transition, underThreadLock, type EngineContext } from "./context.js";
+import type { ThreadOutput } from "./thread-output.js";
+
+export class Reporter {
+  constructor(
+    private readonly context: EngineContext,
+    private readonly output: ThreadOutput,
+  ) {}
+
+  /** The run reached a final state: report it, unless a stop ended the task meanwhile. */
+  async finish(task: Task, run: AgentRun): Promise<JobOutcome> {
+    const reporting = await transition(this.context, task, ["watching", "sending"], { state: "reporting", finalRun: run as Record<string, unknown>, lastStatus: run.status ?? null });
+    // Null: stopped meanwhile; the thread already has its final word.
+    return reporting ? this.report(reporting) : DONE;
+  }
+
+  /** Idempotent: the result replaces the tracking comment, so a repeat after a crash rewrites, never duplicates. */
+  async report(task: Task): Promise<JobOutcome> {
+    const { store, observer, log } = this.context;
+    const run = (task.finalRun ?? { id: task.runId }) as AgentRun;
+    const phase: RunPhase | "timed_out" = task.watchTimedOut ? "timed_out" : classifyRunStatus(run.status);
+    await this.output.writeOrPost(task, renderTaskResult(task, run, phase, this.context.now()), "result");
+    await this.output.react(task, phase === "timed_out" ? null : reactionForPhase(phase), "result");
+    for (const pr of run.git_host_pull_requests ?? []) {
+      if (pr.head_branch_name && task.runId !== null) {
+        await store.recordRunBranch(task.thread.owner, task.thread.repo, pr.head_branch_name, task.runId, task.orgId);
+      }
+    }
+    await this.closeThreadWork(task, phase === "timed_out" ? null : task.runId, "done");
+    this.output.forget(task.id);
+    observer.runFinished(task, phase, task.startedAt !== null ? this.context.now() - task.startedAt : null);
+    log.info({ taskId: task.id, runId: task.runId, status: run.status }, "result posted");
+    return DONE;
+  }
+
+  async failToStart(task: Task, error: unknown): Promise<void> {
+    const message = error instanceof AgentRunError ? error.message : String(error);
+    this.context.log.warn({ taskId: task.id, err: error }, "could not start the agent run");
+    task = await this.context.store.updateTask(task.id, { state: "done", error: message });
+    this.context.observer.runFinished(task, "failed_to_start", null);
+    await this.output.writeOrPost(task, renderTaskFailedToStart(task, error), "result");
+    await this.output.react(task, reactionForPhase("failed"), "result");
+    await this.closeThreadWork(task, null);
+  }
+
+  async abandon(task: Task, why: string, started: "may_have_started" | "never_sent" = "may_have_started"): Promise<void> {
+    task = await this.context.store.updateTask(task.id, { state: "abandoned", error: why });
+    await this.output.writeOrPost(task, started === "never_sent" ? renderTaskNeverSent(why) : renderTaskAbandoned(task, why), "result");
+    await this.closeThreadWork(task, null);
+  }
+
+  /**
+   * Ends the task and releases the follow-ups held behind it, under the thread's lock so that a
+   * follow-up arriving now is either held before this (and released) or sees the run finished.
+   * Held follow-ups go out as one resume with a tracking comment of their own; when the run cannot
+   * be resumed (it never started, or is still going) they are told so.
+   */
+  private async closeThreadWork(task: Task, resumableRunId: number | null, finalState?: "done"): Promise<void> {
+    const { store, queue } = this.context;
+    const notSent = await underThreadLock(this.context, task.thread, async () => {
+      if (finalState) await store.updateTask(task.id, { state: finalState });
+      const held = await store.heldFor(task.runId ?? -1, task.thread);
+      if (held.length === 0) return [];
+      if (resumableRunId === null) {
+        const dropped: Task[] = [];
+        for (const h of held) dropped.push(await store.updateTask(h.id, { state: "done", error: "its run did not finish normally" }));
+        return dropped;
+      }
+      const [first, ...rest] = held;
+      const prompt = held.map((h) => h.request.prompt).join("\n\n---\n\n");
+      for (const h of rest) await store.updateTask(h.id, { state: "done", error: `merged into task ${first!.id}` });
+      await store.updateTask(first!.id, {
+        state: "queued",
+        kind: "resume",
+        runId: resumableRunId,
+        request: { prompt },
+        webUrl: await store.lastWebUrlForRun(resumableRunId),
+      });
+      await queue.add({ id: taskJobId(first!.id), name: "task", data: { taskId: first!.id } });
+      return [];
+    });
+    for (const followUp of notSent) {
+      await this.output.writeOrPost(followUp, renderTaskAbandoned(followUp, "The run this follow-up was waiting for did not finish normally, so the follow-up was not sent."), "result");
+    }
+  }
+}
