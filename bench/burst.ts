@@ -59,9 +59,12 @@ export function burstFigures(outcome: BurstOutcome, plan: Pick<BurstPlan, "scale
   const unscaledS = (realMs: number) => realMs / 1000 / plan.scale;
   const { deliveries } = outcome;
   const began = Math.min(...deliveries.map((d) => d.sentAt));
-  const floors = acknowledgementFloor(deliveries.map((d) => ({ issueNumber: d.issueNumber, installationId: d.installationId, atS: unscaledS(d.sentAt - began) })));
+  const floors = acknowledgementFloor(
+    deliveries.map((d) => ({ issueNumber: d.issueNumber, installationId: d.installationId, atS: unscaledS(d.sentAt - began) })),
+  );
   const answered = deliveries.filter((d) => d.answeredAt !== undefined).map((d) => d.answeredAt! - d.sentAt);
-  const since = (at: Map<number, number>) => deliveries.filter((d) => at.has(d.issueNumber)).map((d) => unscaledS(at.get(d.issueNumber)! - d.sentAt));
+  const since = (at: Map<number, number>) =>
+    deliveries.filter((d) => at.has(d.issueNumber)).map((d) => unscaledS(at.get(d.issueNumber)! - d.sentAt));
   const ack = since(outcome.firstAckAt);
   const tracking = since(outcome.trackingAt);
   const floor = deliveries.map((d) => floors.get(d.issueNumber)!);
@@ -70,8 +73,20 @@ export function burstFigures(outcome: BurstOutcome, plan: Pick<BurstPlan, "scale
   return {
     answerMs: { p50: percentile(answered, 50), p99: percentile(answered, 99) },
     statuses,
-    ack: { p50: percentile(ack, 50), p99: percentile(ack, 99), floorP50: percentile(floor, 50), floorP99: percentile(floor, 99), count: ack.length },
-    tracking: { p50: percentile(tracking, 50), p99: percentile(tracking, 99), floorP50: percentile(floor, 50), floorP99: percentile(floor, 99), count: tracking.length },
+    ack: {
+      p50: percentile(ack, 50),
+      p99: percentile(ack, 99),
+      floorP50: percentile(floor, 50),
+      floorP99: percentile(floor, 99),
+      count: ack.length,
+    },
+    tracking: {
+      p50: percentile(tracking, 50),
+      p99: percentile(tracking, 99),
+      floorP50: percentile(floor, 50),
+      floorP99: percentile(floor, 99),
+      count: tracking.length,
+    },
   };
 }
 
@@ -125,7 +140,12 @@ export async function runBurstBenchmark(options: BurstBenchOptions = {}): Promis
   const spread = options.installations ?? 10;
   const scale = options.scale ?? 0.02;
   if (!appAvailable()) {
-    return { benchmark: NAME, scale, notes: ["src/app/main.ts is missing: the App has not landed in this checkout."], rows: [unavailableRow(NAME, "webhook answer p99", "the App (src/app/main.ts) is missing", `< ${ANSWER_TARGET_MS} ms`)] };
+    return {
+      benchmark: NAME,
+      scale,
+      notes: ["src/app/main.ts is missing: the App has not landed in this checkout."],
+      rows: [unavailableRow(NAME, "webhook answer p99", "the App (src/app/main.ts) is missing", `< ${ANSWER_TARGET_MS} ms`)],
+    };
   }
   const bundle = options.bundle ?? (await buildAppProcess());
   const common = { comments, burstS, replicas: 1, bundle };
@@ -134,8 +154,22 @@ export async function runBurstBenchmark(options: BurstBenchOptions = {}): Promis
   const oneScale = options.ackScales?.one ?? 0.25;
   const manyScale = options.ackScales?.many ?? 1;
   // Both arrive over burstS real seconds: how fast a webhook is answered is real time, whatever the scale.
-  const acksOne = await playBurst({ ...common, installations: 1, redeliveries: 0, waitForCreates: false, scale: oneScale, realTimeArrivals: true });
-  const acksMany = await playBurst({ ...common, installations: spread, redeliveries: 0, waitForCreates: false, scale: manyScale, realTimeArrivals: true });
+  const acksOne = await playBurst({
+    ...common,
+    installations: 1,
+    redeliveries: 0,
+    waitForCreates: false,
+    scale: oneScale,
+    realTimeArrivals: true,
+  });
+  const acksMany = await playBurst({
+    ...common,
+    installations: spread,
+    redeliveries: 0,
+    waitForCreates: false,
+    scale: manyScale,
+    realTimeArrivals: true,
+  });
   // Creates, losses and duplicates: the whole story of every run, compressed.
   const one = await playBurst({ ...common, installations: 1, redeliveries, waitForCreates: true, scale });
   const oneFigures = burstFigures(acksOne, { scale: oneScale });
@@ -153,12 +187,14 @@ export async function runBurstBenchmark(options: BurstBenchOptions = {}): Promis
     busiest = Math.max(busiest, j - i);
   }
   const points = RATE_LIMITS.create.points;
-  const steady = emulatedS.length > points + 1 ? ((emulatedS.length - 1 - points) / (emulatedS.at(-1)! - emulatedS[points]!)) * 60 : Number.NaN;
+  const steady =
+    emulatedS.length > points + 1 ? ((emulatedS.length - 1 - points) / (emulatedS.at(-1)! - emulatedS[points]!)) * 60 : Number.NaN;
   const issues = Array.from({ length: comments }, (_, i) => i + 1);
   const withOneComment = issues.filter((n) => one.botComments.get(n) === 1).length;
   const duplicatedThreads = issues.filter((n) => (one.botComments.get(n) ?? 0) > 1).length;
   const redeliveryStatuses: Record<string, number> = {};
-  for (const d of one.redelivered) redeliveryStatuses[String(d.status ?? "none")] = (redeliveryStatuses[String(d.status ?? "none")] ?? 0) + 1;
+  for (const d of one.redelivered)
+    redeliveryStatuses[String(d.status ?? "none")] = (redeliveryStatuses[String(d.status ?? "none")] ?? 0) + 1;
 
   const rows: BenchRow[] = [
     ...burstRows(NAME, "1 installation", oneFigures, comments),

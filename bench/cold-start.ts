@@ -220,7 +220,15 @@ async function loadOnly(node: string, bundle: string, cwd: string): Promise<numb
 /** What the CPU profile of a start is split into: zod, the other dependencies, this project's code. */
 const originGroup = (pkg: string | null) => (pkg === null ? "agent-run-bridge's own code" : pkg === "zod" ? "zod" : "other dependencies");
 
-const ORIGIN_ORDER = ["Node (start-up, module loading, built-ins)", "zod", "other dependencies", "agent-run-bridge's own code", "bundle preamble", "garbage collection", "idle"];
+const ORIGIN_ORDER = [
+  "Node (start-up, module loading, built-ins)",
+  "zod",
+  "other dependencies",
+  "agent-run-bridge's own code",
+  "bundle preamble",
+  "garbage collection",
+  "idle",
+];
 
 interface NodeMeasurement {
   node: string;
@@ -241,13 +249,31 @@ interface NodeMeasurement {
 const NETWORK_ROUND_TRIP_MS = 50;
 const NETWORK_STARTS = 7;
 
-async function measureOn(node: string, bundle: string, samples: number, profiled: number, nodeArgs: readonly string[]): Promise<NodeMeasurement> {
+async function measureOn(
+  node: string,
+  bundle: string,
+  samples: number,
+  profiled: number,
+  nodeArgs: readonly string[],
+): Promise<NodeMeasurement> {
   const workdir = mkdtempSync(join(tmpdir(), "arb-bench-cold-"));
   writeFileSync(join(workdir, "event.json"), JSON.stringify(workflowDispatchPayload()));
   // One token per start: the emulator's creation window (10 per minute) would otherwise throttle the later ones.
   const emulator = await startBenchEmulator({ extraTokens: samples + profiled + NETWORK_STARTS + 1 });
-  const github = await startFakeGitHub({ seed: { repositories: [{ owner: OWNER, name: REPO }], collaborators: [{ login: "maintainer", permission: "write" }] } });
-  const measured: NodeMeasurement = { node, version: "", bare: [], loadOnly: [], withHttp: [], withHttps: [], action: [], profile: new Map(), overNetwork: [] };
+  const github = await startFakeGitHub({
+    seed: { repositories: [{ owner: OWNER, name: REPO }], collaborators: [{ login: "maintainer", permission: "write" }] },
+  });
+  const measured: NodeMeasurement = {
+    node,
+    version: "",
+    bare: [],
+    loadOnly: [],
+    withHttp: [],
+    withHttps: [],
+    action: [],
+    profile: new Map(),
+    overNetwork: [],
+  };
   try {
     measured.version = nodeVersion(node);
     // Warm-up of each (disk cache), not counted; then interleaved so machine load hits all alike.
@@ -264,18 +290,35 @@ async function measureOn(node: string, bundle: string, samples: number, profiled
     // Where the time goes: a few more starts under the CPU profiler (slower, so not timed).
     const profileDir = join(workdir, "profiles");
     for (let i = 1; i <= profiled; i++) {
-      await actionStart(node, bundle, [...nodeArgs, "--cpu-prof", "--cpu-prof-interval", "100", "--cpu-prof-dir", profileDir], emulator, github, emulator.extraTokens[samples + i]!, workdir, samples + i);
+      await actionStart(
+        node,
+        bundle,
+        [...nodeArgs, "--cpu-prof", "--cpu-prof-interval", "100", "--cpu-prof-dir", profileDir],
+        emulator,
+        github,
+        emulator.extraTokens[samples + i]!,
+        workdir,
+        samples + i,
+      );
     }
-    const bundleFiles = readdirSync(dirname(bundle)).filter((name) => name.endsWith(".js")).map((name) => join(dirname(bundle), name));
+    const bundleFiles = readdirSync(dirname(bundle))
+      .filter((name) => name.endsWith(".js"))
+      .map((name) => join(dirname(bundle), name));
     const perStart = readdirSync(profileDir).map((name) => selfTimeByOrigin(join(profileDir, name), bundleFiles, originGroup));
-    for (const origin of new Set(perStart.flatMap((times) => [...times.keys()]))) measured.profile.set(origin, median(perStart.map((times) => times.get(origin) ?? 0)));
+    for (const origin of new Set(perStart.flatMap((times) => [...times.keys()])))
+      measured.profile.set(origin, median(perStart.map((times) => times.get(origin) ?? 0)));
     // What a network adds: the same start with a round trip in front of GitHub and the service.
-    const [githubFront, serviceFront] = await Promise.all([startNetworkFront(github.url, NETWORK_ROUND_TRIP_MS), startNetworkFront(emulator.url, NETWORK_ROUND_TRIP_MS)]);
+    const [githubFront, serviceFront] = await Promise.all([
+      startNetworkFront(github.url, NETWORK_ROUND_TRIP_MS),
+      startNetworkFront(emulator.url, NETWORK_ROUND_TRIP_MS),
+    ]);
     try {
       const via = { githubUrl: githubFront.url, apiUrl: serviceFront.url };
       for (let i = 1; i <= NETWORK_STARTS; i++) {
         const index = samples + profiled + i;
-        measured.overNetwork.push(await actionStart(node, bundle, nodeArgs, emulator, github, emulator.extraTokens[index]!, workdir, index, via));
+        measured.overNetwork.push(
+          await actionStart(node, bundle, nodeArgs, emulator, github, emulator.extraTokens[index]!, workdir, index, via),
+        );
       }
     } finally {
       await Promise.all([githubFront.close(), serviceFront.close()]);
@@ -306,7 +349,9 @@ function notesFor(m: NodeMeasurement): string[] {
   const toFirstService = m.action.map((a) => a.toFirstServiceMs);
   const callsBeforeCreate = m.action[0]?.githubCallsBeforeCreate ?? [];
   const profileTotal = [...m.profile.values()].reduce((a, b) => a + b, 0);
-  const split = ORIGIN_ORDER.filter((origin) => m.profile.has(origin)).map((origin) => `${origin} ${ms(m.profile.get(origin)!)} (${formatNumber((100 * m.profile.get(origin)!) / profileTotal, 0)}%)`);
+  const split = ORIGIN_ORDER.filter((origin) => m.profile.has(origin)).map(
+    (origin) => `${origin} ${ms(m.profile.get(origin)!)} (${formatNumber((100 * m.profile.get(origin)!) / profileTotal, 0)}%)`,
+  );
   return [
     `**Node ${m.version}** (${m.node}): spawn → create p10 ${ms(percentile(toCreate, 10))}, median ${ms(median(toCreate))}, p90 ${ms(percentile(toCreate, 90))}; bare node p10 ${ms(percentile(m.bare, 10))}, p90 ${ms(percentile(m.bare, 90))}.`,
     `Node ${m.version}, where the time goes (medians): loading and evaluating the bundle ${ms(median(m.loadOnly) - median(m.bare))} beyond bare node (spawn → exit of the bundle with no inputs: ${ms(median(m.loadOnly))}); ` +
@@ -366,7 +411,15 @@ export async function runColdStartBenchmark(options: ColdStartOptions = {}): Pro
     const toCreate = median(m.action.map((a) => a.toCreateMs));
     const bare = median(m.bare);
     notes.push(...notesFor(m));
-    rows.push({ benchmark: NAME, figure, value: ms(toCreate), baseline: `${ms(bare)} (node -e "")`, ratio: ratioOf(toCreate, bare), target, met: yesNo(toCreate <= 3 * bare) });
+    rows.push({
+      benchmark: NAME,
+      figure,
+      value: ms(toCreate),
+      baseline: `${ms(bare)} (node -e "")`,
+      ratio: ratioOf(toCreate, bare),
+      target,
+      met: yesNo(toCreate <= 3 * bare),
+    });
     const withTls = toCreate + Math.max(0, median(m.withHttps) - median(m.withHttp));
     rows.push({
       benchmark: NAME,

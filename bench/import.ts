@@ -60,7 +60,9 @@ export async function runImportBenchmark(options: ImportBenchOptions = {}): Prom
       benchmark: NAME,
       scale: null,
       notes: [`${join(root, "lib")} is not built: run \`npm run build:lib\` first.`],
-      rows: ENTRIES.map((entry) => unavailableRow(NAME, `import("${entry}"): spawn → exit (median)`, "lib/ is missing (npm run build:lib)", "—")),
+      rows: ENTRIES.map((entry) =>
+        unavailableRow(NAME, `import("${entry}"): spawn → exit (median)`, "lib/ is missing (npm run build:lib)", "—"),
+      ),
     };
   }
 
@@ -81,7 +83,15 @@ export async function runImportBenchmark(options: ImportBenchOptions = {}): Prom
     const { packages } = await moduleLoadsOf(`await ${importCode(entry)};`, root);
     const heavy = packages.filter((name) => SERVER_STACK.includes(name));
     notes.push(`import("${entry}") loads ${packages.length} package${packages.length === 1 ? "" : "s"}: ${packages.join(", ") || "none"}.`);
-    rows.push({ benchmark: NAME, figure: `import("${entry}"): spawn → exit (median)`, value: ms(value), baseline: `${ms(bare)} (node -e "")`, ratio: ratioOf(value, bare), target: "—", met: "n/a" });
+    rows.push({
+      benchmark: NAME,
+      figure: `import("${entry}"): spawn → exit (median)`,
+      value: ms(value),
+      baseline: `${ms(bare)} (node -e "")`,
+      ratio: ratioOf(value, bare),
+      target: "—",
+      met: "n/a",
+    });
     rows.push({
       benchmark: NAME,
       figure: `import("${entry}"): packages loaded`,

@@ -29,14 +29,20 @@ export async function runLogsBenchmark(options: LogsBenchOptions = {}): Promise<
   const scale = options.scale ?? 0.25;
   const bench = await startBenchEmulator({ timeScale: scale, setupRuns: 1 });
   try {
-        bench.control.script({ match: "[bench-logs]", durationMs: 60_000, logSteps: entries, outcome: "completed" });
+    bench.control.script({ match: "[bench-logs]", durationMs: 60_000, logSteps: entries, outcome: "completed" });
     const [run] = await createRunsAtOnce(bench, ["[bench-logs] a long trace"], scale);
     // Finish the run at once: every entry is visible before the first page is asked for.
     bench.control.advanceTime(60_000);
     bench.control.resetStats();
 
     const observed = observeFetch();
-    const client = new AgentRunClient({ baseUrl: bench.url, token: WATCHER_TOKEN, orgId: BENCH_ORG_ID, timeScale: scale, fetch: observed.fetch });
+    const client = new AgentRunClient({
+      baseUrl: bench.url,
+      token: WATCHER_TOKEN,
+      orgId: BENCH_ORG_ID,
+      timeScale: scale,
+      fetch: observed.fetch,
+    });
     let read = 0;
     const started = performance.now();
     for await (const _entry of client.iterateLogs(run!.id, { deadline: Date.now() + 120_000 })) read++;
@@ -52,7 +58,7 @@ export async function runLogsBenchmark(options: LogsBenchOptions = {}): Promise<
     const unscaledS = elapsedRealMs / 1000 / scale;
     // Pages answered after the first window are paced by the emulator's real answer time, which ÷ scale stretches.
     const pagesAfterWindow = Math.max(0, stats.requests - RATE_LIMITS.sharedStrict.points);
-    const stretchS = (pagesAfterWindow * (roundTripS / Math.max(1, stats.requests))) * (1 / scale - 1);
+    const stretchS = pagesAfterWindow * (roundTripS / Math.max(1, stats.requests)) * (1 / scale - 1);
 
     return {
       benchmark: NAME,

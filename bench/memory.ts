@@ -53,7 +53,9 @@ const mb = (bytes: number) => `${formatNumber(bytes / 1e6, 1)} MB`;
 
 /** RSS as anonymous memory (V8's heap, malloc, stacks) and file pages (the node binary, mapped files). */
 const split = (sample: MemorySample) =>
-  sample.anonRss === null || sample.fileRss === null ? "not reported by this OS" : `${mb(sample.anonRss)} anonymous + ${mb(sample.fileRss)} file-backed (V8 heap ${mb(sample.heapTotal)}: young ${mb(sample.newSpace)}, old ${mb(sample.oldSpace)}; external ${mb(sample.external)})`;
+  sample.anonRss === null || sample.fileRss === null
+    ? "not reported by this OS"
+    : `${mb(sample.anonRss)} anonymous + ${mb(sample.fileRss)} file-backed (V8 heap ${mb(sample.heapTotal)}: young ${mb(sample.newSpace)}, old ${mb(sample.oldSpace)}; external ${mb(sample.external)})`;
 
 interface Phase {
   /** RSS read every SAMPLE_EVERY_MS once the App reached the measuring point: one reading is a moment in the GC's cycle. */
@@ -71,7 +73,10 @@ async function fakeGitHubFor(watches: number): Promise<FakeGitHub> {
       repositories: [{ owner: OWNER, name: REPO, id: REPO_ID }],
       issues: numbers.map((n) => ({ number: n, title: `Issue ${n}`, body: "Please fix." })),
       // The tracking comment each watch edits and finally turns into its result.
-      issueComments: watches > 0 ? numbers.map((n) => ({ issue_number: n, id: 1_000_000 + n, body: "Working on it…", user: { login: BOT, type: "Bot" as const } })) : [],
+      issueComments:
+        watches > 0
+          ? numbers.map((n) => ({ issue_number: n, id: 1_000_000 + n, body: "Working on it…", user: { login: BOT, type: "Bot" as const } }))
+          : [],
     },
   });
 }
@@ -115,7 +120,14 @@ async function measureApp(
   try {
     const started = performance.now();
     for (let i = 0; i < (redis?.replicas ?? 1); i++) {
-      const env = appEnv({ githubUrl: github.url, serviceUrl: bench.url, serviceToken: WATCHER_TOKEN, orgId: BENCH_ORG_ID, dataDir, timeScale: scale });
+      const env = appEnv({
+        githubUrl: github.url,
+        serviceUrl: bench.url,
+        serviceToken: WATCHER_TOKEN,
+        orgId: BENCH_ORG_ID,
+        dataDir,
+        timeScale: scale,
+      });
       if (redis) Object.assign(env, { REDIS_URL: redis.url, REDIS_KEY_PREFIX: redis.keyPrefix });
       apps.push(await startAppProcess(bundle, env, nodeArgs));
     }
@@ -143,7 +155,12 @@ export async function runMemoryBenchmark(options: MemoryBenchOptions = {}): Prom
   const readsPerRun = options.readsPerRun ?? 2;
   const target = "< 120 MB";
   if (!appAvailable()) {
-    return { benchmark: NAME, scale, notes: ["src/app/main.ts is missing: the App has not landed in this checkout."], rows: [unavailableRow(NAME, `RSS with ${watches} watches`, "the App (src/app/main.ts) is missing", target)] };
+    return {
+      benchmark: NAME,
+      scale,
+      notes: ["src/app/main.ts is missing: the App has not landed in this checkout."],
+      rows: [unavailableRow(NAME, `RSS with ${watches} watches`, "the App (src/app/main.ts) is missing", target)],
+    };
   }
   const bundle = options.bundle ?? (await buildAppProcess());
   const nodeArgs = options.nodeArgs ?? [];
@@ -159,8 +176,15 @@ export async function runMemoryBenchmark(options: MemoryBenchOptions = {}): Prom
   try {
     // Long runs: none finishes while measured, so every one of them stays watched.
     bench.control.script({ match: "[bench-watch-", durationMs: 24 * 3_600_000, logSteps: 12 });
-    const runs = await createRunsAtOnce(bench, Array.from({ length: watches }, (_, i) => `[bench-watch-${i}] keep the lights on`), scale);
-    await storeWatches(new SqliteBridgeStore(join(dataDir, "bridge.sqlite")), runs.map((r) => r.id));
+    const runs = await createRunsAtOnce(
+      bench,
+      Array.from({ length: watches }, (_, i) => `[bench-watch-${i}] keep the lights on`),
+      scale,
+    );
+    await storeWatches(
+      new SqliteBridgeStore(join(dataDir, "bridge.sqlite")),
+      runs.map((r) => r.id),
+    );
     bench.control.resetStats();
 
     const readsAtLeast = (n: number) => () => runs.every((r) => (bench.watcherReadsPerRun.get(r.id) ?? 0) >= n);
@@ -175,9 +199,22 @@ export async function runMemoryBenchmark(options: MemoryBenchOptions = {}): Prom
     if (redis) {
       const keyPrefix = `arb-bench-memory-${randomUUID()}`;
       try {
-        await storeWatches(new RedisBridgeStore(redis, { keyPrefix: `${keyPrefix}:store` }), runs.map((r) => r.id));
+        await storeWatches(
+          new RedisBridgeStore(redis, { keyPrefix: `${keyPrefix}:store` }),
+          runs.map((r) => r.id),
+        );
         const before = Math.min(...runs.map((r) => bench.watcherReadsPerRun.get(r.id) ?? 0));
-        perReplica = await measureApp(bundle, [...REPLICA_NODE_ARGS, ...nodeArgs], bench, github, dataDir, scale, readsAtLeast(before + readsPerRun), timeoutMs, { url: redisUrl, keyPrefix, replicas });
+        perReplica = await measureApp(
+          bundle,
+          [...REPLICA_NODE_ARGS, ...nodeArgs],
+          bench,
+          github,
+          dataDir,
+          scale,
+          readsAtLeast(before + readsPerRun),
+          timeoutMs,
+          { url: redisUrl, keyPrefix, replicas },
+        );
       } finally {
         await deleteKeys(redis, keyPrefix);
         redis.disconnect();
@@ -186,7 +223,16 @@ export async function runMemoryBenchmark(options: MemoryBenchOptions = {}): Prom
 
     // Baseline: the same App with nothing stored; idle is idle, a few seconds after start is enough.
     const idleUntil = performance.now() + IDLE_WAIT_MS;
-    const [idle] = (await measureApp(bundle, nodeArgs, idleBench, idleGitHub, idleDir, scale, () => performance.now() >= idleUntil, IDLE_WAIT_MS + 30_000)) as [Phase];
+    const [idle] = (await measureApp(
+      bundle,
+      nodeArgs,
+      idleBench,
+      idleGitHub,
+      idleDir,
+      scale,
+      () => performance.now() >= idleUntil,
+      IDLE_WAIT_MS + 30_000,
+    )) as [Phase];
     const replicaRss = perReplica?.map((phase) => median(phase.rssSamples)) ?? [];
 
     const emulatedS = loaded.elapsedS / scale;
@@ -242,7 +288,12 @@ export async function runMemoryBenchmark(options: MemoryBenchOptions = {}): Prom
               target,
               met: yesNo(Math.max(...replicaRss) < TARGET_BYTES),
             }
-          : unavailableRow(NAME, `RSS per replica, ${formatNumber(watches)} watches over ${replicas} replicas on Redis`, `no Redis at ${redisUrl}`, target),
+          : unavailableRow(
+              NAME,
+              `RSS per replica, ${formatNumber(watches)} watches over ${replicas} replicas on Redis`,
+              `no Redis at ${redisUrl}`,
+              target,
+            ),
         {
           benchmark: NAME,
           figure: "live heap after a full GC",

@@ -15,7 +15,14 @@ import { randomUUID } from "node:crypto";
 import { Redis } from "ioredis";
 import { ProbotOctokit } from "probot";
 import { startFakeGitHub, type FakeGitHub } from "../test/helpers/fake-github/index.js";
-import { GITHUB_WRITE_LIMITS, createComment, createWritePacer, updateComment, type WritePacer, type WritePacerOptions } from "../src/github/index.js";
+import {
+  GITHUB_WRITE_LIMITS,
+  createComment,
+  createWritePacer,
+  updateComment,
+  type WritePacer,
+  type WritePacerOptions,
+} from "../src/github/index.js";
 import { redisReachable } from "./lib/redis.js";
 import { formatNumber, isMainModule, ratioOf, runAsScript, unavailableRow, yesNo, type BenchResult, type BenchRow } from "./lib/report.js";
 import { median, sleep } from "./lib/stats.js";
@@ -30,7 +37,11 @@ export interface PacingBenchOptions {
 const NAME = "GitHub pacing";
 
 // Only the function form turns Probot's own retries and throttling off (facts.md): the pacer is the only pacing.
-const UnthrottledOctokit = ProbotOctokit.defaults((options: object) => ({ ...options, retry: { enabled: false }, throttle: { enabled: false } }));
+const UnthrottledOctokit = ProbotOctokit.defaults((options: object) => ({
+  ...options,
+  retry: { enabled: false },
+  throttle: { enabled: false },
+}));
 
 interface Bench {
   github: FakeGitHub;
@@ -88,7 +99,11 @@ async function acknowledgementWait(bench: Bench, options: WritePacerOptions, ack
   const queued: Promise<unknown>[] = [];
   for (let n = 0; n < 30; n++) {
     // Each edit its own key: nothing here is superseded; the figure is about order alone.
-    queued.push(pacer.schedule(1, "progress", () => updateComment(bench.octokit, bench.repoOf(1), comment.id, `step ${n}`), { supersedeKey: `step:${n}` }));
+    queued.push(
+      pacer.schedule(1, "progress", () => updateComment(bench.octokit, bench.repoOf(1), comment.id, `step ${n}`), {
+        supersedeKey: `step:${n}`,
+      }),
+    );
   }
   // The lane is busy with the first edit when the acknowledgement arrives, as in a running thread.
   await sleep((GITHUB_WRITE_LIMITS.minIntervalMs * (options.timeScale ?? 1)) / 2);
@@ -112,7 +127,11 @@ async function progressEditsSent(bench: Bench, options: WritePacerOptions, scale
   const key = supersede ? `comment:${comment.id}` : undefined;
   const edits: Promise<unknown>[] = [];
   for (let step = 0; step < 60; step++) {
-    edits.push(pacer.schedule(2, "progress", () => updateComment(bench.octokit, repo, comment.id, `step ${step}`), { supersedeKey: key ?? `step:${step}` }));
+    edits.push(
+      pacer.schedule(2, "progress", () => updateComment(bench.octokit, repo, comment.id, `step ${step}`), {
+        supersedeKey: key ?? `step:${step}`,
+      }),
+    );
     await sleep(250 * scale);
   }
   edits.push(pacer.schedule(2, "result", () => updateComment(bench.octokit, repo, comment.id, "done"), { supersedeKey: key ?? "result" }));
@@ -129,9 +148,18 @@ async function smallestGapAcrossReplicas(bench: Bench, redisUrl: string, scale: 
     const pacers = clients.map((redis, i) => createWritePacer({ timeScale: scale, redis, keyPrefix: shared ? prefix : `${prefix}:${i}` }));
     const repo = bench.repoOf(3);
     bench.github.clearRequests();
-    await Promise.all(pacers.flatMap((pacer, p) => Array.from({ length: 6 }, (_, n) => pacer.schedule(3, "result", () => createComment(bench.octokit, repo, 1, `replica ${p} write ${n}`)))));
+    await Promise.all(
+      pacers.flatMap((pacer, p) =>
+        Array.from({ length: 6 }, (_, n) =>
+          pacer.schedule(3, "result", () => createComment(bench.octokit, repo, 1, `replica ${p} write ${n}`)),
+        ),
+      ),
+    );
     await Promise.all(pacers.map((p) => p.stop()));
-    const times = bench.github.requests.filter((r) => r.method === "POST").map((r) => r.receivedAt).sort((a, b) => a - b);
+    const times = bench.github.requests
+      .filter((r) => r.method === "POST")
+      .map((r) => r.receivedAt)
+      .sort((a, b) => a - b);
     let smallest = Number.POSITIVE_INFINITY;
     for (let i = 1; i < times.length; i++) smallest = Math.min(smallest, times[i]! - times[i - 1]!);
     return smallest;

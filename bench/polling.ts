@@ -15,7 +15,15 @@ import { createOctokitThreadWriter } from "../src/app/thread-writer.js";
 import { startFakeGitHub } from "../test/helpers/fake-github/index.js";
 import { AgentRunClient, RATE_LIMITS, SOURCE, classifyRunStatus, isFinalPhase } from "../src/service/index.js";
 import { formatNumber, isMainModule, ratioOf, runAsScript, yesNo, type BenchResult, type BenchRow } from "./lib/report.js";
-import { BENCH_ORG_ID, WATCHER_TOKEN, createRunsAtOnce, observeFetch, runUrl, startBenchEmulator, type ObservedFetch } from "./lib/service.js";
+import {
+  BENCH_ORG_ID,
+  WATCHER_TOKEN,
+  createRunsAtOnce,
+  observeFetch,
+  runUrl,
+  startBenchEmulator,
+  type ObservedFetch,
+} from "./lib/service.js";
 import { percentile, seededRandom, sleep } from "./lib/stats.js";
 import { queueTaskStep, startEngineHarness } from "../test/helpers/engine-harness.js";
 
@@ -75,7 +83,14 @@ async function startWorkload(workload: Workload, scale: number) {
   return { bench, runs, finishAt, startedAt };
 }
 
-function outcomeOf(approach: string, observed: ObservedFetch, finishAt: Map<number, number>, startedAt: number, stats: { requests: number; rateLimited: number }, scale: number): WatchOutcome {
+function outcomeOf(
+  approach: string,
+  observed: ObservedFetch,
+  finishAt: Map<number, number>,
+  startedAt: number,
+  stats: { requests: number; rateLimited: number },
+  scale: number,
+): WatchOutcome {
   const delaysS: number[] = [];
   let lastSeen = startedAt;
   for (const [runId, seenAt] of observed.finishedSeenAt) {
@@ -111,7 +126,13 @@ export async function watchWithEngine(
     },
   });
   const observed = observeFetch();
-  const client = new AgentRunClient({ baseUrl: bench.url, token: WATCHER_TOKEN, orgId: BENCH_ORG_ID, timeScale: scale, fetch: observed.fetch });
+  const client = new AgentRunClient({
+    baseUrl: bench.url,
+    token: WATCHER_TOKEN,
+    orgId: BENCH_ORG_ID,
+    timeScale: scale,
+    fetch: observed.fetch,
+  });
   const octokit = new TestOctokit({ auth: { token: "installation-token" }, baseUrl: github.url });
   const writer = createOctokitThreadWriter(async () => octokit, { botLogins: ["agent-run-bridge[bot]"] });
   const harness = await startEngineHarness("embedded", { client, writer, timeScale: scale, ...engineOptions });

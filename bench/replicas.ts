@@ -37,17 +37,37 @@ export async function runReplicasBenchmark(options: ReplicasBenchOptions = {}): 
   const scale = options.scale ?? 0.05;
   const redisUrl = options.redisUrl ?? process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
   if (!appAvailable()) {
-    return { benchmark: NAME, scale, notes: ["src/app/main.ts is missing."], rows: [unavailableRow(NAME, "webhook answer p99", "the App is missing", "—")] };
+    return {
+      benchmark: NAME,
+      scale,
+      notes: ["src/app/main.ts is missing."],
+      rows: [unavailableRow(NAME, "webhook answer p99", "the App is missing", "—")],
+    };
   }
   if (!(await redisReachable(redisUrl))) {
-    return { benchmark: NAME, scale, notes: [`No Redis answered at ${redisUrl}: start one (redis-server) or set REDIS_URL.`], rows: [unavailableRow(NAME, `1 vs ${replicas} replicas`, `no Redis at ${redisUrl}`, "0 429s")] };
+    return {
+      benchmark: NAME,
+      scale,
+      notes: [`No Redis answered at ${redisUrl}: start one (redis-server) or set REDIS_URL.`],
+      rows: [unavailableRow(NAME, `1 vs ${replicas} replicas`, `no Redis at ${redisUrl}`, "0 429s")],
+    };
   }
   const bundle = options.bundle ?? (await buildAppProcess());
   // Answers and acknowledgements in real time (as the burst benchmark's spread shape): a compressed
   // clock would multiply every real millisecond of the App's own work by 1/scale, more so with three
   // processes on two cores. Creates, losses and 429s from a compressed burst played to its last create.
   const ackScale = options.ackScale ?? 1;
-  const acksPlan = { comments, burstS, installations, redisUrl, redeliveries: 0, waitForCreates: false, scale: ackScale, bundle, realTimeArrivals: true };
+  const acksPlan = {
+    comments,
+    burstS,
+    installations,
+    redisUrl,
+    redeliveries: 0,
+    waitForCreates: false,
+    scale: ackScale,
+    bundle,
+    realTimeArrivals: true,
+  };
   const one = burstFigures(await playBurst({ ...acksPlan, replicas: 1 }), { scale: ackScale });
   const many = burstFigures(await playBurst({ ...acksPlan, replicas }), { scale: ackScale });
   const createsPlan = { comments, burstS, installations, redisUrl, redeliveries: 0, waitForCreates: true, scale, bundle };
@@ -59,7 +79,15 @@ export async function runReplicasBenchmark(options: ReplicasBenchOptions = {}): 
   const s = (v: number) => `${formatNumber(v, 1)} s`;
   const ms = (v: number) => `${formatNumber(v, 0)} ms`;
   const label = `${replicas} replicas vs 1`;
-  const row = (figure: string, value: string, baseline: string, ratio: string, target: string, met: BenchRow["met"]): BenchRow => ({ benchmark: NAME, figure, value, baseline, ratio, target, met });
+  const row = (figure: string, value: string, baseline: string, ratio: string, target: string, met: BenchRow["met"]): BenchRow => ({
+    benchmark: NAME,
+    figure,
+    value,
+    baseline,
+    ratio,
+    target,
+    met,
+  });
   const againstFloor = (what: "ack" | "tracking", name: string): BenchRow =>
     row(
       `${label}: ${name} p99`,
@@ -80,9 +108,30 @@ export async function runReplicasBenchmark(options: ReplicasBenchOptions = {}): 
     ),
     againstFloor("ack", "first acknowledgement"),
     againstFloor("tracking", "tracking comment"),
-    row(`${label}: threads with exactly one tracking comment`, `${exactlyOne(several)} / ${comments}`, `${exactlyOne(single)} / ${comments}`, "—", `${comments} / ${comments}`, yesNo(exactlyOne(several) === comments)),
-    row(`${label}: runs created`, `${several.runsCreated}`, `${single.runsCreated}`, "—", `${comments} (none lost, none twice)`, yesNo(several.runsCreated === comments)),
-    row(`${label}: 429s from the service`, `${several.rateLimited}`, `${single.rateLimited}`, "—", "0", yesNo(several.rateLimited === 0 && single.rateLimited === 0)),
+    row(
+      `${label}: threads with exactly one tracking comment`,
+      `${exactlyOne(several)} / ${comments}`,
+      `${exactlyOne(single)} / ${comments}`,
+      "—",
+      `${comments} / ${comments}`,
+      yesNo(exactlyOne(several) === comments),
+    ),
+    row(
+      `${label}: runs created`,
+      `${several.runsCreated}`,
+      `${single.runsCreated}`,
+      "—",
+      `${comments} (none lost, none twice)`,
+      yesNo(several.runsCreated === comments),
+    ),
+    row(
+      `${label}: 429s from the service`,
+      `${several.rateLimited}`,
+      `${single.rateLimited}`,
+      "—",
+      "0",
+      yesNo(several.rateLimited === 0 && single.rateLimited === 0),
+    ),
   ];
   return {
     benchmark: NAME,

@@ -66,14 +66,23 @@ function parseArguments(argv: readonly string[]): { write: boolean; only: string
 
 function failedResult(title: string, error: unknown): BenchResult {
   const message = error instanceof Error ? error.message.split("\n")[0]! : String(error);
-  const row: BenchRow = { benchmark: title, figure: "(did not complete)", value: `error: ${message}`, baseline: "—", ratio: "—", target: "—", met: "n/a" };
+  const row: BenchRow = {
+    benchmark: title,
+    figure: "(did not complete)",
+    value: `error: ${message}`,
+    baseline: "—",
+    ratio: "—",
+    target: "—",
+    met: "n/a",
+  };
   return { benchmark: title, scale: null, notes: [`Failed: ${message}`], rows: [row] };
 }
 
 function renderDocument(results: readonly BenchResult[], command: string, startedAt: Date, seconds: number, host: Machine): string {
   const rows = results.flatMap((r) => r.rows);
   const sections = results.map((r) => {
-    const scale = r.scale === null ? "no time scaling" : `time scale ${r.scale} (1 emulated second = ${formatNumber(r.scale * 1000)} ms real)`;
+    const scale =
+      r.scale === null ? "no time scaling" : `time scale ${r.scale} (1 emulated second = ${formatNumber(r.scale * 1000)} ms real)`;
     return [`### ${r.benchmark} — ${scale}`, "", ...r.notes.map((n) => `- ${n}`)].join("\n");
   });
   return [

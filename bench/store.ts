@@ -35,7 +35,11 @@ function watchedTask(i: number): NewTask {
     orgId: 7,
     trackingCommentId: 9_000_000 + i,
     reaction: { kind: "issue_comment", id: 8_000_000 + i },
-    request: { prompt: `Fix the flaky test in module ${i}: it fails one run in ten on CI since the cache change.`, agent_type: "native", source_type: SOURCE.gitHost },
+    request: {
+      prompt: `Fix the flaky test in module ${i}: it fails one run in ten on CI since the cache change.`,
+      agent_type: "native",
+      source_type: SOURCE.gitHost,
+    },
     requestedBy: "maintainer",
     deadlineAt: Date.now() + 24 * 3_600_000,
   };
@@ -46,7 +50,13 @@ function progressPatch(i: number, round: number): Partial<Task> {
     lastStatus: "RUNNING",
     webUrl: `https://agents.example/runs/${500_000 + i}`,
     nextPollAt: Date.now() + 5_000,
-    progress: { logsSeen: 40 * round, currentStep: `step ${round}: running the test suite`, errors: [], lastSteps: ["checkout", "install", "tests"], finalAnswer: null },
+    progress: {
+      logsSeen: 40 * round,
+      currentStep: `step ${round}: running the test suite`,
+      errors: [],
+      lastSteps: ["checkout", "install", "tests"],
+      finalAnswer: null,
+    },
   };
 }
 
@@ -118,7 +128,8 @@ export async function runStoreBenchmark(options: StoreBenchOptions = {}): Promis
     const watching = await memoryOf(clients[0]!, prefix);
     const watchingTotal = watching.hashes + watching.indexes;
 
-    for (const [i, task] of redisTasks.entries()) await redisStores[i % 2]!.updateTask(task.id, { state: "done", finalRun: { id: task.runId, status: "SUCCEEDED" } });
+    for (const [i, task] of redisTasks.entries())
+      await redisStores[i % 2]!.updateTask(task.id, { state: "done", finalRun: { id: task.runId, status: "SUCCEEDED" } });
     const finished = await memoryOf(clients[0]!, prefix);
     const sqliteBytes = statSync(sqliteFile).size + (statSync(`${sqliteFile}-wal`, { throwIfNoEntry: false })?.size ?? 0);
 

@@ -31,7 +31,14 @@ import {
   pullSeed,
   reviewSeed,
 } from "./scenario.js";
-import { requireRedisServer, startEmbeddedStage, startReplicatedStage, type DemoStage, type ReplicaActivity, type ReplicaSet } from "./stage.js";
+import {
+  requireRedisServer,
+  startEmbeddedStage,
+  startReplicatedStage,
+  type DemoStage,
+  type ReplicaActivity,
+  type ReplicaSet,
+} from "./stage.js";
 import {
   createStyle,
   renderCheck,
@@ -115,18 +122,24 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
     emulator: { timeScale: DEMO_TIME_SCALE, tokens: [{ token: serviceToken, orgIds: [1] }], repositories: SERVICE_REPOSITORIES },
     env: { WEBHOOK_SECRET: webhookSecret, AGENT_RUN_TIME_SCALE: String(DEMO_TIME_SCALE), LOG_LEVEL: "warn" },
   };
-  out(`${style.bold("agent-run-bridge demo")} ${style.dim("· the GitHub App, the Agent Run Service emulator and a stand-in GitHub API, all on 127.0.0.1")}\n`);
+  out(
+    `${style.bold("agent-run-bridge demo")} ${style.dim("· the GitHub App, the Agent Run Service emulator and a stand-in GitHub API, all on 127.0.0.1")}\n`,
+  );
   const stage = replicas > 1 ? await startReplicatedStage({ ...stageOptions, replicas }) : await startEmbeddedStage(stageOptions);
   try {
     const scale = `(time ×${Math.round(1 / DEMO_TIME_SCALE)})`;
     if (stage.replicas) {
       const pids = stage.replicas.activity().map((r) => r.pid);
-      out(`${style.dim(`  ${stage.replicas.count} App replicas (agent-run app, pids ${pids.join(", ")}) on Redis ${stage.replicas.redisUrl} (started for the demo), behind a round-robin load balancer ${stage.webhookUrl}`)}\n`);
+      out(
+        `${style.dim(`  ${stage.replicas.count} App replicas (agent-run app, pids ${pids.join(", ")}) on Redis ${stage.replicas.redisUrl} (started for the demo), behind a round-robin load balancer ${stage.webhookUrl}`)}\n`,
+      );
       out(`${style.dim(`  Service emulator ${stage.emulator.url} ${scale} · GitHub API ${stage.github.url}`)}\n`);
     } else {
       out(`${style.dim(`  App ${stage.webhookUrl} · service emulator ${stage.emulator.url} ${scale} · GitHub API ${stage.github.url}`)}\n`);
     }
-    out(`${style.dim(`  Repository ${FULL_NAME}: issue #${ISSUE.number} “${ISSUE.title}”, @${MAINTAINER} can write, CI auto-fix on in .github/agent-run.yml`)}\n`);
+    out(
+      `${style.dim(`  Repository ${FULL_NAME}: issue #${ISSUE.number} “${ISSUE.title}”, @${MAINTAINER} can write, CI auto-fix on in .github/agent-run.yml`)}\n`,
+    );
     for (const script of agentScripts()) stage.emulator.control.script(script);
     const writes = printWrites(stage, out, view);
     try {
@@ -134,7 +147,10 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
       const recap = recapOf(stage, result.runId, performance.now() - started);
       out(renderRecap(recap, view));
       if (recap.rateLimited > 0) {
-        throw new DemoStepError("Recap", `the service answered 429 (rate limited) ${recap.rateLimited} times: the App sent more than its rate budget allows.`);
+        throw new DemoStepError(
+          "Recap",
+          `the service answered 429 (rate limited) ${recap.rateLimited} times: the App sent more than its rate budget allows.`,
+        );
       }
       return { ...result, recap };
     } finally {
@@ -168,7 +184,8 @@ async function playSteps(h: DemoStage, ctx: StepContext): Promise<{ runId: numbe
       const status = await postWebhook(h.webhookUrl, event, payload, deliveryId, ctx.webhookSecret);
       const receiver = h.replicas?.receiverOf(deliveryId);
       out(renderDelivery({ ...what, event, status, ...(receiver ? { via: receiver } : {}) }, view));
-      if (status < 200 || status >= 300) throw new DemoStepError(step, `the App's webhook endpoint answered HTTP ${status} to a signed ${event} delivery (expected 2xx).`);
+      if (status < 200 || status >= 300)
+        throw new DemoStepError(step, `the App's webhook endpoint answered HTTP ${status} to a signed ${event} delivery (expected 2xx).`);
     } finally {
       ctx.writes.release();
     }
@@ -185,17 +202,29 @@ async function playSteps(h: DemoStage, ctx: StepContext): Promise<{ runId: numbe
   const step1 = "Step 1 (a /agent comment on the issue)";
   out(renderStepHeader({ index: 1, total: STEPS, title: "A maintainer asks the bot on an issue" }, view));
   const trigger = h.humanComment(ISSUE, TEXTS.trigger, MAINTAINER);
-  await deliver(step1, "issue_comment", trigger.payload, { actor: `@${MAINTAINER}`, action: `comments on issue #${ISSUE.number}`, text: TEXTS.trigger });
+  await deliver(step1, "issue_comment", trigger.payload, {
+    actor: `@${MAINTAINER}`,
+    action: `comments on issue #${ISSUE.number}`,
+    text: TEXTS.trigger,
+  });
   const firstRun = () => h.emulator.control.runs()[0];
   await settle(step1, [
-    { what: "the App creates one run", met: () => h.emulator.control.stats().runsCreated === 1, seen: () => `${h.emulator.control.stats().runsCreated} runs created` },
+    {
+      what: "the App creates one run",
+      met: () => h.emulator.control.stats().runsCreated === 1,
+      seen: () => `${h.emulator.control.stats().runsCreated} runs created`,
+    },
     reactedTo(h, trigger.id),
     {
       what: "the run's result in the tracking comment the App posted first",
       met: () => hasResult(h, ISSUE.number, firstRun()?.id, SOURCE.gitHost, 1) && h.botComments(ISSUE.number).length === 1,
       seen: () => seenMarkers(h, ISSUE.number),
     },
-    { what: "a pull request produced by the run", met: () => (firstRun()?.git_host_pull_requests?.[0]?.head_branch_name ?? "") !== "", seen: () => `pull requests: ${JSON.stringify(firstRun()?.git_host_pull_requests ?? null)}` },
+    {
+      what: "a pull request produced by the run",
+      met: () => (firstRun()?.git_host_pull_requests?.[0]?.head_branch_name ?? "") !== "",
+      seen: () => `pull requests: ${JSON.stringify(firstRun()?.git_host_pull_requests ?? null)}`,
+    },
   ]);
   const run = firstRun()!;
   const produced = run.git_host_pull_requests![0]!;
@@ -204,18 +233,35 @@ async function playSteps(h: DemoStage, ctx: StepContext): Promise<{ runId: numbe
   // The service's git integration opens the pull request on GitHub: the fake gets it the same way.
   const pr = producedPull({ number: nextThreadNumber(h), title: produced.title ?? "Agent changes", branch: produced.head_branch_name! });
   h.github.seed(pullSeed(pr));
-  out(renderNote(`${SERVICE_GIT_USER} opens pull request #${pr.number} “${pr.title}” from \`${pr.headRef}\` (the service's git integration does this on GitHub)`, view));
+  out(
+    renderNote(
+      `${SERVICE_GIT_USER} opens pull request #${pr.number} “${pr.title}” from \`${pr.headRef}\` (the service's git integration does this on GitHub)`,
+      view,
+    ),
+  );
 
   // 2. A follow-up in the same issue resumes the same run.
   const step2 = "Step 2 (a follow-up comment on the issue)";
   out(renderStepHeader({ index: 2, total: STEPS, title: "A follow-up on the issue resumes the same run" }, view));
   const followUp = h.humanComment(ISSUE, TEXTS.followUp, MAINTAINER);
-  await deliver(step2, "issue_comment", followUp.payload, { actor: `@${MAINTAINER}`, action: `comments on issue #${ISSUE.number}`, text: TEXTS.followUp });
+  await deliver(step2, "issue_comment", followUp.payload, {
+    actor: `@${MAINTAINER}`,
+    action: `comments on issue #${ISSUE.number}`,
+    text: TEXTS.followUp,
+  });
   await settle(step2, [
     resumedOnce(h, run, 1),
     reactedTo(h, followUp.id),
-    { what: "no second run", met: () => h.emulator.control.stats().runsCreated === 1, seen: () => `${h.emulator.control.stats().runsCreated} runs created` },
-    { what: "the resumed run's result in a new comment on the issue", met: () => hasResult(h, ISSUE.number, run.id, SOURCE.gitHost, 2), seen: () => seenMarkers(h, ISSUE.number) },
+    {
+      what: "no second run",
+      met: () => h.emulator.control.stats().runsCreated === 1,
+      seen: () => `${h.emulator.control.stats().runsCreated} runs created`,
+    },
+    {
+      what: "the resumed run's result in a new comment on the issue",
+      met: () => hasResult(h, ISSUE.number, run.id, SOURCE.gitHost, 2),
+      seen: () => seenMarkers(h, ISSUE.number),
+    },
   ]);
   await check(`run #${run.id} resumed (${ordinal(resumes().length)} resume), no new run`);
 
@@ -224,11 +270,22 @@ async function playSteps(h: DemoStage, ctx: StepContext): Promise<{ runId: numbe
   out(renderStepHeader({ index: 3, total: STEPS, title: "Changes requested on the agent's pull request" }, view));
   const review = reviewSeed(pr);
   h.github.seed(review.seed);
-  const reviewPayload = reviewSubmittedPayload({ pr, review: { id: review.reviewId, state: "changes_requested", body: TEXTS.review, login: MAINTAINER } });
-  await deliver(step3, "pull_request_review", reviewPayload, { actor: `@${MAINTAINER}`, action: `requests changes on PR #${pr.number}`, text: `${TEXTS.review} (+1 inline comment)` });
+  const reviewPayload = reviewSubmittedPayload({
+    pr,
+    review: { id: review.reviewId, state: "changes_requested", body: TEXTS.review, login: MAINTAINER },
+  });
+  await deliver(step3, "pull_request_review", reviewPayload, {
+    actor: `@${MAINTAINER}`,
+    action: `requests changes on PR #${pr.number}`,
+    text: `${TEXTS.review} (+1 inline comment)`,
+  });
   await settle(step3, [
     resumedOnce(h, run, 2),
-    { what: `the result on PR #${pr.number}, tagged ${SOURCE.gitHostPrReview}`, met: () => hasResult(h, pr.number, run.id, SOURCE.gitHostPrReview, 1), seen: () => seenMarkers(h, pr.number) },
+    {
+      what: `the result on PR #${pr.number}, tagged ${SOURCE.gitHostPrReview}`,
+      met: () => hasResult(h, pr.number, run.id, SOURCE.gitHostPrReview, 1),
+      seen: () => seenMarkers(h, pr.number),
+    },
   ]);
   await check(`run #${run.id} resumed with the review (${SOURCE.gitHostPrReview})`);
 
@@ -236,14 +293,32 @@ async function playSteps(h: DemoStage, ctx: StepContext): Promise<{ runId: numbe
   const step4 = "Step 4 (a failing check suite on the pull request)";
   out(renderStepHeader({ index: 4, total: STEPS, title: "CI fails on the agent's pull request" }, view));
   h.github.seed(failingSuiteSeed(pr));
-  const suitePayload = checkSuiteCompletedPayload({ id: FAILING_CHECK.suiteId, conclusion: "failure", headSha: pr.headSha, headBranch: pr.headRef, pullRequests: [{ number: pr.number }] });
+  const suitePayload = checkSuiteCompletedPayload({
+    id: FAILING_CHECK.suiteId,
+    conclusion: "failure",
+    headSha: pr.headSha,
+    headBranch: pr.headRef,
+    pullRequests: [{ number: pr.number }],
+  });
   const ciText = `${FAILING_CHECK.name}: ${FAILING_CHECK.title} (${FAILING_CHECK.annotation.path}:${FAILING_CHECK.annotation.line} ${FAILING_CHECK.annotation.message})`;
-  await deliver(step4, "check_suite", suitePayload, { actor: "GitHub Actions", action: `reports a failing check suite on PR #${pr.number}`, text: ciText });
+  await deliver(step4, "check_suite", suitePayload, {
+    actor: "GitHub Actions",
+    action: `reports a failing check suite on PR #${pr.number}`,
+    text: ciText,
+  });
   const fixAttempts = async () => (await h.checkAttempts(OWNER, REPO, pr.number)).count;
   await settle(step4, [
     resumedOnce(h, run, 3),
-    { what: "one CI fix attempt recorded for the pull request", met: async () => (await fixAttempts()) === 1, seen: async () => `${await fixAttempts()} attempts` },
-    { what: `the result on PR #${pr.number}, tagged ${SOURCE.gitHostCheckSuite}`, met: () => hasResult(h, pr.number, run.id, SOURCE.gitHostCheckSuite, 1), seen: () => seenMarkers(h, pr.number) },
+    {
+      what: "one CI fix attempt recorded for the pull request",
+      met: async () => (await fixAttempts()) === 1,
+      seen: async () => `${await fixAttempts()} attempts`,
+    },
+    {
+      what: `the result on PR #${pr.number}, tagged ${SOURCE.gitHostCheckSuite}`,
+      met: () => hasResult(h, pr.number, run.id, SOURCE.gitHostCheckSuite, 1),
+      seen: () => seenMarkers(h, pr.number),
+    },
   ]);
   await check(`run #${run.id} resumed to fix CI (${SOURCE.gitHostCheckSuite}, attempt ${await fixAttempts()} of ${MAX_FIX_ATTEMPTS})`);
 
@@ -279,7 +354,10 @@ async function waitForEffects(h: DemoStage, step: string, expectations: Expectat
 
 /** 👀 when the App took the comment, 🚀 when its run succeeded. */
 function reactedTo(h: DemoStage, commentId: number): Expectation {
-  const contents = () => h.github.state.reactions.filter((r) => r.target.kind === "issue_comment" && r.target.id === commentId && r.user.login === BOT_LOGIN).map((r) => r.content);
+  const contents = () =>
+    h.github.state.reactions
+      .filter((r) => r.target.kind === "issue_comment" && r.target.id === commentId && r.user.login === BOT_LOGIN)
+      .map((r) => r.content);
   return {
     what: `👀 then 🚀 on comment ${commentId}`,
     met: () => contents().join(",") === "eyes,rocket",
@@ -292,9 +370,17 @@ function resumedOnce(h: DemoStage, run: AgentRun, expectedCount: number): Expect
     what: `run #${run.id} resumed (resume ${expectedCount}), no other run`,
     met: () => {
       const resumes = h.service.resumes();
-      return resumes.length === expectedCount && resumes.every((r) => r.agent_run_id === run.id) && h.emulator.control.stats().runsResumed === expectedCount;
+      return (
+        resumes.length === expectedCount &&
+        resumes.every((r) => r.agent_run_id === run.id) &&
+        h.emulator.control.stats().runsResumed === expectedCount
+      );
     },
-    seen: () => `resumes of runs [${h.service.resumes().map((r) => r.agent_run_id).join(", ")}]`,
+    seen: () =>
+      `resumes of runs [${h.service
+        .resumes()
+        .map((r) => r.agent_run_id)
+        .join(", ")}]`,
   };
 }
 
@@ -308,7 +394,9 @@ function botMarkers(h: DemoStage, thread: number): RunMarker[] {
 
 function hasResult(h: DemoStage, thread: number, runId: number | undefined, sourceType: SourceType, count: number): boolean {
   if (runId === undefined) return false;
-  const done = botMarkers(h, thread).filter((m) => m.runId === runId && m.sourceType === sourceType && m.state === "done" && m.outcome === "succeeded");
+  const done = botMarkers(h, thread).filter(
+    (m) => m.runId === runId && m.sourceType === sourceType && m.state === "done" && m.outcome === "succeeded",
+  );
   return done.length === count;
 }
 
@@ -369,7 +457,9 @@ function writeView(h: DemoStage, write: FakeWrite, lastVisible: Map<number, stri
       label = comment ? `@${comment.user.login}'s comment ${target.id} on ${threadLabel(comment.issue_number)}` : `comment ${target.id}`;
     } else {
       const comment = h.github.state.reviewComments.find((c) => c.id === target.id);
-      label = comment ? `@${comment.user.login}'s review comment ${target.id} on PR #${comment.pull_number}` : `review comment ${target.id}`;
+      label = comment
+        ? `@${comment.user.login}'s review comment ${target.id} on PR #${comment.pull_number}`
+        : `review comment ${target.id}`;
     }
     return { kind: "reaction", content: write.reaction.content, author: write.reaction.user.login, target: label };
   }
@@ -377,7 +467,15 @@ function writeView(h: DemoStage, write: FakeWrite, lastVisible: Map<number, stri
   const visible = visibleText(write.comment.body);
   const sameVisibleText = action === "edited" && lastVisible.get(write.comment.id) === visible;
   lastVisible.set(write.comment.id, visible);
-  return { kind: "comment", action, commentId: write.comment.id, thread: threadLabel(write.issueNumber), author: write.comment.user.login, body: write.comment.body, sameVisibleText };
+  return {
+    kind: "comment",
+    action,
+    commentId: write.comment.id,
+    thread: threadLabel(write.issueNumber),
+    author: write.comment.user.login,
+    body: write.comment.body,
+    sameVisibleText,
+  };
 }
 
 function recapOf(h: DemoStage, runId: number, elapsedMs: number): Recap {
@@ -410,7 +508,8 @@ const HANDLED_FIELDS = ["accepted", "started", "results"] as const;
  * follows, so this waits (briefly) until each kind of work shows up somewhere.
  */
 async function describeHandling(replicas: ReplicaSet, before: ReplicaActivity[]): Promise<string> {
-  const grown = (after: ReplicaActivity[], field: (typeof HANDLED_FIELDS)[number]) => after.some((r, i) => r[field] > (before[i]?.[field] ?? 0));
+  const grown = (after: ReplicaActivity[], field: (typeof HANDLED_FIELDS)[number]) =>
+    after.some((r, i) => r[field] > (before[i]?.[field] ?? 0));
   const waitUntil = Date.now() + 3_000;
   let after = replicas.activity();
   while (!HANDLED_FIELDS.every((field) => grown(after, field)) && Date.now() < waitUntil) {

@@ -26,7 +26,9 @@ export function parseDemoArgs(args: readonly string[]): { replicas: number } | {
   if (values.replicas === undefined) return { replicas: 1 };
   const replicas = Number(values.replicas);
   if (!Number.isInteger(replicas) || replicas < 1 || replicas > MAX_REPLICAS) {
-    return { error: `--replicas must be a whole number from 1 to ${MAX_REPLICAS} (1 = the single embedded App), got "${values.replicas}"\n${USAGE}` };
+    return {
+      error: `--replicas must be a whole number from 1 to ${MAX_REPLICAS} (1 = the single embedded App), got "${values.replicas}"\n${USAGE}`,
+    };
   }
   return { replicas };
 }
@@ -58,7 +60,10 @@ async function main(): Promise<number> {
       process.stderr.write("\nDemo interrupted; everything it started is stopped.\n");
       return 130;
     }
-    const message = error instanceof DemoStepError ? `Demo failed at ${error.message}` : `Demo failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`;
+    const message =
+      error instanceof DemoStepError
+        ? `Demo failed at ${error.message}`
+        : `Demo failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`;
     process.stderr.write(`\n${message}\n`);
     return 1;
   } finally {

@@ -103,11 +103,21 @@ export function demoSeed(): FakeGitHubSeed {
 
 /** The pull request the service opened for the run, as its git integration would on GitHub. */
 export function producedPull(input: { number: number; title: string; branch: string }): PullSpec {
-  return { number: input.number, title: input.title, headRef: input.branch, headSha: fakeSha(`${FULL_NAME}:${input.branch}`), body: "Opened by the agent run." };
+  return {
+    number: input.number,
+    title: input.title,
+    headRef: input.branch,
+    headSha: fakeSha(`${FULL_NAME}:${input.branch}`),
+    body: "Opened by the agent run.",
+  };
 }
 
 export function pullSeed(pr: PullSpec): FakeGitHubSeed {
-  return { pulls: [{ number: pr.number, title: pr.title, body: pr.body ?? "", head: { ref: pr.headRef, sha: pr.headSha }, user: SERVICE_GIT_USER }] };
+  return {
+    pulls: [
+      { number: pr.number, title: pr.title, body: pr.body ?? "", head: { ref: pr.headRef, sha: pr.headSha }, user: SERVICE_GIT_USER },
+    ],
+  };
 }
 
 /** The maintainer's review requesting changes, with one inline comment (GitHub keeps both). */
@@ -125,7 +135,7 @@ export function reviewSeed(pr: PullSpec): { seed: FakeGitHubSeed; reviewId: numb
         path: "src/export.ts",
         line: 18,
         body: TEXTS.reviewInline,
-        diff_hunk: "@@ -15,4 +15,6 @@\n-  return rows.join(\"\\n\")\n+  const out = rows.map(toLine).join(\"\\n\")\n+  return out",
+        diff_hunk: '@@ -15,4 +15,6 @@\n-  return rows.join("\\n")\n+  const out = rows.map(toLine).join("\\n")\n+  return out',
       },
     ],
   };
@@ -144,7 +154,9 @@ export function failingSuiteSeed(pr: PullSpec): FakeGitHubSeed {
         name: FAILING_CHECK.name,
         conclusion: "failure",
         output: { title: FAILING_CHECK.title, summary: FAILING_CHECK.summary },
-        annotations: [{ path: FAILING_CHECK.annotation.path, start_line: FAILING_CHECK.annotation.line, message: FAILING_CHECK.annotation.message }],
+        annotations: [
+          { path: FAILING_CHECK.annotation.path, start_line: FAILING_CHECK.annotation.line, message: FAILING_CHECK.annotation.message },
+        ],
       },
       { name: "build", conclusion: "success" },
     ],

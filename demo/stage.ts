@@ -15,7 +15,14 @@ import { startEmulator, type EmulatorOptions } from "../src/emulator/index.js";
 import { startFakeGitHub, type FakeGitHubSeed } from "../test/helpers/fake-github/index.js";
 import { BOT_LOGIN, appEnv, startAppHarness, type AppHarness } from "../test/helpers/app-harness.js";
 import { FULL_NAME, issueCommentPayload } from "../test/helpers/app-payloads.js";
-import { jsonLogLines, redisServerAvailable, startAppChild, startHttpProxy, startPrivateRedis, type AppChild } from "../test/helpers/app-process.js";
+import {
+  jsonLogLines,
+  redisServerAvailable,
+  startAppChild,
+  startHttpProxy,
+  startPrivateRedis,
+  type AppChild,
+} from "../test/helpers/app-process.js";
 import { startServiceRecorder } from "../test/helpers/service-recorder.js";
 
 /** What the story needs: where people's webhooks go, the two fakes, and when the App has finished its work. */
@@ -103,7 +110,9 @@ export async function startReplicatedStage(options: StageOptions & { replicas: n
   try {
     const redis = await startPrivateRedis();
     closers.push(() => redis.close());
-    const github = await startFakeGitHub({ seed: { ...options.seed, files: [...(options.seed.files ?? []), { path: ".github/agent-run.yml", content: options.config }] } });
+    const github = await startFakeGitHub({
+      seed: { ...options.seed, files: [...(options.seed.files ?? []), { path: ".github/agent-run.yml", content: options.config }] },
+    });
     closers.push(() => github.close());
     const emulator = await startEmulator(options.emulator);
     closers.push(() => emulator.close());
@@ -140,7 +149,8 @@ export async function startReplicatedStage(options: StageOptions & { replicas: n
       await backend.close();
     });
 
-    const count = (child: AppChild, messages: readonly string[]) => jsonLogLines(child.stdout()).filter((line) => messages.includes(line.msg ?? "")).length;
+    const count = (child: AppChild, messages: readonly string[]) =>
+      jsonLogLines(child.stdout()).filter((line) => messages.includes(line.msg ?? "")).length;
     const replicas: ReplicaSet = {
       count: options.replicas,
       redisUrl: redis.url,

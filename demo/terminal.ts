@@ -67,7 +67,10 @@ export function displayWidth(text: string): number {
 }
 
 /** Symbols in the Miscellaneous Symbols and Dingbats blocks that terminals draw two columns wide. */
-const EMOJI_PRESENTATION = new Set([0x23f3, 0x231b, 0x2614, 0x2615, 0x26a1, 0x26d4, 0x2705, 0x270a, 0x270b, 0x2728, 0x274c, 0x274e, 0x2753, 0x2754, 0x2755, 0x2757, 0x2795, 0x2796, 0x2797, 0x27b0, 0x27bf]);
+const EMOJI_PRESENTATION = new Set([
+  0x23f3, 0x231b, 0x2614, 0x2615, 0x26a1, 0x26d4, 0x2705, 0x270a, 0x270b, 0x2728, 0x274c, 0x274e, 0x2753, 0x2754, 0x2755, 0x2757, 0x2795,
+  0x2796, 0x2797, 0x27b0, 0x27bf,
+]);
 
 /** A run of text in one style (the unit wrapping keeps together per word). */
 export interface Segment {
@@ -153,7 +156,15 @@ export interface BodyLine {
   segments: Segment[];
 }
 
-const ENTITIES: Record<string, string> = { "&amp;": "&", "&lt;": "<", "&gt;": ">", "&quot;": '"', "&#39;": "'", "&#96;": "`", "&nbsp;": " " };
+const ENTITIES: Record<string, string> = {
+  "&amp;": "&",
+  "&lt;": "<",
+  "&gt;": ">",
+  "&quot;": '"',
+  "&#39;": "'",
+  "&#96;": "`",
+  "&nbsp;": " ",
+};
 const decodeEntities = (text: string) => text.replace(/&(?:amp|lt|gt|quot|nbsp|#39|#96);/g, (entity) => ENTITIES[entity] ?? entity);
 const unescapeMarkdown = (text: string) => text.replace(/\\([\\`*_{}[\]()#+\-.!<>|~@])/g, "$1");
 
@@ -190,7 +201,10 @@ export function compactBody(body: string): BodyLine[] {
   const withoutMarkers = body.replace(/<!--[\s\S]*?-->/g, "");
   const folded = withoutMarkers.replace(/<details>([\s\S]*?)<\/details>/gi, (_block, inner: string) => {
     const summary = /<summary>([\s\S]*?)<\/summary>/i.exec(inner)?.[1]?.trim() ?? "Details";
-    const hidden = inner.replace(/<summary>[\s\S]*?<\/summary>/i, "").split("\n").filter((line) => line.trim() !== "" && !/^```/.test(line.trim())).length;
+    const hidden = inner
+      .replace(/<summary>[\s\S]*?<\/summary>/i, "")
+      .split("\n")
+      .filter((line) => line.trim() !== "" && !/^```/.test(line.trim())).length;
     return `\n${FOLD}${summary}${FOLD}${hidden}\n`;
   });
   const lines: BodyLine[] = [];
@@ -209,7 +223,10 @@ export function compactBody(body: string): BodyLine[] {
     const collapsed = FOLDED_LINE.exec(line.trim());
     if (collapsed) {
       const count = Number(collapsed[2]);
-      lines.push({ kind: "collapsed", segments: [...inlineSegments(collapsed[1]!), { text: ` (${count} ${count === 1 ? "line" : "lines"} folded)`, style: "dim" }] });
+      lines.push({
+        kind: "collapsed",
+        segments: [...inlineSegments(collapsed[1]!), { text: ` (${count} ${count === 1 ? "line" : "lines"} folded)`, style: "dim" }],
+      });
       continue;
     }
     const heading = /^\s*#{1,6}\s+(.*)$/.exec(line);
@@ -310,10 +327,14 @@ export function renderStepHeader(input: { index: number; total: number; title: s
 
 /** What a person or CI did, and how the App's webhook endpoint answered. */
 /** `via`: the replica the load balancer gave the delivery to (demo with replicas). */
-export function renderDelivery(input: { actor: string; action: string; text?: string; event: string; status: number; via?: string }, options: { width: number; style: Style }): string {
+export function renderDelivery(
+  input: { actor: string; action: string; text?: string; event: string; status: number; via?: string },
+  options: { width: number; style: Style },
+): string {
   const { style } = options;
   const lines = [`${INDENT}${style.accent("▶")} ${style.bold(input.actor)} ${input.action}`];
-  if (input.text) lines.push(...wrapSegments([{ text: `“${input.text}”` }], options.width - 6, style).map((line) => `${INDENT}    ${line}`));
+  if (input.text)
+    lines.push(...wrapSegments([{ text: `“${input.text}”` }], options.width - 6, style).map((line) => `${INDENT}    ${line}`));
   const answer = input.status >= 200 && input.status < 300 ? style.ok(String(input.status)) : style.fail(String(input.status));
   const route = input.via ? `the load balancer → ${input.via}` : "the App's endpoint";
   lines.push(style.dim(`${INDENT}    signed ${input.event} webhook → ${route} → HTTP `) + answer);
@@ -321,12 +342,20 @@ export function renderDelivery(input: { actor: string; action: string; text?: st
 }
 
 export function renderNote(text: string, options: { width: number; style: Style }): string {
-  return wrapSegments(inlineSegments(text), options.width - 6, options.style).map((line, index) => `${INDENT}${index === 0 ? "⤷ " : "  "}${line}`).join("\n") + "\n";
+  return (
+    wrapSegments(inlineSegments(text), options.width - 6, options.style)
+      .map((line, index) => `${INDENT}${index === 0 ? "⤷ " : "  "}${line}`)
+      .join("\n") + "\n"
+  );
 }
 
 /** Which replicas did a step's work (demo with replicas), under its check. */
 export function renderHandledBy(text: string, options: { width: number; style: Style }): string {
-  return wrapSegments([{ text }], options.width - 6, options.style).map((line) => `${INDENT}  ${options.style.dim(line)}`).join("\n") + "\n";
+  return (
+    wrapSegments([{ text }], options.width - 6, options.style)
+      .map((line) => `${INDENT}  ${options.style.dim(line)}`)
+      .join("\n") + "\n"
+  );
 }
 
 /** A step's effect, confirmed: `text` may hold inline Markdown (code spans). */
@@ -354,7 +383,8 @@ const counted = (n: number, one: string, many: string) => `${n} ${n === 1 ? one 
 
 export function renderRecap(recap: Recap, options: { width: number; style: Style }): string {
   const { style } = options;
-  const row = (label: string, value: string, detail = "") => `${INDENT}${label.padEnd(18)}${style.bold(value)}${detail ? style.dim(`  ${detail}`) : ""}`;
+  const row = (label: string, value: string, detail = "") =>
+    `${INDENT}${label.padEnd(18)}${style.bold(value)}${detail ? style.dim(`  ${detail}`) : ""}`;
   const endpoints = Object.entries(recap.byEndpoint)
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([name, count]) => `${name} ${count}`)

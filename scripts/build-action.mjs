@@ -49,8 +49,15 @@ const sideEffectFree = {
   setup(build) {
     build.onResolve({ filter: SIDE_EFFECT_FREE }, async (args) => {
       if (args.pluginData === "side-effect-free") return undefined;
-      const resolved = await build.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: "side-effect-free" });
-      return resolved.errors.length > 0 ? { errors: resolved.errors } : { path: resolved.path, external: resolved.external, sideEffects: false };
+      const resolved = await build.resolve(args.path, {
+        kind: args.kind,
+        importer: args.importer,
+        resolveDir: args.resolveDir,
+        pluginData: "side-effect-free",
+      });
+      return resolved.errors.length > 0
+        ? { errors: resolved.errors }
+        : { path: resolved.path, external: resolved.external, sideEffects: false };
     });
   },
 };
@@ -64,7 +71,9 @@ const LAZY_CRYPTO = join(ROOT, "src", "action", "lazy-crypto.ts");
 const lazyCrypto = {
   name: "lazy-crypto",
   setup(build) {
-    build.onResolve({ filter: /^(node:)?crypto$/ }, (args) => (/[\\/]@actions[\\/]core[\\/]/.test(args.importer) ? { path: LAZY_CRYPTO } : undefined));
+    build.onResolve({ filter: /^(node:)?crypto$/ }, (args) =>
+      /[\\/]@actions[\\/]core[\\/]/.test(args.importer) ? { path: LAZY_CRYPTO } : undefined,
+    );
   },
 };
 
@@ -101,7 +110,9 @@ export async function buildAction(outDir = DIST) {
   const inputs = Object.keys(result.metafile.inputs);
   const forbidden = inputs.filter((path) => FORBIDDEN.test(path));
   if (forbidden.length > 0) {
-    throw new Error(`The action bundle must not include ${[...new Set(forbidden.map((p) => FORBIDDEN.exec(p)[1]))].join(", ")} (pulled in via ${forbidden[0]}). Import only what the action needs.`);
+    throw new Error(
+      `The action bundle must not include ${[...new Set(forbidden.map((p) => FORBIDDEN.exec(p)[1]))].join(", ")} (pulled in via ${forbidden[0]}). Import only what the action needs.`,
+    );
   }
   mkdirSync(outDir, { recursive: true });
   for (const stale of readdirSync(outDir).filter((name) => name.endsWith(".js") || name.endsWith(".js.map"))) rmSync(join(outDir, stale));
@@ -117,5 +128,7 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   const outFlag = process.argv.indexOf("--out");
   const outDir = outFlag === -1 ? join(ROOT, "dist") : resolve(process.argv[outFlag + 1] ?? "");
   const { file, bytes, chunks, inputs } = await buildAction(outDir);
-  console.log(`${relative(process.cwd(), file) || file}: ${(bytes / 1024).toFixed(0)} KiB, ${chunks} more chunk(s), from ${inputs} modules`);
+  console.log(
+    `${relative(process.cwd(), file) || file}: ${(bytes / 1024).toFixed(0)} KiB, ${chunks} more chunk(s), from ${inputs} modules`,
+  );
 }

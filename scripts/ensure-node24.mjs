@@ -74,11 +74,22 @@ export async function ensureNode24() {
     const npm = process.platform === "win32" ? "npm.cmd" : "npm";
     execFileSync(
       npm,
-      ["install", "--no-save", "--no-package-lock", "--no-audit", "--no-fund", "--ignore-scripts", "--prefix", CACHE, `${platformPackage()}@${NODE_MAJOR}`],
+      [
+        "install",
+        "--no-save",
+        "--no-package-lock",
+        "--no-audit",
+        "--no-fund",
+        "--ignore-scripts",
+        "--prefix",
+        CACHE,
+        `${platformPackage()}@${NODE_MAJOR}`,
+      ],
       { stdio: ["ignore", "ignore", "inherit"] },
     );
     const major = majorOf(binary);
-    if (major !== NODE_MAJOR) throw new Error(`Installed ${platformPackage()}@${NODE_MAJOR}, but ${binary} does not run as Node ${NODE_MAJOR} (got ${major}).`);
+    if (major !== NODE_MAJOR)
+      throw new Error(`Installed ${platformPackage()}@${NODE_MAJOR}, but ${binary} does not run as Node ${NODE_MAJOR} (got ${major}).`);
     return binary;
   });
 }

@@ -45,8 +45,18 @@ function resultExample(): string {
   const trace = digestTrace(
     [
       { message_type: "PLAN_EVALUATION", thought: "The date test depends on the local time zone." },
-      { message_type: "ACTION", tool_name: "ripgrep_search", tool_input: { pattern: "new Date(", path: "test/" }, tool_output: { matches: [] } },
-      { message_type: "ACTION", tool_name: "file_write", tool_input: { path: "test/dates.test.ts", content: "…" }, tool_output: { bytes_written: 812 } },
+      {
+        message_type: "ACTION",
+        tool_name: "ripgrep_search",
+        tool_input: { pattern: "new Date(", path: "test/" },
+        tool_output: { matches: [] },
+      },
+      {
+        message_type: "ACTION",
+        tool_name: "file_write",
+        tool_input: { path: "test/dates.test.ts", content: "…" },
+        tool_output: { bytes_written: 812 },
+      },
       { message_type: "INITIAL_PR_GENERATION", thought: "Opening the pull request." },
       { message_type: "FINAL_ANSWER", observation: "Pinned the clock in the date tests." },
     ],
@@ -58,10 +68,17 @@ function resultExample(): string {
       id: 1842,
       status: "completed",
       web_url: "https://agents.example.com/runs/1842",
-      summary: "The date tests used the machine's time zone, so they failed when CI ran near midnight UTC. They now pin the clock and the zone.",
+      summary:
+        "The date tests used the machine's time zone, so they failed when CI ran near midnight UTC. They now pin the clock and the zone.",
       result: "Opened one pull request; `npm test` passes.",
       git_host_pull_requests: [
-        { id: 7, title: "Pin the clock in the date tests", url: "https://github.com/octo-org/widgets/pull/7", created_at: null, head_branch_name: "agent/run-1842" },
+        {
+          id: 7,
+          title: "Pin the clock in the date tests",
+          url: "https://github.com/octo-org/widgets/pull/7",
+          created_at: null,
+          head_branch_name: "agent/run-1842",
+        },
       ],
     },
     phase: "succeeded",

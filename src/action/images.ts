@@ -39,7 +39,12 @@ export async function loadImages(sources: readonly ImageSource[], workspace: str
       images.push(toDataUri(type, bytes));
     } catch (error) {
       const code = (error as { code?: unknown }).code;
-      const reason = code === "ENOENT" ? "no such file (paths are relative to the workspace)" : code === "EACCES" ? "permission denied" : String(code ?? error);
+      const reason =
+        code === "ENOENT"
+          ? "no such file (paths are relative to the workspace)"
+          : code === "EACCES"
+            ? "permission denied"
+            : String(code ?? error);
       problems.push(`\`images\`: cannot read ${source.path}: ${reason}`);
     }
   }

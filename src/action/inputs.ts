@@ -56,7 +56,6 @@ const QUOTED_BY_MESSAGE: ReadonlySet<InputName> = new Set(["metadata", "images",
 /** An `images` line: a data URI as given, or a file to read (relative to the workspace). */
 export type ImageSource = { kind: "data_uri"; uri: string } | { kind: "file"; path: string };
 
-
 export interface ActionInputs {
   apiUrl: string;
   apiToken: string;
@@ -123,13 +122,19 @@ const httpUrl = z.string({ error: required("the service's base URL, such as http
 );
 
 /** An input left empty reads as `fallback`. */
-const orElse = <T extends z.ZodMiniType, F>(schema: T, fallback: F) => z.pipe(z.optional(schema), z.transform((value: z.output<T> | undefined) => value ?? fallback));
+const orElse = <T extends z.ZodMiniType, F>(schema: T, fallback: F) =>
+  z.pipe(
+    z.optional(schema),
+    z.transform((value: z.output<T> | undefined) => value ?? fallback),
+  );
 
 /** A transform of the input's text that may report what is wrong with it (zod/mini hands a transform the bare payload). */
 const reading = <O>(read: (text: string, report: (message: string) => void) => O) =>
   z.pipe(
     z.string(),
-    z.transform((text: string, payload) => read(text, (message) => payload.issues.push({ code: "custom", message, input: text, path: [] }))),
+    z.transform((text: string, payload) =>
+      read(text, (message) => payload.issues.push({ code: "custom", message, input: text, path: [] })),
+    ),
   );
 
 /** YAML 1.2 core booleans, as `core.getBooleanInput` accepts them. */
@@ -140,7 +145,16 @@ const booleanText = (fallback: boolean) =>
   );
 
 const choiceText = <T extends string>(options: readonly [T, ...T[]], fallback: T) =>
-  orElse(z.pipe(z.pipe(z.string(), z.transform((value) => value.toLowerCase())), z.enum(options, { error: `must be one of: ${options.join(", ")}` })), fallback);
+  orElse(
+    z.pipe(
+      z.pipe(
+        z.string(),
+        z.transform((value) => value.toLowerCase()),
+      ),
+      z.enum(options, { error: `must be one of: ${options.join(", ")}` }),
+    ),
+    fallback,
+  );
 
 const metadataText = z.optional(
   z.pipe(
@@ -152,7 +166,9 @@ const metadataText = z.optional(
         return z.NEVER;
       }
     }),
-    z.record(z.string(), z.unknown(), { error: 'must be a JSON object such as {"ticket":"ENG-1"}, not an array, a string, a number or null' }),
+    z.record(z.string(), z.unknown(), {
+      error: 'must be a JSON object such as {"ticket":"ENG-1"}, not an array, a string, a number or null',
+    }),
   ),
 );
 
@@ -171,7 +187,8 @@ const imagesText = orElse(
     }
     return entries.map((entry, index): ImageSource => {
       if (!entry.startsWith("data:")) return { kind: "file", path: entry };
-      if (!ImageDataUriSchema.safeParse(entry).success) report(`line ${index + 1} is not a base64 data URI such as data:image/png;base64,iVBOR…`);
+      if (!ImageDataUriSchema.safeParse(entry).success)
+        report(`line ${index + 1} is not a base64 data URI such as data:image/png;base64,iVBOR…`);
       return { kind: "data_uri", uri: entry };
     });
   }),
@@ -185,7 +202,8 @@ const allowedBotsText = orElse(
     const entries = lines(text, /[,\n]/).map((entry) => entry.replace(/^@/, ""));
     if (entries.includes("*")) return { all: true, logins: [] };
     for (const entry of entries) {
-      if (!LOGIN_OR_BOT.test(entry)) report(`has ${JSON.stringify(entry)}, which is not a login such as renovate[bot] (or * for every bot)`);
+      if (!LOGIN_OR_BOT.test(entry))
+        report(`has ${JSON.stringify(entry)}, which is not a login such as renovate[bot] (or * for every bot)`);
     }
     return { all: false, logins: entries };
   }),
@@ -208,8 +226,13 @@ const CROSS_INPUT = { crossInput: true };
 
 const InputFieldsSchema = z.strictObject({
   "api-url": httpUrl,
-  "api-token": z.string({ error: required("pass the service's API token from a secret, e.g. `api-token: ${{ secrets.AGENT_RUN_API_TOKEN }}`") }),
-  "org-id": z.pipe(z.string({ error: required("the service's organization id, a positive integer") }), positiveInt("must be a positive integer (the service's organization id)")),
+  "api-token": z.string({
+    error: required("pass the service's API token from a secret, e.g. `api-token: ${{ secrets.AGENT_RUN_API_TOKEN }}`"),
+  }),
+  "org-id": z.pipe(
+    z.string({ error: required("the service's organization id, a positive integer") }),
+    positiveInt("must be a positive integer (the service's organization id)"),
+  ),
   prompt: z.optional(z.string()),
   mode: choiceText(MODES, "auto"),
   "run-id": z.optional(positiveInt("must be a positive integer (the id of the run to continue)")),
@@ -232,36 +255,51 @@ export const ActionInputsSchema = z.pipe(
   InputFieldsSchema.check(
     z.superRefine((inputs, ctx) => {
       if (inputs.mode === "resume") {
-        if (inputs["run-id"] === undefined) ctx.addIssue({ code: "custom", params: CROSS_INPUT, path: ["run-id"], message: "is required with `mode: resume`: the id of the run to continue" });
-        if (inputs.prompt === undefined) ctx.addIssue({ code: "custom", params: CROSS_INPUT, path: ["prompt"], message: "is required with `mode: resume`: the follow-up instruction for the run" });
+        if (inputs["run-id"] === undefined)
+          ctx.addIssue({
+            code: "custom",
+            params: CROSS_INPUT,
+            path: ["run-id"],
+            message: "is required with `mode: resume`: the id of the run to continue",
+          });
+        if (inputs.prompt === undefined)
+          ctx.addIssue({
+            code: "custom",
+            params: CROSS_INPUT,
+            path: ["prompt"],
+            message: "is required with `mode: resume`: the follow-up instruction for the run",
+          });
       } else if (inputs["run-id"] !== undefined) {
-        ctx.addIssue({ code: "custom", params: CROSS_INPUT, path: ["run-id"], message: `is only used with \`mode: resume\` (mode is ${inputs.mode}): remove it, or set \`mode: resume\`` });
+        ctx.addIssue({
+          code: "custom",
+          params: CROSS_INPUT,
+          path: ["run-id"],
+          message: `is only used with \`mode: resume\` (mode is ${inputs.mode}): remove it, or set \`mode: resume\``,
+        });
       }
     }),
   ),
-  z.transform(
-    (i): ActionInputs => ({
-      apiUrl: i["api-url"],
-      apiToken: i["api-token"],
-      orgId: i["org-id"],
-      prompt: i.prompt,
-      mode: i.mode,
-      runId: i.mode === "resume" ? i["run-id"] : undefined,
-      repoId: i["repo-id"],
-      model: i.model,
-      agentType: i["agent-type"],
-      metadata: i.metadata,
-      images: i.images,
-      triggerPhrase: i["trigger-phrase"],
-      wait: i.wait,
-      timeoutMinutes: i["timeout-minutes"],
-      comment: i.comment,
-      githubToken: i["github-token"] ?? "",
-      allowedBots: i["allowed-bots"],
-      failOnError: i["fail-on-error"],
-      logsPath: i["logs-path"],
-    }),
-  ),
+  z.transform((i): ActionInputs => ({
+    apiUrl: i["api-url"],
+    apiToken: i["api-token"],
+    orgId: i["org-id"],
+    prompt: i.prompt,
+    mode: i.mode,
+    runId: i.mode === "resume" ? i["run-id"] : undefined,
+    repoId: i["repo-id"],
+    model: i.model,
+    agentType: i["agent-type"],
+    metadata: i.metadata,
+    images: i.images,
+    triggerPhrase: i["trigger-phrase"],
+    wait: i.wait,
+    timeoutMinutes: i["timeout-minutes"],
+    comment: i.comment,
+    githubToken: i["github-token"] ?? "",
+    allowedBots: i["allowed-bots"],
+    failOnError: i["fail-on-error"],
+    logsPath: i["logs-path"],
+  })),
 );
 
 const quote = (value: string) => JSON.stringify(value.length > 60 ? `${value.slice(0, 57)}...` : value);
@@ -284,10 +322,14 @@ export function readInputs(env: Env): ActionInputs {
     const given = raw[name];
     // Rules across inputs are about the combination, not this value.
     const crossInput = issue.code === "custom" && (issue.params as { crossInput?: boolean } | undefined)?.crossInput === true;
-    const echo = given !== undefined && !crossInput && !SECRET_INPUTS.has(name) && !QUOTED_BY_MESSAGE.has(name) && !issue.message.startsWith("is required");
+    const echo =
+      given !== undefined &&
+      !crossInput &&
+      !SECRET_INPUTS.has(name) &&
+      !QUOTED_BY_MESSAGE.has(name) &&
+      !issue.message.startsWith("is required");
     const problem = `\`${name}\` ${issue.message}${echo ? `, got ${quote(given)}` : ""}`;
     if (!problems.includes(problem)) problems.push(problem);
   }
   throw new InputError(problems);
 }
-

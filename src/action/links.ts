@@ -25,8 +25,19 @@ export interface LinkLog {
 }
 
 /** The link comment's body: the run's marker (done, with the branch), and what a person can do. */
-export function renderPullRequestLink(input: { run: AgentRun; orgId: number; sourceType: SourceType; branch: string; outcome: RunOutcome; triggerPhrase: string }): string {
-  const marker = renderMarker({ ...newRunMarker({ runId: input.run.id, orgId: input.orgId, sourceType: input.sourceType, branches: [input.branch] }), state: "done", outcome: input.outcome });
+export function renderPullRequestLink(input: {
+  run: AgentRun;
+  orgId: number;
+  sourceType: SourceType;
+  branch: string;
+  outcome: RunOutcome;
+  triggerPhrase: string;
+}): string {
+  const marker = renderMarker({
+    ...newRunMarker({ runId: input.run.id, orgId: input.orgId, sourceType: input.sourceType, branches: [input.branch] }),
+    state: "done",
+    outcome: input.outcome,
+  });
   const run = input.run.web_url ? renderLink(`#${input.run.id}`, input.run.web_url) : (`#${input.run.id}` as SafeMarkdown);
   const hint = inlineCode(`${input.triggerPhrase} <instructions>`, { maxLength: 100 });
   return `${marker}\n${md`🤖 This pull request comes from agent run ${run}. Comment ${hint} here, or request changes in a review, to continue that run.`}`;
@@ -39,7 +50,16 @@ export function renderPullRequestLink(input: { run: AgentRun; orgId: number; sou
 export async function linkPullRequests(
   octokit: GitHubClient,
   repo: RepoRef,
-  input: { run: AgentRun; orgId: number; sourceType: SourceType; outcome: RunOutcome; triggerPhrase: string; self: BotIdentity; log: LinkLog; skipThread?: number | null },
+  input: {
+    run: AgentRun;
+    orgId: number;
+    sourceType: SourceType;
+    outcome: RunOutcome;
+    triggerPhrase: string;
+    self: BotIdentity;
+    log: LinkLog;
+    skipThread?: number | null;
+  },
 ): Promise<number[]> {
   const branches = [...new Set((input.run.git_host_pull_requests ?? []).map((pr) => pr.head_branch_name).filter((b): b is string => !!b))];
   const linked: number[] = [];

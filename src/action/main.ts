@@ -37,7 +37,16 @@ export async function main(env: Env, now: () => number, headStart: HeadStart | n
 
     // 4. The spend limits, right before anything is sent to the service.
     if (decision.prepared) {
-      const held = await holdBySpendLimits({ octokit: step.octokit, repo: step.repo, prepared: decision.prepared, config: config.config, self: { botLogins: [...step.self.botLogins] }, now: now(), thread: decision.thread, recent: step.recentComments });
+      const held = await holdBySpendLimits({
+        octokit: step.octokit,
+        repo: step.repo,
+        prepared: decision.prepared,
+        config: config.config,
+        self: { botLogins: [...step.self.botLogins] },
+        now: now(),
+        thread: decision.thread,
+        recent: step.recentComments,
+      });
       if (held) return { outcome: held, failure: null, context: step.summary };
     }
 

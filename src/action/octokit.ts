@@ -16,7 +16,12 @@ export async function createActionOctokit(token: string, baseUrl: string, userAg
     const { getOctokit } = await import("@actions/github");
     return getOctokit(token, { baseUrl, userAgent, ...(signal ? { request: { signal } } : {}) });
   }
-  return new Octokit({ auth: `token ${token}`, baseUrl, userAgent: withOrchestrationId(userAgent), request: { fetch: nodeFetch, ...(signal ? { signal } : {}) } });
+  return new Octokit({
+    auth: `token ${token}`,
+    baseUrl,
+    userAgent: withOrchestrationId(userAgent),
+    request: { fetch: nodeFetch, ...(signal ? { signal } : {}) },
+  });
 }
 
 /** Whether `https_proxy`/`http_proxy` (less `no_proxy`) applies to this URL, as @actions/http-client reads them. */

@@ -67,7 +67,9 @@ export const OUTPUT_TEXT_MAX_BYTES = { result: 400_000, summary: 200_000 } as co
 export function truncateUtf8(text: string, maxBytes: number): string {
   if (Buffer.byteLength(text, "utf8") <= maxBytes) return text;
   const ellipsis = "…";
-  let cut = Buffer.from(text, "utf8").subarray(0, Math.max(0, maxBytes - Buffer.byteLength(ellipsis))).toString("utf8");
+  let cut = Buffer.from(text, "utf8")
+    .subarray(0, Math.max(0, maxBytes - Buffer.byteLength(ellipsis)))
+    .toString("utf8");
   // A character split by the byte cut decodes as U+FFFD: drop it.
   cut = cut.replace(/\uFFFD+$/, "");
   return cut + ellipsis;
@@ -123,7 +125,8 @@ export interface SummaryContext {
 function headline(outcome: Extract<ActionOutcome, { kind: "run" }>): string {
   const id = `#${outcome.run.id}`;
   if (outcome.watch === "started") return `▶️ Agent run ${id} ${outcome.resumed ? "resumed" : "started"}`;
-  if (outcome.watch === "timed_out") return `⏳ Agent run ${id} is still running after ${formatElapsed(outcome.endedAt - outcome.startedAt)}`;
+  if (outcome.watch === "timed_out")
+    return `⏳ Agent run ${id} is still running after ${formatElapsed(outcome.endedAt - outcome.startedAt)}`;
   if (outcome.watch === "stopped") return `⏹️ Stopped watching agent run ${id} (\`stop\` from the thread)`;
   switch (outcome.phase) {
     case "succeeded":
@@ -186,7 +189,11 @@ export function renderJobSummary(outcome: ActionOutcome, context: SummaryContext
       return `${lines.join("\n")}\n`;
     }
     case "error": {
-      const lines = [`## ⚠️ Agent run ${outcome.run ? `#${outcome.run.id} ` : ""}could not be completed`, "", sanitizeMarkdown(outcome.message, { triggerPhrase: context.triggerPhrase })];
+      const lines = [
+        `## ⚠️ Agent run ${outcome.run ? `#${outcome.run.id} ` : ""}could not be completed`,
+        "",
+        sanitizeMarkdown(outcome.message, { triggerPhrase: context.triggerPhrase }),
+      ];
       if (outcome.run?.web_url) lines.push("", renderLink("Open the run", outcome.run.web_url));
       const where = [thread, commentLink(outcome.comment)].filter(Boolean).join(" · ");
       if (where) lines.push("", where);
@@ -212,8 +219,13 @@ function renderRunSummary(
   if (thread) table.push(row("Thread", comment ? `${thread} · ${comment}` : thread));
 
   const head = [`## ${headline(outcome)}`, "", ...table];
-  if (outcome.watch === "timed_out") head.push("", "The run keeps going on the service; the step stopped watching it at `timeout-minutes`.");
-  if (outcome.watch === "stopped") head.push("", "Someone stopped it from the thread. The service has no cancel call, so the run may keep going: stop it on the run page.");
+  if (outcome.watch === "timed_out")
+    head.push("", "The run keeps going on the service; the step stopped watching it at `timeout-minutes`.");
+  if (outcome.watch === "stopped")
+    head.push(
+      "",
+      "Someone stopped it from the thread. The service has no cancel call, so the run may keep going: stop it on the run page.",
+    );
   if (outcome.watch === "started") head.push("", "Not waited for (`wait: false`): follow it on the run page.");
 
   const prs = run.git_host_pull_requests ?? [];

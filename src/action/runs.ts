@@ -78,7 +78,8 @@ export async function watchRun(
     return { timedOut: false, run, phase: classifyRunStatus(run.status) };
   } catch (error) {
     if (error instanceof RunStillGoingError) return { timedOut: true, run: error.lastRun, phase: classifyRunStatus(error.lastRun.status) };
-    if (error instanceof RateLimitError || error instanceof DeadlineError) return { timedOut: true, run: last, phase: classifyRunStatus(last.status) };
+    if (error instanceof RateLimitError || error instanceof DeadlineError)
+      return { timedOut: true, run: last, phase: classifyRunStatus(last.status) };
     throw error;
   }
 }
@@ -88,7 +89,11 @@ const MAX_TRACE_PAGES = 20;
 const TRACE_PAGE = 100;
 
 /** The run's log digest for the result comment, or null when the (ALPHA) logs cannot be read. */
-export async function readTraceDigest(client: AgentRunClient, runId: number, options: { deadline: number; triggerPhrase: string }): Promise<TraceDigest | null> {
+export async function readTraceDigest(
+  client: AgentRunClient,
+  runId: number,
+  options: { deadline: number; triggerPhrase: string },
+): Promise<TraceDigest | null> {
   const entries: LogEntry[] = [];
   try {
     // The newest entries matter most (errors, final answer): read the tail when the log is long.
@@ -109,7 +114,11 @@ export async function readTraceDigest(client: AgentRunClient, runId: number, opt
 }
 
 /** What the agent is doing now (the last entries of the log), or null when the logs say nothing or cannot be read. */
-export async function readCurrentStep(client: AgentRunClient, runId: number, options: { deadline: number; triggerPhrase: string }): Promise<SafeMarkdown | null> {
+export async function readCurrentStep(
+  client: AgentRunClient,
+  runId: number,
+  options: { deadline: number; triggerPhrase: string },
+): Promise<SafeMarkdown | null> {
   try {
     const head = await client.listLogs(runId, { skip: 0, limit: 1 }, { deadline: options.deadline });
     const total = head.total_logs ?? 0;

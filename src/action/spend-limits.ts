@@ -34,7 +34,9 @@ export async function holdBySpendLimits(input: {
     return null;
   }
   if (!checked.complete) {
-    core.warning(`More than ${REPOSITORY_COMMENT_PAGES * 100} comments in this repository in the last day: the repository's run counts are lower bounds.`);
+    core.warning(
+      `More than ${REPOSITORY_COMMENT_PAGES * 100} comments in this repository in the last day: the repository's run counts are lower bounds.`,
+    );
   }
   const { verdict } = checked;
   if (verdict.allowed) return null;

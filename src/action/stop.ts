@@ -26,7 +26,13 @@ export async function stopFromThread(input: {
   /** Replies and reactions follow the `comment` input; the edits that stop other jobs are made regardless. */
   thread: ThreadReporter;
 }): Promise<ActionOutcome> {
-  const prepared = await prepareStop({ octokit: input.octokit, request: input.request, config: input.config, self: input.self, client: input.client });
+  const prepared = await prepareStop({
+    octokit: input.octokit,
+    request: input.request,
+    config: input.config,
+    self: input.self,
+    client: input.client,
+  });
   if (prepared.action === "refuse") {
     const comment = await input.thread.reply(prepared.body);
     core.notice(prepared.reason, { title: "Stop refused" });

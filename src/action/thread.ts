@@ -87,7 +87,9 @@ export class ThreadReporter {
         this.log.info("The tracking comment was deleted; posting a new one.");
       }
     }
-    const posted: IssueComment | null = await this.attempt("post the tracking comment", () => createComment(this.octokit, this.repo, number, body));
+    const posted: IssueComment | null = await this.attempt("post the tracking comment", () =>
+      createComment(this.octokit, this.repo, number, body),
+    );
     if (posted) this.tracking = { id: posted.id, url: posted.htmlUrl };
     return this.tracking;
   }

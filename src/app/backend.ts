@@ -57,8 +57,10 @@ export async function openBackend(settings: AppSettings, options: BackendOptions
   const retry = { baseDelayMs: Math.max(20, 2_000 * settings.timeScale), ...options.retry };
   if (!settings.redisUrl) {
     // Loaded only here, like Redis below: replicas over Redis never need SQLite's native build.
-    const [{ SqliteBridgeStore }, { SqliteWorkQueue }] = await loadOptional("The App without REDIS_URL (its state in SQLite under DATA_DIR)", ["better-sqlite3"], () =>
-      Promise.all([import("./store/sqlite.js"), import("./queue/sqlite.js")]),
+    const [{ SqliteBridgeStore }, { SqliteWorkQueue }] = await loadOptional(
+      "The App without REDIS_URL (its state in SQLite under DATA_DIR)",
+      ["better-sqlite3"],
+      () => Promise.all([import("./store/sqlite.js"), import("./queue/sqlite.js")]),
     );
     const store = new SqliteBridgeStore(join(settings.dataDir, "bridge.sqlite"));
     return {
@@ -92,7 +94,12 @@ export async function openBackend(settings: AppSettings, options: BackendOptions
   return {
     kind: "redis",
     store: new RedisBridgeStore(redis, { keyPrefix: `${keyPrefix}:store` }),
-    queue: new BullWorkQueue({ connection, prefix: `${keyPrefix}:queue`, retry, ...(options.lockDurationMs ? { lockDurationMs: options.lockDurationMs } : {}) }),
+    queue: new BullWorkQueue({
+      connection,
+      prefix: `${keyPrefix}:queue`,
+      retry,
+      ...(options.lockDurationMs ? { lockDurationMs: options.lockDurationMs } : {}),
+    }),
     locks: createRedisLocks(redis, { keyPrefix }),
     budget: createRedisBudget(redis, { timeScale: settings.timeScale, keyPrefix: `${keyPrefix}:budget` }),
     redis,
@@ -113,7 +120,12 @@ async function connectRedis(RedisClient: typeof Redis, url: string): Promise<Red
     await redis.ping();
   } catch (error) {
     redis.disconnect();
-    throw new AppConfigurationError([], [`REDIS_URL (cannot reach ${redactUrl(url)}: ${(error as Error).message}; start Redis there, or unset REDIS_URL to run one replica on SQLite)`]);
+    throw new AppConfigurationError(
+      [],
+      [
+        `REDIS_URL (cannot reach ${redactUrl(url)}: ${(error as Error).message}; start Redis there, or unset REDIS_URL to run one replica on SQLite)`,
+      ],
+    );
   }
   return redis;
 }

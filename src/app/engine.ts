@@ -123,8 +123,14 @@ export class RunEngine {
     if (task.state === "watching" || task.state === "reporting") {
       // The run exists: say it is still going (or finished) with its link rather than lose it.
       const run = (task.finalRun ?? { id: task.runId }) as AgentRun;
-      const updated = await this.store.updateTask(task.id, { state: "reporting", finalRun: run as Record<string, unknown>, watchTimedOut: task.finalRun === null });
-      await this.reporter.report(updated).catch((reportError: unknown) => this.log.error({ taskId, err: reportError }, "could not report the run either"));
+      const updated = await this.store.updateTask(task.id, {
+        state: "reporting",
+        finalRun: run as Record<string, unknown>,
+        watchTimedOut: task.finalRun === null,
+      });
+      await this.reporter
+        .report(updated)
+        .catch((reportError: unknown) => this.log.error({ taskId, err: reportError }, "could not report the run either"));
       return;
     }
     const why = `The bridge could not handle this request (${error instanceof Error ? error.message : String(error)}).`;

@@ -135,7 +135,8 @@ function readListener(read: EnvReader): { port: number; webhookPath: string } {
   let port = DEFAULT_PORT;
   if (portText !== undefined) {
     port = Number(portText);
-    if (!Number.isInteger(port) || port < 0 || port > 65_535) read.invalid.push(`PORT (must be a port number from 0 to 65535, got "${portText}")`);
+    if (!Number.isInteger(port) || port < 0 || port > 65_535)
+      read.invalid.push(`PORT (must be a port number from 0 to 65535, got "${portText}")`);
   }
   const webhookPath = read.value("WEBHOOK_PATH") ?? DEFAULT_WEBHOOK_PATH;
   if (!webhookPath.startsWith("/")) read.invalid.push(`WEBHOOK_PATH (must start with "/", got "${webhookPath}")`);
@@ -147,7 +148,8 @@ function readGitHubBaseUrl(read: EnvReader): string | undefined {
   const gheHost = read.value("GHE_HOST");
   const gheProtocol = read.value("GHE_PROTOCOL") ?? "https";
   if (gheProtocol !== "https" && gheProtocol !== "http") read.invalid.push(`GHE_PROTOCOL (must be https or http, got "${gheProtocol}")`);
-  if (gheHost !== undefined && /[/\s]/.test(gheHost)) read.invalid.push(`GHE_HOST (must be a host name such as github.example.com, got "${gheHost}")`);
+  if (gheHost !== undefined && /[/\s]/.test(gheHost))
+    read.invalid.push(`GHE_HOST (must be a host name such as github.example.com, got "${gheHost}")`);
   return gheHost ? `${gheProtocol}://${gheHost}/api/v3` : undefined;
 }
 
@@ -163,7 +165,8 @@ function readLogging(read: EnvReader): { logLevel: LogLevel | undefined; logForm
 /** The Agent Run Service: AGENT_RUN_API_URL, AGENT_RUN_API_TOKEN, AGENT_RUN_ORG_ID and AGENT_RUN_LOGS_PATH. */
 function readService(read: EnvReader) {
   const apiUrl = read.required("AGENT_RUN_API_URL");
-  if (apiUrl !== undefined && !/^https?:\/\/[^\s/]+/i.test(apiUrl)) read.invalid.push(`AGENT_RUN_API_URL (must be an http(s) URL, got "${apiUrl}")`);
+  if (apiUrl !== undefined && !/^https?:\/\/[^\s/]+/i.test(apiUrl))
+    read.invalid.push(`AGENT_RUN_API_URL (must be an http(s) URL, got "${apiUrl}")`);
   const apiToken = read.required("AGENT_RUN_API_TOKEN");
   const orgId = read.positiveInteger("AGENT_RUN_ORG_ID", read.required("AGENT_RUN_ORG_ID"));
   const logsPathText = read.value("AGENT_RUN_LOGS_PATH")?.toLowerCase() ?? "auto";
@@ -187,7 +190,8 @@ function readTimeScale(read: EnvReader): number {
   const scaleText = read.value("AGENT_RUN_TIME_SCALE");
   if (scaleText === undefined) return 1;
   const timeScale = Number(scaleText);
-  if (!(timeScale > 0) || !Number.isFinite(timeScale)) read.invalid.push(`AGENT_RUN_TIME_SCALE (must be a positive number, got "${scaleText}")`);
+  if (!(timeScale > 0) || !Number.isFinite(timeScale))
+    read.invalid.push(`AGENT_RUN_TIME_SCALE (must be a positive number, got "${scaleText}")`);
   return timeScale;
 }
 

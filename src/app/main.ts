@@ -60,7 +60,10 @@ export interface AppHandle {
 }
 
 /** Probot's Octokit without its process-wide write throttle: the App paces writes per installation itself. */
-const AppOctokit = ProbotOctokit.defaults((options: { throttle?: object }) => ({ ...options, throttle: { ...options.throttle, enabled: false } })) as typeof ProbotOctokit;
+const AppOctokit = ProbotOctokit.defaults((options: { throttle?: object }) => ({
+  ...options,
+  throttle: { ...options.throttle, enabled: false },
+})) as typeof ProbotOctokit;
 
 /**
  * Every unfinished task has its step queued: stores written before the queue existed (0.1) get their
@@ -102,7 +105,13 @@ async function identifyApp(probot: Probot, baseUrl: string | undefined): Promise
   }
 }
 
-function createServiceClient(settings: AppSettings, backend: Backend, probot: Probot, metrics: AppMetrics | null, ops: MetricsModule | null): AgentRunClient {
+function createServiceClient(
+  settings: AppSettings,
+  backend: Backend,
+  probot: Probot,
+  metrics: AppMetrics | null,
+  ops: MetricsModule | null,
+): AgentRunClient {
   return new AgentRunClient({
     baseUrl: settings.service.baseUrl,
     token: settings.service.token,
@@ -127,7 +136,11 @@ interface WorkerParts {
 }
 
 /** What takes the jobs: the paced thread writer, the engine, and the dependencies the handlers and the worker share. */
-function createWorkers({ settings, options, backend, probot, identity, client, metrics }: WorkerParts): { pacer: WritePacer; engine: RunEngine; deps: AppDependencies } {
+function createWorkers({ settings, options, backend, probot, identity, client, metrics }: WorkerParts): {
+  pacer: WritePacer;
+  engine: RunEngine;
+  deps: AppDependencies;
+} {
   const { store, queue, locks } = backend;
   const octokitFor = (installationId: number | null) => probot.auth(installationId ?? undefined);
   // GitHub's secondary limits belong to each installation: writes are paced per installation, by priority, shared through Redis.
@@ -138,7 +151,17 @@ function createWorkers({ settings, options, backend, probot, identity, client, m
     ...(metrics ? { onWrite: metrics.githubWrite } : {}),
   });
   const writer = createPacedThreadWriter(createOctokitThreadWriter(octokitFor, identity), pacer);
-  const engine = new RunEngine({ store, client, writer, queue, locks, logger: probot.log.child({ name: "engine" }), timeScale: settings.timeScale, ...(metrics ? { observer: metrics } : {}), ...options.engine });
+  const engine = new RunEngine({
+    store,
+    client,
+    writer,
+    queue,
+    locks,
+    logger: probot.log.child({ name: "engine" }),
+    timeScale: settings.timeScale,
+    ...(metrics ? { observer: metrics } : {}),
+    ...options.engine,
+  });
   const deps: AppDependencies = {
     store,
     queue,
@@ -160,7 +183,14 @@ async function waitUntilIdle(store: BridgeStore, queue: WorkQueue): Promise<void
   for (;;) {
     const [tasks, jobs] = await Promise.all([store.countByState(), queue.counts()]);
     const deliveries = jobs.delivery.waiting + jobs.delivery.delayed + jobs.delivery.active;
-    const busy = (tasks.queued ?? 0) + (tasks.sending ?? 0) + (tasks.watching ?? 0) + (tasks.reporting ?? 0) + deliveries + jobs.task.waiting + jobs.task.active;
+    const busy =
+      (tasks.queued ?? 0) +
+      (tasks.sending ?? 0) +
+      (tasks.watching ?? 0) +
+      (tasks.reporting ?? 0) +
+      deliveries +
+      jobs.task.waiting +
+      jobs.task.active;
     if (busy === 0) return;
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
@@ -174,7 +204,9 @@ async function waitUntilIdle(store: BridgeStore, queue: WorkQueue): Promise<void
 export async function startApp(env: Readonly<Record<string, string | undefined>>, options: StartAppOptions = {}): Promise<AppHandle> {
   const settings = parseAppEnv(env);
   // prom-client (about 10 MB resident) is loaded only when metrics are on; before anything opens, so that a missing one leaves nothing behind.
-  const ops = settings.metrics.enabled ? await loadOptional("GET /metrics (METRICS or METRICS_TOKEN)", ["prom-client"], () => import("./ops/metrics.js")) : null;
+  const ops = settings.metrics.enabled
+    ? await loadOptional("GET /metrics (METRICS or METRICS_TOKEN)", ["prom-client"], () => import("./ops/metrics.js"))
+    : null;
   const baseUrl = options.githubBaseUrl ?? settings.githubBaseUrl;
   const probot = createProbot(settings, baseUrl, options.Octokit);
   const identity = await identifyApp(probot, baseUrl);
@@ -185,7 +217,15 @@ export async function startApp(env: Readonly<Record<string, string | undefined>>
   const client = createServiceClient(settings, backend, probot, metrics, ops);
   const { pacer, engine, deps } = createWorkers({ settings, options, backend, probot, identity, client, metrics });
   const middleware = await createNodeMiddleware(createAgentRunApp(deps), { probot, webhooksPath: settings.webhookPath });
-  const server = createAppServer({ settings, backend, identity, metrics, middleware, githubBaseUrl: baseUrl, replica: `${hostname()}:${process.pid}` });
+  const server = createAppServer({
+    settings,
+    backend,
+    identity,
+    metrics,
+    middleware,
+    githubBaseUrl: baseUrl,
+    replica: `${hostname()}:${process.pid}`,
+  });
 
   await store.prune(DEDUPE_RETENTION_MS);
   const pruner = setInterval(() => void store.prune(DEDUPE_RETENTION_MS).catch(() => undefined), PRUNE_EVERY_MS).unref();
@@ -219,5 +259,17 @@ export async function startApp(env: Readonly<Record<string, string | undefined>>
     return closing;
   };
 
-  return { url, webhookUrl: `${url}${settings.webhookPath}`, identity, engine, store, backend, client, probot, settings, idle: () => waitUntilIdle(store, queue), close };
+  return {
+    url,
+    webhookUrl: `${url}${settings.webhookPath}`,
+    identity,
+    engine,
+    store,
+    backend,
+    client,
+    probot,
+    settings,
+    idle: () => waitUntilIdle(store, queue),
+    close,
+  };
 }

@@ -18,7 +18,9 @@ export class MissingDependencyError extends Error {
       needs.length === 1
         ? `${needs[0]}, an optional peer dependency of agent-run-bridge that is not installed`
         : `${listOf(needs)}, optional peer dependencies of agent-run-bridge; ${listOf(missing)} ${missing.length === 1 ? "is" : "are"} not installed`;
-    super(`${feature} needs ${notInstalled}. Install ${missing.length === 1 ? "it" : "them"} beside agent-run-bridge: npm install ${missing.join(" ")}`);
+    super(
+      `${feature} needs ${notInstalled}. Install ${missing.length === 1 ? "it" : "them"} beside agent-run-bridge: npm install ${missing.join(" ")}`,
+    );
   }
 }
 

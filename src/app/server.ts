@@ -31,11 +31,16 @@ async function healthz(req: IncomingMessage, res: ServerResponse, backend: Backe
   try {
     await withTimeout(Promise.all([backend.store.ping(), backend.queue.ping()]), PROBE_TIMEOUT_MS, "the store");
     const details = verbose
-      ? { tasks: await withTimeout(backend.store.countByState(), PROBE_TIMEOUT_MS, "the store"), queue: await withTimeout(backend.queue.counts(), PROBE_TIMEOUT_MS, "the queue") }
+      ? {
+          tasks: await withTimeout(backend.store.countByState(), PROBE_TIMEOUT_MS, "the store"),
+          queue: await withTimeout(backend.queue.counts(), PROBE_TIMEOUT_MS, "the queue"),
+        }
       : {};
     res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ ok: true, ...base, ...details }));
   } catch (error) {
-    res.writeHead(503, { "content-type": "application/json" }).end(JSON.stringify({ ok: false, ...base, reason: (error as Error).message }));
+    res
+      .writeHead(503, { "content-type": "application/json" })
+      .end(JSON.stringify({ ok: false, ...base, reason: (error as Error).message }));
   }
 }
 
@@ -60,11 +65,18 @@ function notFound(res: ServerResponse): void {
 }
 
 function unauthorized(res: ServerResponse, realm: string): void {
-  res.writeHead(401, { "content-type": "text/plain; charset=utf-8", "www-authenticate": `Bearer realm="${realm}"` }).end("A valid token is needed.\n");
+  res
+    .writeHead(401, { "content-type": "text/plain; charset=utf-8", "www-authenticate": `Bearer realm="${realm}"` })
+    .end("A valid token is needed.\n");
 }
 
 /** Off (404) unless METRICS=true or METRICS_TOKEN is set; with a token, only a bearer of it is answered. */
-async function serveMetrics(req: IncomingMessage, res: ServerResponse, metrics: AppMetrics | null, token: string | undefined): Promise<void> {
+async function serveMetrics(
+  req: IncomingMessage,
+  res: ServerResponse,
+  metrics: AppMetrics | null,
+  token: string | undefined,
+): Promise<void> {
   if (!metrics) return notFound(res);
   if (token !== undefined && !hasToken(req, token, false)) return unauthorized(res, "metrics");
   try {
@@ -76,12 +88,20 @@ async function serveMetrics(req: IncomingMessage, res: ServerResponse, metrics: 
 }
 
 /** 404 unless STATUS_TOKEN is set; then only for that token (bearer or `?token=`, so a phone's browser can open it). */
-async function serveStatus(req: IncomingMessage, res: ServerResponse, token: string | undefined, collect: () => Promise<StatusSnapshot>, githubWebUrl: string): Promise<void> {
+async function serveStatus(
+  req: IncomingMessage,
+  res: ServerResponse,
+  token: string | undefined,
+  collect: () => Promise<StatusSnapshot>,
+  githubWebUrl: string,
+): Promise<void> {
   if (token === undefined) return notFound(res);
   if (!hasToken(req, token, true)) return unauthorized(res, "status");
   try {
     const html = renderStatusPage(await withTimeout(collect(), PROBE_TIMEOUT_MS * 2, "the store"), { githubWebUrl });
-    res.writeHead(200, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store", "referrer-policy": "no-referrer" }).end(html);
+    res
+      .writeHead(200, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store", "referrer-policy": "no-referrer" })
+      .end(html);
   } catch (error) {
     res.writeHead(503, { "content-type": "text/plain; charset=utf-8" }).end(`status unavailable: ${(error as Error).message}\n`);
   }
@@ -106,13 +126,22 @@ export function createAppServer({ settings, backend, identity, metrics, middlewa
     const path = (req.url ?? "/").split("?")[0];
     if (req.method === "GET" && path === "/healthz") return void healthz(req, res, backend, identity);
     if (req.method === "GET" && path === "/metrics") return void serveMetrics(req, res, metrics, settings.metrics.token);
-    if (req.method === "GET" && path === "/status") return void serveStatus(req, res, settings.statusToken, () => collectStatus({ store: backend.store, budget: backend.budget, replica, backend: backend.kind }), githubWebUrl);
+    if (req.method === "GET" && path === "/status")
+      return void serveStatus(
+        req,
+        res,
+        settings.statusToken,
+        () => collectStatus({ store: backend.store, budget: backend.budget, replica, backend: backend.kind }),
+        githubWebUrl,
+      );
     if (metrics && path === settings.webhookPath) {
       const started = performance.now();
       res.once("finish", () => metrics.webhookAnswered(res.statusCode, (performance.now() - started) / 1000));
     }
     void middleware(req, res, () => {
-      res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ error: "Not found", webhookPath: settings.webhookPath }));
+      res
+        .writeHead(404, { "content-type": "application/json" })
+        .end(JSON.stringify({ error: "Not found", webhookPath: settings.webhookPath }));
     });
   });
 }
@@ -128,6 +157,11 @@ export function listen(server: Server, port: number, host: string | undefined): 
 /** `http://host:port` a listening server is reached at: a wildcard address is reached on loopback. */
 export function urlOf(server: Server): string {
   const address = server.address() as AddressInfo;
-  const host = address.family === "IPv6" ? `[${address.address === "::" ? "::1" : address.address}]` : address.address === "0.0.0.0" ? "127.0.0.1" : address.address;
+  const host =
+    address.family === "IPv6"
+      ? `[${address.address === "::" ? "::1" : address.address}]`
+      : address.address === "0.0.0.0"
+        ? "127.0.0.1"
+        : address.address;
   return `http://${host}:${address.port}`;
 }

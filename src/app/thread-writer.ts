@@ -39,7 +39,10 @@ export interface ThreadWriter {
 const OWN_COMMENT_SCAN = 100;
 
 /** A ThreadWriter over installation-scoped octokits (`probot.auth(installationId)` in the App); unpaced. */
-export function createOctokitThreadWriter(octokitFor: (installationId: number | null) => Promise<GitHubClient>, self: { botLogins: string[] }): ThreadWriter {
+export function createOctokitThreadWriter(
+  octokitFor: (installationId: number | null) => Promise<GitHubClient>,
+  self: { botLogins: string[] },
+): ThreadWriter {
   const repoOf = (thread: TaskThread) => ({ owner: thread.owner, repo: thread.repo });
   return {
     async createComment(thread, body) {
@@ -61,7 +64,9 @@ export function createOctokitThreadWriter(octokitFor: (installationId: number | 
       return true;
     },
     async findOwnComment(thread, requestId) {
-      const { comments } = await listIssueComments(await octokitFor(thread.installationId), repoOf(thread), thread.issueNumber, { limit: OWN_COMMENT_SCAN });
+      const { comments } = await listIssueComments(await octokitFor(thread.installationId), repoOf(thread), thread.issueNumber, {
+        limit: OWN_COMMENT_SCAN,
+      });
       return findMarkerForRequest(asMarkerComments(comments), requestId, self)?.commentId ?? null;
     },
   };
@@ -86,7 +91,10 @@ export function createPacedThreadWriter(inner: ThreadWriter, pacer: WritePacer):
   async function paced<T>(thread: TaskThread, options: WriteOptions, write: () => Promise<T>): Promise<T | null> {
     const outcome = await pacer.schedule(thread.installationId, options.priority, write, options);
     if (outcome.kind === "written") return outcome.value;
-    if (!DROPPABLE_PRIORITIES.has(options.priority)) throw new Error(`The write pacer dropped a ${options.priority} write (${outcome.reason}); only courtesies and progress edits may be dropped.`);
+    if (!DROPPABLE_PRIORITIES.has(options.priority))
+      throw new Error(
+        `The write pacer dropped a ${options.priority} write (${outcome.reason}); only courtesies and progress edits may be dropped.`,
+      );
     return null;
   }
   return {

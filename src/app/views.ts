@@ -76,5 +76,8 @@ export function renderTaskAbandoned(task: Task, why: string): string {
 
 /** A request given up before anything reached the service: nothing to look for there, only to ask again. */
 export function renderTaskNeverSent(why: string): string {
-  return renderServiceError({ message: why, whatToDo: "Nothing was sent to the Agent Run Service. Ask again in a new comment; if it keeps failing, tell whoever runs the bridge." });
+  return renderServiceError({
+    message: why,
+    whatToDo: "Nothing was sent to the Agent Run Service. Ask again in a new comment; if it keeps failing, tell whoever runs the bridge.",
+  });
 }

@@ -18,7 +18,8 @@ export function parsePositiveInteger(value: string): number {
 export function parsePort(value: string): number {
   const trimmed = value.trim();
   const n = Number(trimmed);
-  if (!/^\d+$/.test(trimmed) || n > 65_535) throw new InvalidArgumentError("it must be a port number between 0 and 65535 (0 = any free port).");
+  if (!/^\d+$/.test(trimmed) || n > 65_535)
+    throw new InvalidArgumentError("it must be a port number between 0 and 65535 (0 = any free port).");
   return n;
 }
 

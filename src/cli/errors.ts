@@ -34,7 +34,12 @@ export class WatchInterruptedError extends Error {
 export function exitCodeForError(error: unknown): ExitCode {
   if (error instanceof CommanderError) return error.exitCode === 0 ? EXIT_CODES.ok : EXIT_CODES.usage;
   // A package to install is the environment's to fix, like a missing variable.
-  if (error instanceof UsageError || error instanceof RequestValidationError || error instanceof ConfigurationError || error instanceof MissingDependencyError) {
+  if (
+    error instanceof UsageError ||
+    error instanceof RequestValidationError ||
+    error instanceof ConfigurationError ||
+    error instanceof MissingDependencyError
+  ) {
     return EXIT_CODES.usage;
   }
   if (error instanceof WatchInterruptedError) return EXIT_CODES.interrupted;

@@ -6,6 +6,7 @@ export async function resolvePrompt(value: string, stdin: AsyncIterable<string |
   const chunks: Buffer[] = [];
   for await (const chunk of stdin) chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : Buffer.from(chunk));
   const text = Buffer.concat(chunks).toString("utf8");
-  if (text.trim() === "") throw new UsageError("--prompt -: stdin was empty; pipe the prompt in, e.g. `cat task.md | agent-run create --prompt -`.");
+  if (text.trim() === "")
+    throw new UsageError("--prompt -: stdin was empty; pipe the prompt in, e.g. `cat task.md | agent-run create --prompt -`.");
   return text;
 }

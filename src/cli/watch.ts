@@ -30,7 +30,12 @@ export function pollSchedule(pollIntervalMs: number | undefined): WaitOptions["i
   return pollIntervalMs === undefined ? undefined : { initial: pollIntervalMs, max: pollIntervalMs, factor: 1 };
 }
 
-export async function watchRunInTerminal(client: AgentRunClient, runId: number, context: CliContext, options: WatchOptions): Promise<AgentRun> {
+export async function watchRunInTerminal(
+  client: AgentRunClient,
+  runId: number,
+  context: CliContext,
+  options: WatchOptions,
+): Promise<AgentRun> {
   const started = Date.now();
   const progress = new ProgressLine(context, context.io.isTTY && !options.json);
   let lastRun: AgentRun | undefined;
@@ -117,7 +122,11 @@ export async function showOrWatchRun(
     return;
   }
   if (!options.json) context.out(`${options.verb} run ${run.id}${run.web_url ? `: ${run.web_url}` : ""}\n`);
-  await watchAndReport(client, run.id, context, { json: options.json, timeoutSeconds: options.timeoutSeconds, pollIntervalMs: options.pollIntervalMs });
+  await watchAndReport(client, run.id, context, {
+    json: options.json,
+    timeoutSeconds: options.timeoutSeconds,
+    pollIntervalMs: options.pollIntervalMs,
+  });
 }
 
 /** The client attaches the last run it saw to a deadline error; read it without trusting its shape. */

@@ -17,7 +17,9 @@ function rangeOf(doc: Document, path: readonly PropertyKey[], unknownKey: boolea
   if (unknownKey && segments.length > 0) {
     const parent = segments.length === 1 ? doc.contents : doc.getIn(segments.slice(0, -1), true);
     if (isMap(parent)) {
-      const pair = parent.items.find((item) => isPair(item) && isScalar(item.key) && String(item.key.value) === String(segments[segments.length - 1]));
+      const pair = parent.items.find(
+        (item) => isPair(item) && isScalar(item.key) && String(item.key.value) === String(segments[segments.length - 1]),
+      );
       if (pair && isScalar(pair.key)) return pair.key.range;
     }
   }
@@ -67,9 +69,13 @@ export function checkConfigText(text: string, file: string): ConfigFileCheck {
   }
   const raw: unknown = doc.toJS();
   const problems: LocatedProblem[] = [];
-  const extendsValue = raw !== null && typeof raw === "object" && !Array.isArray(raw) ? (raw as Record<string, unknown>)._extends : undefined;
+  const extendsValue =
+    raw !== null && typeof raw === "object" && !Array.isArray(raw) ? (raw as Record<string, unknown>)._extends : undefined;
   if (extendsValue !== undefined && (typeof extendsValue !== "string" || extendsValue.trim() === "")) {
-    problems.push({ path: ["_extends"], message: "`_extends`: must be the file to inherit from, such as `octo-org/.github` or `octo-org/.github:agent-run.yml`" });
+    problems.push({
+      path: ["_extends"],
+      message: "`_extends`: must be the file to inherit from, such as `octo-org/.github` or `octo-org/.github:agent-run.yml`",
+    });
   }
   const result = validateRepoConfig(raw);
   if (!result.ok) problems.push(...result.problems);
@@ -79,7 +85,10 @@ export function checkConfigText(text: string, file: string): ConfigFileCheck {
       problems: problems.map((problem) => located(file, counter, rangeOf(doc, problem.path, problem.unknownKey === true), problem.message)),
     };
   }
-  const extended = typeof extendsValue === "string" ? `; it extends \`${extendsValue}\`, which the App merges in when it reads the file (not checked here)` : "";
+  const extended =
+    typeof extendsValue === "string"
+      ? `; it extends \`${extendsValue}\`, which the App merges in when it reads the file (not checked here)`
+      : "";
   const empty = raw === null || raw === undefined ? " (empty: every default applies)" : "";
   return { ok: true, config: result.config, summary: `${file} is valid${empty}: ${summariseConfig(result.config)}${extended}.` };
 }

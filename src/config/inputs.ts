@@ -44,7 +44,11 @@ function leafKindOf(schema: z.core.$ZodType): ConfigValueKind {
     if (def.type === "boolean") return "boolean";
     if (def.type === "array") return "list";
     // An integer is a number in an integer format (`z.int()`), or with one as a check.
-    if (def.type === "number") return isIntegerFormat(def.format) || (def.checks ?? []).some((check) => isIntegerFormat((check._zod.def as { format?: string }).format)) ? "integer" : "string";
+    if (def.type === "number")
+      return isIntegerFormat(def.format) ||
+        (def.checks ?? []).some((check) => isIntegerFormat((check._zod.def as { format?: string }).format))
+        ? "integer"
+        : "string";
     if (!def.innerType) return "string";
     current = def.innerType;
   }

@@ -34,7 +34,11 @@ const KEY_ALIASES: Readonly<Record<string, readonly string[]>> = {
   instructions: ["instruction", "prompt", "system_prompt", "rules", "custom_instructions", "guidelines"],
 };
 
-const normalise = (key: string) => key.trim().toLowerCase().replace(/[-\s.]+/g, "_");
+const normalise = (key: string) =>
+  key
+    .trim()
+    .toLowerCase()
+    .replace(/[-\s.]+/g, "_");
 
 /** The allowed key an unknown one most likely meant, or undefined. */
 export function suggestKey(key: string, allowed: readonly string[]): string | undefined {

@@ -54,7 +54,9 @@ function placeKeys(record: Record_, allowed: readonly string[]): { placed: Recor
   return { placed, unplaced };
 }
 
-const SECTIONS = Object.keys(REPO_CONFIG_FIELDS).filter((key) => objectSchemaOf(REPO_CONFIG_FIELDS[key as keyof typeof REPO_CONFIG_FIELDS]) !== undefined);
+const SECTIONS = Object.keys(REPO_CONFIG_FIELDS).filter(
+  (key) => objectSchemaOf(REPO_CONFIG_FIELDS[key as keyof typeof REPO_CONFIG_FIELDS]) !== undefined,
+);
 
 function sectionKeys(section: string): string[] {
   const object = objectSchemaOf(REPO_CONFIG_FIELDS[section as keyof typeof REPO_CONFIG_FIELDS]);

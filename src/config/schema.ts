@@ -25,7 +25,6 @@ export type FollowUpPolicy = (typeof FOLLOW_UP_POLICIES)[number];
 export const INSTRUCTIONS_MAX_CHARS = 4000;
 export const MAX_ATTEMPTS_LIMIT = 20;
 
-
 const booleanField = () => z.boolean({ error: "must be true or false" });
 
 /** A schema with its description for the JSON Schema and the README's reference (registered on the schema itself). */
@@ -41,11 +40,13 @@ const intBetween = (min: number, max: number) => {
 
 /** A label name: trimmed, 1 to 50 characters (GitHub's limit). */
 const labelName = (example: string) =>
-  z.string({ error: `must be a label name such as "${example}"` }).check(
-    z.trim(),
-    z.minLength(1, { error: `must not be empty (a label name such as "${example}")` }),
-    z.maxLength(50, { error: "must be at most 50 characters (GitHub's limit for label names)" }),
-  );
+  z
+    .string({ error: `must be a label name such as "${example}"` })
+    .check(
+      z.trim(),
+      z.minLength(1, { error: `must not be empty (a label name such as "${example}")` }),
+      z.maxLength(50, { error: "must be at most 50 characters (GitHub's limit for label names)" }),
+    );
 
 /**
  * A section of the file (`permissions`, `label`…): a strict mapping whose every key has a default, so
@@ -53,7 +54,9 @@ const labelName = (example: string) =>
  */
 function section<Shape extends z.core.$ZodLooseShape>(shape: Shape, description: string) {
   const keys = Object.keys(shape).join(", ");
-  const object = z.strictObject(shape, { error: (issue) => (issue.code === "invalid_type" ? `must be a mapping with the keys ${keys}` : undefined) });
+  const object = z.strictObject(shape, {
+    error: (issue) => (issue.code === "invalid_type" ? `must be a mapping with the keys ${keys}` : undefined),
+  });
   // Every key has a default (or is optional), so the empty mapping is a valid input.
   return described(z.prefault(object, {} as z.input<typeof object>), description);
 }
@@ -83,7 +86,9 @@ export const MentionSchema = described(
 
 const REPO_ID_ERROR = "must be a positive integer (the service's repository id)";
 /** A repository id as given (the Action's input reads it the same way). */
-export const RepoIdValueSchema = z.number({ error: REPO_ID_ERROR }).check(z.int({ error: REPO_ID_ERROR }), z.positive({ error: REPO_ID_ERROR }));
+export const RepoIdValueSchema = z
+  .number({ error: REPO_ID_ERROR })
+  .check(z.int({ error: REPO_ID_ERROR }), z.positive({ error: REPO_ID_ERROR }));
 
 export const RepoIdSchema = described(
   z.optional(RepoIdValueSchema),
@@ -91,7 +96,11 @@ export const RepoIdSchema = described(
 );
 
 export const ModelSchema = described(
-  z.optional(z.string({ error: "must be a model name (a string)" }).check(z.minLength(1, { error: "must not be empty; remove the key to use the organization's default model" }))),
+  z.optional(
+    z
+      .string({ error: "must be a model name (a string)" })
+      .check(z.minLength(1, { error: "must not be empty; remove the key to use the organization's default model" })),
+  ),
   "Model for the runs. Unset: the organization's default.",
 );
 
@@ -101,19 +110,27 @@ export const AgentTypeFieldSchema = described(
 );
 
 /** A list of strings matching `pattern`, empty by default. */
-const listOf = (entry: z.ZodMiniString<string>, error: string, description: string) => described(z._default(z.array(entry, { error }), []), description);
+const listOf = (entry: z.ZodMiniString<string>, error: string, description: string) =>
+  described(z._default(z.array(entry, { error }), []), description);
 
 export const PermissionsSchema = section(
   {
-    minimum: described(z._default(z.enum(MINIMUM_ROLES, { error: `must be one of: ${MINIMUM_ROLES.join(", ")}` }), "write"), "Lowest repository role that may trigger a run."),
+    minimum: described(
+      z._default(z.enum(MINIMUM_ROLES, { error: `must be one of: ${MINIMUM_ROLES.join(", ")}` }), "write"),
+      "Lowest repository role that may trigger a run.",
+    ),
     users: listOf(
-      z.string({ error: 'each entry must be a GitHub login such as "octocat"' }).check(z.regex(LOGIN, { error: 'each entry must be a GitHub login such as "octocat" (without the @)' })),
+      z
+        .string({ error: 'each entry must be a GitHub login such as "octocat"' })
+        .check(z.regex(LOGIN, { error: 'each entry must be a GitHub login such as "octocat" (without the @)' })),
       'must be a list of GitHub logins such as ["octocat"]',
       "Logins that may trigger a run whatever their role.",
     ),
     teams: listOf(
       z.string({ error: 'each entry must be a team such as "my-org/reviewers" or "reviewers"' }).check(
-        z.regex(TEAM, { error: 'each entry must be a team such as "my-org/reviewers" or "reviewers" (the repository owner\'s organization)' }),
+        z.regex(TEAM, {
+          error: 'each entry must be a team such as "my-org/reviewers" or "reviewers" (the repository owner\'s organization)',
+        }),
       ),
       'must be a list of teams such as ["my-org/reviewers"]',
       "Teams (`org/team-slug`, or `team-slug` in the repository owner's organization) whose members may trigger a run whatever their role.",
@@ -143,20 +160,24 @@ export const ReviewsSchema = section(
 export const CheckSuiteSchema = section(
   {
     enabled: described(z._default(booleanField(), false), "Whether failing CI on a pull request starts a run that tries to fix it."),
-    max_attempts: described(z._default(intBetween(1, MAX_ATTEMPTS_LIMIT), 3), "Fix attempts per pull request before it is handed back to humans."),
+    max_attempts: described(
+      z._default(intBetween(1, MAX_ATTEMPTS_LIMIT), 3),
+      "Fix attempts per pull request before it is handed back to humans.",
+    ),
     branches: listOf(
       z.string({ error: 'each entry must be a glob pattern such as "feature/**"' }).check(
         z.regex(/^[^!\s]/, {
-          error: 'each entry must be a non-empty glob pattern such as "feature/**" (a leading "!" is not supported: list the branches to include)',
+          error:
+            'each entry must be a non-empty glob pattern such as "feature/**" (a leading "!" is not supported: list the branches to include)',
         }),
       ),
       'must be a list of glob patterns such as ["main", "feature/**"]',
       "Glob patterns on the pull request's head branch (`*`, `**`, `?`). Empty: every branch.",
     ),
     ignore_checks: listOf(
-      z.string({ error: 'each entry must be a check name or glob pattern such as "lint*"' }).check(
-        z.minLength(1, { error: 'each entry must be a non-empty check name or glob pattern such as "lint*"' }),
-      ),
+      z
+        .string({ error: 'each entry must be a check name or glob pattern such as "lint*"' })
+        .check(z.minLength(1, { error: 'each entry must be a non-empty check name or glob pattern such as "lint*"' })),
       'must be a list of check names or glob patterns such as ["lint*"]',
       "Check run (or job) names whose failure is ignored; glob patterns allowed.",
     ),
@@ -171,7 +192,12 @@ export const FollowUpSchema = described(
 );
 
 export const InstructionsSchema = described(
-  z._default(z.string({ error: "must be text (a string)" }).check(z.maxLength(INSTRUCTIONS_MAX_CHARS, { error: `must be at most ${INSTRUCTIONS_MAX_CHARS} characters` })), ""),
+  z._default(
+    z
+      .string({ error: "must be text (a string)" })
+      .check(z.maxLength(INSTRUCTIONS_MAX_CHARS, { error: `must be at most ${INSTRUCTIONS_MAX_CHARS} characters` })),
+    "",
+  ),
   "Text appended to every prompt, e.g. house rules for the agent.",
 );
 
@@ -188,8 +214,14 @@ export const LimitsSchema = section(
       z._default(intBetween(1, RUN_LIMIT_MAX), 20),
       "Runs one issue or pull request may start (created or resumed, CI fixes included) in any 24 hours.",
     ),
-    runs_per_repo_per_hour: described(z._default(intBetween(1, RUN_LIMIT_MAX), 30), "Runs the whole repository may start (created or resumed) in any 60 minutes."),
-    ci_fixes_per_repo_per_day: described(z._default(intBetween(1, RUN_LIMIT_MAX), 20), "CI auto-fix runs the whole repository may start in any 24 hours."),
+    runs_per_repo_per_hour: described(
+      z._default(intBetween(1, RUN_LIMIT_MAX), 30),
+      "Runs the whole repository may start (created or resumed) in any 60 minutes.",
+    ),
+    ci_fixes_per_repo_per_day: described(
+      z._default(intBetween(1, RUN_LIMIT_MAX), 20),
+      "CI auto-fix runs the whole repository may start in any 24 hours.",
+    ),
   },
   "Spend guards. Over a limit, nothing is sent to the service and the thread gets one short reply saying which limit, its count and when it frees (at most one such reply per thread per window).",
 );
@@ -272,7 +304,10 @@ export function parseRepoConfig(raw: unknown, options: ParseRepoConfigOptions = 
 }
 
 /** `parseRepoConfig` with the path of every problem (for pointing at a line of the file). */
-export function validateRepoConfig(raw: unknown, options: ParseRepoConfigOptions = {}): { ok: true; config: RepoConfig } | { ok: false; problems: LocatedProblem[] } {
+export function validateRepoConfig(
+  raw: unknown,
+  options: ParseRepoConfigOptions = {},
+): { ok: true; config: RepoConfig } | { ok: false; problems: LocatedProblem[] } {
   let input: unknown = raw ?? {};
   if (input !== null && typeof input === "object" && !Array.isArray(input) && "_extends" in input) {
     const { _extends: _ignored, ...rest } = input as Record<string, unknown>;

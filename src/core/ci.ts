@@ -40,12 +40,16 @@ export function eligibleForFix(input: CheckFailureInput, settings: RepoConfig["c
   const no = (code: CheckFailureIgnoreCode, reason: string): FixEligibility => ({ ok: false, code, reason });
   if (!settings.enabled) return no("check_suite_disabled", "CI auto-fix is off (`check_suite.enabled: false`).");
   if (!isFailing(input.conclusion)) {
-    return no("not_failed", `The ${input.what} concluded "${input.conclusion ?? "none"}": only ${FAILING_CONCLUSIONS.join(" or ")} start a fix.`);
+    return no(
+      "not_failed",
+      `The ${input.what} concluded "${input.conclusion ?? "none"}": only ${FAILING_CONCLUSIONS.join(" or ")} start a fix.`,
+    );
   }
   if (input.runIsFork && !settings.allow_forks) {
     return no("fork", `The ${input.what} ran on a fork's commit; fixing forks is off (\`check_suite.allow_forks: false\`).`);
   }
-  if (input.pullRequests.length === 0) return no("no_pull_request", `The ${input.what} belongs to no open pull request of this repository.`);
+  if (input.pullRequests.length === 0)
+    return no("no_pull_request", `The ${input.what} belongs to no open pull request of this repository.`);
   const notForks = settings.allow_forks ? input.pullRequests : input.pullRequests.filter((pr) => !pr.isFork);
   if (notForks.length === 0) {
     return no("fork", `The ${input.what}'s pull request comes from a fork; fixing forks is off (\`check_suite.allow_forks: false\`).`);
@@ -71,7 +75,10 @@ export interface CheckOutcome {
  * Splits check runs (or workflow jobs) into the failing ones to fix and the failing ones ignored
  * by `check_suite.ignore_checks` (glob patterns, case-insensitive, `*` crossing `/`).
  */
-export function selectFailedChecks<T extends CheckOutcome>(checks: readonly T[], ignoreChecks: readonly string[]): { failed: T[]; ignored: T[] } {
+export function selectFailedChecks<T extends CheckOutcome>(
+  checks: readonly T[],
+  ignoreChecks: readonly string[],
+): { failed: T[]; ignored: T[] } {
   const failed: T[] = [];
   const ignored: T[] = [];
   for (const check of checks) {
@@ -89,7 +96,11 @@ export function selectFailedChecks<T extends CheckOutcome>(checks: readonly T[],
  * CI fix cycles the bot started on `branch` (one tracking comment each, created or resumed), and
  * the head commits they answered: the facts behind an attempt cap.
  */
-export function countFixAttempts(comments: readonly MarkerComment[], branch: string, self: BotIdentity): { attempts: number; headShas: string[] } {
+export function countFixAttempts(
+  comments: readonly MarkerComment[],
+  branch: string,
+  self: BotIdentity,
+): { attempts: number; headShas: string[] } {
   const wanted = normalizeBranch(branch);
   const cycles = listTrustedRunMarkers(comments, self).filter(
     ({ marker }) => marker.sourceType === SOURCE.gitHostCheckSuite && marker.branches.includes(wanted),
@@ -122,5 +133,8 @@ export function judgeFixAttempt(headSha: string, ci: CheckSuiteFacts): FixAttemp
     return { action: "ignore", reason: `The pull request was already handed back after ${ci.attemptsSoFar} fix attempts.` };
   }
   const plural = ci.attemptsSoFar === 1 ? "attempt" : "attempts";
-  return { action: "hand_back", reason: `${ci.attemptsSoFar} fix ${plural} reached the limit of ${ci.maxAttempts} (\`check_suite.max_attempts\`).` };
+  return {
+    action: "hand_back",
+    reason: `${ci.attemptsSoFar} fix ${plural} reached the limit of ${ci.maxAttempts} (\`check_suite.max_attempts\`).`,
+  };
 }

@@ -151,19 +151,14 @@ export type IgnoreCode =
   /** The thread carries the kill-switch label. */
   | "kill_switch";
 
-export type TriggerDetection =
-  | { kind: "trigger"; trigger: RunTrigger }
-  | { kind: "ignore"; reason: string; code: IgnoreCode };
+export type TriggerDetection = { kind: "trigger"; trigger: RunTrigger } | { kind: "ignore"; reason: string; code: IgnoreCode };
 
 const ignore = (code: IgnoreCode, reason: string): TriggerDetection => ({ kind: "ignore", code, reason });
 
 const isSelf = (actor: Actor, self: BridgeSelf) => classifyActor(actor, self) === "self";
 
 const onlyAction = (event: { name: string; action: string | null }, wanted: string, what: string) =>
-  ignore(
-    "unsupported_action",
-    `${event.name}.${event.action ?? "(no action)"}: only ${what} start runs (\`${event.name}.${wanted}\`).`,
-  );
+  ignore("unsupported_action", `${event.name}.${event.action ?? "(no action)"}: only ${what} start runs (\`${event.name}.${wanted}\`).`);
 
 const byBot = (actor: Actor, what: string) =>
   ignore("bot_sender", `${what} by the bot account @${actor.login}: bots do not start runs (this also prevents loops).`);
@@ -313,7 +308,10 @@ function detectReviewComment(event: PullRequestReviewCommentBridgeEvent, config:
 }
 
 /** A CI failure's eligible pull requests, or why it starts no fix (ci.ts). */
-function guardCheckFailure(input: CheckFailureInput, config: RepoConfig): { ok: true; eligible: LinkedPullRequest[] } | { ok: false; ignored: TriggerDetection } {
+function guardCheckFailure(
+  input: CheckFailureInput,
+  config: RepoConfig,
+): { ok: true; eligible: LinkedPullRequest[] } | { ok: false; ignored: TriggerDetection } {
   const eligibility = eligibleForFix(input, config.check_suite);
   return eligibility.ok ? eligibility : { ok: false, ignored: ignore(eligibility.code, eligibility.reason) };
 }
@@ -331,7 +329,12 @@ function detectCheckSuite(event: CheckSuiteBridgeEvent, config: RepoConfig, self
   if (!guarded.ok) return guarded.ignored;
   return {
     kind: "trigger",
-    trigger: { flow: "check_suite", event, checkSuite: event.checkSuite, ...checkFailureFields(event, event.checkSuite.headSha, guarded.eligible) },
+    trigger: {
+      flow: "check_suite",
+      event,
+      checkSuite: event.checkSuite,
+      ...checkFailureFields(event, event.checkSuite.headSha, guarded.eligible),
+    },
   };
 }
 
@@ -359,7 +362,10 @@ function detectWorkflowRun(event: WorkflowRunBridgeEvent, config: RepoConfig): T
     config,
   );
   if (!guarded.ok) return guarded.ignored;
-  return { kind: "trigger", trigger: { flow: "workflow_run", event, workflowRun: run, ...checkFailureFields(event, run.headSha, guarded.eligible) } };
+  return {
+    kind: "trigger",
+    trigger: { flow: "workflow_run", event, workflowRun: run, ...checkFailureFields(event, run.headSha, guarded.eligible) },
+  };
 }
 
 function dispatchTrigger(event: BridgeEvent, prompt: string, config: RepoConfig): TriggerDetection {

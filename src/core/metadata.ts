@@ -89,10 +89,19 @@ function flowFields(trigger: RunTrigger): Fields {
       };
     }
     case "check_suite":
-      return { check_suite_id: trigger.checkSuite.id, check_suite_url: trigger.checkSuite.url, ...checkFailureFields(trigger.checkSuite.conclusion, trigger) };
+      return {
+        check_suite_id: trigger.checkSuite.id,
+        check_suite_url: trigger.checkSuite.url,
+        ...checkFailureFields(trigger.checkSuite.conclusion, trigger),
+      };
     case "workflow_run": {
       const run = trigger.workflowRun;
-      return { workflow_run_id: run.id, workflow_run_url: run.url, workflow_name: run.name, ...checkFailureFields(run.conclusion, trigger) };
+      return {
+        workflow_run_id: run.id,
+        workflow_run_url: run.url,
+        workflow_name: run.name,
+        ...checkFailureFields(run.conclusion, trigger),
+      };
     }
     case "dispatch":
       return {};

@@ -99,7 +99,10 @@ export function decidePermission(facts: PermissionFacts, policy: PermissionPolic
     return { allowed: true, why: `${who} is a member of the team \`${team.name}\` listed in \`permissions.teams\`.` };
   }
   const has = facts.role === null && !facts.basePermission ? "is not a collaborator on this repository" : `has the ${role} role`;
-  const alternatives = policy.teams.length > 0 ? ", is not listed in `permissions.users` and is not a member of a team in `permissions.teams`" : " and is not listed in `permissions.users`";
+  const alternatives =
+    policy.teams.length > 0
+      ? ", is not listed in `permissions.users` and is not a member of a team in `permissions.teams`"
+      : " and is not listed in `permissions.users`";
   return {
     allowed: false,
     why: `${who} ${has}${alternatives}; the ${rolesAtLeast(policy.minimum)} role is required.`,

@@ -51,13 +51,22 @@ function planCheckFailure(trigger: CheckFailureTrigger, facts: RunFacts): RunPla
   const verdict = judgeFixAttempt(trigger.headSha, ci);
   if (verdict) return verdict;
   if (facts.mode?.kind === "create") {
-    return { action: "create", sourceType: trigger.sourceType, reason: `CI failed on ${trigger.headSha.slice(0, 7)}: starting a new fix run (\`mode: create\`).` };
+    return {
+      action: "create",
+      sourceType: trigger.sourceType,
+      reason: `CI failed on ${trigger.headSha.slice(0, 7)}: starting a new fix run (\`mode: create\`).`,
+    };
   }
   const known = facts.knownRun;
   if (known) {
     // A fresh run would fight the one already pushing to this branch: wait for it instead.
     if (known.inProgress) {
-      return { action: "queue", runId: known.runId, orgId: known.orgId, reason: `Run ${known.runId} is still working on this pull request; the failure is queued for it.` };
+      return {
+        action: "queue",
+        runId: known.runId,
+        orgId: known.orgId,
+        reason: `Run ${known.runId} is still working on this pull request; the failure is queued for it.`,
+      };
     }
     return { action: "resume", runId: known.runId, orgId: known.orgId, reason: `Resuming run ${known.runId} with the CI failure.` };
   }
@@ -75,19 +84,38 @@ export function planRun(trigger: RunTrigger, facts: RunFacts): RunPlan {
   if (mode.kind === "resume") {
     return { action: "resume", runId: mode.runId, orgId: mode.orgId, reason: `Resuming run ${mode.runId}, as asked (\`mode: resume\`).` };
   }
-  if (mode.kind === "create") return { action: "create", sourceType: trigger.sourceType, reason: "A new run was asked for (`mode: create`)." };
+  if (mode.kind === "create")
+    return { action: "create", sourceType: trigger.sourceType, reason: "A new run was asked for (`mode: create`)." };
   if (trigger.forceNew) {
-    return { action: "create", sourceType: trigger.sourceType, reason: trigger.flow === "dispatch" ? "An explicit prompt always starts a new run." : "A fresh run was asked for (`new`)." };
+    return {
+      action: "create",
+      sourceType: trigger.sourceType,
+      reason: trigger.flow === "dispatch" ? "An explicit prompt always starts a new run." : "A fresh run was asked for (`new`).",
+    };
   }
   const known = facts.knownRun;
   if (known && !known.inProgress) {
-    return { action: "resume", runId: known.runId, orgId: known.orgId, reason: `Resuming run ${known.runId}, which handled this thread before.` };
+    return {
+      action: "resume",
+      runId: known.runId,
+      orgId: known.orgId,
+      reason: `Resuming run ${known.runId}, which handled this thread before.`,
+    };
   }
   if (known && known.inProgress) {
     if (facts.followUp === "queue") {
-      return { action: "queue", runId: known.runId, orgId: known.orgId, reason: `Run ${known.runId} is still in progress; the follow-up is queued (\`follow_up: queue\`).` };
+      return {
+        action: "queue",
+        runId: known.runId,
+        orgId: known.orgId,
+        reason: `Run ${known.runId} is still in progress; the follow-up is queued (\`follow_up: queue\`).`,
+      };
     }
-    return { action: "create", sourceType: trigger.sourceType, reason: `Run ${known.runId} is still in progress; starting another one (\`follow_up: new\`).` };
+    return {
+      action: "create",
+      sourceType: trigger.sourceType,
+      reason: `Run ${known.runId} is still in progress; starting another one (\`follow_up: new\`).`,
+    };
   }
   return { action: "create", sourceType: trigger.sourceType, reason: "No run is attached to this thread yet." };
 }

@@ -9,7 +9,14 @@
  * checks the permission (as for any trigger) and does the writes.
  */
 import type { RepoConfig } from "../config/schema.js";
-import type { Actor, BridgeEvent, IssueCommentBridgeEvent, PullRequestReviewCommentBridgeEvent, RepositoryFacts, ThreadRef } from "./events/types.js";
+import type {
+  Actor,
+  BridgeEvent,
+  IssueCommentBridgeEvent,
+  PullRequestReviewCommentBridgeEvent,
+  RepositoryFacts,
+  ThreadRef,
+} from "./events/types.js";
 import { isTrustedAuthor, type BotIdentity, type MarkerComment } from "./markers/trust.js";
 import { parseCommentKind } from "./markers/read.js";
 import { renderKindMarker, renderMarker } from "./markers/write.js";
@@ -47,7 +54,14 @@ export function detectStopRequest(event: BridgeEvent, config: RepoConfig, self: 
     const { comment } = commented;
     if (commented.action !== "created" || !person(comment.author) || !isStop(comment.body)) return null;
     const reaction = { kind, id: comment.id };
-    return { repo: commented.repo, thread: commented.thread, actor: comment.author, reaction, url: comment.url, dedupeKey: `stop:${keyPrefix}:${comment.id}` };
+    return {
+      repo: commented.repo,
+      thread: commented.thread,
+      actor: comment.author,
+      reaction,
+      url: comment.url,
+      dedupeKey: `stop:${keyPrefix}:${comment.id}`,
+    };
   };
   switch (event.kind) {
     case "issue_comment":
@@ -57,7 +71,14 @@ export function detectStopRequest(event: BridgeEvent, config: RepoConfig, self: 
     case "pull_request_review": {
       const author = event.review.author ?? event.sender;
       if (event.action !== "submitted" || !person(author) || !isStop(event.review.body)) return null;
-      return { repo: event.repo, thread: event.thread, actor: author, reaction: null, url: event.review.url, dedupeKey: `stop:review:${event.review.id}` };
+      return {
+        repo: event.repo,
+        thread: event.thread,
+        actor: author,
+        reaction: null,
+        url: event.review.url,
+        dedupeKey: `stop:review:${event.review.id}`,
+      };
     }
     default:
       return null;
@@ -135,7 +156,11 @@ export function renderStopReply(input: {
  * trusted `stop` reply) and no person has written a `/agent` request since. Comment ids grow with
  * time, so "since" is "with a larger id".
  */
-export function isCiPausedByStop(comments: readonly MarkerComment[], config: Pick<RepoConfig, "trigger_phrase" | "mention">, self: BridgeSelf & BotIdentity): boolean {
+export function isCiPausedByStop(
+  comments: readonly MarkerComment[],
+  config: Pick<RepoConfig, "trigger_phrase" | "mention">,
+  self: BridgeSelf & BotIdentity,
+): boolean {
   let lastStop = -1;
   for (const comment of comments) {
     if (comment.id > lastStop && isTrustedAuthor(comment, self) && parseCommentKind(comment.body) === "stop") lastStop = comment.id;

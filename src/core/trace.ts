@@ -29,7 +29,13 @@ export interface TraceDigest {
 }
 
 /** Bounds of what a digest keeps from one entry. */
-export const TRACE_LIMITS = { errorLength: 4000, finalAnswerLength: 60_000, excerptLength: 120, patternLength: 80, pathLength: 120 } as const;
+export const TRACE_LIMITS = {
+  errorLength: 4000,
+  finalAnswerLength: 60_000,
+  excerptLength: 120,
+  patternLength: 80,
+  pathLength: 120,
+} as const;
 
 const KNOWN_TYPES = new Set<string>(MESSAGE_TYPES);
 
@@ -76,7 +82,12 @@ export function observationText(value: unknown): string | null {
 }
 
 function firstLine(text: string): string {
-  return text.split("\n").find((line) => line.trim() !== "")?.trim() ?? "";
+  return (
+    text
+      .split("\n")
+      .find((line) => line.trim() !== "")
+      ?.trim() ?? ""
+  );
 }
 
 function excerpt(text: string, options: TraceOptions): SafeMarkdown {
@@ -101,9 +112,12 @@ function describeTool(entry: LogEntry): SafeMarkdown | null {
     case TOOL_NAMES.search: {
       const pattern = nonEmptyString(input.pattern) ?? nonEmptyString(input.query) ?? nonEmptyString(input.regex);
       const path = pathsOf(input);
-      if (!pattern) return path ? md`Searching the code in ${inlineCode(path, { maxLength: TRACE_LIMITS.pathLength })}` : md`Searching the code`;
+      if (!pattern)
+        return path ? md`Searching the code in ${inlineCode(path, { maxLength: TRACE_LIMITS.pathLength })}` : md`Searching the code`;
       const what = inlineCode(pattern, { maxLength: TRACE_LIMITS.patternLength });
-      return path ? md`Searching the code for ${what} in ${inlineCode(path, { maxLength: TRACE_LIMITS.pathLength })}` : md`Searching the code for ${what}`;
+      return path
+        ? md`Searching the code for ${what} in ${inlineCode(path, { maxLength: TRACE_LIMITS.pathLength })}`
+        : md`Searching the code for ${what}`;
     }
     case TOOL_NAMES.write: {
       const path = pathsOf(input);

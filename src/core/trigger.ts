@@ -58,7 +58,10 @@ function mentionPattern(appSlug: string, flags: string, anchored: boolean): RegE
 
 const STOP_WORD = /^\s*stop[.!]?\s*$/i;
 
-function instructionFrom(rest: string, following: readonly string[]): { kind: ParsedTrigger["kind"]; instruction: string; forceNew: boolean } {
+function instructionFrom(
+  rest: string,
+  following: readonly string[],
+): { kind: ParsedTrigger["kind"]; instruction: string; forceNew: boolean } {
   if (STOP_WORD.test(rest)) return { kind: "stop", instruction: "", forceNew: false };
   let head = rest.trimStart();
   let forceNew = false;

@@ -7,14 +7,23 @@ import type { Random } from "./random.js";
 import type { Faults } from "./types.js";
 
 const share = (name: string) =>
-  z.number().min(0, { error: `${name} must be between 0 and 1` }).max(1, { error: `${name} must be between 0 and 1` });
+  z
+    .number()
+    .min(0, { error: `${name} must be between 0 and 1` })
+    .max(1, { error: `${name} must be between 0 and 1` });
 
 export const FaultsSchema = z.strictObject({
   serverErrorRate: share("serverErrorRate").optional(),
-  serverErrorStatus: z.union([z.literal(500), z.literal(502), z.literal(503), z.literal(504)], {
-    error: "serverErrorStatus must be 500, 502, 503 or 504",
-  }).optional(),
-  latencyMs: z.number().min(0, { error: "latencyMs must be 0 or more" }).max(120_000, { error: "latencyMs must be at most 120000" }).optional(),
+  serverErrorStatus: z
+    .union([z.literal(500), z.literal(502), z.literal(503), z.literal(504)], {
+      error: "serverErrorStatus must be 500, 502, 503 or 504",
+    })
+    .optional(),
+  latencyMs: z
+    .number()
+    .min(0, { error: "latencyMs must be 0 or more" })
+    .max(120_000, { error: "latencyMs must be at most 120000" })
+    .optional(),
   dropConnectionRate: share("dropConnectionRate").optional(),
   rateLimitStorm: z
     .strictObject({

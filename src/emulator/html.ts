@@ -7,12 +7,7 @@ import type { WireLogEntry, WirePullRequest, WireRun } from "./store.js";
 
 export function escapeHtml(value: unknown): string {
   const text = typeof value === "string" ? value : value === null || value === undefined ? "" : JSON.stringify(value, null, 2);
-  return text
-    .replace(/&/g, "&amp;")
-    .replace(/</g, "&lt;")
-    .replace(/>/g, "&gt;")
-    .replace(/"/g, "&quot;")
-    .replace(/'/g, "&#39;");
+  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
 }
 
 /** No scripts, no external resources: the page works offline and cannot run injected code. */
@@ -69,9 +64,7 @@ export function renderRunPage(input: RunPageInput): string {
     ["Result", run.result],
     ["Metadata", run.metadata],
   ];
-  const promptRows = prompts
-    .map((p, i) => `<tr><th>${i === 0 ? "Prompt" : `Follow-up ${i}`}</th>${cell(p)}</tr>`)
-    .join("");
+  const promptRows = prompts.map((p, i) => `<tr><th>${i === 0 ? "Prompt" : `Follow-up ${i}`}</th>${cell(p)}</tr>`).join("");
   const fieldRows = fields.map(([name, value]) => `<tr><th>${escapeHtml(name)}</th>${cell(value)}</tr>`).join("");
   const prs =
     run.git_host_pull_requests.length === 0
@@ -110,7 +103,11 @@ export function renderRunList(rows: RunListRow[], anyInProgress: boolean): strin
               `<tr><td>${link(run.web_url, `#${run.id}`)}</td><td>${escapeHtml(String(run.organization_id))}</td><td>${escapeHtml(run.status)}</td>${cell(run.created_at)}${cell(prompt.length > 160 ? `${prompt.slice(0, 159)}…` : prompt)}<td>${run.git_host_pull_requests.length}</td></tr>`,
           )
           .join("")}</tbody></table>`;
-  return page("Agent Run Service emulator", `<h1>Agent Run Service emulator</h1><h2>Runs (${rows.length})</h2>${table}`, anyInProgress ? 2 : undefined);
+  return page(
+    "Agent Run Service emulator",
+    `<h1>Agent Run Service emulator</h1><h2>Runs (${rows.length})</h2>${table}`,
+    anyInProgress ? 2 : undefined,
+  );
 }
 
 export function renderPullRequestPage(pr: WirePullRequest, run: WireRun): string {

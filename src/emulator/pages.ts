@@ -8,7 +8,11 @@ function sendHtml(reply: FastifyReply, status: number, html: string): FastifyRep
 }
 
 function notFoundPage(reply: FastifyReply, what: string): FastifyReply {
-  return sendHtml(reply, 404, `<!doctype html><meta charset="utf-8"><title>Not found</title><p>${escapeHtml(what)} not found. <a href="/">All runs</a></p>`);
+  return sendHtml(
+    reply,
+    404,
+    `<!doctype html><meta charset="utf-8"><title>Not found</title><p>${escapeHtml(what)} not found. <a href="/">All runs</a></p>`,
+  );
 }
 
 function idOf(raw: string): number | undefined {
@@ -22,7 +26,14 @@ export function registerPageRoutes(app: FastifyInstance, state: EmulatorState): 
     const now = state.clock.now();
     const records = store.all().reverse();
     const rows = records.map((record) => ({ run: store.toWire(record, now), prompt: record.request.prompt }));
-    return sendHtml(reply, 200, renderRunList(rows, records.some((r) => store.isInProgress(r, now))));
+    return sendHtml(
+      reply,
+      200,
+      renderRunList(
+        rows,
+        records.some((r) => store.isInProgress(r, now)),
+      ),
+    );
   });
 
   app.get<{ Params: { id: string } }>("/runs/:id", async (request, reply) => {

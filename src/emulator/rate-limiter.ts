@@ -42,8 +42,7 @@ export const EMULATOR_RATE_WINDOWS: readonly RateWindow[] = [
 ];
 
 export type RateDecision =
-  | { allowed: true }
-  | { allowed: false; window: RateWindow; /** emulated ms until one more request fits */ waitMs: number };
+  { allowed: true } | { allowed: false; window: RateWindow; /** emulated ms until one more request fits */ waitMs: number };
 
 /** Pure decision over one window's request times (ascending, emulated ms). */
 export function decideWindow(stamps: readonly number[], now: number, window: RateWindow): number {

@@ -26,10 +26,9 @@ export const RunScriptInputSchema = z.strictObject({
   outcome: z.enum(["completed", "failed"], { error: "outcome must be completed or failed" }).optional(),
   finalStatus: z.string().min(1, { error: "finalStatus must not be empty" }).optional(),
   pullRequests: z
-    .union([
-      z.array(ScriptedPullRequestSchema),
-      z.number().int().min(0).max(100),
-    ], { error: "pullRequests must be a count (0..100) or a list of {title, head_branch_name}" })
+    .union([z.array(ScriptedPullRequestSchema), z.number().int().min(0).max(100)], {
+      error: "pullRequests must be a count (0..100) or a list of {title, head_branch_name}",
+    })
     .optional(),
   logSteps: z
     .number()
@@ -51,7 +50,9 @@ export type ResolvedScript = Omit<RunScript, "match" | "times">;
 export function completeScript(partial: Partial<RunScript>, base: ResolvedScript): ResolvedScript {
   const parsed = RunScriptInputSchema.safeParse(partial);
   if (!parsed.success) {
-    throw new RangeError(`invalid run script: ${parsed.error.issues.map((i) => `${i.path.join(".") || "script"}: ${i.message}`).join("; ")}`);
+    throw new RangeError(
+      `invalid run script: ${parsed.error.issues.map((i) => `${i.path.join(".") || "script"}: ${i.message}`).join("; ")}`,
+    );
   }
   const { match: _match, times: _times, ...rest } = parsed.data;
   const merged: ResolvedScript = { ...base };
@@ -81,8 +82,7 @@ export class ScriptBook {
   /** Takes the script for the next run part with this prompt (consuming one use of it). */
   take(prompt: string): { script: ResolvedScript; scripted: boolean } {
     const entry =
-      this.entries.find((e) => e.match !== undefined && prompt.includes(e.match)) ??
-      this.entries.find((e) => e.match === undefined);
+      this.entries.find((e) => e.match !== undefined && prompt.includes(e.match)) ?? this.entries.find((e) => e.match === undefined);
     if (!entry) return { script: this.defaults, scripted: false };
     entry.remaining -= 1;
     if (entry.remaining <= 0) this.entries.splice(this.entries.indexOf(entry), 1);

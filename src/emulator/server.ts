@@ -43,7 +43,10 @@ export function createEmulatorServer(options: EmulatorOptions = {}): EmulatorSer
       case "FST_ERR_CTP_INVALID_JSON_BODY":
         return send(reply, invalid([{ loc: ["body"], msg: "JSON decode error: the body is not valid JSON", type: "json_invalid" }]));
       case "FST_ERR_CTP_EMPTY_JSON_BODY":
-        return send(reply, invalid([{ loc: ["body"], msg: "Field required: the body is empty but Content-Type says JSON", type: "missing" }]));
+        return send(
+          reply,
+          invalid([{ loc: ["body"], msg: "Field required: the body is empty but Content-Type says JSON", type: "missing" }]),
+        );
       case "FST_ERR_CTP_INVALID_MEDIA_TYPE":
         return send(reply, failure(415, "unsupported body type: send JSON with the header Content-Type: application/json"));
       case "FST_ERR_CTP_BODY_TOO_LARGE":

@@ -6,23 +6,10 @@ import { SOURCE } from "../service/wire.js";
 import type { CreateRunRequestSchema, SourceType } from "../service/wire.js";
 import type * as z from "zod";
 import type { EmulatedClock } from "./clock.js";
-import {
-  isInProgress,
-  openedPullRequests,
-  outcomeTexts,
-  statusOf,
-  visibleStepCount,
-  visibleSteps,
-} from "./lifecycle.js";
+import { isInProgress, openedPullRequests, outcomeTexts, statusOf, visibleStepCount, visibleSteps } from "./lifecycle.js";
 import type { RunPart } from "./lifecycle.js";
 import type { ResolvedScript, ScriptBook } from "./scripts.js";
-import {
-  defaultErrorMessage,
-  defaultPullRequestTitle,
-  defaultResult,
-  defaultSummary,
-  planTrace,
-} from "./trace.js";
+import { defaultErrorMessage, defaultPullRequestTitle, defaultResult, defaultSummary, planTrace } from "./trace.js";
 import type { TracePullRequest, TraceStep } from "./trace.js";
 import type { StatusVocabulary } from "./types.js";
 
@@ -74,7 +61,13 @@ export type WirePage<T> = { items: T[]; total: number; page: number; size: numbe
 
 /** `page` = floor(skip/limit)+1 and `pages` = ceil(total/limit), as the logs endpoint counts them. */
 export function pageOf<T>(all: readonly T[], skip: number, limit: number): WirePage<T> {
-  return { items: all.slice(skip, skip + limit), total: all.length, page: Math.floor(skip / limit) + 1, size: limit, pages: Math.ceil(all.length / limit) };
+  return {
+    items: all.slice(skip, skip + limit),
+    total: all.length,
+    page: Math.floor(skip / limit) + 1,
+    size: limit,
+    pages: Math.ceil(all.length / limit),
+  };
 }
 
 export interface RunStoreOptions {
@@ -261,4 +254,3 @@ export class RunStore {
     return new Date(this.options.clock.wallTimeAt(emulated)).toISOString();
   }
 }
-

@@ -126,13 +126,17 @@ export function planTrace(input: TracePlanInput): PlannedStep[] {
 
   // Most telling entries first, so that short traces still read sensibly.
   const userMessage = isResume && take() ? [userMessageStep(input.prompt)] : [];
-  const closing =
-    take() ? [input.outcome === "completed" ? finalAnswerStep(input.summary, random) : errorStep(input.errorMessage, topic, random)] : [];
+  const closing = take()
+    ? [input.outcome === "completed" ? finalAnswerStep(input.summary, random) : errorStep(input.errorMessage, topic, random)]
+    : [];
   const opening = take() ? [openingPlanStep(topic, isResume, random)] : [];
   const prSteps: TraceStep[] = [];
   if (input.outcome === "completed") {
     const generations = input.pullRequests.filter(() => take()).map((pr) => prGenerationStep(pr));
-    const evaluations = input.pullRequests.slice(0, generations.length).filter(() => take()).map((pr) => prEvaluationStep(pr));
+    const evaluations = input.pullRequests
+      .slice(0, generations.length)
+      .filter(() => take())
+      .map((pr) => prEvaluationStep(pr));
     generations.forEach((g, i) => {
       prSteps.push(g);
       if (evaluations[i]) prSteps.push(evaluations[i]);

@@ -56,7 +56,11 @@ export interface CheckFailures {
 }
 
 /** The failing checks left after `ignore_checks`, in the prompt's shape; no relevance figure when none could be read. */
-function relevantFailures<T extends CheckOutcome>(checks: readonly T[], ignoreChecks: readonly string[], toContext: (check: T) => FailedCheckContext): CheckFailures {
+function relevantFailures<T extends CheckOutcome>(
+  checks: readonly T[],
+  ignoreChecks: readonly string[],
+  toContext: (check: T) => FailedCheckContext,
+): CheckFailures {
   const { failed, ignored } = selectFailedChecks(checks, ignoreChecks);
   return { relevantFailures: failed.length + ignored.length > 0 ? failed.length : undefined, failures: failed.map(toContext) };
 }
@@ -78,7 +82,14 @@ export async function fetchCheckFailures(
       url: run.htmlUrl,
       title: run.title,
       summary: run.summary,
-      annotations: run.annotations.map((a) => ({ path: a.path, startLine: a.startLine, endLine: a.endLine, level: a.level, title: a.title, message: a.message })),
+      annotations: run.annotations.map((a) => ({
+        path: a.path,
+        startLine: a.startLine,
+        endLine: a.endLine,
+        level: a.level,
+        title: a.title,
+        message: a.message,
+      })),
     }));
   }
   const jobs = await listFailedJobs(octokit, repo, trigger.workflowRun.id, { maxLogBytes: limits.logExcerptChars * 2 });
@@ -92,7 +103,11 @@ export async function fetchCheckFailures(
 }
 
 /** The inline comments a review trigger is about. */
-export async function fetchReviewComments(octokit: GitHubClient, repo: RepoRef, trigger: Extract<RunTrigger, { flow: "review" }>): Promise<ReviewCommentContext[]> {
+export async function fetchReviewComments(
+  octokit: GitHubClient,
+  repo: RepoRef,
+  trigger: Extract<RunTrigger, { flow: "review" }>,
+): Promise<ReviewCommentContext[]> {
   if (trigger.reviewComment) return [reviewCommentContextFrom(trigger.reviewComment)];
   if (!trigger.review) return [];
   const comments = await listReviewComments(octokit, repo, trigger.pullRequest.number, trigger.review.id);
@@ -137,7 +152,9 @@ export function promptInputFor(
         instruction: trigger.instruction,
         requester: trigger.actor.login,
         thread: threadContext(trigger.repo, thread!),
-        review: review ? { author: review.author?.login ?? trigger.actor.login, state: review.state, body: review.body, url: review.url } : null,
+        review: review
+          ? { author: review.author?.login ?? trigger.actor.login, state: review.state, body: review.body, url: review.url }
+          : null,
         reviewComments: fetched.reviewComments ?? [],
         triggerCommentUrl: trigger.reviewComment?.url ?? null,
       };

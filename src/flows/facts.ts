@@ -97,20 +97,32 @@ export async function findKnownRun(query: KnownRunQuery): Promise<KnownRunFindin
   const active = await lookup.activeRunInThread(repo, query.threadNumber);
   if (active && active.orgId === client.orgId) {
     // A run still being created has no id yet; planRun only needs to know that something is working.
-    return { known: { runId: active.runId ?? 0, orgId: active.orgId, inProgress: true }, pending: active.runId === null, from: "an unfinished run in this thread" };
+    return {
+      known: { runId: active.runId ?? 0, orgId: active.orgId, inProgress: true },
+      pending: active.runId === null,
+      from: "an unfinished run in this thread",
+    };
   }
 
   const sameOrg = (candidate: Candidate | null) => (candidate && candidate.orgId === client.orgId ? candidate : null);
   const fromThread = (): Candidate | null => {
     const found = listTrustedRunMarkers(query.comments, self).find(({ marker }) => marker.runId !== null && marker.orgId === client.orgId);
-    return found ? { runId: found.marker.runId!, orgId: found.marker.orgId, from: `the bot's comment ${found.commentId} in this thread` } : null;
+    return found
+      ? { runId: found.marker.runId!, orgId: found.marker.orgId, from: `the bot's comment ${found.commentId} in this thread` }
+      : null;
   };
   const fromBranch = async (): Promise<Candidate | null> => {
     if (!query.headBranch) return null;
     const recorded = await lookup.runForBranch(repo, query.headBranch);
     if (recorded) return sameOrg({ ...recorded, from: `the run that produced the branch ${query.headBranch}` });
     const found = findRunForBranch(query.comments, query.headBranch, self);
-    return found ? sameOrg({ runId: found.marker.runId!, orgId: found.marker.orgId, from: `the bot's comment ${found.commentId} naming the branch ${query.headBranch}` }) : null;
+    return found
+      ? sameOrg({
+          runId: found.marker.runId!,
+          orgId: found.marker.orgId,
+          from: `the bot's comment ${found.commentId} naming the branch ${query.headBranch}`,
+        })
+      : null;
   };
   const candidate = query.branchFirst ? ((await fromBranch()) ?? fromThread()) : (fromThread() ?? (await fromBranch()));
   if (!candidate) return { known: null, pending: false, from: null };

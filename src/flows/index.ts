@@ -8,7 +8,14 @@ export * from "./types.js";
 export { prepareRun, replanWithKnownRun, THREAD_COMMENT_SCAN_LIMIT } from "./prepare.js";
 export { configErrorReply, configForDetection, detectDespiteConfigError } from "./config-errors.js";
 export { asMarkerComments, checkFailureFacts, findKnownRun, headBranchOf, triggerPermission, type KnownRunQuery } from "./facts.js";
-export { asPromptComments, fetchCheckFailures, fetchReviewComments, promptInputFor, type CheckFailures, type FetchedThread } from "./context.js";
+export {
+  asPromptComments,
+  fetchCheckFailures,
+  fetchReviewComments,
+  promptInputFor,
+  type CheckFailures,
+  type FetchedThread,
+} from "./context.js";
 export { DEFAULT_MAX_IMAGE_BYTES, triggerImages } from "./images.js";
 export { prepareStop, type PreparedStop, type StopEdit } from "./stop.js";
 export { checkSpendLimitsFromComments, REPOSITORY_COMMENT_PAGES, type SpendLimitCheck } from "./spend-limits.js";

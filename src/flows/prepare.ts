@@ -95,9 +95,13 @@ interface Gathered {
 /** The reads a plan and a prompt need, sent together (they do not depend on each other). */
 async function gather(input: PrepareRunInput, repo: RepoRef | null, thread: ReplyThread | null, limits: PromptLimits): Promise<Gathered> {
   const { trigger, octokit, config } = input;
-  const scan = thread && repo ? listIssueComments(octokit, repo, thread.number, { limit: THREAD_COMMENT_SCAN_LIMIT }) : Promise.resolve({ comments: [] as IssueComment[], total: 0 });
+  const scan =
+    thread && repo
+      ? listIssueComments(octokit, repo, thread.number, { limit: THREAD_COMMENT_SCAN_LIMIT })
+      : Promise.resolve({ comments: [] as IssueComment[], total: 0 });
   const details = repo ? fetchPullRequestDetails(octokit, repo, trigger) : Promise.resolve(null);
-  const reviewComments: Promise<ReviewCommentContext[]> = trigger.flow === "review" && repo ? fetchReviewComments(octokit, repo, trigger) : Promise.resolve([]);
+  const reviewComments: Promise<ReviewCommentContext[]> =
+    trigger.flow === "review" && repo ? fetchReviewComments(octokit, repo, trigger) : Promise.resolve([]);
   const checks: Promise<CheckFailures | undefined> =
     isCheckFailureTrigger(trigger) && repo ? fetchCheckFailures(octokit, repo, trigger, config, limits) : Promise.resolve(undefined);
   const [listed, pullRequest, inline, failures] = await Promise.all([scan, details, reviewComments, checks]);
@@ -179,16 +183,26 @@ export async function prepareRun(input: PrepareRunInput): Promise<PreparedRun> {
   }
 
   const gathered = await gather(input, repo, thread, limits);
-  if (isCheckFailureTrigger(trigger) && isCiPausedByStop(gathered.markerComments, config, { botLogins: [...self.botLogins], appSlug: self.appSlug })) {
+  if (
+    isCheckFailureTrigger(trigger) &&
+    isCiPausedByStop(gathered.markerComments, config, { botLogins: [...self.botLogins], appSlug: self.appSlug })
+  ) {
     const facts: RunFacts = { ...baseFacts, permission, knownRun: null };
     const reason = `CI auto-fix is paused on this pull request: its run was stopped with \`${config.trigger_phrase} stop\`, and nobody has asked with \`${config.trigger_phrase}\` since.`;
     return finishEarly(trigger, facts, { action: "ignore", reason }, thread, config);
   }
 
-  const { knownRun, facts } = await knownRunAndAttempts(input, { repo, thread, gathered, facts: { ...baseFacts, permission, knownRun: null } });
+  const { knownRun, facts } = await knownRunAndAttempts(input, {
+    repo,
+    thread,
+    gathered,
+    facts: { ...baseFacts, permission, knownRun: null },
+  });
   let plan = planRun(trigger, facts);
-  if (knownRun.pending && plan.action === "queue") plan = { ...plan, reason: "The thread's run is still being started; the follow-up is queued for it." };
-  if (plan.action !== "create" && plan.action !== "resume" && plan.action !== "queue") return finishEarly(trigger, facts, plan, thread, config);
+  if (knownRun.pending && plan.action === "queue")
+    plan = { ...plan, reason: "The thread's run is still being started; the follow-up is queued for it." };
+  if (plan.action !== "create" && plan.action !== "resume" && plan.action !== "queue")
+    return finishEarly(trigger, facts, plan, thread, config);
   return prepareStart(input, { plan, facts, knownRun, gathered, thread, limits });
 }
 
@@ -208,7 +222,12 @@ async function prepareStart(
   const { plan, facts, knownRun, gathered, thread } = planned;
   const promptThread = promptThreadOf(trigger);
   const fetchedThread: FetchedThread | null = promptThread
-    ? { thread: promptThread, comments: gathered.listed.comments, omitted: Math.max(0, gathered.listed.total - gathered.listed.comments.length), pullRequest: gathered.pullRequest }
+    ? {
+        thread: promptThread,
+        comments: gathered.listed.comments,
+        omitted: Math.max(0, gathered.listed.total - gathered.listed.comments.length),
+        pullRequest: gathered.pullRequest,
+      }
     : null;
   const attempt = facts.checkSuite ? { number: facts.checkSuite.attemptsSoFar + 1, max: facts.checkSuite.maxAttempts } : undefined;
   const promptInput = promptInputFor(trigger, {
@@ -233,7 +252,9 @@ async function prepareStart(
       ...(isCheckFailureTrigger(trigger) ? { headSha: trigger.headSha } : {}),
     },
     checkAttempt:
-      isCheckFailureTrigger(trigger) && attempt ? { prNumber: trigger.pullRequest.number, headSha: trigger.headSha, number: attempt.number, max: attempt.max } : null,
+      isCheckFailureTrigger(trigger) && attempt
+        ? { prNumber: trigger.pullRequest.number, headSha: trigger.headSha, number: attempt.number, max: attempt.max }
+        : null,
     triggerUrl: triggerUrlOf(trigger),
     promptInput,
     resumePrompt: buildResumePrompt(promptInput, promptOptions),
@@ -287,7 +308,8 @@ async function resolveRepositoryId(input: PrepareRunInput): Promise<RepositoryId
   const lister = client as typeof client & RepositoryLister;
   const directory = input.repositoryIds ?? sharedRepositoryIds;
   const found = await directory.lookup(lister, { fullName: trigger.repo.fullName, githubId: trigger.repo.id }, input.logger);
-  if (found.repoId !== null) input.logger?.debug?.({ repository: trigger.repo.fullName, repoId: found.repoId }, "repo_id found in the service's repository list");
+  if (found.repoId !== null)
+    input.logger?.debug?.({ repository: trigger.repo.fullName, repoId: found.repoId }, "repo_id found in the service's repository list");
   return found;
 }
 
@@ -323,7 +345,9 @@ export function replanWithKnownRun(prepared: PreparedStart, known: KnownRun): Pr
   if (prepared.action === "create") return prepared;
   const facts: RunFacts = { ...prepared.facts, knownRun: known };
   const plan = planRun(prepared.trigger, facts);
-  if (plan.action === "resume") return { ...prepared, facts, plan, reason: plan.reason, action: "resume", runId: plan.runId, orgId: plan.orgId };
-  if (plan.action === "queue") return { ...prepared, facts, plan, reason: plan.reason, action: "queue", runId: plan.runId, orgId: plan.orgId };
+  if (plan.action === "resume")
+    return { ...prepared, facts, plan, reason: plan.reason, action: "resume", runId: plan.runId, orgId: plan.orgId };
+  if (plan.action === "queue")
+    return { ...prepared, facts, plan, reason: plan.reason, action: "queue", runId: plan.runId, orgId: plan.orgId };
   return prepared;
 }

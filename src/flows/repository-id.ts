@@ -67,7 +67,11 @@ export class RepositoryIdDirectory {
   }
 
   /** The repository's id on the service: by `github_id` when the service lists one, else by `full_name`. */
-  async lookup(lister: RepositoryLister, repo: { fullName: string; githubId?: number }, logger?: FlowLogger): Promise<RepositoryIdResolution> {
+  async lookup(
+    lister: RepositoryLister,
+    repo: { fullName: string; githubId?: number },
+    logger?: FlowLogger,
+  ): Promise<RepositoryIdResolution> {
     let index: RepositoryIndex | "unsupported";
     try {
       index = await this.indexFor(lister);
@@ -76,10 +80,14 @@ export class RepositoryIdDirectory {
       return { repoId: null, why: "lookup_failed" };
     }
     if (index === "unsupported") return { repoId: null, why: "no_endpoint" };
-    const found = (repo.githubId !== undefined ? index.byGithubId.get(repo.githubId) : undefined) ?? index.byFullName.get(repo.fullName.toLowerCase());
+    const found =
+      (repo.githubId !== undefined ? index.byGithubId.get(repo.githubId) : undefined) ?? index.byFullName.get(repo.fullName.toLowerCase());
     if (found !== undefined) return { repoId: found, from: "service" };
     if (!index.complete) {
-      logger?.warn({ repository: repo.fullName, pages: this.maxPages }, "the service lists more repositories than the bridge reads; set repo_id in the configuration");
+      logger?.warn(
+        { repository: repo.fullName, pages: this.maxPages },
+        "the service lists more repositories than the bridge reads; set repo_id in the configuration",
+      );
     }
     return { repoId: null, why: "not_listed" };
   }
@@ -105,7 +113,8 @@ export class RepositoryIdDirectory {
       if (listing.kind === "unsupported") return "unsupported";
       const { items, total, size } = listing.page;
       for (const repository of items) {
-        if (typeof repository.github_id === "number" && !index.byGithubId.has(repository.github_id)) index.byGithubId.set(repository.github_id, repository.id);
+        if (typeof repository.github_id === "number" && !index.byGithubId.has(repository.github_id))
+          index.byGithubId.set(repository.github_id, repository.id);
         const fullName = repository.full_name?.toLowerCase();
         if (fullName && !index.byFullName.has(fullName)) index.byFullName.set(fullName, repository.id);
       }

@@ -24,7 +24,6 @@ export interface SpendLimitCheck {
   complete: boolean;
 }
 
-
 export async function checkSpendLimitsFromComments(input: {
   octokit: GitHubClient;
   repo: RepoRef;
@@ -37,7 +36,11 @@ export async function checkSpendLimitsFromComments(input: {
 }): Promise<SpendLimitCheck> {
   const { octokit, repo, prepared, self, now } = input;
   const [threadComments, recent] = await Promise.all([
-    prepared.thread ? listIssueComments(octokit, repo, prepared.thread.number, { limit: THREAD_COMMENT_SCAN_LIMIT }).then((listed) => asMarkerComments(listed.comments)) : Promise.resolve([]),
+    prepared.thread
+      ? listIssueComments(octokit, repo, prepared.thread.number, { limit: THREAD_COMMENT_SCAN_LIMIT }).then((listed) =>
+          asMarkerComments(listed.comments),
+        )
+      : Promise.resolve([]),
     input.recent ?? listRecentRepositoryComments(octokit, repo, now),
   ]);
   const repoStarts = runStartsFromComments(asMarkerComments(recent.comments), self);

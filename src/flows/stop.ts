@@ -77,7 +77,12 @@ export async function prepareStop(input: {
     const key = marker.runId === null ? `request:${commentId}` : `run:${marker.runId}`;
     const role = ownerOf.get(key) === commentId ? "run" : "follow_up";
     const webUrl = marker.runId === null ? null : (webUrls.get(marker.runId) ?? null);
-    return { commentId, marker, role, body: renderStoppedComment({ marker, webUrl, stoppedBy: request.actor.login, role, triggerPhrase: config.trigger_phrase }) };
+    return {
+      commentId,
+      marker,
+      role,
+      body: renderStoppedComment({ marker, webUrl, stoppedBy: request.actor.login, role, triggerPhrase: config.trigger_phrase }),
+    };
   });
 
   const runs = edits.filter((edit) => edit.role === "run");

@@ -32,7 +32,10 @@ async function listLatestFailures<T extends { name: string; conclusion: string |
   fetchPage: (paging: LatestPageParams) => Promise<{ items: T[]; link: string | undefined }>,
 ): Promise<(T & { conclusion: string })[]> {
   const listed = await collectPages(doing, (paging) => fetchPage({ filter: "latest", ...paging }), MAX_LISTED);
-  return listed.filter((item): item is T & { conclusion: string } => !!item.conclusion && FAILED_CONCLUSIONS.includes(item.conclusion) && !isIgnored(item.name, ignore));
+  return listed.filter(
+    (item): item is T & { conclusion: string } =>
+      !!item.conclusion && FAILED_CONCLUSIONS.includes(item.conclusion) && !isIgnored(item.name, ignore),
+  );
 }
 
 export interface CheckAnnotation {
@@ -70,7 +73,11 @@ export async function listFailedCheckRuns(
   const maxAnnotations = options.maxAnnotations ?? DEFAULT_MAX_ANNOTATIONS;
   const where = `${repo.owner}/${repo.repo}`;
   const runs = await listLatestFailures(`listing the check runs of check suite ${checkSuiteId} in ${where}`, ignore, async (paging) => {
-    const response = await octokit.request("GET /repos/{owner}/{repo}/check-suites/{check_suite_id}/check-runs", { ...repo, check_suite_id: checkSuiteId, ...paging });
+    const response = await octokit.request("GET /repos/{owner}/{repo}/check-suites/{check_suite_id}/check-runs", {
+      ...repo,
+      check_suite_id: checkSuiteId,
+      ...paging,
+    });
     return { items: response.data.check_runs, link: response.headers.link };
   });
 
@@ -103,10 +110,18 @@ async function listAnnotations(
 ): Promise<CheckAnnotation[]> {
   // Read enough to choose the failures first, but never more than a few pages.
   const wanted = Math.min(total, Math.max(max, 300));
-  const items = await collectPages(`listing the annotations of check run ${checkRunId}`, async (paging) => {
-    const response = await octokit.request("GET /repos/{owner}/{repo}/check-runs/{check_run_id}/annotations", { ...repo, check_run_id: checkRunId, ...paging });
-    return { items: response.data, link: response.headers.link };
-  }, wanted);
+  const items = await collectPages(
+    `listing the annotations of check run ${checkRunId}`,
+    async (paging) => {
+      const response = await octokit.request("GET /repos/{owner}/{repo}/check-runs/{check_run_id}/annotations", {
+        ...repo,
+        check_run_id: checkRunId,
+        ...paging,
+      });
+      return { items: response.data, link: response.headers.link };
+    },
+    wanted,
+  );
   return items
     .map((a) => ({
       path: a.path,
@@ -141,10 +156,18 @@ export async function listFailedJobs(
 ): Promise<FailedJob[]> {
   const maxLogBytes = options.maxLogBytes ?? DEFAULT_MAX_LOG_BYTES;
   const ignore = options.ignore ?? [];
-  const jobs = await listLatestFailures(`listing the jobs of workflow run ${workflowRunId} in ${repo.owner}/${repo.repo}`, ignore, async (paging) => {
-    const response = await octokit.request("GET /repos/{owner}/{repo}/actions/runs/{run_id}/jobs", { ...repo, run_id: workflowRunId, ...paging });
-    return { items: response.data.jobs, link: response.headers.link };
-  });
+  const jobs = await listLatestFailures(
+    `listing the jobs of workflow run ${workflowRunId} in ${repo.owner}/${repo.repo}`,
+    ignore,
+    async (paging) => {
+      const response = await octokit.request("GET /repos/{owner}/{repo}/actions/runs/{run_id}/jobs", {
+        ...repo,
+        run_id: workflowRunId,
+        ...paging,
+      });
+      return { items: response.data.jobs, link: response.headers.link };
+    },
+  );
 
   const failed: FailedJob[] = [];
   for (const job of jobs) {

@@ -94,10 +94,18 @@ export async function listIssueComments(
 ): Promise<{ comments: IssueComment[]; total: number }> {
   const limit = options.limit ?? DEFAULT_COMMENT_LIMIT;
   if (!Number.isInteger(limit) || limit < 1) throw new GitHubInputError(`limit must be a positive integer, got ${limit}.`);
-  const { items, total } = await collectLastItems(`listing the comments of ${repo.owner}/${repo.repo}#${issueNumber}`, async (paging) => {
-    const response = await octokit.request("GET /repos/{owner}/{repo}/issues/{issue_number}/comments", { ...repo, issue_number: issueNumber, ...paging });
-    return { items: response.data, link: response.headers.link };
-  }, limit);
+  const { items, total } = await collectLastItems(
+    `listing the comments of ${repo.owner}/${repo.repo}#${issueNumber}`,
+    async (paging) => {
+      const response = await octokit.request("GET /repos/{owner}/{repo}/issues/{issue_number}/comments", {
+        ...repo,
+        issue_number: issueNumber,
+        ...paging,
+      });
+      return { items: response.data, link: response.headers.link };
+    },
+    limit,
+  );
   return { comments: items.map(toIssueComment), total };
 }
 
@@ -120,7 +128,14 @@ export async function listRepositoryCommentsSince(
   let complete = false;
   await callGitHub(`listing the comments of ${repo.owner}/${repo.repo} since ${iso}`, async () => {
     for (let page = 1; page <= maxPages; page++) {
-      const response = await octokit.request("GET /repos/{owner}/{repo}/issues/comments", { ...repo, since: iso, sort: "created", direction: "asc", per_page: 100, page });
+      const response = await octokit.request("GET /repos/{owner}/{repo}/issues/comments", {
+        ...repo,
+        since: iso,
+        sort: "created",
+        direction: "asc",
+        per_page: 100,
+        page,
+      });
       comments.push(...response.data.map(toIssueComment));
       if (!hasNextPage(response.headers.link) || response.data.length === 0) {
         complete = true;

@@ -182,7 +182,12 @@ export function toGitHubError(error: unknown, doing: string): GitHubError {
   const saysRateLimit = /rate limit/i.test(details.githubMessage ?? "");
   if (status === 429 || (status === 403 && (wait !== undefined || saysRateLimit))) {
     const seconds = wait ?? 60;
-    return new GitHubRateLimitError(`GitHub rate-limited ${doing} (${status}); retry in ${seconds} s.`, seconds, details, rateLimitSignals(headers));
+    return new GitHubRateLimitError(
+      `GitHub rate-limited ${doing} (${status}); retry in ${seconds} s.`,
+      seconds,
+      details,
+      rateLimitSignals(headers),
+    );
   }
   if (status === 401) {
     return new GitHubAuthenticationError(

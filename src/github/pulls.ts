@@ -73,10 +73,19 @@ export async function findPullRequestsForBranch(
 ): Promise<PullRequest[]> {
   if (branch.trim() === "") throw new GitHubInputError("findPullRequestsForBranch needs a branch name. Nothing was sent.");
   const head = `${options.headOwner ?? repo.owner}:${branch}`;
-  const pulls = await collectPages(`finding pull requests for ${head} in ${repo.owner}/${repo.repo}`, async (paging) => {
-    const response = await octokit.request("GET /repos/{owner}/{repo}/pulls", { ...repo, head, state: options.state ?? "open", ...paging });
-    return { items: response.data, link: response.headers.link };
-  }, options.limit ?? 100);
+  const pulls = await collectPages(
+    `finding pull requests for ${head} in ${repo.owner}/${repo.repo}`,
+    async (paging) => {
+      const response = await octokit.request("GET /repos/{owner}/{repo}/pulls", {
+        ...repo,
+        head,
+        state: options.state ?? "open",
+        ...paging,
+      });
+      return { items: response.data, link: response.headers.link };
+    },
+    options.limit ?? 100,
+  );
   return pulls.map(toPullRequest);
 }
 
@@ -130,9 +139,18 @@ export async function listReviewComments(
   reviewId: number,
   options: { limit?: number } = {},
 ): Promise<ReviewComment[]> {
-  const comments = await collectPages(`listing the comments of review ${reviewId} on ${repo.owner}/${repo.repo}#${prNumber}`, async (paging) => {
-    const response = await octokit.request("GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}/comments", { ...repo, pull_number: prNumber, review_id: reviewId, ...paging });
-    return { items: response.data, link: response.headers.link };
-  }, options.limit ?? 300);
+  const comments = await collectPages(
+    `listing the comments of review ${reviewId} on ${repo.owner}/${repo.repo}#${prNumber}`,
+    async (paging) => {
+      const response = await octokit.request("GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}/comments", {
+        ...repo,
+        pull_number: prNumber,
+        review_id: reviewId,
+        ...paging,
+      });
+      return { items: response.data, link: response.headers.link };
+    },
+    options.limit ?? 300,
+  );
   return comments.map(toReviewComment);
 }

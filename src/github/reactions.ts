@@ -14,15 +14,25 @@ export async function addReaction(
   content: ReactionContent,
 ): Promise<{ id: number; content: ReactionContent; created: boolean }> {
   if (!REACTION_CONTENTS.includes(content)) {
-    throw new GitHubInputError(`Unknown reaction ${JSON.stringify(content)}: use one of ${REACTION_CONTENTS.join(", ")}. Nothing was sent.`);
+    throw new GitHubInputError(
+      `Unknown reaction ${JSON.stringify(content)}: use one of ${REACTION_CONTENTS.join(", ")}. Nothing was sent.`,
+    );
   }
   const doing = `adding a ${content} reaction to ${target.kind.replace("_", " ")} ${target.id} in ${repo.owner}/${repo.repo}`;
   const response = await callGitHub(doing, () => {
     switch (target.kind) {
       case "issue_comment":
-        return octokit.request("POST /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions", { ...repo, comment_id: target.id, content });
+        return octokit.request("POST /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions", {
+          ...repo,
+          comment_id: target.id,
+          content,
+        });
       case "review_comment":
-        return octokit.request("POST /repos/{owner}/{repo}/pulls/comments/{comment_id}/reactions", { ...repo, comment_id: target.id, content });
+        return octokit.request("POST /repos/{owner}/{repo}/pulls/comments/{comment_id}/reactions", {
+          ...repo,
+          comment_id: target.id,
+          content,
+        });
       case "issue":
         return octokit.request("POST /repos/{owner}/{repo}/issues/{issue_number}/reactions", { ...repo, issue_number: target.id, content });
     }

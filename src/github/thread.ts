@@ -64,7 +64,9 @@ export async function listThreadContext(
   const issue = await getIssue(octokit, repo, issueNumber);
   const [pullRequest, listed] = await Promise.all([
     issue.isPullRequest ? getPullRequest(octokit, repo, issueNumber) : Promise.resolve(null),
-    maxComments > 0 ? listIssueComments(octokit, repo, issueNumber, { limit: options.scanLimit ?? 300 }) : Promise.resolve({ comments: [], total: 0 }),
+    maxComments > 0
+      ? listIssueComments(octokit, repo, issueNumber, { limit: options.scanLimit ?? 300 })
+      : Promise.resolve({ comments: [], total: 0 }),
   ]);
   const human = listed.comments.filter((c) => !c.author.isBot && !exclude.has(c.id));
   const comments = maxComments > 0 ? human.slice(-maxComments) : [];

@@ -110,7 +110,8 @@ export const nodeFetch = (async (input: FetchInput, init?: RequestInit) => {
     const status = response.statusCode ?? 0;
     if (init?.redirect !== "manual" && [301, 302, 303, 307, 308].includes(status) && typeof location === "string") {
       response.resume();
-      if (init?.redirect === "error") throw new TypeError("fetch failed", { cause: new Error(`redirected to ${location} with redirect: "error"`) });
+      if (init?.redirect === "error")
+        throw new TypeError("fetch failed", { cause: new Error(`redirected to ${location} with redirect: "error"`) });
       if (redirects >= MAX_REDIRECTS) throw new TypeError("fetch failed", { cause: new Error("redirect count exceeded") });
       // As fetch does: 303, and 301/302 after a POST, turn into a GET without a body.
       if (status === 303 || ((status === 301 || status === 302) && method === "POST")) {
@@ -124,7 +125,14 @@ export const nodeFetch = (async (input: FetchInput, init?: RequestInit) => {
       continue;
     }
     const bytes = await readAll(response, signal);
-    return new BufferedResponse(status, response.statusMessage ?? "", new ResponseHeaders(response.headers), url.href, bytes, redirects > 0);
+    return new BufferedResponse(
+      status,
+      response.statusMessage ?? "",
+      new ResponseHeaders(response.headers),
+      url.href,
+      bytes,
+      redirects > 0,
+    );
   }
 }) as unknown as typeof fetch;
 
@@ -132,18 +140,29 @@ function headerRecord(headers: RequestInit["headers"]): Record<string, string> {
   const record: Record<string, string> = {};
   if (!headers) return record;
   // Duck-typed: naming the global `Headers` would load undici.
-  const entries = Array.isArray(headers) ? headers : typeof (headers as Headers).entries === "function" ? [...(headers as Headers).entries()] : Object.entries(headers);
+  const entries = Array.isArray(headers)
+    ? headers
+    : typeof (headers as Headers).entries === "function"
+      ? [...(headers as Headers).entries()]
+      : Object.entries(headers);
   for (const [name, value] of entries) record[name!.toLowerCase()] = String(value);
   return record;
 }
 
-function send(url: URL, method: string, headers: Record<string, string>, body: string | Uint8Array | null | undefined, signal: AbortSignal | undefined): Promise<IncomingMessage> {
+function send(
+  url: URL,
+  method: string,
+  headers: Record<string, string>,
+  body: string | Uint8Array | null | undefined,
+  signal: AbortSignal | undefined,
+): Promise<IncomingMessage> {
   const transport = transportFor(url.protocol);
   if (!transport) return Promise.reject(new TypeError("fetch failed", { cause: new Error(`unsupported protocol ${url.protocol}`) }));
   if (signal?.aborted) return Promise.reject(signal.reason);
   return new Promise((resolve, reject) => {
     const outgoing: Record<string, string> = { ...headers };
-    if (body !== undefined && body !== null) outgoing["content-length"] = String(typeof body === "string" ? Buffer.byteLength(body) : body.byteLength);
+    if (body !== undefined && body !== null)
+      outgoing["content-length"] = String(typeof body === "string" ? Buffer.byteLength(body) : body.byteLength);
     const request = transport.request(url, { method, headers: outgoing }, (response) => {
       signal?.removeEventListener("abort", onAbort);
       resolve(response);

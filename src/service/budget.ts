@@ -301,7 +301,9 @@ class RedisBudget extends QueuedBudget {
    */
   protected async tryTake(kind: BudgetKind): Promise<number> {
     const p = this.prefix;
-    const windows: RedisWindow[] = [{ key: `${p}:shared`, points: this.windows.shared.points, durationMs: this.windows.shared.durationMs + this.margin }];
+    const windows: RedisWindow[] = [
+      { key: `${p}:shared`, points: this.windows.shared.points, durationMs: this.windows.shared.durationMs + this.margin },
+    ];
     const pauses = [`${p}:pause:read`];
     if (kind === "create") {
       windows.push({ key: `${p}:create`, points: this.windows.create.points, durationMs: this.windows.create.durationMs + this.margin });

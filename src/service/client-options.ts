@@ -105,7 +105,8 @@ function problemsOf(options: AgentRunClientOptions): { problems: string[]; base:
 export function resolveClientOptions(options: AgentRunClientOptions): ClientSettings {
   const { problems, base } = problemsOf(options);
   const logsPath = LogsPathChoiceSchema.safeParse(options.logsPath ?? "auto");
-  if (!logsPath.success) problems.push(`the logs path must be auto, spec or alpha (AGENT_RUN_LOGS_PATH), got "${String(options.logsPath)}"`);
+  if (!logsPath.success)
+    problems.push(`the logs path must be auto, spec or alpha (AGENT_RUN_LOGS_PATH), got "${String(options.logsPath)}"`);
   if (problems.length > 0 || !base) throw new ConfigurationError(`Cannot create the Agent Run client: ${problems.join("; ")}.`);
   const timeScale = options.timeScale ?? 1;
   return {

@@ -72,7 +72,12 @@ export class AgentRunClient {
   /** Starts a run. Retried only when the service certainly did not act (429, connection refused). */
   async createRun(request: CreateRunRequest, options: CallOptions = {}): Promise<AgentRun> {
     const body = validate(CreateRunRequestSchema, request, "create request");
-    const data = await this.transport.send("POST", API_PATHS.createRun(this.orgId), { ...options, body: dropNullish(body), kind: "create", idempotent: false });
+    const data = await this.transport.send("POST", API_PATHS.createRun(this.orgId), {
+      ...options,
+      body: dropNullish(body),
+      kind: "create",
+      idempotent: false,
+    });
     return this.noteStatus(parse(AgentRunSchema, data, "create response"));
   }
 
@@ -99,7 +104,12 @@ export class AgentRunClient {
     const q = validate(LogsQuerySchema, query, "logs query");
     return this.logsPathInUse.fetch(API_PATHS.runLogsAlpha(this.orgId, id), async (which) => {
       const path = which === "alpha" ? API_PATHS.runLogsAlpha(this.orgId, id) : API_PATHS.runLogs(this.orgId, id);
-      const data = await this.transport.send("GET", path, { ...options, query: { skip: q.skip, limit: q.limit }, kind: "read", idempotent: true });
+      const data = await this.transport.send("GET", path, {
+        ...options,
+        query: { skip: q.skip, limit: q.limit },
+        kind: "read",
+        idempotent: true,
+      });
       return this.noteStatus(parse(AgentRunWithLogsSchema, data, "logs response"));
     });
   }
@@ -120,7 +130,13 @@ export class AgentRunClient {
     const q = validate(ListRepositoriesQuerySchema, query, "repositories query");
     const path = API_PATHS.listRepositories(this.orgId);
     const fetchPage = () => this.transport.send("GET", path, { ...options, query: definedOnly(q), kind: "read", idempotent: true });
-    return this.optionalEndpoints.list({ endpoint: "listRepositories", path, schema: RepositoriesPageSchema, what: "repositories page", fetchPage });
+    return this.optionalEndpoints.list({
+      endpoint: "listRepositories",
+      path,
+      schema: RepositoriesPageSchema,
+      what: "repositories page",
+      fetchPage,
+    });
   }
 
   /** Says once per value that a status is unknown: such runs are watched until their deadline. */
@@ -128,7 +144,9 @@ export class AgentRunClient {
     const status = run.status;
     if (typeof status === "string" && classifyRunStatus(status) === "unknown" && !this.reportedStatuses.has(status)) {
       this.reportedStatuses.add(status);
-      this.logger.warn(`The service reported the run status "${status.slice(0, 60)}", which the bridge does not know: such runs are watched until their deadline.`);
+      this.logger.warn(
+        `The service reported the run status "${status.slice(0, 60)}", which the bridge does not know: such runs are watched until their deadline.`,
+      );
     }
     return run;
   }

@@ -128,34 +128,31 @@ export function errorForStatus(status: number, details: ServiceErrorDetails): Ag
   const fields = [...new Set((details.fieldIssues ?? []).map((issue) => issue.field))];
   switch (status) {
     case 400:
-      return new BadRequestError(rejectedFields(fields, status) ?? "The service rejected the request parameters (400): check the values sent.", d);
-    case 401:
-      return new AuthenticationError(
-        "The API token was rejected (401): check AGENT_RUN_API_TOKEN (or --token / api-token).",
+      return new BadRequestError(
+        rejectedFields(fields, status) ?? "The service rejected the request parameters (400): check the values sent.",
         d,
       );
+    case 401:
+      return new AuthenticationError("The API token was rejected (401): check AGENT_RUN_API_TOKEN (or --token / api-token).", d);
     case 403:
       return new PermissionError(
         "The API token has no permission for this organization or run (403): check AGENT_RUN_ORG_ID and the token's access.",
         d,
       );
     case 404:
-      return new NotFoundError(
-        "Not found (404): check the run id and that it belongs to the organization in AGENT_RUN_ORG_ID.",
-        d,
-      );
+      return new NotFoundError("Not found (404): check the run id and that it belongs to the organization in AGENT_RUN_ORG_ID.", d);
     case 402:
       return new PaymentRequiredError(
         "The organization's plan allowance is used up (402): add credits or raise the plan before starting more runs.",
         d,
       );
     case 422:
-      return new UnprocessableError(rejectedFields(fields, status) ?? "The service could not process the request (422): fix the fields it names.", d);
-    case 429:
-      return new RateLimitError(
-        "The service's rate limit was exceeded (429): slow down, or wait for the window to pass.",
+      return new UnprocessableError(
+        rejectedFields(fields, status) ?? "The service could not process the request (422): fix the fields it names.",
         d,
       );
+    case 429:
+      return new RateLimitError("The service's rate limit was exceeded (429): slow down, or wait for the window to pass.", d);
     default:
       if (status >= 500) {
         return new ServerError(`The service failed (${status}): try again later; if it persists, report it.`, d);
@@ -190,7 +187,10 @@ export function readErrorBody(text: string): { serverMessage?: string; fieldIssu
   if (!parsed.success) return { fieldIssues: [] };
   const { message, detail } = parsed.data;
   if (Array.isArray(detail)) {
-    const fieldIssues = detail.map((issue) => ({ field: fieldName(issue.loc ?? []), message: (issue.msg ?? issue.type ?? "invalid").trim() }));
+    const fieldIssues = detail.map((issue) => ({
+      field: fieldName(issue.loc ?? []),
+      message: (issue.msg ?? issue.type ?? "invalid").trim(),
+    }));
     const serverMessage = fieldIssues
       .map((issue) => (issue.field ? `${issue.field}: ${issue.message}` : issue.message))
       .join("; ")

@@ -12,4 +12,10 @@ export {
   type ServiceLogger,
   type WaitOptions,
 } from "./client.js";
-export { findInterruptedRun, parseServiceTimestamp, INTERRUPTED_RUN_DEFAULTS, type InterruptedRunQuery, type InterruptedRunSearch } from "./reconcile.js";
+export {
+  findInterruptedRun,
+  parseServiceTimestamp,
+  INTERRUPTED_RUN_DEFAULTS,
+  type InterruptedRunQuery,
+  type InterruptedRunSearch,
+} from "./reconcile.js";

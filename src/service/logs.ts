@@ -40,7 +40,9 @@ export class LogsPathInUse {
         throw alphaError instanceof NotFoundError ? specError : alphaError;
       }
       if (!this.path) {
-        this.logger.warn(`The logs endpoint answers at ${pathTemplate(alphaPath)} (not the spec's path): this client uses that path from now on.`);
+        this.logger.warn(
+          `The logs endpoint answers at ${pathTemplate(alphaPath)} (not the spec's path): this client uses that path from now on.`,
+        );
       }
       this.path = "alpha";
       return page;

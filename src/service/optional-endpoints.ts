@@ -45,7 +45,13 @@ export class OptionalEndpoints {
     return this.unsupported.has(endpoint);
   }
 
-  async list<S extends z.ZodMiniType>({ endpoint, path, schema, what, fetchPage }: OptionalRequest<S>): Promise<OptionalListing<z.output<S>>> {
+  async list<S extends z.ZodMiniType>({
+    endpoint,
+    path,
+    schema,
+    what,
+    fetchPage,
+  }: OptionalRequest<S>): Promise<OptionalListing<z.output<S>>> {
     if (this.unsupported.has(endpoint)) return { kind: "unsupported", endpoint };
     let data: unknown;
     try {
@@ -54,7 +60,9 @@ export class OptionalEndpoints {
       if (error instanceof AgentRunError && (error.status === 404 || error.status === 405)) {
         if (!this.unsupported.has(endpoint)) {
           this.unsupported.add(endpoint);
-          this.logger.warn(`The service has no ${pathTemplate(path)} endpoint (${error.status}): ${OPTIONAL_FEATURE[endpoint]} is off for this client.`);
+          this.logger.warn(
+            `The service has no ${pathTemplate(path)} endpoint (${error.status}): ${OPTIONAL_FEATURE[endpoint]} is off for this client.`,
+          );
         }
         return { kind: "unsupported", endpoint };
       }

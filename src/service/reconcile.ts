@@ -49,7 +49,8 @@ const ORDER_TOLERANCE_MS = 1_000;
  */
 export async function findInterruptedRun(client: AgentRunClient, query: InterruptedRunQuery): Promise<InterruptedRunSearch> {
   const wanted = wantedMetadata(query.match);
-  if (!Number.isFinite(query.sentAfter)) throw new RequestValidationError("interrupted run search", ["sentAfter must be an epoch time in milliseconds"]);
+  if (!Number.isFinite(query.sentAfter))
+    throw new RequestValidationError("interrupted run search", ["sentAfter must be an epoch time in milliseconds"]);
   const maxPages = query.maxPages ?? INTERRUPTED_RUN_DEFAULTS.maxPages;
   const pageSize = query.pageSize ?? INTERRUPTED_RUN_DEFAULTS.pageSize;
   const windowStart = query.sentAfter - (query.clockSkewMs ?? INTERRUPTED_RUN_DEFAULTS.clockSkewMs);
@@ -69,7 +70,11 @@ export async function findInterruptedRun(client: AgentRunClient, query: Interrup
       const createdAt = parseServiceTimestamp(run.created_at);
       if (createdAt === undefined) continue;
       if (previous !== undefined && createdAt > previous + ORDER_TOLERANCE_MS) {
-        return { kind: "inconclusive", reason: "the service does not list runs newest first, so the listing cannot be bounded by time", pagesRead };
+        return {
+          kind: "inconclusive",
+          reason: "the service does not list runs newest first, so the listing cannot be bounded by time",
+          pagesRead,
+        };
       }
       previous = createdAt;
       if (createdAt < windowStart) reachedWindowStart = true;
@@ -89,8 +94,10 @@ export async function findInterruptedRun(client: AgentRunClient, query: Interrup
 
 function wantedMetadata(match: InterruptedRunQuery["match"]): Array<[string, string]> {
   const wanted: Array<[string, string]> = [];
-  if (match.delivery_id !== undefined && String(match.delivery_id) !== "") wanted.push([BRIDGE_METADATA_KEYS.deliveryId, String(match.delivery_id)]);
-  if (match.bridge_task_id !== undefined && String(match.bridge_task_id) !== "") wanted.push([BRIDGE_METADATA_KEYS.bridgeTaskId, String(match.bridge_task_id)]);
+  if (match.delivery_id !== undefined && String(match.delivery_id) !== "")
+    wanted.push([BRIDGE_METADATA_KEYS.deliveryId, String(match.delivery_id)]);
+  if (match.bridge_task_id !== undefined && String(match.bridge_task_id) !== "")
+    wanted.push([BRIDGE_METADATA_KEYS.bridgeTaskId, String(match.bridge_task_id)]);
   if (wanted.length === 0) {
     // Matching on nothing would adopt any recent run: refuse rather than guess.
     throw new RequestValidationError("interrupted run search", ["match needs delivery_id or bridge_task_id"]);

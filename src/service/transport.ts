@@ -96,7 +96,9 @@ export class ServiceTransport {
       shouldRetry: ({ error }) => {
         if (Date.now() >= deadline) return false;
         if (!options.idempotent) return certainlyNotActedOn(error);
-        return error instanceof RateLimitError || error instanceof ServerError || error instanceof NetworkError || error instanceof TimeoutError;
+        return (
+          error instanceof RateLimitError || error instanceof ServerError || error instanceof NetworkError || error instanceof TimeoutError
+        );
       },
     });
   }
@@ -125,7 +127,11 @@ export class ServiceTransport {
     try {
       return text === "" ? null : JSON.parse(text);
     } catch {
-      throw new InvalidResponseError(`The service answered ${response.status} with a body that is not JSON.`, { method, path, status: response.status });
+      throw new InvalidResponseError(`The service answered ${response.status} with a body that is not JSON.`, {
+        method,
+        path,
+        status: response.status,
+      });
     }
   }
 

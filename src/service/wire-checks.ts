@@ -19,14 +19,16 @@ export function validate<S extends z.ZodMiniType>(schema: S, value: unknown, wha
 }
 
 export function validateRunId(runId: number): number {
-  if (!Number.isInteger(runId) || runId <= 0) throw new RequestValidationError("run id", [`must be a positive integer, got ${String(runId)}`]);
+  if (!Number.isInteger(runId) || runId <= 0)
+    throw new RequestValidationError("run id", [`must be a positive integer, got ${String(runId)}`]);
   return runId;
 }
 
 /** The answer as the schema reads it; `what` names it in the error ("run", "logs response"). */
 export function parse<S extends z.ZodMiniType>(schema: S, value: unknown, what: string): z.output<S> {
   const result = schema.safeParse(value);
-  if (!result.success) throw new InvalidResponseError(`The service's ${what} cannot be read: ${describeIssues(result.error.issues).join("; ")}.`);
+  if (!result.success)
+    throw new InvalidResponseError(`The service's ${what} cannot be read: ${describeIssues(result.error.issues).join("; ")}.`);
   return result.data;
 }
 

@@ -162,7 +162,11 @@ export const LogEntrySchema = z.lazy(() =>
 export type LogEntry = z.infer<typeof LogEntrySchema>;
 
 /** A list the service may leave out or send as null: read as empty. */
-const listOf = <T extends z.ZodMiniType>(item: T) => z.pipe(z.nullish(z.array(item)), z.transform((items) => items ?? []));
+const listOf = <T extends z.ZodMiniType>(item: T) =>
+  z.pipe(
+    z.nullish(z.array(item)),
+    z.transform((items) => items ?? []),
+  );
 
 /** Spec §2.4 `AgentRunWithLogsResponse`, read leniently (ALPHA). */
 export const AgentRunWithLogsSchema = z.lazy(() =>
@@ -233,12 +237,14 @@ export const ErrorBodySchema = z.lazy(() =>
 
 const DATA_URI = /^data:[\w.+-]+\/[\w.+-]+(;[\w-]+=[\w.-]+)*;base64,[A-Za-z0-9+/]+={0,2}$/;
 
-export const ImageDataUriSchema = z.lazy(() => z.string().check(z.regex(DATA_URI, { error: "each image must be a base64 data URI such as data:image/png;base64,iVBOR…" })));
+export const ImageDataUriSchema = z.lazy(() =>
+  z.string().check(z.regex(DATA_URI, { error: "each image must be a base64 data URI such as data:image/png;base64,iVBOR…" })),
+);
 
 /** A JSON object (not an array, not null). */
 export const MetadataSchema = z.lazy(() =>
   z.record(z.string(), z.unknown(), {
-    error: "metadata must be a JSON object such as {\"key\":\"value\"}",
+    error: 'metadata must be a JSON object such as {"key":"value"}',
   }),
 );
 

@@ -51,7 +51,18 @@ describe("create", () => {
     const run = answer.body;
     expect(AgentRunSchema.parse(run)).toBeTruthy();
     expect(Object.keys(run).sort()).toEqual(
-      ["created_at", "git_host_pull_requests", "id", "metadata", "organization_id", "result", "source_type", "status", "summary", "web_url"].sort(),
+      [
+        "created_at",
+        "git_host_pull_requests",
+        "id",
+        "metadata",
+        "organization_id",
+        "result",
+        "source_type",
+        "status",
+        "summary",
+        "web_url",
+      ].sort(),
     );
     expect(run).toMatchObject({
       organization_id: emu.orgId,

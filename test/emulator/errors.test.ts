@@ -50,7 +50,10 @@ describe("400: invalid parameters, in FastAPI's shape", () => {
 
   it("create: empty body", async () => {
     const emu = await emulator();
-    const withType = await call(emu, "POST", API_PATHS.createRun(emu.orgId), { rawBody: "", headers: { "content-type": "application/json" } });
+    const withType = await call(emu, "POST", API_PATHS.createRun(emu.orgId), {
+      rawBody: "",
+      headers: { "content-type": "application/json" },
+    });
     expect(withType.status).toBe(400);
     expect(issueLocations(withType.body)).toEqual(["body"]);
     const without = await call(emu, "POST", API_PATHS.createRun(emu.orgId));
@@ -72,7 +75,9 @@ describe("400: invalid parameters, in FastAPI's shape", () => {
     const emu = await emulator();
     const get = await call(emu, "GET", routePath("getRun", { org_id: 1, agent_run_id: "abc" }));
     expect(get.status).toBe(400);
-    expect(get.body).toEqual({ detail: [{ loc: ["path", "agent_run_id"], msg: expect.stringContaining("valid integer"), type: "int_parsing" }] });
+    expect(get.body).toEqual({
+      detail: [{ loc: ["path", "agent_run_id"], msg: expect.stringContaining("valid integer"), type: "int_parsing" }],
+    });
     const logs = await call(emu, "GET", routePath("runLogs", { org_id: "one", agent_run_id: "1.5" }));
     expect(logs.status).toBe(400);
     expect(issueLocations(logs.body)).toEqual(["path.org_id", "path.agent_run_id"]);

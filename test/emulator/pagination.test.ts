@@ -138,7 +138,11 @@ describe("trace content (spec §2.7)", () => {
     const b = await emulator();
     // Timestamps and the emulator's own address differ between the two; the content must not.
     const strip = (entries: LogEntry[]) =>
-      JSON.parse(JSON.stringify(entries.map(({ created_at: _c, ...rest }) => rest)).replaceAll(a.url, "URL").replaceAll(b.url, "URL"));
+      JSON.parse(
+        JSON.stringify(entries.map(({ created_at: _c, ...rest }) => rest))
+          .replaceAll(a.url, "URL")
+          .replaceAll(b.url, "URL"),
+      );
     const ra = await createRun(a, { prompt: "Same prompt twice" });
     const rb = await createRun(b, { prompt: "Same prompt twice" });
     finishAllRuns(a);

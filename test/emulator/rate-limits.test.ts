@@ -19,7 +19,12 @@ describe("rate limits per token (spec §8, sliding windows)", () => {
   });
 
   it("counts per token: another token still has its full budget", async () => {
-    const emu = await emulator({ tokens: [{ token: "a", orgIds: [1] }, { token: "b", orgIds: [1] }] });
+    const emu = await emulator({
+      tokens: [
+        { token: "a", orgIds: [1] },
+        { token: "b", orgIds: [1] },
+      ],
+    });
     for (let i = 0; i < CREATE_LIMIT; i++) await createRun(emu, { prompt: "a" }, { token: "a" });
     expect((await createRun(emu, { prompt: "a" }, { token: "a" })).status).toBe(429);
     expect((await createRun(emu, { prompt: "b" }, { token: "b" })).status).toBe(200);

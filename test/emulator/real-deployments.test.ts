@@ -13,7 +13,10 @@ describe("errorStyle: fastapi answers as real deployments do", () => {
     const missing = await createRun(emu, { agent_type: "robot" });
     expect(missing.status).toBe(422);
     expect(issueLocations(missing.body)).toEqual(expect.arrayContaining(["body.prompt", "body.agent_type"]));
-    const malformed = await call(emu, "POST", API_PATHS.createRun(emu.orgId), { rawBody: "{", headers: { "content-type": "application/json" } });
+    const malformed = await call(emu, "POST", API_PATHS.createRun(emu.orgId), {
+      rawBody: "{",
+      headers: { "content-type": "application/json" },
+    });
     expect(malformed.status).toBe(422);
     expect(issueLocations(malformed.body)).toEqual(["body"]);
     const badQuery = await call(emu, "GET", `${API_PATHS.listRuns(emu.orgId)}?limit=500`);
@@ -23,12 +26,21 @@ describe("errorStyle: fastapi answers as real deployments do", () => {
 
   it("other errors are {message, status_code}: 401, 403, 404, 409, 429", async () => {
     const emu = await emulator({ errorStyle: "fastapi", tokens: [{ token: "t-one", orgIds: [1] }], timeScale: 0.001 });
-    expect((await getRun(emu, 1, { token: "wrong" })).body).toEqual({ message: expect.stringContaining("invalid API token"), status_code: 401 });
-    expect((await call(emu, "GET", API_PATHS.getRun(2, 1))).body).toEqual({ message: expect.stringContaining("organization 2"), status_code: 403 });
+    expect((await getRun(emu, 1, { token: "wrong" })).body).toEqual({
+      message: expect.stringContaining("invalid API token"),
+      status_code: 401,
+    });
+    expect((await call(emu, "GET", API_PATHS.getRun(2, 1))).body).toEqual({
+      message: expect.stringContaining("organization 2"),
+      status_code: 403,
+    });
     expect((await getRun(emu, 99)).body).toEqual({ message: "Agent run not found.", status_code: 404 });
     emu.control.script({ durationMs: 3_600_000 });
     const run = await createRun(emu, { prompt: "long" });
-    expect((await resumeRun(emu, run.body.id, "more")).body).toEqual({ message: expect.stringContaining("still running"), status_code: 409 });
+    expect((await resumeRun(emu, run.body.id, "more")).body).toEqual({
+      message: expect.stringContaining("still running"),
+      status_code: 409,
+    });
     emu.control.setFaults({ rateLimitStorm: { count: 1 } });
     const limited = await getRun(emu, run.body.id);
     expect(limited.status).toBe(429);
@@ -72,11 +84,13 @@ describe("the organization's runs", () => {
   it("lists runs newest first in pages of {items, total, page, size, pages}, with their metadata", async () => {
     const emu = await emulator({ rateLimits: false });
     for (let i = 1; i <= 7; i++) await createRun(emu, { prompt: `task ${i}`, metadata: { n: i } });
-    const first = await call<{ items: Array<{ id: number; metadata: { n: number } }>; total: number; page: number; size: number; pages: number }>(
-      emu,
-      "GET",
-      `${API_PATHS.listRuns(emu.orgId)}?limit=3`,
-    );
+    const first = await call<{
+      items: Array<{ id: number; metadata: { n: number } }>;
+      total: number;
+      page: number;
+      size: number;
+      pages: number;
+    }>(emu, "GET", `${API_PATHS.listRuns(emu.orgId)}?limit=3`);
     expect(first.status).toBe(200);
     expect(first.body).toMatchObject({ total: 7, page: 1, size: 3, pages: 3 });
     expect(first.body.items.map((r) => r.metadata.n)).toEqual([7, 6, 5]);
@@ -97,7 +111,9 @@ describe("the organization's runs", () => {
     await createRun(emu, { prompt: "b" }, { token: "bob-token" });
     await call(emu, "POST", API_PATHS.createRun(2), { body: { prompt: "other org" }, token: "bob-token" });
     const ids = async (query: string) =>
-      (await call<{ items: Array<{ id: number }> }>(emu, "GET", `${API_PATHS.listRuns(1)}${query}`, { token: "alice-token" })).body.items.map((r) => r.id);
+      (
+        await call<{ items: Array<{ id: number }> }>(emu, "GET", `${API_PATHS.listRuns(1)}${query}`, { token: "alice-token" })
+      ).body.items.map((r) => r.id);
     expect(await ids("")).toEqual([2, 1]);
     expect(await ids("?user_id=11")).toEqual([1]);
     expect(await ids("?user_id=2")).toEqual([2]);
@@ -111,10 +127,18 @@ describe("the organization's runs", () => {
   it("can be switched off (404), by option or through /_emulator/endpoints", async () => {
     const emu = await emulator({ endpoints: { listRuns: false } });
     expect((await call(emu, "GET", API_PATHS.listRuns(emu.orgId))).status).toBe(404);
-    const admin = await fetch(`${emu.url}/_emulator/endpoints`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ listRuns: true }) });
+    const admin = await fetch(`${emu.url}/_emulator/endpoints`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ listRuns: true }),
+    });
     expect(admin.status).toBe(200);
     expect((await call(emu, "GET", API_PATHS.listRuns(emu.orgId))).status).toBe(200);
-    const wrong = await fetch(`${emu.url}/_emulator/endpoints`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ logs: ["beta"] }) });
+    const wrong = await fetch(`${emu.url}/_emulator/endpoints`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ logs: ["beta"] }),
+    });
     expect(wrong.status).toBe(400);
   });
 });
@@ -145,7 +169,9 @@ describe("the organization's repositories", () => {
     const emu = await emulator({ repositories, errorStyle: "fastapi" });
     const wrong = await createRun(emu, { prompt: "p", repo_id: 40 });
     expect(wrong.status).toBe(422);
-    expect(wrong.body).toEqual({ detail: [{ loc: ["body", "repo_id"], msg: "repository 40 is not a repository of organization 1", type: "value_error" }] });
+    expect(wrong.body).toEqual({
+      detail: [{ loc: ["body", "repo_id"], msg: "repository 40 is not a repository of organization 1", type: "value_error" }],
+    });
     expect((await createRun(emu, { prompt: "p", repo_id: 12 })).status).toBe(200);
   });
 
@@ -160,7 +186,9 @@ describe("the organization's repositories", () => {
       body: JSON.stringify({ repositories: [{ id: 7, full_name: "octo-org/widgets" }] }),
     });
     expect(admin.status).toBe(200);
-    expect((await call<{ items: Array<{ id: number }> }>(emu, "GET", API_PATHS.listRepositories(emu.orgId))).body.items.map((r) => r.id)).toEqual([7]);
+    expect(
+      (await call<{ items: Array<{ id: number }> }>(emu, "GET", API_PATHS.listRepositories(emu.orgId))).body.items.map((r) => r.id),
+    ).toEqual([7]);
     expect(() => emu.control.setRepositories([{ id: 1, full_name: "no-slash" }])).toThrow(/full_name must look like owner\/name/);
     emu.control.setEndpoints({ listRepositories: false });
     expect((await call(emu, "GET", API_PATHS.listRepositories(emu.orgId))).status).toBe(404);

@@ -60,8 +60,15 @@ export function createRunnerFiles(): RunnerFiles {
   const dir = temporaryDir("action-step-");
   const workspace = join(dir, "workspace");
   mkdirSync(workspace);
-  const files = { dir, eventPath: join(dir, "event.json"), outputPath: join(dir, "output"), summaryPath: join(dir, "summary.md"), workspace };
-  for (const path of [files.outputPath, files.summaryPath, join(dir, "state"), join(dir, "env"), join(dir, "path")]) writeFileSync(path, "");
+  const files = {
+    dir,
+    eventPath: join(dir, "event.json"),
+    outputPath: join(dir, "output"),
+    summaryPath: join(dir, "summary.md"),
+    workspace,
+  };
+  for (const path of [files.outputPath, files.summaryPath, join(dir, "state"), join(dir, "env"), join(dir, "path")])
+    writeFileSync(path, "");
   return files;
 }
 
@@ -155,15 +162,24 @@ export interface ChildResult {
 }
 
 /** Runs the bundle with exactly the step's environment (plus PATH and HOME), as the runner starts `node dist/index.js`. */
-export function runBundledAction(nodeBinary: string, env: Record<string, string>, options: { script?: string; timeoutMs?: number } = {}): Promise<ChildResult> {
+export function runBundledAction(
+  nodeBinary: string,
+  env: Record<string, string>,
+  options: { script?: string; timeoutMs?: number } = {},
+): Promise<ChildResult> {
   const script = options.script ?? join(ROOT, "dist", "index.js");
   return new Promise((resolvePromise) => {
     execFile(
       nodeBinary,
       [script],
-      { cwd: env.GITHUB_WORKSPACE, env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env }, timeout: options.timeoutMs ?? 60_000, maxBuffer: 16 * 1024 * 1024 },
+      {
+        cwd: env.GITHUB_WORKSPACE,
+        env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env },
+        timeout: options.timeoutMs ?? 60_000,
+        maxBuffer: 16 * 1024 * 1024,
+      },
       (error, stdout, stderr) => {
-        const code = error && typeof (error as { code?: unknown }).code === "number" ? ((error as { code: number }).code) : error ? null : 0;
+        const code = error && typeof (error as { code?: unknown }).code === "number" ? (error as { code: number }).code : error ? null : 0;
         resolvePromise({ exitCode: code, stdout, stderr });
       },
     );
@@ -189,10 +205,21 @@ export function workflowRunCompletedPayload(input: {
   forkRun?: boolean;
 }): WebhookEventMap["workflow_run"] {
   const examples = definitions.find((d) => d.name === "workflow_run")!.examples as Json[];
-  const payload = structuredClone(examples.find((e) => e.action === "completed" && ((e.workflow_run as Json).pull_requests as unknown[]).length > 0)!);
+  const payload = structuredClone(
+    examples.find((e) => e.action === "completed" && ((e.workflow_run as Json).pull_requests as unknown[]).length > 0)!,
+  );
   const run = payload.workflow_run as Json;
   const template = (run.pull_requests as Json[])[0]!;
-  const repository = { ...(payload.repository as Json), id: REPO_ID, name: REPO, full_name: FULL_NAME, html_url: HTML, private: false, default_branch: "main", owner: { ...((payload.repository as Json).owner as Json), login: OWNER } };
+  const repository = {
+    ...(payload.repository as Json),
+    id: REPO_ID,
+    name: REPO,
+    full_name: FULL_NAME,
+    html_url: HTML,
+    private: false,
+    default_branch: "main",
+    owner: { ...((payload.repository as Json).owner as Json), login: OWNER },
+  };
   payload.repository = repository;
   delete payload.installation;
   const headRepository = input.forkRun ? { ...repository, id: REPO_ID + 1, full_name: `fork-owner/${REPO}`, name: REPO } : repository;
@@ -226,7 +253,14 @@ export function workflowRunCompletedPayload(input: {
 export function workflowDispatchPayload(inputs: Record<string, string> = {}): object {
   const examples = definitions.find((d) => d.name === "workflow_dispatch")!.examples as Json[];
   const payload = structuredClone(examples[0]!);
-  payload.repository = { ...(payload.repository as Json), id: REPO_ID, name: REPO, full_name: FULL_NAME, html_url: HTML, owner: { ...((payload.repository as Json).owner as Json), login: OWNER } };
+  payload.repository = {
+    ...(payload.repository as Json),
+    id: REPO_ID,
+    name: REPO,
+    full_name: FULL_NAME,
+    html_url: HTML,
+    owner: { ...((payload.repository as Json).owner as Json), login: OWNER },
+  };
   payload.inputs = inputs;
   payload.sender = { ...(payload.sender as Json), login: "maintainer", type: "User" };
   delete payload.installation;
@@ -251,7 +285,15 @@ export function actionSeed(): FakeGitHubSeed {
     writer: ACTIONS_BOT,
     repositories: [{ owner: OWNER, name: REPO, id: REPO_ID }],
     issues: [{ number: 1, title: "Flaky date test", body: "`dates.test.ts` fails on Tuesdays.", user: "maintainer" }],
-    pulls: [{ number: 2, title: "Fix the flaky date test", body: "Pins the clock.", head: { ref: PR_BRANCH, sha: PR_HEAD_SHA }, user: "maintainer" }],
+    pulls: [
+      {
+        number: 2,
+        title: "Fix the flaky date test",
+        body: "Pins the clock.",
+        head: { ref: PR_BRANCH, sha: PR_HEAD_SHA },
+        user: "maintainer",
+      },
+    ],
     collaborators: [
       { login: "maintainer", permission: "write" },
       { login: "reader", permission: "read" },
@@ -271,7 +313,9 @@ export interface ActionHarness {
    * Runs runner.ts's `runAction()` in this process as the entry (index.ts) starts it: the head
    * start's GitHub reads first (`headStart` replaces them: null for none, or reads sent otherwise).
    */
-  step(spec: Omit<StepSpec, "githubApiUrl" | "files"> & { files?: RunnerFiles; headStart?: (env: Env) => HeadStart | null }): Promise<InProcessStep>;
+  step(
+    spec: Omit<StepSpec, "githubApiUrl" | "files"> & { files?: RunnerFiles; headStart?: (env: Env) => HeadStart | null },
+  ): Promise<InProcessStep>;
   close(): Promise<void>;
 }
 
@@ -304,14 +348,21 @@ export async function startViewerFront(targetUrl: string, viewerLogin: string): 
       for await (const chunk of req) chunks.push(chunk as Buffer);
       const body = Buffer.concat(chunks);
       if (req.method === "POST" && req.url === "/graphql") {
-        res.writeHead(200, { "content-type": "application/json; charset=utf-8" }).end(JSON.stringify({ data: { viewer: { login: viewerLogin } } }));
+        res
+          .writeHead(200, { "content-type": "application/json; charset=utf-8" })
+          .end(JSON.stringify({ data: { viewer: { login: viewerLogin } } }));
         return;
       }
       const headers: Record<string, string> = {};
       for (const [name, value] of Object.entries(req.headers)) {
         if (typeof value === "string" && !["host", "connection", "content-length"].includes(name)) headers[name] = value;
       }
-      const answer = await fetch(`${targetUrl}${req.url ?? "/"}`, { method: req.method, headers, redirect: "manual", ...(body.length > 0 ? { body } : {}) });
+      const answer = await fetch(`${targetUrl}${req.url ?? "/"}`, {
+        method: req.method,
+        headers,
+        redirect: "manual",
+        ...(body.length > 0 ? { body } : {}),
+      });
       const out: Record<string, string> = {};
       answer.headers.forEach((value, name) => {
         if (!["content-length", "transfer-encoding", "content-encoding", "connection"].includes(name)) out[name] = value;
@@ -355,7 +406,13 @@ export async function startActionHarness(
     },
     async step(spec) {
       const files = spec.files ?? createRunnerFiles();
-      const env = stepEnv({ ...spec, inputs: { ...serviceInputs, ...spec.inputs }, githubApiUrl: apiUrl, files, extra: { AGENT_RUN_POLL_INTERVAL: TEST_POLL_INTERVAL, ...spec.extra } });
+      const env = stepEnv({
+        ...spec,
+        inputs: { ...serviceInputs, ...spec.inputs },
+        githubApiUrl: apiUrl,
+        files,
+        extra: { AGENT_RUN_POLL_INTERVAL: TEST_POLL_INTERVAL, ...spec.extra },
+      });
       writeFileSync(sharedSummary, "");
       const saved = { output: process.env.GITHUB_OUTPUT, summary: process.env.GITHUB_STEP_SUMMARY };
       process.env.GITHUB_OUTPUT = files.outputPath;

@@ -44,7 +44,15 @@ export function baseSeed(): FakeGitHubSeed {
   return {
     repositories: [{ owner: OWNER, name: REPO, id: REPO_ID }],
     issues: [{ number: 1, title: "Flaky date test", body: "`dates.test.ts` fails on Tuesdays.", user: "maintainer" }],
-    pulls: [{ number: 2, title: "Fix the flaky date test", body: "Pins the clock.", head: { ref: "agent/fix-dates", sha: PR_HEAD_SHA }, user: BOT_LOGIN }],
+    pulls: [
+      {
+        number: 2,
+        title: "Fix the flaky date test",
+        body: "Pins the clock.",
+        head: { ref: "agent/fix-dates", sha: PR_HEAD_SHA },
+        user: BOT_LOGIN,
+      },
+    ],
     collaborators: [
       { login: "maintainer", permission: "write" },
       { login: "reader", permission: "read" },
@@ -111,7 +119,13 @@ export function signature(body: string, secret = WEBHOOK_SECRET): string {
   return `sha256=${createHmac("sha256", secret).update(body).digest("hex")}`;
 }
 
-export async function postWebhook(url: string, name: string, payload: object, deliveryId: string, secret = WEBHOOK_SECRET): Promise<number> {
+export async function postWebhook(
+  url: string,
+  name: string,
+  payload: object,
+  deliveryId: string,
+  secret = WEBHOOK_SECRET,
+): Promise<number> {
   const body = JSON.stringify(payload);
   const response = await fetch(url, {
     method: "POST",
@@ -130,7 +144,11 @@ export async function postWebhook(url: string, name: string, payload: object, de
 }
 
 /** The environment `startApp` reads, pointing at the harness's service; GitHub comes from an option or GHE_HOST. */
-export function appEnv(service: { url: string; token: string; orgId: number }, dataDir: string, extra: Record<string, string> = {}): Record<string, string> {
+export function appEnv(
+  service: { url: string; token: string; orgId: number },
+  dataDir: string,
+  extra: Record<string, string> = {},
+): Record<string, string> {
   return {
     APP_ID: "1001",
     PRIVATE_KEY: testPrivateKey(),
@@ -164,12 +182,15 @@ export async function startAppHarness(options: HarnessOptions = {}): Promise<App
   const dataDir = mkdtempSync(join(tmpdir(), "arb-app-"));
   const backend = options.backend ?? (process.env.APP_TEST_BACKEND as AppBackendKind | undefined) ?? "embedded";
   const backendEnv: Record<string, string> = backend === "redis" ? redisBackendEnv() : {};
-  const app = await startApp(appEnv({ url: service.url, token: emulator.token, orgId: emulator.orgId }, dataDir, { ...backendEnv, ...options.env }), {
-    githubBaseUrl: github.url,
-    Octokit: TestOctokit,
-    imageFetch: attachmentFetch(github),
-    ...(options.githubPacingTimeScale !== undefined ? { githubPacingTimeScale: options.githubPacingTimeScale } : {}),
-  });
+  const app = await startApp(
+    appEnv({ url: service.url, token: emulator.token, orgId: emulator.orgId }, dataDir, { ...backendEnv, ...options.env }),
+    {
+      githubBaseUrl: github.url,
+      Octokit: TestOctokit,
+      imageFetch: attachmentFetch(github),
+      ...(options.githubPacingTimeScale !== undefined ? { githubPacingTimeScale: options.githubPacingTimeScale } : {}),
+    },
+  );
 
   return {
     app,

@@ -59,7 +59,11 @@ export interface ThreadSpec {
   labels?: string[];
 }
 
-export function issueCommentPayload(input: { thread: ThreadSpec; comment: { id: number; body: string; login: string }; action?: "created" | "edited" | "deleted" }): WebhookEventMap["issue_comment"] {
+export function issueCommentPayload(input: {
+  thread: ThreadSpec;
+  comment: { id: number; body: string; login: string };
+  action?: "created" | "edited" | "deleted";
+}): WebhookEventMap["issue_comment"] {
   const action = input.action ?? "created";
   const payload = adapt(example("issue_comment", (e) => e.action === action));
   const p = payload as unknown as { issue: Json; comment: Json; sender: Json };
@@ -72,10 +76,19 @@ export function issueCommentPayload(input: { thread: ThreadSpec; comment: { id: 
     html_url: url,
     state: "open",
     user: user(p.issue.user, "octocat"),
-    pull_request: input.thread.pullRequest ? { url: `https://api.github.com/repos/${FULL_NAME}/pulls/${input.thread.number}`, html_url: url } : undefined,
+    pull_request: input.thread.pullRequest
+      ? { url: `https://api.github.com/repos/${FULL_NAME}/pulls/${input.thread.number}`, html_url: url }
+      : undefined,
   };
   if (!input.thread.pullRequest) delete p.issue.pull_request;
-  if (input.thread.labels) p.issue.labels = input.thread.labels.map((name, index) => ({ id: 7000 + index, name, color: "ededed", default: false, description: null }));
+  if (input.thread.labels)
+    p.issue.labels = input.thread.labels.map((name, index) => ({
+      id: 7000 + index,
+      name,
+      color: "ededed",
+      default: false,
+      description: null,
+    }));
   p.comment = {
     ...p.comment,
     id: input.comment.id,
@@ -129,7 +142,10 @@ function pullRequest(template: Json, pr: PullSpec): Json {
   };
 }
 
-export function reviewSubmittedPayload(input: { pr: PullSpec; review: { id: number; state: "changes_requested" | "commented" | "approved"; body: string; login: string } }): WebhookEventMap["pull_request_review"] {
+export function reviewSubmittedPayload(input: {
+  pr: PullSpec;
+  review: { id: number; state: "changes_requested" | "commented" | "approved"; body: string; login: string };
+}): WebhookEventMap["pull_request_review"] {
   const payload = adapt(example("pull_request_review", (e) => e.action === "submitted"));
   const p = payload as unknown as { pull_request: Json; review: Json; sender: Json };
   p.pull_request = pullRequest(p.pull_request, input.pr);
@@ -196,7 +212,11 @@ export function checkSuiteCompletedPayload(input: {
       ...template,
       number: pr.number,
       url: `https://api.github.com/repos/${FULL_NAME}/pulls/${pr.number}`,
-      head: { ref: input.headBranch, sha: input.headSha, repo: { id: pr.fromFork ? REPO_ID + 1 : REPO_ID, url: "", name: pr.fromFork ? "widgets-fork" : REPO } },
+      head: {
+        ref: input.headBranch,
+        sha: input.headSha,
+        repo: { id: pr.fromFork ? REPO_ID + 1 : REPO_ID, url: "", name: pr.fromFork ? "widgets-fork" : REPO },
+      },
       base: { ref: "main", sha: "0".repeat(40), repo: { id: REPO_ID, url: "", name: REPO } },
     })),
   };

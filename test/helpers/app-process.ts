@@ -41,12 +41,17 @@ export interface SpawnedApp {
 
 /** Only what a server's environment would hold (PATH for node), nothing from the parent process. */
 export function spawnAppProcess(env: Record<string, string>): SpawnedApp {
-  const child = spawn(process.execPath, ["--import", "tsx", "src/cli/bin.ts", "app"], { cwd: ROOT, env: { PATH: process.env.PATH ?? "", ...env } });
+  const child = spawn(process.execPath, ["--import", "tsx", "src/cli/bin.ts", "app"], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? "", ...env },
+  });
   let stdout = "";
   let stderr = "";
   child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
   child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once("exit", (code, signal) => resolve({ code, signal })),
+  );
   return { child, stdout: () => stdout, stderr: () => stderr, exited };
 }
 
@@ -231,7 +236,20 @@ export async function startPrivateRedis(options: { port?: number } = {}): Promis
   const dir = mkdtempSync(join(tmpdir(), "arb-redis-"));
   let child: ChildProcessWithoutNullStreams | null = null;
   const launch = async () => {
-    const started = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--dir", dir, "--save", "", "--appendonly", "yes", "--appendfsync", "always"]);
+    const started = spawn("redis-server", [
+      "--port",
+      String(port),
+      "--bind",
+      "127.0.0.1",
+      "--dir",
+      dir,
+      "--save",
+      "",
+      "--appendonly",
+      "yes",
+      "--appendfsync",
+      "always",
+    ]);
     let output = "";
     started.stdout.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
     started.stderr.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));

@@ -40,7 +40,11 @@ export interface EngineHarnessOptions {
   retry?: Partial<RetryPolicy>;
 }
 
-export async function startEngineHarness(backend: AppBackendKind, parts: EngineParts, harnessOptions: EngineHarnessOptions = {}): Promise<EngineHarness> {
+export async function startEngineHarness(
+  backend: AppBackendKind,
+  parts: EngineParts,
+  harnessOptions: EngineHarnessOptions = {},
+): Promise<EngineHarness> {
   const dir = mkdtempSync(join(tmpdir(), "arb-engine-"));
   const prefix = `arb-test:${randomUUID()}`;
   const redis = backend === "redis" ? new Redis(TEST_REDIS_URL) : null;
@@ -55,7 +59,10 @@ export async function startEngineHarness(backend: AppBackendKind, parts: EngineP
       : new BullWorkQueue({ connection: { host: "127.0.0.1", port: 6379, maxRetriesPerRequest: null }, prefix: `${prefix}:queue`, retry });
     const locks = redis ? createRedisLocks(redis, { keyPrefix: prefix }) : createInProcessLocks();
     const engine = new RunEngine({ ...options, store, queue, locks });
-    queue.start({ process: (job) => (job.name === "task" ? engine.processTask(job.data.taskId) : Promise.resolve({ kind: "done" })), onFailed: (job, error) => (job.name === "task" ? engine.onTaskFailed(job.data.taskId, error) : Promise.resolve()) });
+    queue.start({
+      process: (job) => (job.name === "task" ? engine.processTask(job.data.taskId) : Promise.resolve({ kind: "done" })),
+      onFailed: (job, error) => (job.name === "task" ? engine.onTaskFailed(job.data.taskId, error) : Promise.resolve()),
+    });
     const stop = async () => {
       engine.stop();
       await queue.stop();
@@ -69,7 +76,8 @@ export async function startEngineHarness(backend: AppBackendKind, parts: EngineP
         for (;;) {
           const [counts, jobs] = await Promise.all([store.countByState(), queue.counts()]);
           // A step may still be writing after its task's state changed (an abandoned task's reply): wait for the jobs too.
-          if (!counts.queued && !counts.sending && !counts.watching && !counts.reporting && jobs.task.active + jobs.task.waiting === 0) return;
+          if (!counts.queued && !counts.sending && !counts.watching && !counts.reporting && jobs.task.active + jobs.task.waiting === 0)
+            return;
           await new Promise((resolve) => setTimeout(resolve, 10));
         }
       },

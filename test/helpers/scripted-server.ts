@@ -33,7 +33,13 @@ export async function startScriptedServer(script: ScriptedResponse[]): Promise<{
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
       const raw = Buffer.concat(chunks).toString("utf8");
-      requests.push({ method: req.method ?? "", path: req.url ?? "", headers: req.headers, body: raw ? JSON.parse(raw) : undefined, at: Date.now() });
+      requests.push({
+        method: req.method ?? "",
+        path: req.url ?? "",
+        headers: req.headers,
+        body: raw ? JSON.parse(raw) : undefined,
+        at: Date.now(),
+      });
       const next = script.shift() ?? { status: 500, body: { detail: "script exhausted" } };
       const answer = () => {
         if (next.drop) {

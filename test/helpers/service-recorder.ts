@@ -53,7 +53,8 @@ export async function startServiceRecorder(targetUrl: string): Promise<ServiceRe
       requests.push({ method: req.method ?? "GET", path: (req.url ?? "/").split("?")[0]!, body: parsed, status: answer.status });
       const out: Record<string, string> = {};
       answer.headers.forEach((value, name) => {
-        if (name !== "content-length" && name !== "transfer-encoding" && name !== "content-encoding" && name !== "connection") out[name] = value;
+        if (name !== "content-length" && name !== "transfer-encoding" && name !== "content-encoding" && name !== "connection")
+          out[name] = value;
       });
       res.writeHead(answer.status, out).end(text);
     })().catch((error: unknown) => {

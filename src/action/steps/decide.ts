@@ -13,7 +13,15 @@ import { detectTrigger, triggerThread, type RunTrigger } from "../../core/detect
 import { planRun, type RunMode } from "../../core/plan.js";
 import { detectStopRequest } from "../../core/stop.js";
 import type { TrackingPhase } from "../../core/render/tracking.js";
-import { configErrorReply, detectDespiteConfigError, MARKERS_ONLY_LOOKUP, prepareRun, sharedRepositoryIds, type PreparedRun, type PreparedStart } from "../../flows/index.js";
+import {
+  configErrorReply,
+  detectDespiteConfigError,
+  MARKERS_ONLY_LOOKUP,
+  prepareRun,
+  sharedRepositoryIds,
+  type PreparedRun,
+  type PreparedStart,
+} from "../../flows/index.js";
 import { listRecentRepositoryComments } from "../../flows/spend-limits.js";
 import type { AgentRun, CreateRunRequest } from "../../service/wire.js";
 import { SOURCE } from "../../service/wire.js";
@@ -35,7 +43,9 @@ export async function loadConfig(step: Step): Promise<LoadedConfig> {
   for (const warning of file.warnings) core.warning(warning);
   const parsed = effectiveConfig(file.raw, step.inputs, step.event.name);
   // Judged as the step would have read it: inputs over the file (a `workflow_run` step turns CI auto-fix on).
-  return parsed.ok ? { ok: true, config: parsed.config } : { ok: false, errors: parsed.errors, fileRaw: layeredConfigInput(file.raw, step.inputs, step.event.name) };
+  return parsed.ok
+    ? { ok: true, config: parsed.config }
+    : { ok: false, errors: parsed.errors, fileRaw: layeredConfigInput(file.raw, step.inputs, step.event.name) };
 }
 
 /** A broken configuration: said once in the thread when the event would have been a trigger, and the step fails. */
@@ -50,11 +60,21 @@ export async function reportConfigError(step: Step, config: Extract<LoadedConfig
   // The bot's earlier config-error reply, if any, must be recognised as its own.
   const self = await identify(step);
   // A CI failure's thread is its pull request.
-  const threadNumber = isThreadEvent(step.event) ? step.event.thread.number : despite.kind === "trigger" ? (triggerThread(despite.trigger)?.number ?? null) : null;
+  const threadNumber = isThreadEvent(step.event)
+    ? step.event.thread.number
+    : despite.kind === "trigger"
+      ? (triggerThread(despite.trigger)?.number ?? null)
+      : null;
   const thread = threadReporter(step, threadNumber === null ? null : { number: threadNumber });
   let comment = null;
   if (thread.enabled && step.repo && threadNumber !== null) {
-    const body = await configErrorReply({ octokit: step.octokit, repo: step.repo, threadNumber, errors: config.errors, self: { botLogins: [...self.botLogins] } });
+    const body = await configErrorReply({
+      octokit: step.octokit,
+      repo: step.repo,
+      threadNumber,
+      errors: config.errors,
+      self: { botLogins: [...self.botLogins] },
+    });
     if (body) comment = await thread.reply(body);
   }
   return fail(step, message, null, comment);
@@ -98,7 +118,13 @@ export async function decide(step: Step, config: RepoConfig): Promise<Decision> 
   }
   if (detection.kind === "ignore") {
     if (detection.code === "unsupported_event") {
-      return done(fail(step, `The "${event.name}" event has no comment, review or failing CI to act on: give the action a \`prompt\` input to start a run from it.`, null));
+      return done(
+        fail(
+          step,
+          `The "${event.name}" event has no comment, review or failing CI to act on: give the action a \`prompt\` input to start a run from it.`,
+          null,
+        ),
+      );
     }
     core.info(`Nothing to do: ${detection.reason}`);
     return done({ outcome: { kind: "ignored", reason: detection.reason }, failure: null });
@@ -119,7 +145,8 @@ export async function decide(step: Step, config: RepoConfig): Promise<Decision> 
     logger: { warn: (_obj, message) => core.warning(message) },
   });
   core.info(prepared.reason);
-  if (prepared.thread && step.repoFullName) step.summary.thread = { label: `${step.repoFullName}#${prepared.thread.number}`, url: prepared.thread.url };
+  if (prepared.thread && step.repoFullName)
+    step.summary.thread = { label: `${step.repoFullName}#${prepared.thread.number}`, url: prepared.thread.url };
   return actOnPrepared(step, prepared);
 }
 
@@ -130,7 +157,10 @@ async function stopIfAsked(step: Step, config: RepoConfig): Promise<Decision | n
   if (!stop || !step.repo) return null;
   const self = await identify(step);
   const thread = threadReporter(step, { number: stop.thread.number });
-  return done({ outcome: await stopFromThread({ octokit: step.octokit, repo: step.repo, request: stop, config, self, client: step.runs, thread }), failure: null });
+  return done({
+    outcome: await stopFromThread({ octokit: step.octokit, repo: step.repo, request: stop, config, self, client: step.runs, thread }),
+    failure: null,
+  });
 }
 
 /** What prepareRun's answer means for this step: nothing, a reply, or a run to start (or an earlier attempt's run to adopt). */
@@ -147,7 +177,8 @@ async function actOnPrepared(step: Step, prepared: PreparedRun): Promise<Decisio
       return done({ outcome: { kind, reason: prepared.reason, comment }, failure: null });
     }
     case "queue":
-      if (prepared.runId === null) return done(fail(step, "The thread's run is still being created; trigger the agent again once it has started.", null));
+      if (prepared.runId === null)
+        return done(fail(step, "The thread's run is still being created; trigger the agent again once it has started.", null));
       return { kind: "start", start: startFor(step, prepared), thread, prepared };
     case "resume":
       return { kind: "start", start: startFor(step, prepared), thread, prepared };
@@ -190,17 +221,30 @@ export function decideAhead(step: Step): void {
 function resumeAsNamed(step: Step, config: RepoConfig, trigger: RunTrigger): Decision {
   const { inputs, event } = step;
   const mode: RunMode = { kind: "resume", runId: inputs.runId!, orgId: inputs.orgId };
-  const plan = planRun(trigger, { mode, permission: { allowed: true, why: "The workflow names the run (`mode: resume`)." }, knownRun: null, followUp: config.follow_up });
+  const plan = planRun(trigger, {
+    mode,
+    permission: { allowed: true, why: "The workflow names the run (`mode: resume`)." },
+    knownRun: null,
+    followUp: config.follow_up,
+  });
   if (plan.action !== "resume") return done(fail(step, `\`mode: resume\` could not resume run ${mode.runId}: ${plan.reason}`, null));
   core.info(plan.reason);
-  if (step.images.length > 0 || inputs.metadata) core.warning("`images` and `metadata` are only sent when a run is created; a resume sends the prompt alone.");
+  if (step.images.length > 0 || inputs.metadata)
+    core.warning("`images` and `metadata` are only sent when a run is created; a resume sends the prompt alone.");
   const thread = threadReporter(step, isThreadEvent(event) ? { number: event.thread.number } : null);
   const marker = newRunMarker({ runId: plan.runId, orgId: plan.orgId, sourceType: SOURCE.api, requestId: requestIdOf(step.runner) });
   return {
     kind: "start",
     thread,
     prepared: null,
-    start: { marker, phase: "resuming", triggerUrl: null, reaction: null, resumed: true, send: () => step.client.resumeRun(plan.runId, inputs.prompt!, { deadline: step.deadline }) },
+    start: {
+      marker,
+      phase: "resuming",
+      triggerUrl: null,
+      reaction: null,
+      resumed: true,
+      send: () => step.client.resumeRun(plan.runId, inputs.prompt!, { deadline: step.deadline }),
+    },
   };
 }
 
@@ -219,14 +263,31 @@ function startFor(step: Step, prepared: PreparedStart): Start {
   switch (prepared.action) {
     case "create": {
       const request = createRequest(step, prepared.request);
-      return { ...common, phase: "starting", resumed: false, orgDefaultRepository: request.repo_id == null, send: () => client.createRun(request, { deadline: step.deadline }) };
+      return {
+        ...common,
+        phase: "starting",
+        resumed: false,
+        orgDefaultRepository: request.repo_id == null,
+        send: () => client.createRun(request, { deadline: step.deadline }),
+      };
     }
     case "resume":
-      return { ...common, phase: "resuming", resumed: true, send: () => client.resumeRun(prepared.runId, prepared.resumePrompt, { deadline: step.deadline }) };
+      return {
+        ...common,
+        phase: "resuming",
+        resumed: true,
+        send: () => client.resumeRun(prepared.runId, prepared.resumePrompt, { deadline: step.deadline }),
+      };
     case "queue": {
       // No queue survives a step: the thread's run is waited for here, then the follow-up is sent.
       const runId = prepared.runId!;
-      return { ...common, phase: "queued_follow_up", resumed: true, waitFor: runId, send: () => client.resumeRun(runId, prepared.resumePrompt, { deadline: step.deadline }) };
+      return {
+        ...common,
+        phase: "queued_follow_up",
+        resumed: true,
+        waitFor: runId,
+        send: () => client.resumeRun(runId, prepared.resumePrompt, { deadline: step.deadline }),
+      };
     }
   }
 }

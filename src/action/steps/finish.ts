@@ -20,7 +20,19 @@ import { errorMessage, fail, logSink, softFailure, type Step, type StepResult } 
 
 /** A step that ends while the run goes on: the run as last seen, and the step succeeds. */
 function leftRunning(step: Step, tracked: TrackedRun, run: AgentRun, watch: "started" | "stopped", endedAt: number): StepResult {
-  return { outcome: { kind: "run", run, resumed: tracked.start.resumed, watch, phase: classifyRunStatus(run.status), comment: tracked.thread.comment, startedAt: step.startedAt, endedAt }, failure: null };
+  return {
+    outcome: {
+      kind: "run",
+      run,
+      resumed: tracked.start.resumed,
+      watch,
+      phase: classifyRunStatus(run.status),
+      comment: tracked.thread.comment,
+      startedAt: step.startedAt,
+      endedAt,
+    },
+    failure: null,
+  };
 }
 
 /** `wait: false`: the run is started, the step ends. */
@@ -30,7 +42,10 @@ export function startedOnly(step: Step, tracked: TrackedRun, run: AgentRun): Ste
 
 /** The stop job wrote this thread's last word on the run: nothing more is written here. */
 export function stoppedFromThread(step: Step, tracked: TrackedRun, run: AgentRun, endedAt: number): StepResult {
-  core.notice(`Agent run ${run.id} was stopped from the thread; this step stopped watching it. The service has no cancel call: ${run.web_url ?? "stop it on its page"}.`, { title: "Agent stopped" });
+  core.notice(
+    `Agent run ${run.id} was stopped from the thread; this step stopped watching it. The service has no cancel call: ${run.web_url ?? "stop it on its page"}.`,
+    { title: "Agent stopped" },
+  );
   return leftRunning(step, tracked, run, "stopped", endedAt);
 }
 
@@ -41,7 +56,9 @@ export async function finishRun(step: Step, tracked: TrackedRun, watched: WatchR
   const triggerPhrase = tracked.config.trigger_phrase;
   const trace = thread.enabled ? await readTraceDigest(step.client, run.id, { deadline: endedAt + 60_000, triggerPhrase }) : null;
   const phase: RunPhase = watched.timedOut ? "in_progress" : watched.phase;
-  await thread.track(() => renderResultComment({ marker: tracked.marker, run, phase, startedAt: step.startedAt, finishedAt: endedAt, trace, triggerPhrase }));
+  await thread.track(() =>
+    renderResultComment({ marker: tracked.marker, run, phase, startedAt: step.startedAt, finishedAt: endedAt, trace, triggerPhrase }),
+  );
   await thread.react(start.reaction, reactionForPhase(phase));
   if (thread.enabled && step.repo && (run.git_host_pull_requests ?? []).length > 0) {
     await linkPullRequests(step.octokit, step.repo, {
@@ -56,14 +73,35 @@ export async function finishRun(step: Step, tracked: TrackedRun, watched: WatchR
     });
   }
 
-  const outcome: ActionOutcome = { kind: "run", run, resumed: start.resumed, watch: watched.timedOut ? "timed_out" : "finished", phase, comment: thread.comment, startedAt: step.startedAt, endedAt };
+  const outcome: ActionOutcome = {
+    kind: "run",
+    run,
+    resumed: start.resumed,
+    watch: watched.timedOut ? "timed_out" : "finished",
+    phase,
+    comment: thread.comment,
+    startedAt: step.startedAt,
+    endedAt,
+  };
   const link = run.web_url ? `: ${run.web_url}` : "";
   if (watched.timedOut) {
-    return { outcome, failure: softFailure(step, `Agent run ${run.id} is still ${run.status ?? "running"} after ${inputs.timeoutMinutes} minute(s) (timeout-minutes); it keeps going${link}`) };
+    return {
+      outcome,
+      failure: softFailure(
+        step,
+        `Agent run ${run.id} is still ${run.status ?? "running"} after ${inputs.timeoutMinutes} minute(s) (timeout-minutes); it keeps going${link}`,
+      ),
+    };
   }
-  if (phase === "failed") return { outcome, failure: softFailure(step, `Agent run ${run.id} failed (status ${run.status ?? "none"})${link}`) };
-  if (phase === "stopped") return { outcome, failure: softFailure(step, `Agent run ${run.id} was stopped before it finished (status ${run.status ?? "none"})${link}`) };
-  if (phase === "waiting_for_input") core.notice(`Agent run ${run.id} is waiting for input${link}. Reply with \`${triggerPhrase} <answer>\` to continue it.`);
+  if (phase === "failed")
+    return { outcome, failure: softFailure(step, `Agent run ${run.id} failed (status ${run.status ?? "none"})${link}`) };
+  if (phase === "stopped")
+    return {
+      outcome,
+      failure: softFailure(step, `Agent run ${run.id} was stopped before it finished (status ${run.status ?? "none"})${link}`),
+    };
+  if (phase === "waiting_for_input")
+    core.notice(`Agent run ${run.id} is waiting for input${link}. Reply with \`${triggerPhrase} <answer>\` to continue it.`);
   return { outcome, failure: null };
 }
 

@@ -27,25 +27,37 @@ export interface EarlierAttempt {
 }
 
 /** For a create in a re-run job (`GITHUB_RUN_ATTEMPT` > 1): what an earlier, interrupted attempt left. */
-export async function findEarlierAttempt(step: Step, prepared: Extract<PreparedStart, { action: "create" }>): Promise<EarlierAttempt | null> {
+export async function findEarlierAttempt(
+  step: Step,
+  prepared: Extract<PreparedStart, { action: "create" }>,
+): Promise<EarlierAttempt | null> {
   const { runId: workflowRun, runAttempt } = step.runner;
   const attempt = Number(runAttempt ?? "1");
   if (!workflowRun || !(attempt > 1) || !step.repo || !prepared.thread) return null;
 
   const { comments } = await listIssueComments(step.octokit, step.repo, prepared.thread.number, { limit: THREAD_COMMENT_SCAN_LIMIT });
   const prefix = `actions:${workflowRun}:`;
-  const earlierAttemptOf = (requestId: string | undefined) => (requestId?.startsWith(prefix) ? Number(requestId.slice(prefix.length)) : Number.NaN);
+  const earlierAttemptOf = (requestId: string | undefined) =>
+    requestId?.startsWith(prefix) ? Number(requestId.slice(prefix.length)) : Number.NaN;
   // Newest first: the latest interrupted attempt of this workflow run.
-  const interrupted = listTrustedRunMarkers(asMarkerComments(comments), { botLogins: [...step.self.botLogins] }).find(({ marker }) => marker.runId === null && earlierAttemptOf(marker.requestId) < attempt);
+  const interrupted = listTrustedRunMarkers(asMarkerComments(comments), { botLogins: [...step.self.botLogins] }).find(
+    ({ marker }) => marker.runId === null && earlierAttemptOf(marker.requestId) < attempt,
+  );
   if (!interrupted) return null;
   const comment = comments.find((c) => c.id === interrupted.commentId)!;
   const earlier = earlierAttemptOf(interrupted.marker.requestId);
   const reused = { id: comment.id, url: comment.htmlUrl };
 
-  const search = await findInterruptedRun(step.client, { sentAfter: Date.parse(comment.createdAt), match: { delivery_id: `${workflowRun}-${earlier}` }, deadline: step.deadline });
+  const search = await findInterruptedRun(step.client, {
+    sentAfter: Date.parse(comment.createdAt),
+    match: { delivery_id: `${workflowRun}-${earlier}` },
+    deadline: step.deadline,
+  });
   switch (search.kind) {
     case "found":
-      core.info(`Attempt ${earlier} of this workflow run was stopped while starting run ${search.run.id}; this attempt watches that run instead of starting another.`);
+      core.info(
+        `Attempt ${earlier} of this workflow run was stopped while starting run ${search.run.id}; this attempt watches that run instead of starting another.`,
+      );
       return { comment: reused, run: search.run };
     case "not_found":
       core.info(`Attempt ${earlier} of this workflow run was stopped before its run started; starting it now.`);

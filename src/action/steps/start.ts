@@ -50,7 +50,14 @@ export class TrackedRun {
 /** Looks for a `/agent stop` from another job, which turns this step's tracking comment into its stopped state. */
 export function watchForStop(step: Step, thread: ThreadReporter): StopWatch | null {
   if (!step.repo || !thread.enabled) return null;
-  return new StopWatch(step.octokit, step.repo, () => thread.comment?.id ?? null, { botLogins: [...step.self.botLogins] }, stopCheckIntervalMs(step.poll), (message) => core.warning(message)).start();
+  return new StopWatch(
+    step.octokit,
+    step.repo,
+    () => thread.comment?.id ?? null,
+    { botLogins: [...step.self.botLogins] },
+    stopCheckIntervalMs(step.poll),
+    (message) => core.warning(message),
+  ).start();
 }
 
 export type Started = { kind: "started"; run: AgentRun } | { kind: "done"; result: StepResult };
@@ -70,7 +77,12 @@ export async function startRun(step: Step, tracked: TrackedRun, stopWatch: StopW
     if (stopWatch?.stopped) return stoppedBeforeStart(thread);
     if (earlier.timedOut) {
       const message = `Run ${start.waitFor} was still working at the timeout, so the follow-up was not sent; trigger the agent again once it has finished.`;
-      await thread.track(() => renderServiceError({ message: "the thread's run was still working when this step stopped waiting, so your follow-up was not sent.", whatToDo: "Ask again once the run has finished." }));
+      await thread.track(() =>
+        renderServiceError({
+          message: "the thread's run was still working when this step stopped waiting, so your follow-up was not sent.",
+          whatToDo: "Ask again once the run has finished.",
+        }),
+      );
       return { kind: "done", result: fail(step, message, earlier.run, thread.comment) };
     }
   }
@@ -86,5 +98,11 @@ export async function startRun(step: Step, tracked: TrackedRun, stopWatch: StopW
 
 function stoppedBeforeStart(thread: ThreadReporter): Started {
   core.notice("Stopped from the thread before anything was sent; nothing was started.", { title: "Agent stopped" });
-  return { kind: "done", result: { outcome: { kind: "stopped", reason: "Stopped from the thread before the follow-up was sent.", comment: thread.comment }, failure: null } };
+  return {
+    kind: "done",
+    result: {
+      outcome: { kind: "stopped", reason: "Stopped from the thread before the follow-up was sent.", comment: thread.comment },
+      failure: null,
+    },
+  };
 }

@@ -70,11 +70,16 @@ export async function openStep(inputs: ActionInputs, env: Env, now: () => number
   const repoFullName = event.repo?.fullName ?? runner.repository;
   const [owner, name] = (repoFullName ?? "").split("/");
   if (inputs.githubToken === "") {
-    throw new InputError(["`github-token` is empty: leave it unset (the job's token is the default) or pass a token that can write issue comments"]);
+    throw new InputError([
+      "`github-token` is empty: leave it unset (the job's token is the default) or pass a token that can write issue comments",
+    ]);
   }
   const userAgent = ACTION_USER_AGENT;
   // Sent with what the inputs now say? Otherwise the step reads for itself.
-  const head = headStart && headStart.token === inputs.githubToken && headStart.apiUrl === runner.apiUrl && headStart.repoFullName === repoFullName ? headStart : null;
+  const head =
+    headStart && headStart.token === inputs.githubToken && headStart.apiUrl === runner.apiUrl && headStart.repoFullName === repoFullName
+      ? headStart
+      : null;
   const client = new AgentRunClient({
     baseUrl: inputs.apiUrl,
     token: inputs.apiToken,
@@ -84,7 +89,9 @@ export async function openStep(inputs: ActionInputs, env: Env, now: () => number
     logger: { warn: (message) => core.warning(message) },
     // Through a proxy, Node's own fetch as before; otherwise node:http, which starts faster.
     ...(proxyFor(inputs.apiUrl) ? {} : { fetch: nodeFetch }),
-    ...(headStart?.service && headStart.service.apiToken === inputs.apiToken && headStart.service.orgId === inputs.orgId ? { sentAhead: headStart.service.sentAhead } : {}),
+    ...(headStart?.service && headStart.service.apiToken === inputs.apiToken && headStart.service.orgId === inputs.orgId
+      ? { sentAhead: headStart.service.sentAhead }
+      : {}),
   });
   const step: Step = {
     inputs,
@@ -102,7 +109,9 @@ export async function openStep(inputs: ActionInputs, env: Env, now: () => number
     poll: pollScheduleFrom(env.AGENT_RUN_POLL_INTERVAL),
     self: { botLogins: identityFor(null).botLogins, allowedBots: inputs.allowedBots },
     summary: {
-      thread: isThreadEvent(event) ? { label: `${repoFullName ?? event.repo.fullName}#${event.thread.number}`, url: event.thread.url } : null,
+      thread: isThreadEvent(event)
+        ? { label: `${repoFullName ?? event.repo.fullName}#${event.thread.number}`, url: event.thread.url }
+        : null,
       triggerPhrase: DEFAULT_REPO_CONFIG.trigger_phrase,
     },
   };

@@ -13,7 +13,12 @@ import type { ThreadOutput } from "./thread-output.js";
 
 /** GitHub will never accept this write (no permission, locked or deleted thread, invalid body): go on without it. */
 function isPermanentGitHubError(error: unknown): boolean {
-  return error instanceof GitHubPermissionError || error instanceof GitHubNotFoundError || error instanceof GitHubValidationError || error instanceof GitHubInputError;
+  return (
+    error instanceof GitHubPermissionError ||
+    error instanceof GitHubNotFoundError ||
+    error instanceof GitHubValidationError ||
+    error instanceof GitHubInputError
+  );
 }
 
 export class Acknowledger {
@@ -77,7 +82,10 @@ export class Acknowledger {
       await this.output.react(task, reactionForPhase("triggered"), "acknowledge");
       this.noteAcknowledged(task);
     }
-    const active = task.runId !== null ? await store.activeTaskForRun(task.runId) : await store.activeTaskForThread(task.thread.owner, task.thread.repo, task.thread.issueNumber);
+    const active =
+      task.runId !== null
+        ? await store.activeTaskForRun(task.runId)
+        : await store.activeTaskForThread(task.thread.owner, task.thread.repo, task.thread.issueNumber);
     // Runs the run's next step now, so its tracking comment shows the new follow-up.
     if (active) await this.context.queue.promote(taskJobId(active.id));
     return DONE;

@@ -21,7 +21,11 @@ export class Reporter {
 
   /** The run reached a final state: report it, unless a stop ended the task meanwhile. */
   async finish(task: Task, run: AgentRun): Promise<JobOutcome> {
-    const reporting = await transition(this.context, task, ["watching", "sending"], { state: "reporting", finalRun: run as Record<string, unknown>, lastStatus: run.status ?? null });
+    const reporting = await transition(this.context, task, ["watching", "sending"], {
+      state: "reporting",
+      finalRun: run as Record<string, unknown>,
+      lastStatus: run.status ?? null,
+    });
     // Null: stopped meanwhile; the thread already has its final word.
     return reporting ? this.report(reporting) : DONE;
   }
@@ -92,7 +96,11 @@ export class Reporter {
       return [];
     });
     for (const followUp of notSent) {
-      await this.output.writeOrPost(followUp, renderTaskAbandoned(followUp, "The run this follow-up was waiting for did not finish normally, so the follow-up was not sent."), "result");
+      await this.output.writeOrPost(
+        followUp,
+        renderTaskAbandoned(followUp, "The run this follow-up was waiting for did not finish normally, so the follow-up was not sent."),
+        "result",
+      );
     }
   }
 }

@@ -72,7 +72,10 @@ export class Sender {
         const queued = await transition(this.context, task, ["sending"], { state: "queued", sentAt: null });
         return queued ? this.send(queued) : DONE;
       }
-      await this.reporter.abandon(task, `The bridge restarted while this run was being started, so whether it started is unknown (${search.kind === "unsupported" ? "the service does not list runs" : search.reason}).`);
+      await this.reporter.abandon(
+        task,
+        `The bridge restarted while this run was being started, so whether it started is unknown (${search.kind === "unsupported" ? "the service does not list runs" : search.reason}).`,
+      );
       return DONE;
     }
     if (task.runId !== null) {
@@ -81,7 +84,10 @@ export class Sender {
       // A resume is only sent to a run that had finished: working again means the resume took.
       if (run && (phase === "in_progress" || phase === "unknown")) return this.adopt(task, run, "its run is working again");
     }
-    await this.reporter.abandon(task, "The bridge restarted while this follow-up was being sent, so whether the run received it is unknown.");
+    await this.reporter.abandon(
+      task,
+      "The bridge restarted while this follow-up was being sent, so whether the run received it is unknown.",
+    );
     return DONE;
   }
 
@@ -125,7 +131,9 @@ export class Sender {
   private async carryTaskId(task: Task): Promise<Task> {
     const metadata = task.request.metadata as Record<string, unknown> | undefined;
     if (task.kind !== "create" || metadata?.bridge_task_id !== undefined) return task;
-    return this.context.store.updateTask(task.id, { request: { ...task.request, metadata: withBridgeTaskId(metadata ?? {}, bridgeTaskId(task)) } });
+    return this.context.store.updateTask(task.id, {
+      request: { ...task.request, metadata: withBridgeTaskId(metadata ?? {}, bridgeTaskId(task)) },
+    });
   }
 
   private async request(task: Task, beforeSend: () => Promise<void>): Promise<AgentRun> {

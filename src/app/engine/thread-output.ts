@@ -59,7 +59,10 @@ export class ThreadOutput {
   async writeOrPost(task: Task, body: string, priority: WritePriority): Promise<void> {
     const { writer, store } = this.context;
     if (task.trackingCommentId !== null) {
-      const outcome = await writer.updateComment(task.thread, task.trackingCommentId, body, { priority, supersedeKey: commentSupersedeKey(task.thread, task.trackingCommentId) });
+      const outcome = await writer.updateComment(task.thread, task.trackingCommentId, body, {
+        priority,
+        supersedeKey: commentSupersedeKey(task.thread, task.trackingCommentId),
+      });
       if (outcome !== "missing") return;
     }
     const id = await writer.createComment(task.thread, body, { priority });

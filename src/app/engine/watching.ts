@@ -67,7 +67,11 @@ export class Watcher {
   /** The watch deadline passed: the run is reported as still going, with its link. */
   private async reportStillGoing(task: Task, runId: number): Promise<JobOutcome> {
     const run = await this.context.client.getRun(runId, { signal: this.context.signal }).catch(() => null);
-    const reporting = await transition(this.context, task, ["watching"], { state: "reporting", watchTimedOut: true, finalRun: (run ?? { id: runId }) as Record<string, unknown> });
+    const reporting = await transition(this.context, task, ["watching"], {
+      state: "reporting",
+      watchTimedOut: true,
+      finalRun: (run ?? { id: runId }) as Record<string, unknown>,
+    });
     return reporting ? this.reporter.report(reporting) : DONE;
   }
 

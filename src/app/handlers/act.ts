@@ -49,7 +49,10 @@ export async function actOnPrepared(prepared: PreparedRun, ctx: ActContext): Pro
     if (prepared.action === "refuse" || prepared.action === "hand_back") {
       await ctx.deps.writer.createComment(thread, prepared.body, { priority: "acknowledge" });
       ctx.deps.observer?.refused(prepared.action === "refuse" ? "permission" : "ci_attempts_used");
-      log.info({ action: prepared.action, reason: prepared.reason }, prepared.action === "refuse" ? "refused" : "handed the pull request back");
+      log.info(
+        { action: prepared.action, reason: prepared.reason },
+        prepared.action === "refuse" ? "refused" : "handed the pull request back",
+      );
       return;
     }
     await decideAndStore(prepared, thread, ctx);
@@ -64,7 +67,11 @@ export async function actOnPrepared(prepared: PreparedRun, ctx: ActContext): Pro
  * Re-reads, under the thread's lock, what the fetches above may have missed: a run that started or
  * finished meanwhile (on this replica or another) turns a resume into a queued follow-up or back.
  */
-async function freshKnownRun(prepared: Extract<PreparedStart, { action: "resume" | "queue" }>, thread: TaskThread, ctx: ActContext): Promise<KnownRun | null> {
+async function freshKnownRun(
+  prepared: Extract<PreparedStart, { action: "resume" | "queue" }>,
+  thread: TaskThread,
+  ctx: ActContext,
+): Promise<KnownRun | null> {
   const { store } = ctx.deps;
   if (prepared.runId !== null) {
     return { runId: prepared.runId, orgId: prepared.orgId, inProgress: (await store.activeTaskForRun(prepared.runId)) !== null };
@@ -77,11 +84,18 @@ async function freshKnownRun(prepared: Extract<PreparedStart, { action: "resume"
 
 /** A create that found the thread busy after all: held behind the thread's run, like any follow-up. */
 async function holdInsteadOfCreate(prepared: PreparedStart, thread: TaskThread, ctx: ActContext): Promise<PreparedStart> {
-  if (prepared.action !== "create" || prepared.trigger.forceNew || prepared.facts.followUp !== "queue" || prepared.checkAttempt !== null) return prepared;
+  if (prepared.action !== "create" || prepared.trigger.forceNew || prepared.facts.followUp !== "queue" || prepared.checkAttempt !== null)
+    return prepared;
   const active = await ctx.deps.store.activeTaskForThread(thread.owner, thread.repo, thread.issueNumber);
   if (!active) return prepared;
   const { request: _request, skippedImages: _skipped, ...rest } = prepared;
-  return { ...rest, action: "queue", runId: active.runId, orgId: active.orgId, reason: "The thread's run started a moment ago; the follow-up is queued behind it." };
+  return {
+    ...rest,
+    action: "queue",
+    runId: active.runId,
+    orgId: active.orgId,
+    reason: "The thread's run started a moment ago; the follow-up is queued behind it.",
+  };
 }
 
 const LIMIT_NAMES: readonly RunLimitName[] = ["runs_per_thread_per_day", "runs_per_repo_per_hour", "ci_fixes_per_repo_per_day"];
@@ -143,10 +157,24 @@ async function decideAndStore(initial: PreparedStart, thread: TaskThread, ctx: A
         return null;
       }
     }
-    const base = { sourceType: prepared.sourceType, thread, trackingCommentId: null, reaction: prepared.reaction, requestedBy: prepared.requester, receivedAt: ctx.receivedAt };
+    const base = {
+      sourceType: prepared.sourceType,
+      thread,
+      trackingCommentId: null,
+      reaction: prepared.reaction,
+      requestedBy: prepared.requester,
+      receivedAt: ctx.receivedAt,
+    };
     const task =
       prepared.action === "queue"
-        ? await engine.submit({ ...base, kind: "resume", state: "held", runId: prepared.runId, orgId: prepared.orgId, request: { prompt: prepared.resumePrompt } })
+        ? await engine.submit({
+            ...base,
+            kind: "resume",
+            state: "held",
+            runId: prepared.runId,
+            orgId: prepared.orgId,
+            request: { prompt: prepared.resumePrompt },
+          })
         : await engine.submit({
             ...base,
             kind: prepared.action,
@@ -155,7 +183,8 @@ async function decideAndStore(initial: PreparedStart, thread: TaskThread, ctx: A
             orgId: prepared.action === "resume" ? prepared.orgId : client.orgId,
             request: prepared.action === "create" ? prepared.request : { prompt: prepared.resumePrompt },
           });
-    if (prepared.checkAttempt) await store.recordCheckAttempt(thread.owner, thread.repo, prepared.checkAttempt.prNumber, prepared.checkAttempt.headSha);
+    if (prepared.checkAttempt)
+      await store.recordCheckAttempt(thread.owner, thread.repo, prepared.checkAttempt.prNumber, prepared.checkAttempt.headSha);
     await store.recordEvent([spend.keys.thread, spend.keys.repo, ...(spend.isCiFix ? [spend.keys.ciFixes] : [])], now);
     return { kind: "stored" as const, task, prepared };
   });
@@ -163,11 +192,17 @@ async function decideAndStore(initial: PreparedStart, thread: TaskThread, ctx: A
   if (section.value === null) return;
   if (section.value.kind === "over_limit") {
     const overLimit = section.value.verdict;
-    ctx.log.info({ limit: overLimit.over.limit, count: overLimit.over.count, reason: overLimit.reason }, "over a spend limit; nothing sent");
+    ctx.log.info(
+      { limit: overLimit.over.limit, count: overLimit.over.count, reason: overLimit.reason },
+      "over a spend limit; nothing sent",
+    );
     ctx.deps.observer?.refused("over_limit");
     if (overLimit.reply !== null) await ctx.deps.writer.createComment(thread, overLimit.reply, { priority: "acknowledge" });
     return;
   }
   const { task, prepared } = section.value;
-  ctx.log.info({ taskId: task.id, action: prepared.action, flow: prepared.trigger.flow, reason: prepared.reason }, prepared.action === "queue" ? "follow-up held until the run finishes" : "run accepted");
+  ctx.log.info(
+    { taskId: task.id, action: prepared.action, flow: prepared.trigger.flow, reason: prepared.reason },
+    prepared.action === "queue" ? "follow-up held until the run finishes" : "run accepted",
+  );
 }

@@ -44,7 +44,10 @@ export async function answerConfigError(input: {
   const log = deps.log;
   const detection = detectDespiteConfigError(event, loaded.raw, input.self);
   if (detection.kind !== "trigger") {
-    log.info({ errors: loaded.errors, reason: detection.reason }, "the repository's agent-run.yml is invalid; the event is no trigger, so nothing is said");
+    log.info(
+      { errors: loaded.errors, reason: detection.reason },
+      "the repository's agent-run.yml is invalid; the event is no trigger, so nothing is said",
+    );
     return;
   }
   const trigger = detection.trigger;
@@ -64,7 +67,13 @@ export async function answerConfigError(input: {
   }
   try {
     const octokit = await deps.octokitFor(input.installationId);
-    const body = await configErrorReply({ octokit, repo, threadNumber: thread.number, errors: loaded.errors, self: { botLogins: [...input.self.botLogins] } });
+    const body = await configErrorReply({
+      octokit,
+      repo,
+      threadNumber: thread.number,
+      errors: loaded.errors,
+      self: { botLogins: [...input.self.botLogins] },
+    });
     if (body === null) {
       log.info({ errors: loaded.errors }, "the repository's agent-run.yml is invalid; the thread already says so");
       return;

@@ -15,10 +15,22 @@ import type { TaskThread } from "../store/types.js";
 import type { AppDependencies } from "./types.js";
 import { selfOf } from "./webhook.js";
 
-export async function handleStop(input: { request: StopRequest; config: RepoConfig; octokit: GitHubClient; installationId: number | null; deps: AppDependencies }): Promise<void> {
+export async function handleStop(input: {
+  request: StopRequest;
+  config: RepoConfig;
+  octokit: GitHubClient;
+  installationId: number | null;
+  deps: AppDependencies;
+}): Promise<void> {
   const { request, deps } = input;
   const log = deps.log;
-  const thread: TaskThread = { installationId: input.installationId, owner: request.repo.owner, repo: request.repo.name, issueNumber: request.thread.number, triggerPhrase: input.config.trigger_phrase };
+  const thread: TaskThread = {
+    installationId: input.installationId,
+    owner: request.repo.owner,
+    repo: request.repo.name,
+    issueNumber: request.thread.number,
+    triggerPhrase: input.config.trigger_phrase,
+  };
   const claimKey = `${request.repo.id}:${request.dedupeKey}`;
   if (!(await deps.store.claimTrigger(claimKey))) {
     log.info({ key: request.dedupeKey }, "this stop was already handled");

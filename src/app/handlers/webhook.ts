@@ -80,7 +80,9 @@ export async function receiveDelivery(delivery: WebhookDelivery, deps: AppDepend
     // A mark that failed may still have landed: forget it, or a redelivery would be taken for a duplicate. (Queued late is fine: its job runs.)
     void storing.catch(() => deps.store.forgetDelivery(delivery.id)).catch(() => undefined);
     const reason = error instanceof Error ? error.message : String(error);
-    throw new DeliveryNotStoredError(`the delivery could not be stored (${reason}); redeliver it from the App's settings once GET /healthz answers 200`);
+    throw new DeliveryNotStoredError(
+      `the delivery could not be stored (${reason}); redeliver it from the App's settings once GET /healthz answers 200`,
+    );
   } finally {
     clearTimeout(timer);
   }
@@ -162,5 +164,12 @@ export async function processDelivery(data: DeliveryJobData, deps: AppDependenci
     images: { ...deps.images, token: () => installationToken(octokit) },
     logger: log,
   });
-  await actOnPrepared(prepared, { installationId: event.installationId, config: loaded.config, receivedAt: data.receivedAt, triggerPhrase: loaded.config.trigger_phrase, deps, log });
+  await actOnPrepared(prepared, {
+    installationId: event.installationId,
+    config: loaded.config,
+    receivedAt: data.receivedAt,
+    triggerPhrase: loaded.config.trigger_phrase,
+    deps,
+    log,
+  });
 }

@@ -21,7 +21,13 @@ const HELD_LIMIT = 100;
 const FAILURE_SCAN = 300;
 const FAILURE_LIMIT = 25;
 
-export async function collectStatus(input: { store: BridgeStore; budget: RateBudget; replica: string; backend: string; now?: number }): Promise<StatusSnapshot> {
+export async function collectStatus(input: {
+  store: BridgeStore;
+  budget: RateBudget;
+  replica: string;
+  backend: string;
+  now?: number;
+}): Promise<StatusSnapshot> {
   const { store } = input;
   const [inFlight, held, finished, budget] = await Promise.all([
     store.listTasks(["queued", "sending", "watching", "reporting"], IN_FLIGHT_LIMIT),
@@ -55,7 +61,10 @@ export function formatAge(ms: number): string {
 
 function threadCell(task: Task, githubWebUrl: string): string {
   const { owner, repo, issueNumber } = task.thread;
-  return link(`${githubWebUrl}/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}/issues/${issueNumber}`, `${owner}/${repo}#${issueNumber}`);
+  return link(
+    `${githubWebUrl}/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}/issues/${issueNumber}`,
+    `${owner}/${repo}#${issueNumber}`,
+  );
 }
 
 function runCell(task: Task): string {
@@ -65,7 +74,9 @@ function runCell(task: Task): string {
 function table(caption: string, headers: string[], rows: string[][], empty: string): string {
   if (rows.length === 0) return `<section><h2>${escapeHtml(caption)}</h2><p class="empty">${escapeHtml(empty)}</p></section>`;
   const head = headers.map((h) => `<th scope="col">${escapeHtml(h)}</th>`).join("");
-  const body = rows.map((cells) => `<tr>${cells.map((c, i) => `<td data-label="${escapeHtml(headers[i]!)}">${c}</td>`).join("")}</tr>`).join("\n");
+  const body = rows
+    .map((cells) => `<tr>${cells.map((c, i) => `<td data-label="${escapeHtml(headers[i]!)}">${c}</td>`).join("")}</tr>`)
+    .join("\n");
   return `<section><h2>${escapeHtml(caption)} <span class="count">${rows.length}</span></h2><table><thead><tr>${head}</tr></thead><tbody>\n${body}\n</tbody></table></section>`;
 }
 
@@ -85,8 +96,19 @@ export function renderStatusPage(snapshot: StatusSnapshot, options: { githubWebU
     escapeHtml(formatAge(now - (t.startedAt ?? t.createdAt))),
     escapeHtml(t.progress.currentStep ?? "—"),
   ]);
-  const held = snapshot.held.map((t) => [threadCell(t, web), runCell(t), escapeHtml(t.requestedBy ? `@${t.requestedBy}` : "—"), escapeHtml(formatAge(now - t.createdAt))]);
-  const failures = snapshot.failures.map((t) => [threadCell(t, web), runCell(t), escapeHtml(t.state), escapeHtml(formatAge(now - t.updatedAt)), escapeHtml((t.error ?? "").slice(0, 300))]);
+  const held = snapshot.held.map((t) => [
+    threadCell(t, web),
+    runCell(t),
+    escapeHtml(t.requestedBy ? `@${t.requestedBy}` : "—"),
+    escapeHtml(formatAge(now - t.createdAt)),
+  ]);
+  const failures = snapshot.failures.map((t) => [
+    threadCell(t, web),
+    runCell(t),
+    escapeHtml(t.state),
+    escapeHtml(formatAge(now - t.updatedAt)),
+    escapeHtml((t.error ?? "").slice(0, 300)),
+  ]);
   return `<!doctype html>
 <html lang="en">
 <head>

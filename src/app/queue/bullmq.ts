@@ -1,5 +1,16 @@
 import { DelayedError, Queue, Worker, type ConnectionOptions, type Job } from "bullmq";
-import { DEFAULT_RETRY, JOB_NAMES, retryDelay, type JobName, type JobProcessor, type JobSpec, type QueueCounts, type QueuedJob, type RetryPolicy, type WorkQueue } from "./types.js";
+import {
+  DEFAULT_RETRY,
+  JOB_NAMES,
+  retryDelay,
+  type JobName,
+  type JobProcessor,
+  type JobSpec,
+  type QueueCounts,
+  type QueuedJob,
+  type RetryPolicy,
+  type WorkQueue,
+} from "./types.js";
 
 export interface BullQueueOptions {
   /** ioredis connection options; BullMQ opens its own connections from them. */
@@ -101,7 +112,10 @@ export class BullWorkQueue implements WorkQueue {
     // A connection closed while BullMQ still initialises it rejects that init's commands with no one
     // awaiting them ("Connection is closed", unhandled): let them finish first, but never wait on a
     // Redis that is down.
-    await settleWithin(2_000, [...this.workers, ...Object.values(this.queues)].map((part) => part.waitUntilReady()));
+    await settleWithin(
+      2_000,
+      [...this.workers, ...Object.values(this.queues)].map((part) => part.waitUntilReady()),
+    );
     await Promise.all(this.workers.map((worker) => worker.close()));
     this.workers = [];
     await Promise.all(Object.values(this.queues).map((queue) => queue.close()));

@@ -1,5 +1,16 @@
 import type Database from "better-sqlite3";
-import { DEFAULT_RETRY, retryDelay, type JobName, type JobOutcome, type JobProcessor, type JobSpec, type QueueCounts, type QueuedJob, type RetryPolicy, type WorkQueue } from "./types.js";
+import {
+  DEFAULT_RETRY,
+  retryDelay,
+  type JobName,
+  type JobOutcome,
+  type JobProcessor,
+  type JobSpec,
+  type QueueCounts,
+  type QueuedJob,
+  type RetryPolicy,
+  type WorkQueue,
+} from "./types.js";
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS jobs (
@@ -90,7 +101,9 @@ export class SqliteWorkQueue implements WorkQueue {
   async counts(): Promise<QueueCounts> {
     const now = this.now();
     const rows = this.db
-      .prepare("SELECT name, SUM(active = 1) AS active, SUM(active = 0 AND run_at <= ?) AS waiting, SUM(active = 0 AND run_at > ?) AS delayed FROM jobs GROUP BY name")
+      .prepare(
+        "SELECT name, SUM(active = 1) AS active, SUM(active = 0 AND run_at <= ?) AS waiting, SUM(active = 0 AND run_at > ?) AS delayed FROM jobs GROUP BY name",
+      )
       .all(now, now) as Array<{ name: JobName; active: number; waiting: number; delayed: number }>;
     const counts: QueueCounts = { delivery: { waiting: 0, delayed: 0, active: 0 }, task: { waiting: 0, delayed: 0, active: 0 } };
     for (const row of rows) counts[row.name] = { waiting: row.waiting, delayed: row.delayed, active: row.active };
@@ -143,7 +156,9 @@ export class SqliteWorkQueue implements WorkQueue {
           await processor.onFailed(job, error).catch(() => undefined);
           this.db.prepare("DELETE FROM jobs WHERE id = ?").run(job.id);
         } else {
-          this.db.prepare("UPDATE jobs SET active = 0, attempt = attempt + 1, run_at = ? WHERE id = ?").run(this.now() + retryDelay(this.retry, job.attempt), job.id);
+          this.db
+            .prepare("UPDATE jobs SET active = 0, attempt = attempt + 1, run_at = ? WHERE id = ?")
+            .run(this.now() + retryDelay(this.retry, job.attempt), job.id);
         }
       })
       .finally(() => {
@@ -155,6 +170,9 @@ export class SqliteWorkQueue implements WorkQueue {
 
   private settle(job: QueuedJob, outcome: JobOutcome): void {
     if (outcome.kind === "done") this.db.prepare("DELETE FROM jobs WHERE id = ?").run(job.id);
-    else this.db.prepare("UPDATE jobs SET active = 0, attempt = 1, run_at = ? WHERE id = ?").run(this.now() + Math.max(0, outcome.delayMs), job.id);
+    else
+      this.db
+        .prepare("UPDATE jobs SET active = 0, attempt = 1, run_at = ? WHERE id = ?")
+        .run(this.now() + Math.max(0, outcome.delayMs), job.id);
   }
 }

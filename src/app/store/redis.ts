@@ -11,7 +11,17 @@ import {
   RECORD_CHECK_ATTEMPT,
   UPDATE_TASK,
 } from "./redis-scripts.js";
-import { EVENT_RETENTION_MS, type BridgeStore, type NewTask, type Task, type TaskOrder, type TaskPatch, type TaskState, type ThreadId, type TraceProgress } from "./types.js";
+import {
+  EVENT_RETENTION_MS,
+  type BridgeStore,
+  type NewTask,
+  type Task,
+  type TaskOrder,
+  type TaskPatch,
+  type TaskState,
+  type ThreadId,
+  type TraceProgress,
+} from "./types.js";
 
 export interface RedisBridgeStoreOptions {
   /** Namespace of every key (`${keyPrefix}:…`): one per App deployment, shared by all its replicas. */
@@ -35,10 +45,30 @@ const EMPTY_PROGRESS: TraceProgress = { logsSeen: 0, currentStep: null, errors: 
 
 /** Task fields a patch may set (id, createdAt and updatedAt are the store's own); `satisfies` keeps it complete. */
 const PATCHABLE_FIELDS = {
-  kind: true, state: true, sourceType: true, thread: true, runId: true, orgId: true, trackingCommentId: true, reaction: true,
-  request: true, requestedBy: true, startedAt: true, lastStatus: true, webUrl: true, progress: true, finalRun: true,
-  watchTimedOut: true, acknowledgedAt: true, sentAt: true, receivedAt: true, nextPollAt: true, pollIntervalMs: true, lastEditAt: true,
-  deadlineAt: true, error: true,
+  kind: true,
+  state: true,
+  sourceType: true,
+  thread: true,
+  runId: true,
+  orgId: true,
+  trackingCommentId: true,
+  reaction: true,
+  request: true,
+  requestedBy: true,
+  startedAt: true,
+  lastStatus: true,
+  webUrl: true,
+  progress: true,
+  finalRun: true,
+  watchTimedOut: true,
+  acknowledgedAt: true,
+  sentAt: true,
+  receivedAt: true,
+  nextPollAt: true,
+  pollIntervalMs: true,
+  lastEditAt: true,
+  deadlineAt: true,
+  error: true,
 } as const satisfies Record<keyof TaskPatch, true>;
 const PATCHABLE = new Set(Object.keys(PATCHABLE_FIELDS) as Array<keyof TaskPatch>);
 
@@ -79,7 +109,8 @@ function repoKey(owner: string, repo: string): string {
 }
 
 function assertState(state: unknown): void {
-  if (!TASK_STATES.includes(state as TaskState)) throw new Error(`unknown task state ${JSON.stringify(state)}: use one of ${TASK_STATES.join(", ")}`);
+  if (!TASK_STATES.includes(state as TaskState))
+    throw new Error(`unknown task state ${JSON.stringify(state)}: use one of ${TASK_STATES.join(", ")}`);
 }
 
 /** Field/value pairs for HSET: every value JSON-encoded, so null, numbers and objects read back as they were. */
@@ -105,7 +136,8 @@ function decodeTask(flat: unknown): Task | null {
   const task: Record<string, unknown> = {};
   for (const name of TASK_FIELDS) {
     const value = raw.get(name);
-    if (value === undefined) throw new Error(`stored task ${raw.get("id")} has no "${name}" field: its Redis hash was changed outside the store`);
+    if (value === undefined)
+      throw new Error(`stored task ${raw.get("id")} has no "${name}" field: its Redis hash was changed outside the store`);
     task[name] = JSON.parse(value);
   }
   task.progress = { ...EMPTY_PROGRESS, ...(task.progress as Partial<TraceProgress>) };
@@ -132,11 +164,15 @@ export class RedisBridgeStore implements BridgeStore {
 
   constructor(redis: Redis, options: RedisBridgeStoreOptions) {
     if (typeof options.keyPrefix !== "string" || options.keyPrefix.trim() === "") {
-      throw new Error("RedisBridgeStore needs a keyPrefix (e.g. \"agent-run-bridge:my-org\"): one per App deployment, shared by its replicas");
+      throw new Error(
+        'RedisBridgeStore needs a keyPrefix (e.g. "agent-run-bridge:my-org"): one per App deployment, shared by its replicas',
+      );
     }
     if (redis.options.keyPrefix) {
       // ioredis would prefix the keys a script is given but not the ones it builds from them.
-      throw new Error("RedisBridgeStore needs a client without ioredis' own keyPrefix option: pass the prefix to the store as keyPrefix instead");
+      throw new Error(
+        "RedisBridgeStore needs a client without ioredis' own keyPrefix option: pass the prefix to the store as keyPrefix instead",
+      );
     }
     for (const [name, definition] of Object.entries(SCRIPTS)) redis.defineCommand(name, definition);
     this.redis = redis as Redis & StoreCommands;
@@ -179,7 +215,14 @@ export class RedisBridgeStore implements BridgeStore {
   async prune(olderThanMs: number): Promise<void> {
     const cutoff = this.now() - olderThanMs;
     for (;;) {
-      const removed = await this.client.arbStorePrune(this.key("finished"), this.key("deliveries"), this.key("triggers"), this.prefix, cutoff, PRUNE_BATCH);
+      const removed = await this.client.arbStorePrune(
+        this.key("finished"),
+        this.key("deliveries"),
+        this.key("triggers"),
+        this.prefix,
+        cutoff,
+        PRUNE_BATCH,
+      );
       if (Number(removed) < PRUNE_BATCH) return;
     }
   }
@@ -221,7 +264,9 @@ export class RedisBridgeStore implements BridgeStore {
     const unique = [...new Set(states)];
     unique.forEach(assertState);
     if (unique.length === 0 || limit === 0) return [];
-    return decodeTasks(await this.client.arbStoreListTasks(this.key("task", "next-id"), this.prefix, limit < 0 ? -1 : limit, order, ...unique));
+    return decodeTasks(
+      await this.client.arbStoreListTasks(this.key("task", "next-id"), this.prefix, limit < 0 ? -1 : limit, order, ...unique),
+    );
   }
 
   async listTaskIds(states: TaskState[]): Promise<number[]> {
@@ -243,7 +288,10 @@ export class RedisBridgeStore implements BridgeStore {
     const multi = this.client.multi();
     for (const key of keys) {
       const events = this.key("events", key);
-      multi.zadd(events, at, member).zremrangebyscore(events, "-inf", `(${at - EVENT_RETENTION_MS}`).pexpire(events, EVENT_RETENTION_MS);
+      multi
+        .zadd(events, at, member)
+        .zremrangebyscore(events, "-inf", `(${at - EVENT_RETENTION_MS}`)
+        .pexpire(events, EVENT_RETENTION_MS);
     }
     await multi.exec();
   }
@@ -268,7 +316,9 @@ export class RedisBridgeStore implements BridgeStore {
   }
 
   async heldFor(runId: number, thread: ThreadId): Promise<Task[]> {
-    return decodeTasks(await this.client.arbStoreHeldFor(this.key("run", runId), this.key("thread", threadKey(thread), "held"), this.prefix));
+    return decodeTasks(
+      await this.client.arbStoreHeldFor(this.key("run", runId), this.key("thread", threadKey(thread), "held"), this.prefix),
+    );
   }
 
   async countByState(): Promise<Partial<Record<TaskState, number>>> {
@@ -300,7 +350,12 @@ export class RedisBridgeStore implements BridgeStore {
 
   async recordCheckAttempt(owner: string, repo: string, prNumber: number, headSha: string): Promise<boolean> {
     const repository = repoKey(owner, repo);
-    const reply = await this.client.arbStoreRecordCheckAttempt(this.key("check-shas", repository), this.key("check-attempts", `${repository}#${prNumber}`), headSha, prNumber);
+    const reply = await this.client.arbStoreRecordCheckAttempt(
+      this.key("check-shas", repository),
+      this.key("check-attempts", `${repository}#${prNumber}`),
+      headSha,
+      prNumber,
+    );
     return reply === 1;
   }
 

@@ -1,7 +1,17 @@
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
-import { EVENT_RETENTION_MS, type BridgeStore, type NewTask, type Task, type TaskOrder, type TaskPatch, type TaskState, type ThreadId, type TraceProgress } from "./types.js";
+import {
+  EVENT_RETENTION_MS,
+  type BridgeStore,
+  type NewTask,
+  type Task,
+  type TaskOrder,
+  type TaskPatch,
+  type TaskState,
+  type ThreadId,
+  type TraceProgress,
+} from "./types.js";
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS deliveries (id TEXT PRIMARY KEY, event TEXT NOT NULL, received_at INTEGER NOT NULL);
@@ -205,7 +215,9 @@ export class SqliteBridgeStore implements BridgeStore {
   }
 
   async markDelivery(deliveryId: string, event: string): Promise<boolean> {
-    const info = this.db.prepare("INSERT OR IGNORE INTO deliveries (id, event, received_at) VALUES (?, ?, ?)").run(deliveryId, event, this.now());
+    const info = this.db
+      .prepare("INSERT OR IGNORE INTO deliveries (id, event, received_at) VALUES (?, ?, ?)")
+      .run(deliveryId, event, this.now());
     return info.changes === 1;
   }
 
@@ -292,14 +304,18 @@ export class SqliteBridgeStore implements BridgeStore {
   async listTasks(states: TaskState[], limit = -1, order: TaskOrder = "oldest"): Promise<Task[]> {
     if (states.length === 0) return [];
     const rows = this.db
-      .prepare(`SELECT * FROM tasks WHERE state IN (${states.map(() => "?").join(", ")}) ORDER BY id ${order === "newest" ? "DESC" : "ASC"} LIMIT ?`)
+      .prepare(
+        `SELECT * FROM tasks WHERE state IN (${states.map(() => "?").join(", ")}) ORDER BY id ${order === "newest" ? "DESC" : "ASC"} LIMIT ?`,
+      )
       .all(...states, limit) as TaskRow[];
     return rows.map(toTask);
   }
 
   async listTaskIds(states: TaskState[]): Promise<number[]> {
     if (states.length === 0) return [];
-    const rows = this.db.prepare(`SELECT id FROM tasks WHERE state IN (${states.map(() => "?").join(", ")}) ORDER BY id ASC`).all(...states) as Array<{ id: number }>;
+    const rows = this.db
+      .prepare(`SELECT id FROM tasks WHERE state IN (${states.map(() => "?").join(", ")}) ORDER BY id ASC`)
+      .all(...states) as Array<{ id: number }>;
     return rows.map((row) => row.id);
   }
 
@@ -312,7 +328,9 @@ export class SqliteBridgeStore implements BridgeStore {
 
   async activeTaskForThread(owner: string, repo: string, issueNumber: number): Promise<Task | null> {
     const row = this.db
-      .prepare(`SELECT * FROM tasks WHERE thread_key = ? AND state IN (${ACTIVE_STATES.map(() => "?").join(", ")}) ORDER BY id DESC LIMIT 1`)
+      .prepare(
+        `SELECT * FROM tasks WHERE thread_key = ? AND state IN (${ACTIVE_STATES.map(() => "?").join(", ")}) ORDER BY id DESC LIMIT 1`,
+      )
       .get(threadKey({ owner, repo, issueNumber }), ...ACTIVE_STATES) as TaskRow | undefined;
     return row ? toTask(row) : null;
   }
@@ -331,17 +349,15 @@ export class SqliteBridgeStore implements BridgeStore {
     return rows.map(toTask);
   }
 
-
-
   async countByState(): Promise<Partial<Record<TaskState, number>>> {
     const rows = this.db.prepare("SELECT state, COUNT(*) AS n FROM tasks GROUP BY state").all() as Array<{ state: TaskState; n: number }>;
     return Object.fromEntries(rows.map((r) => [r.state, r.n]));
   }
 
   async lastWebUrlForRun(runId: number): Promise<string | null> {
-    const row = this.db.prepare("SELECT web_url FROM tasks WHERE run_id = ? AND web_url IS NOT NULL ORDER BY id DESC LIMIT 1").get(runId) as
-      | { web_url: string }
-      | undefined;
+    const row = this.db
+      .prepare("SELECT web_url FROM tasks WHERE run_id = ? AND web_url IS NOT NULL ORDER BY id DESC LIMIT 1")
+      .get(runId) as { web_url: string } | undefined;
     return row?.web_url ?? null;
   }
 

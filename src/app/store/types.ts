@@ -78,7 +78,10 @@ export type ThreadId = Pick<TaskThread, "owner" | "repo" | "issueNumber">;
 
 export type TaskPatch = Partial<Omit<Task, "id" | "createdAt" | "updatedAt">>;
 
-export type NewTask = Pick<Task, "kind" | "state" | "sourceType" | "thread" | "runId" | "orgId" | "trackingCommentId" | "reaction" | "request" | "requestedBy"> & {
+export type NewTask = Pick<
+  Task,
+  "kind" | "state" | "sourceType" | "thread" | "runId" | "orgId" | "trackingCommentId" | "reaction" | "request" | "requestedBy"
+> & {
   deadlineAt: number;
   receivedAt?: number | null;
 };

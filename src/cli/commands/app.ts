@@ -20,26 +20,32 @@ Packages (installed beside agent-run-bridge):
 `;
 
 /** `agent-run app`: the GitHub App server, until SIGINT or SIGTERM. */
-export const appCommand = defineCommand("app", "run the GitHub App (webhook server) until Ctrl-C (SIGINT) or SIGTERM", (command, context) => {
-    command
-      .addHelpText("after", HELP)
-      .action(async () => {
-        // Loaded on demand: Probot would slow every other command's start, and may not be installed.
-        const { startApp, AppConfigurationError } = await loadOptional("The GitHub App (agent-run app)", ["probot"], () => import("../../app/index.js"));
-        context.addSecret(context.io.env.AGENT_RUN_API_TOKEN ?? "");
-        context.addSecret(context.io.env.WEBHOOK_SECRET ?? "");
-        let app: AppHandle;
-        try {
-          app = await startApp(context.io.env);
-        } catch (error) {
-          if (error instanceof AppConfigurationError) throw new UsageError(error.message);
-          const code = (error as { code?: unknown }).code;
-          if (code === "EADDRINUSE") throw new UsageError(`the port is already in use: set PORT to another port (0 = any free port).`);
-          throw error;
-        }
-        context.error(`GitHub App ${app.identity.slug} listening on ${app.webhookUrl} (health: ${app.url}/healthz).`);
-        const signal = await context.untilShutdownSignal();
-        await app.close();
-        context.error(`app stopped (${signal}).`);
-      });
-});
+export const appCommand = defineCommand(
+  "app",
+  "run the GitHub App (webhook server) until Ctrl-C (SIGINT) or SIGTERM",
+  (command, context) => {
+    command.addHelpText("after", HELP).action(async () => {
+      // Loaded on demand: Probot would slow every other command's start, and may not be installed.
+      const { startApp, AppConfigurationError } = await loadOptional(
+        "The GitHub App (agent-run app)",
+        ["probot"],
+        () => import("../../app/index.js"),
+      );
+      context.addSecret(context.io.env.AGENT_RUN_API_TOKEN ?? "");
+      context.addSecret(context.io.env.WEBHOOK_SECRET ?? "");
+      let app: AppHandle;
+      try {
+        app = await startApp(context.io.env);
+      } catch (error) {
+        if (error instanceof AppConfigurationError) throw new UsageError(error.message);
+        const code = (error as { code?: unknown }).code;
+        if (code === "EADDRINUSE") throw new UsageError(`the port is already in use: set PORT to another port (0 = any free port).`);
+        throw error;
+      }
+      context.error(`GitHub App ${app.identity.slug} listening on ${app.webhookUrl} (health: ${app.url}/healthz).`);
+      const signal = await context.untilShutdownSignal();
+      await app.close();
+      context.error(`app stopped (${signal}).`);
+    });
+  },
+);

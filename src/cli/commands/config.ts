@@ -7,7 +7,6 @@ import { UsageError } from "../errors.js";
 import { EXIT_CODES } from "../exit-codes.js";
 import { defineCommand } from "./registry.js";
 
-
 async function readConfigText(file: string, cwd: string, stdin: AsyncIterable<string | Uint8Array>): Promise<string> {
   if (file === "-") {
     const chunks: Buffer[] = [];
@@ -33,22 +32,22 @@ async function readConfigText(file: string, cwd: string, stdin: AsyncIterable<st
  * on stderr as `FILE:LINE:COLUMN: message`, unknown keys with a "did you mean".
  */
 export const configCommand = defineCommand("config", `the repository configuration (${CONFIG_PATH})`, (config, context) => {
-    config.addHelpCommand(false);
-    config
-      .command("check")
-      .description("check a configuration file: exit 0 and a summary, or exit 2 and every problem")
-      .addHelpText("after", `\nEditors can check the file as it is typed with the JSON Schema at\n  ${CONFIG_SCHEMA_URL}\n`)
-      .argument("[file]", 'the file to check; "-" reads stdin', CONFIG_PATH)
-      .action(async (file: string) => {
-        const name = file === "-" ? "<stdin>" : file;
-        const checked = checkConfigText(await readConfigText(file, context.cwd, context.io.stdin), name);
-        if (checked.ok) {
-          context.out(`${checked.summary}\n`);
-          return;
-        }
-        for (const problem of checked.problems) context.io.stderr.write(`${problem}\n`);
-        const count = checked.problems.length === 1 ? "1 problem" : `${checked.problems.length} problems`;
-        context.error(`${name} is invalid (${count}): the bridge would not act on it.`);
-        context.exitCode = EXIT_CODES.usage;
-      });
+  config.addHelpCommand(false);
+  config
+    .command("check")
+    .description("check a configuration file: exit 0 and a summary, or exit 2 and every problem")
+    .addHelpText("after", `\nEditors can check the file as it is typed with the JSON Schema at\n  ${CONFIG_SCHEMA_URL}\n`)
+    .argument("[file]", 'the file to check; "-" reads stdin', CONFIG_PATH)
+    .action(async (file: string) => {
+      const name = file === "-" ? "<stdin>" : file;
+      const checked = checkConfigText(await readConfigText(file, context.cwd, context.io.stdin), name);
+      if (checked.ok) {
+        context.out(`${checked.summary}\n`);
+        return;
+      }
+      for (const problem of checked.problems) context.io.stderr.write(`${problem}\n`);
+      const count = checked.problems.length === 1 ? "1 problem" : `${checked.problems.length} problems`;
+      context.error(`${name} is invalid (${count}): the bridge would not act on it.`);
+      context.exitCode = EXIT_CODES.usage;
+    });
 });

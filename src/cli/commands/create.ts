@@ -21,15 +21,16 @@ interface CreateFlags extends ConnectionFlags, StartFlags {
 }
 
 export const createCommand = defineCommand("create", "start an agent run; with --wait, follow it until it ends", (command, context) => {
-    command
-      .requiredOption("--prompt <text>", "the task for the agent; - reads it from stdin")
-      .option("--repo-id <n>", "repository to work in", parsePositiveInteger)
-      .option("--model <name>", "model for this run (default: the organization's)")
-      .addOption(new Option("--agent-type <type>", "agent type (default: the organization's)").choices(AGENT_TYPES))
-      .option("--metadata <json>", "JSON object stored with the run; source_type defaults to API")
-      .option("--image <file-or-data-uri>", "image for the agent: a PNG/JPEG/GIF/WebP file or a data: URI (repeatable)", collect)
-      .option("--wait", "wait until the run ends; exit 1 if it failed");
-    addWatchOptions(command, "with --wait: stop waiting after this many seconds (exit 3; the run keeps going)").action(async (flags: CreateFlags) => {
+  command
+    .requiredOption("--prompt <text>", "the task for the agent; - reads it from stdin")
+    .option("--repo-id <n>", "repository to work in", parsePositiveInteger)
+    .option("--model <name>", "model for this run (default: the organization's)")
+    .addOption(new Option("--agent-type <type>", "agent type (default: the organization's)").choices(AGENT_TYPES))
+    .option("--metadata <json>", "JSON object stored with the run; source_type defaults to API")
+    .option("--image <file-or-data-uri>", "image for the agent: a PNG/JPEG/GIF/WebP file or a data: URI (repeatable)", collect)
+    .option("--wait", "wait until the run ends; exit 1 if it failed");
+  addWatchOptions(command, "with --wait: stop waiting after this many seconds (exit 3; the run keeps going)").action(
+    async (flags: CreateFlags) => {
       // Every local check happens before the first request: a usage error sends nothing.
       checkTimeoutNeedsWait(flags);
       const metadata = metadataFromFlag(flags.metadata);
@@ -47,6 +48,13 @@ export const createCommand = defineCommand("create", "start an agent run; with -
         ...(flags.agentType !== undefined ? { agent_type: flags.agentType } : {}),
       };
       const run = await client.createRun(request);
-      await showOrWatchRun(client, run, context, { verb: "created", wait: flags.wait === true, json: flags.json === true, timeoutSeconds: flags.timeout, pollIntervalMs });
-    });
+      await showOrWatchRun(client, run, context, {
+        verb: "created",
+        wait: flags.wait === true,
+        json: flags.json === true,
+        timeoutSeconds: flags.timeout,
+        pollIntervalMs,
+      });
+    },
+  );
 });

@@ -19,14 +19,19 @@ interface EmulatorFlags {
 export const DEFAULT_EMULATOR_PORT = 4010;
 const STATUS_VOCABULARIES: StatusVocabulary[] = ["spec", "deployment"];
 
-export const emulatorCommand = defineCommand("emulator", "run a local Agent Run Service emulator until Ctrl-C (SIGINT) or SIGTERM", (command, context) => {
+export const emulatorCommand = defineCommand(
+  "emulator",
+  "run a local Agent Run Service emulator until Ctrl-C (SIGINT) or SIGTERM",
+  (command, context) => {
     command
       .addOption(new Option("--port <n>", "port to listen on; 0 = any free port").default(DEFAULT_EMULATOR_PORT).argParser(parsePort))
       .option("--host <host>", "interface to listen on", "127.0.0.1")
       .option("--token <token>", `token the emulator accepts (default: ${DEFAULT_TOKEN}, a local token that is not a secret)`)
       .option("--org <id>", `organization id that token may use (default: ${DEFAULT_ORG_ID})`, parsePositiveInteger)
       .addOption(
-        new Option("--time-scale <x>", "multiplies every duration and rate-limit window: 0.01 = 100 times faster").default(1).argParser(parsePositiveNumber),
+        new Option("--time-scale <x>", "multiplies every duration and rate-limit window: 0.01 = 100 times faster")
+          .default(1)
+          .argParser(parsePositiveNumber),
       )
       .addOption(
         new Option("--status-vocabulary <vocabulary>", "spec: queued/running/completed; deployment: PENDING/ACTIVE/COMPLETE")
@@ -50,7 +55,8 @@ export const emulatorCommand = defineCommand("emulator", "run a local Agent Run 
         await emulator.close();
         context.error(`emulator stopped (${signal}).`);
       });
-});
+  },
+);
 
 /**
  * The client's own 2 s poll scaled like the emulator's clock, but not below 0.1 s: the CLI's client
@@ -81,7 +87,8 @@ async function start(flags: EmulatorFlags): Promise<RunningEmulator> {
       throw new UsageError(`port ${flags.port} on ${flags.host} is already in use: pass --port with another port (0 = any free port).`);
     }
     if (code === "EACCES") throw new UsageError(`not allowed to listen on ${flags.host}:${flags.port}: pass --port above 1024.`);
-    if (code === "EADDRNOTAVAIL" || code === "ENOTFOUND") throw new UsageError(`cannot listen on --host ${flags.host}: no such local address.`);
+    if (code === "EADDRNOTAVAIL" || code === "ENOTFOUND")
+      throw new UsageError(`cannot listen on --host ${flags.host}: no such local address.`);
     if (error instanceof RangeError) throw new UsageError(error.message);
     throw error;
   }

@@ -1,10 +1,4 @@
-import {
-  LOGS_PAGE_MAX,
-  classifyRunStatus,
-  isFinalPhase,
-  type AgentRunClient,
-  type LogEntry,
-} from "../../service/index.js";
+import { LOGS_PAGE_MAX, classifyRunStatus, isFinalPhase, type AgentRunClient, type LogEntry } from "../../service/index.js";
 import { parseRunId } from "../arguments.js";
 import { resolvePollIntervalMs, type ConnectionFlags } from "../config.js";
 import { addConnectionOptions, connect } from "../connect.js";
@@ -24,7 +18,10 @@ interface LogsFlags extends ConnectionFlags {
 /** While following, new entries keep the polling brisk; a quiet run is polled less and less often. */
 const FOLLOW_SCHEDULE = { initialMs: 2_000, maxMs: 10_000, factor: 1.5 };
 
-export const logsCommand = defineCommand("logs", "print a run's execution log; --follow keeps printing until the run ends", (command, context) => {
+export const logsCommand = defineCommand(
+  "logs",
+  "print a run's execution log; --follow keeps printing until the run ends",
+  (command, context) => {
     command
       .argument("<run-id>", "the run whose log to print", parseRunId)
       .option("-f, --follow", "keep fetching new entries until the run ends, then exit with its outcome (1 if failed)");
@@ -40,7 +37,8 @@ export const logsCommand = defineCommand("logs", "print a run's execution log; -
       }
       await followLogs(client, runId, context, { print, json: flags.json === true, pollIntervalMs });
     });
-});
+  },
+);
 
 interface FollowOptions {
   print: (entry: LogEntry) => void;
@@ -83,7 +81,10 @@ async function followLogs(client: AgentRunClient, runId: number, context: CliCon
     }
   } catch (error) {
     if (abort.signal.aborted) {
-      throw new WatchInterruptedError(`stopped following run ${runId}; it keeps going${webUrl ? `: follow it at ${webUrl}` : ""}.`, undefined);
+      throw new WatchInterruptedError(
+        `stopped following run ${runId}; it keeps going${webUrl ? `: follow it at ${webUrl}` : ""}.`,
+        undefined,
+      );
     }
     throw error;
   } finally {

@@ -11,16 +11,24 @@ interface ResumeFlags extends ConnectionFlags, StartFlags {
 }
 
 export const resumeCommand = defineCommand("resume", "continue a finished run with a follow-up prompt", (command, context) => {
-    command
-      .argument("<run-id>", "the run to continue", parseRunId)
-      .requiredOption("--prompt <text>", "the follow-up instruction; - reads it from stdin")
-      .option("--wait", "wait until the run ends again; exit 1 if it failed");
-    addWatchOptions(command, "with --wait: stop waiting after this many seconds (exit 3; the run keeps going)").action(async (runId: number, flags: ResumeFlags) => {
+  command
+    .argument("<run-id>", "the run to continue", parseRunId)
+    .requiredOption("--prompt <text>", "the follow-up instruction; - reads it from stdin")
+    .option("--wait", "wait until the run ends again; exit 1 if it failed");
+  addWatchOptions(command, "with --wait: stop waiting after this many seconds (exit 3; the run keeps going)").action(
+    async (runId: number, flags: ResumeFlags) => {
       checkTimeoutNeedsWait(flags);
       const pollIntervalMs = resolvePollIntervalMs(flags.pollInterval, context.io.env);
       const prompt = await resolvePrompt(flags.prompt, context.io.stdin);
       const client = connect(flags, context);
       const run = await client.resumeRun(runId, prompt);
-      await showOrWatchRun(client, run, context, { verb: "resumed", wait: flags.wait === true, json: flags.json === true, timeoutSeconds: flags.timeout, pollIntervalMs });
-    });
+      await showOrWatchRun(client, run, context, {
+        verb: "resumed",
+        wait: flags.wait === true,
+        json: flags.json === true,
+        timeoutSeconds: flags.timeout,
+        pollIntervalMs,
+      });
+    },
+  );
 });

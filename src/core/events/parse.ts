@@ -95,7 +95,11 @@ function pullRequestRef(pr: PullRequestPayload): PullRequestRef {
 
 /** What the events on a pull request's review carry: the common facts, the pull request as a thread and its refs. */
 function onPullRequest(name: string, payload: CommonPayload & { pull_request: PullRequestPayload }) {
-  return { ...common(name, payload), thread: threadOf("pull_request", payload.pull_request), pullRequest: pullRequestRef(payload.pull_request) };
+  return {
+    ...common(name, payload),
+    thread: threadOf("pull_request", payload.pull_request),
+    pullRequest: pullRequestRef(payload.pull_request),
+  };
 }
 
 function linkedPullRequests(list: ReadonlyArray<LinkedPullRequestPayload> | null | undefined, repo: RepositoryFacts): LinkedPullRequest[] {
@@ -145,7 +149,14 @@ function parseReview(payload: unknown): PullRequestReviewBridgeEvent {
   return {
     kind: "pull_request_review",
     ...onPullRequest("pull_request_review", p),
-    review: { id: r.id, body: r.body, state: r.state.toLowerCase(), url: r.html_url, commitId: r.commit_id, author: r.user ? actor(r.user) : null },
+    review: {
+      id: r.id,
+      body: r.body,
+      state: r.state.toLowerCase(),
+      url: r.html_url,
+      commitId: r.commit_id,
+      author: r.user ? actor(r.user) : null,
+    },
     raw: payload as PullRequestReviewBridgeEvent["raw"],
   };
 }

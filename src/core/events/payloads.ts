@@ -8,9 +8,18 @@ import * as z from "zod/mini";
 import { describeIssues } from "../../config/issues.js";
 import { EventPayloadError } from "./types.js";
 
-const text = z.pipe(z.nullish(z.string()), z.transform((value) => value ?? ""));
-const optionalString = z.pipe(z.nullish(z.string()), z.transform((value) => value ?? null));
-const optionalInt = z.pipe(z.nullish(z.int()), z.transform((value) => value ?? null));
+const text = z.pipe(
+  z.nullish(z.string()),
+  z.transform((value) => value ?? ""),
+);
+const optionalString = z.pipe(
+  z.nullish(z.string()),
+  z.transform((value) => value ?? null),
+);
+const optionalInt = z.pipe(
+  z.nullish(z.int()),
+  z.transform((value) => value ?? null),
+);
 const nullishString = z.nullish(z.string());
 const nullishBoolean = z.nullish(z.boolean());
 

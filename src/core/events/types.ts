@@ -215,11 +215,7 @@ export type BridgeEvent =
 export type BridgeEventKind = BridgeEvent["kind"];
 
 /** Events that happen on one issue or pull request. */
-export type ThreadEvent =
-  | IssueCommentBridgeEvent
-  | IssuesBridgeEvent
-  | PullRequestReviewBridgeEvent
-  | PullRequestReviewCommentBridgeEvent;
+export type ThreadEvent = IssueCommentBridgeEvent | IssuesBridgeEvent | PullRequestReviewBridgeEvent | PullRequestReviewCommentBridgeEvent;
 
 export const isIssueCommentEvent = (e: BridgeEvent): e is IssueCommentBridgeEvent => e.kind === "issue_comment";
 export const isIssuesEvent = (e: BridgeEvent): e is IssuesBridgeEvent => e.kind === "issues";
@@ -245,4 +241,3 @@ export class EventPayloadError extends Error {
     this.issues = issues;
   }
 }
-

@@ -55,5 +55,7 @@ export function parseCommentKind(body: string | null | undefined): BotCommentKin
   if (parseOverLimitMarker(body) !== null) return "over_limit";
   if (countMarkerOpenings(body) !== 1) return null;
   const kind = KIND_MARKER_LINE.exec(body)?.[1];
-  return kind !== undefined && kind !== "run" && kind !== "over_limit" && (BOT_COMMENT_KINDS as readonly string[]).includes(kind) ? (kind as BotCommentKind) : null;
+  return kind !== undefined && kind !== "run" && kind !== "over_limit" && (BOT_COMMENT_KINDS as readonly string[]).includes(kind)
+    ? (kind as BotCommentKind)
+    : null;
 }

@@ -4,7 +4,16 @@
  * prompt, and the whole is bounded.
  */
 import type { PromptInput, PromptOptions } from "./context.js";
-import { checkFailureHeader, checkFailureSection, fitPrompt, instructionText, oneLine, reviewSection, threadNoun, threadSection } from "./sections.js";
+import {
+  checkFailureHeader,
+  checkFailureSection,
+  fitPrompt,
+  instructionText,
+  oneLine,
+  reviewSection,
+  threadNoun,
+  threadSection,
+} from "./sections.js";
 
 /** The prompt of a new run. */
 export function buildRunPrompt(input: PromptInput, options: PromptOptions = {}): string {
@@ -32,7 +41,9 @@ export function buildRunPrompt(input: PromptInput, options: PromptOptions = {}):
           : `@${input.requester} asked for help in a review of pull request ${input.thread.repository}#${input.thread.number} (${input.triggerCommentUrl ?? input.review?.url ?? input.thread.url}):`,
         ...(instruction === "" ? [] : ["", instruction]),
       ].join("\n");
-      const context = [reviewSection(input.review, input.reviewComments, options), threadSection(input.thread, options)].filter(Boolean).join("\n\n");
+      const context = [reviewSection(input.review, input.reviewComments, options), threadSection(input.thread, options)]
+        .filter(Boolean)
+        .join("\n\n");
       return fitPrompt(head, context, options);
     }
     case "check_suite":

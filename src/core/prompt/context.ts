@@ -182,7 +182,9 @@ export function threadContextFrom(
     author: thread.author?.login ?? null,
     comments: fetched.comments ?? [],
     omittedComments: fetched.omittedComments ?? 0,
-    pullRequest: pr ? { url: pr.url, baseRef: pr.baseRef, headRef: pr.headRef, headRepoFullName: pr.headRepoFullName ?? null, isFork: pr.isFork ?? false } : null,
+    pullRequest: pr
+      ? { url: pr.url, baseRef: pr.baseRef, headRef: pr.headRef, headRepoFullName: pr.headRepoFullName ?? null, isFork: pr.isFork ?? false }
+      : null,
   };
 }
 

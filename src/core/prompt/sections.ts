@@ -27,7 +27,13 @@ const userText = (text: string | null | undefined, max: number, what: string) =>
 
 /** One-line plain text (titles, names, paths): invisible characters and newlines removed. */
 export const oneLine = (text: string | null | undefined, max = 300) =>
-  truncate(stripInvisibleCharacters(normalizeNewlines(text ?? "")).replace(/\s+/g, " ").trim(), max, "…");
+  truncate(
+    stripInvisibleCharacters(normalizeNewlines(text ?? ""))
+      .replace(/\s+/g, " ")
+      .trim(),
+    max,
+    "…",
+  );
 
 /** A fenced block that its content cannot close. */
 function fenced(content: string, language = ""): string {
@@ -45,7 +51,10 @@ function isBotComment(comment: PromptComment, botLogins: readonly string[]): boo
 export function threadSection(thread: ThreadContext, options: PromptOptions, exclude: { id?: number; url?: string } = {}): string {
   const limits = limitsOf(options);
   const noun = threadNoun(thread.kind);
-  const lines = [`## ${noun === "issue" ? "Issue" : "Pull request"} ${thread.repository}#${thread.number}: ${oneLine(thread.title)}`, `URL: ${thread.url}`];
+  const lines = [
+    `## ${noun === "issue" ? "Issue" : "Pull request"} ${thread.repository}#${thread.number}: ${oneLine(thread.title)}`,
+    `URL: ${thread.url}`,
+  ];
   const pr = thread.pullRequest;
   if (pr) {
     const from = pr.isFork && pr.headRepoFullName ? ` (from the fork ${pr.headRepoFullName})` : "";
@@ -79,20 +88,30 @@ export function reviewSection(review: ReviewContext | null, comments: readonly R
   const lines: string[] = [];
   if (review) {
     const body = userText(review.body, limits.commentChars, "review");
-    lines.push(`## Review by @${review.author} (${review.state.replace(/_/g, " ")})`, `URL: ${review.url}`, body === "" ? "(no summary)" : body);
+    lines.push(
+      `## Review by @${review.author} (${review.state.replace(/_/g, " ")})`,
+      `URL: ${review.url}`,
+      body === "" ? "(no summary)" : body,
+    );
   }
   const shown = comments.slice(0, limits.reviewComments);
   if (shown.length > 0) {
     const more = shown.length < comments.length ? ` (the first ${shown.length} of ${comments.length})` : "";
     lines.push("", `## Inline comments${more}`);
     for (const comment of shown) {
-      const range = comment.startLine && comment.line && comment.startLine !== comment.line ? `${comment.startLine}-${comment.line}` : comment.line;
+      const range =
+        comment.startLine && comment.line && comment.startLine !== comment.line ? `${comment.startLine}-${comment.line}` : comment.line;
       const where = `${oneLine(comment.path)}${range ? `:${range}` : ""}`;
       lines.push("", `### ${where} (by @${comment.author})`);
       if (comment.url) lines.push(`URL: ${comment.url}`);
       if (comment.diffHunk) {
         // The commented line is at the end of the hunk: keep the end.
-        const hunk = truncate(stripInvisibleCharacters(normalizeNewlines(comment.diffHunk)), limits.diffHunkChars, "[… earlier lines of the hunk truncated …]\n", "tail");
+        const hunk = truncate(
+          stripInvisibleCharacters(normalizeNewlines(comment.diffHunk)),
+          limits.diffHunkChars,
+          "[… earlier lines of the hunk truncated …]\n",
+          "tail",
+        );
         lines.push(fenced(hunk, "diff"));
       }
       lines.push(userText(comment.body, limits.commentChars, "comment"));
@@ -112,7 +131,8 @@ export function checkFailureSection(ci: CheckFailureContext, options: PromptOpti
     lines.push("", `## Failed: ${oneLine(check.name)} (${check.conclusion ?? "failed"})`);
     if (check.url) lines.push(`URL: ${check.url}`);
     if (check.title) lines.push(`Title: ${oneLine(check.title)}`);
-    if (check.failedSteps && check.failedSteps.length > 0) lines.push(`Failed steps: ${check.failedSteps.map((step) => oneLine(step, 200)).join(", ")}`);
+    if (check.failedSteps && check.failedSteps.length > 0)
+      lines.push(`Failed steps: ${check.failedSteps.map((step) => oneLine(step, 200)).join(", ")}`);
     const summary = userText(check.summary, limits.checkSummaryChars, "summary");
     if (summary) lines.push("Summary:", summary);
     const annotations = check.annotations ?? [];
@@ -120,7 +140,9 @@ export function checkFailureSection(ci: CheckFailureContext, options: PromptOpti
       const shown = annotations.slice(0, limits.annotationsPerCheck);
       lines.push(`Annotations${shown.length < annotations.length ? ` (the first ${shown.length} of ${annotations.length})` : ""}:`);
       for (const note of shown) {
-        const range = note.startLine ? `:${note.startLine}${note.endLine && note.endLine !== note.startLine ? `-${note.endLine}` : ""}` : "";
+        const range = note.startLine
+          ? `:${note.startLine}${note.endLine && note.endLine !== note.startLine ? `-${note.endLine}` : ""}`
+          : "";
         const title = note.title ? `${oneLine(note.title, 200)}: ` : "";
         const message = oneLine(sanitizeUserText(note.message), limits.annotationChars);
         lines.push(`- ${oneLine(note.path)}${range}${note.level ? ` (${note.level})` : ""}: ${title}${message}`);

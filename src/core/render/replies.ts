@@ -112,7 +112,8 @@ export function serviceErrorForComment(error: unknown): { message: string; whatT
   if (error instanceof AuthenticationError) {
     return {
       message: "the Agent Run Service rejected the bridge's API token (401).",
-      whatToDo: "A maintainer needs to replace the API token the bridge is configured with (for the Action, the secret passed as `api-token`).",
+      whatToDo:
+        "A maintainer needs to replace the API token the bridge is configured with (for the Action, the secret passed as `api-token`).",
     };
   }
   if (error instanceof PermissionError) {
@@ -137,7 +138,10 @@ export function serviceErrorForComment(error: unknown): { message: string; whatT
     // Field names are the bridge's own request fields, safe to show; the server's sentences are not.
     const fields = error.rejectedFields.filter((field) => /^[A-Za-z_][\w.]{0,40}$/.test(field));
     return {
-      message: fields.length > 0 ? `the Agent Run Service rejected the request's ${fields.join(", ")}.` : "the Agent Run Service rejected the request.",
+      message:
+        fields.length > 0
+          ? `the Agent Run Service rejected the request's ${fields.join(", ")}.`
+          : "the Agent Run Service rejected the request.",
       whatToDo: "A maintainer should check the agent configuration (model, agent type, repository id).",
     };
   }

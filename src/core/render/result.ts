@@ -138,7 +138,9 @@ function statusLine(input: ResultCommentInput, elapsed: SafeMarkdown, webUrl: st
 export function renderResultComment(input: ResultCommentInput): string {
   const maxLength = input.maxLength ?? GITHUB_COMMENT_MAX_LENGTH;
   if (!Number.isInteger(maxLength) || maxLength < MIN_RESULT_LENGTH || maxLength > GITHUB_COMMENT_MAX_LENGTH) {
-    throw new RangeError(`renderResultComment: maxLength must be a whole number from ${MIN_RESULT_LENGTH} to ${GITHUB_COMMENT_MAX_LENGTH}, got ${String(maxLength)}`);
+    throw new RangeError(
+      `renderResultComment: maxLength must be a whole number from ${MIN_RESULT_LENGTH} to ${GITHUB_COMMENT_MAX_LENGTH}, got ${String(maxLength)}`,
+    );
   }
   const { run, phase, triggerPhrase } = input;
   const webUrl = linkTarget(run.web_url);
@@ -175,7 +177,8 @@ export function renderResultComment(input: ResultCommentInput): string {
   const detailsClose = "\n\n</details>";
   const emptyTrace = `*Nothing to show here: ${cutNote}.*`;
 
-  const fixed = [marker, head, prs ?? "", footer].join("\n\n").length + (trace ? detailsOpen.length + detailsClose.length + emptyTrace.length + 2 : 0);
+  const fixed =
+    [marker, head, prs ?? "", footer].join("\n\n").length + (trace ? detailsOpen.length + detailsClose.length + emptyTrace.length + 2 : 0);
   // Separators between the flexible blocks and around the trace.
   const separators = 2 * (blocks.length + traceBlocks.length + 2);
   const budget = maxLength - fixed - separators;

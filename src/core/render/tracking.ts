@@ -36,7 +36,6 @@ export interface TrackingCommentInput {
   orgDefaultRepository?: boolean;
 }
 
-
 function triggerNote(sourceType: SourceType, triggerUrl: string | null): SafeMarkdown | null {
   const link = (text: string) => (triggerUrl ? renderLink(text, triggerUrl) : (text as SafeMarkdown));
   switch (sourceType) {
@@ -68,7 +67,10 @@ export function renderTrackingComment(input: TrackingCommentInput): string {
   // Only phrases about an existing run use the link.
   const link = runId === null ? md`` : runLink(runId, webUrl);
   const elapsed = formatElapsed(toMs(input.now) - toMs(input.startedAt)) as SafeMarkdown;
-  const position = input.queuePosition !== undefined && Number.isInteger(input.queuePosition) && input.queuePosition > 0 ? (` (position ${input.queuePosition})` as SafeMarkdown) : md``;
+  const position =
+    input.queuePosition !== undefined && Number.isInteger(input.queuePosition) && input.queuePosition > 0
+      ? (` (position ${input.queuePosition})` as SafeMarkdown)
+      : md``;
   const followUps = Math.max(0, Math.floor(input.followUps ?? 0));
 
   const lines: SafeMarkdown[] = [];
@@ -84,12 +86,18 @@ export function renderTrackingComment(input: TrackingCommentInput): string {
       lines.push(runId === null ? md`🤖 Starting an agent run…` : md`🤖 Agent run ${link} started…`);
       break;
     case "running":
-      lines.push(runId === null ? md`🤖 An agent run is working · ${elapsed} so far` : md`🤖 Agent run ${link} is working · ${elapsed} so far`);
+      lines.push(
+        runId === null ? md`🤖 An agent run is working · ${elapsed} so far` : md`🤖 Agent run ${link} is working · ${elapsed} so far`,
+      );
       break;
     case "resuming": {
       const source = input.sourceType ?? input.marker.sourceType;
       const why =
-        source === SOURCE.gitHostCheckSuite ? md`to fix the failing checks` : source === SOURCE.gitHostPrReview ? md`with this review` : md`with your follow-up`;
+        source === SOURCE.gitHostCheckSuite
+          ? md`to fix the failing checks`
+          : source === SOURCE.gitHostPrReview
+            ? md`with this review`
+            : md`with your follow-up`;
       lines.push(md`🔁 Resuming agent run ${link} ${why}…`);
       break;
     }
@@ -105,7 +113,9 @@ export function renderTrackingComment(input: TrackingCommentInput): string {
     lines.push(followUpNote(Math.max(1, followUps)));
   }
   if (input.orgDefaultRepository && input.phase !== "resuming" && input.phase !== "queued_follow_up") {
-    lines.push(md`ℹ️ No \`repo_id\` is configured for this repository and the Agent Run Service did not list it, so the organization's default repository applies.`);
+    lines.push(
+      md`ℹ️ No \`repo_id\` is configured for this repository and the Agent Run Service did not list it, so the organization's default repository applies.`,
+    );
   }
   const note = triggerNote(input.sourceType ?? input.marker.sourceType, linkTarget(input.triggerUrl));
   const footer = note ? md`${note} · this comment updates as the run progresses.` : md`This comment updates as the run progresses.`;

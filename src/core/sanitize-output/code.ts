@@ -47,7 +47,10 @@ export function inlineCode(text: string, options: { maxLength?: number } = {}): 
   if (content === "") return "` `" as SafeMarkdown;
   const fence = "`".repeat(longestRun(content, "`") + 1);
   // CommonMark strips one space on each side when both are present: pad so the text survives as is.
-  const pad = content.startsWith("`") || content.endsWith("`") || (content.startsWith(" ") && content.endsWith(" ") && content.trim() !== "") ? " " : "";
+  const pad =
+    content.startsWith("`") || content.endsWith("`") || (content.startsWith(" ") && content.endsWith(" ") && content.trim() !== "")
+      ? " "
+      : "";
   return `${fence}${pad}${content}${pad}${fence}` as SafeMarkdown;
 }
 

@@ -60,7 +60,8 @@ function wrapPattern(triggerPhrase: string | undefined): RegExp {
   // Word boundaries only on the sides where the phrase itself has a word character.
   const before = /^\w/.test(phrase) ? "(?<![A-Za-z0-9_])" : "";
   const after = /\w$/.test(phrase) ? "(?![A-Za-z0-9_])" : "";
-  const pattern = phrase === "" ? new RegExp(`()(${MENTION})`, "gi") : new RegExp(`(${before}${escapeRegExp(phrase)}${after})|(${MENTION})`, "gi");
+  const pattern =
+    phrase === "" ? new RegExp(`()(${MENTION})`, "gi") : new RegExp(`(${before}${escapeRegExp(phrase)}${after})|(${MENTION})`, "gi");
   if (wrapPatterns.size < 64) wrapPatterns.set(phrase, pattern);
   return pattern;
 }
@@ -195,7 +196,7 @@ class BacktickRuns {
   private readonly starts = new Map<number, number[]>();
 
   constructor(line: string) {
-    for (let i = 0; i < line.length; ) {
+    for (let i = 0; i < line.length;) {
       if (line[i] !== "`") {
         i++;
         continue;

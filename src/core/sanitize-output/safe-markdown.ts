@@ -49,8 +49,9 @@ export function joinMarkdown(pieces: readonly SafeMarkdown[], separator: string)
  * C0/C1 controls (but tab and newline), bidi embeddings, overrides and isolates, LRM/RLM and the
  * tag block: characters that spoof what a reader sees. Zero-width joiners stay (emoji sequences).
  */
-// eslint-disable-next-line no-control-regex
-const SPOOFING_CHARACTERS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u200E\u200F\u202A-\u202E\u2066-\u2069]|\uDB40[\uDC00-\uDC7F]/g;
+const SPOOFING_CHARACTERS =
+  // eslint-disable-next-line no-control-regex
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u200E\u200F\u202A-\u202E\u2066-\u2069]|\uDB40[\uDC00-\uDC7F]/g;
 // eslint-disable-next-line no-control-regex
 const ANSI_ESCAPE = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[@-Z\\-_]/g;
 

@@ -7,7 +7,10 @@ import type { ScaledLimits } from "./limits.js";
 
 /** The in-process windows of every installation (all of them, also when Redis is shared: they never let more through than Redis would). */
 export class LocalWindows {
-  private readonly lanes = new Map<string, { interval: SlidingWindowLog; minute: SlidingWindowLog; hour: SlidingWindowLog; pausedUntil: number }>();
+  private readonly lanes = new Map<
+    string,
+    { interval: SlidingWindowLog; minute: SlidingWindowLog; hour: SlidingWindowLog; pausedUntil: number }
+  >();
   private recordsSinceSweep = 0;
 
   constructor(private readonly limits: ScaledLimits) {}
@@ -15,7 +18,12 @@ export class LocalWindows {
   wait(lane: string, now: number): number {
     const windows = this.lanes.get(lane);
     if (!windows) return 0;
-    return Math.max(windows.pausedUntil - now, windows.interval.delayUntilFree(now), windows.minute.delayUntilFree(now), windows.hour.delayUntilFree(now));
+    return Math.max(
+      windows.pausedUntil - now,
+      windows.interval.delayUntilFree(now),
+      windows.minute.delayUntilFree(now),
+      windows.hour.delayUntilFree(now),
+    );
   }
 
   record(lane: string, now: number): void {

@@ -41,7 +41,12 @@ export class Pacer implements WritePacer {
       : undefined;
   }
 
-  schedule<T>(installationId: number | null, priority: WritePriority, write: () => Promise<T>, options: ScheduleOptions = {}): Promise<WriteOutcome<T>> {
+  schedule<T>(
+    installationId: number | null,
+    priority: WritePriority,
+    write: () => Promise<T>,
+    options: ScheduleOptions = {},
+  ): Promise<WriteOutcome<T>> {
     if (installationId !== null && !Number.isInteger(installationId)) {
       return Promise.reject(new TypeError(`installationId must be an integer or null, got ${String(installationId)}.`));
     }
@@ -121,11 +126,14 @@ export class Pacer implements WritePacer {
 
   private armStaleTimer(lane: Lane, pending: Pending): void {
     if (pending.staleAt === undefined) return;
-    pending.staleTimer = setTimeout(() => {
-      if (!lane.remove(pending)) return;
-      this.drop(pending, "stale");
-      this.forgetIfIdle(lane);
-    }, Math.max(0, pending.staleAt - Date.now()));
+    pending.staleTimer = setTimeout(
+      () => {
+        if (!lane.remove(pending)) return;
+        this.drop(pending, "stale");
+        this.forgetIfIdle(lane);
+      },
+      Math.max(0, pending.staleAt - Date.now()),
+    );
     pending.staleTimer.unref?.();
   }
 
@@ -171,10 +179,13 @@ export class Pacer implements WritePacer {
     const head = this.stopped ? undefined : this.head(lane);
     if (wait > 0) {
       if (head) {
-        lane.timer = setTimeout(() => {
-          lane.timer = undefined;
-          this.pump(lane);
-        }, Math.max(1, Math.ceil(wait)));
+        lane.timer = setTimeout(
+          () => {
+            lane.timer = undefined;
+            this.pump(lane);
+          },
+          Math.max(1, Math.ceil(wait)),
+        );
       }
       return;
     }
@@ -205,7 +216,16 @@ export class Pacer implements WritePacer {
       }
       const { status, pauseMs } = limited;
       const willRetry = pending.attempts <= this.limits.maxRetries && !this.stopped;
-      this.hook(() => this.options.onRateLimited?.({ installationId: pending.installationId, priority: pending.priority, status, pauseMs, attempt: pending.attempts, willRetry }));
+      this.hook(() =>
+        this.options.onRateLimited?.({
+          installationId: pending.installationId,
+          priority: pending.priority,
+          status,
+          pauseMs,
+          attempt: pending.attempts,
+          willRetry,
+        }),
+      );
       // The whole installation waits, not just this write: GitHub limits the token, not the request.
       await this.pause(lane.key, pauseMs);
       if (!willRetry || this.stopped) {

@@ -3,7 +3,14 @@
  * rate-limit answer, and the hold that lets one replica write for it at a time. A Redis failure is
  * reported and never stops a write: the process then paces itself alone.
  */
-import { extendRedisPause, releaseRedisHold, takeFromRedisWindows, type RedisEval, type RedisHold, type RedisWindow } from "../../service/sliding-window.js";
+import {
+  extendRedisPause,
+  releaseRedisHold,
+  takeFromRedisWindows,
+  type RedisEval,
+  type RedisHold,
+  type RedisWindow,
+} from "../../service/sliding-window.js";
 import type { ScaledLimits } from "./limits.js";
 
 /** What Redis said to a take: wait, go (holding the installation's turn), or nothing (it failed). */

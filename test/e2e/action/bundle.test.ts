@@ -86,7 +86,10 @@ function envFor(eventName: string, payload: object, inputs: Record<string, strin
 
 function humanComment(id: number, body: string) {
   github.seed({ issueComments: [{ id, issue_number: 1, body, user: "maintainer" }] });
-  return issueCommentPayload({ thread: { number: 1, title: "Flaky date test", body: "`dates.test.ts` fails on Tuesdays." }, comment: { id, body, login: "maintainer" } });
+  return issueCommentPayload({
+    thread: { number: 1, title: "Flaky date test", body: "`dates.test.ts` fails on Tuesdays." },
+    comment: { id, body, login: "maintainer" },
+  });
 }
 
 describe("dist/index.js on Node 24, as a runner starts it", () => {
@@ -96,7 +99,9 @@ describe("dist/index.js on Node 24, as a runner starts it", () => {
   });
 
   it("turns a /agent comment into a run and reports it in the outputs, the job summary and the thread", async () => {
-    const { files, env } = envFor("issue_comment", humanComment(9001, "/agent fix the flaky date test"), { metadata: '{"ticket":"ENG-7"}' });
+    const { files, env } = envFor("issue_comment", humanComment(9001, "/agent fix the flaky date test"), {
+      metadata: '{"ticket":"ENG-7"}',
+    });
     const child = await runBundledAction(node24, env);
     expect(child.stderr).toBe("");
     expect(child.exitCode).toBe(0);
@@ -113,7 +118,15 @@ describe("dist/index.js on Node 24, as a runner starts it", () => {
       "web-url": `${emulator.url}/runs/${runId}`,
       result: created!.result,
       summary: created!.summary,
-      "pull-requests": JSON.stringify(created!.git_host_pull_requests!.map(({ id, title, url, created_at, head_branch_name }) => ({ id, title, url, created_at, head_branch_name }))),
+      "pull-requests": JSON.stringify(
+        created!.git_host_pull_requests!.map(({ id, title, url, created_at, head_branch_name }) => ({
+          id,
+          title,
+          url,
+          created_at,
+          head_branch_name,
+        })),
+      ),
       "comment-id": expect.stringMatching(/^\d+$/),
       resumed: "false",
     });
@@ -126,11 +139,24 @@ describe("dist/index.js on Node 24, as a runner starts it", () => {
 
     const comment = github.commentsOn(FULL_NAME, 1).find((c) => c.id === Number(outputs["comment-id"]))!;
     expect(comment.user.login).toBe(ACTIONS_BOT);
-    expect(parseMarker(comment.body)).toMatchObject({ runId, orgId: emulator.orgId, sourceType: "GIT_HOST", state: "done", outcome: "succeeded" });
+    expect(parseMarker(comment.body)).toMatchObject({
+      runId,
+      orgId: emulator.orgId,
+      sourceType: "GIT_HOST",
+      state: "done",
+      outcome: "succeeded",
+    });
     expect(comment.body).toContain(`### ✅ Agent run [#${runId}](${emulator.url}/runs/${runId}) succeeded`);
 
     const create = service.creates().at(-1)!;
-    expect(create.metadata).toMatchObject({ source_type: "GIT_HOST", ticket: "ENG-7", trigger_flow: "comment", github_event: "issue_comment", comment_id: 9001, delivery_id: "9100-1" });
+    expect(create.metadata).toMatchObject({
+      source_type: "GIT_HOST",
+      ticket: "ENG-7",
+      trigger_flow: "comment",
+      github_event: "issue_comment",
+      comment_id: 9001,
+      delivery_id: "9100-1",
+    });
     expect(String(create.prompt)).toContain("fix the flaky date test");
   });
 
@@ -146,19 +172,34 @@ describe("dist/index.js on Node 24, as a runner starts it", () => {
   });
 
   it("fixes a failing workflow run: GIT_HOST_CHECK_SUITE with the failed job, its steps and the end of its log", async () => {
-    const payload = workflowRunCompletedPayload({ id: 700, conclusion: "failure", headSha: PR_HEAD_SHA, headBranch: PR_BRANCH, pullRequests: [{ number: 2 }] });
+    const payload = workflowRunCompletedPayload({
+      id: 700,
+      conclusion: "failure",
+      headSha: PR_HEAD_SHA,
+      headBranch: PR_BRANCH,
+      pullRequests: [{ number: 2 }],
+    });
     const { files, env } = envFor("workflow_run", payload, { comment: "true" });
     const before = service.creates().length;
     const child = await runBundledAction(node24, env);
     expect(child.exitCode).toBe(0);
     const create = service.creates()[before]!;
-    expect(create.metadata).toMatchObject({ source_type: "GIT_HOST_CHECK_SUITE", workflow_run_id: 700, head_sha: PR_HEAD_SHA, head_branch: PR_BRANCH });
+    expect(create.metadata).toMatchObject({
+      source_type: "GIT_HOST_CHECK_SUITE",
+      workflow_run_id: 700,
+      head_sha: PR_HEAD_SHA,
+      head_branch: PR_BRANCH,
+    });
     expect(String(create.prompt)).toContain("## Failed: test (failure)");
     expect(String(create.prompt)).toContain("Failed steps: Run the tests");
     expect(String(create.prompt)).toContain("expected Tuesday, got Wednesday");
     expect(String(create.prompt)).not.toContain("## Failed: lint");
     const comment = github.commentsOn(FULL_NAME, 2).find((c) => c.id === Number(readOutputs(files)["comment-id"]))!;
-    expect(parseMarker(comment.body)).toMatchObject({ sourceType: "GIT_HOST_CHECK_SUITE", headSha: PR_HEAD_SHA, branches: expect.arrayContaining([PR_BRANCH]) });
+    expect(parseMarker(comment.body)).toMatchObject({
+      sourceType: "GIT_HOST_CHECK_SUITE",
+      headSha: PR_HEAD_SHA,
+      branches: expect.arrayContaining([PR_BRANCH]),
+    });
   });
 
   it("at the timeout: the comment says the run keeps going, status is the last seen, and the step fails (fail-on-error)", async () => {
@@ -168,7 +209,11 @@ describe("dist/index.js on Node 24, as a runner starts it", () => {
     expect(child.exitCode).toBe(1);
     const outputs = readOutputs(files);
     expect(["queued", "running"]).toContain(outputs.status);
-    expect(child.stdout).toMatch(new RegExp(`::error::Agent run ${outputs["run-id"]} is still (queued|running) after 0\\.01 minute\\(s\\) \\(timeout-minutes\\); it keeps going: ${emulator.url}/runs/${outputs["run-id"]}`));
+    expect(child.stdout).toMatch(
+      new RegExp(
+        `::error::Agent run ${outputs["run-id"]} is still (queued|running) after 0\\.01 minute\\(s\\) \\(timeout-minutes\\); it keeps going: ${emulator.url}/runs/${outputs["run-id"]}`,
+      ),
+    );
     const comment = github.commentsOn(FULL_NAME, 1).find((c) => c.id === Number(outputs["comment-id"]))!;
     expect(comment.body).toMatch(/### ⏳ Agent run \[#\d+\]\(.+\) is still running after/);
     expect(parseMarker(comment.body)).toMatchObject({ state: "done", outcome: "watch_timed_out" });
@@ -181,9 +226,13 @@ describe("dist/index.js on Node 24, as a runner starts it", () => {
     const { files, env } = envFor("issue_comment", humanComment(9004, "/agent hello"), { "org-id": "acme", metadata: "[1]" });
     const child = await runBundledAction(node24, env);
     expect(child.exitCode).toBe(1);
-    expect(child.stdout).toContain('::error::Invalid inputs: `org-id` must be a positive integer (the service\'s organization id), got "acme"; `metadata` must be a JSON object');
+    expect(child.stdout).toContain(
+      '::error::Invalid inputs: `org-id` must be a positive integer (the service\'s organization id), got "acme"; `metadata` must be a JSON object',
+    );
     // The head start reads the configuration file while the rest loads (head-start.ts); nothing is written.
-    expect(github.requests.slice(requestsBefore).map((r) => `${r.method} ${r.path}`)).toEqual([`GET /repos/${FULL_NAME}/contents/.github/agent-run.yml`]);
+    expect(github.requests.slice(requestsBefore).map((r) => `${r.method} ${r.path}`)).toEqual([
+      `GET /repos/${FULL_NAME}/contents/.github/agent-run.yml`,
+    ]);
     expect(service.requests.length).toBe(serviceBefore);
     expect(readOutputs(files)).toMatchObject({ "run-id": "", status: "" });
   });
@@ -195,7 +244,11 @@ describe("dist/index.js on Node 24, as a runner starts it", () => {
     await new Promise<void>((resolveListen) => silent.listen(0, "127.0.0.1", resolveListen));
     const { port } = silent.address() as AddressInfo;
     try {
-      const { env } = envFor("workflow_dispatch", workflowDispatchPayload(), { "api-url": `http://127.0.0.1:${port}`, prompt: "Upgrade the test runner", metadata: "[1]" });
+      const { env } = envFor("workflow_dispatch", workflowDispatchPayload(), {
+        "api-url": `http://127.0.0.1:${port}`,
+        prompt: "Upgrade the test runner",
+        metadata: "[1]",
+      });
       env.GITHUB_API_URL = `http://127.0.0.1:${port}`;
       const started = performance.now();
       const child = await runBundledAction(node24, env, { timeoutMs: 20_000 });

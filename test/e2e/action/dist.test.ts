@@ -15,10 +15,15 @@ const run = promisify(execFile);
 const fresh = mkdtempSync(join(tmpdir(), "action-dist-"));
 afterAll(() => rmSync(fresh, { recursive: true, force: true }));
 
-const jsFiles = (dir: string) => readdirSync(dir).filter((name) => name.endsWith(".js")).sort();
+const jsFiles = (dir: string) =>
+  readdirSync(dir)
+    .filter((name) => name.endsWith(".js"))
+    .sort();
 /** The bundle is minified; its source map (beside each file) names every module in it: `../node_modules/<package>/…`. */
-const sourcesOf = (name: string): string[] => (JSON.parse(readFileSync(join(ROOT, "dist", `${name}.map`), "utf8")) as { sources: string[] }).sources;
-const packagesIn = (name: string) => new Set(sourcesOf(name).flatMap((source) => /^\.\.\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(source)?.[1] ?? []));
+const sourcesOf = (name: string): string[] =>
+  (JSON.parse(readFileSync(join(ROOT, "dist", `${name}.map`), "utf8")) as { sources: string[] }).sources;
+const packagesIn = (name: string) =>
+  new Set(sourcesOf(name).flatMap((source) => /^\.\.\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(source)?.[1] ?? []));
 
 describe("dist/", () => {
   it("is byte for byte what scripts/build-action.mjs builds from the current sources", async () => {
@@ -26,10 +31,16 @@ describe("dist/", () => {
     const built = readdirSync(fresh).sort();
     expect(built).toContain("index.js");
     expect(built).toContain("package.json");
-    expect(readdirSync(join(ROOT, "dist")).sort(), "dist/ holds exactly the entry, its chunks and package.json: run `npm run build:action` and commit dist/").toEqual(built);
+    expect(
+      readdirSync(join(ROOT, "dist")).sort(),
+      "dist/ holds exactly the entry, its chunks and package.json: run `npm run build:action` and commit dist/",
+    ).toEqual(built);
     for (const name of built) {
       const committed = readFileSync(join(ROOT, "dist", name));
-      expect(committed.equals(readFileSync(join(fresh, name))), `dist/${name} is stale: run \`npm run build:action\` and commit dist/`).toBe(true);
+      expect(
+        committed.equals(readFileSync(join(fresh, name))),
+        `dist/${name} is stale: run \`npm run build:action\` and commit dist/`,
+      ).toBe(true);
     }
   });
 
@@ -47,16 +58,20 @@ describe("dist/", () => {
       const map = readFileSync(join(ROOT, "dist", `${name}.map`), "utf8");
       expect(map, `${name}.map`).not.toContain(ROOT);
       expect(JSON.parse(map) as { sourcesContent?: unknown }, `${name}.map`).not.toHaveProperty("sourcesContent");
-      for (const source of sourcesOf(name)) expect(source.startsWith("../src/") || source.startsWith("../node_modules/"), source).toBe(true);
+      for (const source of sourcesOf(name))
+        expect(source.startsWith("../src/") || source.startsWith("../node_modules/"), source).toBe(true);
       // Chunks are loaded by relative path from the entry: nothing may reach outside dist/.
-      for (const [, target] of code.matchAll(/\bfrom\s*"(\.[^"]+)"|\bimport\("(\.[^"]+)"\)/g)) if (target) expect(target.startsWith("./"), `${name} imports ${target}`).toBe(true);
+      for (const [, target] of code.matchAll(/\bfrom\s*"(\.[^"]+)"|\bimport\("(\.[^"]+)"\)/g))
+        if (target) expect(target.startsWith("./"), `${name} imports ${target}`).toBe(true);
     }
     expect(all.size).toBeGreaterThan(10);
-    for (const forbidden of ["better-sqlite3", "ioredis", "probot", "fastify", "commander", "bindings"]) expect(all.has(forbidden), forbidden).toBe(false);
+    for (const forbidden of ["better-sqlite3", "ioredis", "probot", "fastify", "commander", "bindings"])
+      expect(all.has(forbidden), forbidden).toBe(false);
   });
 
   it("sends the head start's GitHub reads before loading the rest: no zod up front, the runner next, undici and the YAML parser in chunks", () => {
-    const staticImports = (name: string) => [...readFileSync(join(ROOT, "dist", name), "utf8").matchAll(/\bfrom\s*"\.\/([^"]+)"/g)].map((m) => m[1]!);
+    const staticImports = (name: string) =>
+      [...readFileSync(join(ROOT, "dist", name), "utf8").matchAll(/\bfrom\s*"\.\/([^"]+)"/g)].map((m) => m[1]!);
     const closure = (roots: string[]) => {
       const seen = new Set<string>();
       const visit = (name: string) => {
@@ -70,14 +85,21 @@ describe("dist/", () => {
     const headStart = closure(["index.js"]);
     const headSources = headStart.flatMap((name) => sourcesOf(name));
     expect(headSources).toContain("../src/action/head-start.ts");
-    expect(headSources.filter((source) => source.includes("/zod/")), "the head start loads no zod").toEqual([]);
+    expect(
+      headSources.filter((source) => source.includes("/zod/")),
+      "the head start loads no zod",
+    ).toEqual([]);
     // Of the configuration, only where its file lives (config/path.ts, which imports nothing): no schema.
-    expect(headSources.filter((source) => source.includes("/src/config/")), "the head start loads no schema").toEqual(["../src/config/path.ts"]);
+    expect(
+      headSources.filter((source) => source.includes("/src/config/")),
+      "the head start loads no schema",
+    ).toEqual(["../src/config/path.ts"]);
     expect(headStart.flatMap((name) => [...packagesIn(name)])).toContain("@octokit/core");
 
     // The entry's one dynamic import: the runner, with zod (its functional API only, zod/mini: the
     // classic one attaches dozens of methods to every schema and cannot be tree-shaken) and @actions/core.
-    const dynamicImports = (name: string) => [...readFileSync(join(ROOT, "dist", name), "utf8").matchAll(/\bimport\("\.\/([^"]+)"\)/g)].map((m) => m[1]!);
+    const dynamicImports = (name: string) =>
+      [...readFileSync(join(ROOT, "dist", name), "utf8").matchAll(/\bimport\("\.\/([^"]+)"\)/g)].map((m) => m[1]!);
     const [runner, ...others] = dynamicImports("index.js");
     expect(others).toEqual([]);
     const upFront = closure(["index.js", runner!]);
@@ -90,7 +112,9 @@ describe("dist/", () => {
     for (const later of ["undici", "yaml", "@actions/github"]) expect(upFrontPackages, later).not.toContain(later);
     // node:crypto is required when @actions/core first writes an output, not imported before the first request.
     for (const name of upFront) expect(readFileSync(join(ROOT, "dist", name), "utf8"), name).not.toMatch(/\bfrom\s*"(?:node:)?crypto"/);
-    const onDemand = jsFiles(join(ROOT, "dist")).filter((name) => !upFront.includes(name)).flatMap((name) => [...packagesIn(name)]);
+    const onDemand = jsFiles(join(ROOT, "dist"))
+      .filter((name) => !upFront.includes(name))
+      .flatMap((name) => [...packagesIn(name)]);
     expect(onDemand).toContain("undici");
     expect(onDemand).toContain("yaml");
   });

@@ -38,9 +38,17 @@ async function startWorld(emulatorOptions: { listRuns?: boolean } = {}) {
   const github: FakeGitHub = await startFakeGitHub({ seed: baseSeed() });
   const emulator: RunningEmulator = await startEmulator({ timeScale: SCALE, endpoints: { listRuns: emulatorOptions.listRuns ?? true } });
   const dataDir = mkdtempSync(join(tmpdir(), "arb-app-e2e-"));
-  cleanups.push(() => github.close(), () => emulator.close(), () => rmSync(dataDir, { recursive: true, force: true }));
+  cleanups.push(
+    () => github.close(),
+    () => emulator.close(),
+    () => rmSync(dataDir, { recursive: true, force: true }),
+  );
   const envFor = (serviceUrl: string) =>
-    appEnv({ url: serviceUrl, token: emulator.token, orgId: emulator.orgId }, dataDir, { GHE_HOST: new URL(github.url).host, GHE_PROTOCOL: "http", LOG_LEVEL: "warn" });
+    appEnv({ url: serviceUrl, token: emulator.token, orgId: emulator.orgId }, dataDir, {
+      GHE_HOST: new URL(github.url).host,
+      GHE_PROTOCOL: "http",
+      LOG_LEVEL: "warn",
+    });
   return { github, emulator, envFor };
 }
 
@@ -50,7 +58,14 @@ describe("agent-run app as a child process", () => {
     const { code } = await child.exited;
     expect(code).toBe(2);
     const message = child.stderr();
-    for (const name of ["APP_ID", "PRIVATE_KEY or PRIVATE_KEY_PATH", "WEBHOOK_SECRET", "AGENT_RUN_API_URL", "AGENT_RUN_API_TOKEN", "AGENT_RUN_ORG_ID"]) {
+    for (const name of [
+      "APP_ID",
+      "PRIVATE_KEY or PRIVATE_KEY_PATH",
+      "WEBHOOK_SECRET",
+      "AGENT_RUN_API_URL",
+      "AGENT_RUN_API_TOKEN",
+      "AGENT_RUN_ORG_ID",
+    ]) {
       expect(message).toContain(name);
     }
     expect(message).toContain('PORT (must be a port number from 0 to 65535, got "not-a-port")');
@@ -68,7 +83,10 @@ describe("agent-run app as a child process", () => {
     const webhookUrl = first.webhookUrl;
     github.seed({ issueComments: [{ issue_number: 1, body: "/agent do the long job", user: "maintainer" }] });
     const trigger = github.state.issueComments.at(-1)!;
-    const payload = issueCommentPayload({ thread: { number: 1, title: "Flaky date test" }, comment: { id: trigger.id, body: trigger.body, login: "maintainer" } });
+    const payload = issueCommentPayload({
+      thread: { number: 1, title: "Flaky date test" },
+      comment: { id: trigger.id, body: trigger.body, login: "maintainer" },
+    });
     expect(await postWebhook(webhookUrl, "issue_comment", payload, "delivery-restart")).toBe(200);
 
     // Watching: the run exists and the tracking comment names it.
@@ -119,7 +137,10 @@ describe("agent-run app as a child process", () => {
       children.push(first);
       github.seed({ issueComments: [{ issue_number: 1, body: "/agent do the job that was cut off", user: "maintainer" }] });
       const trigger = github.state.issueComments.at(-1)!;
-      const payload = issueCommentPayload({ thread: { number: 1, title: "Flaky date test" }, comment: { id: trigger.id, body: trigger.body, login: "maintainer" } });
+      const payload = issueCommentPayload({
+        thread: { number: 1, title: "Flaky date test" },
+        comment: { id: trigger.id, body: trigger.body, login: "maintainer" },
+      });
       expect(await postWebhook(first.webhookUrl, "issue_comment", payload, "delivery-cut-off")).toBe(200);
 
       // The run exists at the service, the App never heard its id: kill it there.
@@ -132,7 +153,8 @@ describe("agent-run app as a child process", () => {
       const second = await startAppChild(env, "the second process");
       children.push(second);
       const bot = () => github.commentsOn(FULL_NAME, 1).filter((c) => c.user.login === BOT_LOGIN);
-      const final = () => (listRuns ? parseMarker(bot()[0]?.body)?.state === "done" : (bot()[0]?.body ?? "").includes("whether it started is unknown"));
+      const final = () =>
+        listRuns ? parseMarker(bot()[0]?.body)?.state === "done" : (bot()[0]?.body ?? "").includes("whether it started is unknown");
       await until(final, "the tracking comment's final state");
       // Give a duplicate create or comment every chance to appear before judging.
       await new Promise((resolve) => setTimeout(resolve, 500));

@@ -48,12 +48,20 @@ async function startWorld() {
     () => rmSync(dataDir, { recursive: true, force: true }),
   );
   const env = (extra: Record<string, string>) =>
-    appEnv({ url: emulator.url, token: emulator.token, orgId: emulator.orgId }, dataDir, { GHE_HOST: new URL(github.url).host, GHE_PROTOCOL: "http", LOG_LEVEL: "warn", ...extra });
+    appEnv({ url: emulator.url, token: emulator.token, orgId: emulator.orgId }, dataDir, {
+      GHE_HOST: new URL(github.url).host,
+      GHE_PROTOCOL: "http",
+      LOG_LEVEL: "warn",
+      ...extra,
+    });
   /** A maintainer's `/agent` comment, on GitHub and as its webhook payload. */
   const comment = (issueNumber: number, body: string) => {
     github.seed({ issueComments: [{ issue_number: issueNumber, body, user: "maintainer" }] });
     const stored = github.state.issueComments.at(-1)!;
-    return issueCommentPayload({ thread: { number: issueNumber, title: `Issue ${issueNumber}` }, comment: { id: stored.id, body, login: "maintainer" } });
+    return issueCommentPayload({
+      thread: { number: issueNumber, title: `Issue ${issueNumber}` },
+      comment: { id: stored.id, body, login: "maintainer" },
+    });
   };
   const results = (issueNumber: number) =>
     github

@@ -42,7 +42,10 @@ const redisEnv = redisBackendEnv();
 
 beforeAll(async () => {
   github = await startFakeGitHub({
-    seed: { ...baseSeed(), issues: THREADS.map((number) => ({ number, title: `Issue ${number}`, body: "Something to do.", user: "maintainer" })) },
+    seed: {
+      ...baseSeed(),
+      issues: THREADS.map((number) => ({ number, title: `Issue ${number}`, body: "Something to do.", user: "maintainer" })),
+    },
   });
   emulator = await startEmulator({ timeScale: TIME_SCALE });
   emulator.control.script({ match: FOLLOW_UP, durationMs: 100_000, summary: "Did the follow-up." });
@@ -129,7 +132,10 @@ interface Delivery {
 async function comment(issueNumber: number, body: string): Promise<Delivery> {
   github.seed({ issueComments: [{ issue_number: issueNumber, body, user: "maintainer" }] });
   const stored = github.state.issueComments.at(-1)!;
-  const payload = issueCommentPayload({ thread: { number: issueNumber, title: `Issue ${issueNumber}` }, comment: { id: stored.id, body, login: "maintainer" } });
+  const payload = issueCommentPayload({
+    thread: { number: issueNumber, title: `Issue ${issueNumber}` },
+    comment: { id: stored.id, body, login: "maintainer" },
+  });
   const id = randomUUID();
   expect(await postWebhook(proxy.webhookUrl, "issue_comment", payload, id)).toBe(200);
   return { id, payload, receivedBy: proxy.targetOf.get(id)! };
@@ -145,12 +151,20 @@ describe("three App replicas on one Redis", () => {
     const firsts: Delivery[] = [];
     await Promise.all(
       THREADS.map(async (issueNumber, i) => {
-        github.seed({ issueComments: [{ issue_number: issueNumber, body: `/agent ${FIRST_TASK} in #${issueNumber}`, user: "maintainer" }] });
+        github.seed({
+          issueComments: [{ issue_number: issueNumber, body: `/agent ${FIRST_TASK} in #${issueNumber}`, user: "maintainer" }],
+        });
         const stored = github.state.issueComments.at(-1)!;
-        const payload = issueCommentPayload({ thread: { number: issueNumber, title: `Issue ${issueNumber}` }, comment: { id: stored.id, body: stored.body, login: "maintainer" } });
+        const payload = issueCommentPayload({
+          thread: { number: issueNumber, title: `Issue ${issueNumber}` },
+          comment: { id: stored.id, body: stored.body, login: "maintainer" },
+        });
         const id = randomUUID();
         const twin = replicas[(i + 1) % replicas.length]!;
-        const statuses = await Promise.all([postWebhook(proxy.webhookUrl, "issue_comment", payload, id), postWebhook(twin.webhookUrl, "issue_comment", payload, id)]);
+        const statuses = await Promise.all([
+          postWebhook(proxy.webhookUrl, "issue_comment", payload, id),
+          postWebhook(twin.webhookUrl, "issue_comment", payload, id),
+        ]);
         expect(statuses).toEqual([200, 200]);
         firsts.push({ id, payload, receivedBy: proxy.targetOf.get(id)! });
       }),
@@ -174,7 +188,10 @@ describe("three App replicas on one Redis", () => {
     const victimRuns = started[victimIndex]!.map((line) => line.runId as number);
     expect(victimRuns.length).toBeGreaterThan(0);
     holdPollOf = victimIndex;
-    const polledPath = await Promise.race([heldPoll, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${victim.label} polled no run within 5 s`)), 5_000))]);
+    const polledPath = await Promise.race([
+      heldPoll,
+      new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${victim.label} polled no run within 5 s`)), 5_000)),
+    ]);
     const orphanedRun = Number(/\/agent\/run\/(\d+)/.exec(polledPath)?.[1]);
     const orphanedThread = threadOfRun(orphanedRun) as number;
     expect(THREADS).toContain(orphanedThread);
@@ -184,26 +201,41 @@ describe("three App replicas on one Redis", () => {
     expect(running(orphanedThread)).toBe(true);
 
     const done = (issueNumber: number) => botComments(issueNumber).filter((c) => parseMarker(c.body)?.state === "done").length;
-    await until(() => done(orphanedThread) >= 1, `the run the killed replica was polling (#${orphanedRun}) to end in its result`, TAKEOVER_BOUND_MS);
+    await until(
+      () => done(orphanedThread) >= 1,
+      `the run the killed replica was polling (#${orphanedRun}) to end in its result`,
+      TAKEOVER_BOUND_MS,
+    );
     expect(Date.now() - killedAt).toBeLessThan(TAKEOVER_BOUND_MS);
     await until(() => THREADS.every((n) => done(n) === 2), "the follow-ups' results", 20_000);
     await until(() => allIdle(survivors[0]!), "the replicas to have nothing left to do", 10_000);
 
     // The run it was polling, and every run it had started, were reported by the others.
     const reportedBy = (runId: number) => survivors.filter((r) => logged(r, "result posted").some((line) => line.runId === runId));
-    for (const runId of new Set([orphanedRun, ...victimRuns])) expect(reportedBy(runId).length, `run ${runId} (thread #${threadOfRun(runId)})`).toBeGreaterThan(0);
+    for (const runId of new Set([orphanedRun, ...victimRuns]))
+      expect(reportedBy(runId).length, `run ${runId} (thread #${threadOfRun(runId)})`).toBeGreaterThan(0);
 
     // Per thread: one create, one resume of that run, two bot comments (the run and its resume), each its result once.
     for (const issueNumber of THREADS) {
-      const creates = service.requests.filter((r) => r.method === "POST" && r.path.endsWith("/agent/run") && (r.body?.metadata as { issue_number?: number } | undefined)?.issue_number === issueNumber);
+      const creates = service.requests.filter(
+        (r) =>
+          r.method === "POST" &&
+          r.path.endsWith("/agent/run") &&
+          (r.body?.metadata as { issue_number?: number } | undefined)?.issue_number === issueNumber,
+      );
       expect(creates, `creates for #${issueNumber}`).toHaveLength(1);
       const run = emulator.control.runs().find((r) => r.metadata?.issue_number === issueNumber)!;
-      const resumes = service.requests.filter((r) => r.method === "POST" && r.path.endsWith("/agent/run/resume") && r.body?.agent_run_id === run.id);
+      const resumes = service.requests.filter(
+        (r) => r.method === "POST" && r.path.endsWith("/agent/run/resume") && r.body?.agent_run_id === run.id,
+      );
       expect(resumes, `resumes for #${issueNumber}`).toHaveLength(1);
       expect(String(resumes[0]!.body!.prompt)).toContain(`${FOLLOW_UP} in #${issueNumber}`);
 
       const comments = botComments(issueNumber);
-      expect(comments.map((c) => parseMarker(c.body)), `bot comments on #${issueNumber}`).toMatchObject([
+      expect(
+        comments.map((c) => parseMarker(c.body)),
+        `bot comments on #${issueNumber}`,
+      ).toMatchObject([
         { runId: run.id, state: "done", outcome: "succeeded" },
         { runId: run.id, state: "done", outcome: "succeeded" },
       ]);

@@ -19,7 +19,14 @@ beforeAll(async () => {
   // Flags: root in CI needs --no-sandbox; the machine's network is closed, so no background traffic.
   browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+    ],
   });
   mkdirSync(OUTPUT, { recursive: true });
 });
@@ -37,7 +44,10 @@ describe("the status page in Chromium", () => {
   it("shows the run in flight on a phone-sized screen, with JavaScript off", async () => {
     harness = await startAppHarness({ env: { STATUS_TOKEN: "browser-token" } });
     harness.emulator.control.script({ match: "slow", durationMs: 600_000 });
-    await harness.deliver("issue_comment", harness.humanComment({ number: 1, title: "Flaky date test", body: "" }, "/agent a slow task").payload);
+    await harness.deliver(
+      "issue_comment",
+      harness.humanComment({ number: 1, title: "Flaky date test", body: "" }, "/agent a slow task").payload,
+    );
     const deadline = Date.now() + 10_000;
     while ((await harness.app.store.listTasks(["watching"])).length === 0) {
       if (Date.now() > deadline) throw new Error("the run was never watched");

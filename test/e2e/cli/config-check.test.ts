@@ -51,7 +51,16 @@ describe("agent-run config check", () => {
   it("every problem at once, each at its own line", async () => {
     await write(
       "many.yml",
-      ["trigger_phrse: /bot", "check_suite:", "  max_attempts: 50", "limits:", "  runs_per_repo_per_hour: 0", "permissions:", "  minimum: read", "follow_up: later"].join("\n"),
+      [
+        "trigger_phrse: /bot",
+        "check_suite:",
+        "  max_attempts: 50",
+        "limits:",
+        "  runs_per_repo_per_hour: 0",
+        "permissions:",
+        "  minimum: read",
+        "follow_up: later",
+      ].join("\n"),
     );
     const result = await cli(["config", "check", "many.yml"], { cwd: repo });
     expect(result.code).toBe(2);
@@ -83,7 +92,9 @@ describe("agent-run config check", () => {
   it("`_extends` is accepted (the App resolves it) and said so; a non-string one is a problem", async () => {
     const ok = await cli(["config", "check", "-"], { cwd: repo, stdin: "_extends: octo-org/.github\nmention: false\n" });
     expect(ok.code).toBe(0);
-    expect(ok.stdout).toMatch(/^<stdin> is valid: trigger `\/agent`, .*; it extends `octo-org\/\.github`, which the App merges in when it reads the file \(not checked here\)\.\n$/);
+    expect(ok.stdout).toMatch(
+      /^<stdin> is valid: trigger `\/agent`, .*; it extends `octo-org\/\.github`, which the App merges in when it reads the file \(not checked here\)\.\n$/,
+    );
 
     const bad = await cli(["config", "check", "-"], { cwd: repo, stdin: "_extends: [a, b]\n" });
     expect(bad.code).toBe(2);

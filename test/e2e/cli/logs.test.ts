@@ -133,7 +133,9 @@ describe("agent-run logs against a deployment that serves the logs under /v1/alp
     const found = await cli(["logs", String(run.id), "--json"], { env: alphaEnv });
     expect(found.code).toBe(0);
     expect(jsonLines(found.stdout)).toHaveLength(5);
-    expect(found.stderr).toBe("agent-run: The logs endpoint answers at /v1/alpha/organizations/{org_id}/agent/run/{id}/logs (not the spec's path): this client uses that path from now on.\n");
+    expect(found.stderr).toBe(
+      "agent-run: The logs endpoint answers at /v1/alpha/organizations/{org_id}/agent/run/{id}/logs (not the spec's path): this client uses that path from now on.\n",
+    );
 
     const before = alphaOnly.control.stats().byRoute;
     const pinned = await cli(["logs", String(run.id), "--json", "--logs-path", "alpha"], { env: alphaEnv });

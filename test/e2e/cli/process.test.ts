@@ -78,7 +78,13 @@ describe("agent-run as a child process", () => {
     expect(vars.AGENT_RUN_API_TOKEN).toBe("local-demo-token");
     expect(vars.AGENT_RUN_ORG_ID).toBe("5");
     // Every stdout line is a comment or an export: the block can be pasted into a shell as is.
-    expect(output.stdout().trimEnd().split("\n").every((line) => line.startsWith("# ") || line.startsWith("export "))).toBe(true);
+    expect(
+      output
+        .stdout()
+        .trimEnd()
+        .split("\n")
+        .every((line) => line.startsWith("# ") || line.startsWith("export ")),
+    ).toBe(true);
 
     const response = await fetch(url + API_PATHS.createRun(5), {
       method: "POST",

@@ -16,10 +16,7 @@ let env: Record<string, string | undefined>;
 let dir: string;
 
 /** A real 1×1 PNG. */
-const PNG_BYTES = Buffer.from(
-  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
-  "base64",
-);
+const PNG_BYTES = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64");
 
 beforeAll(async () => {
   emulator = await startTestEmulator();
@@ -192,7 +189,18 @@ describe("flags win over the environment", () => {
   it("--api-url, --token and --org-id replace wrong values from the environment", async () => {
     const wrongEnv = { AGENT_RUN_API_URL: await closedPortUrl(), AGENT_RUN_API_TOKEN: "wrong", AGENT_RUN_ORG_ID: "9" };
     const result = await cli(
-      ["create", "--prompt", "flags first", "--json", "--api-url", emulator.url, "--token", emulator.token, "--org-id", String(emulator.orgId)],
+      [
+        "create",
+        "--prompt",
+        "flags first",
+        "--json",
+        "--api-url",
+        emulator.url,
+        "--token",
+        emulator.token,
+        "--org-id",
+        String(emulator.orgId),
+      ],
       { env: wrongEnv },
     );
     expect(result.code).toBe(0);

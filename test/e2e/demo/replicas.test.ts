@@ -13,11 +13,18 @@ import { describe, expect, it } from "vitest";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 
-function runDemoProcess(args: string[], env: Record<string, string | undefined> = process.env): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function runDemoProcess(
+  args: string[],
+  env: Record<string, string | undefined> = process.env,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const childEnv: Record<string, string | undefined> = { ...env, NO_COLOR: "1" };
     delete childEnv.FORCE_COLOR;
-    const child = spawn(process.execPath, ["--import", "tsx", "demo/run.ts", ...args], { cwd: ROOT, env: childEnv, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, ["--import", "tsx", "demo/run.ts", ...args], {
+      cwd: ROOT,
+      env: childEnv,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
@@ -49,7 +56,10 @@ describe("npm run demo -- --replicas 3", () => {
     expect(stderr).not.toContain("Demo failed");
     expect(code).toBe(0);
 
-    const header = /3 App replicas \(agent-run app, pids (\d+), (\d+), (\d+)\) on Redis redis:\/\/127\.0\.0\.1:(\d+) \(started for the demo\), behind a round-robin load balancer/.exec(stdout);
+    const header =
+      /3 App replicas \(agent-run app, pids (\d+), (\d+), (\d+)\) on Redis redis:\/\/127\.0\.0\.1:(\d+) \(started for the demo\), behind a round-robin load balancer/.exec(
+        stdout,
+      );
     expect(header).not.toBeNull();
     const pids = header!.slice(1, 4).map(Number);
     expect(new Set(pids).size).toBe(3);
@@ -79,7 +89,11 @@ describe("npm run demo -- --replicas 3", () => {
     expect(stdout).toMatch(/429s {14}0\n/);
     expect(stdout).toMatch(/GitHub writes {5}\d+ {2}4 comments · \d+ edits · 4 reactions\n/);
     expect(stdout).toMatch(/Replicas {10}3 {2}agent-run app processes on one Redis, behind a round-robin load balancer\n/);
-    const lines = [...stdout.matchAll(/^ {4}(replica \d) +received (\d+) webhooks? · took (\d+) deliver(?:y|ies) · sent (\d+) runs? · posted (\d+) results?$/gm)];
+    const lines = [
+      ...stdout.matchAll(
+        /^ {4}(replica \d) +received (\d+) webhooks? · took (\d+) deliver(?:y|ies) · sent (\d+) runs? · posted (\d+) results?$/gm,
+      ),
+    ];
     expect(lines.map((m) => m[1])).toEqual(["replica 1", "replica 2", "replica 3"]);
     const total = (column: number) => lines.reduce((sum, m) => sum + Number(m[column]), 0);
     expect(lines.map((m) => Number(m[2]))).toEqual([2, 1, 1]);

@@ -1,6 +1,15 @@
 /** The demo's terminal rendering, on comment bodies made by the bot's own renderers. */
 import { describe, expect, it } from "vitest";
-import { compactBody, createStyle, displayWidth, renderBody, renderWrite, shouldColor, visibleText, wrapSegments } from "../../../demo/terminal.js";
+import {
+  compactBody,
+  createStyle,
+  displayWidth,
+  renderBody,
+  renderWrite,
+  shouldColor,
+  visibleText,
+  wrapSegments,
+} from "../../../demo/terminal.js";
 import { newRunMarker } from "../../../src/core/markers/write.js";
 import { renderResultComment } from "../../../src/core/render/result.js";
 import { renderTrackingComment } from "../../../src/core/render/tracking.js";
@@ -19,12 +28,25 @@ function resultBody(): string {
       status: "completed",
       web_url: "http://127.0.0.1:4010/runs/7",
       summary: "The row splitter dropped a final line without a newline. It now keeps it, with a regression test that exports three rows.",
-      git_host_pull_requests: [{ id: 1, title: "Keep the last CSV row", url: "http://127.0.0.1:4010/pr/1", created_at: null, head_branch_name: "agent/csv-last-row" }],
+      git_host_pull_requests: [
+        {
+          id: 1,
+          title: "Keep the last CSV row",
+          url: "http://127.0.0.1:4010/pr/1",
+          created_at: null,
+          head_branch_name: "agent/csv-last-row",
+        },
+      ],
     },
     phase: "succeeded",
     startedAt: 0,
     finishedAt: 61_000,
-    trace: { errors: [], lastSteps: ["Searched the code for `split`" as SafeMarkdown, "Wrote `src/export.ts`" as SafeMarkdown], finalAnswer: null, totalEntries: 12 },
+    trace: {
+      errors: [],
+      lastSteps: ["Searched the code for `split`" as SafeMarkdown, "Wrote `src/export.ts`" as SafeMarkdown],
+      finalAnswer: null,
+      totalEntries: 12,
+    },
     triggerPhrase: "/agent",
   });
 }
@@ -49,7 +71,12 @@ describe("compactBody", () => {
 
   it("sees two tracking comments that differ only in their marker as the same text", () => {
     const running = (branches: string[]) =>
-      renderTrackingComment({ marker: newRunMarker({ runId: 7, orgId: 1, sourceType: SOURCE.gitHost, branches }), phase: "running", startedAt: 0, now: 5_000 });
+      renderTrackingComment({
+        marker: newRunMarker({ runId: 7, orgId: 1, sourceType: SOURCE.gitHost, branches }),
+        phase: "running",
+        startedAt: 0,
+        now: 5_000,
+      });
     const a = running([]);
     const b = running(["agent/csv-last-row"]);
     expect(a).not.toBe(b);
@@ -70,10 +97,20 @@ describe("renderBody", () => {
       // Without colours a code span keeps one pair of backticks around the whole span.
       expect(bare.join("\n")).toContain("`agent/csv-last-row`");
       // The same words either way (code spans are shown by colour instead of backticks).
-      const words = (lines: string[]) => lines.map((line) => line.replace(/^ {2}│ /, "")).join(" ").split(/\s+/);
-      expect(words(painted.map(stripAnsi))).toEqual(words(bare).map((word) => word.replace(/`/g, "")).filter((word) => word !== ""));
+      const words = (lines: string[]) =>
+        lines
+          .map((line) => line.replace(/^ {2}│ /, ""))
+          .join(" ")
+          .split(/\s+/);
+      expect(words(painted.map(stripAnsi))).toEqual(
+        words(bare)
+          .map((word) => word.replace(/`/g, ""))
+          .filter((word) => word !== ""),
+      );
     }
-    expect(renderBody(body, { width: 200, prefix: "", style: plain }).at(-1)).toBe("Reply with `/agent <instructions>` to continue this run.");
+    expect(renderBody(body, { width: 200, prefix: "", style: plain }).at(-1)).toBe(
+      "Reply with `/agent <instructions>` to continue this run.",
+    );
   });
 
   it("cuts a word longer than the line and keeps all of it", () => {
@@ -103,12 +140,21 @@ describe("widths and colour", () => {
 
 describe("renderWrite", () => {
   it("shows a reaction as its emoji, and an edit nobody can see as one line", () => {
-    expect(renderWrite({ kind: "reaction", content: "rocket", author: "bot[bot]", target: "@maintainer's comment 5 on issue #1" }, { width: 80, style: plain })).toBe(
-      "  🚀 bot[bot] reacted rocket on @maintainer's comment 5 on issue #1\n",
+    expect(
+      renderWrite(
+        { kind: "reaction", content: "rocket", author: "bot[bot]", target: "@maintainer's comment 5 on issue #1" },
+        { width: 80, style: plain },
+      ),
+    ).toBe("  🚀 bot[bot] reacted rocket on @maintainer's comment 5 on issue #1\n");
+    const edit = renderWrite(
+      { kind: "comment", action: "edited", commentId: 9, thread: "PR #2", author: "bot[bot]", body: resultBody(), sameVisibleText: true },
+      { width: 80, style: plain },
     );
-    const edit = renderWrite({ kind: "comment", action: "edited", commentId: 9, thread: "PR #2", author: "bot[bot]", body: resultBody(), sameVisibleText: true }, { width: 80, style: plain });
     expect(edit).toBe("  ✏️  bot[bot] edited comment 9 on PR #2 (no change a reader sees)\n");
-    const created = renderWrite({ kind: "comment", action: "created", commentId: 9, thread: "PR #2", author: "bot[bot]", body: resultBody() }, { width: 80, style: plain });
+    const created = renderWrite(
+      { kind: "comment", action: "created", commentId: 9, thread: "PR #2", author: "bot[bot]", body: resultBody() },
+      { width: 80, style: plain },
+    );
     expect(created.split("\n")[0]).toBe("  💬 bot[bot] created comment 9 on PR #2");
     expect(created.split("\n")[1]).toBe("     │ ✅ Agent run #7 succeeded");
   });

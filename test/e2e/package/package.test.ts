@@ -69,7 +69,10 @@ describe("the published package", () => {
 describe("importing the package", () => {
   // Self-reference (`import("agent-run-bridge")` from inside the package) resolves through `exports`, as a user's import does.
   it("the typed client loads no server stack and no native addon", async () => {
-    const { modules, packages } = await moduleLoadsOf('const { AgentRunClient } = await import("agent-run-bridge"); new AgentRunClient({ baseUrl: "http://127.0.0.1:9", token: "t", orgId: 1 });', ROOT);
+    const { modules, packages } = await moduleLoadsOf(
+      'const { AgentRunClient } = await import("agent-run-bridge"); new AgentRunClient({ baseUrl: "http://127.0.0.1:9", token: "t", orgId: 1 });',
+      ROOT,
+    );
     expect(modules).toContain(pathToFileURL(join(ROOT, "lib", "index.js")).href);
     expect(packages).toContain("zod");
     expect(packages.filter((name) => SERVER_STACK.includes(name))).toEqual([]);
@@ -83,7 +86,10 @@ describe("importing the package", () => {
     expect(imported.modules.filter((module) => module.endsWith(".node"))).toEqual([]);
 
     // The same probe sees fastify (required from CommonJS) once an emulator exists: the check above can fail.
-    const built = await moduleLoadsOf('const { buildEmulator } = await import("agent-run-bridge/emulator"); await buildEmulator().app.ready();', ROOT);
+    const built = await moduleLoadsOf(
+      'const { buildEmulator } = await import("agent-run-bridge/emulator"); await buildEmulator().app.ready();',
+      ROOT,
+    );
     expect(built.packages).toContain("fastify");
   });
 
@@ -110,9 +116,15 @@ describe("importing the package", () => {
         types: ["node"],
       });
       // The consumer and every declaration of ours it reaches; checking zod's and Node's own would take 20 s.
-      const ours = program.getSourceFiles().filter((file) => file.fileName === join(dir, "consumer.ts") || file.fileName.startsWith(join(dir, "lib") + "/"));
+      const ours = program
+        .getSourceFiles()
+        .filter((file) => file.fileName === join(dir, "consumer.ts") || file.fileName.startsWith(join(dir, "lib") + "/"));
       expect(ours.map((file) => file.fileName)).toContain(join(dir, "lib", "service", "budget.d.ts"));
-      const diagnostics = [...program.getOptionsDiagnostics(), ...program.getGlobalDiagnostics(), ...ours.flatMap((file) => [...program.getSyntacticDiagnostics(file), ...program.getSemanticDiagnostics(file)])];
+      const diagnostics = [
+        ...program.getOptionsDiagnostics(),
+        ...program.getGlobalDiagnostics(),
+        ...ours.flatMap((file) => [...program.getSyntacticDiagnostics(file), ...program.getSemanticDiagnostics(file)]),
+      ];
       const host = { getCanonicalFileName: (name: string) => name, getCurrentDirectory: () => dir, getNewLine: () => "\n" };
       expect(ts.formatDiagnostics(diagnostics, host)).toBe("");
     } finally {
@@ -133,14 +145,19 @@ function installWithout(without: readonly string[]): string {
   cpSync(join(ROOT, "lib"), join(dir, "lib"), { recursive: true });
   mkdirSync(join(dir, "node_modules"));
   for (const name of readdirSync(join(ROOT, "node_modules"))) {
-    if (!name.startsWith(".") && !without.includes(name)) symlinkSync(join(ROOT, "node_modules", name), join(dir, "node_modules", name), "dir");
+    if (!name.startsWith(".") && !without.includes(name))
+      symlinkSync(join(ROOT, "node_modules", name), join(dir, "node_modules", name), "dir");
   }
   return dir;
 }
 
 /** `agent-run app` from the installed bin, with only the given environment. */
 function agentRunApp(dir: string, env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
-  const child = spawn(process.execPath, [join(dir, "bin", "agent-run.js"), "app"], { cwd: dir, env: { PATH: process.env.PATH ?? "", ...env }, stdio: ["ignore", "ignore", "pipe"] });
+  const child = spawn(process.execPath, [join(dir, "bin", "agent-run.js"), "app"], {
+    cwd: dir,
+    env: { PATH: process.env.PATH ?? "", ...env },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
   let stderr = "";
   child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
   return new Promise((resolve, reject) => {
@@ -165,8 +182,15 @@ describe("agent-run app without an optional package it needs", () => {
   async function settings(extra: Record<string, string>): Promise<Record<string, string>> {
     const github = await startFakeGitHub({ seed: baseSeed() });
     const dataDir = mkdtempSync(join(tmpdir(), "arb-install-data-"));
-    cleanups.push(() => github.close(), () => rmSync(dataDir, { recursive: true, force: true }));
-    return appEnv({ url: "http://127.0.0.1:9", token: "t", orgId: 1 }, dataDir, { GHE_HOST: new URL(github.url).host, GHE_PROTOCOL: "http", ...extra });
+    cleanups.push(
+      () => github.close(),
+      () => rmSync(dataDir, { recursive: true, force: true }),
+    );
+    return appEnv({ url: "http://127.0.0.1:9", token: "t", orgId: 1 }, dataDir, {
+      GHE_HOST: new URL(github.url).host,
+      GHE_PROTOCOL: "http",
+      ...extra,
+    });
   }
 
   const cases: Array<{ name: string; without: string[]; env: () => Promise<Record<string, string>>; message: string }> = [
@@ -174,7 +198,8 @@ describe("agent-run app without an optional package it needs", () => {
       name: "probot, before anything else",
       without: ["probot"],
       env: async () => ({}),
-      message: "The GitHub App (agent-run app) needs probot, an optional peer dependency of agent-run-bridge that is not installed. Install it beside agent-run-bridge: npm install probot",
+      message:
+        "The GitHub App (agent-run app) needs probot, an optional peer dependency of agent-run-bridge that is not installed. Install it beside agent-run-bridge: npm install probot",
     },
     {
       name: "better-sqlite3, without REDIS_URL",
@@ -187,13 +212,15 @@ describe("agent-run app without an optional package it needs", () => {
       name: "bullmq (ioredis installed), with REDIS_URL",
       without: ["bullmq"],
       env: () => settings({ REDIS_URL: "redis://127.0.0.1:6379" }),
-      message: "The App with REDIS_URL needs ioredis and bullmq, optional peer dependencies of agent-run-bridge; bullmq is not installed. Install it beside agent-run-bridge: npm install bullmq",
+      message:
+        "The App with REDIS_URL needs ioredis and bullmq, optional peer dependencies of agent-run-bridge; bullmq is not installed. Install it beside agent-run-bridge: npm install bullmq",
     },
     {
       name: "prom-client, with METRICS=true (and REDIS_URL: nothing is left open to hold the process)",
       without: ["prom-client"],
       env: () => settings({ METRICS: "true", REDIS_URL: "redis://127.0.0.1:6379" }),
-      message: "GET /metrics (METRICS or METRICS_TOKEN) needs prom-client, an optional peer dependency of agent-run-bridge that is not installed. Install it beside agent-run-bridge: npm install prom-client",
+      message:
+        "GET /metrics (METRICS or METRICS_TOKEN) needs prom-client, an optional peer dependency of agent-run-bridge that is not installed. Install it beside agent-run-bridge: npm install prom-client",
     },
   ];
 

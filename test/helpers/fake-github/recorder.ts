@@ -114,7 +114,10 @@ export function describeWrite(write: FakeWrite, maxBodyChars = 120): string {
     case "comment_deleted":
       return `${write.repo}#${write.issueNumber} comment ${write.comment.id} deleted`;
     case "reaction_added": {
-      const target = write.reaction.target.kind === "issue" ? `#${write.reaction.target.id}` : `${write.reaction.target.kind.replace("_", " ")} ${write.reaction.target.id}`;
+      const target =
+        write.reaction.target.kind === "issue"
+          ? `#${write.reaction.target.id}`
+          : `${write.reaction.target.kind.replace("_", " ")} ${write.reaction.target.id}`;
       return `${write.repo} ${target} reaction ${write.reaction.content} by ${write.reaction.user.login}`;
     }
   }

@@ -24,14 +24,7 @@ import type { RouteContext } from "./routes/context.js";
 import { registerIssueRoutes } from "./routes/issues.js";
 import { registerPullRoutes } from "./routes/pulls.js";
 import { registerRepositoryRoutes } from "./routes/repos.js";
-import {
-  applySeed,
-  createFakeState,
-  findRepository,
-  type FakeGitHubSeed,
-  type FakeGitHubState,
-  type FakeIssueComment,
-} from "./state.js";
+import { applySeed, createFakeState, findRepository, type FakeGitHubSeed, type FakeGitHubState, type FakeIssueComment } from "./state.js";
 
 export interface FakeGitHubOptions {
   /** Port on 127.0.0.1; 0 (the default) picks a free one. */

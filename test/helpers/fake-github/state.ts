@@ -8,16 +8,7 @@ import { randomUUID } from "node:crypto";
 export type RepoPermission = "admin" | "maintain" | "write" | "triage" | "read" | "none";
 export type UserType = "User" | "Bot" | "Organization";
 export type ReactionContent = "+1" | "-1" | "laugh" | "confused" | "heart" | "hooray" | "rocket" | "eyes";
-export const REACTION_CONTENTS: readonly ReactionContent[] = [
-  "+1",
-  "-1",
-  "laugh",
-  "confused",
-  "heart",
-  "hooray",
-  "rocket",
-  "eyes",
-];
+export const REACTION_CONTENTS: readonly ReactionContent[] = ["+1", "-1", "laugh", "confused", "heart", "hooray", "rocket", "eyes"];
 export type ReactionTargetKind = "issue_comment" | "review_comment" | "issue";
 
 export interface FakeUser {
@@ -151,15 +142,7 @@ export interface FakeAnnotation {
 
 export type CheckStatus = "queued" | "in_progress" | "completed";
 export type CheckConclusion =
-  | "success"
-  | "failure"
-  | "neutral"
-  | "cancelled"
-  | "skipped"
-  | "timed_out"
-  | "action_required"
-  | "startup_failure"
-  | "stale";
+  "success" | "failure" | "neutral" | "cancelled" | "skipped" | "timed_out" | "action_required" | "startup_failure" | "stale";
 
 export interface FakeCheckRun {
   id: number;
@@ -463,7 +446,10 @@ export const DEFAULT_INSTALLATION_ID = 2002;
 export function createFakeState(seed: FakeGitHubSeed = {}, now: () => Date = () => new Date()): FakeGitHubState {
   const app: FakeApp = { ...DEFAULT_APP, ...definedOnly(seed.app ?? {}) };
   const firstOwner = seed.repositories?.[0]?.owner ?? "octo-org";
-  const installation: FakeInstallation = { id: seed.installation?.id ?? DEFAULT_INSTALLATION_ID, account: seed.installation?.account ?? firstOwner };
+  const installation: FakeInstallation = {
+    id: seed.installation?.id ?? DEFAULT_INSTALLATION_ID,
+    account: seed.installation?.account ?? firstOwner,
+  };
   const others = (seed.otherInstallations ?? []).map((other) => ({ id: other.id, account: other.account ?? `org-${other.id}` }));
   const state: FakeGitHubState = {
     app,
@@ -520,10 +506,7 @@ export function applySeed(state: FakeGitHubState, seed: FakeGitHubSeed): void {
             head: {
               ref: pull.head.ref,
               sha: pull.head.sha ?? fakeSha(`${repo}#${s.number}:head`),
-              repo:
-                pull.head.repo === null
-                  ? null
-                  : { full_name: pull.head.repo?.full_name ?? repo, fork: pull.head.repo?.fork ?? false },
+              repo: pull.head.repo === null ? null : { full_name: pull.head.repo?.full_name ?? repo, fork: pull.head.repo?.fork ?? false },
             },
             base: {
               ref: pull.base?.ref ?? repository.default_branch,
@@ -655,7 +638,7 @@ export function applySeed(state: FakeGitHubState, seed: FakeGitHubSeed): void {
       app: {
         id: s.app?.id ?? 15368,
         slug: s.app?.slug ?? "github-actions",
-        name: s.app?.name ?? (s.app?.slug ?? "GitHub Actions"),
+        name: s.app?.name ?? s.app?.slug ?? "GitHub Actions",
       },
       check_runs: runs,
     });
@@ -803,7 +786,7 @@ function addRepository(state: FakeGitHubState, r: RepositorySeed): FakeRepositor
 function repoKey(state: FakeGitHubState, repo: string | undefined): string {
   if (repo === undefined) {
     const first = state.repositories[0];
-    if (!first) throw new Error("Fake GitHub seed: name `repo` (\"owner/name\") or seed `repositories` first.");
+    if (!first) throw new Error('Fake GitHub seed: name `repo` ("owner/name") or seed `repositories` first.');
     return `${first.owner}/${first.name}`;
   }
   const [owner, name, ...rest] = repo.split("/");

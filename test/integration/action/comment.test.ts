@@ -52,7 +52,11 @@ const botMarkerComment = (runId: number, orgId: number, user = ACTIONS_BOT) => (
 describe("a /agent comment", () => {
   it("starts a run: 👀, a tracking comment that becomes the result, 🚀, outputs and a job summary", async () => {
     h = await startActionHarness();
-    h.emulator.control.script({ summary: "Pinned the clock.", result: "The date test no longer depends on the weekday.", pullRequests: [{ title: "Pin the clock", head_branch_name: "agent/pin-clock" }] });
+    h.emulator.control.script({
+      summary: "Pinned the clock.",
+      result: "The date test no longer depends on the weekday.",
+      pullRequests: [{ title: "Pin the clock", head_branch_name: "agent/pin-clock" }],
+    });
     const files = createRunnerFiles();
     writeFileSync(join(files.workspace, "screenshot.png"), createPng({ width: 2, height: 2 }));
     const trigger = h.humanComment(ISSUE, "/agent fix the flaky test\nIt is in `dates.test.ts`.");
@@ -60,13 +64,24 @@ describe("a /agent comment", () => {
       eventName: "issue_comment",
       payload: trigger.payload,
       files,
-      inputs: { metadata: '{"ticket":"ENG-1","source_type":"LOCAL"}', "repo-id": "77", model: "big-model", "agent-type": "native", images: "screenshot.png" },
+      inputs: {
+        metadata: '{"ticket":"ENG-1","source_type":"LOCAL"}',
+        "repo-id": "77",
+        model: "big-model",
+        "agent-type": "native",
+        images: "screenshot.png",
+      },
     });
 
     expect(step.exitCode).toBeUndefined();
     expect(step.result.failure).toBeNull();
     const [create] = h.service.creates();
-    expect(create).toMatchObject({ repo_id: 77, model: "big-model", agent_type: "native", images: [expect.stringMatching(/^data:image\/png;base64,/)] });
+    expect(create).toMatchObject({
+      repo_id: 77,
+      model: "big-model",
+      agent_type: "native",
+      images: [expect.stringMatching(/^data:image\/png;base64,/)],
+    });
     expect(create!.metadata).toMatchObject({
       // The workflow's metadata is merged in, but the origin stays the event's.
       source_type: "GIT_HOST",
@@ -90,7 +105,11 @@ describe("a /agent comment", () => {
     expect(writes.at(-1)).toBe(`rocket on issue_comment ${trigger.id}`);
     expect(writes.slice(2, -1).every((w) => w === `updated ${commentId}`)).toBe(true);
     const created = h.github.writes.find((w) => w.kind === "comment_created")!;
-    expect(parseMarker((created as Extract<FakeWrite, { kind: "comment_created" }>).comment.body)).toMatchObject({ runId: null, state: "queued", requestId: "actions:9100:1" });
+    expect(parseMarker((created as Extract<FakeWrite, { kind: "comment_created" }>).comment.body)).toMatchObject({
+      runId: null,
+      state: "queued",
+      requestId: "actions:9100:1",
+    });
 
     const [final] = h.github.commentsOn(FULL_NAME, 1).filter((c) => c.id === commentId);
     expect(parseMarker(final!.body)).toEqual({
@@ -117,10 +136,18 @@ describe("a /agent comment", () => {
       resumed: "false",
     });
     expect(JSON.parse(step.outputs["pull-requests"]!)).toEqual([
-      { id: 1, title: "Pin the clock", url: expect.stringMatching(/^http/), created_at: expect.any(String), head_branch_name: "agent/pin-clock" },
+      {
+        id: 1,
+        title: "Pin the clock",
+        url: expect.stringMatching(/^http/),
+        created_at: expect.any(String),
+        head_branch_name: "agent/pin-clock",
+      },
     ]);
     expect(step.summary).toContain(`## ✅ Agent run #${runId} succeeded`);
-    expect(step.summary).toContain(`| Thread | [${FULL_NAME}#1](https://github.com/${FULL_NAME}/issues/1) · [the bot's comment](https://github.com/${FULL_NAME}/issues/1#issuecomment-${commentId}) |`);
+    expect(step.summary).toContain(
+      `| Thread | [${FULL_NAME}#1](https://github.com/${FULL_NAME}/issues/1) · [the bot's comment](https://github.com/${FULL_NAME}/issues/1#issuecomment-${commentId}) |`,
+    );
     expect(step.summary).toContain("### Summary\n\nPinned the clock.");
     expect(step.summary).toContain("- [Pin the clock](");
   });
@@ -193,7 +220,11 @@ describe("a /agent comment", () => {
     expect(ignored.result.outcome).toMatchObject({ kind: "ignored", reason: expect.stringContaining("bots do not start runs") });
     expect(h.service.requests).toEqual([]);
 
-    const allowed = await h.step({ eventName: "issue_comment", payload: byBot.payload, inputs: { "allowed-bots": "dependabot, renovate[bot]" } });
+    const allowed = await h.step({
+      eventName: "issue_comment",
+      payload: byBot.payload,
+      inputs: { "allowed-bots": "dependabot, renovate[bot]" },
+    });
     expect(allowed.result.failure).toBeNull();
     expect(h.service.creates()[0]!.metadata).toMatchObject({ sender: "renovate[bot]", comment_id: byBot.id });
     expect(String(h.service.creates()[0]!.prompt)).toContain("@renovate[bot] asked for help");
@@ -213,9 +244,18 @@ describe("a /agent comment", () => {
     const step = await h.step({ eventName: "issue_comment", payload: trigger.payload, inputs: { comment: "false", wait: "false" } });
     expect(step.exitCode).toBeUndefined();
     expect(h.github.writes).toEqual([]);
-    expect(step.outputs).toMatchObject({ "run-id": "1", status: "queued", "comment-id": "", resumed: "false", "web-url": `${h.emulator.url}/runs/1` });
+    expect(step.outputs).toMatchObject({
+      "run-id": "1",
+      status: "queued",
+      "comment-id": "",
+      resumed: "false",
+      "web-url": `${h.emulator.url}/runs/1`,
+    });
     // The repository list (no repo_id is configured), one create, and no polling.
-    expect(h.service.requests.map((r) => `${r.method} ${r.path}`)).toEqual(["GET /v1/organizations/1/repos", "POST /v1/organizations/1/agent/run"]);
+    expect(h.service.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+      "GET /v1/organizations/1/repos",
+      "POST /v1/organizations/1/agent/run",
+    ]);
     expect(step.summary).toContain("## ▶️ Agent run #1 started");
     expect(step.summary).toContain("Not waited for (`wait: false`)");
   });

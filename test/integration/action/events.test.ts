@@ -35,14 +35,29 @@ function seedWithFailingCi() {
       head_branch: PR_BRANCH,
       head_sha: PR_HEAD_SHA,
       pull_requests: [2],
-      jobs: [{ id: 702, name: "test", conclusion: "failure", steps: [{ name: "Run the tests", conclusion: "failure" }], log: "FAIL src/dates.test.ts\n" }],
+      jobs: [
+        {
+          id: 702,
+          name: "test",
+          conclusion: "failure",
+          steps: [{ name: "Run the tests", conclusion: "failure" }],
+          log: "FAIL src/dates.test.ts\n",
+        },
+      ],
     },
   ];
   return seed;
 }
 
 const failedCi = (overrides: Partial<Parameters<typeof workflowRunCompletedPayload>[0]> = {}) =>
-  workflowRunCompletedPayload({ id: 700, conclusion: "failure", headSha: PR_HEAD_SHA, headBranch: PR_BRANCH, pullRequests: [{ number: 2 }], ...overrides });
+  workflowRunCompletedPayload({
+    id: 700,
+    conclusion: "failure",
+    headSha: PR_HEAD_SHA,
+    headBranch: PR_BRANCH,
+    pullRequests: [{ number: 2 }],
+    ...overrides,
+  });
 
 /** A comment by the Action's own login on the pull request, holding a marker. */
 function markerComment(marker: RunMarker, issueNumber = 2): IssueCommentSeed {
@@ -65,9 +80,22 @@ async function finishedRun(harness: ActionHarness): Promise<number> {
 describe("issues labeled", () => {
   it("the configured label starts a run from the issue (GIT_HOST), 👀 on the issue", async () => {
     h = await startActionHarness();
-    const step = await h.step({ eventName: "issues", payload: issuesLabeledPayload({ thread: { number: 1, title: "Flaky date test", body: "Fails on Tuesdays." }, label: "agent", sender: "maintainer" }), inputs: {} });
+    const step = await h.step({
+      eventName: "issues",
+      payload: issuesLabeledPayload({
+        thread: { number: 1, title: "Flaky date test", body: "Fails on Tuesdays." },
+        label: "agent",
+        sender: "maintainer",
+      }),
+      inputs: {},
+    });
     expect(step.result.failure).toBeNull();
-    expect(h.service.creates()[0]!.metadata).toMatchObject({ source_type: "GIT_HOST", trigger_flow: "label", label: "agent", issue_number: 1 });
+    expect(h.service.creates()[0]!.metadata).toMatchObject({
+      source_type: "GIT_HOST",
+      trigger_flow: "label",
+      label: "agent",
+      issue_number: 1,
+    });
     expect(h.github.writes[0]).toMatchObject({ kind: "reaction_added", reaction: { content: "eyes", target: { kind: "issue", id: 1 } } });
     expect(step.outputs["run-id"]).toBe("1");
   });
@@ -76,13 +104,30 @@ describe("issues labeled", () => {
 describe("pull request reviews", () => {
   it("changes requested start a GIT_HOST_PR_REVIEW run with the inline comments in the prompt", async () => {
     const seed = actionSeed();
-    seed.reviews = [{ id: 8100, pull_number: 2, user: "maintainer", state: "CHANGES_REQUESTED", body: "Please pin the timezone too.", comments: [{ id: 8101, body: "Use UTC here.", path: "src/dates.ts", line: 12 }] }];
+    seed.reviews = [
+      {
+        id: 8100,
+        pull_number: 2,
+        user: "maintainer",
+        state: "CHANGES_REQUESTED",
+        body: "Please pin the timezone too.",
+        comments: [{ id: 8101, body: "Use UTC here.", path: "src/dates.ts", line: 12 }],
+      },
+    ];
     h = await startActionHarness({ seed });
-    const payload = reviewSubmittedPayload({ pr: PR, review: { id: 8100, state: "changes_requested", body: "Please pin the timezone too.", login: "maintainer" } });
+    const payload = reviewSubmittedPayload({
+      pr: PR,
+      review: { id: 8100, state: "changes_requested", body: "Please pin the timezone too.", login: "maintainer" },
+    });
     const step = await h.step({ eventName: "pull_request_review", payload, inputs: {} });
     expect(step.result.failure).toBeNull();
     const create = h.service.creates()[0]!;
-    expect(create.metadata).toMatchObject({ source_type: "GIT_HOST_PR_REVIEW", review_id: 8100, head_branch: PR_BRANCH, pull_request_number: 2 });
+    expect(create.metadata).toMatchObject({
+      source_type: "GIT_HOST_PR_REVIEW",
+      review_id: 8100,
+      head_branch: PR_BRANCH,
+      pull_request_number: 2,
+    });
     expect(String(create.prompt)).toContain("Use UTC here.");
     expect(String(create.prompt)).toContain("src/dates.ts:12");
     const comment = h.github.commentsOn(FULL_NAME, 2).find((c) => c.id === Number(step.outputs["comment-id"]))!;
@@ -111,7 +156,15 @@ describe("failing CI (workflow_run completed)", () => {
   it("resumes the run that produced the pull request's branch, with the failure as the follow-up", async () => {
     h = await startActionHarness({ seed: seedWithFailingCi() });
     const producer = await finishedRun(h);
-    h.github.seed({ issueComments: [markerComment({ ...newRunMarker({ runId: producer, orgId: h.emulator.orgId, sourceType: "GIT_HOST", branches: [PR_BRANCH] }), state: "done", outcome: "succeeded" })] });
+    h.github.seed({
+      issueComments: [
+        markerComment({
+          ...newRunMarker({ runId: producer, orgId: h.emulator.orgId, sourceType: "GIT_HOST", branches: [PR_BRANCH] }),
+          state: "done",
+          outcome: "succeeded",
+        }),
+      ],
+    });
     const step = await h.step({ eventName: "workflow_run", payload: failedCi(), inputs: {} });
     expect(step.result.failure).toBeNull();
     expect(h.service.creates()).toEqual([]);
@@ -124,8 +177,19 @@ describe("failing CI (workflow_run completed)", () => {
 
   it("a run that opens a pull request links it, so that failing CI there resumes the same run", async () => {
     const seed = seedWithFailingCi();
-    seed.pulls = [...(seed.pulls ?? []), { number: 3, title: "Pin the clock", head: { ref: "agent/pin-clock", sha: "c".repeat(40) }, user: "maintainer" }];
-    seed.workflowRuns = [{ id: 710, head_branch: "agent/pin-clock", head_sha: "c".repeat(40), pull_requests: [3], jobs: [{ id: 711, name: "test", conclusion: "failure", log: "FAIL again\n" }] }];
+    seed.pulls = [
+      ...(seed.pulls ?? []),
+      { number: 3, title: "Pin the clock", head: { ref: "agent/pin-clock", sha: "c".repeat(40) }, user: "maintainer" },
+    ];
+    seed.workflowRuns = [
+      {
+        id: 710,
+        head_branch: "agent/pin-clock",
+        head_sha: "c".repeat(40),
+        pull_requests: [3],
+        jobs: [{ id: 711, name: "test", conclusion: "failure", log: "FAIL again\n" }],
+      },
+    ];
     h = await startActionHarness({ seed });
     h.emulator.control.script({ pullRequests: [{ title: "Pin the clock", head_branch_name: "agent/pin-clock" }] });
     const trigger = h.humanComment({ number: 1, title: "Flaky date test" }, "/agent fix it");
@@ -138,7 +202,13 @@ describe("failing CI (workflow_run completed)", () => {
 
     const ci = await h.step({
       eventName: "workflow_run",
-      payload: workflowRunCompletedPayload({ id: 710, conclusion: "failure", headSha: "c".repeat(40), headBranch: "agent/pin-clock", pullRequests: [{ number: 3 }] }),
+      payload: workflowRunCompletedPayload({
+        id: 710,
+        conclusion: "failure",
+        headSha: "c".repeat(40),
+        headBranch: "agent/pin-clock",
+        pullRequests: [{ number: 3 }],
+      }),
       inputs: {},
     });
     expect(ci.outputs).toMatchObject({ "run-id": String(runId), resumed: "true" });
@@ -151,14 +221,22 @@ describe("failing CI (workflow_run completed)", () => {
     h = await startActionHarness({ seed: seedWithFailingCi() });
     h.github.seed({ issueComments: [markerComment(ciMarker(await finishedRun(h), h.emulator.orgId, PR_HEAD_SHA))] });
     const step = await h.step({ eventName: "workflow_run", payload: failedCi(), inputs: {} });
-    expect(step.result.outcome).toMatchObject({ kind: "ignored", reason: `A fix was already started for commit ${PR_HEAD_SHA.slice(0, 7)}.` });
+    expect(step.result.outcome).toMatchObject({
+      kind: "ignored",
+      reason: `A fix was already started for commit ${PR_HEAD_SHA.slice(0, 7)}.`,
+    });
     expect(h.service.requests.filter((r) => r.method === "POST")).toEqual([]);
   });
 
   it("after the attempt cap, hands the pull request back once, then stays quiet", async () => {
     h = await startActionHarness({ seed: seedWithFailingCi(), config: "check_suite:\n  max_attempts: 2\n" });
     const orgId = h.emulator.orgId;
-    h.github.seed({ issueComments: [markerComment(ciMarker(await finishedRun(h), orgId, "1".repeat(40))), markerComment(ciMarker(await finishedRun(h), orgId, "2".repeat(40)))] });
+    h.github.seed({
+      issueComments: [
+        markerComment(ciMarker(await finishedRun(h), orgId, "1".repeat(40))),
+        markerComment(ciMarker(await finishedRun(h), orgId, "2".repeat(40))),
+      ],
+    });
     const first = await h.step({ eventName: "workflow_run", payload: failedCi(), inputs: {} });
     expect(first.exitCode).toBeUndefined();
     expect(first.result.outcome.kind).toBe("handed_back");
@@ -177,10 +255,18 @@ describe("failing CI (workflow_run completed)", () => {
 describe("explicit prompts", () => {
   it("workflow_dispatch with a prompt: an API run, no thread to comment on", async () => {
     h = await startActionHarness();
-    const step = await h.step({ eventName: "workflow_dispatch", payload: workflowDispatchPayload(), inputs: { prompt: "Upgrade the test runner", "repo-id": "31" } });
+    const step = await h.step({
+      eventName: "workflow_dispatch",
+      payload: workflowDispatchPayload(),
+      inputs: { prompt: "Upgrade the test runner", "repo-id": "31" },
+    });
     expect(step.result.failure).toBeNull();
     expect(h.service.creates()).toEqual([
-      expect.objectContaining({ prompt: "Upgrade the test runner", repo_id: 31, metadata: expect.objectContaining({ source_type: "API", trigger_flow: "dispatch", github_event: "workflow_dispatch" }) }),
+      expect.objectContaining({
+        prompt: "Upgrade the test runner",
+        repo_id: 31,
+        metadata: expect.objectContaining({ source_type: "API", trigger_flow: "dispatch", github_event: "workflow_dispatch" }),
+      }),
     ]);
     expect(h.github.writes).toEqual([]);
     expect(step.outputs).toMatchObject({ "run-id": "1", status: "completed", "comment-id": "" });
@@ -190,7 +276,9 @@ describe("explicit prompts", () => {
     h = await startActionHarness();
     const step = await h.step({ eventName: "schedule", payload: { schedule: "0 3 * * *" }, inputs: {} });
     expect(step.exitCode).toBe(1);
-    expect(step.result.failure).toBe('The "schedule" event has no comment, review or failing CI to act on: give the action a `prompt` input to start a run from it.');
+    expect(step.result.failure).toBe(
+      'The "schedule" event has no comment, review or failing CI to act on: give the action a `prompt` input to start a run from it.',
+    );
     expect(h.service.requests).toEqual([]);
   });
 
@@ -208,7 +296,11 @@ describe("explicit prompts", () => {
   it("`mode: resume` continues the named run with the prompt", async () => {
     h = await startActionHarness();
     const earlier = await finishedRun(h);
-    const step = await h.step({ eventName: "repository_dispatch", payload: workflowDispatchPayload(), inputs: { mode: "resume", "run-id": String(earlier), prompt: "Now update the changelog" } });
+    const step = await h.step({
+      eventName: "repository_dispatch",
+      payload: workflowDispatchPayload(),
+      inputs: { mode: "resume", "run-id": String(earlier), prompt: "Now update the changelog" },
+    });
     expect(step.result.failure).toBeNull();
     expect(h.service.resumes()).toEqual([{ agent_run_id: earlier, prompt: "Now update the changelog" }]);
     expect(step.outputs).toMatchObject({ "run-id": String(earlier), resumed: "true", status: "completed" });

@@ -30,9 +30,25 @@ const PR_THREAD = { number: 2, pullRequest: true, title: "Fix the flaky date tes
 const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString().replace(/\.\d{3}Z$/, "Z");
 
 /** A tracking comment an earlier job left: one run started at that time. */
-function startedRun(issueNumber: number, minutes: number, fields: Partial<RunMarker> = {}, runId = 900 + issueNumber * 10 + minutes): IssueCommentSeed {
-  const marker: RunMarker = { ...newRunMarker({ runId, orgId: 1, sourceType: "GIT_HOST", requestId: `actions:${runId}:1` }), state: "done", outcome: "succeeded", ...fields };
-  return { issue_number: issueNumber, user: ACTIONS_BOT, created_at: minutesAgo(minutes), updated_at: minutesAgo(minutes), body: `${renderMarker(marker)}\n### ✅ Agent run #${runId} succeeded` };
+function startedRun(
+  issueNumber: number,
+  minutes: number,
+  fields: Partial<RunMarker> = {},
+  runId = 900 + issueNumber * 10 + minutes,
+): IssueCommentSeed {
+  const marker: RunMarker = {
+    ...newRunMarker({ runId, orgId: 1, sourceType: "GIT_HOST", requestId: `actions:${runId}:1` }),
+    state: "done",
+    outcome: "succeeded",
+    ...fields,
+  };
+  return {
+    issue_number: issueNumber,
+    user: ACTIONS_BOT,
+    created_at: minutesAgo(minutes),
+    updated_at: minutesAgo(minutes),
+    body: `${renderMarker(marker)}\n### ✅ Agent run #${runId} succeeded`,
+  };
 }
 
 function seedWith(extra: Partial<FakeGitHubSeed>): FakeGitHubSeed {
@@ -58,11 +74,16 @@ describe("spend limits", () => {
 
     expect(h.service.requests.filter((r) => r.method !== "GET")).toEqual([]);
     expect(step.exitCode).toBeUndefined();
-    expect(step.result.outcome).toMatchObject({ kind: "over_limit", reason: expect.stringMatching(/^Over `limits\.runs_per_repo_per_hour` \(2 of 2\)/) });
+    expect(step.result.outcome).toMatchObject({
+      kind: "over_limit",
+      reason: expect.stringMatching(/^Over `limits\.runs_per_repo_per_hour` \(2 of 2\)/),
+    });
     const [reply] = botComments(1);
     // The oldest counted run is 50 minutes old: it frees in ten minutes, less the time the step took.
     expect(parseCommentKind(reply!.body)).toBe("over_limit");
-    expect(reply!.body).toMatch(/⏸️ I did not start the agent: this repository has started 2 runs in the last hour, the limit set by `limits\.runs_per_repo_per_hour: 2`\. The next run can start at \d{4}-\d\d-\d\d \d\d:\d\d UTC \(in (?:9|10)m \d+s\)\./);
+    expect(reply!.body).toMatch(
+      /⏸️ I did not start the agent: this repository has started 2 runs in the last hour, the limit set by `limits\.runs_per_repo_per_hour: 2`\. The next run can start at \d{4}-\d\d-\d\d \d\d:\d\d UTC \(in (?:9|10)m \d+s\)\./,
+    );
     expect(step.outputs["comment-id"]).toBe(String(reply!.id));
     expect(step.summary).toContain("## ⏸️ Agent run held back by a spend limit");
 
@@ -80,9 +101,16 @@ describe("spend limits", () => {
       config: "limits:\n  runs_per_repo_per_hour: 2\n",
       seed: seedWith({ issueComments: [startedRun(3, 50), startedRun(3, 10)] }),
     });
-    const step = await h.step({ eventName: "workflow_dispatch", payload: workflowDispatchPayload(), inputs: { prompt: "Upgrade the test runner", "repo-id": "31" } });
+    const step = await h.step({
+      eventName: "workflow_dispatch",
+      payload: workflowDispatchPayload(),
+      inputs: { prompt: "Upgrade the test runner", "repo-id": "31" },
+    });
 
-    expect(step.result.outcome).toMatchObject({ kind: "over_limit", reason: expect.stringMatching(/^Over `limits\.runs_per_repo_per_hour` \(2 of 2\)/) });
+    expect(step.result.outcome).toMatchObject({
+      kind: "over_limit",
+      reason: expect.stringMatching(/^Over `limits\.runs_per_repo_per_hour` \(2 of 2\)/),
+    });
     expect(h.service.creates()).toEqual([]);
     // Listed once, by the head start, and not again by the check.
     expect(h.github.requests.filter((r) => r.method === "GET" && r.path.startsWith(`/repos/${FULL_NAME}/issues/comments`))).toHaveLength(1);
@@ -93,7 +121,12 @@ describe("spend limits", () => {
       config: "limits:\n  runs_per_repo_per_hour: 2\n",
       seed: seedWith({ issueComments: [startedRun(3, 50), startedRun(3, 10)] }),
     });
-    const step = await h.step({ eventName: "workflow_dispatch", payload: workflowDispatchPayload(), inputs: { prompt: "Upgrade the test runner", "repo-id": "31" }, headStart: () => null });
+    const step = await h.step({
+      eventName: "workflow_dispatch",
+      payload: workflowDispatchPayload(),
+      inputs: { prompt: "Upgrade the test runner", "repo-id": "31" },
+      headStart: () => null,
+    });
 
     expect(step.result.outcome).toMatchObject({ kind: "over_limit" });
     expect(h.service.creates()).toEqual([]);
@@ -118,19 +151,42 @@ describe("spend limits", () => {
     expect(first.result.outcome).toMatchObject({ kind: "run", watch: "finished" });
     expect(h.service.creates()).toHaveLength(1);
 
-    const second = await h.step({ eventName: "issue_comment", payload: h.humanComment({ number: 3, title: "Another issue" }, "/agent also this").payload, inputs: {} });
+    const second = await h.step({
+      eventName: "issue_comment",
+      payload: h.humanComment({ number: 3, title: "Another issue" }, "/agent also this").payload,
+      inputs: {},
+    });
     expect(second.result.outcome).toMatchObject({ kind: "over_limit" });
     expect(h.service.creates()).toHaveLength(1);
     expect(h.service.resumes()).toHaveLength(0);
   });
 
   it("`limits.ci_fixes_per_repo_per_day` holds back a CI fix, while other runs may still start", async () => {
-    const seed = seedWith({ issueComments: [startedRun(3, 100, { sourceType: "GIT_HOST_CHECK_SUITE" }), startedRun(3, 200, { sourceType: "GIT_HOST_CHECK_SUITE" })] });
-    seed.workflowRuns = [{ id: 700, head_branch: PR_BRANCH, head_sha: PR_HEAD_SHA, pull_requests: [2], jobs: [{ id: 702, name: "test", conclusion: "failure", log: "FAIL\n" }] }];
+    const seed = seedWith({
+      issueComments: [
+        startedRun(3, 100, { sourceType: "GIT_HOST_CHECK_SUITE" }),
+        startedRun(3, 200, { sourceType: "GIT_HOST_CHECK_SUITE" }),
+      ],
+    });
+    seed.workflowRuns = [
+      {
+        id: 700,
+        head_branch: PR_BRANCH,
+        head_sha: PR_HEAD_SHA,
+        pull_requests: [2],
+        jobs: [{ id: 702, name: "test", conclusion: "failure", log: "FAIL\n" }],
+      },
+    ];
     h = await startActionHarness({ config: "limits:\n  ci_fixes_per_repo_per_day: 2\n", seed });
     const ci = await h.step({
       eventName: "workflow_run",
-      payload: workflowRunCompletedPayload({ id: 700, conclusion: "failure", headSha: PR_HEAD_SHA, headBranch: PR_BRANCH, pullRequests: [{ number: 2 }] }),
+      payload: workflowRunCompletedPayload({
+        id: 700,
+        conclusion: "failure",
+        headSha: PR_HEAD_SHA,
+        headBranch: PR_BRANCH,
+        pullRequests: [{ number: 2 }],
+      }),
       inputs: {},
     });
     expect(ci.result.outcome).toMatchObject({ kind: "over_limit" });
@@ -157,11 +213,25 @@ describe("the kill switch", () => {
   it("CI auto-fix on a pull request carrying the configured label (read from GitHub: CI payloads have no labels)", async () => {
     const seed = actionSeed();
     seed.pulls = seed.pulls!.map((pull) => ({ ...pull, labels: ["No-Bots"] }));
-    seed.workflowRuns = [{ id: 700, head_branch: PR_BRANCH, head_sha: PR_HEAD_SHA, pull_requests: [2], jobs: [{ id: 702, name: "test", conclusion: "failure", log: "FAIL\n" }] }];
+    seed.workflowRuns = [
+      {
+        id: 700,
+        head_branch: PR_BRANCH,
+        head_sha: PR_HEAD_SHA,
+        pull_requests: [2],
+        jobs: [{ id: 702, name: "test", conclusion: "failure", log: "FAIL\n" }],
+      },
+    ];
     h = await startActionHarness({ seed, config: "kill_switch_label: no-bots\n" });
     const step = await h.step({
       eventName: "workflow_run",
-      payload: workflowRunCompletedPayload({ id: 700, conclusion: "failure", headSha: PR_HEAD_SHA, headBranch: PR_BRANCH, pullRequests: [{ number: 2 }] }),
+      payload: workflowRunCompletedPayload({
+        id: 700,
+        conclusion: "failure",
+        headSha: PR_HEAD_SHA,
+        headBranch: PR_BRANCH,
+        pullRequests: [{ number: 2 }],
+      }),
       inputs: {},
     });
     expect(step.result.outcome).toEqual({ kind: "ignored", reason: expect.stringContaining('kill-switch label "No-Bots"') });
@@ -173,9 +243,23 @@ describe("the kill switch", () => {
 describe("a broken configuration is never silent for CI", () => {
   it("`check_suite: { auto_fix: true }`: the failing pull request gets the config-error reply, with the suggestion", async () => {
     const seed = actionSeed();
-    seed.workflowRuns = [{ id: 700, head_branch: PR_BRANCH, head_sha: PR_HEAD_SHA, pull_requests: [2], jobs: [{ id: 702, name: "test", conclusion: "failure", log: "FAIL\n" }] }];
+    seed.workflowRuns = [
+      {
+        id: 700,
+        head_branch: PR_BRANCH,
+        head_sha: PR_HEAD_SHA,
+        pull_requests: [2],
+        jobs: [{ id: 702, name: "test", conclusion: "failure", log: "FAIL\n" }],
+      },
+    ];
     h = await startActionHarness({ seed, config: "check_suite:\n  auto_fix: true\n" });
-    const payload = workflowRunCompletedPayload({ id: 700, conclusion: "failure", headSha: PR_HEAD_SHA, headBranch: PR_BRANCH, pullRequests: [{ number: 2 }] });
+    const payload = workflowRunCompletedPayload({
+      id: 700,
+      conclusion: "failure",
+      headSha: PR_HEAD_SHA,
+      headBranch: PR_BRANCH,
+      pullRequests: [{ number: 2 }],
+    });
     await h.step({ eventName: "workflow_run", payload, inputs: {} });
     const [reply] = botComments(2);
     expect(parseCommentKind(reply!.body)).toBe("config_error");
@@ -194,10 +278,14 @@ describe("/agent stop", () => {
     const step = await h.step({ eventName: "issue_comment", payload: stop.payload, inputs: {} });
     expect(step.result).toMatchObject({ failure: null, outcome: { kind: "stopped" } });
     expect(h.service.requests).toEqual([]);
-    expect(botComments(1).map((c) => c.body)).toEqual(["<!-- agent-run-bridge:stop -->\n⏹️ @maintainer, nothing is running in this thread, so there was nothing to stop."]);
-    expect(h.github.writes.filter((w) => w.kind === "reaction_added").map((w) => ("reaction" in w ? [w.reaction.content, w.reaction.target] : null))).toEqual([
-      ["+1", { kind: "issue_comment", id: stop.id }],
+    expect(botComments(1).map((c) => c.body)).toEqual([
+      "<!-- agent-run-bridge:stop -->\n⏹️ @maintainer, nothing is running in this thread, so there was nothing to stop.",
     ]);
+    expect(
+      h.github.writes
+        .filter((w) => w.kind === "reaction_added")
+        .map((w) => ("reaction" in w ? [w.reaction.content, w.reaction.target] : null)),
+    ).toEqual([["+1", { kind: "issue_comment", id: stop.id }]]);
   });
 
   it("from someone who may not trigger: a refusal, nothing stopped", async () => {
@@ -222,7 +310,11 @@ describe("/agent stop", () => {
         }
       });
     });
-    const watching = h.step({ eventName: "issue_comment", payload: h.humanComment(ISSUE, "/agent a long task").payload, inputs: { "timeout-minutes": "2" } });
+    const watching = h.step({
+      eventName: "issue_comment",
+      payload: h.humanComment(ISSUE, "/agent a long task").payload,
+      inputs: { "timeout-minutes": "2" },
+    });
     await runStarted;
     const [run] = h.emulator.control.runs();
 
@@ -235,11 +327,18 @@ describe("/agent stop", () => {
         }
       });
     });
-    const followUp = h.step({ eventName: "issue_comment", payload: h.humanComment(ISSUE, "/agent and the docs too").payload, inputs: { "timeout-minutes": "2" } });
+    const followUp = h.step({
+      eventName: "issue_comment",
+      payload: h.humanComment(ISSUE, "/agent and the docs too").payload,
+      inputs: { "timeout-minutes": "2" },
+    });
     await followUpQueued;
 
     const stop = await h.step({ eventName: "issue_comment", payload: h.humanComment(ISSUE, "/agent stop").payload, inputs: {} });
-    expect(stop.result.outcome).toMatchObject({ kind: "stopped", reason: `@maintainer stopped run ${run!.id} and dropped 1 follow-up(s).` });
+    expect(stop.result.outcome).toMatchObject({
+      kind: "stopped",
+      reason: `@maintainer stopped run ${run!.id} and dropped 1 follow-up(s).`,
+    });
 
     const [watched, followed] = await Promise.all([watching, followUp]);
     expect(watched.result).toMatchObject({ failure: null, outcome: { kind: "run", watch: "stopped", run: { id: run!.id } } });
@@ -261,21 +360,39 @@ describe("/agent stop", () => {
     expect(reply.body).toContain(`I stopped watching agent run [#${run!.id}](${run!.web_url}) and dropped the follow-up waiting for it.`);
     // The stopped state was the last write to each comment: no job wrote over it.
     const lastWrites = new Map<number, string>();
-    for (const write of h.github.writes) if (write.kind === "comment_updated" || write.kind === "comment_created") lastWrites.set(write.comment.id, write.comment.body);
+    for (const write of h.github.writes)
+      if (write.kind === "comment_updated" || write.kind === "comment_created") lastWrites.set(write.comment.id, write.comment.body);
     expect(parseMarker(lastWrites.get(tracking.id))?.outcome).toBe("stopped");
     expect(parseMarker(lastWrites.get(dropped.id))?.outcome).toBe("stopped");
   });
 
   it("pauses CI auto-fix on the pull request until a person's next /agent", async () => {
     const seed = actionSeed();
-    seed.workflowRuns = [{ id: 700, head_branch: PR_BRANCH, head_sha: PR_HEAD_SHA, pull_requests: [2], jobs: [{ id: 702, name: "test", conclusion: "failure", log: "FAIL\n" }] }];
+    seed.workflowRuns = [
+      {
+        id: 700,
+        head_branch: PR_BRANCH,
+        head_sha: PR_HEAD_SHA,
+        pull_requests: [2],
+        jobs: [{ id: 702, name: "test", conclusion: "failure", log: "FAIL\n" }],
+      },
+    ];
     h = await startActionHarness({ seed });
     await h.step({ eventName: "issue_comment", payload: h.humanComment(PR_THREAD, "/agent stop").payload, inputs: {} });
     expect(botComments(2).at(-1)!.body).toContain("CI auto-fix is paused on this pull request until the next `/agent` comment.");
 
-    const failing = workflowRunCompletedPayload({ id: 700, conclusion: "failure", headSha: PR_HEAD_SHA, headBranch: PR_BRANCH, pullRequests: [{ number: 2 }] });
+    const failing = workflowRunCompletedPayload({
+      id: 700,
+      conclusion: "failure",
+      headSha: PR_HEAD_SHA,
+      headBranch: PR_BRANCH,
+      pullRequests: [{ number: 2 }],
+    });
     const paused = await h.step({ eventName: "workflow_run", payload: failing, inputs: {} });
-    expect(paused.result.outcome).toEqual({ kind: "ignored", reason: expect.stringContaining("CI auto-fix is paused on this pull request") });
+    expect(paused.result.outcome).toEqual({
+      kind: "ignored",
+      reason: expect.stringContaining("CI auto-fix is paused on this pull request"),
+    });
     expect(h.service.requests).toEqual([]);
 
     // A person asks again: CI auto-fix is back.

@@ -22,21 +22,38 @@ const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000).
 
 /** A tracking comment an earlier job left: one run started `minutes` ago. */
 function startedRun(minutes: number, runId: number): IssueCommentSeed {
-  const marker = { ...newRunMarker({ runId, orgId: 1, sourceType: "GIT_HOST", requestId: `actions:${runId}:1` }), state: "done" as const, outcome: "succeeded" as const };
-  return { issue_number: 1, user: ACTIONS_BOT, created_at: minutesAgo(minutes), updated_at: minutesAgo(minutes), body: `${renderMarker(marker)}\n### ✅ Agent run #${runId} succeeded` };
+  const marker = {
+    ...newRunMarker({ runId, orgId: 1, sourceType: "GIT_HOST", requestId: `actions:${runId}:1` }),
+    state: "done" as const,
+    outcome: "succeeded" as const,
+  };
+  return {
+    issue_number: 1,
+    user: ACTIONS_BOT,
+    created_at: minutesAgo(minutes),
+    updated_at: minutesAgo(minutes),
+    body: `${renderMarker(marker)}\n### ✅ Agent run #${runId} succeeded`,
+  };
 }
 
 describe("the head start", () => {
   it("a dispatch with a prompt: the configuration, the identity and the recent comments are read once each, the service's repository list once, then the create", async () => {
     h = await startActionHarness({ emulator: { repositories: [{ id: SERVICE_REPO_ID, full_name: FULL_NAME, github_id: REPO_ID }] } });
-    const step = await h.step({ eventName: "workflow_dispatch", payload: workflowDispatchPayload(), inputs: { prompt: "Upgrade the test runner", wait: "false" } });
+    const step = await h.step({
+      eventName: "workflow_dispatch",
+      payload: workflowDispatchPayload(),
+      inputs: { prompt: "Upgrade the test runner", wait: "false" },
+    });
 
     expect(step.result.outcome).toMatchObject({ kind: "run" });
     const calls = gitHubCalls();
     expect(calls.filter((call) => call === CONFIG_READ)).toHaveLength(1);
     expect(calls.filter((call) => call === "POST /graphql")).toHaveLength(1);
     expect(calls.filter((call) => call === `GET /repos/${FULL_NAME}/issues/comments`)).toHaveLength(1);
-    expect(h.service.requests.map((r) => `${r.method} ${r.path.split("?")[0]}`)).toEqual([`GET /v1/organizations/${h.emulator.orgId}/repos`, `POST /v1/organizations/${h.emulator.orgId}/agent/run`]);
+    expect(h.service.requests.map((r) => `${r.method} ${r.path.split("?")[0]}`)).toEqual([
+      `GET /v1/organizations/${h.emulator.orgId}/repos`,
+      `POST /v1/organizations/${h.emulator.orgId}/agent/run`,
+    ]);
     expect(h.service.creates()[0]).toMatchObject({ repo_id: SERVICE_REPO_ID });
   });
 
@@ -56,9 +73,21 @@ describe("the head start", () => {
   });
 
   it("sends only reads, and only the configuration's without a prompt", () => {
-    const env = { GITHUB_EVENT_NAME: "issue_comment", GITHUB_REPOSITORY: FULL_NAME, GITHUB_API_URL: "http://127.0.0.1:9", "INPUT_GITHUB-TOKEN": "ghs_x" };
+    const env = {
+      GITHUB_EVENT_NAME: "issue_comment",
+      GITHUB_REPOSITORY: FULL_NAME,
+      GITHUB_API_URL: "http://127.0.0.1:9",
+      "INPUT_GITHUB-TOKEN": "ghs_x",
+    };
     const comment = startHeadStart(env)!;
-    expect(comment).toMatchObject({ token: "ghs_x", apiUrl: "http://127.0.0.1:9", repoFullName: FULL_NAME, identity: null, recentComments: null, service: null });
+    expect(comment).toMatchObject({
+      token: "ghs_x",
+      apiUrl: "http://127.0.0.1:9",
+      repoFullName: FULL_NAME,
+      identity: null,
+      recentComments: null,
+      service: null,
+    });
     const resume = startHeadStart({ ...env, INPUT_MODE: "Resume", INPUT_PROMPT: "go on" })!;
     expect(resume.identity).not.toBeNull();
     expect(resume.recentComments).toBeNull();
@@ -69,7 +98,9 @@ describe("the head start", () => {
     expect(startHeadStart({ ...env, ...service, "INPUT_ORG-ID": "acme" })!.service).toBeNull();
     const listed = startHeadStart({ ...env, ...service })!.service!;
     expect(listed).toMatchObject({ apiToken: "t", orgId: 7 });
-    expect(listed.sentAhead.map((r) => `${r.method} ${r.url.href}`)).toEqual(["GET http://127.0.0.1:9/v1/organizations/7/repos?skip=0&limit=100"]);
+    expect(listed.sentAhead.map((r) => `${r.method} ${r.url.href}`)).toEqual([
+      "GET http://127.0.0.1:9/v1/organizations/7/repos?skip=0&limit=100",
+    ]);
     // Too little to know what to read: the step reads for itself, and reports what is missing.
     expect(startHeadStart({ ...env, "INPUT_GITHUB-TOKEN": " " })).toBeNull();
     expect(startHeadStart({ ...env, GITHUB_REPOSITORY: "not-a-repository" })).toBeNull();

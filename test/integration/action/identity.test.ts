@@ -24,7 +24,8 @@ async function finishedRun(harness: ActionHarness): Promise<number> {
   return run.id;
 }
 
-const doneMarker = (runId: number, orgId: number) => `${renderMarker({ ...newRunMarker({ runId, orgId, sourceType: "GIT_HOST" }), state: "done", outcome: "succeeded" })}\n### ✅ done`;
+const doneMarker = (runId: number, orgId: number) =>
+  `${renderMarker({ ...newRunMarker({ runId, orgId, sourceType: "GIT_HOST" }), state: "done", outcome: "succeeded" })}\n### ✅ done`;
 
 describe("identityFor", () => {
   it("adds an app's bot login, never a person's; github-actions[bot] is always there", () => {
@@ -41,12 +42,20 @@ describe("with a GitHub App installation token", () => {
     const earlier = await finishedRun(h);
     h.github.seed({ issueComments: [{ issue_number: 1, user: "my-app[bot]", body: doneMarker(earlier, h.emulator.orgId) }] });
     const trigger = h.humanComment(ISSUE, "/agent continue");
-    const step = await h.step({ eventName: "issue_comment", payload: trigger.payload, inputs: { "github-token": "ghs_app_installation_token" } });
+    const step = await h.step({
+      eventName: "issue_comment",
+      payload: trigger.payload,
+      inputs: { "github-token": "ghs_app_installation_token" },
+    });
     expect(step.outputs).toMatchObject({ "run-id": String(earlier), resumed: "true" });
     expect(h.github.commentsOn(FULL_NAME, 1).find((c) => c.id === Number(step.outputs["comment-id"]))!.user.login).toBe("my-app[bot]");
 
     const own = h.humanComment(ISSUE, "/agent from the bot itself", "my-app[bot]");
-    const ignored = await h.step({ eventName: "issue_comment", payload: own.payload, inputs: { "github-token": "ghs_app_installation_token", "allowed-bots": "*" } });
+    const ignored = await h.step({
+      eventName: "issue_comment",
+      payload: own.payload,
+      inputs: { "github-token": "ghs_app_installation_token", "allowed-bots": "*" },
+    });
     expect(ignored.result.outcome.kind).toBe("ignored");
   });
 
@@ -67,7 +76,11 @@ describe("with a personal access token", () => {
     const earlier = await finishedRun(h);
     h.github.seed({ issueComments: [{ issue_number: 1, user: "maintainer", body: doneMarker(earlier, h.emulator.orgId) }] });
     const trigger = h.humanComment(ISSUE, "/agent continue");
-    const step = await h.step({ eventName: "issue_comment", payload: trigger.payload, inputs: { "github-token": "ghp_personal_token_value" } });
+    const step = await h.step({
+      eventName: "issue_comment",
+      payload: trigger.payload,
+      inputs: { "github-token": "ghp_personal_token_value" },
+    });
     expect(step.result.outcome.kind).toBe("run");
     expect(step.outputs.resumed).toBe("false");
   });

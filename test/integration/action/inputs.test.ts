@@ -156,9 +156,15 @@ describe("readInputs", () => {
   });
 
   it("refuses metadata that is not a JSON object", () => {
-    expect(problems({ ...required, INPUT_METADATA: "[1,2]" })).toEqual(['`metadata` must be a JSON object such as {"ticket":"ENG-1"}, not an array, a string, a number or null']);
-    expect(problems({ ...required, INPUT_METADATA: "null" })).toEqual(['`metadata` must be a JSON object such as {"ticket":"ENG-1"}, not an array, a string, a number or null']);
-    expect(problems({ ...required, INPUT_METADATA: "{ticket: 1}" })[0]).toMatch(/^`metadata` must be a JSON object such as \{"ticket":"ENG-1"\}, but it is not valid JSON \(/);
+    expect(problems({ ...required, INPUT_METADATA: "[1,2]" })).toEqual([
+      '`metadata` must be a JSON object such as {"ticket":"ENG-1"}, not an array, a string, a number or null',
+    ]);
+    expect(problems({ ...required, INPUT_METADATA: "null" })).toEqual([
+      '`metadata` must be a JSON object such as {"ticket":"ENG-1"}, not an array, a string, a number or null',
+    ]);
+    expect(problems({ ...required, INPUT_METADATA: "{ticket: 1}" })[0]).toMatch(
+      /^`metadata` must be a JSON object such as \{"ticket":"ENG-1"\}, but it is not valid JSON \(/,
+    );
   });
 
   it("checks images, allowed bots and the resume pair", () => {
@@ -178,7 +184,11 @@ describe("readInputs", () => {
     expect(problems({ ...required, "INPUT_RUN-ID": "5" })).toEqual([
       "`run-id` is only used with `mode: resume` (mode is auto): remove it, or set `mode: resume`",
     ]);
-    expect(readInputs({ ...required, INPUT_MODE: "Resume", "INPUT_RUN-ID": "5", INPUT_PROMPT: "go on" })).toMatchObject({ mode: "resume", runId: 5, prompt: "go on" });
+    expect(readInputs({ ...required, INPUT_MODE: "Resume", "INPUT_RUN-ID": "5", INPUT_PROMPT: "go on" })).toMatchObject({
+      mode: "resume",
+      runId: 5,
+      prompt: "go on",
+    });
   });
 
   it("never repeats a token's value in a message", () => {

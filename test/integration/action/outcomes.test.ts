@@ -58,13 +58,19 @@ describe("a run that someone cancels", () => {
     expect(result!.body).toContain("### ⏹️ Agent run [#1]");
     expect(result!.body).toContain("was cancelled");
     expect(parseMarker(result!.body)).toMatchObject({ state: "done", outcome: "stopped" });
-    expect(h.github.writes.filter((w) => w.kind === "reaction_added").map((w) => (w as { reaction: { content: string } }).reaction.content)).toEqual(["eyes"]);
+    expect(
+      h.github.writes.filter((w) => w.kind === "reaction_added").map((w) => (w as { reaction: { content: string } }).reaction.content),
+    ).toEqual(["eyes"]);
     expect(step.summary).toContain("## ⏹️ Agent run #1 was cancelled");
 
     const failing = await startActionHarness({ emulator: { statusVocabulary: "deployment" } });
     try {
       failing.emulator.control.script({ outcome: "failed", finalStatus: "STOPPED" });
-      const again = await failing.step({ eventName: "issue_comment", payload: failing.humanComment(ISSUE, "/agent fix it").payload, inputs: {} });
+      const again = await failing.step({
+        eventName: "issue_comment",
+        payload: failing.humanComment(ISSUE, "/agent fix it").payload,
+        inputs: {},
+      });
       expect(again.exitCode).toBe(1);
       expect(again.result.failure).toBe(`Agent run 1 was stopped before it finished (status STOPPED): ${failing.emulator.url}/runs/1`);
     } finally {
@@ -79,7 +85,11 @@ describe("the timeout", () => {
     // Ten hours emulated: queued for the first 72 s of real time, far beyond the step's deadline.
     h.emulator.control.script({ durationMs: 36_000_000 });
     const trigger = h.humanComment(ISSUE, "/agent a long task");
-    const step = await h.step({ eventName: "issue_comment", payload: trigger.payload, inputs: { "timeout-minutes": "0.005", "fail-on-error": "false" } });
+    const step = await h.step({
+      eventName: "issue_comment",
+      payload: trigger.payload,
+      inputs: { "timeout-minutes": "0.005", "fail-on-error": "false" },
+    });
     expect(step.exitCode).toBeUndefined();
     expect(step.outputs).toMatchObject({ "run-id": "1", status: "queued" });
     expect(h.emulator.control.runs()[0]!.status).toBe("queued");
@@ -133,7 +143,9 @@ describe("the service refuses", () => {
     expect(step.exitCode).toBe(1);
     expect(step.result.failure).toMatch(/401/);
     const [comment] = botComments(h);
-    expect(comment!.body).toMatch(/^<!-- agent-run-bridge:service_error -->\n⚠️ \*\*The agent could not run: the Agent Run Service rejected the bridge's API token \(401\)\.\*\*/);
+    expect(comment!.body).toMatch(
+      /^<!-- agent-run-bridge:service_error -->\n⚠️ \*\*The agent could not run: the Agent Run Service rejected the bridge's API token \(401\)\.\*\*/,
+    );
     expect(comment!.body).not.toContain("wrong-token-value");
     expect(step.outputs["comment-id"]).toBe(String(comment!.id));
     expect(step.summary).toContain("## ⚠️ Agent run could not be completed");
@@ -147,7 +159,15 @@ describe("a follow-up while the thread's run still works", () => {
     // 600 s emulated = 1.2 s real: still working when the step looks (even on a loaded machine), finished soon after.
     h.emulator.control.script({ durationMs: 600_000 });
     const working = await client.createRun({ prompt: "long work", metadata: { repository: FULL_NAME } });
-    h.github.seed({ issueComments: [{ issue_number: 1, user: ACTIONS_BOT, body: `${renderMarker(newRunMarker({ runId: working.id, orgId: h.emulator.orgId, sourceType: "GIT_HOST" }))}\n🤖 working` }] });
+    h.github.seed({
+      issueComments: [
+        {
+          issue_number: 1,
+          user: ACTIONS_BOT,
+          body: `${renderMarker(newRunMarker({ runId: working.id, orgId: h.emulator.orgId, sourceType: "GIT_HOST" }))}\n🤖 working`,
+        },
+      ],
+    });
     const trigger = h.humanComment(ISSUE, "/agent and then update the docs");
     const step = await h.step({ eventName: "issue_comment", payload: trigger.payload, inputs: {} });
     expect(step.result.failure).toBeNull();
@@ -158,7 +178,9 @@ describe("a follow-up while the thread's run still works", () => {
     expect(polls.length).toBeGreaterThanOrEqual(2);
     expect(step.outputs).toMatchObject({ "run-id": String(working.id), resumed: "true", status: "completed" });
     const tracking = h.github.writes.find((w) => w.kind === "comment_created");
-    expect(tracking && "comment" in tracking ? tracking.comment.body : "").toContain("📝 Your follow-up is queued: it will be sent when the run finishes.");
+    expect(tracking && "comment" in tracking ? tracking.comment.body : "").toContain(
+      "📝 Your follow-up is queued: it will be sent when the run finishes.",
+    );
   });
 });
 
@@ -168,14 +190,26 @@ describe("a follow-up that waits past the timeout", () => {
     const client = new AgentRunClient({ baseUrl: h.emulator.url, token: h.emulator.token, orgId: h.emulator.orgId });
     h.emulator.control.script({ durationMs: 36_000_000 });
     const working = await client.createRun({ prompt: "very long work", metadata: { repository: FULL_NAME } });
-    h.github.seed({ issueComments: [{ issue_number: 1, user: ACTIONS_BOT, body: `${renderMarker(newRunMarker({ runId: working.id, orgId: h.emulator.orgId, sourceType: "GIT_HOST" }))}\n🤖 working` }] });
+    h.github.seed({
+      issueComments: [
+        {
+          issue_number: 1,
+          user: ACTIONS_BOT,
+          body: `${renderMarker(newRunMarker({ runId: working.id, orgId: h.emulator.orgId, sourceType: "GIT_HOST" }))}\n🤖 working`,
+        },
+      ],
+    });
     const trigger = h.humanComment(ISSUE, "/agent and then the docs");
     const step = await h.step({ eventName: "issue_comment", payload: trigger.payload, inputs: { "timeout-minutes": "0.005" } });
     expect(step.exitCode).toBe(1);
-    expect(step.result.failure).toBe(`Run ${working.id} was still working at the timeout, so the follow-up was not sent; trigger the agent again once it has finished.`);
+    expect(step.result.failure).toBe(
+      `Run ${working.id} was still working at the timeout, so the follow-up was not sent; trigger the agent again once it has finished.`,
+    );
     expect(h.service.resumes()).toEqual([]);
     const tracking = h.github.commentsOn(FULL_NAME, 1).find((c) => c.id === Number(step.outputs["comment-id"]))!;
-    expect(tracking.body).toMatch(/^<!-- agent-run-bridge:service_error -->\n⚠️ \*\*The agent could not run: the thread's run was still working/);
+    expect(tracking.body).toMatch(
+      /^<!-- agent-run-bridge:service_error -->\n⚠️ \*\*The agent could not run: the thread's run was still working/,
+    );
   });
 });
 
@@ -185,7 +219,9 @@ describe("unusable inputs", () => {
     const trigger = h.humanComment(ISSUE, "/agent look at this");
     const step = await h.step({ eventName: "issue_comment", payload: trigger.payload, inputs: { images: "missing.png" } });
     expect(step.exitCode).toBe(1);
-    expect(step.result.failure).toBe("Invalid input: `images`: cannot read missing.png: no such file (paths are relative to the workspace).");
+    expect(step.result.failure).toBe(
+      "Invalid input: `images`: cannot read missing.png: no such file (paths are relative to the workspace).",
+    );
     // Only the head start's read of the configuration file (head-start.ts).
     expect(h.github.requests.map((r) => `${r.method} ${r.path}`)).toEqual([`GET /repos/${FULL_NAME}/contents/.github/agent-run.yml`]);
     expect(h.service.requests).toEqual([]);
@@ -194,7 +230,11 @@ describe("unusable inputs", () => {
   it("a blanked github-token fails with what to do, even with fail-on-error: false", async () => {
     h = await startActionHarness();
     const trigger = h.humanComment(ISSUE, "/agent hi");
-    const step = await h.step({ eventName: "issue_comment", payload: trigger.payload, inputs: { "github-token": "", "fail-on-error": "false" } });
+    const step = await h.step({
+      eventName: "issue_comment",
+      payload: trigger.payload,
+      inputs: { "github-token": "", "fail-on-error": "false" },
+    });
     expect(step.exitCode).toBe(1);
     expect(step.result.failure).toContain("`github-token` is empty");
     expect(h.github.requests).toEqual([]);

@@ -1,6 +1,14 @@
 /** The job summary and the outputs, decided from the step's outcome (pure). */
 import { describe, expect, it } from "vitest";
-import { JOB_SUMMARY_MAX_BYTES, OUTPUT_NAMES, outputsFor, pullRequestsJson, renderJobSummary, truncateUtf8, type ActionOutcome } from "../../../src/action/report.js";
+import {
+  JOB_SUMMARY_MAX_BYTES,
+  OUTPUT_NAMES,
+  outputsFor,
+  pullRequestsJson,
+  renderJobSummary,
+  truncateUtf8,
+  type ActionOutcome,
+} from "../../../src/action/report.js";
 import type { AgentRun } from "../../../src/service/wire.js";
 
 const run: AgentRun = {
@@ -9,7 +17,16 @@ const run: AgentRun = {
   web_url: "https://agents.example.com/runs/42",
   summary: "Pinned the clock.",
   result: "All green.",
-  git_host_pull_requests: [{ id: 7, title: "Pin the clock", url: "https://github.com/acme/widgets/pull/7", created_at: "2026-06-21T11:20:04Z", head_branch_name: "agent/pin-clock", extra: "dropped" }],
+  git_host_pull_requests: [
+    {
+      id: 7,
+      title: "Pin the clock",
+      url: "https://github.com/acme/widgets/pull/7",
+      created_at: "2026-06-21T11:20:04Z",
+      head_branch_name: "agent/pin-clock",
+      extra: "dropped",
+    },
+  ],
 };
 const finished = (over: Partial<Extract<ActionOutcome, { kind: "run" }>> = {}): ActionOutcome => ({
   kind: "run",
@@ -34,7 +51,8 @@ describe("outputs", () => {
       "web-url": "https://agents.example.com/runs/42",
       result: "All green.",
       summary: "Pinned the clock.",
-      "pull-requests": '[{"id":7,"title":"Pin the clock","url":"https://github.com/acme/widgets/pull/7","created_at":"2026-06-21T11:20:04Z","head_branch_name":"agent/pin-clock"}]',
+      "pull-requests":
+        '[{"id":7,"title":"Pin the clock","url":"https://github.com/acme/widgets/pull/7","created_at":"2026-06-21T11:20:04Z","head_branch_name":"agent/pin-clock"}]',
       "comment-id": "9",
       resumed: "true",
     });
@@ -94,16 +112,25 @@ describe("job summary", () => {
   });
 
   it("renders agent text inert: no markers, no mentions, no raw HTML", () => {
-    const summary = renderJobSummary(finished({ run: { ...run, summary: "<!-- agent-run-bridge:run {} --> @octo-org/admins <img src=x onerror=alert(1)>" } }), context);
+    const summary = renderJobSummary(
+      finished({ run: { ...run, summary: "<!-- agent-run-bridge:run {} --> @octo-org/admins <img src=x onerror=alert(1)>" } }),
+      context,
+    );
     expect(summary).not.toContain("<!-- agent-run-bridge");
     expect(summary).not.toMatch(/(^|[^`])@octo-org\/admins/);
     expect(summary).not.toContain("<img");
   });
 
   it("says what happened when the run was not waited for, timed out, or could not complete", () => {
-    expect(renderJobSummary(finished({ watch: "started", phase: "in_progress", run: { ...run, status: "queued" } }), context)).toContain("## ▶️ Agent run #42 started");
-    expect(renderJobSummary(finished({ watch: "timed_out", phase: "in_progress", run: { ...run, status: "running" } }), context)).toContain("## ⏳ Agent run #42 is still running after 4m 12s");
-    expect(renderJobSummary({ kind: "error", message: "The service answered 402.", run: null, resumed: false, comment: null }, context)).toBe(
+    expect(renderJobSummary(finished({ watch: "started", phase: "in_progress", run: { ...run, status: "queued" } }), context)).toContain(
+      "## ▶️ Agent run #42 started",
+    );
+    expect(renderJobSummary(finished({ watch: "timed_out", phase: "in_progress", run: { ...run, status: "running" } }), context)).toContain(
+      "## ⏳ Agent run #42 is still running after 4m 12s",
+    );
+    expect(
+      renderJobSummary({ kind: "error", message: "The service answered 402.", run: null, resumed: false, comment: null }, context),
+    ).toBe(
       "## ⚠️ Agent run could not be completed\n\nThe service answered 402.\n\n[acme/widgets#1](https://github.com/acme/widgets/issues/1)\n",
     );
   });

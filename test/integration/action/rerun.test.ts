@@ -22,13 +22,22 @@ const secondsAgo = (seconds: number) => new Date(Date.now() - seconds * 1000).to
 /** Attempt `attempt`'s tracking comment as it stood when the job was cancelled: posted, no run id in it. */
 function interruptedTrackingComment(attempt: number, runId: number | null = null) {
   const marker = newRunMarker({ runId, orgId: 1, sourceType: "GIT_HOST", requestId: `actions:${WORKFLOW_RUN_ID}:${attempt}` });
-  return { issue_number: ISSUE.number, user: ACTIONS_BOT, created_at: secondsAgo(30), updated_at: secondsAgo(30), body: `${renderMarker(marker)}\n### ⏳ Starting the agent…` };
+  return {
+    issue_number: ISSUE.number,
+    user: ACTIONS_BOT,
+    created_at: secondsAgo(30),
+    updated_at: secondsAgo(30),
+    body: `${renderMarker(marker)}\n### ⏳ Starting the agent…`,
+  };
 }
 
 /** What attempt 1's create did when it got through before the cancel: a run with its delivery id. */
 async function attemptOnesRun(harness: ActionHarness): Promise<number> {
   const client = new AgentRunClient({ baseUrl: harness.emulator.url, token: harness.emulator.token, orgId: harness.emulator.orgId });
-  const run = await client.createRun({ prompt: "Fix the flaky date test", metadata: { source_type: "GIT_HOST", delivery_id: `${WORKFLOW_RUN_ID}-1` } });
+  const run = await client.createRun({
+    prompt: "Fix the flaky date test",
+    metadata: { source_type: "GIT_HOST", delivery_id: `${WORKFLOW_RUN_ID}-1` },
+  });
   return run.id;
 }
 
@@ -83,7 +92,9 @@ describe("a job re-run after a cancel mid-create", () => {
       process.stdout.write = write;
     }
     expect(h.service.creates()).toHaveLength(1);
-    expect(warnings.join("")).toContain("Attempt 1 of this workflow run was stopped while starting a run, and the service does not list runs: starting one now, so two runs may exist.");
+    expect(warnings.join("")).toContain(
+      "Attempt 1 of this workflow run was stopped while starting a run, and the service does not list runs: starting one now, so two runs may exist.",
+    );
     expect(botComments()).toHaveLength(1);
   });
 
@@ -91,7 +102,12 @@ describe("a job re-run after a cancel mid-create", () => {
     h = await startActionHarness();
     const earlier = await attemptOnesRun(h);
     h.github.seed({ issueComments: [interruptedTrackingComment(1, earlier)] });
-    const again = await h.step({ eventName: "issue_comment", payload: h.humanComment(ISSUE, "/agent new try again").payload, inputs: {}, extra: rerun });
+    const again = await h.step({
+      eventName: "issue_comment",
+      payload: h.humanComment(ISSUE, "/agent new try again").payload,
+      inputs: {},
+      extra: rerun,
+    });
     expect(h.service.creates()).toHaveLength(1);
     expect(again.result.outcome).toMatchObject({ kind: "run" });
     expect((again.result.outcome as { run: { id: number } }).run.id).not.toBe(earlier);

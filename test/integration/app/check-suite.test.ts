@@ -5,7 +5,7 @@ import type { FakeGitHubSeed } from "../../helpers/fake-github/index.js";
 import { checkSuiteCompletedPayload } from "../../helpers/app-payloads.js";
 import { PR_HEAD_SHA, baseSeed, startAppHarness, type AppHarness } from "../../helpers/app-harness.js";
 
-const AUTO_FIX = "check_suite:\n  enabled: true\n  max_attempts: 2\n  ignore_checks: [\"lint*\"]\n";
+const AUTO_FIX = 'check_suite:\n  enabled: true\n  max_attempts: 2\n  ignore_checks: ["lint*"]\n';
 const SHAS = [PR_HEAD_SHA, "b".repeat(40), "c".repeat(40), "d".repeat(40)];
 
 let harness: AppHarness;
@@ -36,21 +36,41 @@ function seedWithSuites(): FakeGitHubSeed {
 }
 
 const failure = (index: number, extra: Partial<Parameters<typeof checkSuiteCompletedPayload>[0]> = {}) =>
-  checkSuiteCompletedPayload({ id: 700 + index, conclusion: "failure", headSha: SHAS[index]!, headBranch: "agent/fix-dates", pullRequests: [{ number: 2 }], ...extra });
+  checkSuiteCompletedPayload({
+    id: 700 + index,
+    conclusion: "failure",
+    headSha: SHAS[index]!,
+    headBranch: "agent/fix-dates",
+    pullRequests: [{ number: 2 }],
+    ...extra,
+  });
 
 describe("a failing check suite with auto-fix on", () => {
   it("fixes with GIT_HOST_CHECK_SUITE, never twice for one head commit, resumes its own run, then hands the PR back once", async () => {
     harness = await startAppHarness({ seed: seedWithSuites(), config: AUTO_FIX });
     // The fix run works on the pull request's own branch.
-    harness.emulator.control.script({ match: "CI failed", pullRequests: [{ title: "Fix the flaky date test", head_branch_name: "agent/fix-dates" }] });
+    harness.emulator.control.script({
+      match: "CI failed",
+      pullRequests: [{ title: "Fix the flaky date test", head_branch_name: "agent/fix-dates" }],
+    });
 
     await harness.deliver("check_suite", failure(0));
     await harness.idle();
     const [create] = harness.service.creates();
     expect(harness.service.creates()).toHaveLength(1);
-    expect(create!.metadata).toMatchObject({ source_type: "GIT_HOST_CHECK_SUITE", trigger_flow: "check_suite", check_suite_id: 700, head_sha: SHAS[0], head_branch: "agent/fix-dates", pull_request_number: 2, conclusion: "failure" });
+    expect(create!.metadata).toMatchObject({
+      source_type: "GIT_HOST_CHECK_SUITE",
+      trigger_flow: "check_suite",
+      check_suite_id: 700,
+      head_sha: SHAS[0],
+      head_branch: "agent/fix-dates",
+      pull_request_number: 2,
+      conclusion: "failure",
+    });
     const prompt = String(create!.prompt);
-    expect(prompt).toContain(`CI failed on pull request octo-org/widgets#2 (https://github.com/octo-org/widgets/pull/2), branch \`agent/fix-dates\``);
+    expect(prompt).toContain(
+      `CI failed on pull request octo-org/widgets#2 (https://github.com/octo-org/widgets/pull/2), branch \`agent/fix-dates\``,
+    );
     expect(prompt).toContain("## Failed: unit tests (failure)");
     expect(prompt).toContain("Title: 1 test failed");
     expect(prompt).toContain("- src/dates.test.ts:12 (failure): expected 'Tuesday' but received 'Wednesday'");

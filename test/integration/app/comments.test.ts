@@ -36,7 +36,10 @@ function writes(h: AppHarness): string[] {
 describe("a /agent comment", () => {
   it("starts a run at once and turns the tracking comment into the result, with summary and pull request", async () => {
     harness = await startAppHarness();
-    harness.emulator.control.script({ summary: "Pinned the clock in the date test so it no longer depends on the weekday.", pullRequests: [{ title: "Pin the clock in the date test", head_branch_name: "agent/pin-clock" }] });
+    harness.emulator.control.script({
+      summary: "Pinned the clock in the date test so it no longer depends on the weekday.",
+      pullRequests: [{ title: "Pin the clock in the date test", head_branch_name: "agent/pin-clock" }],
+    });
     const trigger = harness.humanComment(ISSUE, "/agent fix the flaky test\nIt is in `dates.test.ts`.");
     const { status } = await harness.deliver("issue_comment", trigger.payload);
     expect(status).toBe(200);
@@ -124,7 +127,9 @@ describe("a /agent comment", () => {
     await harness.idle();
     const [create] = harness.service.creates();
     expect(create!.images).toEqual([`data:image/png;base64,${png.toString("base64")}`]);
-    expect(harness.github.callsTo("GET", `/user-attachments/assets/${id}`).map((r) => `${r.auth} ${r.status}`)).toEqual(["installation 302"]);
+    expect(harness.github.callsTo("GET", `/user-attachments/assets/${id}`).map((r) => `${r.auth} ${r.status}`)).toEqual([
+      "installation 302",
+    ]);
   });
 
   it("ignores comments without the trigger, edits, and comments by bots: no call beyond reading nothing", async () => {
@@ -137,7 +142,10 @@ describe("a /agent comment", () => {
     await harness.deliver("issue_comment", own.payload);
     const edited = harness.humanComment(ISSUE, "/agent edited in");
     const { issueCommentPayload } = await import("../../helpers/app-payloads.js");
-    await harness.deliver("issue_comment", issueCommentPayload({ thread: ISSUE, comment: { id: edited.id, body: "/agent edited in", login: "maintainer" }, action: "edited" }));
+    await harness.deliver(
+      "issue_comment",
+      issueCommentPayload({ thread: ISSUE, comment: { id: edited.id, body: "/agent edited in", login: "maintainer" }, action: "edited" }),
+    );
     await harness.idle();
     expect(harness.github.writes).toEqual([]);
     // Only the plain comment needed the config (to know the trigger phrase); bots and edits are dropped before.

@@ -15,7 +15,10 @@ afterEach(async () => {
 
 const logsRequests = (h: AppHarness) => {
   const paths = h.service.requests.map((r) => r.path.split("?")[0]!);
-  return { spec: paths.filter((p) => /^\/v1\/organizations\/\d+\/agent\/run\/\d+\/logs$/.test(p)).length, alpha: paths.filter((p) => p.startsWith("/v1/alpha/")).length };
+  return {
+    spec: paths.filter((p) => /^\/v1\/organizations\/\d+\/agent\/run\/\d+\/logs$/.test(p)).length,
+    alpha: paths.filter((p) => p.startsWith("/v1/alpha/")).length,
+  };
 };
 
 describe("the logs endpoint only under /v1/alpha/", () => {
@@ -31,7 +34,10 @@ describe("the logs endpoint only under /v1/alpha/", () => {
   });
 
   it("AGENT_RUN_LOGS_PATH=alpha goes there from the first poll", async () => {
-    harness = await startAppHarness({ env: { AGENT_RUN_LOGS_PATH: "alpha" }, emulator: { endpoints: { logs: ["alpha"] }, defaultScript: { logSteps: 4 } } });
+    harness = await startAppHarness({
+      env: { AGENT_RUN_LOGS_PATH: "alpha" },
+      emulator: { endpoints: { logs: ["alpha"] }, defaultScript: { logSteps: 4 } },
+    });
     await harness.deliver("issue_comment", harness.humanComment(ISSUE, "/agent fix it").payload);
     await harness.idle();
     expect(harness.botComments(1)[0]!.body).toContain("<summary>Trace: 4 log entries</summary>");

@@ -47,13 +47,17 @@ describe("parseAppEnv", () => {
   it("reads AGENT_RUN_LOGS_PATH (auto, spec or alpha, any case) and names a bad value", () => {
     expect(parseAppEnv({ ...complete(), AGENT_RUN_LOGS_PATH: "Alpha" }).service.logsPath).toBe("alpha");
     expect(parseAppEnv({ ...complete(), AGENT_RUN_LOGS_PATH: "spec" }).service.logsPath).toBe("spec");
-    expect(() => parseAppEnv({ ...complete(), AGENT_RUN_LOGS_PATH: "v2" })).toThrow('AGENT_RUN_LOGS_PATH (must be one of auto, spec, alpha, got "v2")');
+    expect(() => parseAppEnv({ ...complete(), AGENT_RUN_LOGS_PATH: "v2" })).toThrow(
+      'AGENT_RUN_LOGS_PATH (must be one of auto, spec, alpha, got "v2")',
+    );
   });
 
   it("reads GHE_HOST/GHE_PROTOCOL, the key as written in .env files (\\n) or base64, or from PRIVATE_KEY_PATH", () => {
     const pem = testPrivateKey();
     expect(parseAppEnv({ ...complete(), GHE_HOST: "github.example.com" }).githubBaseUrl).toBe("https://github.example.com/api/v3");
-    expect(parseAppEnv({ ...complete(), GHE_HOST: "127.0.0.1:8080", GHE_PROTOCOL: "http" }).githubBaseUrl).toBe("http://127.0.0.1:8080/api/v3");
+    expect(parseAppEnv({ ...complete(), GHE_HOST: "127.0.0.1:8080", GHE_PROTOCOL: "http" }).githubBaseUrl).toBe(
+      "http://127.0.0.1:8080/api/v3",
+    );
     expect(parseAppEnv({ ...complete(), PRIVATE_KEY: pem.replace(/\n/g, "\\n") }).privateKey).toBe(pem);
     expect(parseAppEnv({ ...complete(), PRIVATE_KEY: Buffer.from(pem).toString("base64") }).privateKey).toBe(pem);
     const dir = mkdtempSync(join(tmpdir(), "arb-env-"));
@@ -61,14 +65,23 @@ describe("parseAppEnv", () => {
       writeFileSync(join(dir, "app.pem"), pem);
       const { PRIVATE_KEY: _key, ...withoutKey } = complete();
       expect(parseAppEnv({ ...withoutKey, PRIVATE_KEY_PATH: join(dir, "app.pem") }).privateKey).toBe(pem);
-      expect(problems({ ...withoutKey, PRIVATE_KEY_PATH: join(dir, "missing.pem") }).invalid).toEqual([`PRIVATE_KEY_PATH (cannot read ${join(dir, "missing.pem")}: ENOENT)`]);
+      expect(problems({ ...withoutKey, PRIVATE_KEY_PATH: join(dir, "missing.pem") }).invalid).toEqual([
+        `PRIVATE_KEY_PATH (cannot read ${join(dir, "missing.pem")}: ENOENT)`,
+      ]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
   });
 
   it("names every missing and invalid setting at once, and never echoes a secret", () => {
-    const error = problems({ PORT: "99999", AGENT_RUN_ORG_ID: "x", GHE_PROTOCOL: "ftp", LOG_LEVEL: "loud", PRIVATE_KEY: "not a key", AGENT_RUN_TIME_SCALE: "0" });
+    const error = problems({
+      PORT: "99999",
+      AGENT_RUN_ORG_ID: "x",
+      GHE_PROTOCOL: "ftp",
+      LOG_LEVEL: "loud",
+      PRIVATE_KEY: "not a key",
+      AGENT_RUN_TIME_SCALE: "0",
+    });
     expect(error.missing).toEqual(["APP_ID", "WEBHOOK_SECRET", "AGENT_RUN_API_URL", "AGENT_RUN_API_TOKEN"]);
     expect(error.invalid).toEqual([
       "PRIVATE_KEY (must be the App's PEM private key, or that key base64-encoded)",
@@ -78,7 +91,9 @@ describe("parseAppEnv", () => {
       'AGENT_RUN_ORG_ID (must be a positive integer, got "x")',
       'AGENT_RUN_TIME_SCALE (must be a positive number, got "0")',
     ]);
-    expect(error.message).toMatch(/^The GitHub App cannot start: missing APP_ID, WEBHOOK_SECRET, AGENT_RUN_API_URL, AGENT_RUN_API_TOKEN; and invalid PRIVATE_KEY/);
+    expect(error.message).toMatch(
+      /^The GitHub App cannot start: missing APP_ID, WEBHOOK_SECRET, AGENT_RUN_API_URL, AGENT_RUN_API_TOKEN; and invalid PRIVATE_KEY/,
+    );
     expect(error.message).not.toContain("not a key");
     expect(problems({ ...complete(), AGENT_RUN_API_TOKEN: "" }).message).not.toContain("tok_");
   });

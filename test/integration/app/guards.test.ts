@@ -16,11 +16,26 @@ afterEach(async () => {
 function seedWithFailingSuite(labels: string[] = []) {
   const seed = baseSeed();
   seed.pulls = (seed.pulls ?? []).map((pull) => (pull.number === 2 ? { ...pull, labels } : pull));
-  seed.checkSuites = [{ id: 700, head_sha: PR_HEAD_SHA, head_branch: "agent/fix-dates", conclusion: "failure" as const, check_runs: [{ name: "unit tests", conclusion: "failure" as const }] }];
+  seed.checkSuites = [
+    {
+      id: 700,
+      head_sha: PR_HEAD_SHA,
+      head_branch: "agent/fix-dates",
+      conclusion: "failure" as const,
+      check_runs: [{ name: "unit tests", conclusion: "failure" as const }],
+    },
+  ];
   return seed;
 }
 
-const failing = () => checkSuiteCompletedPayload({ id: 700, conclusion: "failure", headSha: PR_HEAD_SHA, headBranch: "agent/fix-dates", pullRequests: [{ number: 2 }] });
+const failing = () =>
+  checkSuiteCompletedPayload({
+    id: 700,
+    conclusion: "failure",
+    headSha: PR_HEAD_SHA,
+    headBranch: "agent/fix-dates",
+    pullRequests: [{ number: 2 }],
+  });
 
 describe("a broken configuration is never silent for CI (the issue's example)", () => {
   it("`check_suite: { auto_fix: true }`: the failing pull request gets the config-error reply with `enabled` suggested", async () => {
@@ -52,7 +67,10 @@ describe("the kill switch", () => {
 
   it("no run for a `/agent` comment on a thread labelled `agent:off`", async () => {
     harness = await startAppHarness();
-    const payload = issueCommentPayload({ thread: { number: 1, labels: ["agent:off"] }, comment: { id: 777, body: "/agent fix it", login: "maintainer" } });
+    const payload = issueCommentPayload({
+      thread: { number: 1, labels: ["agent:off"] },
+      comment: { id: 777, body: "/agent fix it", login: "maintainer" },
+    });
     await harness.deliver("issue_comment", payload);
     await harness.idle();
     expect(harness.service.requests).toEqual([]);
@@ -62,7 +80,10 @@ describe("the kill switch", () => {
 describe("/agent stop", () => {
   it("is never sent to the service as a task", async () => {
     harness = await startAppHarness();
-    await harness.deliver("issue_comment", issueCommentPayload({ thread: { number: 1 }, comment: { id: 778, body: "/agent stop", login: "maintainer" } }));
+    await harness.deliver(
+      "issue_comment",
+      issueCommentPayload({ thread: { number: 1 }, comment: { id: 778, body: "/agent stop", login: "maintainer" } }),
+    );
     await harness.idle();
     expect(harness.service.requests).toEqual([]);
   });

@@ -26,7 +26,13 @@ describe("the label flow", () => {
     expect(harness.service.creates()).toHaveLength(1);
     expect(create!.prompt).toContain('@maintainer added the label "agent" to issue octo-org/widgets#1');
     expect(create!.prompt).toContain("`dates.test.ts` fails on Tuesdays.");
-    expect(create!.metadata).toMatchObject({ source_type: "GIT_HOST", trigger_flow: "label", label: "agent", github_event: "issues", github_action: "labeled" });
+    expect(create!.metadata).toMatchObject({
+      source_type: "GIT_HOST",
+      trigger_flow: "label",
+      label: "agent",
+      github_event: "issues",
+      github_action: "labeled",
+    });
     expect(reactions(harness)).toEqual(["eyes issue 1", "rocket issue 1"]);
     expect(harness.botComments(1).map((c) => parseMarker(c.body)?.state)).toEqual(["done"]);
   });
@@ -51,7 +57,15 @@ describe("the review flow", () => {
         user: "maintainer",
         state: "CHANGES_REQUESTED",
         body: "Please use a fixed date instead of mocking the clock.",
-        comments: [{ id: 9101, path: "src/dates.test.ts", line: 14, body: "Use 2024-01-02 here.", diff_hunk: "@@ -10,5 +10,6 @@\n-  vi.useFakeTimers()\n+  vi.setSystemTime(now)" }],
+        comments: [
+          {
+            id: 9101,
+            path: "src/dates.test.ts",
+            line: 14,
+            body: "Use 2024-01-02 here.",
+            diff_hunk: "@@ -10,5 +10,6 @@\n-  vi.useFakeTimers()\n+  vi.setSystemTime(now)",
+          },
+        ],
       },
     ];
     harness = await startAppHarness({ seed });
@@ -64,7 +78,15 @@ describe("the review flow", () => {
 
     const { status } = await harness.deliver(
       "pull_request_review",
-      reviewSubmittedPayload({ pr: PR, review: { id: 9001, state: "changes_requested", body: "Please use a fixed date instead of mocking the clock.", login: "maintainer" } }),
+      reviewSubmittedPayload({
+        pr: PR,
+        review: {
+          id: 9001,
+          state: "changes_requested",
+          body: "Please use a fixed date instead of mocking the clock.",
+          login: "maintainer",
+        },
+      }),
     );
     expect(status).toBe(200);
     await harness.idle();
@@ -89,20 +111,48 @@ describe("the review flow", () => {
 
   it("an inline review comment with the trigger on an unknown pull request creates a GIT_HOST_PR_REVIEW run", async () => {
     const seed = baseSeed();
-    seed.reviews = [{ pull_number: 2, id: 9002, user: "maintainer", state: "COMMENTED", body: "", comments: [{ id: 9102, path: "src/dates.ts", line: 3, body: "/agent rename this to `today`" }] }];
+    seed.reviews = [
+      {
+        pull_number: 2,
+        id: 9002,
+        user: "maintainer",
+        state: "COMMENTED",
+        body: "",
+        comments: [{ id: 9102, path: "src/dates.ts", line: 3, body: "/agent rename this to `today`" }],
+      },
+    ];
     harness = await startAppHarness({ seed });
     const payload = reviewCommentPayload({
       pr: PR,
-      comment: { id: 9102, body: "/agent rename this to `today`", login: "maintainer", path: "src/dates.ts", line: 3, diffHunk: "@@ -1,3 +1,3 @@\n-const d = new Date()", reviewId: 9002 },
+      comment: {
+        id: 9102,
+        body: "/agent rename this to `today`",
+        login: "maintainer",
+        path: "src/dates.ts",
+        line: 3,
+        diffHunk: "@@ -1,3 +1,3 @@\n-const d = new Date()",
+        reviewId: 9002,
+      },
     });
     await harness.deliver("pull_request_review_comment", payload);
     // The review itself (state commented, no trigger in its body) arrives too and is ignored.
-    await harness.deliver("pull_request_review", reviewSubmittedPayload({ pr: PR, review: { id: 9002, state: "commented", body: "", login: "maintainer" } }));
+    await harness.deliver(
+      "pull_request_review",
+      reviewSubmittedPayload({ pr: PR, review: { id: 9002, state: "commented", body: "", login: "maintainer" } }),
+    );
     await harness.idle();
 
     const creates = harness.service.creates();
     expect(creates).toHaveLength(1);
-    expect(creates[0]!.metadata).toMatchObject({ source_type: "GIT_HOST_PR_REVIEW", trigger_flow: "review", pull_request_number: 2, comment_id: 9102, review_id: 9002, head_sha: PR_HEAD_SHA, head_branch: "agent/fix-dates" });
+    expect(creates[0]!.metadata).toMatchObject({
+      source_type: "GIT_HOST_PR_REVIEW",
+      trigger_flow: "review",
+      pull_request_number: 2,
+      comment_id: 9102,
+      review_id: 9002,
+      head_sha: PR_HEAD_SHA,
+      head_branch: "agent/fix-dates",
+    });
     expect(creates[0]!.prompt).toContain("rename this to `today`");
     expect(creates[0]!.prompt).toContain("### src/dates.ts:3 (by @maintainer)");
     expect(creates[0]!.prompt).toContain("Branches: `agent/fix-dates` into `main`");

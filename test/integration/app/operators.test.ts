@@ -12,7 +12,6 @@ afterEach(async () => {
   await harness?.close();
 });
 
-
 /** The value of one sample line of the Prometheus text, e.g. `name{a="b"}`; undefined when absent. */
 function sample(text: string, series: string): number | undefined {
   const line = text.split("\n").find((l) => l.startsWith(`${series} `));
@@ -65,7 +64,9 @@ describe("/metrics", () => {
     await harness.deliver("issue_comment", harness.humanComment(ISSUE, "/agent fix it").payload);
     await harness.idle();
     const text = await (await fetch(`${harness.app.url}/metrics`)).text();
-    expect(sample(text, 'agent_run_bridge_runs_started_total{kind="created",source_type="GIT_HOST",repository="octo-org/widgets"}')).toBe(1);
+    expect(sample(text, 'agent_run_bridge_runs_started_total{kind="created",source_type="GIT_HOST",repository="octo-org/widgets"}')).toBe(
+      1,
+    );
   });
 });
 
@@ -90,11 +91,11 @@ describe("/status", () => {
     expect(page.headers.get("content-type")).toBe("text/html; charset=utf-8");
     const html = await page.text();
     const [watching] = await harness.app.store.listTasks(["watching"]);
-    expect(html).toContain("Runs in flight <span class=\"count\">1</span>");
+    expect(html).toContain('Runs in flight <span class="count">1</span>');
     expect(html).toContain(`href="${watching!.webUrl}">#${watching!.runId}</a>`);
     // Links point at the GitHub the App talks to (here the fake's address).
     expect(html).toContain(`href="${harness.github.url}/octo-org/widgets/issues/1">octo-org/widgets#1</a>`);
-    expect(html).toContain("Held follow-ups <span class=\"count\">1</span>");
+    expect(html).toContain('Held follow-ups <span class="count">1</span>');
     expect(html).toContain("No recent failure.");
     expect(html).toMatch(/Run creations<\/strong>: 1 of 10 in the last [\d.]+ s/);
     expect(html).not.toContain("<script");

@@ -74,7 +74,9 @@ describe("refusals", () => {
     expect(status).toBe(200);
     await harness.idle();
     // Read twice (the 502, then the retry), and the thread already says what is wrong.
-    expect(harness.github.callsTo("GET", "/repos/octo-org/widgets/contents/.github/agent-run.yml").map((r) => r.status)).toEqual([200, 502, 200]);
+    expect(harness.github.callsTo("GET", "/repos/octo-org/widgets/contents/.github/agent-run.yml").map((r) => r.status)).toEqual([
+      200, 502, 200,
+    ]);
     expect(harness.botComments(1)).toHaveLength(1);
     expect(harness.service.requests).toEqual([]);
   });
@@ -86,7 +88,9 @@ describe("refusals", () => {
     const first = await harness.deliver("issue_comment", comment.payload);
     expect(first.status).toBe(200);
     await harness.idle();
-    expect(harness.github.callsTo("GET", "/repos/octo-org/widgets/contents/.github/agent-run.yml").map((r) => r.status)).toEqual([502, 502, 404]);
+    expect(harness.github.callsTo("GET", "/repos/octo-org/widgets/contents/.github/agent-run.yml").map((r) => r.status)).toEqual([
+      502, 502, 404,
+    ]);
     expect(harness.service.creates()).toHaveLength(1);
     expect(harness.botComments(1)).toHaveLength(1);
 

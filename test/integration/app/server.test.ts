@@ -10,7 +10,6 @@ afterEach(async () => {
   await harness?.close();
 });
 
-
 describe("the App's server", () => {
   it("answers GET /healthz with the task counts, 404 elsewhere, and only POSTs on the webhook path", async () => {
     harness = await startAppHarness();
@@ -18,7 +17,13 @@ describe("the App's server", () => {
     await harness.idle();
     const health = await fetch(`${harness.app.url}/healthz`);
     expect(health.status).toBe(200);
-    expect(await health.json()).toEqual({ ok: true, app: "agent-run-bridge", version: expect.any(String), backend: process.env.APP_TEST_BACKEND ?? "embedded", replica: expect.any(String) });
+    expect(await health.json()).toEqual({
+      ok: true,
+      app: "agent-run-bridge",
+      version: expect.any(String),
+      backend: process.env.APP_TEST_BACKEND ?? "embedded",
+      replica: expect.any(String),
+    });
     const verbose = await fetch(`${harness.app.url}/healthz?verbose`);
     expect(await verbose.json()).toMatchObject({
       ok: true,
@@ -26,7 +31,9 @@ describe("the App's server", () => {
       queue: { delivery: { waiting: 0, delayed: 0, active: 0 }, task: { waiting: 0, delayed: 0, active: 0 } },
     });
     expect((await fetch(`${harness.app.url}/nope`)).status).toBe(404);
-    expect((await fetch(harness.app.webhookUrl, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" })).status).toBe(400);
+    expect(
+      (await fetch(harness.app.webhookUrl, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" })).status,
+    ).toBe(400);
   });
 
   it("says 'queued' with the position while creations wait for the service's rate budget", async () => {
@@ -37,12 +44,17 @@ describe("the App's server", () => {
     for (let i = 0; i < 11; i++) {
       await harness.deliver("issue_comment", harness.humanComment({ ...ISSUE, number: 10 + i }, `/agent task ${i + 1}`).payload);
     }
-    await until(() => harness.app.client.budget.waiting("create") === 1 && harness.service.creates().length === 10, "the 11th creation to wait for budget");
+    await until(
+      () => harness.app.client.budget.waiting("create") === 1 && harness.service.creates().length === 10,
+      "the 11th creation to wait for budget",
+    );
 
     await harness.deliver("issue_comment", harness.humanComment({ ...ISSUE, number: 21 }, "/agent task 12").payload);
     await until(() => harness.botComments(21).length === 1, "the 12th tracking comment");
     const tracking = harness.botComments(21)[0]!;
-    expect(tracking.body).toContain("⏳ **Queued** (position 2): waiting for the Agent Run Service's rate budget. The run starts by itself.");
+    expect(tracking.body).toContain(
+      "⏳ **Queued** (position 2): waiting for the Agent Run Service's rate budget. The run starts by itself.",
+    );
     expect(parseMarker(tracking.body)).toMatchObject({ runId: null, state: "queued" });
     expect(harness.service.creates()).toHaveLength(10);
   });

@@ -13,7 +13,6 @@ afterEach(async () => {
   await harness?.close();
 });
 
-
 async function comment(h: AppHarness, body: string, login = "maintainer", issue = ISSUE): Promise<number> {
   const c = h.humanComment(issue, body, login);
   expect((await h.deliver("issue_comment", c.payload)).status).toBe(200);
@@ -42,12 +41,16 @@ describe("/agent stop", () => {
     const reply = harness.botComments(1).at(-1)!;
     expect(parseCommentKind(reply.body)).toBe("stop");
     expect(reply.body).toContain("dropped the follow-up");
-    expect(harness.github.state.reactions.filter((r) => r.target.id === stopId).map((r) => `${r.content} ${r.user.login}`)).toEqual([`+1 ${BOT_LOGIN}`]);
+    expect(harness.github.state.reactions.filter((r) => r.target.id === stopId).map((r) => `${r.content} ${r.user.login}`)).toEqual([
+      `+1 ${BOT_LOGIN}`,
+    ]);
     // Nothing more reaches the service, and the stopped comment stays stopped.
     expect(harness.service.resumes()).toEqual([]);
     expect(harness.service.creates()).toHaveLength(1);
     await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(parseMarker(harness.github.state.issueComments.find((c) => c.id === watched!.trackingCommentId)!.body)).toMatchObject({ outcome: "stopped" });
+    expect(parseMarker(harness.github.state.issueComments.find((c) => c.id === watched!.trackingCommentId)!.body)).toMatchObject({
+      outcome: "stopped",
+    });
   });
 
   it("is no error when nothing is running: it says so", async () => {
@@ -93,7 +96,13 @@ describe("spend limits", () => {
     const other = { number: 3, title: "Another", body: "" };
     harness = await startAppHarness({
       config: "limits:\n  runs_per_repo_per_hour: 1\n",
-      seed: { ...(await import("../../helpers/app-harness.js")).baseSeed(), issues: [{ number: 1, title: ISSUE.title, body: ISSUE.body, user: "maintainer" }, { number: 3, title: "Another", user: "maintainer" }] },
+      seed: {
+        ...(await import("../../helpers/app-harness.js")).baseSeed(),
+        issues: [
+          { number: 1, title: ISSUE.title, body: ISSUE.body, user: "maintainer" },
+          { number: 3, title: "Another", user: "maintainer" },
+        ],
+      },
     });
     await comment(harness, "/agent fix it");
     await harness.idle();

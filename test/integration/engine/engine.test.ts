@@ -17,7 +17,15 @@ import { startFakeGitHub, type FakeGitHub } from "../../helpers/fake-github/inde
 import { createWritePacer, type WriteEvent, type WritePacer } from "../../../src/github/pacing.js";
 import { createInProcessBudget, createRedisBudget, type RateBudget } from "../../../src/service/budget.js";
 import { AgentRunClient, SOURCE } from "../../../src/service/index.js";
-import { APP_BACKENDS, BOT_LOGIN, SCALE, TEST_REDIS_URL, TestOctokit, dropRedisKeys, type AppBackendKind } from "../../helpers/app-harness.js";
+import {
+  APP_BACKENDS,
+  BOT_LOGIN,
+  SCALE,
+  TEST_REDIS_URL,
+  TestOctokit,
+  dropRedisKeys,
+  type AppBackendKind,
+} from "../../helpers/app-harness.js";
 import { queueTaskStep, startEngineHarness, type EngineHarness } from "../../helpers/engine-harness.js";
 import { startServiceRecorder, type ServiceRecorder } from "../../helpers/service-recorder.js";
 
@@ -70,15 +78,30 @@ afterEach(async () => {
 
 async function startWorld(
   backend: AppBackendKind,
-  options: { retry?: Partial<RetryPolicy>; engine?: Partial<RunEngineOptions>; /** The client budget's windows, when slower than the emulator's. */ budgetTimeScale?: number; /** GitHub write pacing, when slower. */ pacingTimeScale?: number } = {},
+  options: {
+    retry?: Partial<RetryPolicy>;
+    engine?: Partial<RunEngineOptions>;
+    /** The client budget's windows, when slower than the emulator's. */ budgetTimeScale?: number;
+    /** GitHub write pacing, when slower. */ pacingTimeScale?: number;
+  } = {},
 ): Promise<World> {
   const emulator = await startEmulator({ timeScale: SCALE, defaultScript: { durationMs: 20_000, logSteps: 12 } });
   const service = await startServiceRecorder(emulator.url);
   const github = await startFakeGitHub({
     seed: {
       repositories: [{ owner: OWNER, name: REPO }],
-      issues: Array.from({ length: ISSUES }, (_, i) => ({ number: i + 1, title: `Flaky test ${i + 1}`, body: "It fails on Tuesdays.", user: "maintainer" })),
-      issueComments: Array.from({ length: ISSUES }, (_, i) => ({ issue_number: i + 1, id: triggerCommentOf(i + 1), body: "/agent fix the flaky test", user: "maintainer" })),
+      issues: Array.from({ length: ISSUES }, (_, i) => ({
+        number: i + 1,
+        title: `Flaky test ${i + 1}`,
+        body: "It fails on Tuesdays.",
+        user: "maintainer",
+      })),
+      issueComments: Array.from({ length: ISSUES }, (_, i) => ({
+        issue_number: i + 1,
+        id: triggerCommentOf(i + 1),
+        body: "/agent fix the flaky test",
+        user: "maintainer",
+      })),
     },
   });
   // Everything this test keeps in Redis besides the harness's own keys: the service budget and the write pacer.
@@ -86,7 +109,9 @@ async function startWorld(
   const redis = backend === "redis" ? new Redis(TEST_REDIS_URL) : null;
   // One budget per API token, shared by every replica (in-process when embedded: there is one process).
   const budgetScale = options.budgetTimeScale ?? SCALE;
-  const budget = redis ? createRedisBudget(redis, { timeScale: budgetScale, keyPrefix: `${prefix}:budget` }) : createInProcessBudget({ timeScale: budgetScale });
+  const budget = redis
+    ? createRedisBudget(redis, { timeScale: budgetScale, keyPrefix: `${prefix}:budget` })
+    : createInProcessBudget({ timeScale: budgetScale });
   const octokit = new TestOctokit({ auth: { token: "ghs_installation-token" }, baseUrl: github.url });
   const stoppers: Array<() => Promise<void>> = [];
 
@@ -96,17 +121,36 @@ async function startWorld(
       serviceRequests += 1;
       return fetch(input, init);
     };
-    const client = new AgentRunClient({ baseUrl: service.url, token: emulator.token, orgId: emulator.orgId, timeScale: SCALE, budget, backoff: { minMs: 5, maxMs: 50 }, fetch: countingFetch });
-    const pacer = createWritePacer({ timeScale: options.pacingTimeScale ?? SCALE, ...(redis ? { redis, keyPrefix: `${prefix}:github-writes` } : {}), ...(onWrite ? { onWrite } : {}) });
+    const client = new AgentRunClient({
+      baseUrl: service.url,
+      token: emulator.token,
+      orgId: emulator.orgId,
+      timeScale: SCALE,
+      budget,
+      backoff: { minMs: 5, maxMs: 50 },
+      fetch: countingFetch,
+    });
+    const pacer = createWritePacer({
+      timeScale: options.pacingTimeScale ?? SCALE,
+      ...(redis ? { redis, keyPrefix: `${prefix}:github-writes` } : {}),
+      ...(onWrite ? { onWrite } : {}),
+    });
     stoppers.push(() => pacer.stop());
-    const writer: ThreadWriter = createPacedThreadWriter(createOctokitThreadWriter(async () => octokit, { botLogins: [BOT_LOGIN] }), pacer);
+    const writer: ThreadWriter = createPacedThreadWriter(
+      createOctokitThreadWriter(async () => octokit, { botLogins: [BOT_LOGIN] }),
+      pacer,
+    );
     return { client, writer, pacer, serviceRequests: () => serviceRequests };
   };
 
   const writeEvents: WriteEvent[] = [];
   const first = processParts((event) => writeEvents.push(event));
   const engineOptions = { timeScale: SCALE, progressEditIntervalMs: 5_000, ...options.engine };
-  const harness = await startEngineHarness(backend, { ...engineOptions, client: first.client, writer: first.writer }, { ...(options.retry ? { retry: options.retry } : {}) });
+  const harness = await startEngineHarness(
+    backend,
+    { ...engineOptions, client: first.client, writer: first.writer },
+    { ...(options.retry ? { retry: options.retry } : {}) },
+  );
 
   const task = (overrides: Partial<TaskDraft> = {}): TaskDraft => {
     const issueNumber = overrides.thread?.issueNumber ?? 1;
@@ -147,7 +191,8 @@ async function startWorld(
       if (!found) throw new Error(`task ${id} is not in the store`);
       return found;
     },
-    postAsBot: (thread, body) => createOctokitThreadWriter(async () => octokit, { botLogins: [BOT_LOGIN] }).createComment(thread, body, { priority: "acknowledge" }),
+    postAsBot: (thread, body) =>
+      createOctokitThreadWriter(async () => octokit, { botLogins: [BOT_LOGIN] }).createComment(thread, body, { priority: "acknowledge" }),
     botComments: (issueNumber = 1) => github.commentsOn(FULL_NAME, issueNumber).filter((c) => c.user.login === BOT_LOGIN),
     reactionsOn: (commentId) =>
       github
@@ -199,7 +244,11 @@ describe.each(APP_BACKENDS)("RunEngine on the %s backend", (backend) => {
     expect(comments[0]!.id).toBe(done.trackingCommentId);
     const run = world.emulator.control.runs().find((r) => r.id === done.runId)!;
     // The service learns which comment tracks the run.
-    expect(run.metadata).toEqual({ source_type: SOURCE.gitHost, status_comment_id: done.trackingCommentId, bridge_task_id: `task-${done.id}` });
+    expect(run.metadata).toEqual({
+      source_type: SOURCE.gitHost,
+      status_comment_id: done.trackingCommentId,
+      bridge_task_id: `task-${done.id}`,
+    });
 
     const body = comments[0]!.body;
     expect(markerOf(body)).toMatchObject({ runId: done.runId, state: "done", outcome: "succeeded", requestId: `task-${task.id}` });
@@ -207,7 +256,10 @@ describe.each(APP_BACKENDS)("RunEngine on the %s backend", (backend) => {
     expect(run.git_host_pull_requests?.length).toBeGreaterThan(0);
     for (const pr of run.git_host_pull_requests!) expect(body).toContain(pr.url!);
     expect(world.reactionsOn(triggerCommentOf(1))).toEqual(["eyes", "rocket"]);
-    expect(await world.harness.store.runForBranch(OWNER, REPO, run.git_host_pull_requests![0]!.head_branch_name!)).toEqual({ runId: done.runId, orgId: world.emulator.orgId });
+    expect(await world.harness.store.runForBranch(OWNER, REPO, run.git_host_pull_requests![0]!.head_branch_name!)).toEqual({
+      runId: done.runId,
+      orgId: world.emulator.orgId,
+    });
     expect(world.emulator.control.stats().rateLimited).toBe(0);
   });
 
@@ -230,8 +282,18 @@ describe.each(APP_BACKENDS)("RunEngine on the %s backend", (backend) => {
     world.emulator.control.script({ match: "fix the flaky test", durationMs: LONG_RUN_MS });
     const first = await world.submit();
     // Held while the run's id is not known yet, as the delivery worker holds them; each answers a comment of its own.
-    const held1 = await world.submit({ kind: "resume", state: "held", request: { prompt: "also update the docs" }, reaction: { kind: "issue_comment", id: 601 } });
-    const held2 = await world.submit({ kind: "resume", state: "held", request: { prompt: "and the changelog" }, reaction: { kind: "issue_comment", id: 602 } });
+    const held1 = await world.submit({
+      kind: "resume",
+      state: "held",
+      request: { prompt: "also update the docs" },
+      reaction: { kind: "issue_comment", id: 601 },
+    });
+    const held2 = await world.submit({
+      kind: "resume",
+      state: "held",
+      request: { prompt: "and the changelog" },
+      reaction: { kind: "issue_comment", id: 602 },
+    });
     world.github.seed({
       issueComments: [
         { issue_number: 1, id: 601, body: "/agent also update the docs", user: "maintainer" },
@@ -251,7 +313,9 @@ describe.each(APP_BACKENDS)("RunEngine on the %s backend", (backend) => {
 
     // The run's tracking comment said they were queued; the resume got a tracking comment of its own.
     const firstTracking = (await world.getTask(first.id)).trackingCommentId!;
-    const shownQueued = world.github.writes.some((w) => w.kind === "comment_updated" && w.comment.id === firstTracking && w.comment.body.includes("2 follow-ups are queued"));
+    const shownQueued = world.github.writes.some(
+      (w) => w.kind === "comment_updated" && w.comment.id === firstTracking && w.comment.body.includes("2 follow-ups are queued"),
+    );
     expect(shownQueued).toBe(true);
     const comments = world.botComments();
     expect(comments.map((c) => c.id)).toEqual([firstTracking, (await world.getTask(held1.id)).trackingCommentId]);
@@ -268,7 +332,10 @@ describe.each(APP_BACKENDS)("RunEngine on the %s backend", (backend) => {
     // The create reaches the service and hangs there: the bridge cannot know whether the run started.
     world.emulator.control.setFaults({ latencyMs: 1_500 });
     const task = await world.submit();
-    await world.until(async () => (await world!.getTask(task.id)).state === "sending" && (world!.emulator.control.stats().byRoute.createRun ?? 0) === 1, "the create call to be on the wire");
+    await world.until(
+      async () => (await world!.getTask(task.id)).state === "sending" && (world!.emulator.control.stats().byRoute.createRun ?? 0) === 1,
+      "the create call to be on the wire",
+    );
     await world.harness.stop();
     world.emulator.control.setFaults({});
     await world.until(() => world!.emulator.control.stats().runsCreated === 1, "the service to create the run");
@@ -290,7 +357,10 @@ describe.each(APP_BACKENDS)("RunEngine on the %s backend", (backend) => {
     // The create reaches the service and hangs there: the bridge cannot know whether the run started.
     world.emulator.control.setFaults({ latencyMs: 1_500 });
     const task = await world.submit();
-    await world.until(async () => (await world!.getTask(task.id)).state === "sending" && (world!.emulator.control.stats().byRoute.createRun ?? 0) === 1, "the create call to be on the wire");
+    await world.until(
+      async () => (await world!.getTask(task.id)).state === "sending" && (world!.emulator.control.stats().byRoute.createRun ?? 0) === 1,
+      "the create call to be on the wire",
+    );
     await world.harness.stop();
     world.emulator.control.setFaults({});
     // The service did start it; the stopped process never learned so.
@@ -314,7 +384,10 @@ describe.each(APP_BACKENDS)("RunEngine on the %s backend", (backend) => {
     // What kill -9 leaves mid-call: acknowledged, the call handed to the client, its answer never stored.
     const inserted = await world.harness.store.insertTask({ ...world.task(), deadlineAt: Date.now() + 60_000 });
     const acknowledged = await world.harness.store.updateTask(inserted.id, { acknowledgedAt: Date.now() });
-    const trackingId = await world.postAsBot(acknowledged.thread, renderTaskTracking(acknowledged, { phase: "starting", heldFollowUps: 0, now: Date.now() }));
+    const trackingId = await world.postAsBot(
+      acknowledged.thread,
+      renderTaskTracking(acknowledged, { phase: "starting", heldFollowUps: 0, now: Date.now() }),
+    );
     await world.harness.store.updateTask(inserted.id, { state: "sending", trackingCommentId: trackingId, sentAt: Date.now() });
     await queueTaskStep(world.harness.queue, inserted.id);
     await world.harness.idle();
@@ -391,7 +464,11 @@ describe.each(APP_BACKENDS)("RunEngine on the %s backend", (backend) => {
     await world.until(async () => (await world!.getTask(task.id)).state === "watching", "the run to be watched");
     const trackingId = (await world.getTask(task.id)).trackingCommentId!;
     const octokit = new TestOctokit({ auth: { token: "ghp_maintainer-token" }, baseUrl: world.github.url });
-    await octokit.request("DELETE /repos/{owner}/{repo}/issues/comments/{comment_id}", { owner: OWNER, repo: REPO, comment_id: trackingId });
+    await octokit.request("DELETE /repos/{owner}/{repo}/issues/comments/{comment_id}", {
+      owner: OWNER,
+      repo: REPO,
+      comment_id: trackingId,
+    });
     await world.harness.idle();
 
     const done = await world.getTask(task.id);
@@ -405,7 +482,12 @@ describe.each(APP_BACKENDS)("RunEngine on the %s backend", (backend) => {
   it("a burst of 25 creates stays inside the service's limits: zero 429s, every run reported in its own thread", async () => {
     world = await startWorld(backend);
     const tasks: Task[] = [];
-    for (let issue = 1; issue <= ISSUES; issue++) tasks.push(await world.submit({ thread: { installationId: INSTALLATION_ID, owner: OWNER, repo: REPO, issueNumber: issue, triggerPhrase: "/agent" } }));
+    for (let issue = 1; issue <= ISSUES; issue++)
+      tasks.push(
+        await world.submit({
+          thread: { installationId: INSTALLATION_ID, owner: OWNER, repo: REPO, issueNumber: issue, triggerPhrase: "/agent" },
+        }),
+      );
     await world.harness.idle();
 
     const done = await Promise.all(tasks.map((t) => world!.getTask(t.id)));
@@ -428,7 +510,12 @@ describe.each(APP_BACKENDS)("RunEngine on the %s backend", (backend) => {
     const sampler = setInterval(() => (mostWaiting = Math.max(mostWaiting, world!.budget.waiting("create"))), 2);
     try {
       const tasks: Task[] = [];
-      for (let issue = 1; issue <= ISSUES; issue++) tasks.push(await world.submit({ thread: { installationId: INSTALLATION_ID, owner: OWNER, repo: REPO, issueNumber: issue, triggerPhrase: "/agent" } }));
+      for (let issue = 1; issue <= ISSUES; issue++)
+        tasks.push(
+          await world.submit({
+            thread: { installationId: INSTALLATION_ID, owner: OWNER, repo: REPO, issueNumber: issue, triggerPhrase: "/agent" },
+          }),
+        );
       await world.harness.idle();
       const done = await Promise.all(tasks.map((t) => world!.getTask(t.id)));
       expect(done.map((t) => t.state)).toEqual(tasks.map(() => "done"));
@@ -445,9 +532,14 @@ describe.each(APP_BACKENDS)("RunEngine on the %s backend", (backend) => {
   it("in a burst in one installation, each thread's tracking comment goes before the 👀 courtesies: one write per thread, not two, before all are acknowledged", async () => {
     // 20 ms between writes (ten times the other tests'): the triggers arrive faster than the lane drains, on any machine.
     world = await startWorld(backend, { pacingTimeScale: 0.02 });
-    for (let issue = 1; issue <= ISSUES; issue++) await world.submit({ thread: { installationId: INSTALLATION_ID, owner: OWNER, repo: REPO, issueNumber: issue, triggerPhrase: "/agent" } });
+    for (let issue = 1; issue <= ISSUES; issue++)
+      await world.submit({
+        thread: { installationId: INSTALLATION_ID, owner: OWNER, repo: REPO, issueNumber: issue, triggerPhrase: "/agent" },
+      });
     await world.harness.idle();
-    const writes = world.github.requests.filter((r) => r.method === "POST" && (r.route?.endsWith("/reactions") || r.route === "/repos/:owner/:repo/issues/:issue_number/comments"));
+    const writes = world.github.requests.filter(
+      (r) => r.method === "POST" && (r.route?.endsWith("/reactions") || r.route === "/repos/:owner/:repo/issues/:issue_number/comments"),
+    );
     const isTracking = (r: (typeof writes)[number]) => !r.route!.endsWith("/reactions");
     expect(writes.filter(isTracking)).toHaveLength(ISSUES);
     const lastTracking = writes.map(isTracking).lastIndexOf(true);
@@ -461,7 +553,10 @@ describe.each(APP_BACKENDS)("RunEngine on the %s backend", (backend) => {
     // A previous try reacted and posted the comment, then died before storing the comment's id.
     const inserted = await world.harness.store.insertTask({ ...world.task(), deadlineAt: Date.now() + 60_000 });
     const acknowledged = await world.harness.store.updateTask(inserted.id, { acknowledgedAt: Date.now() });
-    const earlierComment = await world.postAsBot(acknowledged.thread, renderTaskTracking(acknowledged, { phase: "starting", heldFollowUps: 0, now: Date.now() }));
+    const earlierComment = await world.postAsBot(
+      acknowledged.thread,
+      renderTaskTracking(acknowledged, { phase: "starting", heldFollowUps: 0, now: Date.now() }),
+    );
     world.github.clearRequests();
 
     await queueTaskStep(world.harness.queue, inserted.id);
@@ -511,7 +606,12 @@ describe.each(APP_BACKENDS)("RunEngine on the %s backend", (backend) => {
     const replicas = backend === "redis" ? [await world.startProcess()] : [];
     const threads = Array.from({ length: 8 }, (_, i) => i + 1);
     const tasks: Task[] = [];
-    for (const issue of threads) tasks.push(await world.submit({ thread: { installationId: INSTALLATION_ID, owner: OWNER, repo: REPO, issueNumber: issue, triggerPhrase: "/agent" } }));
+    for (const issue of threads)
+      tasks.push(
+        await world.submit({
+          thread: { installationId: INSTALLATION_ID, owner: OWNER, repo: REPO, issueNumber: issue, triggerPhrase: "/agent" },
+        }),
+      );
     await world.harness.idle();
 
     for (const t of tasks) {
@@ -520,7 +620,9 @@ describe.each(APP_BACKENDS)("RunEngine on the %s backend", (backend) => {
       const issuePath = `/repos/${FULL_NAME}/issues/${done.thread.issueNumber}/comments`;
       expect(world.github.callsTo("POST", issuePath)).toHaveLength(1);
       // The result is written once: one edit carries the finished marker, and one 🚀.
-      const resultEdits = world.github.writes.filter((w) => w.kind === "comment_updated" && w.comment.id === done.trackingCommentId && parseMarker(w.comment.body)?.state === "done");
+      const resultEdits = world.github.writes.filter(
+        (w) => w.kind === "comment_updated" && w.comment.id === done.trackingCommentId && parseMarker(w.comment.body)?.state === "done",
+      );
       expect(resultEdits).toHaveLength(1);
       // 🚀 once. The 👀 is a courtesy that a burst of eight threads in one installation may drop (it
       // waits behind the tracking comments for a bounded time), so it is there at most once.
@@ -540,7 +642,10 @@ describe.each(APP_BACKENDS)("RunEngine on the %s backend", (backend) => {
     const task = await world.submit();
     // The run's link is written (the one result-priority edit before the result) and nothing else waits.
     const linkWritten = () => world!.writeEvents.some((e) => e.priority === "result" && e.outcome === "written");
-    await world.until(async () => (await world!.getTask(task.id)).state === "watching" && linkWritten() && world!.pacer.waiting() === 0, "the run to be watched, its link shown");
+    await world.until(
+      async () => (await world!.getTask(task.id)).state === "watching" && linkWritten() && world!.pacer.waiting() === 0,
+      "the run to be watched, its link shown",
+    );
     const trackingId = (await world.getTask(task.id)).trackingCommentId!;
 
     // Another write of the installation holds its lane (one write at a time) until the test lets it go.
@@ -549,7 +654,11 @@ describe.each(APP_BACKENDS)("RunEngine on the %s backend", (backend) => {
     const held = world.pacer.schedule(INSTALLATION_ID, "acknowledge", () => lane);
     let writesWhileHeld: number;
     try {
-      await world.until(async () => (await world!.getTask(task.id)).state === "reporting" && world!.pacer.waiting(INSTALLATION_ID) > 0, "the result to wait for the lane", 15_000);
+      await world.until(
+        async () => (await world!.getTask(task.id)).state === "reporting" && world!.pacer.waiting(INSTALLATION_ID) > 0,
+        "the result to wait for the lane",
+        15_000,
+      );
       writesWhileHeld = world.writeEvents.length;
     } finally {
       release();
@@ -561,7 +670,11 @@ describe.each(APP_BACKENDS)("RunEngine on the %s backend", (backend) => {
     expect(dropped.length).toBeGreaterThan(0);
     expect(world.writeEvents.filter((e) => e.priority !== "progress" && e.outcome !== "written")).toEqual([]);
     // After the lane opened: the result, then its reaction; no progress edit was written late.
-    expect(world.writeEvents.slice(writesWhileHeld).map((e) => `${e.priority} ${e.outcome}`)).toEqual(["acknowledge written", "result written", "result written"]);
+    expect(world.writeEvents.slice(writesWhileHeld).map((e) => `${e.priority} ${e.outcome}`)).toEqual([
+      "acknowledge written",
+      "result written",
+      "result written",
+    ]);
     const edits = world.github.writes.flatMap((w) => (w.kind === "comment_updated" && w.comment.id === trackingId ? [w.comment.body] : []));
     expect(markerOf(edits.at(-1)!)).toMatchObject({ state: "done", outcome: "succeeded" });
     expect(markerOf(world.botComments()[0]!.body)).toMatchObject({ state: "done", outcome: "succeeded" });

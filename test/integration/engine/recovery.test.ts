@@ -31,8 +31,16 @@ afterEach(async () => {
 
 async function setUp(backend: (typeof APP_BACKENDS)[number], listRuns: boolean) {
   emulator = await startEmulator({ timeScale: SCALE, defaultScript: { durationMs: 20_000, logSteps: 6 }, endpoints: { listRuns } });
-  github = await startFakeGitHub({ seed: { repositories: [{ owner: OWNER, name: REPO }], issues: [{ number: 1, title: "Flaky", body: "", user: "maintainer" }] } });
-  const client = new AgentRunClient({ baseUrl: emulator.url, token: emulator.token, orgId: emulator.orgId, timeScale: SCALE, backoff: { minMs: 5, maxMs: 50 } });
+  github = await startFakeGitHub({
+    seed: { repositories: [{ owner: OWNER, name: REPO }], issues: [{ number: 1, title: "Flaky", body: "", user: "maintainer" }] },
+  });
+  const client = new AgentRunClient({
+    baseUrl: emulator.url,
+    token: emulator.token,
+    orgId: emulator.orgId,
+    timeScale: SCALE,
+    backoff: { minMs: 5, maxMs: 50 },
+  });
   const octokit = new TestOctokit({ auth: { token: "installation-token" }, baseUrl: github.url });
   const writer = createOctokitThreadWriter(async () => octokit, { botLogins: [BOT_LOGIN] });
   harness = await startEngineHarness(backend, { client, writer, timeScale: SCALE });
@@ -57,7 +65,12 @@ async function interruptedCreate(h: EngineHarness, thread: Task["thread"], track
     deadlineAt: Date.now() + 3_600_000,
   });
   const metadata = { source_type: "GIT_HOST", delivery_id: "d-1", bridge_task_id: `task-${task.id}` };
-  return h.store.updateTask(task.id, { state: "sending", sentAt, acknowledgedAt: sentAt, request: { prompt: "fix the flaky test", metadata } });
+  return h.store.updateTask(task.id, {
+    state: "sending",
+    sentAt,
+    acknowledgedAt: sentAt,
+    request: { prompt: "fix the flaky test", metadata },
+  });
 }
 
 describe.each(APP_BACKENDS)("after a crash mid-call (%s)", (backend) => {

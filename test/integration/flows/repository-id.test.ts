@@ -25,7 +25,14 @@ async function emulator(options: EmulatorOptions = {}): Promise<RunningEmulator>
 }
 
 function clientFor(emu: RunningEmulator, retries = 5) {
-  return new AgentRunClient({ baseUrl: emu.url, token: emu.token, orgId: emu.orgId, retries, backoff: { minMs: 5, maxMs: 10 }, logger: { warn() {} } });
+  return new AgentRunClient({
+    baseUrl: emu.url,
+    token: emu.token,
+    orgId: emu.orgId,
+    retries,
+    backoff: { minMs: 5, maxMs: 10 },
+    logger: { warn() {} },
+  });
 }
 
 const ORG_DEFAULT_NOTE = "the organization's default repository applies";

@@ -12,7 +12,9 @@ const SEED: FakeGitHubSeed = {
   app: { slug: "github-actions", name: "GitHub Actions" },
   repositories: [{ owner: "acme", name: "widgets" }],
   issues: [{ number: 3 }],
-  workflowRuns: [{ id: 9, head_branch: "b", head_sha: "9".repeat(40), jobs: [{ id: 10, name: "test", conclusion: "failure", log: "boom\n" }] }],
+  workflowRuns: [
+    { id: 9, head_branch: "b", head_sha: "9".repeat(40), jobs: [{ id: 10, name: "test", conclusion: "failure", log: "boom\n" }] },
+  ],
 };
 
 /** What the Action does with its client: a comment as the job's bot, then failed jobs with their logs (behind a redirect). */

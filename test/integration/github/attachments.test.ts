@@ -36,7 +36,10 @@ describe("downloadImagesAsDataUris", () => {
     expect(images).toEqual([`data:image/png;base64,${png.toString("base64")}`]);
     expect(ImageDataUriSchema.safeParse(images[0]).success).toBe(true);
     const id = url.split("/").pop();
-    expect(fake.requests.map((r) => `${r.path} ${r.status}`)).toEqual([`/user-attachments/assets/${id} 302`, `/_fake/attachments/${id} 200`]);
+    expect(fake.requests.map((r) => `${r.path} ${r.status}`)).toEqual([
+      `/user-attachments/assets/${id} 302`,
+      `/_fake/attachments/${id} 200`,
+    ]);
   });
 
   it("stops at maxCount and says why for the rest, without downloading them", async () => {
@@ -60,9 +63,16 @@ describe("downloadImagesAsDataUris", () => {
       },
     });
     const skipped: SkippedImage[] = [];
-    const images = await downloadImagesAsDataUris([announced, `${odd}/chunked.png`], { maxCount: 5, maxBytes: 4_000, onSkip: (s) => skipped.push(s) });
+    const images = await downloadImagesAsDataUris([announced, `${odd}/chunked.png`], {
+      maxCount: 5,
+      maxBytes: 4_000,
+      onSkip: (s) => skipped.push(s),
+    });
     expect(images).toEqual([]);
-    expect(skipped.map((s) => s.reason)).toEqual([`${bigPng.length} bytes is larger than the limit of 4000 bytes`, "larger than the limit of 4000 bytes"]);
+    expect(skipped.map((s) => s.reason)).toEqual([
+      `${bigPng.length} bytes is larger than the limit of 4000 bytes`,
+      "larger than the limit of 4000 bytes",
+    ]);
     // Within the limit, the same images are fine.
     expect(await downloadImagesAsDataUris([announced, `${odd}/chunked.png`], { maxCount: 5, maxBytes: 10_000 })).toHaveLength(2);
   });
@@ -76,11 +86,14 @@ describe("downloadImagesAsDataUris", () => {
       "/text-as-octets": (res) => res.writeHead(200, { "content-type": "application/octet-stream" }).end("hello"),
     });
     const skipped: SkippedImage[] = [];
-    const images = await downloadImagesAsDataUris([html, svg, `${odd}/png-as-octets`, `${odd}/text-as-octets`, "ftp://example.com/a.png", `${odd}/missing.png`], {
-      maxCount: 10,
-      maxBytes: 100_000,
-      onSkip: (s) => skipped.push(s),
-    });
+    const images = await downloadImagesAsDataUris(
+      [html, svg, `${odd}/png-as-octets`, `${odd}/text-as-octets`, "ftp://example.com/a.png", `${odd}/missing.png`],
+      {
+        maxCount: 10,
+        maxBytes: 100_000,
+        onSkip: (s) => skipped.push(s),
+      },
+    );
     expect(images).toEqual([`data:image/png;base64,${png.toString("base64")}`]);
     expect(skipped.map((s) => s.reason)).toEqual([
       "content type text/html is not a supported image (image/png, image/jpeg, image/gif, image/webp)",
@@ -98,13 +111,20 @@ describe("downloadImagesAsDataUris", () => {
 
     // The token is for github.com by default: the fake (another origin) never sees it.
     const skipped: SkippedImage[] = [];
-    expect(await downloadImagesAsDataUris([secret], { token: "ghs_secret", maxCount: 1, maxBytes: 100_000, onSkip: (s) => skipped.push(s) })).toEqual([]);
+    expect(
+      await downloadImagesAsDataUris([secret], { token: "ghs_secret", maxCount: 1, maxBytes: 100_000, onSkip: (s) => skipped.push(s) }),
+    ).toEqual([]);
     expect(skipped[0]!.reason).toBe("download answered HTTP 404");
     expect(fake.requests.map((r) => r.auth)).toEqual(["none"]);
 
     // Trusted for the fake's origin: it is sent there, and the download works.
     fake.clearRequests();
-    const images = await downloadImagesAsDataUris([secret], { token: "ghs_secret", tokenOrigins: [fake.url], maxCount: 1, maxBytes: 100_000 });
+    const images = await downloadImagesAsDataUris([secret], {
+      token: "ghs_secret",
+      tokenOrigins: [fake.url],
+      maxCount: 1,
+      maxBytes: 100_000,
+    });
     expect(images).toHaveLength(1);
     expect(fake.requests.map((r) => `${r.route} ${r.auth} ${r.status}`)).toEqual([
       "/user-attachments/assets/:id installation 302",
@@ -113,7 +133,9 @@ describe("downloadImagesAsDataUris", () => {
 
     // Trusted for the redirecting server only: the redirect target does not get it.
     fake.clearRequests();
-    expect(await downloadImagesAsDataUris([`${odd}/bounce`], { token: "ghs_secret", tokenOrigins: [odd], maxCount: 1, maxBytes: 100_000 })).toEqual([]);
+    expect(
+      await downloadImagesAsDataUris([`${odd}/bounce`], { token: "ghs_secret", tokenOrigins: [odd], maxCount: 1, maxBytes: 100_000 }),
+    ).toEqual([]);
     expect(fake.requests.map((r) => `${r.auth} ${r.status}`)).toEqual(["none 404"]);
   });
 });

@@ -4,7 +4,12 @@ import { listFailedCheckRuns, listFailedJobs, tailBytes } from "../../../src/git
 import { REPO, callSummary, octokitFor, startFake } from "./setup.js";
 
 const many = (n: number, level: "failure" | "warning" | "notice") =>
-  Array.from({ length: n }, (_, i) => ({ path: `src/${level}${i}.ts`, start_line: i + 1, annotation_level: level, message: `${level} ${i}` }));
+  Array.from({ length: n }, (_, i) => ({
+    path: `src/${level}${i}.ts`,
+    start_line: i + 1,
+    annotation_level: level,
+    message: `${level} ${i}`,
+  }));
 
 const checksSeed: FakeGitHubSeed = {
   repositories: [{ owner: "acme", name: "widgets" }],
@@ -39,9 +44,21 @@ describe("listFailedCheckRuns", () => {
       ["deploy-preview", "timed_out", 0, 0],
     ]);
     const test = failed[0]!;
-    expect(test).toMatchObject({ id: 302, title: "2 tests failed", summary: "widget.test.ts failed", htmlUrl: "https://github.com/acme/widgets/runs/302" });
+    expect(test).toMatchObject({
+      id: 302,
+      title: "2 tests failed",
+      summary: "widget.test.ts failed",
+      htmlUrl: "https://github.com/acme/widgets/runs/302",
+    });
     expect(test.annotations.map((a) => a.level)).toEqual(["failure", "failure", "failure", "failure", "warning"]);
-    expect(test.annotations[0]).toEqual({ path: "src/failure0.ts", startLine: 1, endLine: 1, level: "failure", title: null, message: "failure 0" });
+    expect(test.annotations[0]).toEqual({
+      path: "src/failure0.ts",
+      startLine: 1,
+      endLine: 1,
+      level: "failure",
+      title: null,
+      message: "failure 0",
+    });
     // Annotations were read in pages of 100 for the one failed run that has some; none for the ignored lint run.
     expect(callSummary(fake)).toEqual([
       "GET /repos/acme/widgets/check-suites/300/check-runs?filter=latest&per_page=100&page=1 → 200",
@@ -53,7 +70,10 @@ describe("listFailedCheckRuns", () => {
   it("does not read annotations when none are wanted, and returns nothing for a green suite", async () => {
     const fake = await startFake({
       ...checksSeed,
-      checkSuites: [...checksSeed.checkSuites!, { id: 400, head_sha: "d".repeat(40), check_runs: [{ name: "build", conclusion: "success" }] }],
+      checkSuites: [
+        ...checksSeed.checkSuites!,
+        { id: 400, head_sha: "d".repeat(40), check_runs: [{ name: "build", conclusion: "success" }] },
+      ],
     });
     const octokit = octokitFor(fake);
     const failed = await listFailedCheckRuns(octokit, REPO, 300, { maxAnnotations: 0 });

@@ -79,7 +79,11 @@ describe("createComment / updateComment / getComment", () => {
     const fake = await startFake(thread);
     const octokit = octokitFor(fake);
     const error = await octokit
-      .request("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", { ...REPO, issue_number: 7, body: "y".repeat(GITHUB_COMMENT_MAX_LENGTH + 1) })
+      .request("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", {
+        ...REPO,
+        issue_number: 7,
+        body: "y".repeat(GITHUB_COMMENT_MAX_LENGTH + 1),
+      })
       .catch((e: unknown) => e);
     expect((error as { status: number }).status).toBe(422);
     const mapped = toGitHubError(error, "posting");
@@ -157,7 +161,10 @@ describe("listIssueComments", () => {
 describe("listRepositoryCommentsSince", () => {
   const at = (minutesAgo: number) => new Date(Date.now() - minutesAgo * 60_000).toISOString().replace(/\.\d{3}Z$/, "Z");
   const seed = (count: number) => ({
-    repositories: [{ owner: "acme", name: "widgets" }, { owner: "acme", name: "other" }],
+    repositories: [
+      { owner: "acme", name: "widgets" },
+      { owner: "acme", name: "other" },
+    ],
     issues: [
       { number: 7, title: "Crash" },
       { number: 8, title: "Slow" },
@@ -168,7 +175,13 @@ describe("listRepositoryCommentsSince", () => {
       { id: 10, issue_number: 7, body: "old, edited", created_at: at(48 * 60), updated_at: at(1) },
       { id: 11, issue_number: 7, body: "old", created_at: at(48 * 60), updated_at: at(48 * 60) },
       { id: 12, repo: "acme/other", issue_number: 1, body: "other repository", created_at: at(5), updated_at: at(5) },
-      ...Array.from({ length: count }, (_, i) => ({ id: 100 + i, issue_number: 7 + (i % 2), body: `recent ${i}`, created_at: at(60 - i / 10), updated_at: at(60 - i / 10) })),
+      ...Array.from({ length: count }, (_, i) => ({
+        id: 100 + i,
+        issue_number: 7 + (i % 2),
+        body: `recent ${i}`,
+        created_at: at(60 - i / 10),
+        updated_at: at(60 - i / 10),
+      })),
     ],
   });
 
@@ -179,12 +192,17 @@ describe("listRepositoryCommentsSince", () => {
     expect(complete).toBe(true);
     expect(comments.map((c) => c.body)).toEqual(Array.from({ length: 150 }, (_, i) => `recent ${i}`));
     const query = `since=${encodeURIComponent(since.toISOString())}&sort=created&direction=asc&per_page=100`;
-    expect(callSummary(fake)).toEqual([`GET /repos/acme/widgets/issues/comments?${query}&page=1 → 200`, `GET /repos/acme/widgets/issues/comments?${query}&page=2 → 200`]);
+    expect(callSummary(fake)).toEqual([
+      `GET /repos/acme/widgets/issues/comments?${query}&page=1 → 200`,
+      `GET /repos/acme/widgets/issues/comments?${query}&page=2 → 200`,
+    ]);
   });
 
   it("stops at the page cap and says the list is incomplete", async () => {
     const fake = await startFake(seed(150));
-    const { comments, complete } = await listRepositoryCommentsSince(octokitFor(fake), REPO, new Date(Date.now() - 24 * 3_600_000), { maxPages: 1 });
+    const { comments, complete } = await listRepositoryCommentsSince(octokitFor(fake), REPO, new Date(Date.now() - 24 * 3_600_000), {
+      maxPages: 1,
+    });
     expect(complete).toBe(false);
     expect(comments).toHaveLength(99);
   });

@@ -25,7 +25,12 @@ describe("GitHub errors", () => {
     );
 
     const octokit = octokitFor(fake, "ghs_very_secret_value");
-    fake.injectFault({ method: "GET", path: "/repos/acme/widgets/pulls/2", status: 403, body: { message: "Resource not accessible by integration" } });
+    fake.injectFault({
+      method: "GET",
+      path: "/repos/acme/widgets/pulls/2",
+      status: 403,
+      body: { message: "Resource not accessible by integration" },
+    });
     const forbidden = await getPullRequest(octokit, REPO, 2).catch((e: unknown) => e);
     expect(forbidden).toBeInstanceOf(GitHubPermissionError);
     expect((forbidden as Error).message).toContain("GitHub said: Resource not accessible by integration");

@@ -36,7 +36,9 @@ describe("authentication and bookkeeping", () => {
 
   it("answers unknown routes 404 and lists them as unexpected", async () => {
     const fake = await startFake(seed);
-    const error = await octokitFor(fake).request("GET /repos/{owner}/{repo}/branches", REPO).catch((e: unknown) => e);
+    const error = await octokitFor(fake)
+      .request("GET /repos/{owner}/{repo}/branches", REPO)
+      .catch((e: unknown) => e);
     expect(error).toMatchObject({ status: 404, response: { data: { message: "Not Found" } } });
     expect(fake.unknownRouteCalls().map((r) => r.path)).toEqual(["/repos/acme/widgets/branches"]);
     expect(fake.unexpectedCalls([["GET", "/repos/{owner}/{repo}"]])).toHaveLength(1);
@@ -52,7 +54,11 @@ describe("authentication and bookkeeping", () => {
 
   it("plays a Probot app's installation flow: JWT for the token, installation token for the work", async () => {
     const fake = await startFake(seed);
-    const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048, privateKeyEncoding: { type: "pkcs8", format: "pem" }, publicKeyEncoding: { type: "spki", format: "pem" } });
+    const { privateKey } = generateKeyPairSync("rsa", {
+      modulusLength: 2048,
+      privateKeyEncoding: { type: "pkcs8", format: "pem" },
+      publicKeyEncoding: { type: "spki", format: "pem" },
+    });
     const probot = new Probot({ appId: 1001, privateKey, baseUrl: fake.url, logLevel: "fatal" });
 
     const appOctokit = await probot.auth();
@@ -73,24 +79,44 @@ describe("authentication and bookkeeping", () => {
 
   it("serves further installations of the app (other organizations), each with its own token, and no others", async () => {
     const fake = await startFake({ ...seed, otherInstallations: [{ id: 3003, account: "other-org" }] });
-    const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048, privateKeyEncoding: { type: "pkcs8", format: "pem" }, publicKeyEncoding: { type: "spki", format: "pem" } });
+    const { privateKey } = generateKeyPairSync("rsa", {
+      modulusLength: 2048,
+      privateKeyEncoding: { type: "pkcs8", format: "pem" },
+      publicKeyEncoding: { type: "spki", format: "pem" },
+    });
     const probot = new Probot({ appId: 1001, privateKey, baseUrl: fake.url, logLevel: "fatal" });
     const appOctokit = await probot.auth();
     const { data: installations } = await appOctokit.request("GET /app/installations");
-    expect(installations.map((i) => [i.id, i.account?.login])).toEqual([[2002, "acme"], [3003, "other-org"]]);
+    expect(installations.map((i) => [i.id, i.account?.login])).toEqual([
+      [2002, "acme"],
+      [3003, "other-org"],
+    ]);
 
     await createComment(await probot.auth(3003), REPO, 7, "from the other installation");
-    const unknown = await appOctokit.request("POST /app/installations/{installation_id}/access_tokens", { installation_id: 4004 }).catch((e: { status: number }) => e);
+    const unknown = await appOctokit
+      .request("POST /app/installations/{installation_id}/access_tokens", { installation_id: 4004 })
+      .catch((e: { status: number }) => e);
     expect(unknown).toMatchObject({ status: 404 });
   });
 
   it("injects faults for the next N matching requests only", async () => {
     const fake = await startFake(seed);
     const octokit = octokitFor(fake);
-    const fault = fake.injectFault({ method: "GET", path: "/repos/{o}/{r}", times: 2, status: 502, headers: { "x-ratelimit-remaining": "0" } });
+    const fault = fake.injectFault({
+      method: "GET",
+      path: "/repos/{o}/{r}",
+      times: 2,
+      status: 502,
+      headers: { "x-ratelimit-remaining": "0" },
+    });
     const statuses: number[] = [];
     for (let i = 0; i < 3; i++) {
-      statuses.push(await octokit.request("GET /repos/{owner}/{repo}", REPO).then((r) => r.status, (e: { status: number }) => e.status));
+      statuses.push(
+        await octokit.request("GET /repos/{owner}/{repo}", REPO).then(
+          (r) => r.status,
+          (e: { status: number }) => e.status,
+        ),
+      );
     }
     expect(statuses).toEqual([502, 502, 200]);
     expect(fault.remaining).toBe(0);
@@ -103,22 +129,40 @@ describe("authentication and bookkeeping", () => {
       issueComments: Array.from({ length: 250 }, (_, i) => ({ issue_number: 7, body: `c${i}` })),
     });
     const octokit = octokitFor(fake);
-    const page = await octokit.request("GET /repos/{owner}/{repo}/issues/{issue_number}/comments", { ...REPO, issue_number: 7, per_page: 100, page: 2 });
+    const page = await octokit.request("GET /repos/{owner}/{repo}/issues/{issue_number}/comments", {
+      ...REPO,
+      issue_number: 7,
+      per_page: 100,
+      page: 2,
+    });
     const base = `${fake.url}/repos/acme/widgets/issues/7/comments`;
     expect(page.headers.link).toBe(
       `<${base}?per_page=100&page=1>; rel="prev", <${base}?per_page=100&page=3>; rel="next", <${base}?per_page=100&page=3>; rel="last", <${base}?per_page=100&page=1>; rel="first"`,
     );
-    const all = await octokit.paginate("GET /repos/{owner}/{repo}/issues/{issue_number}/comments", { ...REPO, issue_number: 7, per_page: 100 });
+    const all = await octokit.paginate("GET /repos/{owner}/{repo}/issues/{issue_number}/comments", {
+      ...REPO,
+      issue_number: 7,
+      per_page: 100,
+    });
     expect(all.map((c) => c.body)).toEqual(Array.from({ length: 250 }, (_, i) => `c${i}`));
   });
 
   it("validates writes like GitHub: 422 for a missing body or an unknown reaction", async () => {
     const fake = await startFake({ ...seed, issueComments: [{ id: 5000, issue_number: 7, body: "hi" }] });
     const octokit = octokitFor(fake);
-    const noBody = await octokit.request("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", { ...REPO, issue_number: 7 } as never).catch((e: unknown) => e);
-    expect(noBody).toMatchObject({ status: 422, response: { data: { message: "Validation Failed", errors: [{ field: "body", code: "missing_field" }] } } });
+    const noBody = await octokit
+      .request("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", { ...REPO, issue_number: 7 } as never)
+      .catch((e: unknown) => e);
+    expect(noBody).toMatchObject({
+      status: 422,
+      response: { data: { message: "Validation Failed", errors: [{ field: "body", code: "missing_field" }] } },
+    });
     const badReaction = await octokit
-      .request("POST /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions", { ...REPO, comment_id: 5000, content: "party" as never })
+      .request("POST /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions", {
+        ...REPO,
+        comment_id: 5000,
+        content: "party" as never,
+      })
       .catch((e: unknown) => e);
     expect(badReaction).toMatchObject({ status: 422 });
     expect(fake.writes).toEqual([]);
@@ -143,7 +187,13 @@ describe("the write feed", () => {
       `acme/widgets#7 comment ${comment.id} updated: Run 42 finished`,
       `acme/widgets#7 comment ${comment.id} deleted`,
     ]);
-    expect(fake.writes.map((w) => w.kind)).toEqual(["reaction_added", "comment_created", "comment_updated", "comment_deleted", "reaction_added"]);
+    expect(fake.writes.map((w) => w.kind)).toEqual([
+      "reaction_added",
+      "comment_created",
+      "comment_updated",
+      "comment_deleted",
+      "reaction_added",
+    ]);
     expect(fake.commentsOn("acme/widgets", 7).map((c) => c.id)).toEqual([5000]);
   });
 });
@@ -158,9 +208,18 @@ describe("file contents", () => {
     expect(Buffer.from(file.content, "base64").toString()).toBe("trigger_phrase: '@agent'\n");
     expect(json.headers["content-type"]).toBe("application/json; charset=utf-8");
 
-    const raw = await octokit.request("GET /repos/{owner}/{repo}/contents/{path}", { ...REPO, path: ".github/agent-run.yml", mediaType: { format: "raw" } });
+    const raw = await octokit.request("GET /repos/{owner}/{repo}/contents/{path}", {
+      ...REPO,
+      path: ".github/agent-run.yml",
+      mediaType: { format: "raw" },
+    });
     expect(raw.data).toBe("trigger_phrase: '@agent'\n");
-    const rawBeta = await octokit.request("GET /repos/{owner}/{repo}/contents/{path}", { ...REPO, path: ".github/agent-run.yml", ref: "beta", mediaType: { format: "raw" } });
+    const rawBeta = await octokit.request("GET /repos/{owner}/{repo}/contents/{path}", {
+      ...REPO,
+      path: ".github/agent-run.yml",
+      ref: "beta",
+      mediaType: { format: "raw" },
+    });
     expect(rawBeta.data).toBe("trigger_phrase: '@beta'\n");
 
     const dir = await octokit.request("GET /repos/{owner}/{repo}/contents/{path}", { ...REPO, path: "docs" });
@@ -171,7 +230,9 @@ describe("file contents", () => {
       ["docs", "dir"],
     ]);
 
-    await expect(octokit.request("GET /repos/{owner}/{repo}/contents/{path}", { ...REPO, path: "nope.yml" })).rejects.toMatchObject({ status: 404 });
+    await expect(octokit.request("GET /repos/{owner}/{repo}/contents/{path}", { ...REPO, path: "nope.yml" })).rejects.toMatchObject({
+      status: 404,
+    });
     expect(fake.requests.map((r) => `${r.path} ${r.headers.accept} ${r.status}`)).toEqual([
       "/repos/acme/widgets/contents/.github/agent-run.yml application/vnd.github.v3+json 200",
       "/repos/acme/widgets/contents/.github/agent-run.yml application/vnd.github.v3.raw 200",
@@ -184,7 +245,10 @@ describe("file contents", () => {
 
   it("works with Probot's config loader, including the fallback to the owner's .github repository", async () => {
     const fake = await startFake({
-      repositories: [{ owner: "acme", name: "widgets" }, { owner: "acme", name: "gadgets" }],
+      repositories: [
+        { owner: "acme", name: "widgets" },
+        { owner: "acme", name: "gadgets" },
+      ],
       files: [
         { repo: "acme/.github", path: ".github/agent-run.yml", content: "model: org-wide\n" },
         { repo: "acme/gadgets", path: ".github/agent-run.yml", content: "_extends: .github\nagent_type: native\n" },
@@ -209,8 +273,18 @@ describe("checks and workflow runs", () => {
     const fake = await startFake({
       repositories: [{ owner: "acme", name: "widgets" }],
       pulls: [{ number: 2, head: { ref: "fix/crash", sha: "f".repeat(40) } }],
-      checkSuites: [{ id: 10, head_sha: "f".repeat(40), head_branch: "fix/crash", check_runs: [{ id: 11, name: "build", conclusion: "failure" }] }],
-      workflowRuns: [{ id: 20, head_branch: "fix/crash", head_sha: "f".repeat(40), pull_requests: [2], jobs: [{ name: "build", conclusion: "failure" }] }],
+      checkSuites: [
+        { id: 10, head_sha: "f".repeat(40), head_branch: "fix/crash", check_runs: [{ id: 11, name: "build", conclusion: "failure" }] },
+      ],
+      workflowRuns: [
+        {
+          id: 20,
+          head_branch: "fix/crash",
+          head_sha: "f".repeat(40),
+          pull_requests: [2],
+          jobs: [{ name: "build", conclusion: "failure" }],
+        },
+      ],
     });
     const octokit = octokitFor(fake);
     for (const ref of ["f".repeat(40), "fix/crash"]) {
@@ -218,7 +292,12 @@ describe("checks and workflow runs", () => {
       expect(data.check_runs.map((r) => [r.id, r.name, r.conclusion, r.check_suite?.id])).toEqual([[11, "build", "failure", 10]]);
     }
     const { data: run } = await octokit.request("GET /repos/{owner}/{repo}/actions/runs/{run_id}", { ...REPO, run_id: 20 });
-    expect(run).toMatchObject({ id: 20, conclusion: "failure", head_branch: "fix/crash", pull_requests: [{ number: 2, head: { ref: "fix/crash" } }] });
+    expect(run).toMatchObject({
+      id: 20,
+      conclusion: "failure",
+      head_branch: "fix/crash",
+      pull_requests: [{ number: 2, head: { ref: "fix/crash" } }],
+    });
     expect(fake.unknownRouteCalls()).toEqual([]);
   });
 });

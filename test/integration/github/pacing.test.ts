@@ -165,7 +165,15 @@ describe("pacing one installation", () => {
     expect(p.waiting(1)).toBe(7);
     expect(p.waiting(2)).toBe(0);
     await Promise.all(scheduled);
-    expect(writesTo(fake, WIDGETS).map(bodyOf)).toEqual(["ack 1", "ack 2", "result 1", "result 2", "courtesy 1", "progress 1", "progress 2"]);
+    expect(writesTo(fake, WIDGETS).map(bodyOf)).toEqual([
+      "ack 1",
+      "ack 2",
+      "result 1",
+      "result 2",
+      "courtesy 1",
+      "progress 1",
+      "progress 2",
+    ]);
     expect(p.waiting()).toBe(0);
   });
 });
@@ -212,7 +220,9 @@ describe("dropping progress writes", () => {
     expect(await done).toBe("ok");
     expect(await doneAgain).toBe("ok");
 
-    const edits = writesTo(fake, WIDGETS).filter((r) => r.method === "PATCH").map(bodyOf);
+    const edits = writesTo(fake, WIDGETS)
+      .filter((r) => r.method === "PATCH")
+      .map(bodyOf);
     expect(edits).toEqual(["done", "done, with links", "other step"]);
     expect(fake.commentsOn("acme/widgets", 7).map((c) => c.body)).toEqual(["done, with links", "other step"]);
   });
@@ -236,7 +246,12 @@ describe("dropping progress writes", () => {
     await first;
     expect(writesTo(fake, WIDGETS).map(bodyOf)).toEqual(["first", "ack", "patient progress"]);
     const staleEvent = events.find((e) => e.outcome === "stale" && e.priority === "progress")!;
-    expect(events.filter((e) => e.outcome === "stale").map((e) => e.priority).sort()).toEqual(["courtesy", "progress"]);
+    expect(
+      events
+        .filter((e) => e.outcome === "stale")
+        .map((e) => e.priority)
+        .sort(),
+    ).toEqual(["courtesy", "progress"]);
     expect(staleEvent).toMatchObject({ installationId: 1, priority: "progress", attempts: 0 });
     expect(staleEvent.queuedMs).toBeGreaterThanOrEqual(30);
     // The acknowledgement waited out the 200 ms spacing after "first" (less the 20 ms it was scheduled after it), far past its maxWaitMs.
@@ -269,7 +284,13 @@ describe("GitHub's rate-limit answers", () => {
   it("429 with retry-after is honoured; a 429 without advice waits GitHub's minute", async () => {
     const fake = await startWarmFake();
     const p = pacer({ timeScale: 0.005 }); // retry-after 75 s → 375 ms; GitHub's minute → 300 ms
-    fake.injectFault({ method: "POST", path: COMMENTS_OF(WIDGETS), status: 429, headers: { "retry-after": "75" }, body: { message: "Too many requests" } });
+    fake.injectFault({
+      method: "POST",
+      path: COMMENTS_OF(WIDGETS),
+      status: 429,
+      headers: { "retry-after": "75" },
+      body: { message: "Too many requests" },
+    });
     await post(fake, p, WIDGETS, "after retry-after");
     fake.injectFault({ method: "POST", path: COMMENTS_OF(GADGETS), status: 429, body: { message: "Too many requests" } });
     await post(fake, p, GADGETS, "after a minute");
@@ -307,7 +328,12 @@ describe("GitHub's rate-limit answers", () => {
     const limited: RateLimitedEvent[] = [];
     const events: WriteEvent[] = [];
     const p = pacer({ timeScale: 0.01, onRateLimited: (e) => limited.push(e), onWrite: (e) => events.push(e) });
-    fake.injectFault({ method: "POST", path: COMMENTS_OF(WIDGETS), status: 403, body: { message: "Resource not accessible by integration" } });
+    fake.injectFault({
+      method: "POST",
+      path: COMMENTS_OF(WIDGETS),
+      status: 403,
+      body: { message: "Resource not accessible by integration" },
+    });
     const refused = post(fake, p, WIDGETS, "refused");
     const next = post(fake, p, WIDGETS, "next");
 
@@ -385,7 +411,14 @@ describe("replicas sharing Redis", () => {
   it("keeps writing, paced by this process alone, when Redis is unreachable", async () => {
     const fake = await startWarmFake();
     // A port nothing listens on; no offline queue and no reconnects, so each call fails at once.
-    const broken = new Redis({ host: "127.0.0.1", port: 1, lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    const broken = new Redis({
+      host: "127.0.0.1",
+      port: 1,
+      lazyConnect: true,
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+    });
     broken.on("error", () => undefined);
     const errors: Error[] = [];
     const p = pacer({ timeScale: 0.1, redis: broken, keyPrefix: uniquePrefix(), onSharedPacingError: (e) => errors.push(e) });
@@ -419,7 +452,9 @@ describe("the pacer itself", () => {
     const p = pacer({});
     const write = () => Promise.resolve(1);
     await expect(p.schedule(1.5, "result", write)).rejects.toThrow(/installationId must be an integer or null/);
-    await expect(p.schedule(1, "urgent" as "result", write)).rejects.toThrow(/priority must be one of acknowledge, result, courtesy, progress/);
+    await expect(p.schedule(1, "urgent" as "result", write)).rejects.toThrow(
+      /priority must be one of acknowledge, result, courtesy, progress/,
+    );
     await expect(p.schedule(1, "progress", write, { maxWaitMs: -1 })).rejects.toThrow(/maxWaitMs must be/);
   });
 

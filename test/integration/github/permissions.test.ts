@@ -31,7 +31,9 @@ describe("getRepoPermission", () => {
     // What the fake answered for maintain: the legacy field says write, role_name says maintain.
     const { data } = await octokit.request("GET /repos/{owner}/{repo}/collaborators/{username}/permission", { ...REPO, username: "max" });
     expect({ permission: data.permission, role_name: data.role_name }).toEqual({ permission: "write", role_name: "maintain" });
-    expect(fake.callsTo("GET", "/repos/acme/widgets/collaborators/{u}/permission").map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 404, 200]);
+    expect(fake.callsTo("GET", "/repos/acme/widgets/collaborators/{u}/permission").map((r) => r.status)).toEqual([
+      200, 200, 200, 200, 200, 404, 200,
+    ]);
   });
 });
 
@@ -56,7 +58,10 @@ describe("checkTriggerPermission", () => {
   it("allows write and above, refuses triage, with a reason", async () => {
     const fake = await startFake(seed);
     const octokit = octokitFor(fake);
-    expect(await checkTriggerPermission(octokit, REPO, "max", policy())).toMatchObject({ allowed: true, why: expect.stringContaining("maintain role") });
+    expect(await checkTriggerPermission(octokit, REPO, "max", policy())).toMatchObject({
+      allowed: true,
+      why: expect.stringContaining("maintain role"),
+    });
     const refused = await checkTriggerPermission(octokit, REPO, "tri", policy());
     expect(refused.allowed).toBe(false);
     expect(refused.why).toContain("@tri has the triage role");
@@ -68,7 +73,12 @@ describe("checkTriggerPermission", () => {
 
   it("allows an allow-listed user without asking about teams", async () => {
     const fake = await startFake(seed);
-    const decision = await checkTriggerPermission(octokitFor(fake), REPO, "Stranger", policy({ users: ["stranger"], teams: ["reviewers"] }));
+    const decision = await checkTriggerPermission(
+      octokitFor(fake),
+      REPO,
+      "Stranger",
+      policy({ users: ["stranger"], teams: ["reviewers"] }),
+    );
     expect(decision).toMatchObject({ allowed: true, why: expect.stringContaining("permissions.users") });
     expect(callSummary(fake)).toEqual(["GET /repos/acme/widgets/collaborators/Stranger/permission → 404"]);
   });
@@ -96,7 +106,9 @@ describe("checkTriggerPermission", () => {
   it("never allows bots, and asks GitHub nothing about them", async () => {
     const fake = await startFake(seed);
     const octokit = octokitFor(fake);
-    expect(await checkTriggerPermission(octokit, REPO, "dependabot[bot]", policy({ users: ["dependabot[bot]"] }))).toMatchObject({ allowed: false });
+    expect(await checkTriggerPermission(octokit, REPO, "dependabot[bot]", policy({ users: ["dependabot[bot]"] }))).toMatchObject({
+      allowed: false,
+    });
     expect(await checkTriggerPermission(octokit, REPO, { login: "helper", type: "Bot" }, policy())).toMatchObject({
       allowed: false,
       why: "@helper is a bot; bots cannot trigger runs.",
@@ -106,7 +118,12 @@ describe("checkTriggerPermission", () => {
 
   it("says so when a team's membership cannot be read (403), and refuses", async () => {
     const fake = await startFake(seed);
-    fake.injectFault({ method: "GET", path: "/orgs/{org}/teams/{team}/memberships/{user}", status: 403, body: { message: "Resource not accessible by integration" } });
+    fake.injectFault({
+      method: "GET",
+      path: "/orgs/{org}/teams/{team}/memberships/{user}",
+      status: 403,
+      body: { message: "Resource not accessible by integration" },
+    });
     const decision = await checkTriggerPermission(octokitFor(fake), REPO, "rea", policy({ teams: ["reviewers"] }));
     expect(decision.allowed).toBe(false);
     expect(decision.why).toContain("`acme/reviewers` could not be read");

@@ -7,8 +7,21 @@ const seed: FakeGitHubSeed = {
   repositories: [{ owner: "acme", name: "widgets", default_branch: "trunk" }],
   issues: [{ number: 1, title: "Plain issue" }],
   pulls: [
-    { number: 2, title: "Same-repo fix", body: "Fixes #1", user: "alice", labels: ["bug", "agent:off"], head: { ref: "fix/crash", sha: "a".repeat(40) } },
-    { number: 3, title: "From a fork", user: "eve", head: { ref: "fix/crash", repo: { full_name: "eve/widgets", fork: true } }, draft: true },
+    {
+      number: 2,
+      title: "Same-repo fix",
+      body: "Fixes #1",
+      user: "alice",
+      labels: ["bug", "agent:off"],
+      head: { ref: "fix/crash", sha: "a".repeat(40) },
+    },
+    {
+      number: 3,
+      title: "From a fork",
+      user: "eve",
+      head: { ref: "fix/crash", repo: { full_name: "eve/widgets", fork: true } },
+      draft: true,
+    },
     { number: 4, title: "Old attempt", state: "closed", merged: true, head: { ref: "fix/crash" } },
     { number: 5, title: "Deleted fork", head: { ref: "patch-1", repo: null } },
   ],
@@ -46,7 +59,11 @@ describe("getPullRequest", () => {
       htmlUrl: "https://github.com/acme/widgets/pull/2",
       labels: ["bug", "agent:off"],
     });
-    expect(await getPullRequest(octokit, REPO, 3)).toMatchObject({ draft: true, fromFork: true, head: { repoFullName: "eve/widgets", fork: true } });
+    expect(await getPullRequest(octokit, REPO, 3)).toMatchObject({
+      draft: true,
+      fromFork: true,
+      head: { repoFullName: "eve/widgets", fork: true },
+    });
     expect(await getPullRequest(octokit, REPO, 5)).toMatchObject({ fromFork: true, head: { repoFullName: null, fork: false } });
     // An issue is not a pull request.
     await expect(getPullRequest(octokit, REPO, 1)).rejects.toBeInstanceOf(GitHubNotFoundError);

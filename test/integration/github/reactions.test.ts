@@ -7,7 +7,15 @@ const seed = {
   repositories: [{ owner: "acme", name: "widgets" }],
   pulls: [{ number: 12, title: "Add widget", head: { ref: "feature/widget" } }],
   issueComments: [{ id: 5001, issue_number: 12, body: "@agent fix the tests", user: "alice" }],
-  reviews: [{ id: 6001, pull_number: 12, user: "bob", state: "CHANGES_REQUESTED" as const, comments: [{ id: 7001, body: "rename this", path: "src/a.ts", line: 3 }] }],
+  reviews: [
+    {
+      id: 6001,
+      pull_number: 12,
+      user: "bob",
+      state: "CHANGES_REQUESTED" as const,
+      comments: [{ id: 7001, body: "rename this", path: "src/a.ts", line: 3 }],
+    },
+  ],
 };
 
 describe("addReaction", () => {

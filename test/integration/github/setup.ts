@@ -35,5 +35,7 @@ export const REPO = { owner: "acme", repo: "widgets" };
  * checks that every expected call happened and that no other call did.
  */
 export function callSummary(fake: FakeGitHub): string[] {
-  return fake.requests.map((r) => `${r.method} ${r.path}${Object.keys(r.query).length ? `?${new URLSearchParams(r.query).toString()}` : ""} → ${r.status}`);
+  return fake.requests.map(
+    (r) => `${r.method} ${r.path}${Object.keys(r.query).length ? `?${new URLSearchParams(r.query).toString()}` : ""} → ${r.status}`,
+  );
 }

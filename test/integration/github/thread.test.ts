@@ -6,7 +6,15 @@ import { REPO, callSummary, octokitFor, startFake } from "./setup.js";
 const seed: FakeGitHubSeed = {
   repositories: [{ owner: "acme", name: "widgets" }],
   issues: [{ number: 7, title: "Crash on start", body: "Steps: run it", user: "alice", labels: ["bug", "agent"] }],
-  pulls: [{ number: 8, title: "Fix crash", body: "Closes #7", user: "bob", head: { ref: "fix/crash", repo: { full_name: "bob/widgets", fork: true } } }],
+  pulls: [
+    {
+      number: 8,
+      title: "Fix crash",
+      body: "Closes #7",
+      user: "bob",
+      head: { ref: "fix/crash", repo: { full_name: "bob/widgets", fork: true } },
+    },
+  ],
   issueComments: [
     { id: 101, issue_number: 7, body: "Me too", user: "carol" },
     { id: 102, issue_number: 7, body: "Working on it", performed_via_github_app: true },

@@ -42,11 +42,21 @@ async function serve(handle: (req: Seen, res: ServerResponse) => void): Promise<
 describe("nodeFetch", () => {
   it("sends method, headers and a string or byte body, and reads status, headers and the body three ways", async () => {
     const { url, seen } = await serve((_req, res) => {
-      res.writeHead(201, { "content-type": "application/json", "X-Custom": "yes", "set-cookie": ["a=1", "b=2"] }).end(JSON.stringify({ ok: "é" }));
+      res
+        .writeHead(201, { "content-type": "application/json", "X-Custom": "yes", "set-cookie": ["a=1", "b=2"] })
+        .end(JSON.stringify({ ok: "é" }));
     });
-    const response = await nodeFetch(`${url}/things?x=1`, { method: "post", headers: { "Content-Type": "application/json", Authorization: "Bearer t" }, body: JSON.stringify({ name: "é" }) });
+    const response = await nodeFetch(`${url}/things?x=1`, {
+      method: "post",
+      headers: { "Content-Type": "application/json", Authorization: "Bearer t" },
+      body: JSON.stringify({ name: "é" }),
+    });
     expect(seen[0]).toMatchObject({ method: "POST", path: "/things?x=1", body: '{"name":"é"}' });
-    expect(seen[0]!.headers).toMatchObject({ "content-type": "application/json", authorization: "Bearer t", "content-length": String(Buffer.byteLength('{"name":"é"}')) });
+    expect(seen[0]!.headers).toMatchObject({
+      "content-type": "application/json",
+      authorization: "Bearer t",
+      "content-length": String(Buffer.byteLength('{"name":"é"}')),
+    });
     expect(response.status).toBe(201);
     expect(response.ok).toBe(true);
     expect(response.url).toBe(`${url}/things?x=1`);
@@ -54,7 +64,11 @@ describe("nodeFetch", () => {
     expect(response.headers.get("X-CUSTOM")).toBe("yes");
     expect(response.headers.get("missing")).toBeNull();
     // What octokit does with the headers: iterate them as [name, value] pairs, names in lower case.
-    expect(Object.fromEntries(response.headers)).toMatchObject({ "content-type": "application/json", "x-custom": "yes", "set-cookie": "a=1, b=2" });
+    expect(Object.fromEntries(response.headers)).toMatchObject({
+      "content-type": "application/json",
+      "x-custom": "yes",
+      "set-cookie": "a=1, b=2",
+    });
     expect(await response.json()).toEqual({ ok: "é" });
 
     await nodeFetch(url, { method: "PUT", body: new TextEncoder().encode("bytes") });
@@ -103,7 +117,11 @@ describe("nodeFetch", () => {
 
   it("gives up after 20 redirects with fetch's TypeError", async () => {
     const { url } = await serve((_req, res) => res.writeHead(302, { location: "/again" }).end());
-    await expect(nodeFetch(url)).rejects.toMatchObject({ name: "TypeError", message: "fetch failed", cause: { message: "redirect count exceeded" } });
+    await expect(nodeFetch(url)).rejects.toMatchObject({
+      name: "TypeError",
+      message: "fetch failed",
+      cause: { message: "redirect count exceeded" },
+    });
   });
 
   it("rejects with the signal's reason when aborted, and with a TypeError carrying the socket's code when nothing listens", async () => {
@@ -115,17 +133,28 @@ describe("nodeFetch", () => {
 
     const closed = await serve(() => undefined);
     await closers.pop()!();
-    await expect(nodeFetch(closed.url)).rejects.toMatchObject({ name: "TypeError", message: "fetch failed", cause: { code: "ECONNREFUSED" } });
+    await expect(nodeFetch(closed.url)).rejects.toMatchObject({
+      name: "TypeError",
+      message: "fetch failed",
+      cause: { code: "ECONNREFUSED" },
+    });
   });
 
   it("carries octokit's requests to GitHub: data on success, a RequestError with the status otherwise", async () => {
     const github = await startFakeGitHub({ seed: { repositories: [{ owner: "octo-org", name: "widgets" }], issues: [{ number: 1 }] } });
     closers.push(() => github.close());
     const octokit = new Octokit({ auth: "token ghs_test", baseUrl: github.url, request: { fetch: nodeFetch } });
-    const created = await octokit.request("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", { owner: "octo-org", repo: "widgets", issue_number: 1, body: "hello" });
+    const created = await octokit.request("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", {
+      owner: "octo-org",
+      repo: "widgets",
+      issue_number: 1,
+      body: "hello",
+    });
     expect(created.status).toBe(201);
     expect(created.data.body).toBe("hello");
     expect(created.headers["content-type"]).toMatch(/application\/json/);
-    await expect(octokit.request("GET /repos/{owner}/{repo}/contents/{path}", { owner: "octo-org", repo: "widgets", path: "missing.yml" })).rejects.toMatchObject({ status: 404 });
+    await expect(
+      octokit.request("GET /repos/{owner}/{repo}/contents/{path}", { owner: "octo-org", repo: "widgets", path: "missing.yml" }),
+    ).rejects.toMatchObject({ status: 404 });
   });
 });

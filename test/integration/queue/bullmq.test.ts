@@ -22,7 +22,10 @@ it("stops at once after starting without an unhandled 'Connection is closed'", a
   process.on("unhandledRejection", record);
   try {
     for (let i = 0; i < 40; i++) {
-      const queue = new BullWorkQueue({ connection: { host: "127.0.0.1", port: 6379, maxRetriesPerRequest: null }, prefix: `${prefix}-${i}` });
+      const queue = new BullWorkQueue({
+        connection: { host: "127.0.0.1", port: 6379, maxRetriesPerRequest: null },
+        prefix: `${prefix}-${i}`,
+      });
       queue.start({ process: async () => ({ kind: "done" }), onFailed: async () => undefined });
       await new Promise((resolve) => setTimeout(resolve, i % 5));
       await queue.stop();

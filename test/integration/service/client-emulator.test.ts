@@ -32,13 +32,24 @@ afterEach(async () => {
 });
 
 function client(overrides: Partial<AgentRunClientOptions> = {}) {
-  return new AgentRunClient({ baseUrl: emulator.url, token: "token-org-1", orgId: 1, timeScale: SCALE, backoff: { minMs: 5, maxMs: 20 }, ...overrides });
+  return new AgentRunClient({
+    baseUrl: emulator.url,
+    token: "token-org-1",
+    orgId: 1,
+    timeScale: SCALE,
+    backoff: { minMs: 5, maxMs: 20 },
+    ...overrides,
+  });
 }
 
 describe("every endpoint of the spec", () => {
   it("create → get → wait → logs → resume → wait, with the spec's shapes", async () => {
     const c = client();
-    const created = await c.createRun({ prompt: "Fix the flaky test", metadata: { source_type: "API", ticket: "T-1" }, agent_type: "native" });
+    const created = await c.createRun({
+      prompt: "Fix the flaky test",
+      metadata: { source_type: "API", ticket: "T-1" },
+      agent_type: "native",
+    });
     expect(created).toMatchObject({ organization_id: 1, metadata: { source_type: "API", ticket: "T-1" } });
     expect(typeof created.web_url).toBe("string");
 
@@ -55,7 +66,8 @@ describe("every endpoint of the spec", () => {
     expect(resumed.id).toBe(created.id);
     expect(classifyRunStatus((await c.waitForRun(created.id, { intervalMs: { initial: 5, max: 20 } })).status)).toBe("succeeded");
     const messages: string[] = [];
-    for await (const entry of c.iterateLogs(created.id)) if (entry.message_type === "USER_MESSAGE") messages.push(JSON.stringify(entry.observation));
+    for await (const entry of c.iterateLogs(created.id))
+      if (entry.message_type === "USER_MESSAGE") messages.push(JSON.stringify(entry.observation));
     expect(messages.join()).toContain("Also add a regression test");
   });
 
@@ -127,7 +139,13 @@ describe("client-side rate budget", () => {
   // The client's own scale too: it sets the wait after a 429 the budget did not foresee, which at
   // real scale (a whole minute) outlasted the test instead of letting it report the 429.
   const budgeted = () =>
-    new AgentRunClient({ baseUrl: slow.url, token: "token-org-1", orgId: 1, timeScale: BUDGET_SCALE, budget: createInProcessBudget({ timeScale: BUDGET_SCALE, marginMs: 400 }) });
+    new AgentRunClient({
+      baseUrl: slow.url,
+      token: "token-org-1",
+      orgId: 1,
+      timeScale: BUDGET_SCALE,
+      budget: createInProcessBudget({ timeScale: BUDGET_SCALE, marginMs: 400 }),
+    });
 
   it("a burst of 100 calls through one client draws zero 429s", async () => {
     const c = budgeted();
@@ -149,7 +167,9 @@ describe("client-side rate budget", () => {
 
   it("without the client's budget the same burst does draw 429s (the limits are real)", async () => {
     const raw = await Promise.all(
-      Array.from({ length: 70 }, () => fetch(`${emulator.url}/v1/organizations/1/agent/run/1`, { headers: { authorization: "Bearer token-org-1" } }).then((r) => r.status)),
+      Array.from({ length: 70 }, () =>
+        fetch(`${emulator.url}/v1/organizations/1/agent/run/1`, { headers: { authorization: "Bearer token-org-1" } }).then((r) => r.status),
+      ),
     );
     expect(raw.filter((s) => s === 429).length).toBeGreaterThan(0);
   });

@@ -82,7 +82,9 @@ describe.each([
     });
 
     it("keeps unknown response fields and accepts nulls (tolerant reader)", async () => {
-      const { client } = await serve([{ status: 200, body: { id: 3, status: null, web_url: null, git_host_pull_requests: null, brand_new_field: { a: 1 } } }]);
+      const { client } = await serve([
+        { status: 200, body: { id: 3, status: null, web_url: null, git_host_pull_requests: null, brand_new_field: { a: 1 } } },
+      ]);
       const got = await client.getRun(3);
       expect(got.id).toBe(3);
       expect((got as Record<string, unknown>).brand_new_field).toEqual({ a: 1 });
@@ -137,7 +139,9 @@ describe.each([
     ];
     for (const [status, type, hint] of statuses) {
       it(`${status}`, async () => {
-        const { server, client } = await serve([{ status, body: { detail: [{ loc: ["body", "prompt"], msg: "field required", type: "missing" }] } }]);
+        const { server, client } = await serve([
+          { status, body: { detail: [{ loc: ["body", "prompt"], msg: "field required", type: "missing" }] } },
+        ]);
         const error = await client.getRun(5).catch((e: unknown) => e);
         expect(error).toBeInstanceOf(type);
         const message = (error as Error).message;
@@ -172,13 +176,19 @@ describe.each([
     });
 
     it("never repeats a create after a 500: the service may have started the run", async () => {
-      const { server, client } = await serve([{ status: 500, body: { detail: "oops" } }, { status: 200, body: run(1) }]);
+      const { server, client } = await serve([
+        { status: 500, body: { detail: "oops" } },
+        { status: 200, body: run(1) },
+      ]);
       await expect(client.createRun({ prompt: "x" })).rejects.toThrow(ServerError);
       expect(server.requests).toHaveLength(1);
     });
 
     it("never repeats a create after a timeout", async () => {
-      const { server, client } = await serve([{ status: 200, body: run(1), delayMs: 1500 }, { status: 200, body: run(2) }]);
+      const { server, client } = await serve([
+        { status: 200, body: run(1), delayMs: 1500 },
+        { status: 200, body: run(2) },
+      ]);
       await expect(client.createRun({ prompt: "x" })).rejects.toThrow(TimeoutError);
       expect(server.requests).toHaveLength(1);
     });
@@ -192,7 +202,10 @@ describe.each([
     });
 
     it("repeats a create after a 429 (the service did not act), honouring Retry-After", async () => {
-      const { server, client } = await serve([{ status: 429, body: { detail: "slow down" }, headers: { "retry-after": "1" } }, { status: 200, body: run(4) }]);
+      const { server, client } = await serve([
+        { status: 429, body: { detail: "slow down" }, headers: { "retry-after": "1" } },
+        { status: 200, body: run(4) },
+      ]);
       const created = await client.createRun({ prompt: "x" });
       expect(created.id).toBe(4);
       expect(server.requests).toHaveLength(2);
@@ -244,15 +257,22 @@ describe.each([
         { status: 200, body: run(2, { status: "COMPLETE", summary: "done" }) },
       ]);
       const seen: string[] = [];
-      const final = await client.waitForRun(2, { intervalMs: { initial: 5, max: 10 }, onUpdate: (r, phase) => seen.push(`${r.status}:${phase}`) });
+      const final = await client.waitForRun(2, {
+        intervalMs: { initial: 5, max: 10 },
+        onUpdate: (r, phase) => seen.push(`${r.status}:${phase}`),
+      });
       expect(final.summary).toBe("done");
       expect(seen).toEqual(["PENDING:in_progress", "ACTIVE:in_progress", "SOMETHING_NEW:unknown", "COMPLETE:succeeded"]);
       expect(server.requests).toHaveLength(5);
     });
 
     it("stops at the deadline with the last run and its link", async () => {
-      const { client } = await serve(Array.from({ length: 50 }, () => ({ status: 200, body: run(2, { status: "ACTIVE", web_url: "http://x/runs/2" }) })));
-      const error = await client.waitForRun(2, { deadline: Date.now() + 150, intervalMs: { initial: 20, max: 20 } }).catch((e: unknown) => e);
+      const { client } = await serve(
+        Array.from({ length: 50 }, () => ({ status: 200, body: run(2, { status: "ACTIVE", web_url: "http://x/runs/2" }) })),
+      );
+      const error = await client
+        .waitForRun(2, { deadline: Date.now() + 150, intervalMs: { initial: 20, max: 20 } })
+        .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(DeadlineError);
       expect((error as Error).message).toContain("http://x/runs/2");
       expect((error as { lastRun?: { status?: string } }).lastRun?.status).toBe("ACTIVE");

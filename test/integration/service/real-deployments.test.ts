@@ -53,15 +53,23 @@ function clientFor(emu: { url: string; token?: string; orgId?: number }, overrid
 describe.each(["spec", "fastapi"] as const)("errors in the %s style", (errorStyle) => {
   it("401, 403 and 404 are their own classes and carry the server's words", async () => {
     const emu = await emulator({ errorStyle });
-    const unauthorized = await clientFor(emu, { token: "not-a-token" }).client.getRun(1).catch((e: unknown) => e);
+    const unauthorized = await clientFor(emu, { token: "not-a-token" })
+      .client.getRun(1)
+      .catch((e: unknown) => e);
     expect(unauthorized).toBeInstanceOf(AuthenticationError);
     expect((unauthorized as Error).message).toContain("Server said: invalid API token");
-    const forbidden = await clientFor(emu, { orgId: 5 }).client.getRun(1).catch((e: unknown) => e);
+    const forbidden = await clientFor(emu, { orgId: 5 })
+      .client.getRun(1)
+      .catch((e: unknown) => e);
     expect(forbidden).toBeInstanceOf(PermissionError);
     expect((forbidden as Error).message).toContain("no access to organization 5");
-    const missing = await clientFor(emu).client.getRun(77).catch((e: unknown) => e);
+    const missing = await clientFor(emu)
+      .client.getRun(77)
+      .catch((e: unknown) => e);
     expect(missing).toBeInstanceOf(NotFoundError);
-    expect((missing as Error).message).toMatch(errorStyle === "fastapi" ? /Server said: Agent run not found\./ : /Server said: agent run 77 not found/);
+    expect((missing as Error).message).toMatch(
+      errorStyle === "fastapi" ? /Server said: Agent run not found\./ : /Server said: agent run 77 not found/,
+    );
   });
 
   it("a rejected field is named: the error class, its fields and its message", async () => {
@@ -141,7 +149,9 @@ describe("the logs endpoint at either path", () => {
   });
 
   it("a bad logs path setting is refused when the client is made", () => {
-    expect(() => new AgentRunClient({ baseUrl: "http://127.0.0.1:1", token: "t", orgId: 1, logsPath: "beta" as never })).toThrow(/logs path must be auto, spec or alpha/);
+    expect(() => new AgentRunClient({ baseUrl: "http://127.0.0.1:1", token: "t", orgId: 1, logsPath: "beta" as never })).toThrow(
+      /logs path must be auto, spec or alpha/,
+    );
   });
 });
 
@@ -227,7 +237,10 @@ describe("optional endpoints: detected, never assumed", () => {
   });
 
   it("a 405 turns the feature off too; other failures are errors, not `unsupported`", async () => {
-    const server = await startScriptedServer([{ status: 405, body: { detail: "Method Not Allowed" } }, { status: 403, body: { message: "no", status_code: 403 } }]);
+    const server = await startScriptedServer([
+      { status: 405, body: { detail: "Method Not Allowed" } },
+      { status: 403, body: { message: "no", status_code: 403 } },
+    ]);
     running.push(server);
     const { client, logged } = clientFor({ url: server.url });
     expect((await client.listRuns()).kind).toBe("unsupported");
@@ -261,7 +274,10 @@ describe("requests sent ahead (the Action's head start)", () => {
     const emu = await emulator({ repositories: [{ id: 31, full_name: "octo-org/widgets" }] });
     const failed = Promise.reject(Object.assign(new TypeError("fetch failed"), { cause: { code: "ECONNREFUSED" } }));
     failed.catch(() => undefined);
-    const elsewhere = nodeFetch(new URL(`${emu.url}${repos(emu)}?skip=100&limit=100`), { method: "GET", headers: { authorization: `Bearer ${emu.token}` } });
+    const elsewhere = nodeFetch(new URL(`${emu.url}${repos(emu)}?skip=100&limit=100`), {
+      method: "GET",
+      headers: { authorization: `Bearer ${emu.token}` },
+    });
     const { client } = clientFor(emu, {
       fetch: nodeFetch,
       sentAhead: [

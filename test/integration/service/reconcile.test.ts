@@ -22,7 +22,14 @@ async function emulator(options: EmulatorOptions = {}): Promise<RunningEmulator>
 }
 
 function clientFor(url: string, logged: string[] = []) {
-  return new AgentRunClient({ baseUrl: url, token: "emulator-token", orgId: 1, timeScale: 0.001, backoff: { minMs: 5, maxMs: 20 }, logger: { warn: (m) => logged.push(m) } });
+  return new AgentRunClient({
+    baseUrl: url,
+    token: "emulator-token",
+    orgId: 1,
+    timeScale: 0.001,
+    backoff: { minMs: 5, maxMs: 20 },
+    logger: { warn: (m) => logged.push(m) },
+  });
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -44,10 +51,18 @@ describe("findInterruptedRun against the emulator", () => {
     const emu = await emulator();
     const client = clientFor(emu.url);
     const sentAt = Date.now() - 1;
-    const ours = await client.createRun({ prompt: "ours", metadata: withBridgeTaskId({ delivery_id: "d-1", source_type: "GIT_HOST" }, 17) });
+    const ours = await client.createRun({
+      prompt: "ours",
+      metadata: withBridgeTaskId({ delivery_id: "d-1", source_type: "GIT_HOST" }, 17),
+    });
     for (let i = 0; i < 12; i++) await client.createRun({ prompt: `later ${i}`, metadata: { delivery_id: `d-${i + 2}` } });
 
-    const found = await findInterruptedRun(client, { sentAfter: sentAt, match: { delivery_id: "d-1", bridge_task_id: 17 }, pageSize: 5, clockSkewMs: 0 });
+    const found = await findInterruptedRun(client, {
+      sentAfter: sentAt,
+      match: { delivery_id: "d-1", bridge_task_id: 17 },
+      pageSize: 5,
+      clockSkewMs: 0,
+    });
     expect(found).toMatchObject({ kind: "found", pagesRead: 3, run: { id: ours.id, metadata: { bridge_task_id: "17" } } });
     expect(listRequests(emu)).toBe(3);
   });
@@ -65,7 +80,13 @@ describe("findInterruptedRun against the emulator", () => {
     const emu = await emulator();
     const client = clientFor(emu.url);
     const sentAt = await history(client, 12, 7);
-    const result = await findInterruptedRun(client, { sentAfter: sentAt, match: { delivery_id: "lost" }, pageSize: 5, clockSkewMs: 0, maxPages: 10 });
+    const result = await findInterruptedRun(client, {
+      sentAfter: sentAt,
+      match: { delivery_id: "lost" },
+      pageSize: 5,
+      clockSkewMs: 0,
+      maxPages: 10,
+    });
     // Seven new runs fill a page and a half: the first old run is on page 2.
     expect(result).toEqual({ kind: "not_found", pagesRead: 2 });
     expect(listRequests(emu)).toBe(2);
@@ -84,14 +105,23 @@ describe("findInterruptedRun against the emulator", () => {
     const emu = await emulator();
     const client = clientFor(emu.url);
     await client.createRun({ prompt: "x", metadata: { delivery_id: "other" } });
-    expect(await findInterruptedRun(client, { sentAfter: 0, match: { delivery_id: "lost" }, clockSkewMs: 0 })).toEqual({ kind: "not_found", pagesRead: 1 });
+    expect(await findInterruptedRun(client, { sentAfter: 0, match: { delivery_id: "lost" }, clockSkewMs: 0 })).toEqual({
+      kind: "not_found",
+      pagesRead: 1,
+    });
   });
 
   it("inconclusive when the pages allowed do not reach back to the send", async () => {
     const emu = await emulator();
     const client = clientFor(emu.url);
     const sentAt = await history(client, 3, 12);
-    const result = await findInterruptedRun(client, { sentAfter: sentAt, match: { delivery_id: "lost" }, pageSize: 5, maxPages: 2, clockSkewMs: 0 });
+    const result = await findInterruptedRun(client, {
+      sentAfter: sentAt,
+      match: { delivery_id: "lost" },
+      pageSize: 5,
+      maxPages: 2,
+      clockSkewMs: 0,
+    });
     expect(result).toMatchObject({ kind: "inconclusive", pagesRead: 2, reason: expect.stringContaining("2 page(s)") });
     expect(listRequests(emu)).toBe(2);
   });
@@ -110,14 +140,24 @@ describe("findInterruptedRun against the emulator", () => {
   it("refuses to match on nothing (it would adopt any recent run)", async () => {
     const emu = await emulator();
     await expect(findInterruptedRun(clientFor(emu.url), { sentAfter: Date.now(), match: {} })).rejects.toThrow(RequestValidationError);
-    await expect(findInterruptedRun(clientFor(emu.url), { sentAfter: Date.now(), match: { delivery_id: "" } })).rejects.toThrow(/delivery_id or bridge_task_id/);
+    await expect(findInterruptedRun(clientFor(emu.url), { sentAfter: Date.now(), match: { delivery_id: "" } })).rejects.toThrow(
+      /delivery_id or bridge_task_id/,
+    );
     expect(listRequests(emu)).toBe(0);
   });
 });
 
 describe("findInterruptedRun against listings the emulator does not produce", () => {
-  const run = (id: number, createdAt: string, deliveryId = `d-${id}`) => ({ id, status: "ACTIVE", created_at: createdAt, metadata: { delivery_id: deliveryId } });
-  const page = (items: unknown[], total?: number) => ({ status: 200, body: { items, ...(total !== undefined ? { total } : {}), page: 1, size: items.length } });
+  const run = (id: number, createdAt: string, deliveryId = `d-${id}`) => ({
+    id,
+    status: "ACTIVE",
+    created_at: createdAt,
+    metadata: { delivery_id: deliveryId },
+  });
+  const page = (items: unknown[], total?: number) => ({
+    status: 200,
+    body: { items, ...(total !== undefined ? { total } : {}), page: 1, size: items.length },
+  });
 
   async function serve(script: ScriptedResponse[]) {
     const server = await startScriptedServer(script);
@@ -134,7 +174,11 @@ describe("findInterruptedRun against listings the emulator does not produce", ()
       expect(parseServiceTimestamp("not a time")).toBeUndefined();
       // The send was at 11:20:00 UTC: a run at 11:19:00 (no zone) is before it, so the search stops there.
       const { client, server } = await serve([page([run(9, "2025-06-21 11:21:00"), run(8, "2025-06-21 11:19:00")], 50)]);
-      const result = await findInterruptedRun(client, { sentAfter: Date.UTC(2025, 5, 21, 11, 20, 0), match: { delivery_id: "lost" }, clockSkewMs: 0 });
+      const result = await findInterruptedRun(client, {
+        sentAfter: Date.UTC(2025, 5, 21, 11, 20, 0),
+        match: { delivery_id: "lost" },
+        clockSkewMs: 0,
+      });
       expect(result).toEqual({ kind: "not_found", pagesRead: 1 });
       expect(server.requests.map((r) => r.path)).toEqual(["/v1/organizations/1/agent/runs?skip=0&limit=100"]);
     } finally {
@@ -145,7 +189,11 @@ describe("findInterruptedRun against listings the emulator does not produce", ()
 
   it("a listing that is not newest first is inconclusive, never not_found", async () => {
     const { client } = await serve([page([run(1, "2025-06-21T10:00:00Z"), run(2, "2025-06-21T12:00:00Z")], 2)]);
-    const result = await findInterruptedRun(client, { sentAfter: Date.UTC(2025, 5, 21, 11), match: { delivery_id: "lost" }, clockSkewMs: 0 });
+    const result = await findInterruptedRun(client, {
+      sentAfter: Date.UTC(2025, 5, 21, 11),
+      match: { delivery_id: "lost" },
+      clockSkewMs: 0,
+    });
     expect(result).toMatchObject({ kind: "inconclusive", reason: expect.stringContaining("newest first") });
   });
 

@@ -47,14 +47,23 @@ describe("the status page", () => {
       backend: "redis",
       inFlight: [task({})],
       held: [],
-      failures: [task({ id: 2, state: "abandoned", runId: null, webUrl: "javascript:alert(1)", error: "The bridge restarted <i>mid-call</i>.", updatedAt: NOW - 3_600_000 })],
+      failures: [
+        task({
+          id: 2,
+          state: "abandoned",
+          runId: null,
+          webUrl: "javascript:alert(1)",
+          error: "The bridge restarted <i>mid-call</i>.",
+          updatedAt: NOW - 3_600_000,
+        }),
+      ],
       budget: usage,
     };
     const html = renderStatusPage(snapshot, { githubWebUrl: "https://ghe.example.com/" });
     expect(html).toContain('<td data-label="Run"><a href="https://agents.example.com/runs/42">#42</a></td>');
     expect(html).toContain('<a href="https://ghe.example.com/octo-org/widgets/issues/7">octo-org/widgets#7</a>');
     expect(html).toContain("watching (RUNNING)");
-    expect(html).toContain("<td data-label=\"Age\">1m 5s</td>");
+    expect(html).toContain('<td data-label="Age">1m 5s</td>');
     expect(html).toContain("Writing `src/&lt;b&gt;.ts`");
     expect(html).toContain("The bridge restarted &lt;i&gt;mid-call&lt;/i&gt;.");
     expect(html).not.toContain("javascript:");

@@ -30,7 +30,9 @@ async function connectRedis(): Promise<Redis> {
   try {
     await redis.connect();
   } catch (error) {
-    throw new Error(`Redis at ${REDIS.host}:${REDIS.port} is not reachable (${(error as Error).message}): start redis-server; these tests do not skip without it`);
+    throw new Error(
+      `Redis at ${REDIS.host}:${REDIS.port} is not reachable (${(error as Error).message}): start redis-server; these tests do not skip without it`,
+    );
   }
   cleanups.push(async () => {
     if (redis.status === "ready") await redis.quit();
@@ -189,7 +191,11 @@ describe.each([
     expect(await store.getTask(oldAbandoned.id)).toBeNull();
     expect(await store.lastFinishedTaskForThread("octo-org", "widgets", 1)).toBeNull();
     expect(await store.lastWebUrlForRun(10)).toBeNull();
-    expect(ids([await store.getTask(oldButTouched.id), await store.getTask(oldWatching.id), await store.getTask(newDone.id)])).toEqual([oldButTouched.id, oldWatching.id, newDone.id]);
+    expect(ids([await store.getTask(oldButTouched.id), await store.getTask(oldWatching.id), await store.getTask(newDone.id)])).toEqual([
+      oldButTouched.id,
+      oldWatching.id,
+      newDone.id,
+    ]);
     expect(await store.countByState()).toEqual({ done: 2, watching: 1 });
     expect(ids(await store.listTasks(["done", "abandoned"]))).toEqual([oldButTouched.id, newDone.id]);
 
@@ -233,7 +239,7 @@ describe.each([
       orgId: 4,
       trackingCommentId: 72,
       reaction: { kind: "review", id: 73 },
-      request: { prompt: "again, with \"quotes\" and ünïcödé", extra: { nested: [1, null, "x"] } },
+      request: { prompt: 'again, with "quotes" and ünïcödé', extra: { nested: [1, null, "x"] } },
       requestedBy: null,
       startedAt: 2_500,
       lastStatus: "RUNNING",
@@ -255,7 +261,14 @@ describe.each([
     expect(await store.getTask(created.id)).toEqual(updated);
     // Patched back to nothing: nulls and false survive the round trip too.
     const cleared = await store.updateTask(created.id, { reaction: null, finalRun: null, watchTimedOut: false, webUrl: null, error: null });
-    expect(cleared).toMatchObject({ reaction: null, finalRun: null, watchTimedOut: false, webUrl: null, error: null, lastStatus: "RUNNING" });
+    expect(cleared).toMatchObject({
+      reaction: null,
+      finalRun: null,
+      watchTimedOut: false,
+      webUrl: null,
+      error: null,
+      lastStatus: "RUNNING",
+    });
   });
 
   it("has no task for an unknown id, and refuses to update one", async () => {
@@ -352,7 +365,10 @@ describe.each([
     const rounds = 30;
     await Promise.all(
       Array.from({ length: rounds }, (_, i) => [
-        store.updateTask(task.id, { progress: { logsSeen: i, currentStep: `step ${i}`, errors: [], lastSteps: [], finalAnswer: null }, nextPollAt: i }),
+        store.updateTask(task.id, {
+          progress: { logsSeen: i, currentStep: `step ${i}`, errors: [], lastSteps: [], finalAnswer: null },
+          nextPollAt: i,
+        }),
         another.updateTask(task.id, { lastStatus: `status ${i}`, webUrl: `https://agents.example/runs/5?v=${i}`, lastEditAt: i }),
       ]).flat(),
     );
@@ -368,7 +384,8 @@ describe.each([
     const { store } = await open({});
     const states = ["queued", "watching", "queued", "held", "watching", "done", "queued"] as const;
     const tasks = [];
-    for (const [i, state] of states.entries()) tasks.push(await store.insertTask(newTask("octo-org", i, { state, runId: state === "held" ? null : 100 + i })));
+    for (const [i, state] of states.entries())
+      tasks.push(await store.insertTask(newTask("octo-org", i, { state, runId: state === "held" ? null : 100 + i })));
     expect(await store.countByState()).toEqual({ queued: 3, watching: 2, held: 1, done: 1 });
 
     const waiting = tasks.filter((t) => t.state === "queued" || t.state === "watching").map((t) => t.id);
@@ -454,7 +471,12 @@ describe("RedisBridgeStore", () => {
     for (const task of [first, second]) await store.updateTask(task.id, { state: "done" });
     await store.prune(-1);
     expect((await keysUnder(client, keyPrefix)).sort()).toEqual(
-      [`${keyPrefix}:check-attempts:octo-org/widgets#1`, `${keyPrefix}:check-shas:octo-org/widgets`, `${keyPrefix}:run-branches`, `${keyPrefix}:task:next-id`].sort(),
+      [
+        `${keyPrefix}:check-attempts:octo-org/widgets#1`,
+        `${keyPrefix}:check-shas:octo-org/widgets`,
+        `${keyPrefix}:run-branches`,
+        `${keyPrefix}:task:next-id`,
+      ].sort(),
     );
   });
 
@@ -534,14 +556,28 @@ describe("SqliteBridgeStore migrations", () => {
     await first.close();
     // Make it look like 0.1: no 0.2 columns, and the time-out smuggled inside the final run.
     const raw = new Database(file);
-    raw.exec("ALTER TABLE tasks DROP COLUMN watch_timed_out; ALTER TABLE tasks DROP COLUMN acknowledged_at; ALTER TABLE tasks DROP COLUMN sent_at; ALTER TABLE tasks DROP COLUMN received_at;");
-    raw.prepare("UPDATE tasks SET final_run = ? WHERE id = ?").run(JSON.stringify({ id: 1, status: "RUNNING", __watchTimedOut: true }), timedOut.id);
+    raw.exec(
+      "ALTER TABLE tasks DROP COLUMN watch_timed_out; ALTER TABLE tasks DROP COLUMN acknowledged_at; ALTER TABLE tasks DROP COLUMN sent_at; ALTER TABLE tasks DROP COLUMN received_at;",
+    );
+    raw
+      .prepare("UPDATE tasks SET final_run = ? WHERE id = ?")
+      .run(JSON.stringify({ id: 1, status: "RUNNING", __watchTimedOut: true }), timedOut.id);
     raw.close();
 
     const reopened = new SqliteBridgeStore(file);
-    expect(await reopened.getTask(timedOut.id)).toMatchObject({ watchTimedOut: true, finalRun: { id: 1, status: "RUNNING" }, acknowledgedAt: 50_000, sentAt: null });
+    expect(await reopened.getTask(timedOut.id)).toMatchObject({
+      watchTimedOut: true,
+      finalRun: { id: 1, status: "RUNNING" },
+      acknowledgedAt: 50_000,
+      sentAt: null,
+    });
     expect((await reopened.getTask(timedOut.id))!.finalRun).not.toHaveProperty("__watchTimedOut");
-    expect(await reopened.getTask(sending.id)).toMatchObject({ watchTimedOut: false, finalRun: null, acknowledgedAt: 50_000, sentAt: 60_000 });
+    expect(await reopened.getTask(sending.id)).toMatchObject({
+      watchTimedOut: false,
+      finalRun: null,
+      acknowledgedAt: 50_000,
+      sentAt: 60_000,
+    });
     await reopened.close();
   });
 });

@@ -24,7 +24,11 @@ describe("configuration from strings (the Action's inputs)", () => {
     const visit = (properties: Record<string, JsonSchemaNode>, prefix: string) => {
       for (const [key, node] of Object.entries(properties)) {
         if (node.properties) visit(node.properties, `${prefix}${key}.`);
-        else fromJsonSchema.set(`${prefix}${key}`, node.type === "boolean" ? "boolean" : node.type === "integer" ? "integer" : node.type === "array" ? "list" : "string");
+        else
+          fromJsonSchema.set(
+            `${prefix}${key}`,
+            node.type === "boolean" ? "boolean" : node.type === "integer" ? "integer" : node.type === "array" ? "list" : "string",
+          );
       }
     };
     visit((z.toJSONSchema(RepoConfigSchema, { io: "input" }) as JsonSchemaNode).properties ?? {}, "");
@@ -38,9 +42,9 @@ describe("configuration from strings (the Action's inputs)", () => {
         "check_suite.enabled": "TRUE",
         "check_suite.max_attempts": " 5 ",
         "permissions.users": "alice\nbob, carol\n",
-        "repo_id": "12",
-        "model": "",
-        "instructions": "Keep it short.",
+        repo_id: "12",
+        model: "",
+        instructions: "Keep it short.",
       },
       file,
     );
@@ -61,7 +65,11 @@ describe("configuration from strings (the Action's inputs)", () => {
   });
 
   it("a string that is not its type reaches the schema unchanged, named as the caller names it", () => {
-    const input = configInputFromStrings({ "check_suite.enabled": "yes", "check_suite.max_attempts": "three", "chek_suite.enabled": "true" });
+    const input = configInputFromStrings({
+      "check_suite.enabled": "yes",
+      "check_suite.max_attempts": "three",
+      "chek_suite.enabled": "true",
+    });
     const result = parseRepoConfig(input, { label: (path) => `input \`${path.replace(/[._]/g, "-")}\`` });
     expect(result).toEqual({
       ok: false,

@@ -44,9 +44,16 @@ describe("schema/agent-run.schema.json", () => {
     const raw = { check_suite: { auto_fix: true } };
     expect(validate(raw)).toBe(false);
     expect(validate.errors).toContainEqual(
-      expect.objectContaining({ instancePath: "/check_suite", keyword: "additionalProperties", params: { additionalProperty: "auto_fix" } }),
+      expect.objectContaining({
+        instancePath: "/check_suite",
+        keyword: "additionalProperties",
+        params: { additionalProperty: "auto_fix" },
+      }),
     );
-    expect(parseRepoConfig(raw)).toEqual({ ok: false, errors: [expect.stringMatching(/^`check_suite\.auto_fix`: unknown key .*Did you mean `enabled`\?/)] });
+    expect(parseRepoConfig(raw)).toEqual({
+      ok: false,
+      errors: [expect.stringMatching(/^`check_suite\.auto_fix`: unknown key .*Did you mean `enabled`\?/)],
+    });
   });
 
   it("accepts `_extends` (Probot resolves it) and an empty file", () => {
@@ -67,7 +74,10 @@ describe("schema/agent-run.schema.json", () => {
       expect([JSON.stringify(raw), validate(raw)]).toEqual([JSON.stringify(raw), false]);
       expect(parseRepoConfig(raw).ok).toBe(false);
     }
-    const full = { limits: { runs_per_thread_per_day: 5, runs_per_repo_per_hour: 10, ci_fixes_per_repo_per_day: 3 }, kill_switch_label: "bot:off" };
+    const full = {
+      limits: { runs_per_thread_per_day: 5, runs_per_repo_per_hour: 10, ci_fixes_per_repo_per_day: 3 },
+      kill_switch_label: "bot:off",
+    };
     expect(validate(full)).toBe(true);
     expect(parseRepoConfig(full).ok).toBe(true);
   });

@@ -61,7 +61,13 @@ instructions: Run npm test before pushing.
     expect(result.config.model).toBe("big-model");
     expect(result.config.agent_type).toBe("partner_code");
     expect(result.config.permissions).toEqual({ minimum: "maintain", users: [], teams: ["my-org/reviewers", "triage"] });
-    expect(result.config.check_suite).toEqual({ enabled: true, max_attempts: 3, branches: ["feature/**"], ignore_checks: [], allow_forks: false });
+    expect(result.config.check_suite).toEqual({
+      enabled: true,
+      max_attempts: 3,
+      branches: ["feature/**"],
+      ignore_checks: [],
+      allow_forks: false,
+    });
     expect(result.config.follow_up).toBe("new");
     expect(result.config.label).toEqual({ enabled: true, name: "agent" });
   });
@@ -80,9 +86,15 @@ describe("parseRepoConfig: errors name the field, what is wrong and what was giv
   });
 
   it("out of range integers", () => {
-    expect(errorsOf({ check_suite: { max_attempts: 0 } })).toEqual(["`check_suite.max_attempts`: must be an integer between 1 and 20 (got 0)"]);
-    expect(errorsOf({ check_suite: { max_attempts: 21 } })).toEqual(["`check_suite.max_attempts`: must be an integer between 1 and 20 (got 21)"]);
-    expect(errorsOf({ check_suite: { max_attempts: 2.5 } })).toEqual(["`check_suite.max_attempts`: must be an integer between 1 and 20 (got 2.5)"]);
+    expect(errorsOf({ check_suite: { max_attempts: 0 } })).toEqual([
+      "`check_suite.max_attempts`: must be an integer between 1 and 20 (got 0)",
+    ]);
+    expect(errorsOf({ check_suite: { max_attempts: 21 } })).toEqual([
+      "`check_suite.max_attempts`: must be an integer between 1 and 20 (got 21)",
+    ]);
+    expect(errorsOf({ check_suite: { max_attempts: 2.5 } })).toEqual([
+      "`check_suite.max_attempts`: must be an integer between 1 and 20 (got 2.5)",
+    ]);
     expect(errorsOf({ repo_id: -1 })).toEqual(["`repo_id`: must be a positive integer (the service's repository id) (got -1)"]);
   });
 
@@ -97,14 +109,18 @@ describe("parseRepoConfig: errors name the field, what is wrong and what was giv
   });
 
   it("enums list the allowed values", () => {
-    expect(errorsOf({ permissions: { minimum: "read" } })).toEqual(['`permissions.minimum`: must be one of: write, maintain, admin (got "read")']);
+    expect(errorsOf({ permissions: { minimum: "read" } })).toEqual([
+      '`permissions.minimum`: must be one of: write, maintain, admin (got "read")',
+    ]);
     expect(errorsOf({ follow_up: "later" })).toEqual(['`follow_up`: must be one of: queue, new (got "later")']);
     expect(errorsOf({ agent_type: "claude" })).toEqual(['`agent_type`: must be one of: native, partner_code (got "claude")']);
   });
 
   it("trigger phrase: one line, no leading or trailing space", () => {
     for (const bad of [" /agent", "/agent\nrun", "", "/agent "]) {
-      expect(errorsOf({ trigger_phrase: bad })[0]).toMatch(/^`trigger_phrase`: must be one line that starts and ends with a non-space character/);
+      expect(errorsOf({ trigger_phrase: bad })[0]).toMatch(
+        /^`trigger_phrase`: must be one line that starts and ends with a non-space character/,
+      );
     }
     expect(TriggerPhraseSchema.parse("@agent do")).toBe("@agent do");
   });
@@ -126,12 +142,18 @@ describe("parseRepoConfig: errors name the field, what is wrong and what was giv
 
   it("instructions are bounded", () => {
     expect(parseRepoConfig({ instructions: "x".repeat(4000) }).ok).toBe(true);
-    expect(errorsOf({ instructions: "x".repeat(4001) })[0]).toMatch(/^`instructions`: must be at most 4000 characters \(got "x+\.\.\.", 4001 characters\)$/);
+    expect(errorsOf({ instructions: "x".repeat(4001) })[0]).toMatch(
+      /^`instructions`: must be at most 4000 characters \(got "x+\.\.\.", 4001 characters\)$/,
+    );
   });
 
   it("a file that is not a mapping", () => {
-    expect(errorsOf(["trigger_phrase"])).toEqual(["configuration: must be a YAML mapping of keys to values, such as `trigger_phrase: /agent` (got a list of 1)"]);
-    expect(errorsOf("/agent")).toEqual(['configuration: must be a YAML mapping of keys to values, such as `trigger_phrase: /agent` (got "/agent")']);
+    expect(errorsOf(["trigger_phrase"])).toEqual([
+      "configuration: must be a YAML mapping of keys to values, such as `trigger_phrase: /agent` (got a list of 1)",
+    ]);
+    expect(errorsOf("/agent")).toEqual([
+      'configuration: must be a YAML mapping of keys to values, such as `trigger_phrase: /agent` (got "/agent")',
+    ]);
   });
 
   it("reports every problem at once", () => {
@@ -141,7 +163,11 @@ describe("parseRepoConfig: errors name the field, what is wrong and what was giv
 
 describe("field schemas compose into other schemas (the Action's inputs)", () => {
   it("a composed schema keeps the defaults and the messages", () => {
-    const ActionInputs = z.strictObject({ trigger_phrase: REPO_CONFIG_FIELDS.trigger_phrase, check_suite: CheckSuiteSchema, api_url: z.string() });
+    const ActionInputs = z.strictObject({
+      trigger_phrase: REPO_CONFIG_FIELDS.trigger_phrase,
+      check_suite: CheckSuiteSchema,
+      api_url: z.string(),
+    });
     expect(ActionInputs.parse({ api_url: "http://x" })).toEqual({
       api_url: "http://x",
       trigger_phrase: "/agent",

@@ -24,11 +24,27 @@ describe("parseWebhookEvent on real payloads", () => {
       kind: "issue_comment",
       name: "issue_comment",
       action: "created",
-      repo: { owner: "Codertocat", name: "Hello-World", fullName: "Codertocat/Hello-World", id: 186853002, private: false, htmlUrl: "https://github.com/Codertocat/Hello-World" },
+      repo: {
+        owner: "Codertocat",
+        name: "Hello-World",
+        fullName: "Codertocat/Hello-World",
+        id: 186853002,
+        private: false,
+        htmlUrl: "https://github.com/Codertocat/Hello-World",
+      },
       installationId: 1,
       sender: { login: "Codertocat", type: "User" },
-      thread: { kind: "issue", number: 1, url: "https://github.com/Codertocat/Hello-World/issues/1", title: "Spelling error in the README file" },
-      comment: { id: 492700400, url: "https://github.com/Codertocat/Hello-World/issues/1#issuecomment-492700400", author: { login: "Codertocat", type: "User" } },
+      thread: {
+        kind: "issue",
+        number: 1,
+        url: "https://github.com/Codertocat/Hello-World/issues/1",
+        title: "Spelling error in the README file",
+      },
+      comment: {
+        id: 492700400,
+        url: "https://github.com/Codertocat/Hello-World/issues/1#issuecomment-492700400",
+        author: { login: "Codertocat", type: "User" },
+      },
     });
     expect(event.comment.body).toBe(payload.comment.body);
     expect(event.raw).toBe(payload);
@@ -39,7 +55,9 @@ describe("parseWebhookEvent on real payloads", () => {
   it("issue_comment on a pull request is a pull request thread", () => {
     const payload = webhookExample("issue_comment", hasAction("created"));
     // Adapted: GitHub marks a pull request's conversation with `issue.pull_request`.
-    (payload.issue as unknown as Record<string, unknown>).pull_request = { url: "https://api.github.com/repos/Codertocat/Hello-World/pulls/1" };
+    (payload.issue as unknown as Record<string, unknown>).pull_request = {
+      url: "https://api.github.com/repos/Codertocat/Hello-World/pulls/1",
+    };
     const event = parseWebhookEvent("issue_comment", payload);
     expect(isPullRequestComment(event)).toBe(true);
     expect(isIssueCommentEvent(event) && event.thread.kind).toBe("pull_request");
@@ -168,7 +186,9 @@ describe("parseWebhookEvent on real payloads", () => {
       runAttempt: 1,
       checkSuiteId: 1291536064,
       isFork: false,
-      pullRequests: [{ number: 2, url: "https://github.com/octo-org/octo-repo/pull/2", headRef: "changes", baseRef: "master", isFork: false }],
+      pullRequests: [
+        { number: 2, url: "https://github.com/octo-org/octo-repo/pull/2", headRef: "changes", baseRef: "master", isFork: false },
+      ],
     });
   });
 
@@ -182,7 +202,12 @@ describe("parseWebhookEvent on real payloads", () => {
   it("other events keep what they have", () => {
     const dispatch = parseWebhookEvent("workflow_dispatch", webhookExample("workflow_dispatch"));
     expect(isOtherEvent(dispatch)).toBe(true);
-    expect(dispatch).toMatchObject({ kind: "other", name: "workflow_dispatch", repo: { fullName: expect.any(String) }, sender: { login: expect.any(String) } });
+    expect(dispatch).toMatchObject({
+      kind: "other",
+      name: "workflow_dispatch",
+      repo: { fullName: expect.any(String) },
+      sender: { login: expect.any(String) },
+    });
     const push = parseWebhookEvent("push", webhookExample("push"));
     expect(push.kind).toBe("other");
     // Actions' schedule payload has no repository at all.
@@ -202,7 +227,9 @@ describe("parseWebhookEvent on real payloads", () => {
     const payload = webhookExample("issue_comment", hasAction("created"));
     delete (payload as unknown as Record<string, unknown>).comment;
     expect(() => parseWebhookEvent("issue_comment", payload)).toThrow(EventPayloadError);
-    expect(() => parseWebhookEvent("issue_comment", payload)).toThrow(/"issue_comment" webhook payload cannot be read: `comment`: .*\(missing\)/);
+    expect(() => parseWebhookEvent("issue_comment", payload)).toThrow(
+      /"issue_comment" webhook payload cannot be read: `comment`: .*\(missing\)/,
+    );
     expect(() => parseWebhookEvent("check_suite", "nope")).toThrow(EventPayloadError);
   });
 });

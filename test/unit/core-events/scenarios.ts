@@ -27,7 +27,9 @@ export function commentEvent(body: string, options: ActorOptions & { action?: st
   const payload = webhookExample("issue_comment", hasAction(options.action ?? "created"));
   payload.comment.body = body;
   if (options.onPullRequest) {
-    (payload.issue as unknown as Record<string, unknown>).pull_request = { url: `https://api.github.com/repos/${payload.repository.full_name}/pulls/${payload.issue.number}` };
+    (payload.issue as unknown as Record<string, unknown>).pull_request = {
+      url: `https://api.github.com/repos/${payload.repository.full_name}/pulls/${payload.issue.number}`,
+    };
     payload.issue.html_url = `${payload.repository.html_url}/pull/${payload.issue.number}`;
   }
   setActor(payload.comment.user, options);
@@ -68,7 +70,10 @@ export interface CiOptions {
 }
 
 export function checkSuiteEvent(conclusion: string | null, options: CiOptions = {}): BridgeEvent {
-  const payload = webhookExample("check_suite", (p) => p.action === (options.action ?? "completed") && p.check_suite.pull_requests.length > 0);
+  const payload = webhookExample(
+    "check_suite",
+    (p) => p.action === (options.action ?? "completed") && p.check_suite.pull_requests.length > 0,
+  );
   (payload.check_suite as unknown as Record<string, unknown>).conclusion = conclusion;
   if (options.appSlug) (payload.check_suite.app as unknown as Record<string, unknown>).slug = options.appSlug;
   for (const pr of payload.check_suite.pull_requests) {
@@ -80,7 +85,10 @@ export function checkSuiteEvent(conclusion: string | null, options: CiOptions = 
 }
 
 export function workflowRunEvent(conclusion: string | null, options: CiOptions & { forkRun?: boolean } = {}): BridgeEvent {
-  const payload = webhookExample("workflow_run", (p) => p.action === (options.action ?? "completed") && p.workflow_run.pull_requests.length > 0);
+  const payload = webhookExample(
+    "workflow_run",
+    (p) => p.action === (options.action ?? "completed") && p.workflow_run.pull_requests.length > 0,
+  );
   (payload.workflow_run as unknown as Record<string, unknown>).conclusion = conclusion;
   // Adapted: the example's pull request belongs to another repository; make it this one's.
   for (const pr of payload.workflow_run.pull_requests) {
@@ -88,7 +96,8 @@ export function workflowRunEvent(conclusion: string | null, options: CiOptions &
     pr.head.repo.id = options.forkPullRequest ? 424242 : payload.repository.id;
     if (options.headRef) pr.head.ref = options.headRef;
   }
-  if (options.forkRun) payload.workflow_run.head_repository = { ...payload.workflow_run.head_repository, id: 424242, full_name: "someone/octo-repo" };
+  if (options.forkRun)
+    payload.workflow_run.head_repository = { ...payload.workflow_run.head_repository, id: 424242, full_name: "someone/octo-repo" };
   if (options.noPullRequests) payload.workflow_run.pull_requests = [];
   payload.workflow_run.name = "CI";
   return parseWebhookEvent("workflow_run", payload);

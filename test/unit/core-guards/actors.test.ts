@@ -2,7 +2,10 @@ import { describe, expect, it } from "vitest";
 import { actsAsPerson, classifyActor, isBotAccount, isBotActor, type BridgeSelf } from "../../../src/core/actors.js";
 
 const app: BridgeSelf = { appSlug: "agent-run", botLogins: ["agent-run[bot]"] };
-const action: BridgeSelf = { botLogins: ["github-actions[bot]", "Helper-Account"], allowedBots: { all: false, logins: ["renovate[bot]", "dependabot"] } };
+const action: BridgeSelf = {
+  botLogins: ["github-actions[bot]", "Helper-Account"],
+  allowedBots: { all: false, logins: ["renovate[bot]", "dependabot"] },
+};
 
 describe("classifyActor", () => {
   it.each([
@@ -33,7 +36,12 @@ describe("classifyActor", () => {
   });
 
   it("isBotAccount is the one bot test", () => {
-    expect([isBotAccount("x[Bot]"), isBotAccount({ login: "x", type: "Bot" }), isBotAccount({ login: "x", type: "User" }), isBotAccount({ login: "x", type: null })]).toEqual([true, true, false, false]);
+    expect([
+      isBotAccount("x[Bot]"),
+      isBotAccount({ login: "x", type: "Bot" }),
+      isBotAccount({ login: "x", type: "User" }),
+      isBotAccount({ login: "x", type: null }),
+    ]).toEqual([true, true, false, false]);
   });
 });
 

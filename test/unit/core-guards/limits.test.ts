@@ -28,7 +28,9 @@ const ago = (...offsets: number[]) => offsets.map((offset) => NOW - offset);
 describe("checkRunLimits", () => {
   it("allows while every window holds fewer starts than its limit", () => {
     expect(checkRunLimits({ starts: none, limits, isCiFix: true, now: NOW })).toEqual({ allowed: true });
-    expect(checkRunLimits({ starts: { thread: ago(1, 2), repo: ago(1, 2, 3), ciFixes: ago(1) }, limits, isCiFix: true, now: NOW })).toEqual({ allowed: true });
+    expect(checkRunLimits({ starts: { thread: ago(1, 2), repo: ago(1, 2, 3), ciFixes: ago(1) }, limits, isCiFix: true, now: NOW })).toEqual(
+      { allowed: true },
+    );
   });
 
   it("counts a sliding window: a start exactly one window ago has left it", () => {
@@ -47,13 +49,19 @@ describe("checkRunLimits", () => {
   it("over the limit (a limit lowered since): frees when enough starts have left, not the first", () => {
     const starts = { ...none, thread: ago(20 * HOUR, 10 * HOUR, 5 * HOUR, 2 * HOUR, HOUR) };
     const verdict = checkRunLimits({ starts, limits, isCiFix: false, now: NOW });
-    expect(verdict).toMatchObject({ allowed: false, over: { limit: "runs_per_thread_per_day", count: 5, freesAt: NOW - 5 * HOUR + 24 * HOUR } });
+    expect(verdict).toMatchObject({
+      allowed: false,
+      over: { limit: "runs_per_thread_per_day", count: 5, freesAt: NOW - 5 * HOUR + 24 * HOUR },
+    });
   });
 
   it("the CI limit applies to CI fixes only", () => {
     const starts = { ...none, ciFixes: ago(HOUR, 2 * HOUR) };
     expect(checkRunLimits({ starts, limits, isCiFix: false, now: NOW })).toEqual({ allowed: true });
-    expect(checkRunLimits({ starts, limits, isCiFix: true, now: NOW })).toMatchObject({ allowed: false, over: { limit: "ci_fixes_per_repo_per_day", count: 2 } });
+    expect(checkRunLimits({ starts, limits, isCiFix: true, now: NOW })).toMatchObject({
+      allowed: false,
+      over: { limit: "ci_fixes_per_repo_per_day", count: 2 },
+    });
   });
 
   it("several limits reached: names the one that frees last", () => {
@@ -63,7 +71,9 @@ describe("checkRunLimits", () => {
   });
 
   it("starts in the future (clock skew between replicas) are not counted", () => {
-    expect(checkRunLimits({ starts: { ...none, thread: [NOW + 1, NOW + 2, NOW + 3] }, limits, isCiFix: false, now: NOW })).toEqual({ allowed: true });
+    expect(checkRunLimits({ starts: { ...none, thread: [NOW + 1, NOW + 2, NOW + 3] }, limits, isCiFix: false, now: NOW })).toEqual({
+      allowed: true,
+    });
   });
 
   it("the defaults are 20 per thread per day, 30 per repository per hour, 20 CI fixes per day", () => {
@@ -86,7 +96,13 @@ describe("one reply per thread per window", () => {
 });
 
 describe("renderOverLimitReply", () => {
-  const over: OverLimit = { limit: "runs_per_thread_per_day", max: 20, count: 20, windowMs: 24 * HOUR, freesAt: NOW + 3 * HOUR + 11 * MIN + 30_000 };
+  const over: OverLimit = {
+    limit: "runs_per_thread_per_day",
+    max: 20,
+    count: 20,
+    windowMs: 24 * HOUR,
+    freesAt: NOW + 3 * HOUR + 11 * MIN + 30_000,
+  };
 
   it("says which limit, its count and when it frees (rounded up to the minute), in one short comment", () => {
     const body = renderOverLimitReply({ over, now: NOW, threadKind: "pull_request" });
@@ -101,12 +117,20 @@ describe("renderOverLimitReply", () => {
   });
 
   it("words each limit for what it counts", () => {
-    expect(renderOverLimitReply({ over: { ...over, limit: "runs_per_repo_per_hour", windowMs: HOUR, count: 31, max: 30 }, now: NOW, threadKind: "issue" })).toContain(
-      "this repository has started 31 runs in the last hour, the limit set by `limits.runs_per_repo_per_hour: 30`",
-    );
-    expect(renderOverLimitReply({ over: { ...over, limit: "ci_fixes_per_repo_per_day", count: 1, max: 1 }, now: NOW, threadKind: "pull_request" })).toContain(
-      "this repository has started 1 CI fix run in the last 24 hours",
-    );
+    expect(
+      renderOverLimitReply({
+        over: { ...over, limit: "runs_per_repo_per_hour", windowMs: HOUR, count: 31, max: 30 },
+        now: NOW,
+        threadKind: "issue",
+      }),
+    ).toContain("this repository has started 31 runs in the last hour, the limit set by `limits.runs_per_repo_per_hour: 30`");
+    expect(
+      renderOverLimitReply({
+        over: { ...over, limit: "ci_fixes_per_repo_per_day", count: 1, max: 1 },
+        now: NOW,
+        threadKind: "pull_request",
+      }),
+    ).toContain("this repository has started 1 CI fix run in the last 24 hours");
     expect(renderOverLimitReply({ over, now: NOW, threadKind: "issue" })).toContain("this issue has started 20 runs");
   });
 });
@@ -138,7 +162,11 @@ describe("facts from the bot's own comments", () => {
   });
 
   it("earlier over-limit replies, by limit and time", () => {
-    const reply = renderOverLimitReply({ over: { limit: "runs_per_repo_per_hour", max: 1, count: 1, windowMs: HOUR, freesAt: NOW }, now: NOW, threadKind: "issue" });
+    const reply = renderOverLimitReply({
+      over: { limit: "runs_per_repo_per_hour", max: 1, count: 1, windowMs: HOUR, freesAt: NOW },
+      now: NOW,
+      threadKind: "issue",
+    });
     const comments = [
       { id: 9, user: bot, created_at: at(5 * MIN), body: reply },
       { id: 10, user: { login: "mallory", type: "User" }, created_at: at(MIN), body: reply },

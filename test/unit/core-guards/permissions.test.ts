@@ -56,7 +56,9 @@ describe("decidePermission: role ≥ minimum OR listed user OR team member", () 
   it("counts a custom role as its base permission", () => {
     expect(effectiveRole({ role: "release-manager", basePermission: "write" })).toBe("write");
     expect(effectiveRole({ role: null })).toBe("none");
-    expect(decidePermission({ login: "eve", repoOwner: "acme", role: "release-manager", basePermission: "write" }, policy()).allowed).toBe(true);
+    expect(decidePermission({ login: "eve", repoOwner: "acme", role: "release-manager", basePermission: "write" }, policy()).allowed).toBe(
+      true,
+    );
   });
 
   it("tells the shell when team look-ups are needed", () => {

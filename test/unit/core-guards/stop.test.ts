@@ -28,8 +28,14 @@ describe("detectStopRequest", () => {
   });
 
   it("in a review comment and in a review body too", () => {
-    expect(detectStopRequest(reviewCommentEvent("@run-bot stop"), config, self)).toMatchObject({ reaction: { kind: "review_comment" }, thread: { kind: "pull_request" } });
-    expect(detectStopRequest(reviewEvent("commented", "/agent stop"), config, self)).toMatchObject({ reaction: null, dedupeKey: expect.stringMatching(/^stop:review:\d+$/) });
+    expect(detectStopRequest(reviewCommentEvent("@run-bot stop"), config, self)).toMatchObject({
+      reaction: { kind: "review_comment" },
+      thread: { kind: "pull_request" },
+    });
+    expect(detectStopRequest(reviewEvent("commented", "/agent stop"), config, self)).toMatchObject({
+      reaction: null,
+      dedupeKey: expect.stringMatching(/^stop:review:\d+$/),
+    });
   });
 
   it("never from a bot, never from an edit, never for an ordinary instruction", () => {
@@ -61,7 +67,9 @@ describe("what the thread is told", () => {
     const reading = readGfm(body);
     expect(reading.hrefs).toEqual([webUrl, webUrl]);
     expect(body).toContain("### ⏹️ Agent run [#1842](https://agents.example.com/runs/1842) stopped by @octocat");
-    expect(body).toContain("The Agent Run Service has no cancel call, so **the run itself may still be working**: stop it on [its page](https://agents.example.com/runs/1842)");
+    expect(body).toContain(
+      "The Agent Run Service has no cancel call, so **the run itself may still be working**: stop it on [its page](https://agents.example.com/runs/1842)",
+    );
     expect(parseTriggerComment(body, TRIGGER)).toBeNull();
   });
 
@@ -73,19 +81,39 @@ describe("what the thread is told", () => {
 
   it("a request stopped before its run existed ends without a run id", () => {
     const queued = newRunMarker({ runId: null, orgId: 42, sourceType: "GIT_HOST" });
-    expect(parseMarker(renderStoppedComment({ marker: queued, stoppedBy: "octocat", role: "run", triggerPhrase: "/agent" }))).toMatchObject({ runId: null, outcome: "stopped" });
+    expect(parseMarker(renderStoppedComment({ marker: queued, stoppedBy: "octocat", role: "run", triggerPhrase: "/agent" }))).toMatchObject(
+      { runId: null, outcome: "stopped" },
+    );
   });
 
   it("the reply: what was stopped and dropped, the cancel note, CI paused on pull requests; never an error when nothing runs", () => {
-    const stopped = renderStopReply({ stoppedBy: "octocat", stopped: { runId: 1842, webUrl }, droppedFollowUps: 2, pullRequest: true, triggerPhrase: "/agent" });
+    const stopped = renderStopReply({
+      stoppedBy: "octocat",
+      stopped: { runId: 1842, webUrl },
+      droppedFollowUps: 2,
+      pullRequest: true,
+      triggerPhrase: "/agent",
+    });
     expect(parseCommentKind(stopped)).toBe("stop");
-    expect(stopped).toContain("⏹️ @octocat, I stopped watching agent run [#1842](https://agents.example.com/runs/1842) and dropped 2 follow-ups waiting for it.");
+    expect(stopped).toContain(
+      "⏹️ @octocat, I stopped watching agent run [#1842](https://agents.example.com/runs/1842) and dropped 2 follow-ups waiting for it.",
+    );
     expect(stopped).toContain("no cancel call");
     expect(stopped).toContain("CI auto-fix is paused on this pull request until the next `/agent` comment.");
     // The person who asked is the only one notified.
-    expect(mentionsIn(readGfm(stopped)).join(" ").match(/@[\w-]+/g)).toEqual(["@octocat"]);
+    expect(
+      mentionsIn(readGfm(stopped))
+        .join(" ")
+        .match(/@[\w-]+/g),
+    ).toEqual(["@octocat"]);
 
-    const nothing = renderStopReply({ stoppedBy: "octocat", stopped: null, droppedFollowUps: 0, pullRequest: false, triggerPhrase: "/agent" });
+    const nothing = renderStopReply({
+      stoppedBy: "octocat",
+      stopped: null,
+      droppedFollowUps: 0,
+      pullRequest: false,
+      triggerPhrase: "/agent",
+    });
     expect(nothing).toBe("<!-- agent-run-bridge:stop -->\n⏹️ @octocat, nothing is running in this thread, so there was nothing to stop.");
     expect(parseTriggerComment(nothing, TRIGGER)).toBeNull();
   });
@@ -94,7 +122,13 @@ describe("what the thread is told", () => {
 describe("isCiPausedByStop", () => {
   const bot = { login: "run-bot[bot]", type: "Bot" };
   const human = { login: "octocat", type: "User" };
-  const stopReply = renderStopReply({ stoppedBy: "octocat", stopped: null, droppedFollowUps: 0, pullRequest: true, triggerPhrase: "/agent" });
+  const stopReply = renderStopReply({
+    stoppedBy: "octocat",
+    stopped: null,
+    droppedFollowUps: 0,
+    pullRequest: true,
+    triggerPhrase: "/agent",
+  });
 
   it("paused after the bot answered a stop, until a person's next `/agent` request", () => {
     const base = [
@@ -104,7 +138,9 @@ describe("isCiPausedByStop", () => {
     ];
     expect(isCiPausedByStop(base, config, self)).toBe(true);
     expect(isCiPausedByStop([...base, { id: 4, user: human, body: "looks good" }], config, self)).toBe(true);
-    expect(isCiPausedByStop([...base, { id: 5, user: { login: "helper[bot]", type: "Bot" }, body: "/agent fix" }], config, self)).toBe(true);
+    expect(isCiPausedByStop([...base, { id: 5, user: { login: "helper[bot]", type: "Bot" }, body: "/agent fix" }], config, self)).toBe(
+      true,
+    );
     expect(isCiPausedByStop([...base, { id: 6, user: human, body: "/agent try again" }], config, self)).toBe(false);
     expect(isCiPausedByStop([...base, { id: 6, user: human, body: "/agent stop" }], config, self)).toBe(true);
   });
@@ -127,11 +163,22 @@ describe("the kill switch", () => {
       if ("thread" in event) event.thread.labels = [...event.thread.labels, "agent:off"];
       return event;
     };
-    for (const event of [commentEvent("/agent fix it"), labelEvent("agent"), reviewEvent("changes_requested", "Handle null."), reviewCommentEvent("/agent rename")]) {
+    for (const event of [
+      commentEvent("/agent fix it"),
+      labelEvent("agent"),
+      reviewEvent("changes_requested", "Handle null."),
+      reviewCommentEvent("/agent rename"),
+    ]) {
       expect(detectTrigger(event, config, self).kind).toBe("trigger");
-      expect(detectTrigger(labelled(event), config, self)).toMatchObject({ kind: "ignore", code: "kill_switch", reason: expect.stringContaining('"agent:off"') });
+      expect(detectTrigger(labelled(event), config, self)).toMatchObject({
+        kind: "ignore",
+        code: "kill_switch",
+        reason: expect.stringContaining('"agent:off"'),
+      });
     }
-    expect(detectTrigger(labelled(commentEvent("anything")), config, self, { explicitPrompt: "Do it" })).toMatchObject({ code: "kill_switch" });
+    expect(detectTrigger(labelled(commentEvent("anything")), config, self, { explicitPrompt: "Do it" })).toMatchObject({
+      code: "kill_switch",
+    });
   });
 
   it("a stop still works where the kill switch is on", () => {

@@ -10,7 +10,10 @@ import { ciOn, ignored, triggerOf } from "./detections.js";
 
 describe("detectTrigger: CI failures not worth a fix", () => {
   it("CI auto-fix disabled (the default)", () => {
-    expect(ignored(checkSuiteEvent("failure"))).toEqual({ code: "check_suite_disabled", reason: "CI auto-fix is off (`check_suite.enabled: false`)." });
+    expect(ignored(checkSuiteEvent("failure"))).toEqual({
+      code: "check_suite_disabled",
+      reason: "CI auto-fix is off (`check_suite.enabled: false`).",
+    });
     expect(ignored(workflowRunEvent("failure")).code).toBe("check_suite_disabled");
   });
 
@@ -65,10 +68,18 @@ describe("planRun for CI failures", () => {
   const facts = (over: Partial<RunFacts> = {}): RunFacts => ({ permission: allowed, knownRun: null, followUp: "queue", ...over });
   const suite = triggerOf(checkSuiteEvent("failure"), ciOn);
   const run = triggerOf(workflowRunEvent("failure"), ciOn);
-  const ci = (over: Partial<NonNullable<RunFacts["checkSuite"]>> = {}) => ({ attemptsSoFar: 0, headShaAlreadyAttempted: false, maxAttempts: 3, ...over });
+  const ci = (over: Partial<NonNullable<RunFacts["checkSuite"]>> = {}) => ({
+    attemptsSoFar: 0,
+    headShaAlreadyAttempted: false,
+    maxAttempts: 3,
+    ...over,
+  });
 
   it("need no permission", () => {
-    expect(planRun(suite, facts({ permission: { allowed: false, why: "bot" }, checkSuite: ci() }))).toMatchObject({ action: "create", sourceType: "GIT_HOST_CHECK_SUITE" });
+    expect(planRun(suite, facts({ permission: { allowed: false, why: "bot" }, checkSuite: ci() }))).toMatchObject({
+      action: "create",
+      sourceType: "GIT_HOST_CHECK_SUITE",
+    });
     expect(planRun(run, facts({ checkSuite: ci() }))).toMatchObject({ action: "create", sourceType: "GIT_HOST_CHECK_SUITE" });
   });
 
@@ -98,13 +109,20 @@ describe("planRun for CI failures", () => {
   });
 
   it("resume the known run, or queue while it works", () => {
-    expect(planRun(suite, facts({ checkSuite: ci({ attemptsSoFar: 1 }), knownRun: { runId: 9, orgId: 1, inProgress: false } }))).toMatchObject({ action: "resume", runId: 9 });
-    expect(planRun(run, facts({ checkSuite: ci({ attemptsSoFar: 1 }), knownRun: { runId: 9, orgId: 1, inProgress: true }, followUp: "new" }))).toMatchObject({ action: "queue", runId: 9 });
+    expect(
+      planRun(suite, facts({ checkSuite: ci({ attemptsSoFar: 1 }), knownRun: { runId: 9, orgId: 1, inProgress: false } })),
+    ).toMatchObject({ action: "resume", runId: 9 });
+    expect(
+      planRun(run, facts({ checkSuite: ci({ attemptsSoFar: 1 }), knownRun: { runId: 9, orgId: 1, inProgress: true }, followUp: "new" })),
+    ).toMatchObject({ action: "queue", runId: 9 });
   });
 
   it("mode create → a new fix run instead of resuming, after the same guards", () => {
     const known = { runId: 9, orgId: 1, inProgress: true };
-    expect(planRun(suite, facts({ mode: { kind: "create" }, checkSuite: ci({ attemptsSoFar: 1 }), knownRun: known }))).toMatchObject({ action: "create", sourceType: "GIT_HOST_CHECK_SUITE" });
+    expect(planRun(suite, facts({ mode: { kind: "create" }, checkSuite: ci({ attemptsSoFar: 1 }), knownRun: known }))).toMatchObject({
+      action: "create",
+      sourceType: "GIT_HOST_CHECK_SUITE",
+    });
     expect(planRun(suite, facts({ mode: { kind: "create" }, checkSuite: ci({ headShaAlreadyAttempted: true }) })).action).toBe("ignore");
     expect(planRun(suite, facts({ mode: { kind: "create" }, checkSuite: ci({ attemptsSoFar: 3 }) })).action).toBe("hand_back");
   });

@@ -2,7 +2,15 @@ import { describe, expect, it } from "vitest";
 import { parseWebhookEvent } from "../../../src/core/events/parse.js";
 import { detectTrigger, triggerThread } from "../../../src/core/detect.js";
 import { SOURCE } from "../../../src/service/wire.js";
-import { checkSuiteEvent, commentEvent, labelEvent, repoConfig, reviewCommentEvent, reviewEvent, workflowRunEvent } from "../core-events/scenarios.js";
+import {
+  checkSuiteEvent,
+  commentEvent,
+  labelEvent,
+  repoConfig,
+  reviewCommentEvent,
+  reviewEvent,
+  workflowRunEvent,
+} from "../core-events/scenarios.js";
 import { webhookExample } from "../core-events/webhook-examples.js";
 import { ciOn, ignored, self, triggerOf } from "./detections.js";
 
@@ -23,12 +31,24 @@ describe("detectTrigger: flows and their source types", () => {
 
   it("a pull request comment → comment (GIT_HOST), on the pull request thread", () => {
     const trigger = triggerOf(commentEvent("@run-bot new please rebase", { onPullRequest: true }));
-    expect(trigger).toMatchObject({ flow: "comment", sourceType: "GIT_HOST", forceNew: true, instruction: "please rebase", thread: { kind: "pull_request" } });
+    expect(trigger).toMatchObject({
+      flow: "comment",
+      sourceType: "GIT_HOST",
+      forceNew: true,
+      instruction: "please rebase",
+      thread: { kind: "pull_request" },
+    });
   });
 
   it("a label → label (GIT_HOST), case-insensitive", () => {
     const trigger = triggerOf(labelEvent("Agent"));
-    expect(trigger).toMatchObject({ flow: "label", sourceType: "GIT_HOST", label: "Agent", actor: { login: "Codertocat" }, thread: { kind: "issue", number: 1 } });
+    expect(trigger).toMatchObject({
+      flow: "label",
+      sourceType: "GIT_HOST",
+      label: "Agent",
+      actor: { login: "Codertocat" },
+      thread: { kind: "issue", number: 1 },
+    });
   });
 
   it("a review requesting changes → review (GIT_HOST_PR_REVIEW)", () => {
@@ -48,7 +68,10 @@ describe("detectTrigger: flows and their source types", () => {
   it("any review with the trigger → review", () => {
     const trigger = triggerOf(reviewEvent("commented", "Nice.\n/agent add a test for this"));
     expect(trigger).toMatchObject({ flow: "review", reason: "trigger", instruction: "add a test for this" });
-    expect(triggerOf(reviewEvent("approved", "/agent squash the commits"))).toMatchObject({ flow: "review", instruction: "squash the commits" });
+    expect(triggerOf(reviewEvent("approved", "/agent squash the commits"))).toMatchObject({
+      flow: "review",
+      instruction: "squash the commits",
+    });
   });
 
   it("a review comment with the trigger → review, keyed by its review", () => {
@@ -81,7 +104,12 @@ describe("detectTrigger: flows and their source types", () => {
 
   it("a failed workflow run → workflow_run (GIT_HOST_CHECK_SUITE)", () => {
     const trigger = triggerOf(workflowRunEvent("failure"), ciOn);
-    expect(trigger).toMatchObject({ flow: "workflow_run", sourceType: "GIT_HOST_CHECK_SUITE", headBranch: "changes", workflowRun: { id: 289782451 } });
+    expect(trigger).toMatchObject({
+      flow: "workflow_run",
+      sourceType: "GIT_HOST_CHECK_SUITE",
+      headBranch: "changes",
+      workflowRun: { id: 289782451 },
+    });
   });
 
   it("an explicit prompt → dispatch (API), on any event", () => {
@@ -132,9 +160,12 @@ describe("detectTrigger: every ignore reason", () => {
     expect(ignored(reviewCommentEvent("just a nit")).code).toBe("no_trigger");
     expect(ignored(reviewEvent("approved", "LGTM"))).toEqual({
       code: "no_trigger",
-      reason: "The review (state approved) has no line starting with `/agent` or a mention of @run-bot. Only reviews requesting changes start runs without it.",
+      reason:
+        "The review (state approved) has no line starting with `/agent` or a mention of @run-bot. Only reviews requesting changes start runs without it.",
     });
-    expect(ignored(commentEvent("hi @run-bot"), repoConfig({ mention: false })).reason).toBe("The comment has no line starting with `/agent`.");
+    expect(ignored(commentEvent("hi @run-bot"), repoConfig({ mention: false })).reason).toBe(
+      "The comment has no line starting with `/agent`.",
+    );
   });
 
   it("label not the configured one, or label triggers off", () => {
@@ -143,22 +174,34 @@ describe("detectTrigger: every ignore reason", () => {
       code: "label_disabled",
       reason: "Label triggers are off (`label.enabled: false`).",
     });
-    const opened = parseWebhookEvent("issues", webhookExample("issues", (p) => p.action === "opened"));
+    const opened = parseWebhookEvent(
+      "issues",
+      webhookExample("issues", (p) => p.action === "opened"),
+    );
     expect(ignored(opened).code).toBe("unsupported_action");
   });
 
   it("reviews disabled", () => {
     const off = repoConfig({ reviews: { enabled: false } });
-    expect(ignored(reviewEvent("changes_requested", "fix"), off)).toEqual({ code: "reviews_disabled", reason: "Review triggers are off (`reviews.enabled: false`)." });
+    expect(ignored(reviewEvent("changes_requested", "fix"), off)).toEqual({
+      code: "reviews_disabled",
+      reason: "Review triggers are off (`reviews.enabled: false`).",
+    });
     expect(ignored(reviewCommentEvent("/agent x"), off).code).toBe("reviews_disabled");
   });
 
   it("the app's own check suite", () => {
-    expect(ignored(checkSuiteEvent("failure", { appSlug: "run-bot" }), ciOn)).toEqual({ code: "own_check_suite", reason: "The check suite belongs to this app." });
+    expect(ignored(checkSuiteEvent("failure", { appSlug: "run-bot" }), ciOn)).toEqual({
+      code: "own_check_suite",
+      reason: "The check suite belongs to this app.",
+    });
   });
 
   it("events the bridge does not handle", () => {
     const push = parseWebhookEvent("push", webhookExample("push"));
-    expect(ignored(push)).toEqual({ code: "unsupported_event", reason: 'The bridge does not act on "push" events unless given an explicit prompt.' });
+    expect(ignored(push)).toEqual({
+      code: "unsupported_event",
+      reason: 'The bridge does not act on "push" events unless given an explicit prompt.',
+    });
   });
 });

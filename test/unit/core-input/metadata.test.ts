@@ -4,7 +4,15 @@ import type { BridgeEvent } from "../../../src/core/events/types.js";
 import { buildRunMetadata, looksLikeSecret, type MetadataExtras } from "../../../src/core/metadata.js";
 import { detectTrigger, type RunTrigger } from "../../../src/core/detect.js";
 import { MetadataSchema, SourceTypeSchema } from "../../../src/service/wire.js";
-import { checkSuiteEvent, commentEvent, labelEvent, repoConfig, reviewCommentEvent, reviewEvent, workflowRunEvent } from "../core-events/scenarios.js";
+import {
+  checkSuiteEvent,
+  commentEvent,
+  labelEvent,
+  repoConfig,
+  reviewCommentEvent,
+  reviewEvent,
+  workflowRunEvent,
+} from "../core-events/scenarios.js";
 import { webhookExample } from "../core-events/webhook-examples.js";
 
 const self = { appSlug: "run-bot", botLogins: [] };
@@ -21,7 +29,14 @@ function metadataOf(event: BridgeEvent, config = repoConfig(), options = {}, mor
 describe("buildRunMetadata", () => {
   it("issue comment: flat identifiers and links", () => {
     const event = commentEvent("/agent fix it");
-    expect(metadataOf(event, repoConfig(), {}, { statusCommentId: 9, statusCommentUrl: "https://github.com/Codertocat/Hello-World/issues/1#issuecomment-9" })).toEqual({
+    expect(
+      metadataOf(
+        event,
+        repoConfig(),
+        {},
+        { statusCommentId: 9, statusCommentUrl: "https://github.com/Codertocat/Hello-World/issues/1#issuecomment-9" },
+      ),
+    ).toEqual({
       source_type: "GIT_HOST",
       bridge: { name: "agent-run-bridge", version: "0.1.0" },
       trigger_flow: "comment",
@@ -41,7 +56,10 @@ describe("buildRunMetadata", () => {
   });
 
   it("source type per flow", () => {
-    expect(metadataOf(commentEvent("/agent x", { onPullRequest: true }))).toMatchObject({ source_type: "GIT_HOST", pull_request_number: 1 });
+    expect(metadataOf(commentEvent("/agent x", { onPullRequest: true }))).toMatchObject({
+      source_type: "GIT_HOST",
+      pull_request_number: 1,
+    });
     expect(metadataOf(labelEvent("agent"))).toMatchObject({ source_type: "GIT_HOST", label: "agent", issue_number: 1 });
     expect(metadataOf(reviewEvent("changes_requested", "x"))).toMatchObject({
       source_type: "GIT_HOST_PR_REVIEW",
@@ -52,7 +70,11 @@ describe("buildRunMetadata", () => {
       head_sha: "ec26c3e57ca3a959ca5aad62de7213c562f8c821",
       head_branch: "changes",
     });
-    expect(metadataOf(reviewCommentEvent("/agent x"))).toMatchObject({ source_type: "GIT_HOST_PR_REVIEW", comment_url: expect.stringContaining("#discussion_r"), review_id: expect.any(Number) });
+    expect(metadataOf(reviewCommentEvent("/agent x"))).toMatchObject({
+      source_type: "GIT_HOST_PR_REVIEW",
+      comment_url: expect.stringContaining("#discussion_r"),
+      review_id: expect.any(Number),
+    });
     expect(metadataOf(checkSuiteEvent("failure"), ciOn)).toMatchObject({
       source_type: "GIT_HOST_CHECK_SUITE",
       check_suite_id: 118578147,
@@ -89,7 +111,12 @@ describe("buildRunMetadata", () => {
     const payload = webhookExample("issue_comment", (p) => p.action === "created");
     payload.comment.body = "/agent use ghp_abcdefghijklmnopqrstuvwxyz0123456789 to push";
     const event = parseWebhookEvent("issue_comment", payload);
-    const metadata = metadataOf(event, repoConfig(), {}, { deliveryId: "ghs_0123456789abcdefghijABCDEFGHIJ", statusCommentUrl: "https://x-access-token:ghs_secret0123456789@github.com/o/r" });
+    const metadata = metadataOf(
+      event,
+      repoConfig(),
+      {},
+      { deliveryId: "ghs_0123456789abcdefghijABCDEFGHIJ", statusCommentUrl: "https://x-access-token:ghs_secret0123456789@github.com/o/r" },
+    );
     const text = JSON.stringify(metadata);
     expect(text).not.toMatch(/gh[pousr]_/);
     expect(text).not.toContain("x-access-token");
@@ -118,7 +145,12 @@ it("looksLikeSecret", () => {
   ]) {
     expect(looksLikeSecret(secret), secret).toBe(true);
   }
-  for (const fine of ["Codertocat/Hello-World", "https://github.com/o/r/pull/2", "feature/ghp-docs", "ec26c3e57ca3a959ca5aad62de7213c562f8c821"]) {
+  for (const fine of [
+    "Codertocat/Hello-World",
+    "https://github.com/o/r/pull/2",
+    "feature/ghp-docs",
+    "ec26c3e57ca3a959ca5aad62de7213c562f8c821",
+  ]) {
     expect(looksLikeSecret(fine), fine).toBe(false);
   }
 });

@@ -10,29 +10,52 @@ describe("planRun", () => {
   const fresh = triggerOf(commentEvent("/agent new do it"));
 
   it("no permission → refuse, with the permission's reason (which the refusal reply quotes)", () => {
-    const plan = planRun(comment, facts({ permission: { allowed: false, why: "@Codertocat has the read role and is not listed in `permissions.users`; the write, maintain or admin role is required." } }));
+    const plan = planRun(
+      comment,
+      facts({
+        permission: {
+          allowed: false,
+          why: "@Codertocat has the read role and is not listed in `permissions.users`; the write, maintain or admin role is required.",
+        },
+      }),
+    );
     expect(plan).toEqual({
       action: "refuse",
       reason: "@Codertocat has the read role and is not listed in `permissions.users`; the write, maintain or admin role is required.",
     });
     // Refusal comes first, even for `new` and a known run.
-    expect(planRun(fresh, facts({ permission: { allowed: false, why: "no" }, knownRun: { runId: 1, orgId: 2, inProgress: false } })).action).toBe("refuse");
+    expect(
+      planRun(fresh, facts({ permission: { allowed: false, why: "no" }, knownRun: { runId: 1, orgId: 2, inProgress: false } })).action,
+    ).toBe("refuse");
   });
 
   it("no known run → create with the flow's source type", () => {
     expect(planRun(comment, facts())).toMatchObject({ action: "create", sourceType: "GIT_HOST" });
     expect(planRun(triggerOf(labelEvent("agent")), facts())).toMatchObject({ action: "create", sourceType: "GIT_HOST" });
-    expect(planRun(triggerOf(reviewEvent("changes_requested", "x")), facts())).toMatchObject({ action: "create", sourceType: "GIT_HOST_PR_REVIEW" });
+    expect(planRun(triggerOf(reviewEvent("changes_requested", "x")), facts())).toMatchObject({
+      action: "create",
+      sourceType: "GIT_HOST_PR_REVIEW",
+    });
   });
 
   it("forceNew → create, even with a known run", () => {
-    expect(planRun(fresh, facts({ knownRun: { runId: 7, orgId: 3, inProgress: false } }))).toMatchObject({ action: "create", sourceType: "GIT_HOST" });
+    expect(planRun(fresh, facts({ knownRun: { runId: 7, orgId: 3, inProgress: false } }))).toMatchObject({
+      action: "create",
+      sourceType: "GIT_HOST",
+    });
     const dispatch = triggerOf(commentEvent("x"), repoConfig(), { explicitPrompt: "Summarise" });
-    expect(planRun(dispatch, facts({ knownRun: { runId: 7, orgId: 3, inProgress: true } }))).toMatchObject({ action: "create", sourceType: "API" });
+    expect(planRun(dispatch, facts({ knownRun: { runId: 7, orgId: 3, inProgress: true } }))).toMatchObject({
+      action: "create",
+      sourceType: "API",
+    });
   });
 
   it("known run, finished → resume", () => {
-    expect(planRun(comment, facts({ knownRun: { runId: 7, orgId: 3, inProgress: false } }))).toMatchObject({ action: "resume", runId: 7, orgId: 3 });
+    expect(planRun(comment, facts({ knownRun: { runId: 7, orgId: 3, inProgress: false } }))).toMatchObject({
+      action: "resume",
+      runId: 7,
+      orgId: 3,
+    });
   });
 
   it("known run in progress → follow-up policy", () => {

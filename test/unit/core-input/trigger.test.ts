@@ -93,7 +93,12 @@ describe("mentions", () => {
   });
 
   it("at the start of a line they work like the phrase", () => {
-    expect(parse("@run-bot: add tests\nfor the parser")).toEqual({ kind: "run", instruction: "add tests\nfor the parser", forceNew: false, matchedBy: "mention" });
+    expect(parse("@run-bot: add tests\nfor the parser")).toEqual({
+      kind: "run",
+      instruction: "add tests\nfor the parser",
+      forceNew: false,
+      matchedBy: "mention",
+    });
     expect(parse("@run-bot new start over")).toEqual({ kind: "run", instruction: "start over", forceNew: true, matchedBy: "mention" });
   });
 
@@ -143,7 +148,10 @@ describe("the stop intent", () => {
   });
 
   it("is an ordinary instruction when anything else is on the line, after `new`, or mid-sentence", () => {
-    expect(parse("/agent stop the flaky test from failing")).toMatchObject({ kind: "run", instruction: "stop the flaky test from failing" });
+    expect(parse("/agent stop the flaky test from failing")).toMatchObject({
+      kind: "run",
+      instruction: "stop the flaky test from failing",
+    });
     expect(parse("/agent new stop")).toMatchObject({ kind: "run", instruction: "stop", forceNew: true });
     expect(parse("/agent stopwatch tests")).toMatchObject({ kind: "run", instruction: "stopwatch tests" });
     expect(parse("please @run-bot stop")).toMatchObject({ kind: "run", matchedBy: "mention" });

@@ -14,7 +14,8 @@ export const running: RunMarker = {
   branches: ["agent/run-123"],
   state: "running",
 };
-export const RUNNING_LINE = '<!-- agent-run-bridge:run {"v":1,"runId":123,"orgId":1,"sourceType":"GIT_HOST","branches":["agent/run-123"],"state":"running"} -->';
+export const RUNNING_LINE =
+  '<!-- agent-run-bridge:run {"v":1,"runId":123,"orgId":1,"sourceType":"GIT_HOST","branches":["agent/run-123"],"state":"running"} -->';
 
 export const bot = (id: number, body: string, login = "my-app[bot]"): MarkerComment => ({ id, body, user: { login, type: "Bot" } });
 export const human = (id: number, body: string, login = "mallory"): MarkerComment => ({ id, body, user: { login, type: "User" } });

@@ -10,7 +10,13 @@ describe("renderMarker / parseMarker", () => {
   it("writes one line with a fixed key order and reads it back", () => {
     expect(renderMarker(running)).toBe(RUNNING_LINE);
     expect(parseMarker(`${RUNNING_LINE}\n🤖 Agent run #123 is working`)).toEqual(running);
-    const done: RunMarker = { ...running, state: "done", outcome: "succeeded", requestId: "72d3162e-cc78-11e3-81ab-4c9367dc0958", headSha: "a".repeat(40) };
+    const done: RunMarker = {
+      ...running,
+      state: "done",
+      outcome: "succeeded",
+      requestId: "72d3162e-cc78-11e3-81ab-4c9367dc0958",
+      headSha: "a".repeat(40),
+    };
     expect(parseMarker(`text before\n${renderMarker(done)}\ntext after`)).toEqual(done);
   });
 
@@ -25,9 +31,13 @@ describe("renderMarker / parseMarker", () => {
   });
 
   it("refuses to write an invalid marker, naming the problem", () => {
-    expect(() => renderMarker({ ...running, runId: null })).toThrow('renderMarker: invalid run marker (runId: a "running" marker needs a runId)');
+    expect(() => renderMarker({ ...running, runId: null })).toThrow(
+      'renderMarker: invalid run marker (runId: a "running" marker needs a runId)',
+    );
     expect(() => renderMarker({ ...running, state: "done" })).toThrow("outcome: outcome is set exactly when state is done");
-    expect(() => renderMarker({ ...running, branches: ["has space"] })).toThrow("branches.0: a branch name has no whitespace or control characters");
+    expect(() => renderMarker({ ...running, branches: ["has space"] })).toThrow(
+      "branches.0: a branch name has no whitespace or control characters",
+    );
   });
 
   it.each([
@@ -45,7 +55,13 @@ describe("renderMarker / parseMarker", () => {
     ["two markers", `${RUNNING_LINE}\n${RUNNING_LINE.replace("123", "124")}`],
     ["a run marker and a kind marker", `${RUNNING_LINE}\n<!-- agent-run-bridge:refusal -->`],
     ["another spelling of the opening", `${RUNNING_LINE}\n<!--agent-run-bridge:run {} -->`],
-    ["too many branches", renderMarker(running).replace('["agent/run-123"]', JSON.stringify(Array.from({ length: MARKER_LIMITS.branches + 1 }, (_, i) => `b${i}`)))],
+    [
+      "too many branches",
+      renderMarker(running).replace(
+        '["agent/run-123"]',
+        JSON.stringify(Array.from({ length: MARKER_LIMITS.branches + 1 }, (_, i) => `b${i}`)),
+      ),
+    ],
     // Valid JSON and a valid marker but for its size: only the size bound rejects it.
     ["oversized JSON", RUNNING_LINE.replace('{"v":1,', `{"v":1,${" ".repeat(MARKER_LIMITS.json)}`)],
     ["a JSON array", "<!-- agent-run-bridge:run {} -->".replace("{}", "{[1]}")],
@@ -72,8 +88,17 @@ describe("renderMarker / parseMarker", () => {
 
 describe("marker transitions", () => {
   it("newRunMarker: queued without a run, running with one", () => {
-    expect(newRunMarker({ runId: null, orgId: 1, sourceType: SOURCE.gitHost })).toEqual({ v: 1, runId: null, orgId: 1, sourceType: "GIT_HOST", branches: [], state: "queued" });
-    expect(newRunMarker({ runId: 9, orgId: 1, sourceType: SOURCE.gitHostCheckSuite, branches: ["refs/heads/fix"], headSha: "f".repeat(40) })).toEqual({
+    expect(newRunMarker({ runId: null, orgId: 1, sourceType: SOURCE.gitHost })).toEqual({
+      v: 1,
+      runId: null,
+      orgId: 1,
+      sourceType: "GIT_HOST",
+      branches: [],
+      state: "queued",
+    });
+    expect(
+      newRunMarker({ runId: 9, orgId: 1, sourceType: SOURCE.gitHostCheckSuite, branches: ["refs/heads/fix"], headSha: "f".repeat(40) }),
+    ).toEqual({
       v: 1,
       runId: 9,
       orgId: 1,
@@ -85,8 +110,16 @@ describe("marker transitions", () => {
   });
 
   it("resultMarker: done, with the outcome and the pull requests' head branches", () => {
-    const run = { id: 123, git_host_pull_requests: [{ head_branch_name: "agent/run-123" }, { head_branch_name: "agent/docs" }, { head_branch_name: null }] };
-    expect(resultMarker(running, run, "succeeded")).toEqual({ ...running, branches: ["agent/run-123", "agent/docs"], state: "done", outcome: "succeeded" });
+    const run = {
+      id: 123,
+      git_host_pull_requests: [{ head_branch_name: "agent/run-123" }, { head_branch_name: "agent/docs" }, { head_branch_name: null }],
+    };
+    expect(resultMarker(running, run, "succeeded")).toEqual({
+      ...running,
+      branches: ["agent/run-123", "agent/docs"],
+      state: "done",
+      outcome: "succeeded",
+    });
     expect(resultMarker(running, run, "in_progress").outcome).toBe("watch_timed_out");
     expect(resultMarker({ ...running, runId: null, state: "queued" }, run, "failed").runId).toBe(123);
   });

@@ -36,7 +36,8 @@ function expectInert(agentText: string): void {
 
 describe("sanitizeMarkdown: what agent text cannot do", () => {
   it("cannot forge a marker or close our <details>: < and > become entities in prose", () => {
-    const text = 'Done <!-- agent-run-bridge:run {"v":1,"runId":666,"orgId":1,"sourceType":"GIT_HOST","branches":[],"state":"done","outcome":"succeeded"} --> </details>';
+    const text =
+      'Done <!-- agent-run-bridge:run {"v":1,"runId":666,"orgId":1,"sourceType":"GIT_HOST","branches":[],"state":"done","outcome":"succeeded"} --> </details>';
     expect(sanitizeMarkdown(text)).toBe(
       'Done &lt;!-- agent-run-bridge:run {"v":1,"runId":666,"orgId":1,"sourceType":"GIT_HOST","branches":[],"state":"done","outcome":"succeeded"} --&gt; &lt;/details&gt;',
     );
@@ -94,8 +95,12 @@ describe("sanitizeMarkdown: what agent text cannot do", () => {
     expect(sanitizeMarkdown("![pixel](data:image/png;base64,AAAA) [x][evil]\n\n[evil]: javascript:alert(1)")).toBe(
       "![pixel]\\(data:image/png;base64,AAAA) [x][evil]\n\n[evil\\]: javascript:alert(1)",
     );
-    expect(sanitizeMarkdown("[a](jav&#97;script:alert(1)) [b](<javascript:x>)")).toBe("[a]\\(jav&amp;#97;script:alert(1)) [b]\\(&lt;javascript:x&gt;)");
-    expectInert("[click](javascript:alert(1)) [x][evil]\n\n[evil]: javascript:alert(1)\n[a](jav&#97;script:alert(1)) <javascript:alert(1)>");
+    expect(sanitizeMarkdown("[a](jav&#97;script:alert(1)) [b](<javascript:x>)")).toBe(
+      "[a]\\(jav&amp;#97;script:alert(1)) [b]\\(&lt;javascript:x&gt;)",
+    );
+    expectInert(
+      "[click](javascript:alert(1)) [x][evil]\n\n[evil]: javascript:alert(1)\n[a](jav&#97;script:alert(1)) <javascript:alert(1)>",
+    );
   });
 
   it("keeps agent code readable: inline code and fences stay code, with < shown as <", () => {
@@ -266,7 +271,9 @@ describe("links", () => {
   });
 
   it("renderLink escapes the title and drops unsafe targets", () => {
-    expect(renderLink("Fix [brackets] for @me", "https://github.com/o/r/pull/1")).toBe("[Fix \\[brackets\\] for `@me`](https://github.com/o/r/pull/1)");
+    expect(renderLink("Fix [brackets] for @me", "https://github.com/o/r/pull/1")).toBe(
+      "[Fix \\[brackets\\] for `@me`](https://github.com/o/r/pull/1)",
+    );
     expect(renderLink("Click <b>me</b>", "javascript:alert(1)")).toBe("Click &lt;b&gt;me&lt;/b&gt;");
     expect(renderLink("", "https://example.com")).toBe("[link](https://example.com/)");
     const reading = readGfm(renderLink("x](javascript:alert(1)) [y", "https://example.com/ok"));

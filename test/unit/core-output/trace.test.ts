@@ -5,7 +5,16 @@ import { mentionsIn, readGfm } from "./gfm.js";
 
 /** Entries read through the wire schema, as the client hands them over (spec §2.5, §2.7). */
 function entry(fields: Record<string, unknown>): LogEntry {
-  return LogEntrySchema.parse({ agent_run_id: 42, created_at: "2025-06-21 11:20:04.338398", thought: null, tool_name: null, tool_input: null, tool_output: null, observation: null, ...fields });
+  return LogEntrySchema.parse({
+    agent_run_id: 42,
+    created_at: "2025-06-21 11:20:04.338398",
+    thought: null,
+    tool_name: null,
+    tool_input: null,
+    tool_output: null,
+    observation: null,
+    ...fields,
+  });
 }
 
 const search = entry({
@@ -25,9 +34,21 @@ const write = entry({
   tool_output: { bytes: 31 },
   observation: "Wrote src/retry.ts.",
 });
-const pr = entry({ message_type: "INITIAL_PR_GENERATION", thought: "Opening a pull request from agent/run-42.", observation: { pull_request: { id: 7 } } });
-const finalAnswer = entry({ message_type: "FINAL_ANSWER", thought: "The task is complete.", observation: "Made retryDelay configurable and opened a pull request." });
-const toolError = entry({ message_type: "ERROR", tool_name: TOOL_NAMES.write, observation: { error: "EACCES: permission denied, open 'src/retry.ts'", file: "src/retry.ts" } });
+const pr = entry({
+  message_type: "INITIAL_PR_GENERATION",
+  thought: "Opening a pull request from agent/run-42.",
+  observation: { pull_request: { id: 7 } },
+});
+const finalAnswer = entry({
+  message_type: "FINAL_ANSWER",
+  thought: "The task is complete.",
+  observation: "Made retryDelay configurable and opened a pull request.",
+});
+const toolError = entry({
+  message_type: "ERROR",
+  tool_name: TOOL_NAMES.write,
+  observation: { error: "EACCES: permission denied, open 'src/retry.ts'", file: "src/retry.ts" },
+});
 const plainError = entry({ message_type: "ERROR", observation: "The model ran out of tokens.\nTraceback: …" });
 
 describe("describeCurrentStep", () => {
@@ -65,10 +86,16 @@ describe("describeCurrentStep", () => {
     expect(describeCurrentStep(junk)).toBe("Searching the code");
     expect(describeCurrentStep(junk.slice(0, 3))).toBeNull();
     expect(describeCurrentStep([])).toBeNull();
-    expect(describeStep(entry({ message_type: "action", tool_name: "FILE_WRITE", tool_input: '{"path":"a.ts","content":"x"}' }))).toBe("Writing `a.ts`");
+    expect(describeStep(entry({ message_type: "action", tool_name: "FILE_WRITE", tool_input: '{"path":"a.ts","content":"x"}' }))).toBe(
+      "Writing `a.ts`",
+    );
     expect(describeStep(entry({ message_type: "ACTION", tool_name: TOOL_NAMES.write, tool_input: "not json" }))).toBe("Writing a file");
-    expect(describeStep(entry({ message_type: "ACTION", tool_name: TOOL_NAMES.search, tool_input: { query: "x", paths: ["a/", "b/"] } }))).toBe("Searching the code for `x` in `a/, b/`");
-    expect(describeStep(entry({ message_type: "ACTION", tool_name: TOOL_NAMES.search, tool_input: { path: "lib/" } }))).toBe("Searching the code in `lib/`");
+    expect(
+      describeStep(entry({ message_type: "ACTION", tool_name: TOOL_NAMES.search, tool_input: { query: "x", paths: ["a/", "b/"] } })),
+    ).toBe("Searching the code for `x` in `a/, b/`");
+    expect(describeStep(entry({ message_type: "ACTION", tool_name: TOOL_NAMES.search, tool_input: { path: "lib/" } }))).toBe(
+      "Searching the code in `lib/`",
+    );
     // A new type that names a tool still says something.
     expect(describeStep(entry({ message_type: "TOOL_CALL", tool_name: "shell_exec" }))).toBe("Running `shell_exec`");
     // Not even an object (the schema would reject it; the reader still must not throw).
@@ -82,11 +109,15 @@ describe("describeCurrentStep", () => {
       tool_input: { pattern: "`</details><img src=x onerror=alert(1)>` @org/team " + "x".repeat(200), path: "a|b" },
     });
     const step = describeCurrentStep([hostile])!;
-    expect(step).toBe(`Searching the code for \`\` \`</details><img src=x onerror=alert(1)>\` @org/team ${"x".repeat(28)}… \`\` in <code>a&#124;b</code>`);
+    expect(step).toBe(
+      `Searching the code for \`\` \`</details><img src=x onerror=alert(1)>\` @org/team ${"x".repeat(28)}… \`\` in <code>a&#124;b</code>`,
+    );
     const reading = readGfm(`**Now:** ${step}`);
     expect(reading.html).toEqual(["<code>", "</code>"]);
     expect(mentionsIn(reading)).toEqual([]);
-    const error = describeCurrentStep([entry({ message_type: "ERROR", observation: "/agent rm -rf @everyone <b>" })], { triggerPhrase: "/agent" });
+    const error = describeCurrentStep([entry({ message_type: "ERROR", observation: "/agent rm -rf @everyone <b>" })], {
+      triggerPhrase: "/agent",
+    });
     expect(error).toBe("Error: `/agent` rm -rf `@everyone` &lt;b&gt;");
   });
 });
@@ -111,7 +142,10 @@ describe("digestTrace", () => {
   });
 
   it("counts PR creation failures as errors and gives errors without details a text", () => {
-    const digest = digestTrace([entry({ message_type: "PR_CREATION_FAILED", observation: { detail: "branch protection" } }), entry({ message_type: "ERROR" })], { maxSteps: 10 });
+    const digest = digestTrace(
+      [entry({ message_type: "PR_CREATION_FAILED", observation: { detail: "branch protection" } }), entry({ message_type: "ERROR" })],
+      { maxSteps: 10 },
+    );
     expect(digest.errors).toEqual(["branch protection", "(no details given)"]);
   });
 

@@ -32,7 +32,10 @@ describe("parseImageAttachments", () => {
   it("is bounded", () => {
     const body = Array.from({ length: 9 }, (_, i) => `![i](https://github.com/user-attachments/assets/${i})`).join("\n");
     expect(parseImageAttachments(body)).toHaveLength(4);
-    expect(parseImageAttachments(body, 2)).toEqual(["https://github.com/user-attachments/assets/0", "https://github.com/user-attachments/assets/1"]);
+    expect(parseImageAttachments(body, 2)).toEqual([
+      "https://github.com/user-attachments/assets/0",
+      "https://github.com/user-attachments/assets/1",
+    ]);
   });
 
   it("isGitHubAttachmentUrl", () => {

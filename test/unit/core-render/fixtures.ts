@@ -12,7 +12,12 @@ export const RUN_URL = "https://agents.example.com/runs/123";
 export const marker: RunMarker = newRunMarker({ runId: 123, orgId: 1, sourceType: SOURCE.gitHost, requestId: "delivery-1" });
 
 export const entries: LogEntry[] = [
-  { message_type: "ACTION", tool_name: TOOL_NAMES.search, tool_input: { pattern: "retryDelay", path: "src/" }, tool_output: { matches: 3 } },
+  {
+    message_type: "ACTION",
+    tool_name: TOOL_NAMES.search,
+    tool_input: { pattern: "retryDelay", path: "src/" },
+    tool_output: { matches: 3 },
+  },
   { message_type: "PLAN_EVALUATION", thought: "The plan holds." },
   { message_type: "ACTION", tool_name: TOOL_NAMES.write, tool_input: { path: "src/retry.ts", content: "…" }, tool_output: {} },
   { message_type: "INITIAL_PR_GENERATION", observation: { pull_request: { id: 7 } } },
@@ -27,8 +32,20 @@ export const succeeded: AgentRun = {
   summary: "Made `retryDelay` configurable and documented it. Thanks @octocat!",
   result: "Two pull requests:\n\n```ts\nconst delay: Promise<number> = retry(fn);\n```",
   git_host_pull_requests: [
-    { id: 7, title: "Make retryDelay configurable", url: "https://github.com/acme/widgets/pull/7", created_at: "2025-06-21T11:30:00Z", head_branch_name: "agent/run-123-retry" },
-    { id: 8, title: "Docs: explain <retryDelay>", url: "https://github.com/acme/widgets/pull/8", created_at: "2025-06-21T11:31:00Z", head_branch_name: "agent/run-123-docs" },
+    {
+      id: 7,
+      title: "Make retryDelay configurable",
+      url: "https://github.com/acme/widgets/pull/7",
+      created_at: "2025-06-21T11:30:00Z",
+      head_branch_name: "agent/run-123-retry",
+    },
+    {
+      id: 8,
+      title: "Docs: explain <retryDelay>",
+      url: "https://github.com/acme/widgets/pull/8",
+      created_at: "2025-06-21T11:31:00Z",
+      head_branch_name: "agent/run-123-docs",
+    },
   ],
 };
 

@@ -1,20 +1,39 @@
 import { describe, expect, it } from "vitest";
 import { parseCommentKind } from "../../../src/core/markers/read.js";
-import { renderConfigError, renderHandBack, renderRefusal, renderServiceError, serviceErrorForComment } from "../../../src/core/render/replies.js";
+import {
+  renderConfigError,
+  renderHandBack,
+  renderRefusal,
+  renderServiceError,
+  serviceErrorForComment,
+} from "../../../src/core/render/replies.js";
 import { parseTriggerComment } from "../../../src/core/trigger.js";
-import { AuthenticationError, NetworkError, PaymentRequiredError, RateLimitError, UnprocessableError } from "../../../src/service/errors.js";
+import {
+  AuthenticationError,
+  NetworkError,
+  PaymentRequiredError,
+  RateLimitError,
+  UnprocessableError,
+} from "../../../src/service/errors.js";
 import { TRIGGER } from "./fixtures.js";
 
 describe("short replies", () => {
   it("renderRefusal mentions the requester once and marks itself", () => {
     const body = renderRefusal({ login: "mallory", reason: "`@mallory` needs write access; ask @acme/maintainers." });
-    expect(body).toBe("<!-- agent-run-bridge:refusal -->\n🚫 @mallory, I can't start the agent for you: `@mallory` needs write access; ask `@acme/maintainers`.");
+    expect(body).toBe(
+      "<!-- agent-run-bridge:refusal -->\n🚫 @mallory, I can't start the agent for you: `@mallory` needs write access; ask `@acme/maintainers`.",
+    );
     expect(parseCommentKind(body)).toBe("refusal");
-    expect(renderRefusal({ login: "evil<b>", reason: "" })).toBe("<!-- agent-run-bridge:refusal -->\n🚫 `evil<b>`, I can't start the agent for you.");
+    expect(renderRefusal({ login: "evil<b>", reason: "" })).toBe(
+      "<!-- agent-run-bridge:refusal -->\n🚫 `evil<b>`, I can't start the agent for you.",
+    );
   });
 
   it("renderConfigError lists the errors, escaped", () => {
-    const body = renderConfigError({ errors: ["trigger_phrase: must not be empty", "unknown key `<script>`"], file: ".github/agent-run.yml" });
+    const body = renderConfigError({
+      errors: ["trigger_phrase: must not be empty", "unknown key `<script>`"],
+      file: ".github/agent-run.yml",
+    });
     expect(body).toBe(
       [
         "<!-- agent-run-bridge:config_error -->",
@@ -39,7 +58,11 @@ describe("short replies", () => {
 
   it("renderServiceError says what to do and never shows the token", () => {
     const token = "arb_live_9f8e7d6c5b4a";
-    const body = renderServiceError({ message: `token ${token} was rejected (401)`, whatToDo: `Replace ${token}. Sent as Authorization: Bearer ${token}`, secrets: [token] });
+    const body = renderServiceError({
+      message: `token ${token} was rejected (401)`,
+      whatToDo: `Replace ${token}. Sent as Authorization: Bearer ${token}`,
+      secrets: [token],
+    });
     expect(body).toBe(
       "<!-- agent-run-bridge:service_error -->\n⚠️ **The agent could not run: token [redacted] was rejected (401)**\n\nReplace [redacted]. Sent as Authorization: Bearer [redacted]",
     );
@@ -58,10 +81,17 @@ describe("short replies", () => {
       "the Agent Run Service rejected the bridge's API token (401).",
     );
     expect(serviceErrorForComment(new RateLimitError("x")).whatToDo).toBe("Try again in a few minutes.");
-    expect(serviceErrorForComment(new NetworkError("x", { certainlyNotSent: true })).message).toBe("the Agent Run Service could not be reached or failed.");
+    expect(serviceErrorForComment(new NetworkError("x", { certainlyNotSent: true })).message).toBe(
+      "the Agent Run Service could not be reached or failed.",
+    );
     expect(serviceErrorForComment(new Error("boom")).message).toBe("an unexpected error stopped it.");
     // The rejected fields are the bridge's own request fields: named; the server's sentences are not.
-    const rejected = new UnprocessableError("x", { fieldIssues: [{ field: "repo_id", message: "repository 9 is <b>gone</b>" }, { field: "<script>", message: "?" }] });
+    const rejected = new UnprocessableError("x", {
+      fieldIssues: [
+        { field: "repo_id", message: "repository 9 is <b>gone</b>" },
+        { field: "<script>", message: "?" },
+      ],
+    });
     expect(serviceErrorForComment(rejected).message).toBe("the Agent Run Service rejected the request's repo_id.");
   });
 });

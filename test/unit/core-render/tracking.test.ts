@@ -12,7 +12,13 @@ describe("renderTrackingComment", () => {
 
   it("queued for rate budget, before any run exists", () => {
     const queued = newRunMarker({ runId: null, orgId: 1, sourceType: SOURCE.gitHost });
-    const body = renderTrackingComment({ ...base, marker: queued, phase: "queued", queuePosition: 3, triggerUrl: "https://github.com/acme/widgets/issues/1#issuecomment-5" });
+    const body = renderTrackingComment({
+      ...base,
+      marker: queued,
+      phase: "queued",
+      queuePosition: 3,
+      triggerUrl: "https://github.com/acme/widgets/issues/1#issuecomment-5",
+    });
     expect(body).toBe(
       [
         '<!-- agent-run-bridge:run {"v":1,"runId":null,"orgId":1,"sourceType":"GIT_HOST","branches":[],"state":"queued"} -->',
@@ -25,7 +31,8 @@ describe("renderTrackingComment", () => {
   });
 
   it("a new run without repo_id says the organization's default repository applies; a resume does not", () => {
-    const note = "ℹ️ No `repo_id` is configured for this repository and the Agent Run Service did not list it, so the organization's default repository applies.";
+    const note =
+      "ℹ️ No `repo_id` is configured for this repository and the Agent Run Service did not list it, so the organization's default repository applies.";
     for (const phase of ["queued", "starting", "running"] as const) {
       expect(renderTrackingComment({ ...base, phase, orgDefaultRepository: true })).toContain(`\n\n${note}\n\n<sub>`);
       expect(renderTrackingComment({ ...base, phase })).not.toContain("repo_id");
@@ -56,13 +63,24 @@ describe("renderTrackingComment", () => {
     expect(renderTrackingComment({ ...base, phase: "queued_follow_up", followUps: 2 })).toContain(
       `🤖 Agent run [#123](${RUN_URL}) is still working · 1m 5s so far\n\n📝 2 follow-ups are queued: they will be sent when the run finishes.`,
     );
-    expect(renderTrackingComment({ ...base, phase: "resuming" })).toContain(`🔁 Resuming agent run [#123](${RUN_URL}) with your follow-up…`);
-    expect(renderTrackingComment({ ...base, phase: "resuming", sourceType: "GIT_HOST_PR_REVIEW" })).toContain(`🔁 Resuming agent run [#123](${RUN_URL}) with this review…`);
+    expect(renderTrackingComment({ ...base, phase: "resuming" })).toContain(
+      `🔁 Resuming agent run [#123](${RUN_URL}) with your follow-up…`,
+    );
+    expect(renderTrackingComment({ ...base, phase: "resuming", sourceType: "GIT_HOST_PR_REVIEW" })).toContain(
+      `🔁 Resuming agent run [#123](${RUN_URL}) with this review…`,
+    );
     expect(renderTrackingComment({ ...base, phase: "resuming", sourceType: "GIT_HOST_CHECK_SUITE" })).toContain(
       `🔁 Resuming agent run [#123](${RUN_URL}) to fix the failing checks…`,
     );
-    const ci = renderTrackingComment({ ...base, marker: { ...marker, sourceType: SOURCE.gitHostCheckSuite }, phase: "running", triggerUrl: "https://github.com/acme/widgets/runs/9" });
-    expect(ci).toContain("<sub>Started because [checks failed](https://github.com/acme/widgets/runs/9) · this comment updates as the run progresses.</sub>");
+    const ci = renderTrackingComment({
+      ...base,
+      marker: { ...marker, sourceType: SOURCE.gitHostCheckSuite },
+      phase: "running",
+      triggerUrl: "https://github.com/acme/widgets/runs/9",
+    });
+    expect(ci).toContain(
+      "<sub>Started because [checks failed](https://github.com/acme/widgets/runs/9) · this comment updates as the run progresses.</sub>",
+    );
     const review = renderTrackingComment({ ...base, phase: "running", sourceType: SOURCE.gitHostPrReview });
     expect(review).toContain("<sub>Started for this review · this comment updates as the run progresses.</sub>");
   });

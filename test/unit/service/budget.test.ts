@@ -28,7 +28,10 @@ async function timesOf(budget: RateBudget, kind: "create" | "read", n: number): 
 
 describe("in-process budget", () => {
   it("lets a window's worth through at once and paces the rest", async () => {
-    const budget = createInProcessBudget({ windows: { shared: { points: 5, durationMs: 200 }, create: { points: 2, durationMs: 200 } }, marginMs: 0 });
+    const budget = createInProcessBudget({
+      windows: { shared: { points: 5, durationMs: 200 }, create: { points: 2, durationMs: 200 } },
+      marginMs: 0,
+    });
     const stamps = await timesOf(budget, "read", 12);
     expect(stamps.filter((t) => t < 100)).toHaveLength(5);
     // Any 200 ms window holds at most 5.
@@ -36,7 +39,10 @@ describe("in-process budget", () => {
   });
 
   it("creates count against both the creation and the shared window", async () => {
-    const budget = createInProcessBudget({ windows: { shared: { points: 3, durationMs: 300 }, create: { points: 2, durationMs: 300 } }, marginMs: 0 });
+    const budget = createInProcessBudget({
+      windows: { shared: { points: 3, durationMs: 300 }, create: { points: 2, durationMs: 300 } },
+      marginMs: 0,
+    });
     await budget.acquire("create");
     await budget.acquire("create");
     expect(budget.busy("create")).toBe(true);
@@ -50,7 +56,10 @@ describe("in-process budget", () => {
   });
 
   it("serves waiters first come, first served and reports positions", async () => {
-    const budget = createInProcessBudget({ windows: { shared: { points: 1, durationMs: 60 }, create: { points: 1, durationMs: 60 } }, marginMs: 0 });
+    const budget = createInProcessBudget({
+      windows: { shared: { points: 1, durationMs: 60 }, create: { points: 1, durationMs: 60 } },
+      marginMs: 0,
+    });
     const order: number[] = [];
     const all = [1, 2, 3, 4].map((i) => budget.acquire("create").then(() => order.push(i)));
     await new Promise((resolve) => setImmediate(resolve));
@@ -62,7 +71,9 @@ describe("in-process budget", () => {
   });
 
   it("abort and deadline leave the queue with a DeadlineError", async () => {
-    const budget = createInProcessBudget({ windows: { shared: { points: 1, durationMs: 10_000 }, create: { points: 1, durationMs: 10_000 } } });
+    const budget = createInProcessBudget({
+      windows: { shared: { points: 1, durationMs: 10_000 }, create: { points: 1, durationMs: 10_000 } },
+    });
     await budget.acquire("read");
     const controller = new AbortController();
     const aborted = budget.acquire("read", { signal: controller.signal });
@@ -74,7 +85,9 @@ describe("in-process budget", () => {
   });
 
   it("a pause after a 429 holds everyone back", async () => {
-    const budget = createInProcessBudget({ windows: { shared: { points: 100, durationMs: 1000 }, create: { points: 100, durationMs: 1000 } } });
+    const budget = createInProcessBudget({
+      windows: { shared: { points: 100, durationMs: 1000 }, create: { points: 100, durationMs: 1000 } },
+    });
     budget.pause("read", 80);
     const start = Date.now();
     await budget.acquire("create");
@@ -104,9 +117,7 @@ describe("Redis budget: replicas sharing one token", () => {
     const a = createRedisBudget(redisA, { keyPrefix, windows, marginMs: 0 });
     const b = createRedisBudget(redisB, { keyPrefix, windows, marginMs: 0 });
     const start = Date.now();
-    const stamps = await Promise.all(
-      Array.from({ length: 8 }, (_, i) => (i % 2 ? a : b).acquire("create").then(() => Date.now() - start)),
-    );
+    const stamps = await Promise.all(Array.from({ length: 8 }, (_, i) => (i % 2 ? a : b).acquire("create").then(() => Date.now() - start)));
     expect(stamps.filter((t) => t < 150)).toHaveLength(3);
     for (const t of stamps) expect(stamps.filter((u) => u >= t && u < t + 290).length).toBeLessThanOrEqual(3);
   });

@@ -49,10 +49,18 @@ describe("classifyRunStatus", () => {
 
 describe("readErrorBody", () => {
   it("reads each shape real deployments answer with", () => {
-    expect(readErrorBody('{"message":"Agent run not found.","status_code":404}')).toEqual({ serverMessage: "Agent run not found.", fieldIssues: [] });
-    expect(readErrorBody('{"detail":"Too many requests","status_code":429}')).toEqual({ serverMessage: "Too many requests", fieldIssues: [] });
+    expect(readErrorBody('{"message":"Agent run not found.","status_code":404}')).toEqual({
+      serverMessage: "Agent run not found.",
+      fieldIssues: [],
+    });
+    expect(readErrorBody('{"detail":"Too many requests","status_code":429}')).toEqual({
+      serverMessage: "Too many requests",
+      fieldIssues: [],
+    });
     expect(
-      readErrorBody('{"detail":[{"loc":["body","prompt"],"msg":"field required","type":"missing"},{"loc":["query","limit"],"msg":"too big","type":"less_than_equal"}]}'),
+      readErrorBody(
+        '{"detail":[{"loc":["body","prompt"],"msg":"field required","type":"missing"},{"loc":["query","limit"],"msg":"too big","type":"less_than_equal"}]}',
+      ),
     ).toEqual({
       serverMessage: "prompt: field required; query.limit: too big",
       fieldIssues: [
@@ -67,7 +75,11 @@ describe("readErrorBody", () => {
 
 describe("withBridgeTaskId", () => {
   it("adds the task id as a string, keeps the rest, refuses what looks like a secret", () => {
-    expect(withBridgeTaskId({ delivery_id: "d-1", source_type: "GIT_HOST" }, 42)).toEqual({ delivery_id: "d-1", source_type: "GIT_HOST", bridge_task_id: "42" });
+    expect(withBridgeTaskId({ delivery_id: "d-1", source_type: "GIT_HOST" }, 42)).toEqual({
+      delivery_id: "d-1",
+      source_type: "GIT_HOST",
+      bridge_task_id: "42",
+    });
     expect(() => withBridgeTaskId({}, "")).toThrow(RangeError);
     expect(() => withBridgeTaskId({}, `ghp_${"a".repeat(36)}`)).toThrow(RangeError);
   });

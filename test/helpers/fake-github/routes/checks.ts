@@ -60,7 +60,10 @@ export function registerCheckRoutes(app: FastifyInstance, ctx: RouteContext): vo
   app.get("/repos/:owner/:repo/check-suites/:check_suite_id/check-runs", async (request, reply) => {
     const suite = suiteOf(request);
     if (!suite) return notFound(reply);
-    const selected = listRuns(request, suite.check_runs.map((run) => ({ suite, run })));
+    const selected = listRuns(
+      request,
+      suite.check_runs.map((run) => ({ suite, run })),
+    );
     const page = paginate(request, reply, ctx.api, selected);
     return { total_count: selected.length, check_runs: page.map((p) => renderCheckRun(ctx, p.suite, p.run)) };
   });
@@ -70,7 +73,10 @@ export function registerCheckRoutes(app: FastifyInstance, ctx: RouteContext): vo
     if (!found) return notFound(reply);
     const { ref } = request.params as { ref: string };
     const suites = ctx.state.checkSuites.filter((s) => s.repo === found.key && (s.head_sha === ref || s.head_branch === ref));
-    const selected = listRuns(request, suites.flatMap((suite) => suite.check_runs.map((run) => ({ suite, run }))));
+    const selected = listRuns(
+      request,
+      suites.flatMap((suite) => suite.check_runs.map((run) => ({ suite, run }))),
+    );
     const page = paginate(request, reply, ctx.api, selected);
     return { total_count: selected.length, check_runs: page.map((p) => renderCheckRun(ctx, p.suite, p.run)) };
   });
@@ -123,7 +129,9 @@ export function registerCheckRoutes(app: FastifyInstance, ctx: RouteContext): vo
     const found = jobOf(request);
     if (!found) return notFound(reply);
     if (found.job.log === null) {
-      return reply.code(410).send({ message: "Gone", documentation_url: "https://docs.github.com/rest/actions/workflow-jobs", status: "410" });
+      return reply
+        .code(410)
+        .send({ message: "Gone", documentation_url: "https://docs.github.com/rest/actions/workflow-jobs", status: "410" });
     }
     const location = `${ctx.api}${JOB_LOG_DOWNLOAD_PATH}/${found.job.id}?sig=${ctx.downloadSignature}`;
     return reply.code(302).header("location", location).send();

@@ -119,7 +119,11 @@ export function registerIssueRoutes(app: FastifyInstance, ctx: RouteContext): vo
   });
 
   // Reactions: one route pair per target kind, all backed by the same records.
-  const targets: { path: string; kind: ReactionTargetKind; exists: (request: FastifyRequest) => { key: string; id: number } | undefined }[] = [
+  const targets: {
+    path: string;
+    kind: ReactionTargetKind;
+    exists: (request: FastifyRequest) => { key: string; id: number } | undefined;
+  }[] = [
     {
       path: "/repos/:owner/:repo/issues/comments/:comment_id/reactions",
       kind: "issue_comment",
@@ -180,7 +184,12 @@ function addReaction(
   content: ReactionContent,
 ) {
   const existing = ctx.state.reactions.find(
-    (r) => r.repo === repo && r.target.kind === target.kind && r.target.id === target.id && r.content === content && r.user.id === ctx.state.writer.id,
+    (r) =>
+      r.repo === repo &&
+      r.target.kind === target.kind &&
+      r.target.id === target.id &&
+      r.content === content &&
+      r.user.id === ctx.state.writer.id,
   );
   if (existing) return reply.code(200).send(renderReaction(ctx, existing));
   const reaction = { repo, id: takeId(ctx.state), target, content, user: ctx.state.writer, created_at: isoSeconds(ctx.state.now()) };

@@ -25,7 +25,9 @@ export function registerPullRoutes(app: FastifyInstance, ctx: RouteContext): voi
       .filter((i) => i.repo === found.key && i.pull_request)
       .filter((i) => state === "all" || i.state === state)
       .filter((i) => headRef === undefined || i.pull_request!.head.ref === headRef)
-      .filter((i) => headOwner === undefined || sameName(i.pull_request!.head.repo?.full_name.split("/")[0] ?? found.repository.owner, headOwner))
+      .filter(
+        (i) => headOwner === undefined || sameName(i.pull_request!.head.repo?.full_name.split("/")[0] ?? found.repository.owner, headOwner),
+      )
       .filter((i) => query.base === undefined || i.pull_request!.base.ref === query.base)
       .sort((a, b) => (query.direction === "asc" ? a.number - b.number : b.number - a.number));
     return paginate(request, reply, ctx.api, pulls).map((p) => renderPull(ctx, p));
@@ -39,7 +41,9 @@ export function registerPullRoutes(app: FastifyInstance, ctx: RouteContext): voi
   app.get("/repos/:owner/:repo/pulls/:pull_number/reviews", async (request, reply) => {
     const found = pullOf(request);
     if (!found) return notFound(reply);
-    const reviews = ctx.state.reviews.filter((r) => r.repo === found.key && r.pull_number === found.pull.number).sort((a, b) => a.id - b.id);
+    const reviews = ctx.state.reviews
+      .filter((r) => r.repo === found.key && r.pull_number === found.pull.number)
+      .sort((a, b) => a.id - b.id);
     return paginate(request, reply, ctx.api, reviews).map((r) => renderReview(ctx, r));
   });
 
@@ -58,14 +62,18 @@ export function registerPullRoutes(app: FastifyInstance, ctx: RouteContext): voi
   app.get("/repos/:owner/:repo/pulls/:pull_number/reviews/:review_id/comments", async (request, reply) => {
     const found = reviewOf(request);
     if (!found) return notFound(reply);
-    const comments = ctx.state.reviewComments.filter((c) => c.repo === found.key && c.review_id === found.review.id).sort((a, b) => a.id - b.id);
+    const comments = ctx.state.reviewComments
+      .filter((c) => c.repo === found.key && c.review_id === found.review.id)
+      .sort((a, b) => a.id - b.id);
     return paginate(request, reply, ctx.api, comments).map((c) => renderReviewComment(ctx, c));
   });
 
   app.get("/repos/:owner/:repo/pulls/:pull_number/comments", async (request, reply) => {
     const found = pullOf(request);
     if (!found) return notFound(reply);
-    const comments = ctx.state.reviewComments.filter((c) => c.repo === found.key && c.pull_number === found.pull.number).sort((a, b) => a.id - b.id);
+    const comments = ctx.state.reviewComments
+      .filter((c) => c.repo === found.key && c.pull_number === found.pull.number)
+      .sort((a, b) => a.id - b.id);
     return paginate(request, reply, ctx.api, comments).map((c) => renderReviewComment(ctx, c));
   });
 

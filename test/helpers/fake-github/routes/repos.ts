@@ -14,7 +14,9 @@ export function registerRepositoryRoutes(app: FastifyInstance, ctx: RouteContext
     return ctx.state.installations.find((installation) => installation.id === id);
   };
 
-  app.get("/app/installations", async () => ctx.state.installations.map((installation) => renderInstallation(ctx, installation, ctx.state.app)));
+  app.get("/app/installations", async () =>
+    ctx.state.installations.map((installation) => renderInstallation(ctx, installation, ctx.state.app)),
+  );
 
   app.get("/app/installations/:installation_id", async (request, reply) => {
     const installation = installationOf(request);
