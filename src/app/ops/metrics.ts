@@ -59,88 +59,58 @@ export function serviceEndpointOf(method: string, path: string): string {
 function createInstruments(registry: Registry, repoLabels: boolean) {
   const runLabels = repoLabels ? ["kind", "source_type", "repository"] : ["kind", "source_type"];
   const finishLabels = repoLabels ? ["outcome", "source_type", "repository"] : ["outcome", "source_type"];
-  const webhooks = new Counter({
-    name: `${PREFIX}webhooks_received_total`,
-    help: "Webhook deliveries received, by event and what was done with them (queued, duplicate, not_for_us).",
-    labelNames: ["event", "receipt"],
-    registers: [registry],
-  });
-  const ignored = new Counter({
-    name: `${PREFIX}webhooks_ignored_total`,
-    help: "Deliveries that started nothing, by reason code.",
-    labelNames: ["reason"],
-    registers: [registry],
-  });
-  const refused = new Counter({
-    name: `${PREFIX}webhooks_refused_total`,
-    help: "Deliveries answered with a refusal, by reason code.",
-    labelNames: ["reason"],
-    registers: [registry],
-  });
-  const runs = new Counter({
-    name: `${PREFIX}runs_started_total`,
-    help: "Agent runs created or resumed, by source type.",
-    labelNames: runLabels,
-    registers: [registry],
-  });
-  const finished = new Counter({
-    name: `${PREFIX}runs_finished_total`,
-    help: "Watched runs that ended, by outcome and source type.",
-    labelNames: finishLabels,
-    registers: [registry],
-  });
-  const service = new Counter({
-    name: `${PREFIX}service_requests_total`,
-    help: "Requests to the Agent Run Service, by endpoint and HTTP status.",
-    labelNames: ["endpoint", "status"],
-    registers: [registry],
-  });
-  const service429 = new Counter({
-    name: `${PREFIX}service_rate_limited_total`,
-    help: "Answers 429 from the Agent Run Service.",
-    labelNames: ["endpoint"],
-    registers: [registry],
-  });
-  const budgetWait = new Histogram({
-    name: `${PREFIX}service_budget_wait_seconds`,
-    help: "Time calls waited for the client-side rate budget.",
-    labelNames: ["kind"],
-    buckets: [0.01, 0.1, 1, 5, 15, 30, 60, 120, 300],
-    registers: [registry],
-  });
-  const writes = new Counter({
-    name: `${PREFIX}github_writes_total`,
-    help: "GitHub writes by priority and outcome (written, failed, superseded, stale, stopped).",
-    labelNames: ["priority", "outcome"],
-    registers: [registry],
-  });
-  const pacing = new Histogram({
-    name: `${PREFIX}github_write_pacing_seconds`,
-    help: "Time GitHub writes waited in their installation's lane.",
-    labelNames: ["priority"],
-    buckets: [0.01, 0.1, 0.5, 1, 2, 5, 10, 30, 60, 300],
-    registers: [registry],
-  });
-  const answer = new Histogram({
-    name: `${PREFIX}webhook_answer_seconds`,
-    help: "Time to answer a webhook delivery.",
-    labelNames: ["status"],
-    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10],
-    registers: [registry],
-  });
-  const ack = new Histogram({
-    name: `${PREFIX}first_acknowledgement_seconds`,
-    help: "From a webhook's arrival to the first visible acknowledgement in its thread.",
-    buckets: [0.1, 0.5, 1, 2, 5, 10, 30, 60, 300],
-    registers: [registry],
-  });
-  const duration = new Histogram({
-    name: `${PREFIX}run_duration_seconds`,
-    help: "From a run's start to its result.",
-    labelNames: ["outcome"],
-    buckets: [30, 60, 300, 600, 1800, 3600, 7200, 14400],
-    registers: [registry],
-  });
+  // Every instrument carries the bridge's prefix and is registered in this replica's registry only.
+  const counter = <L extends string>(name: string, help: string, labelNames: readonly L[]) =>
+    new Counter<L>({ name: `${PREFIX}${name}`, help, labelNames, registers: [registry] });
+  const histogram = <L extends string>(name: string, help: string, buckets: number[], labelNames: readonly L[] = []) =>
+    new Histogram<L>({ name: `${PREFIX}${name}`, help, labelNames, buckets, registers: [registry] });
+  const webhooks = counter(
+    "webhooks_received_total",
+    "Webhook deliveries received, by event and what was done with them (queued, duplicate, not_for_us).",
+    ["event", "receipt"],
+  );
+  const ignored = counter("webhooks_ignored_total", "Deliveries that started nothing, by reason code.", ["reason"]);
+  const refused = counter("webhooks_refused_total", "Deliveries answered with a refusal, by reason code.", ["reason"]);
+  const runs = counter("runs_started_total", "Agent runs created or resumed, by source type.", runLabels);
+  const finished = counter("runs_finished_total", "Watched runs that ended, by outcome and source type.", finishLabels);
+  const service = counter("service_requests_total", "Requests to the Agent Run Service, by endpoint and HTTP status.", [
+    "endpoint",
+    "status",
+  ]);
+  const service429 = counter("service_rate_limited_total", "Answers 429 from the Agent Run Service.", ["endpoint"]);
+  const budgetWait = histogram(
+    "service_budget_wait_seconds",
+    "Time calls waited for the client-side rate budget.",
+    [0.01, 0.1, 1, 5, 15, 30, 60, 120, 300],
+    ["kind"],
+  );
+  const writes = counter("github_writes_total", "GitHub writes by priority and outcome (written, failed, superseded, stale, stopped).", [
+    "priority",
+    "outcome",
+  ]);
+  const pacing = histogram(
+    "github_write_pacing_seconds",
+    "Time GitHub writes waited in their installation's lane.",
+    [0.01, 0.1, 0.5, 1, 2, 5, 10, 30, 60, 300],
+    ["priority"],
+  );
+  const answer = histogram(
+    "webhook_answer_seconds",
+    "Time to answer a webhook delivery.",
+    [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10],
+    ["status"],
+  );
+  const ack = histogram(
+    "first_acknowledgement_seconds",
+    "From a webhook's arrival to the first visible acknowledgement in its thread.",
+    [0.1, 0.5, 1, 2, 5, 10, 30, 60, 300],
+  );
+  const duration = histogram(
+    "run_duration_seconds",
+    "From a run's start to its result.",
+    [30, 60, 300, 600, 1800, 3600, 7200, 14400],
+    ["outcome"],
+  );
   return { webhooks, ignored, refused, runs, finished, service, service429, budgetWait, writes, pacing, answer, ack, duration };
 }
 

@@ -7,7 +7,7 @@ import { loadImageArgument } from "../images.js";
 import { metadataFromFlag } from "../metadata.js";
 import { resolvePrompt } from "../prompt.js";
 import { showOrWatchRun } from "../watch.js";
-import { addWatchOptions, checkTimeoutNeedsWait, type StartFlags } from "./shared-options.js";
+import { addWatchOptions, checkTimeoutNeedsWait, watchChoice, type StartFlags } from "./shared-options.js";
 import { defineCommand } from "./registry.js";
 import type { ConnectionFlags } from "../config.js";
 
@@ -48,13 +48,7 @@ export const createCommand = defineCommand("create", "start an agent run; with -
         ...(flags.agentType !== undefined ? { agent_type: flags.agentType } : {}),
       };
       const run = await client.createRun(request);
-      await showOrWatchRun(client, run, context, {
-        verb: "created",
-        wait: flags.wait === true,
-        json: flags.json === true,
-        timeoutSeconds: flags.timeout,
-        pollIntervalMs,
-      });
+      await showOrWatchRun(client, run, context, { verb: "created", ...watchChoice(flags, pollIntervalMs) });
     },
   );
 });

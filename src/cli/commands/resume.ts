@@ -4,7 +4,7 @@ import { connect } from "../connect.js";
 import { resolvePrompt } from "../prompt.js";
 import { showOrWatchRun } from "../watch.js";
 import { defineCommand } from "./registry.js";
-import { addWatchOptions, checkTimeoutNeedsWait, type StartFlags } from "./shared-options.js";
+import { addWatchOptions, checkTimeoutNeedsWait, watchChoice, type StartFlags } from "./shared-options.js";
 
 interface ResumeFlags extends ConnectionFlags, StartFlags {
   prompt: string;
@@ -22,13 +22,7 @@ export const resumeCommand = defineCommand("resume", "continue a finished run wi
       const prompt = await resolvePrompt(flags.prompt, context.io.stdin);
       const client = connect(flags, context);
       const run = await client.resumeRun(runId, prompt);
-      await showOrWatchRun(client, run, context, {
-        verb: "resumed",
-        wait: flags.wait === true,
-        json: flags.json === true,
-        timeoutSeconds: flags.timeout,
-        pollIntervalMs,
-      });
+      await showOrWatchRun(client, run, context, { verb: "resumed", ...watchChoice(flags, pollIntervalMs) });
     },
   );
 });

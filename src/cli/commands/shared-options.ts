@@ -32,6 +32,11 @@ export function addWatchOptions(command: Command, timeoutHelp: string): Command 
   return addConnectionOptions(command);
 }
 
+/** What create and resume hand to `showOrWatchRun`: watch with --wait, else print the run. */
+export function watchChoice(flags: StartFlags, pollIntervalMs: number | undefined) {
+  return { wait: flags.wait === true, json: flags.json === true, timeoutSeconds: flags.timeout, pollIntervalMs };
+}
+
 /** A command that only watches with --wait refuses --timeout without it, before anything is sent. */
 export function checkTimeoutNeedsWait(flags: StartFlags): void {
   if (!flags.wait && flags.timeout !== undefined) throw new UsageError("--timeout only applies with --wait.");
