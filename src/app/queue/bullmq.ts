@@ -1,16 +1,6 @@
 import { DelayedError, Queue, Worker, type ConnectionOptions, type Job } from "bullmq";
-import {
-  DEFAULT_RETRY,
-  JOB_NAMES,
-  retryDelay,
-  type JobName,
-  type JobProcessor,
-  type JobSpec,
-  type QueueCounts,
-  type QueuedJob,
-  type RetryPolicy,
-  type WorkQueue,
-} from "./types.js";
+import { DEFAULT_RETRY, JOB_NAMES, retryDelay } from "./types.js";
+import type { JobName, JobProcessor, JobSpec, QueueCounts, QueuedJob, RetryPolicy, WorkQueue } from "./types.js";
 
 export interface BullQueueOptions {
   /** ioredis connection options; BullMQ opens its own connections from them. */

@@ -1,16 +1,6 @@
 import type Database from "better-sqlite3";
-import {
-  DEFAULT_RETRY,
-  retryDelay,
-  type JobName,
-  type JobOutcome,
-  type JobProcessor,
-  type JobSpec,
-  type QueueCounts,
-  type QueuedJob,
-  type RetryPolicy,
-  type WorkQueue,
-} from "./types.js";
+import { DEFAULT_RETRY, retryDelay } from "./types.js";
+import type { JobName, JobOutcome, JobProcessor, JobSpec, QueueCounts, QueuedJob, RetryPolicy, WorkQueue } from "./types.js";
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS jobs (

@@ -11,17 +11,8 @@ import {
   RECORD_CHECK_ATTEMPT,
   UPDATE_TASK,
 } from "./redis-scripts.js";
-import {
-  EVENT_RETENTION_MS,
-  type BridgeStore,
-  type NewTask,
-  type Task,
-  type TaskOrder,
-  type TaskPatch,
-  type TaskState,
-  type ThreadId,
-  type TraceProgress,
-} from "./types.js";
+import { EVENT_RETENTION_MS } from "./types.js";
+import type { BridgeStore, NewTask, Task, TaskOrder, TaskPatch, TaskState, ThreadId, TraceProgress } from "./types.js";
 
 export interface RedisBridgeStoreOptions {
   /** Namespace of every key (`${keyPrefix}:…`): one per App deployment, shared by all its replicas. */

@@ -1,17 +1,8 @@
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
-import {
-  EVENT_RETENTION_MS,
-  type BridgeStore,
-  type NewTask,
-  type Task,
-  type TaskOrder,
-  type TaskPatch,
-  type TaskState,
-  type ThreadId,
-  type TraceProgress,
-} from "./types.js";
+import { EVENT_RETENTION_MS } from "./types.js";
+import type { BridgeStore, NewTask, Task, TaskOrder, TaskPatch, TaskState, ThreadId, TraceProgress } from "./types.js";
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS deliveries (id TEXT PRIMARY KEY, event TEXT NOT NULL, received_at INTEGER NOT NULL);
