@@ -4,6 +4,7 @@
  * Redis shared by replicas) holding the store and the work queue; the engine and the delivery
  * worker taking jobs.
  */
+import type { Server } from "node:http";
 import { hostname } from "node:os";
 import { createNodeMiddleware, Probot, ProbotOctokit } from "probot";
 import { AgentRunClient } from "../service/client.js";
@@ -197,6 +198,50 @@ async function waitUntilIdle(store: BridgeStore, queue: WorkQueue): Promise<void
 }
 
 /**
+ * Starts the background work: old deliveries and trigger keys pruned now and every few hours, every
+ * unfinished task's job queued, and the queue taking jobs. Returns what stops it all again: the
+ * backend last, since the engine, the queue and the pacer use its connections until they stop.
+ */
+async function startBackgroundWork(
+  backend: Backend,
+  engine: RunEngine,
+  pacer: WritePacer,
+  deps: AppDependencies,
+): Promise<() => Promise<void>> {
+  const { store, queue } = backend;
+  await store.prune(DEDUPE_RETENTION_MS);
+  const pruner = setInterval(() => void store.prune(DEDUPE_RETENTION_MS).catch(() => undefined), PRUNE_EVERY_MS).unref();
+  await ensureEveryTaskHasAJob(store, queue);
+  // Work left by a previous process (or a dead replica) is taken up with everything else.
+  queue.start(createJobProcessor(deps, engine));
+  return async () => {
+    clearInterval(pruner);
+    engine.stop();
+    await queue.stop();
+    await pacer.stop();
+    await backend.close();
+  };
+}
+
+/**
+ * The handle's close(): the server stops taking requests (idle keep-alive connections are dropped
+ * so that it does not wait for them), then the work stops. A second call gets the first one's promise.
+ */
+function closeOnce(server: Server, stopWork: () => Promise<void>): () => Promise<void> {
+  let closing: Promise<void> | undefined;
+  return () => {
+    closing ??= (async () => {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      });
+      await stopWork();
+    })();
+    return closing;
+  };
+}
+
+/**
  * Starts the App. Throws AppConfigurationError (missing or invalid settings, listed together, or a
  * Redis that cannot be reached) before anything else happens, or an Error when GitHub does not
  * recognise the App's credentials.
@@ -227,18 +272,7 @@ export async function startApp(env: Readonly<Record<string, string | undefined>>
     replica: `${hostname()}:${process.pid}`,
   });
 
-  await store.prune(DEDUPE_RETENTION_MS);
-  const pruner = setInterval(() => void store.prune(DEDUPE_RETENTION_MS).catch(() => undefined), PRUNE_EVERY_MS).unref();
-  await ensureEveryTaskHasAJob(store, queue);
-  // Work left by a previous process (or a dead replica) is taken up with everything else.
-  queue.start(createJobProcessor(deps, engine));
-  const stopWork = async () => {
-    clearInterval(pruner);
-    engine.stop();
-    await queue.stop();
-    await pacer.stop();
-    await backend.close();
-  };
+  const stopWork = await startBackgroundWork(backend, engine, pacer, deps);
   await listen(server, settings.port, settings.host).catch(async (error: unknown) => {
     await stopWork();
     throw error;
@@ -246,18 +280,6 @@ export async function startApp(env: Readonly<Record<string, string | undefined>>
 
   const url = urlOf(server);
   probot.log.info({ url, webhookPath: settings.webhookPath, app: identity.slug, backend: backend.kind }, "agent-run-bridge app listening");
-
-  let closing: Promise<void> | undefined;
-  const close = () => {
-    closing ??= (async () => {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeIdleConnections();
-      });
-      await stopWork();
-    })();
-    return closing;
-  };
 
   return {
     url,
@@ -270,6 +292,6 @@ export async function startApp(env: Readonly<Record<string, string | undefined>>
     probot,
     settings,
     idle: () => waitUntilIdle(store, queue),
-    close,
+    close: closeOnce(server, stopWork),
   };
 }
