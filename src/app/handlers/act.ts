@@ -5,11 +5,11 @@
  * owns everything the task writes from then on: 👀, the tracking comment, progress, the result.
  */
 import type { RepoConfig, RunLimitName } from "../../config/schema.js";
-import { LIMIT_WINDOW_MS, judgeSpendLimits, type OverLimitReply } from "../../core/limits.js";
+import { LIMIT_WINDOW_MS, judgeSpendLimits, type OverLimitReply, type SpendVerdict } from "../../core/limits.js";
 import type { KnownRun } from "../../core/plan.js";
 import { replanWithKnownRun, type PreparedRun, type PreparedStart } from "../../flows/index.js";
 import { threadLockKey } from "../engine.js";
-import type { TaskThread } from "../store/types.js";
+import type { Task, TaskThread } from "../store/types.js";
 import type { AppDependencies, HandlerLogger } from "./types.js";
 
 export interface ActContext {
@@ -139,8 +139,52 @@ async function spendVerdict(prepared: PreparedStart, thread: TaskThread, ctx: Ac
   return { verdict, keys, isCiFix };
 }
 
+/**
+ * The task the engine takes from here: a queued follow-up is held (a resume of the run it waits
+ * for); a create or a resume is queued to be sent.
+ */
+function submitTask(prepared: PreparedStart, thread: TaskThread, ctx: ActContext): Promise<Task> {
+  const { engine, client } = ctx.deps;
+  const base = {
+    sourceType: prepared.sourceType,
+    thread,
+    trackingCommentId: null,
+    reaction: prepared.reaction,
+    requestedBy: prepared.requester,
+    receivedAt: ctx.receivedAt,
+  };
+  return prepared.action === "queue"
+    ? engine.submit({
+        ...base,
+        kind: "resume",
+        state: "held",
+        runId: prepared.runId,
+        orgId: prepared.orgId,
+        request: { prompt: prepared.resumePrompt },
+      })
+    : engine.submit({
+        ...base,
+        kind: prepared.action,
+        state: "queued",
+        runId: prepared.action === "resume" ? prepared.runId : null,
+        orgId: prepared.action === "resume" ? prepared.orgId : client.orgId,
+        request: prepared.action === "create" ? prepared.request : { prompt: prepared.resumePrompt },
+      });
+}
+
+/** Over a spend limit, after the lock: nothing is sent; the reply (if this window has not had one yet) says which limit. */
+async function refuseOverLimit(overLimit: Extract<SpendVerdict, { allowed: false }>, thread: TaskThread, ctx: ActContext): Promise<void> {
+  ctx.log.info({ limit: overLimit.over.limit, count: overLimit.over.count, reason: overLimit.reason }, "over a spend limit; nothing sent");
+  ctx.deps.observer?.refused("over_limit");
+  if (overLimit.reply !== null) await ctx.deps.writer.createComment(thread, overLimit.reply, { priority: "acknowledge" });
+}
+
+/**
+ * Under the thread's lock: the spend guards, a fresh look at the thread's run, the task and the
+ * counts it adds. Replies and logs come after the lock is released.
+ */
 async function decideAndStore(initial: PreparedStart, thread: TaskThread, ctx: ActContext): Promise<void> {
-  const { engine, store, client, locks } = ctx.deps;
+  const { store, locks } = ctx.deps;
   const section = await locks.withLock(threadLockKey(thread), async () => {
     const now = Date.now();
     const spend = await spendVerdict(initial, thread, ctx, now);
@@ -157,32 +201,7 @@ async function decideAndStore(initial: PreparedStart, thread: TaskThread, ctx: A
         return null;
       }
     }
-    const base = {
-      sourceType: prepared.sourceType,
-      thread,
-      trackingCommentId: null,
-      reaction: prepared.reaction,
-      requestedBy: prepared.requester,
-      receivedAt: ctx.receivedAt,
-    };
-    const task =
-      prepared.action === "queue"
-        ? await engine.submit({
-            ...base,
-            kind: "resume",
-            state: "held",
-            runId: prepared.runId,
-            orgId: prepared.orgId,
-            request: { prompt: prepared.resumePrompt },
-          })
-        : await engine.submit({
-            ...base,
-            kind: prepared.action,
-            state: "queued",
-            runId: prepared.action === "resume" ? prepared.runId : null,
-            orgId: prepared.action === "resume" ? prepared.orgId : client.orgId,
-            request: prepared.action === "create" ? prepared.request : { prompt: prepared.resumePrompt },
-          });
+    const task = await submitTask(prepared, thread, ctx);
     if (prepared.checkAttempt)
       await store.recordCheckAttempt(thread.owner, thread.repo, prepared.checkAttempt.prNumber, prepared.checkAttempt.headSha);
     await store.recordEvent([spend.keys.thread, spend.keys.repo, ...(spend.isCiFix ? [spend.keys.ciFixes] : [])], now);
@@ -191,13 +210,7 @@ async function decideAndStore(initial: PreparedStart, thread: TaskThread, ctx: A
   if (section === null) throw new Error(`the lock of ${threadLockKey(thread)} stayed busy; the delivery is retried`);
   if (section.value === null) return;
   if (section.value.kind === "over_limit") {
-    const overLimit = section.value.verdict;
-    ctx.log.info(
-      { limit: overLimit.over.limit, count: overLimit.over.count, reason: overLimit.reason },
-      "over a spend limit; nothing sent",
-    );
-    ctx.deps.observer?.refused("over_limit");
-    if (overLimit.reply !== null) await ctx.deps.writer.createComment(thread, overLimit.reply, { priority: "acknowledge" });
+    await refuseOverLimit(section.value.verdict, thread, ctx);
     return;
   }
   const { task, prepared } = section.value;
