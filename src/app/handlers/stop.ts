@@ -8,12 +8,55 @@
 import type { RepoConfig } from "../../config/schema.js";
 import { reactionForPhase } from "../../core/render/reactions.js";
 import { renderStopReply, type StopRequest } from "../../core/stop.js";
-import { prepareStop } from "../../flows/stop.js";
+import { prepareStop, type PreparedStop } from "../../flows/stop.js";
 import type { GitHubClient } from "../../github/client.js";
 import { threadLockKey } from "../engine.js";
-import type { TaskThread } from "../store/types.js";
+import type { Task, TaskThread } from "../store/types.js";
 import type { AppDependencies } from "./types.js";
 import { selfOf } from "./webhook.js";
+
+/** What the stop ended in the store: the thread's task (if one was unfinished) and how many held follow-ups were dropped. */
+interface EndedTasks {
+  active: Task | null;
+  dropped: number;
+}
+
+/**
+ * Under the thread's lock (no run starts in the thread meanwhile): the thread's unfinished task ends
+ * in the store, and so do the follow-ups held behind it, so no replica watches, reports or resumes them again.
+ */
+async function endThreadTasks(thread: TaskThread, actorLogin: string, deps: AppDependencies): Promise<EndedTasks> {
+  const section = await deps.locks.withLock(threadLockKey(thread), async () => {
+    const stoppedBy = `stopped by @${actorLogin}`;
+    const active = await deps.store.activeTaskForThread(thread.owner, thread.repo, thread.issueNumber);
+    if (active) await deps.store.updateTask(active.id, { state: "done", error: stoppedBy });
+    const held = await deps.store.heldFor(active?.runId ?? -1, thread);
+    for (const h of held) await deps.store.updateTask(h.id, { state: "done", error: `dropped: ${stoppedBy}` });
+    return { active, dropped: held.length };
+  });
+  if (section === null) throw new Error(`the lock of ${threadLockKey(thread)} stayed busy; the stop is retried`);
+  return section.value;
+}
+
+/**
+ * The reply to the stop. The App's held follow-ups have no comment of their own (the run's comment
+ * counts them): when the store ended anything, the reply counts from the store.
+ */
+function stopReplyFor(
+  prepared: Extract<PreparedStop, { action: "stop" }>,
+  { active, dropped }: EndedTasks,
+  request: StopRequest,
+  triggerPhrase: string,
+): string {
+  if (active === null && dropped === 0) return prepared.reply;
+  return renderStopReply({
+    stoppedBy: request.actor.login,
+    stopped: { runId: active?.runId ?? null, webUrl: active?.webUrl ?? null },
+    droppedFollowUps: Math.max(dropped, prepared.edits.filter((e) => e.role === "follow_up").length),
+    pullRequest: request.thread.kind === "pull_request",
+    triggerPhrase,
+  });
+}
 
 export async function handleStop(input: {
   request: StopRequest;
@@ -43,34 +86,15 @@ export async function handleStop(input: {
       deps.observer?.refused("permission");
       return;
     }
-    const section = await deps.locks.withLock(threadLockKey(thread), async () => {
-      const stoppedBy = `stopped by @${request.actor.login}`;
-      const active = await deps.store.activeTaskForThread(thread.owner, thread.repo, thread.issueNumber);
-      if (active) await deps.store.updateTask(active.id, { state: "done", error: stoppedBy });
-      const held = await deps.store.heldFor(active?.runId ?? -1, thread);
-      for (const h of held) await deps.store.updateTask(h.id, { state: "done", error: `dropped: ${stoppedBy}` });
-      return { active, dropped: held.length };
-    });
-    if (section === null) throw new Error(`the lock of ${threadLockKey(thread)} stayed busy; the stop is retried`);
+    const ended = await endThreadTasks(thread, request.actor.login, deps);
     for (const edit of prepared.edits) {
       await deps.writer.updateComment(thread, edit.commentId, edit.body, { priority: "acknowledge" });
     }
     const thumbsUp = reactionForPhase("stop_accepted");
     if (prepared.reaction && thumbsUp) await deps.writer.react(thread, prepared.reaction, thumbsUp, { priority: "acknowledge" });
-    // The App's held follow-ups have no comment of their own (the run's comment counts them): the reply counts from the store.
-    const { active, dropped } = section.value;
-    const reply =
-      active === null && dropped === 0
-        ? prepared.reply
-        : renderStopReply({
-            stoppedBy: request.actor.login,
-            stopped: { runId: active?.runId ?? null, webUrl: active?.webUrl ?? null },
-            droppedFollowUps: Math.max(dropped, prepared.edits.filter((e) => e.role === "follow_up").length),
-            pullRequest: request.thread.kind === "pull_request",
-            triggerPhrase: input.config.trigger_phrase,
-          });
+    const reply = stopReplyFor(prepared, ended, request, input.config.trigger_phrase);
     await deps.writer.createComment(thread, reply, { priority: "acknowledge" });
-    log.info({ taskId: active?.id ?? null, droppedFollowUps: dropped, reason: prepared.reason }, "stopped");
+    log.info({ taskId: ended.active?.id ?? null, droppedFollowUps: ended.dropped, reason: prepared.reason }, "stopped");
   } catch (error) {
     await deps.store.releaseTrigger(claimKey);
     throw error;
