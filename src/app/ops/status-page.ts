@@ -85,30 +85,40 @@ function budgetLine(name: string, usage: BudgetUsage["shared"]): string {
   return `<li><strong>${escapeHtml(name)}</strong>: ${usage.used} of ${usage.limit} in the last ${usage.windowMs < 10_000 ? (usage.windowMs / 1000).toFixed(1) : Math.round(usage.windowMs / 1000)} s <meter min="0" max="${usage.limit}" value="${Math.min(usage.used, usage.limit)}">${percent}%</meter></li>`;
 }
 
-export function renderStatusPage(snapshot: StatusSnapshot, options: { githubWebUrl?: string } = {}): string {
-  const web = (options.githubWebUrl ?? "https://github.com").replace(/\/+$/, "");
-  const now = snapshot.generatedAt;
-  const inFlight = snapshot.inFlight.map((t) => [
+/** Repository, thread, run, state (with the service's status while watched), age, current step. */
+function inFlightRow(t: Task, web: string, now: number): string[] {
+  return [
     escapeHtml(`${t.thread.owner}/${t.thread.repo}`),
     threadCell(t, web),
     runCell(t),
     escapeHtml(t.state === "watching" && t.lastStatus ? `${t.state} (${t.lastStatus})` : t.state),
     escapeHtml(formatAge(now - (t.startedAt ?? t.createdAt))),
     escapeHtml(t.progress.currentStep ?? "—"),
-  ]);
-  const held = snapshot.held.map((t) => [
-    threadCell(t, web),
-    runCell(t),
-    escapeHtml(t.requestedBy ? `@${t.requestedBy}` : "—"),
-    escapeHtml(formatAge(now - t.createdAt)),
-  ]);
-  const failures = snapshot.failures.map((t) => [
+  ];
+}
+
+/** Thread, the run it waits for, who asked, how long it has waited. */
+function heldRow(t: Task, web: string, now: number): string[] {
+  return [threadCell(t, web), runCell(t), escapeHtml(t.requestedBy ? `@${t.requestedBy}` : "—"), escapeHtml(formatAge(now - t.createdAt))];
+}
+
+/** Thread, run, state, when, and the reason cut short: the page is a summary, the store has the rest. */
+function failureRow(t: Task, web: string, now: number): string[] {
+  return [
     threadCell(t, web),
     runCell(t),
     escapeHtml(t.state),
     escapeHtml(formatAge(now - t.updatedAt)),
     escapeHtml((t.error ?? "").slice(0, 300)),
-  ]);
+  ];
+}
+
+export function renderStatusPage(snapshot: StatusSnapshot, options: { githubWebUrl?: string } = {}): string {
+  const web = (options.githubWebUrl ?? "https://github.com").replace(/\/+$/, "");
+  const now = snapshot.generatedAt;
+  const inFlight = snapshot.inFlight.map((t) => inFlightRow(t, web, now));
+  const held = snapshot.held.map((t) => heldRow(t, web, now));
+  const failures = snapshot.failures.map((t) => failureRow(t, web, now));
   return `<!doctype html>
 <html lang="en">
 <head>
