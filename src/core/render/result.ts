@@ -134,6 +134,34 @@ function statusLine(input: ResultCommentInput, elapsed: SafeMarkdown, webUrl: st
   }
 }
 
+/** The footer: how to continue the run, worded for a run that waits for an answer or is still running. */
+function continueHint(phase: RunPhase, triggerPhrase: string): SafeMarkdown {
+  const hint = inlineCode(`${triggerPhrase.trim()} <instructions>`, { maxLength: 100 });
+  return phase === "waiting_for_input"
+    ? sub(md`Reply with ${hint} to answer and continue this run.`)
+    : phase === "in_progress"
+      ? sub(md`Reply with ${hint} once it has finished to continue it.`)
+      : sub(md`Reply with ${hint} to continue this run.`);
+}
+
+/** Agent text, in reading order. A failed run leads with its latest error; a result that repeats the summary is left out. */
+function agentTextBlocks(
+  run: AgentRun,
+  phase: RunPhase,
+  trace: TraceDigest | null,
+  cutNote: SafeMarkdown,
+  triggerPhrase: string,
+): FlexibleBlock[] {
+  const blocks: FlexibleBlock[] = [];
+  const latestError = phase === "failed" ? trace?.errors.at(-1) : undefined;
+  if (latestError) blocks.push(errorHighlight(latestError, cutNote));
+  const summary = run.summary?.trim() ?? "";
+  const result = run.result?.trim() || trace?.finalAnswer?.trim() || "";
+  if (summary) blocks.push(textBlock(md`**Summary**`, summary, cutNote, triggerPhrase));
+  if (result && result !== summary) blocks.push(textBlock(md`**Result**`, result, cutNote, triggerPhrase));
+  return blocks;
+}
+
 /** The tracking comment's final form: outcome, pull requests, summary, result and a collapsible trace. */
 export function renderResultComment(input: ResultCommentInput): string {
   const maxLength = input.maxLength ?? GITHUB_COMMENT_MAX_LENGTH;
@@ -152,22 +180,9 @@ export function renderResultComment(input: ResultCommentInput): string {
 
   const head = md`${headline(phase, link, elapsed, run.status)}\n\n${statusLine(input, elapsed, webUrl)}`;
   const prs = pullRequestLines(run.git_host_pull_requests ?? [], webUrl, triggerPhrase);
-  const hint = inlineCode(`${triggerPhrase.trim()} <instructions>`, { maxLength: 100 });
-  const footer =
-    phase === "waiting_for_input"
-      ? sub(md`Reply with ${hint} to answer and continue this run.`)
-      : phase === "in_progress"
-        ? sub(md`Reply with ${hint} once it has finished to continue it.`)
-        : sub(md`Reply with ${hint} to continue this run.`);
+  const footer = continueHint(phase, triggerPhrase);
 
-  // Agent text, in reading order. A failed run leads with its latest error.
-  const blocks: FlexibleBlock[] = [];
-  const latestError = phase === "failed" ? trace?.errors.at(-1) : undefined;
-  if (latestError) blocks.push(errorHighlight(latestError, cutNote));
-  const summary = run.summary?.trim() ?? "";
-  const result = run.result?.trim() || trace?.finalAnswer?.trim() || "";
-  if (summary) blocks.push(textBlock(md`**Summary**`, summary, cutNote, triggerPhrase));
-  if (result && result !== summary) blocks.push(textBlock(md`**Result**`, result, cutNote, triggerPhrase));
+  const blocks = agentTextBlocks(run, phase, trace, cutNote, triggerPhrase);
   const traceBlocks = trace ? [traceErrorsBlock(trace.errors, cutNote), traceStepsBlock(trace.lastSteps)] : [];
 
   const traceSummary = trace

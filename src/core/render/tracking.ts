@@ -54,6 +54,39 @@ function followUpNote(count: number): SafeMarkdown {
     : (`📝 ${count} follow-ups are queued: they will be sent when the run finishes.` as SafeMarkdown);
 }
 
+/** The comment's first line: what the run is doing in this phase, with its elapsed time or queue position where they matter. */
+function phaseLine(input: TrackingCommentInput, runId: number | null, webUrl: string | null): SafeMarkdown {
+  // Only phrases about an existing run use the link.
+  const link = runId === null ? md`` : runLink(runId, webUrl);
+  const elapsed = formatElapsed(toMs(input.now) - toMs(input.startedAt)) as SafeMarkdown;
+  const position =
+    input.queuePosition !== undefined && Number.isInteger(input.queuePosition) && input.queuePosition > 0
+      ? (` (position ${input.queuePosition})` as SafeMarkdown)
+      : md``;
+  switch (input.phase) {
+    case "queued":
+      return runId === null
+        ? md`⏳ **Queued**${position}: waiting for the Agent Run Service's rate budget. The run starts by itself.`
+        : md`⏳ A follow-up for agent run ${link} is **queued**${position}: waiting for the Agent Run Service's rate budget.`;
+    case "starting":
+      return runId === null ? md`🤖 Starting an agent run…` : md`🤖 Agent run ${link} started…`;
+    case "running":
+      return runId === null ? md`🤖 An agent run is working · ${elapsed} so far` : md`🤖 Agent run ${link} is working · ${elapsed} so far`;
+    case "resuming":
+      return md`🔁 Resuming agent run ${link} ${resumeReason(input.sourceType ?? input.marker.sourceType)}…`;
+    case "queued_follow_up":
+      return md`🤖 Agent run ${link} is still working · ${elapsed} so far`;
+  }
+}
+
+function resumeReason(source: SourceType): SafeMarkdown {
+  return source === SOURCE.gitHostCheckSuite
+    ? md`to fix the failing checks`
+    : source === SOURCE.gitHostPrReview
+      ? md`with this review`
+      : md`with your follow-up`;
+}
+
 /** The comment posted as soon as a trigger is accepted, edited while the run works. */
 export function renderTrackingComment(input: TrackingCommentInput): string {
   const webUrl = linkTarget(input.webUrl);
@@ -64,47 +97,9 @@ export function renderTrackingComment(input: TrackingCommentInput): string {
   const state = input.phase === "queued" || runId === null ? "queued" : "running";
   const { outcome: _finalOutcome, ...identity } = input.marker;
   const marker = renderMarker({ ...identity, state });
-  // Only phrases about an existing run use the link.
-  const link = runId === null ? md`` : runLink(runId, webUrl);
-  const elapsed = formatElapsed(toMs(input.now) - toMs(input.startedAt)) as SafeMarkdown;
-  const position =
-    input.queuePosition !== undefined && Number.isInteger(input.queuePosition) && input.queuePosition > 0
-      ? (` (position ${input.queuePosition})` as SafeMarkdown)
-      : md``;
   const followUps = Math.max(0, Math.floor(input.followUps ?? 0));
 
-  const lines: SafeMarkdown[] = [];
-  switch (input.phase) {
-    case "queued":
-      lines.push(
-        runId === null
-          ? md`⏳ **Queued**${position}: waiting for the Agent Run Service's rate budget. The run starts by itself.`
-          : md`⏳ A follow-up for agent run ${link} is **queued**${position}: waiting for the Agent Run Service's rate budget.`,
-      );
-      break;
-    case "starting":
-      lines.push(runId === null ? md`🤖 Starting an agent run…` : md`🤖 Agent run ${link} started…`);
-      break;
-    case "running":
-      lines.push(
-        runId === null ? md`🤖 An agent run is working · ${elapsed} so far` : md`🤖 Agent run ${link} is working · ${elapsed} so far`,
-      );
-      break;
-    case "resuming": {
-      const source = input.sourceType ?? input.marker.sourceType;
-      const why =
-        source === SOURCE.gitHostCheckSuite
-          ? md`to fix the failing checks`
-          : source === SOURCE.gitHostPrReview
-            ? md`with this review`
-            : md`with your follow-up`;
-      lines.push(md`🔁 Resuming agent run ${link} ${why}…`);
-      break;
-    }
-    case "queued_follow_up":
-      lines.push(md`🤖 Agent run ${link} is still working · ${elapsed} so far`);
-      break;
-  }
+  const lines: SafeMarkdown[] = [phaseLine(input, runId, webUrl)];
   const step = input.currentStep && input.currentStep.length <= 2000 ? input.currentStep : null;
   if (step && (input.phase === "running" || input.phase === "queued_follow_up" || input.phase === "resuming")) {
     lines.push(md`**Now:** ${step}`);
