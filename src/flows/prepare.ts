@@ -30,7 +30,7 @@ import { fetchCheckFailures, fetchReviewComments, promptInputFor, type CheckFail
 import { asMarkerComments, checkFailureFacts, findKnownRun, headBranchOf, triggerPermission, type KnownRunFinding } from "./facts.js";
 import { triggerImages } from "./images.js";
 import { sharedRepositoryIds, type RepositoryIdResolution, type RepositoryLister } from "./repository-id.js";
-import type { PreparedRun, PreparedStart, PrepareRunInput, ReplyThread } from "./types.js";
+import type { MarkerHints, PreparedRun, PreparedStart, PrepareRunInput, ReplyThread } from "./types.js";
 
 /** Comments read per thread: enough for the markers of a long conversation and the recent context. */
 export const THREAD_COMMENT_SCAN_LIMIT = 300;
@@ -206,6 +206,29 @@ export async function prepareRun(input: PrepareRunInput): Promise<PreparedRun> {
   return prepareStart(input, { plan, facts, knownRun, gathered, thread, limits });
 }
 
+/** The thread as the prompt quotes it: the comments read, how many were left out, and its pull request. */
+function fetchedThreadOf(trigger: RunTrigger, gathered: Gathered): FetchedThread | null {
+  const promptThread = promptThreadOf(trigger);
+  return promptThread
+    ? {
+        thread: promptThread,
+        comments: gathered.listed.comments,
+        omitted: Math.max(0, gathered.listed.total - gathered.listed.comments.length),
+        pullRequest: gathered.pullRequest,
+      }
+    : null;
+}
+
+/** What the run's marker records so that later reviews and CI failures find the run: its head branch, and a CI fix's commit. */
+function markerHintsOf(trigger: RunTrigger, pullRequest: PullRequestDetails | null): MarkerHints {
+  const headBranch = headBranchOf(trigger, pullRequest);
+  return {
+    sourceType: trigger.sourceType,
+    branches: headBranch ? [headBranch] : [],
+    ...(isCheckFailureTrigger(trigger) ? { headSha: trigger.headSha } : {}),
+  };
+}
+
 /** For a run to start or continue: the prompt context, both prompts, and for a create its request. */
 async function prepareStart(
   input: PrepareRunInput,
@@ -220,15 +243,7 @@ async function prepareStart(
 ): Promise<PreparedStart> {
   const { trigger, config, self } = input;
   const { plan, facts, knownRun, gathered, thread } = planned;
-  const promptThread = promptThreadOf(trigger);
-  const fetchedThread: FetchedThread | null = promptThread
-    ? {
-        thread: promptThread,
-        comments: gathered.listed.comments,
-        omitted: Math.max(0, gathered.listed.total - gathered.listed.comments.length),
-        pullRequest: gathered.pullRequest,
-      }
-    : null;
+  const fetchedThread = fetchedThreadOf(trigger, gathered);
   const attempt = facts.checkSuite ? { number: facts.checkSuite.attemptsSoFar + 1, max: facts.checkSuite.maxAttempts } : undefined;
   const promptInput = promptInputFor(trigger, {
     thread: fetchedThread,
@@ -237,7 +252,6 @@ async function prepareStart(
     ...(attempt ? { attempt } : {}),
   });
   const promptOptions: PromptOptions = { instructions: config.instructions, limits: planned.limits, botLogins: self.botLogins };
-  const headBranch = headBranchOf(trigger, gathered.pullRequest);
   const common = {
     trigger,
     facts,
@@ -246,11 +260,7 @@ async function prepareStart(
     reaction: reactionTargetOf(trigger),
     requester: trigger.actor?.login ?? null,
     sourceType: trigger.sourceType,
-    markerHints: {
-      sourceType: trigger.sourceType,
-      branches: headBranch ? [headBranch] : [],
-      ...(isCheckFailureTrigger(trigger) ? { headSha: trigger.headSha } : {}),
-    },
+    markerHints: markerHintsOf(trigger, gathered.pullRequest),
     checkAttempt:
       isCheckFailureTrigger(trigger) && attempt
         ? { prNumber: trigger.pullRequest.number, headSha: trigger.headSha, number: attempt.number, max: attempt.max }
