@@ -32,7 +32,7 @@ export interface MemoryBenchOptions {
   readsPerRun?: number;
   /** The App process to run; default: bench/lib/app-process.ts bundled from this checkout. */
   bundle?: string;
-  /** Extra flags for the App's `node` (e.g. V8 heap settings, to compare). */
+  /** Flags for every App process's `node` (default: APP_NODE_ARGS, as README.md sets them; [] to compare without). */
   nodeArgs?: string[];
   /** Replicas sharing the watches over Redis (default 3), and where Redis is (default REDIS_URL or 127.0.0.1:6379). */
   replicas?: number;
@@ -45,8 +45,12 @@ const BOT = "agent-run-bridge[bot]";
 const IDLE_WAIT_MS = 5_000;
 const SAMPLES = 9;
 const SAMPLE_EVERY_MS = 250;
-/** What README.md's "Running several replicas" gives each replica: V8's young generation capped at 2 × 4 MB. */
-const REPLICA_NODE_ARGS = ["--max-semi-space-size=4"];
+/**
+ * What README.md gives every App process (NODE_OPTIONS; `npm start` passes it): V8's young generation
+ * capped at 2 × 4 MB. Without it V8 grows it to 32 MB under this benchmark's polling rate: the embedded
+ * App peaked at 140–149 MB in three runs (108–110 MB once settled), the busiest Redis replica read 132–133 MB.
+ */
+const APP_NODE_ARGS = ["--max-semi-space-size=4"];
 
 /** Decimal megabytes, as the target is stated (120 MB = 120,000,000 bytes). */
 const mb = (bytes: number) => `${formatNumber(bytes / 1e6, 1)} MB`;
@@ -163,7 +167,7 @@ export async function runMemoryBenchmark(options: MemoryBenchOptions = {}): Prom
     };
   }
   const bundle = options.bundle ?? (await buildAppProcess());
-  const nodeArgs = options.nodeArgs ?? [];
+  const nodeArgs = options.nodeArgs ?? APP_NODE_ARGS;
   const replicas = options.replicas ?? 3;
   const redisUrl = options.redisUrl ?? process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
 
@@ -204,17 +208,11 @@ export async function runMemoryBenchmark(options: MemoryBenchOptions = {}): Prom
           runs.map((r) => r.id),
         );
         const before = Math.min(...runs.map((r) => bench.watcherReadsPerRun.get(r.id) ?? 0));
-        perReplica = await measureApp(
-          bundle,
-          [...REPLICA_NODE_ARGS, ...nodeArgs],
-          bench,
-          github,
-          dataDir,
-          scale,
-          readsAtLeast(before + readsPerRun),
-          timeoutMs,
-          { url: redisUrl, keyPrefix, replicas },
-        );
+        perReplica = await measureApp(bundle, nodeArgs, bench, github, dataDir, scale, readsAtLeast(before + readsPerRun), timeoutMs, {
+          url: redisUrl,
+          keyPrefix,
+          replicas,
+        });
       } finally {
         await deleteKeys(redis, keyPrefix);
         redis.disconnect();
@@ -246,7 +244,7 @@ export async function runMemoryBenchmark(options: MemoryBenchOptions = {}): Prom
       benchmark: NAME,
       scale,
       notes: [
-        `The App runs as \`node --expose-gc\` on a bundle of bench/lib/app-process.ts: startApp from the environment (GHE_HOST → the fake GitHub, AGENT_RUN_* → the emulator, AGENT_RUN_TIME_SCALE = ${scale}), SQLite in a temporary DATA_DIR, its per-installation GitHub write pacing scaled by the same factor.`,
+        `The App runs as \`node --expose-gc ${nodeArgs.join(" ")}\` on a bundle of bench/lib/app-process.ts: startApp from the environment (GHE_HOST → the fake GitHub, AGENT_RUN_* → the emulator, AGENT_RUN_TIME_SCALE = ${scale}), SQLite in a temporary DATA_DIR, its per-installation GitHub write pacing scaled by the same factor. ${nodeArgs.length > 0 ? `The flags are the ones README.md gives every App process (NODE_OPTIONS; \`npm start\` passes them): without them V8 grows its young generation to 32 MB under this polling rate (the embedded App peaked at 140–149 MB, the busiest Redis replica read 132–133 MB).` : "No V8 flags: the young generation grows as V8 sees fit."}`,
         `Loaded: ${watches} runs of 24 emulated hours started at once by other tokens, each stored as a watching task with a tracking comment, which the App recovers on start. ` +
           `Read inside the App (process.memoryUsage) once the emulator had answered every run at least ${readsPerRun} times: ${formatNumber(loaded.elapsedS, 1)} s real = ${formatNumber(emulatedS / 60, 0)} emulated minutes, ` +
           `${stats.requests} requests (${stats.rateLimited} answered 429). RSS is the median of ${SAMPLES} readings ${SAMPLE_EVERY_MS} ms apart from then on (range ${mb(Math.min(...loaded.rssSamples))}–${mb(Math.max(...loaded.rssSamples))}). ` +
@@ -255,7 +253,7 @@ export async function runMemoryBenchmark(options: MemoryBenchOptions = {}): Prom
           `so the watches themselves hold about ${formatNumber((liveLoaded - liveIdle) / 1024 / Math.max(1, watches), 1)} KB each; the rest of the difference is heap V8 sized for the allocation rate.`,
         `What the OS counts (last reading, /proc/self/status): loaded ${split(l.now)}; idle ${split(i.now)}.`,
         perReplica
-          ? `Redis: the same ${watches} watches stored in Redis under a fresh key prefix and shared by ${replicas} App processes (REDIS_URL ${redisUrl}), started with \`${REPLICA_NODE_ARGS.join(" ")}\` as README.md's "Running several replicas" sets it (V8 otherwise grows the young generation of whichever replica allocates fastest to 32 MB: the largest replica read 132–133 MB in two runs without it, the others 97–106 MB); each replica's RSS is the median of its own ${SAMPLES} readings once every run had been read ${readsPerRun} more times; per replica: ${replicaRss.map(mb).join(", ")}; live heap after a full collection: ${perReplica.map((p) => mb(p.reading.afterGc?.heapUsed ?? Number.NaN)).join(", ")}; as the OS counts them: ${perReplica.map((p) => split(p.reading.now)).join("; ")}.`
+          ? `Redis: the same ${watches} watches stored in Redis under a fresh key prefix and shared by ${replicas} App processes (REDIS_URL ${redisUrl}), started with the same flags; each replica's RSS is the median of its own ${SAMPLES} readings once every run had been read ${readsPerRun} more times; per replica: ${replicaRss.map(mb).join(", ")}; live heap after a full collection: ${perReplica.map((p) => mb(p.reading.afterGc?.heapUsed ?? Number.NaN)).join(", ")}; as the OS counts them: ${perReplica.map((p) => split(p.reading.now)).join("; ")}.`
           : `Redis: none answered at ${redisUrl}, so the per-replica figure was not measured (start redis-server or set REDIS_URL).`,
         `Time compression raises that rate: the App polls ${formatNumber(1 / scale, 0)}× as often per real second as it would at scale 1, so this RSS is an upper bound of the real-time figure (RSS after the collection: ${mb(l.afterGc?.rss ?? Number.NaN)}, V8 keeps the pages).`,
       ],
