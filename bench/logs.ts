@@ -4,9 +4,9 @@
  *
  * `npx tsx bench/logs.ts`
  */
-import { AgentRunClient, LOGS_PAGE_MAX, RATE_LIMITS } from "../src/service/index.js";
+import { LOGS_PAGE_MAX, RATE_LIMITS } from "../src/service/index.js";
 import { formatNumber, isMainModule, ratioOf, runAsScript, yesNo, type BenchResult } from "./lib/report.js";
-import { BENCH_ORG_ID, WATCHER_TOKEN, createRunsAtOnce, observeFetch, startBenchEmulator } from "./lib/service.js";
+import { createRunsAtOnce, startBenchEmulator, watcherClient } from "./lib/service.js";
 
 export interface LogsBenchOptions {
   entries?: number;
@@ -35,14 +35,7 @@ export async function runLogsBenchmark(options: LogsBenchOptions = {}): Promise<
     bench.control.advanceTime(60_000);
     bench.control.resetStats();
 
-    const observed = observeFetch();
-    const client = new AgentRunClient({
-      baseUrl: bench.url,
-      token: WATCHER_TOKEN,
-      orgId: BENCH_ORG_ID,
-      timeScale: scale,
-      fetch: observed.fetch,
-    });
+    const { client, observed } = watcherClient(bench, scale);
     let read = 0;
     const started = performance.now();
     for await (const _entry of client.iterateLogs(run!.id, { deadline: Date.now() + 120_000 })) read++;

@@ -13,7 +13,7 @@ import { ProbotOctokit } from "probot";
 import type { RunEngineOptions } from "../src/app/engine.js";
 import { createOctokitThreadWriter } from "../src/app/thread-writer.js";
 import { startFakeGitHub } from "../test/helpers/fake-github/index.js";
-import { AgentRunClient, RATE_LIMITS, SOURCE, classifyRunStatus, isFinalPhase } from "../src/service/index.js";
+import { RATE_LIMITS, SOURCE, classifyRunStatus, isFinalPhase } from "../src/service/index.js";
 import { formatNumber, isMainModule, ratioOf, runAsScript, yesNo, type BenchResult, type BenchRow } from "./lib/report.js";
 import {
   BENCH_ORG_ID,
@@ -22,6 +22,7 @@ import {
   observeFetch,
   runUrl,
   startBenchEmulator,
+  watcherClient,
   type ObservedFetch,
 } from "./lib/service.js";
 import { percentile, seededRandom, sleep } from "./lib/stats.js";
@@ -125,14 +126,7 @@ export async function watchWithEngine(
       issues: runs.map((_, i) => ({ number: i + 1, title: `Issue ${i + 1}`, body: "Please fix." })),
     },
   });
-  const observed = observeFetch();
-  const client = new AgentRunClient({
-    baseUrl: bench.url,
-    token: WATCHER_TOKEN,
-    orgId: BENCH_ORG_ID,
-    timeScale: scale,
-    fetch: observed.fetch,
-  });
+  const { client, observed } = watcherClient(bench, scale);
   const octokit = new TestOctokit({ auth: { token: "installation-token" }, baseUrl: github.url });
   const writer = createOctokitThreadWriter(async () => octokit, { botLogins: ["agent-run-bridge[bot]"] });
   const harness = await startEngineHarness("embedded", { client, writer, timeScale: scale, ...engineOptions });

@@ -132,6 +132,13 @@ export function observeFetch(inner: typeof fetch = globalThis.fetch): ObservedFe
   return { fetch: observed, finishedSeenAt, byStatus, roundTripMs };
 }
 
+/** The watcher's client (the token whose requests the emulator counts), on the emulator's clock, through an observed fetch. */
+export function watcherClient(bench: BenchEmulator, scale: number): { client: AgentRunClient; observed: ObservedFetch } {
+  const observed = observeFetch();
+  const client = new AgentRunClient({ baseUrl: bench.url, token: WATCHER_TOKEN, orgId: BENCH_ORG_ID, timeScale: scale, fetch: observed.fetch });
+  return { client, observed };
+}
+
 function parseJson(text: string): unknown {
   try {
     return JSON.parse(text);

@@ -301,6 +301,40 @@ export function actionSeed(): FakeGitHubSeed {
   };
 }
 
+/** `seed` with a failing workflow run (700) on pull request 2: its "test" job failed, with a step and a log. */
+export function withFailingCi(seed: FakeGitHubSeed = actionSeed()): FakeGitHubSeed {
+  seed.workflowRuns = [
+    {
+      id: 700,
+      head_branch: PR_BRANCH,
+      head_sha: PR_HEAD_SHA,
+      pull_requests: [2],
+      jobs: [
+        {
+          id: 702,
+          name: "test",
+          conclusion: "failure",
+          steps: [{ name: "Run the tests", conclusion: "failure" }],
+          log: "FAIL src/dates.test.ts\n",
+        },
+      ],
+    },
+  ];
+  return seed;
+}
+
+/** The `workflow_run.completed` delivery of withFailingCi's run (a failure on pull request 2), with what a test changes. */
+export function failedCiPayload(overrides: Partial<Parameters<typeof workflowRunCompletedPayload>[0]> = {}) {
+  return workflowRunCompletedPayload({
+    id: 700,
+    conclusion: "failure",
+    headSha: PR_HEAD_SHA,
+    headBranch: PR_BRANCH,
+    pullRequests: [{ number: 2 }],
+    ...overrides,
+  });
+}
+
 export interface ActionHarness {
   github: FakeGitHub;
   emulator: RunningEmulator;

@@ -13,9 +13,11 @@ import {
   PR_BRANCH,
   PR_HEAD_SHA,
   actionSeed,
+  failedCiPayload,
   startActionHarness,
   workflowDispatchPayload,
   workflowRunCompletedPayload,
+  withFailingCi,
   type ActionHarness,
 } from "../../helpers/action-runner.js";
 import { FULL_NAME, issuesLabeledPayload, reviewSubmittedPayload } from "../../helpers/app-payloads.js";
@@ -26,38 +28,6 @@ afterEach(async () => {
 });
 
 const PR = { number: 2, headRef: PR_BRANCH, headSha: PR_HEAD_SHA, title: "Fix the flaky date test" };
-
-function seedWithFailingCi() {
-  const seed = actionSeed();
-  seed.workflowRuns = [
-    {
-      id: 700,
-      head_branch: PR_BRANCH,
-      head_sha: PR_HEAD_SHA,
-      pull_requests: [2],
-      jobs: [
-        {
-          id: 702,
-          name: "test",
-          conclusion: "failure",
-          steps: [{ name: "Run the tests", conclusion: "failure" }],
-          log: "FAIL src/dates.test.ts\n",
-        },
-      ],
-    },
-  ];
-  return seed;
-}
-
-const failedCi = (overrides: Partial<Parameters<typeof workflowRunCompletedPayload>[0]> = {}) =>
-  workflowRunCompletedPayload({
-    id: 700,
-    conclusion: "failure",
-    headSha: PR_HEAD_SHA,
-    headBranch: PR_BRANCH,
-    pullRequests: [{ number: 2 }],
-    ...overrides,
-  });
 
 /** A comment by the Action's own login on the pull request, holding a marker. */
 function markerComment(marker: RunMarker, issueNumber = 2): IssueCommentSeed {
@@ -137,24 +107,24 @@ describe("pull request reviews", () => {
 
 describe("failing CI (workflow_run completed)", () => {
   it("a success is ignored quietly; so is a run from a fork", async () => {
-    h = await startActionHarness({ seed: seedWithFailingCi() });
-    const ok = await h.step({ eventName: "workflow_run", payload: failedCi({ conclusion: "success" }), inputs: {} });
+    h = await startActionHarness({ seed: withFailingCi() });
+    const ok = await h.step({ eventName: "workflow_run", payload: failedCiPayload({ conclusion: "success" }), inputs: {} });
     expect(ok.result.outcome).toMatchObject({ kind: "ignored", reason: expect.stringContaining('concluded "success"') });
-    const fork = await h.step({ eventName: "workflow_run", payload: failedCi({ forkRun: true }), inputs: {} });
+    const fork = await h.step({ eventName: "workflow_run", payload: failedCiPayload({ forkRun: true }), inputs: {} });
     expect(fork.result.outcome).toMatchObject({ kind: "ignored", reason: expect.stringContaining("fork") });
     expect(h.service.requests).toEqual([]);
     expect(h.github.writes).toEqual([]);
   });
 
   it("CI auto-fix is on for a workflow_run workflow unless the configuration turns it off", async () => {
-    h = await startActionHarness({ seed: seedWithFailingCi(), config: "check_suite:\n  enabled: false\n" });
-    const step = await h.step({ eventName: "workflow_run", payload: failedCi(), inputs: {} });
+    h = await startActionHarness({ seed: withFailingCi(), config: "check_suite:\n  enabled: false\n" });
+    const step = await h.step({ eventName: "workflow_run", payload: failedCiPayload(), inputs: {} });
     expect(step.result.outcome).toMatchObject({ kind: "ignored", reason: expect.stringContaining("check_suite.enabled: false") });
     expect(h.service.requests).toEqual([]);
   });
 
   it("resumes the run that produced the pull request's branch, with the failure as the follow-up", async () => {
-    h = await startActionHarness({ seed: seedWithFailingCi() });
+    h = await startActionHarness({ seed: withFailingCi() });
     const producer = await finishedRun(h);
     h.github.seed({
       issueComments: [
@@ -165,7 +135,7 @@ describe("failing CI (workflow_run completed)", () => {
         }),
       ],
     });
-    const step = await h.step({ eventName: "workflow_run", payload: failedCi(), inputs: {} });
+    const step = await h.step({ eventName: "workflow_run", payload: failedCiPayload(), inputs: {} });
     expect(step.result.failure).toBeNull();
     expect(h.service.creates()).toEqual([]);
     expect(h.service.resumes()).toEqual([{ agent_run_id: producer, prompt: expect.stringContaining("FAIL src/dates.test.ts") }]);
@@ -176,7 +146,7 @@ describe("failing CI (workflow_run completed)", () => {
   });
 
   it("a run that opens a pull request links it, so that failing CI there resumes the same run", async () => {
-    const seed = seedWithFailingCi();
+    const seed = withFailingCi();
     seed.pulls = [
       ...(seed.pulls ?? []),
       { number: 3, title: "Pin the clock", head: { ref: "agent/pin-clock", sha: "c".repeat(40) }, user: "maintainer" },
@@ -218,9 +188,9 @@ describe("failing CI (workflow_run completed)", () => {
   });
 
   it("never twice for one head commit", async () => {
-    h = await startActionHarness({ seed: seedWithFailingCi() });
+    h = await startActionHarness({ seed: withFailingCi() });
     h.github.seed({ issueComments: [markerComment(ciMarker(await finishedRun(h), h.emulator.orgId, PR_HEAD_SHA))] });
-    const step = await h.step({ eventName: "workflow_run", payload: failedCi(), inputs: {} });
+    const step = await h.step({ eventName: "workflow_run", payload: failedCiPayload(), inputs: {} });
     expect(step.result.outcome).toMatchObject({
       kind: "ignored",
       reason: `A fix was already started for commit ${PR_HEAD_SHA.slice(0, 7)}.`,
@@ -229,7 +199,7 @@ describe("failing CI (workflow_run completed)", () => {
   });
 
   it("after the attempt cap, hands the pull request back once, then stays quiet", async () => {
-    h = await startActionHarness({ seed: seedWithFailingCi(), config: "check_suite:\n  max_attempts: 2\n" });
+    h = await startActionHarness({ seed: withFailingCi(), config: "check_suite:\n  max_attempts: 2\n" });
     const orgId = h.emulator.orgId;
     h.github.seed({
       issueComments: [
@@ -237,7 +207,7 @@ describe("failing CI (workflow_run completed)", () => {
         markerComment(ciMarker(await finishedRun(h), orgId, "2".repeat(40))),
       ],
     });
-    const first = await h.step({ eventName: "workflow_run", payload: failedCi(), inputs: {} });
+    const first = await h.step({ eventName: "workflow_run", payload: failedCiPayload(), inputs: {} });
     expect(first.exitCode).toBeUndefined();
     expect(first.result.outcome.kind).toBe("handed_back");
     const handBack = h.github.commentsOn(FULL_NAME, 2).at(-1)!;
@@ -245,7 +215,7 @@ describe("failing CI (workflow_run completed)", () => {
     expect(first.outputs["comment-id"]).toBe(String(handBack.id));
     expect(first.summary).toContain("## 🙋 Pull request handed back");
 
-    const second = await h.step({ eventName: "workflow_run", payload: failedCi({ headSha: "3".repeat(40) }), inputs: {} });
+    const second = await h.step({ eventName: "workflow_run", payload: failedCiPayload({ headSha: "3".repeat(40) }), inputs: {} });
     expect(second.result.outcome.kind).toBe("ignored");
     expect(h.github.commentsOn(FULL_NAME, 2).filter((c) => c.user.login === ACTIONS_BOT)).toHaveLength(3);
     expect(h.service.requests.filter((r) => r.method === "POST" && !r.path.endsWith("/agent/run"))).toEqual([]);

@@ -10,12 +10,11 @@ import type { RunMarker } from "../../../src/core/markers/schema.js";
 import type { FakeGitHubSeed, IssueCommentSeed } from "../../helpers/fake-github/index.js";
 import {
   ACTIONS_BOT,
-  PR_BRANCH,
-  PR_HEAD_SHA,
   actionSeed,
+  failedCiPayload,
   startActionHarness,
   workflowDispatchPayload,
-  workflowRunCompletedPayload,
+  withFailingCi,
   type ActionHarness,
 } from "../../helpers/action-runner.js";
 import { FULL_NAME } from "../../helpers/app-payloads.js";
@@ -168,25 +167,11 @@ describe("spend limits", () => {
         startedRun(3, 200, { sourceType: "GIT_HOST_CHECK_SUITE" }),
       ],
     });
-    seed.workflowRuns = [
-      {
-        id: 700,
-        head_branch: PR_BRANCH,
-        head_sha: PR_HEAD_SHA,
-        pull_requests: [2],
-        jobs: [{ id: 702, name: "test", conclusion: "failure", log: "FAIL\n" }],
-      },
-    ];
+    withFailingCi(seed);
     h = await startActionHarness({ config: "limits:\n  ci_fixes_per_repo_per_day: 2\n", seed });
     const ci = await h.step({
       eventName: "workflow_run",
-      payload: workflowRunCompletedPayload({
-        id: 700,
-        conclusion: "failure",
-        headSha: PR_HEAD_SHA,
-        headBranch: PR_BRANCH,
-        pullRequests: [{ number: 2 }],
-      }),
+      payload: failedCiPayload(),
       inputs: {},
     });
     expect(ci.result.outcome).toMatchObject({ kind: "over_limit" });
@@ -213,25 +198,11 @@ describe("the kill switch", () => {
   it("CI auto-fix on a pull request carrying the configured label (read from GitHub: CI payloads have no labels)", async () => {
     const seed = actionSeed();
     seed.pulls = seed.pulls!.map((pull) => ({ ...pull, labels: ["No-Bots"] }));
-    seed.workflowRuns = [
-      {
-        id: 700,
-        head_branch: PR_BRANCH,
-        head_sha: PR_HEAD_SHA,
-        pull_requests: [2],
-        jobs: [{ id: 702, name: "test", conclusion: "failure", log: "FAIL\n" }],
-      },
-    ];
+    withFailingCi(seed);
     h = await startActionHarness({ seed, config: "kill_switch_label: no-bots\n" });
     const step = await h.step({
       eventName: "workflow_run",
-      payload: workflowRunCompletedPayload({
-        id: 700,
-        conclusion: "failure",
-        headSha: PR_HEAD_SHA,
-        headBranch: PR_BRANCH,
-        pullRequests: [{ number: 2 }],
-      }),
+      payload: failedCiPayload(),
       inputs: {},
     });
     expect(step.result.outcome).toEqual({ kind: "ignored", reason: expect.stringContaining('kill-switch label "No-Bots"') });
@@ -243,23 +214,9 @@ describe("the kill switch", () => {
 describe("a broken configuration is never silent for CI", () => {
   it("`check_suite: { auto_fix: true }`: the failing pull request gets the config-error reply, with the suggestion", async () => {
     const seed = actionSeed();
-    seed.workflowRuns = [
-      {
-        id: 700,
-        head_branch: PR_BRANCH,
-        head_sha: PR_HEAD_SHA,
-        pull_requests: [2],
-        jobs: [{ id: 702, name: "test", conclusion: "failure", log: "FAIL\n" }],
-      },
-    ];
+    withFailingCi(seed);
     h = await startActionHarness({ seed, config: "check_suite:\n  auto_fix: true\n" });
-    const payload = workflowRunCompletedPayload({
-      id: 700,
-      conclusion: "failure",
-      headSha: PR_HEAD_SHA,
-      headBranch: PR_BRANCH,
-      pullRequests: [{ number: 2 }],
-    });
+    const payload = failedCiPayload();
     await h.step({ eventName: "workflow_run", payload, inputs: {} });
     const [reply] = botComments(2);
     expect(parseCommentKind(reply!.body)).toBe("config_error");
@@ -368,26 +325,12 @@ describe("/agent stop", () => {
 
   it("pauses CI auto-fix on the pull request until a person's next /agent", async () => {
     const seed = actionSeed();
-    seed.workflowRuns = [
-      {
-        id: 700,
-        head_branch: PR_BRANCH,
-        head_sha: PR_HEAD_SHA,
-        pull_requests: [2],
-        jobs: [{ id: 702, name: "test", conclusion: "failure", log: "FAIL\n" }],
-      },
-    ];
+    withFailingCi(seed);
     h = await startActionHarness({ seed });
     await h.step({ eventName: "issue_comment", payload: h.humanComment(PR_THREAD, "/agent stop").payload, inputs: {} });
     expect(botComments(2).at(-1)!.body).toContain("CI auto-fix is paused on this pull request until the next `/agent` comment.");
 
-    const failing = workflowRunCompletedPayload({
-      id: 700,
-      conclusion: "failure",
-      headSha: PR_HEAD_SHA,
-      headBranch: PR_BRANCH,
-      pullRequests: [{ number: 2 }],
-    });
+    const failing = failedCiPayload();
     const paused = await h.step({ eventName: "workflow_run", payload: failing, inputs: {} });
     expect(paused.result.outcome).toEqual({
       kind: "ignored",
