@@ -47,8 +47,8 @@ const SAMPLES = 9;
 const SAMPLE_EVERY_MS = 250;
 /**
  * What README.md gives every App process (NODE_OPTIONS; `npm start` passes it): V8's young generation
- * capped at 2 × 4 MB. Without it V8 grows it to 32 MB under this benchmark's polling rate: the embedded
- * App peaked at 140–149 MB in three runs (108–110 MB once settled), the busiest Redis replica read 132–133 MB.
+ * capped at 2 × 4 MB. Without it (`nodeArgs: []`) V8 grew it to 32 MB under this benchmark's polling rate:
+ * on 2026-11-26 the embedded App peaked at 140–149 MB in three runs, the busiest Redis replica read 132–133 MB.
  */
 const APP_NODE_ARGS = ["--max-semi-space-size=4"];
 
@@ -244,7 +244,7 @@ export async function runMemoryBenchmark(options: MemoryBenchOptions = {}): Prom
       benchmark: NAME,
       scale,
       notes: [
-        `The App runs as \`node --expose-gc ${nodeArgs.join(" ")}\` on a bundle of bench/lib/app-process.ts: startApp from the environment (GHE_HOST → the fake GitHub, AGENT_RUN_* → the emulator, AGENT_RUN_TIME_SCALE = ${scale}), SQLite in a temporary DATA_DIR, its per-installation GitHub write pacing scaled by the same factor. ${nodeArgs.length > 0 ? `The flags are the ones README.md gives every App process (NODE_OPTIONS; \`npm start\` passes them): without them V8 grows its young generation to 32 MB under this polling rate (the embedded App peaked at 140–149 MB, the busiest Redis replica read 132–133 MB).` : "No V8 flags: the young generation grows as V8 sees fit."}`,
+        `The App runs as \`node --expose-gc ${nodeArgs.join(" ")}\` on a bundle of bench/lib/app-process.ts: startApp from the environment (GHE_HOST → the fake GitHub, AGENT_RUN_* → the emulator, AGENT_RUN_TIME_SCALE = ${scale}), SQLite in a temporary DATA_DIR, its per-installation GitHub write pacing scaled by the same factor. ${nodeArgs === APP_NODE_ARGS ? "The flags are the ones README.md gives every App process (NODE_OPTIONS; `npm start` passes them): they cap V8's young generation, which otherwise grows with the allocation rate (compare with `runMemoryBenchmark({ nodeArgs: [] })`)." : nodeArgs.length > 0 ? "The flags were given by the caller." : "No V8 flags: the young generation grows as V8 sees fit."}`,
         `Loaded: ${watches} runs of 24 emulated hours started at once by other tokens, each stored as a watching task with a tracking comment, which the App recovers on start. ` +
           `Read inside the App (process.memoryUsage) once the emulator had answered every run at least ${readsPerRun} times: ${formatNumber(loaded.elapsedS, 1)} s real = ${formatNumber(emulatedS / 60, 0)} emulated minutes, ` +
           `${stats.requests} requests (${stats.rateLimited} answered 429). RSS is the median of ${SAMPLES} readings ${SAMPLE_EVERY_MS} ms apart from then on (range ${mb(Math.min(...loaded.rssSamples))}–${mb(Math.max(...loaded.rssSamples))}). ` +
