@@ -6,7 +6,6 @@
 import { timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { hostname } from "node:os";
 import { BRIDGE_VERSION } from "../version.js";
 import type { Backend } from "./backend.js";
 import type { AppSettings } from "./env.js";
@@ -25,9 +24,9 @@ function withTimeout<T>(work: Promise<T>, ms: number, what: string): Promise<T> 
   return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }
 
-async function healthz(req: IncomingMessage, res: ServerResponse, backend: Backend, identity: AppIdentity): Promise<void> {
+async function healthz(req: IncomingMessage, res: ServerResponse, backend: Backend, identity: AppIdentity, replica: string): Promise<void> {
   const verbose = new URL(req.url ?? "/", "http://x").searchParams.has("verbose");
-  const base = { app: identity.slug, version: BRIDGE_VERSION, backend: backend.kind, replica: `${hostname()}:${process.pid}` };
+  const base = { app: identity.slug, version: BRIDGE_VERSION, backend: backend.kind, replica };
   try {
     await withTimeout(Promise.all([backend.store.ping(), backend.queue.ping()]), PROBE_TIMEOUT_MS, "the store");
     const details = verbose
@@ -124,7 +123,7 @@ export function createAppServer({ settings, backend, identity, metrics, middlewa
   const githubWebUrl = githubWebUrlOf(githubBaseUrl);
   return createServer((req: IncomingMessage, res: ServerResponse) => {
     const path = (req.url ?? "/").split("?")[0];
-    if (req.method === "GET" && path === "/healthz") return void healthz(req, res, backend, identity);
+    if (req.method === "GET" && path === "/healthz") return void healthz(req, res, backend, identity, replica);
     if (req.method === "GET" && path === "/metrics") return void serveMetrics(req, res, metrics, settings.metrics.token);
     if (req.method === "GET" && path === "/status")
       return void serveStatus(

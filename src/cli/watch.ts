@@ -26,16 +26,11 @@ export interface WatchOptions {
 }
 
 /** How a watch polls: a fixed interval when the user chose one, else the client's defaults. */
-export function pollSchedule(pollIntervalMs: number | undefined): WaitOptions["intervalMs"] {
+function pollSchedule(pollIntervalMs: number | undefined): WaitOptions["intervalMs"] {
   return pollIntervalMs === undefined ? undefined : { initial: pollIntervalMs, max: pollIntervalMs, factor: 1 };
 }
 
-export async function watchRunInTerminal(
-  client: AgentRunClient,
-  runId: number,
-  context: CliContext,
-  options: WatchOptions,
-): Promise<AgentRun> {
+async function watchRunInTerminal(client: AgentRunClient, runId: number, context: CliContext, options: WatchOptions): Promise<AgentRun> {
   const started = Date.now();
   const progress = new ProgressLine(context, context.io.isTTY && !options.json);
   let lastRun: AgentRun | undefined;
@@ -76,7 +71,7 @@ export async function watchRunInTerminal(
 }
 
 /** Prints a run a watch ended on and sets the exit code its phase calls for. */
-export function reportWatchedRun(run: AgentRun, context: CliContext, json: boolean): void {
+function reportWatchedRun(run: AgentRun, context: CliContext, json: boolean): void {
   const phase = classifyRunStatus(run.status);
   if (json) context.json(run);
   else context.out(renderRun(run));
@@ -89,7 +84,7 @@ export function reportWatchedRun(run: AgentRun, context: CliContext, json: boole
  * A watch that ended early still shows the last state it saw (stdout), then the reason (stderr,
  * via the thrown error), so scripts reading `--json` get the run either way.
  */
-export function reportUnfinishedWatch(error: unknown, context: CliContext, json: boolean): void {
+function reportUnfinishedWatch(error: unknown, context: CliContext, json: boolean): void {
   if (!(error instanceof WatchTimeoutError || error instanceof WatchInterruptedError) || !error.lastRun) return;
   if (json) context.json(error.lastRun);
   else context.out(renderRun(error.lastRun));

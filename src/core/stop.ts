@@ -22,7 +22,7 @@ import { parseCommentKind } from "./markers/read.js";
 import { renderKindMarker, renderMarker } from "./markers/write.js";
 import type { RunMarker } from "./markers/schema.js";
 import { isBotActor, type BridgeSelf } from "./actors.js";
-import { linkTarget, mentionOf } from "./render/pieces.js";
+import { linkTarget, mentionOf, runLink } from "./render/pieces.js";
 import { inlineCode } from "./sanitize-output/code.js";
 import { md, type SafeMarkdown } from "./sanitize-output/safe-markdown.js";
 import { renderLink } from "./sanitize-output/links.js";
@@ -89,9 +89,7 @@ export function detectStopRequest(event: BridgeEvent, config: RepoConfig, self: 
 // What the thread says
 
 function runRef(runId: number | null, webUrl: string | null | undefined): SafeMarkdown {
-  if (runId === null) return md`the run`;
-  const href = linkTarget(webUrl);
-  return href ? renderLink(`#${runId}`, href) : (`${runId}` as SafeMarkdown);
+  return runId === null ? md`the run` : runLink(runId, linkTarget(webUrl));
 }
 
 function cancelNote(webUrl: string | null | undefined): SafeMarkdown {

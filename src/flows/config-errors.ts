@@ -45,9 +45,8 @@ export async function configErrorReply(input: {
   threadNumber: number;
   errors: string[];
   self: BotIdentity;
-  file?: string;
 }): Promise<string | null> {
-  const body = renderConfigError({ errors: input.errors, file: input.file ?? CONFIG_PATH });
+  const body = renderConfigError({ errors: input.errors, file: CONFIG_PATH });
   const { comments } = await listIssueComments(input.octokit, input.repo, input.threadNumber, { limit: THREAD_COMMENT_SCAN_LIMIT });
   const latest = findTrustedComment(asMarkerComments(comments), "config_error", input.self);
   return latest?.body?.trim() === body.trim() ? null : body;

@@ -72,7 +72,7 @@ export async function answerConfigError(input: {
       repo,
       threadNumber: thread.number,
       errors: loaded.errors,
-      self: { botLogins: [...input.self.botLogins] },
+      self: { botLogins: input.self.botLogins },
     });
     if (body === null) {
       log.info({ errors: loaded.errors }, "the repository's agent-run.yml is invalid; the thread already says so");

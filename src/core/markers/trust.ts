@@ -19,7 +19,7 @@ export interface MarkerComment {
 
 /** Who the bot is: its comment author logins, e.g. `my-app[bot]` (App) or `github-actions[bot]` (Action). */
 export interface BotIdentity {
-  botLogins: string[];
+  botLogins: readonly string[];
 }
 
 export interface FoundRunMarker {
