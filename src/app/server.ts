@@ -6,6 +6,7 @@
 import { timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { listeningUrl } from "../http/listening-url.js";
 import { BRIDGE_VERSION } from "../version.js";
 import type { Backend } from "./backend.js";
 import type { AppSettings } from "./env.js";
@@ -155,12 +156,5 @@ export function listen(server: Server, port: number, host: string | undefined): 
 
 /** `http://host:port` a listening server is reached at: a wildcard address is reached on loopback. */
 export function urlOf(server: Server): string {
-  const address = server.address() as AddressInfo;
-  const host =
-    address.family === "IPv6"
-      ? `[${address.address === "::" ? "::1" : address.address}]`
-      : address.address === "0.0.0.0"
-        ? "127.0.0.1"
-        : address.address;
-  return `http://${host}:${address.port}`;
+  return listeningUrl(server.address() as AddressInfo);
 }

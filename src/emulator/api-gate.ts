@@ -48,11 +48,12 @@ function bearerToken(header: string | undefined): string | undefined {
 export class ApiGate {
   private readonly admitted = new WeakMap<FastifyRequest, Caller & { faults: FaultDecision }>();
   private readonly tokens: ReadonlyMap<string, Caller>;
-  private readonly failure: ErrorAnswers["failure"];
 
-  constructor(private readonly state: EmulatorState) {
+  constructor(
+    private readonly state: EmulatorState,
+    private readonly failure: ErrorAnswers["failure"],
+  ) {
     this.tokens = new Map(state.options.tokens.map((t, index) => [t.token, { orgIds: t.orgIds, userId: t.userId ?? index + 1 }]));
-    this.failure = errorAnswers(state.options.errorStyle).failure;
   }
 
   /** The shared checks; a request that fails one is answered here (undefined: it goes on to its route). */

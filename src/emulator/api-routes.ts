@@ -69,8 +69,8 @@ function routeNameOf(request: FastifyRequest): ApiRouteName | undefined {
 }
 
 export function registerApiRoutes(app: FastifyInstance, state: EmulatorState): void {
-  const gate = new ApiGate(state);
   const scope: ActionScope = { state, answers: errorAnswers(state.options.errorStyle) };
+  const gate = new ApiGate(state, scope.answers.failure);
   void app.register(async (api) => {
     api.addHook("onRequest", async (request, reply) => {
       const name = routeNameOf(request);

@@ -22,6 +22,7 @@
 import type { AddressInfo } from "node:net";
 import { createEmulatorServer } from "./server.js";
 import type { BuiltEmulator, EmulatorOptions, RunningEmulator } from "./types.js";
+import { listeningUrl } from "../http/listening-url.js";
 
 export type {
   BuiltEmulator,
@@ -55,12 +56,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     throw error;
   }
   const address = app.server.address() as AddressInfo;
-  const listeningUrl = `http://${urlHost(address.address)}:${address.port}`;
-  state.base.url = state.options.publicUrl ?? listeningUrl;
+  const listeningAt = listeningUrl(address);
+  state.base.url = state.options.publicUrl ?? listeningAt;
   const first = state.options.tokens[0]!;
   let closing: PromiseLike<void> | undefined;
   return {
-    url: listeningUrl,
+    url: listeningAt,
     token: first.token,
     orgId: first.orgIds[0] ?? 0,
     close: async () => {
@@ -70,11 +71,4 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     },
     control,
   };
-}
-
-/** A wildcard bind is reached on loopback; IPv6 literals need brackets in a URL. */
-function urlHost(address: string): string {
-  if (address === "0.0.0.0") return "127.0.0.1";
-  if (address === "::") return "[::1]";
-  return address.includes(":") ? `[${address}]` : address;
 }
