@@ -126,13 +126,17 @@ export class Pacer implements WritePacer {
 
   private armStaleTimer(lane: Lane, pending: Pending): void {
     if (pending.staleAt === undefined) return;
+    const staleAt = pending.staleAt;
     pending.staleTimer = setTimeout(
       () => {
+        // Node's timers run on a monotonic clock and may fire a millisecond before Date.now() reaches staleAt:
+        // wait out the rest rather than drop a write before its maxWaitMs.
+        if (Date.now() < staleAt) return this.armStaleTimer(lane, pending);
         if (!lane.remove(pending)) return;
         this.drop(pending, "stale");
         this.forgetIfIdle(lane);
       },
-      Math.max(0, pending.staleAt - Date.now()),
+      Math.max(0, staleAt - Date.now()),
     );
     pending.staleTimer.unref?.();
   }
