@@ -5,7 +5,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { Redis } from "ioredis";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { createOctokitThreadWriter, createPacedThreadWriter } from "../../../src/app/thread-writer.js";
 import type { TaskThread } from "../../../src/app/store/types.js";
 import { secondaryRateLimitFault, type FakeGitHub, type RecordedRequest } from "../../helpers/fake-github/index.js";
@@ -257,6 +257,34 @@ describe("dropping progress writes", () => {
     expect(staleEvent.queuedMs).toBeGreaterThanOrEqual(30);
     // The acknowledgement waited out the 200 ms spacing after "first" (less the 20 ms it was scheduled after it), far past its maxWaitMs.
     expect(events.find((e) => e.priority === "acknowledge")!.queuedMs).toBeGreaterThanOrEqual(200 - 20 - JITTER_MS);
+  });
+
+  it("never drops a write before its maxWaitMs, even when the stale timer fires before the wall clock gets there", async () => {
+    // Node's timers run on a monotonic clock and may fire a millisecond before Date.now() reaches the
+    // deadline. Faking setTimeout alone (not Date) makes that gap as wide as we like.
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    try {
+      const events: WriteEvent[] = [];
+      const p = pacer({ onWrite: (e) => events.push(e) });
+      let release!: () => void;
+      const blocker = p.schedule(1, "acknowledge", () => new Promise<void>((resolve) => (release = resolve)));
+      await vi.waitFor(() => expect(release).toBeTypeOf("function"));
+      const scheduledAt = Date.now();
+      const stale = p.schedule(1, "progress", async () => "written too late", { maxWaitMs: 30 });
+
+      vi.advanceTimersByTime(30); // the timer's 30 ms are up; the wall clock's are not
+      await Promise.resolve();
+      expect(events.filter((e) => e.outcome === "stale")).toEqual([]);
+
+      while (Date.now() < scheduledAt + 31); // the wall clock catches up
+      vi.advanceTimersToNextTimer();
+      expect(await stale).toEqual({ kind: "dropped", reason: "stale" });
+      expect(events.find((e) => e.outcome === "stale")!.queuedMs).toBeGreaterThanOrEqual(30);
+      release();
+      await blocker;
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 
