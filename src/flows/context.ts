@@ -17,7 +17,14 @@ import {
   type ReviewCommentContext,
   type PromptComment,
 } from "../core/prompt/context.js";
-import { listFailedCheckRuns, listFailedJobs } from "../github/checks.js";
+import {
+  listFailedCheckRuns,
+  listFailedJobs,
+  readCheckRunAnnotations,
+  readFailedJobLogs,
+  type FailedCheckRun,
+  type FailedJob,
+} from "../github/checks.js";
 import type { GitHubClient, RepoRef } from "../github/client.js";
 import type { IssueComment } from "../github/comments.js";
 import { listReviewComments } from "../github/pulls.js";
@@ -55,52 +62,81 @@ export interface CheckFailures {
   relevantFailures: number | undefined;
 }
 
-/** The failing checks left after `ignore_checks`, in the prompt's shape; no relevance figure when none could be read. */
-function relevantFailures<T extends CheckOutcome>(
-  checks: readonly T[],
-  ignoreChecks: readonly string[],
-  toContext: (check: T) => FailedCheckContext,
-): CheckFailures {
-  const { failed, ignored } = selectFailedChecks(checks, ignoreChecks);
-  return { relevantFailures: failed.length + ignored.length > 0 ? failed.length : undefined, failures: failed.map(toContext) };
+/**
+ * A CI failure's failing checks as listed, before their annotations or logs are read: enough for
+ * planRun (how many are left after `ignore_checks`), and cheap, so that a failure the plan ignores
+ * (paused, already attempted for its commit, nothing relevant) downloads no log.
+ */
+export interface ListedCheckFailures {
+  repo: RepoRef;
+  /** Failing checks left after `ignore_checks`; undefined when no failing check could be read at all. */
+  relevantFailures: number | undefined;
+  failed: { kind: "check_runs"; runs: FailedCheckRun[] } | { kind: "jobs"; jobs: FailedJob[] };
 }
 
-/** The failed check runs (check suite) or jobs (workflow run), minus `check_suite.ignore_checks`. */
-export async function fetchCheckFailures(
+/** The failing checks left after `ignore_checks`, and how many; no figure when none failed at all. */
+function relevantOf<T extends CheckOutcome>(
+  checks: readonly T[],
+  ignoreChecks: readonly string[],
+): { failed: T[]; relevant: number | undefined } {
+  const { failed, ignored } = selectFailedChecks(checks, ignoreChecks);
+  return { failed, relevant: failed.length + ignored.length > 0 ? failed.length : undefined };
+}
+
+/** The failed check runs (check suite) or jobs (workflow run), minus `check_suite.ignore_checks`, without their annotations or logs. */
+export async function listCheckFailures(
   octokit: GitHubClient,
   repo: RepoRef,
   trigger: CheckFailureTrigger,
   config: RepoConfig,
-  limits: PromptLimits,
-): Promise<CheckFailures> {
+): Promise<ListedCheckFailures> {
   const ignore = config.check_suite.ignore_checks;
   if (trigger.flow === "check_suite") {
-    const runs = await listFailedCheckRuns(octokit, repo, trigger.checkSuite.id, { maxAnnotations: limits.annotationsPerCheck });
-    return relevantFailures(runs, ignore, (run) => ({
-      name: run.name,
-      conclusion: run.conclusion,
-      url: run.htmlUrl,
-      title: run.title,
-      summary: run.summary,
-      annotations: run.annotations.map((a) => ({
-        path: a.path,
-        startLine: a.startLine,
-        endLine: a.endLine,
-        level: a.level,
-        title: a.title,
-        message: a.message,
-      })),
-    }));
+    const { failed, relevant } = relevantOf(await listFailedCheckRuns(octokit, repo, trigger.checkSuite.id, { maxAnnotations: 0 }), ignore);
+    return { repo, relevantFailures: relevant, failed: { kind: "check_runs", runs: failed } };
   }
-  const jobs = await listFailedJobs(octokit, repo, trigger.workflowRun.id, { maxLogBytes: limits.logExcerptChars * 2 });
-  return relevantFailures(jobs, ignore, (job) => ({
-    name: job.name,
-    conclusion: job.conclusion,
-    url: job.htmlUrl,
-    failedSteps: job.failedSteps.map((step) => step.name),
-    logExcerpt: job.logTail || (job.logUnavailable ? `(log unavailable: ${job.logUnavailable})` : null),
-  }));
+  const { failed, relevant } = relevantOf(await listFailedJobs(octokit, repo, trigger.workflowRun.id, { maxLogBytes: 0 }), ignore);
+  return { repo, relevantFailures: relevant, failed: { kind: "jobs", jobs: failed } };
 }
+
+/** For a run that starts or continues: the listed failures with their annotations or the end of their logs, in the prompt's shape. */
+export async function readCheckFailureDetails(
+  octokit: GitHubClient,
+  listed: ListedCheckFailures,
+  limits: PromptLimits,
+): Promise<CheckFailures> {
+  const { repo, relevantFailures, failed } = listed;
+  if (failed.kind === "check_runs") {
+    const runs = await readCheckRunAnnotations(octokit, repo, failed.runs, limits.annotationsPerCheck);
+    return { relevantFailures, failures: runs.map(checkRunContext) };
+  }
+  const jobs = limits.logExcerptChars > 0 ? await readFailedJobLogs(octokit, repo, failed.jobs, limits.logExcerptChars * 2) : failed.jobs;
+  return { relevantFailures, failures: jobs.map(jobContext) };
+}
+
+const checkRunContext = (run: FailedCheckRun): FailedCheckContext => ({
+  name: run.name,
+  conclusion: run.conclusion,
+  url: run.htmlUrl,
+  title: run.title,
+  summary: run.summary,
+  annotations: run.annotations.map((a) => ({
+    path: a.path,
+    startLine: a.startLine,
+    endLine: a.endLine,
+    level: a.level,
+    title: a.title,
+    message: a.message,
+  })),
+});
+
+const jobContext = (job: FailedJob): FailedCheckContext => ({
+  name: job.name,
+  conclusion: job.conclusion,
+  url: job.htmlUrl,
+  failedSteps: job.failedSteps.map((step) => step.name),
+  logExcerpt: job.logTail || (job.logUnavailable ? `(log unavailable: ${job.logUnavailable})` : null),
+});
 
 /** The inline comments a review trigger is about. */
 export async function fetchReviewComments(

@@ -10,11 +10,13 @@ export { configErrorReply, configForDetection, detectDespiteConfigError } from "
 export { asMarkerComments, checkFailureFacts, findKnownRun, headBranchOf, triggerPermission, type KnownRunQuery } from "./facts.js";
 export {
   asPromptComments,
-  fetchCheckFailures,
   fetchReviewComments,
+  listCheckFailures,
   promptInputFor,
+  readCheckFailureDetails,
   type CheckFailures,
   type FetchedThread,
+  type ListedCheckFailures,
 } from "./context.js";
 export { DEFAULT_MAX_IMAGE_BYTES, triggerImages } from "./images.js";
 export { prepareStop, type PreparedStop, type StopEdit } from "./stop.js";

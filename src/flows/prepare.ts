@@ -26,7 +26,14 @@ import type { GitHubClient, RepoRef } from "../github/client.js";
 import { listIssueComments, type IssueComment } from "../github/comments.js";
 import { getPullRequest } from "../github/pulls.js";
 import type { ReactionTarget } from "../core/render/reactions.js";
-import { fetchCheckFailures, fetchReviewComments, promptInputFor, type CheckFailures, type FetchedThread } from "./context.js";
+import {
+  fetchReviewComments,
+  listCheckFailures,
+  promptInputFor,
+  readCheckFailureDetails,
+  type FetchedThread,
+  type ListedCheckFailures,
+} from "./context.js";
 import { asMarkerComments, checkFailureFacts, findKnownRun, headBranchOf, triggerPermission, type KnownRunFinding } from "./facts.js";
 import { triggerImages } from "./images.js";
 import { sharedRepositoryIds, type RepositoryIdResolution, type RepositoryLister } from "./repository-id.js";
@@ -87,13 +94,14 @@ interface Gathered {
   listed: { comments: IssueComment[]; total: number };
   pullRequest: PullRequestDetails | null;
   reviewComments: ReviewCommentContext[];
-  failures: CheckFailures | undefined;
+  /** A CI failure's failing checks, listed; their annotations or logs are read only for a run that starts or continues. */
+  failures: ListedCheckFailures | undefined;
   /** The thread's comments as the marker readers take them. */
   markerComments: MarkerComment[];
 }
 
 /** The reads a plan and a prompt need, sent together (they do not depend on each other). */
-async function gather(input: PrepareRunInput, repo: RepoRef | null, thread: ReplyThread | null, limits: PromptLimits): Promise<Gathered> {
+async function gather(input: PrepareRunInput, repo: RepoRef | null, thread: ReplyThread | null): Promise<Gathered> {
   const { trigger, octokit, config } = input;
   const scan =
     thread && repo
@@ -102,8 +110,8 @@ async function gather(input: PrepareRunInput, repo: RepoRef | null, thread: Repl
   const details = repo ? fetchPullRequestDetails(octokit, repo, trigger) : Promise.resolve(null);
   const reviewComments: Promise<ReviewCommentContext[]> =
     trigger.flow === "review" && repo ? fetchReviewComments(octokit, repo, trigger) : Promise.resolve([]);
-  const checks: Promise<CheckFailures | undefined> =
-    isCheckFailureTrigger(trigger) && repo ? fetchCheckFailures(octokit, repo, trigger, config, limits) : Promise.resolve(undefined);
+  const checks: Promise<ListedCheckFailures | undefined> =
+    isCheckFailureTrigger(trigger) && repo ? listCheckFailures(octokit, repo, trigger, config) : Promise.resolve(undefined);
   const [listed, pullRequest, inline, failures] = await Promise.all([scan, details, reviewComments, checks]);
   return { listed, pullRequest, reviewComments: inline, failures, markerComments: asMarkerComments(listed.comments) };
 }
@@ -158,8 +166,9 @@ async function knownRunAndAttempts(
 
 /**
  * Gathers the facts in the cheapest order (a CI failure's kill switch, the permission, then the
- * thread, pull request, review and checks in one go, the known run and the CI attempts), plans, and
- * for a run to start or continue builds its prompt, metadata and images. The caller then acts:
+ * thread, pull request, review and the list of failing checks in one go, the known run and the CI
+ * attempts), plans, and for a run to start or continue reads the failing checks' annotations or logs
+ * and builds its prompt, metadata and images. The caller then acts:
  * reply (refuse / hand_back), react and post a tracking comment, and create, resume or hold the run.
  */
 export async function prepareRun(input: PrepareRunInput): Promise<PreparedRun> {
@@ -182,7 +191,7 @@ export async function prepareRun(input: PrepareRunInput): Promise<PreparedRun> {
     return finishEarly(trigger, facts, planRun(trigger, facts), thread, config);
   }
 
-  const gathered = await gather(input, repo, thread, limits);
+  const gathered = await gather(input, repo, thread);
   if (
     isCheckFailureTrigger(trigger) &&
     isCiPausedByStop(gathered.markerComments, config, { botLogins: self.botLogins, appSlug: self.appSlug })
@@ -245,10 +254,11 @@ async function prepareStart(
   const { plan, facts, knownRun, gathered, thread } = planned;
   const fetchedThread = fetchedThreadOf(trigger, gathered);
   const attempt = facts.checkSuite ? { number: facts.checkSuite.attemptsSoFar + 1, max: facts.checkSuite.maxAttempts } : undefined;
+  const checks = gathered.failures ? await readCheckFailureDetails(input.octokit, gathered.failures, planned.limits) : undefined;
   const promptInput = promptInputFor(trigger, {
     thread: fetchedThread,
     reviewComments: gathered.reviewComments,
-    ...(gathered.failures ? { checks: gathered.failures } : {}),
+    ...(checks ? { checks } : {}),
     ...(attempt ? { attempt } : {}),
   });
   const promptOptions: PromptOptions = { instructions: config.instructions, limits: planned.limits, botLogins: self.botLogins };

@@ -81,24 +81,37 @@ export async function listFailedCheckRuns(
     return { items: response.data.check_runs, link: response.headers.link };
   });
 
-  const failed: FailedCheckRun[] = [];
+  const listedRuns: FailedCheckRun[] = runs.map((run) => ({
+    id: Number(run.id),
+    name: run.name,
+    conclusion: run.conclusion,
+    title: run.output.title ?? null,
+    summary: run.output.summary ?? null,
+    text: run.output.text ?? null,
+    htmlUrl: run.html_url ?? run.details_url ?? null,
+    annotations: [],
+    annotationsTotal: run.output.annotations_count,
+  }));
+  return readCheckRunAnnotations(octokit, repo, listedRuns, maxAnnotations);
+}
+
+/**
+ * The same check runs with their annotations read (failures first, at most `maxAnnotations` each).
+ * Apart from listing, so that a caller can decide on the list alone and read annotations only for a run it starts.
+ */
+export async function readCheckRunAnnotations(
+  octokit: GitHubClient,
+  repo: RepoRef,
+  runs: readonly FailedCheckRun[],
+  maxAnnotations: number = DEFAULT_MAX_ANNOTATIONS,
+): Promise<FailedCheckRun[]> {
+  const read: FailedCheckRun[] = [];
   for (const run of runs) {
-    const id = Number(run.id);
-    const total = run.output.annotations_count;
-    const annotations = total > 0 && maxAnnotations > 0 ? await listAnnotations(octokit, repo, id, total, maxAnnotations) : [];
-    failed.push({
-      id,
-      name: run.name,
-      conclusion: run.conclusion,
-      title: run.output.title ?? null,
-      summary: run.output.summary ?? null,
-      text: run.output.text ?? null,
-      htmlUrl: run.html_url ?? run.details_url ?? null,
-      annotations,
-      annotationsTotal: total,
-    });
+    const total = run.annotationsTotal;
+    const annotations = total > 0 && maxAnnotations > 0 ? await listAnnotations(octokit, repo, run.id, total, maxAnnotations) : [];
+    read.push({ ...run, annotations });
   }
-  return failed;
+  return read;
 }
 
 async function listAnnotations(
@@ -169,25 +182,38 @@ export async function listFailedJobs(
     },
   );
 
-  const failed: FailedJob[] = [];
+  const listedJobs: FailedJob[] = jobs.map((job) => ({
+    id: Number(job.id),
+    name: job.name,
+    conclusion: job.conclusion,
+    htmlUrl: job.html_url,
+    failedSteps: (job.steps ?? [])
+      .filter((s) => s.conclusion !== null && FAILED_CONCLUSIONS.includes(s.conclusion))
+      .map((s) => ({ number: s.number, name: s.name, conclusion: s.conclusion as string })),
+    logTail: "",
+    logTruncated: false,
+    logUnavailable: null,
+  }));
+  return maxLogBytes > 0 ? readFailedJobLogs(octokit, repo, listedJobs, maxLogBytes) : listedJobs;
+}
+
+/**
+ * The same jobs with the last `maxLogBytes` of each log read (one download per job). Apart from
+ * listing, so that a caller can decide on the list alone and download logs only for a run it starts.
+ */
+export async function readFailedJobLogs(
+  octokit: GitHubClient,
+  repo: RepoRef,
+  jobs: readonly FailedJob[],
+  maxLogBytes: number = DEFAULT_MAX_LOG_BYTES,
+): Promise<FailedJob[]> {
+  const read: FailedJob[] = [];
   for (const job of jobs) {
-    const id = Number(job.id);
-    const log = maxLogBytes > 0 ? await readJobLog(octokit, repo, id) : { text: "", unavailable: null };
+    const log = await readJobLog(octokit, repo, job.id);
     const tail = tailBytes(log.text, maxLogBytes);
-    failed.push({
-      id,
-      name: job.name,
-      conclusion: job.conclusion,
-      htmlUrl: job.html_url,
-      failedSteps: (job.steps ?? [])
-        .filter((s) => s.conclusion !== null && FAILED_CONCLUSIONS.includes(s.conclusion))
-        .map((s) => ({ number: s.number, name: s.name, conclusion: s.conclusion as string })),
-      logTail: tail.text,
-      logTruncated: tail.truncated,
-      logUnavailable: log.unavailable,
-    });
+    read.push({ ...job, logTail: tail.text, logTruncated: tail.truncated, logUnavailable: log.unavailable });
   }
-  return failed;
+  return read;
 }
 
 /** GitHub answers the log request with a 302 to a short-lived download URL; fetch follows it. */

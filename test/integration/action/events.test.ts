@@ -196,6 +196,9 @@ describe("failing CI (workflow_run completed)", () => {
       reason: `A fix was already started for commit ${PR_HEAD_SHA.slice(0, 7)}.`,
     });
     expect(h.service.requests.filter((r) => r.method === "POST")).toEqual([]);
+    // The failing jobs were listed, but no log was downloaded for a failure that starts nothing.
+    expect(h.github.requests.filter((r) => r.path.endsWith("/jobs"))).toHaveLength(1);
+    expect(h.github.requests.filter((r) => r.path.endsWith("/logs"))).toEqual([]);
   });
 
   it("after the attempt cap, hands the pull request back once, then stays quiet", async () => {

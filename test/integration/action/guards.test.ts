@@ -337,11 +337,14 @@ describe("/agent stop", () => {
       reason: expect.stringContaining("CI auto-fix is paused on this pull request"),
     });
     expect(h.service.requests).toEqual([]);
+    const logDownloads = () => h.github.requests.filter((r) => r.path === `/repos/${FULL_NAME}/actions/jobs/702/logs`);
+    expect(logDownloads()).toEqual([]);
 
     // A person asks again: CI auto-fix is back.
     h.humanComment(PR_THREAD, "/agent carry on");
     const resumed = await h.step({ eventName: "workflow_run", payload: failing, inputs: {} });
     expect(resumed.result.outcome).toMatchObject({ kind: "run" });
     expect(h.service.creates()).toHaveLength(1);
+    expect(logDownloads()).toHaveLength(1);
   });
 });

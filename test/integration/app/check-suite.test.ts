@@ -77,6 +77,9 @@ describe("a failing check suite with auto-fix on", () => {
     expect(prompt).toContain("This is fix attempt 1 of 2.");
     expect(prompt).not.toContain("## Failed: lint");
     expect(harness.botComments(2).map((c) => parseMarker(c.body))).toMatchObject([{ sourceType: "GIT_HOST_CHECK_SUITE", state: "done" }]);
+    // Annotations are read for the prompt of a run that starts, never for a failure that starts nothing.
+    const annotationReads = () => harness.github.requests.filter((r) => r.path.endsWith("/annotations")).length;
+    expect(annotationReads()).toBe(1);
 
     // The same head commit again (another suite, or a redelivery under a new id): nothing.
     const writes = harness.github.writes.length;
@@ -84,6 +87,7 @@ describe("a failing check suite with auto-fix on", () => {
     await harness.idle();
     expect(harness.github.writes).toHaveLength(writes);
     expect(harness.service.requests.filter((r) => r.method === "POST")).toHaveLength(1);
+    expect(annotationReads()).toBe(1);
 
     // A new commit fails: the run that works on this branch is resumed (attempt 2 of 2).
     const run = harness.emulator.control.runs()[0]!;
@@ -92,6 +96,7 @@ describe("a failing check suite with auto-fix on", () => {
     expect(harness.service.resumes().map((r) => r.agent_run_id)).toEqual([run.id]);
     expect(harness.service.resumes()[0]!.prompt).toContain("CI failed again on pull request octo-org/widgets#2");
     expect(harness.service.resumes()[0]!.prompt).toContain("This is fix attempt 2 of 2.");
+    expect(annotationReads()).toBe(2);
 
     // A third failure: the cap is reached, one hand-back comment, no run.
     await harness.deliver("check_suite", failure(2));
@@ -101,6 +106,7 @@ describe("a failing check suite with auto-fix on", () => {
     expect(handBacks[0]!.body).toContain("I tried to fix [this pull request](https://github.com/octo-org/widgets/pull/2) 2 times");
     expect(harness.service.creates()).toHaveLength(1);
     expect(harness.service.resumes()).toHaveLength(1);
+    expect(annotationReads()).toBe(2);
 
     // A fourth: already handed back, silence.
     const before = harness.github.writes.length;
