@@ -6,7 +6,7 @@
  * usual words ("must be true or false (got \"yes\")"). An empty string means "not set".
  */
 import type * as z from "zod/mini";
-import { objectSchemaOf, REPO_CONFIG_FIELDS } from "./schema.js";
+import { objectSchemaOf, REPO_CONFIG_FIELDS, unwrappedSchemaOf } from "./schema.js";
 
 export type ConfigValueKind = "boolean" | "integer" | "list" | "string";
 
@@ -38,21 +38,13 @@ function computeLeafKinds(): Map<string, ConfigValueKind> {
 
 /** The kind of a leaf, through the wrappers that defaults and optional values add. */
 function leafKindOf(schema: z.core.$ZodType): ConfigValueKind {
-  let current = schema;
-  for (let depth = 0; depth < 10; depth++) {
-    const def = current._zod.def as { type: string; innerType?: z.core.$ZodType; format?: string; checks?: z.core.$ZodCheck[] };
-    if (def.type === "boolean") return "boolean";
-    if (def.type === "array") return "list";
-    // An integer is a number in an integer format (`z.int()`), or with one as a check.
-    if (def.type === "number")
-      return isIntegerFormat(def.format) ||
-        (def.checks ?? []).some((check) => isIntegerFormat((check._zod.def as { format?: string }).format))
-        ? "integer"
-        : "string";
-    if (!def.innerType) return "string";
-    current = def.innerType;
-  }
-  return "string";
+  const def = unwrappedSchemaOf(schema)._zod.def as { type: string; format?: string; checks?: z.core.$ZodCheck[] };
+  if (def.type === "boolean") return "boolean";
+  if (def.type === "array") return "list";
+  // An integer is a number in an integer format (`z.int()`), or with one as a check.
+  const isInteger =
+    isIntegerFormat(def.format) || (def.checks ?? []).some((check) => isIntegerFormat((check._zod.def as { format?: string }).format));
+  return def.type === "number" && isInteger ? "integer" : "string";
 }
 
 const isIntegerFormat = (format: string | undefined) => format !== undefined && /int/.test(format);

@@ -266,16 +266,21 @@ export const DEFAULT_REPO_CONFIG: RepoConfig = RepoConfigSchema.parse({});
 
 export type ParseRepoConfigResult = { ok: true; config: RepoConfig } | { ok: false; errors: string[] };
 
-/** Unwraps default/prefault/optional wrappers down to an object schema, if there is one. */
-export function objectSchemaOf(schema: z.core.$ZodType): z.core.$ZodObject | undefined {
+/** A schema under the wrappers that defaults and optional values add (default, prefault, optional…): what the value itself must be. */
+export function unwrappedSchemaOf(schema: z.core.$ZodType): z.core.$ZodType {
   let current: z.core.$ZodType = schema;
   for (let depth = 0; depth < 10; depth++) {
-    if (current._zod.def.type === "object") return current as z.core.$ZodObject;
     const def = current._zod.def as { innerType?: z.core.$ZodType };
-    if (!def.innerType) return undefined;
+    if (!def.innerType) return current;
     current = def.innerType;
   }
-  return undefined;
+  return current;
+}
+
+/** The object schema under a field's wrappers, if the field is an object. */
+export function objectSchemaOf(schema: z.core.$ZodType): z.core.$ZodObject | undefined {
+  const inner = unwrappedSchemaOf(schema);
+  return inner._zod.def.type === "object" ? (inner as z.core.$ZodObject) : undefined;
 }
 
 /** The keys a schema accepts at `path` (for "did you mean" on unknown keys). */
