@@ -110,7 +110,7 @@ export async function readCheckFailureDetails(
     const runs = await readCheckRunAnnotations(octokit, repo, failed.runs, limits.annotationsPerCheck);
     return { relevantFailures, failures: runs.map(checkRunContext) };
   }
-  const jobs = limits.logExcerptChars > 0 ? await readFailedJobLogs(octokit, repo, failed.jobs, limits.logExcerptChars * 2) : failed.jobs;
+  const jobs = await readFailedJobLogs(octokit, repo, failed.jobs, limits.logExcerptChars * 2);
   return { relevantFailures, failures: jobs.map(jobContext) };
 }
 

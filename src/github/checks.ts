@@ -194,12 +194,13 @@ export async function listFailedJobs(
     logTruncated: false,
     logUnavailable: null,
   }));
-  return maxLogBytes > 0 ? readFailedJobLogs(octokit, repo, listedJobs, maxLogBytes) : listedJobs;
+  return readFailedJobLogs(octokit, repo, listedJobs, maxLogBytes);
 }
 
 /**
- * The same jobs with the last `maxLogBytes` of each log read (one download per job). Apart from
- * listing, so that a caller can decide on the list alone and download logs only for a run it starts.
+ * The same jobs with the last `maxLogBytes` of each log read (one download per job; none when
+ * `maxLogBytes` is 0). Apart from listing, so that a caller can decide on the list alone and download
+ * logs only for a run it starts.
  */
 export async function readFailedJobLogs(
   octokit: GitHubClient,
@@ -207,6 +208,7 @@ export async function readFailedJobLogs(
   jobs: readonly FailedJob[],
   maxLogBytes: number = DEFAULT_MAX_LOG_BYTES,
 ): Promise<FailedJob[]> {
+  if (maxLogBytes <= 0) return [...jobs];
   const read: FailedJob[] = [];
   for (const job of jobs) {
     const log = await readJobLog(octokit, repo, job.id);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { FakeGitHubSeed } from "../../helpers/fake-github/index.js";
-import { listFailedCheckRuns, listFailedJobs, tailBytes } from "../../../src/github/index.js";
+import { listFailedCheckRuns, listFailedJobs, readFailedJobLogs, tailBytes } from "../../../src/github/index.js";
 import { REPO, callSummary, octokitFor, startFake } from "./setup.js";
 
 const many = (n: number, level: "failure" | "warning" | "notice") =>
@@ -143,6 +143,21 @@ describe("listFailedJobs", () => {
     const jobs = await listFailedJobs(octokitFor(fake), REPO, 700, { maxLogBytes: 1_000_000 });
     expect(jobs.find((j) => j.name === "lint")).toMatchObject({ logTail: "lint failed\n", logTruncated: false });
     expect(jobs.find((j) => j.name === "test")!.logTail).toBe(longLog);
+  });
+
+  it("lists without downloading a log when maxLogBytes is 0, and readFailedJobLogs reads them later", async () => {
+    const fake = await startFake(actionsSeed);
+    const listed = await listFailedJobs(octokitFor(fake), REPO, 700, { maxLogBytes: 0 });
+    expect(listed.map((j) => [j.name, j.logTail, j.logUnavailable])).toEqual([
+      ["test", "", null],
+      ["e2e", "", null],
+      ["lint", "", null],
+    ]);
+    expect(callSummary(fake)).toEqual(["GET /repos/acme/widgets/actions/runs/700/jobs?filter=latest&per_page=100&page=1 → 200"]);
+
+    const read = await readFailedJobLogs(octokitFor(fake), REPO, listed, 1_000_000);
+    expect(read.find((j) => j.name === "lint")!.logTail).toBe("lint failed\n");
+    expect(fake.requests.filter((r) => r.path.endsWith("/logs"))).toHaveLength(3);
   });
 });
 
