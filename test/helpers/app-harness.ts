@@ -13,6 +13,7 @@ import { startEmulator, type EmulatorOptions, type RunningEmulator } from "../..
 import { startFakeGitHub, type FakeGitHub, type FakeGitHubSeed, type FakeIssueComment } from "./fake-github/index.js";
 import { FULL_NAME, OWNER, REPO, REPO_ID, issueCommentPayload, type ThreadSpec } from "./app-payloads.js";
 import { startServiceRecorder, type ServiceRecorder } from "./service-recorder.js";
+import { TEST_REDIS_URL } from "./redis.js";
 
 /** Emulated time runs 500× faster: the default 20 s run lasts 40 ms; the engine and budgets scale alike. */
 export const SCALE = 0.002;
@@ -66,7 +67,7 @@ export interface HarnessOptions {
   config?: string;
   emulator?: EmulatorOptions;
   env?: Record<string, string>;
-  /** Which backend the App runs on: the embedded SQLite (default) or Redis at 127.0.0.1:6379 under a key prefix of its own. */
+  /** Which backend the App runs on: the embedded SQLite (default) or the test Redis (helpers/redis.ts) under a key prefix of its own. */
   backend?: AppBackendKind;
   /** GitHub write pacing's own time scale (default: the service's). */
   githubPacingTimeScale?: number;
@@ -75,7 +76,7 @@ export interface HarnessOptions {
 export type AppBackendKind = "embedded" | "redis";
 /** Both backends, for behaviour suites that must hold on each. */
 export const APP_BACKENDS: readonly AppBackendKind[] = ["embedded", "redis"];
-export const TEST_REDIS_URL = "redis://127.0.0.1:6379";
+export { TEST_REDIS_URL };
 
 /** The environment that puts an App on Redis under its own namespace; the namespace is deleted by `dropRedisKeys`. */
 export function redisBackendEnv(): Record<string, string> {

@@ -229,27 +229,16 @@ export interface PrivateRedis {
 /**
  * A `redis-server` of its own, on a free port, keeping its data in a temporary directory with an
  * append-only file fsynced on every write: killed with SIGKILL and restarted, it has everything it
- * had acknowledged.
+ * had acknowledged (unless `durable: false`).
  */
-export async function startPrivateRedis(options: { port?: number } = {}): Promise<PrivateRedis> {
+export async function startPrivateRedis(options: { port?: number; durable?: boolean } = {}): Promise<PrivateRedis> {
   const port = options.port ?? (await freePort());
+  // The test suite's throwaway server keeps nothing: an fsync per write would only slow the suite down.
+  const persistence = options.durable === false ? ["--appendonly", "no"] : ["--appendonly", "yes", "--appendfsync", "always"];
   const dir = mkdtempSync(join(tmpdir(), "arb-redis-"));
   let child: ChildProcessWithoutNullStreams | null = null;
   const launch = async () => {
-    const started = spawn("redis-server", [
-      "--port",
-      String(port),
-      "--bind",
-      "127.0.0.1",
-      "--dir",
-      dir,
-      "--save",
-      "",
-      "--appendonly",
-      "yes",
-      "--appendfsync",
-      "always",
-    ]);
+    const started = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--dir", dir, "--save", "", ...persistence]);
     let output = "";
     started.stdout.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
     started.stderr.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));

@@ -17,6 +17,7 @@ import { RedisBridgeStore } from "../../src/app/store/redis.js";
 import { SqliteBridgeStore } from "../../src/app/store/sqlite.js";
 import type { BridgeStore, NewTask, Task } from "../../src/app/store/types.js";
 import { dropRedisKeys, TEST_REDIS_URL, type AppBackendKind } from "./app-harness.js";
+import { TEST_REDIS } from "./redis.js";
 
 export interface EngineHarness {
   engine: RunEngine;
@@ -56,7 +57,7 @@ export async function startEngineHarness(
   const open = (options: EngineParts): EngineHarness => {
     const queue: WorkQueue = sqlite
       ? new SqliteWorkQueue(sqlite.database, { retry })
-      : new BullWorkQueue({ connection: { host: "127.0.0.1", port: 6379, maxRetriesPerRequest: null }, prefix: `${prefix}:queue`, retry });
+      : new BullWorkQueue({ connection: { ...TEST_REDIS, maxRetriesPerRequest: null }, prefix: `${prefix}:queue`, retry });
     const locks = redis ? createRedisLocks(redis, { keyPrefix: prefix }) : createInProcessLocks();
     const engine = new RunEngine({ ...options, store, queue, locks });
     queue.start({

@@ -1,33 +1,22 @@
 /**
- * The status page in a real browser: headless Chromium (Debian's `chromium`, installed by .ci/run)
+ * The status page in a real browser: headless Chromium (from `npm ci`, or CHROMIUM_PATH; helpers/browser.ts)
  * driven by playwright-core loads `/status` from a running App with a run in flight, on a phone-sized
  * screen and without JavaScript, and a screenshot is written under test-results/.
  */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { chromium, type Browser } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startAppHarness, type AppHarness } from "../../helpers/app-harness.js";
+import { launchChromium } from "../../helpers/browser.js";
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const OUTPUT = join(process.cwd(), "test-results", "status-page");
 
 let browser: Browser;
 let harness: AppHarness | undefined;
 
 beforeAll(async () => {
-  // Flags: root in CI needs --no-sandbox; the machine's network is closed, so no background traffic.
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--no-first-run",
-    ],
-  });
+  browser = await launchChromium();
   mkdirSync(OUTPUT, { recursive: true });
 });
 

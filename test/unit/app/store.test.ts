@@ -1,6 +1,6 @@
 /**
  * One behaviour suite for both backends of BridgeStore: SQLite (a file, opened twice for the
- * two-client cases) and Redis at 127.0.0.1:6379 (a unique key prefix per test, deleted afterwards).
+ * two-client cases) and the test Redis (helpers/redis.ts; a unique key prefix per test, deleted afterwards).
  * The Redis half fails, never skips, when the server is not reachable: CI starts one.
  */
 import { randomUUID } from "node:crypto";
@@ -14,8 +14,9 @@ import { RedisBridgeStore } from "../../../src/app/store/redis.js";
 import { SqliteBridgeStore } from "../../../src/app/store/sqlite.js";
 import type { BridgeStore, NewTask, Task, TaskPatch } from "../../../src/app/store/types.js";
 import { SOURCE } from "../../../src/service/wire.js";
+import { TEST_REDIS } from "../../helpers/redis.js";
 
-const REDIS = { host: "127.0.0.1", port: 6379 };
+const REDIS = TEST_REDIS;
 
 /** Things to undo after each test, newest first. */
 const cleanups: Array<() => Promise<void> | void> = [];

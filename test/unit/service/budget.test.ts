@@ -2,6 +2,7 @@ import { Redis } from "ioredis";
 import { afterAll, describe, expect, it } from "vitest";
 import { createInProcessBudget, createRedisBudget, DeadlineError, type RateBudget } from "../../../src/service/index.js";
 import { SlidingWindowLog } from "../../../src/service/sliding-window.js";
+import { TEST_REDIS } from "../../helpers/redis.js";
 
 describe("SlidingWindowLog", () => {
   it("allows `limit` events in any window, then says how long to wait", () => {
@@ -108,8 +109,8 @@ describe("in-process budget", () => {
 });
 
 describe("Redis budget: replicas sharing one token", () => {
-  const redisA = new Redis({ host: "127.0.0.1", port: 6379, lazyConnect: false, maxRetriesPerRequest: 1 });
-  const redisB = new Redis({ host: "127.0.0.1", port: 6379, lazyConnect: false, maxRetriesPerRequest: 1 });
+  const redisA = new Redis({ ...TEST_REDIS, lazyConnect: false, maxRetriesPerRequest: 1 });
+  const redisB = new Redis({ ...TEST_REDIS, lazyConnect: false, maxRetriesPerRequest: 1 });
   afterAll(async () => {
     await redisA.quit();
     await redisB.quit();
