@@ -60,11 +60,14 @@ export function githubServerFromGheEnv(gheHost: string | undefined, gheProtocol:
   return gheHost ? githubServerAt(`${gheProtocol || "https"}://${gheHost}`) : GITHUB_COM;
 }
 
-/** The web URL behind a REST API base: `https://HOST` for `https://HOST/api/v3`, github.com for api.github.com or none. */
+/**
+ * The web URL behind a REST API base: `https://HOST` for an Enterprise Server's `https://HOST/api/v3`
+ * (the only place GHES serves REST), github.com for any other base (api.github.com, none, or a
+ * stand-in for it such as a local fake).
+ */
 export function webUrlOfApiUrl(apiBaseUrl: string | null | undefined): string {
   const base = apiBaseUrl?.trim().replace(/\/+$/, "");
-  if (!base || base === GITHUB_COM_API_URL) return GITHUB_COM_WEB_URL;
-  return base.replace(/\/api\/v3$/, "");
+  return base && /\/api\/v3$/.test(base) ? base.slice(0, -"/api/v3".length) : GITHUB_COM_WEB_URL;
 }
 
 /**
