@@ -22,14 +22,18 @@ export function parseImageAttachments(
     .filter((line) => !line.code)
     .map((line) => line.text.replace(/`[^`\n]*`/g, ""))
     .join("\n");
-  const found = [...markdownImageUrls(prose), ...imgTagUrls(prose)].sort((a, b) => a.index - b.index);
   const urls: string[] = [];
-  for (const { url } of found) {
+  for (const url of imageSourcesIn(prose)) {
     const decoded = url.replace(/&amp;/g, "&");
     if (isAttachmentUrl(decoded, server) && !urls.includes(decoded)) urls.push(decoded);
     if (urls.length >= max) break;
   }
   return urls;
+}
+
+/** The sources of every Markdown image and `<img>` in `prose`, in order of appearance, in one forward pass. */
+export function imageSourcesIn(prose: string): string[] {
+  return [...markdownImageUrls(prose), ...imgTagUrls(prose)].sort((a, b) => a.index - b.index).map((found) => found.url);
 }
 
 interface FoundUrl {
