@@ -93,6 +93,21 @@ describe("the Action on a GitHub Enterprise Server runner", () => {
     ]);
   });
 
+  it("without GITHUB_GRAPHQL_URL, asks GraphQL at /api/graphql beside the /api/v3 API URL", async () => {
+    h = await startActionHarness({ enterprise: true, seed: { ...actionSeed(), writer: APP_BOT } });
+    const trigger = h.humanComment(ISSUE, "/agent fix the flaky test");
+    const step = await h.step({
+      eventName: "issue_comment",
+      payload: trigger.payload,
+      inputs: APP_TOKEN,
+      extra: { GITHUB_GRAPHQL_URL: "" },
+    });
+    expect(step.result.failure).toBeNull();
+    expect(h.github.requests.filter((r) => r.servedAs === "graphql").map((r) => `${r.method} ${r.sentPath} ${r.status}`)).toEqual([
+      "POST /api/graphql 200",
+    ]);
+  });
+
   it("a review requesting changes starts a GIT_HOST_PR_REVIEW run with the inline comments", async () => {
     const seed = actionSeed();
     seed.reviews = [
