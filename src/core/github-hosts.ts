@@ -2,7 +2,9 @@
  * Which GitHub the bridge talks to, github.com or a GitHub Enterprise Server, and what follows from
  * it: the web origin, the GraphQL endpoint, the hosts whose images are GitHub's own and the one
  * origin that may receive the token when an attachment is downloaded. Pure: the shells read the
- * environment (GHE_HOST / GHE_PROTOCOL in the App, GITHUB_SERVER_URL in the Action) and pass it here.
+ * environment and pass it here. The App: `githubServerAt(webUrlOfApiUrl(base))`, its base being
+ * `{GHE_PROTOCOL}://{GHE_HOST}/api/v3` (app/env.ts); the Action: `githubServerAt(GITHUB_SERVER_URL)`
+ * (action/runner-env.ts). Agent output's image rule takes `imageHosts` from the same object.
  */
 
 export const GITHUB_COM_WEB_URL = "https://github.com";
@@ -53,11 +55,6 @@ export function githubServerAt(webUrl: string | null | undefined): GitHubServer 
     imageHosts: [url.hostname, `media.${url.hostname}`],
     tokenOrigins: [url.origin],
   };
-}
-
-/** The App's server from GHE_HOST and GHE_PROTOCOL (Probot's variables); github.com without GHE_HOST. */
-export function githubServerFromGheEnv(gheHost: string | undefined, gheProtocol: string | undefined): GitHubServer {
-  return gheHost ? githubServerAt(`${gheProtocol || "https"}://${gheHost}`) : GITHUB_COM;
 }
 
 /**

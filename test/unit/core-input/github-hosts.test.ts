@@ -1,16 +1,16 @@
 import { describe, expect, it } from "vitest";
-import { GITHUB_COM, githubServerFromGheEnv, graphqlUrlOfApiUrl, webUrlOfApiUrl } from "../../../src/core/github-hosts.js";
+import { GITHUB_COM, githubServerAt, graphqlUrlOfApiUrl, webUrlOfApiUrl } from "../../../src/core/github-hosts.js";
 
 describe("the GitHub a shell serves", () => {
-  it("from GHE_HOST and GHE_PROTOCOL (the App)", () => {
-    expect(githubServerFromGheEnv(undefined, undefined)).toBe(GITHUB_COM);
-    expect(githubServerFromGheEnv("ghe.example.com", undefined)).toEqual({
+  it("from the App's GHE_HOST and GHE_PROTOCOL (through its /api/v3 base)", () => {
+    expect(githubServerAt(webUrlOfApiUrl(undefined))).toBe(GITHUB_COM);
+    expect(githubServerAt(webUrlOfApiUrl("https://ghe.example.com/api/v3"))).toEqual({
       webOrigin: "https://ghe.example.com",
       enterprise: true,
       imageHosts: ["ghe.example.com", "media.ghe.example.com"],
       tokenOrigins: ["https://ghe.example.com"],
     });
-    expect(githubServerFromGheEnv("ghe.example.com:8080", "http").tokenOrigins).toEqual(["http://ghe.example.com:8080"]);
+    expect(githubServerAt(webUrlOfApiUrl("http://ghe.example.com:8080/api/v3")).tokenOrigins).toEqual(["http://ghe.example.com:8080"]);
   });
 
   it("the web URL behind a REST base: only an /api/v3 base is an Enterprise Server", () => {
