@@ -3,7 +3,6 @@
  * (Prometheus, when on) and `GET /status` (a page for people, behind a token), and hands every
  * other request to Probot's webhook middleware.
  */
-import { webUrlOfApiUrl } from "../core/github-hosts.js";
 import { timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -43,6 +42,12 @@ async function healthz(req: IncomingMessage, res: ServerResponse, backend: Backe
       .writeHead(503, { "content-type": "application/json" })
       .end(JSON.stringify({ ok: false, ...base, reason: (error as Error).message }));
   }
+}
+
+/** The web address of the GitHub whose API the App talks to (links on the status page). */
+function githubWebUrlOf(apiBaseUrl: string | undefined): string {
+  if (!apiBaseUrl) return "https://github.com";
+  return apiBaseUrl.replace(/\/api\/v3\/?$/, "").replace(/\/+$/, "");
 }
 
 /** A token given as `Authorization: Bearer …` (or `?token=` when allowed), compared in constant time. */
@@ -116,8 +121,7 @@ export interface AppServerParts {
 }
 
 export function createAppServer({ settings, backend, identity, metrics, middleware, githubBaseUrl, replica }: AppServerParts): Server {
-  // The web address of the GitHub whose API the App talks to (links on the status page).
-  const githubWebUrl = webUrlOfApiUrl(githubBaseUrl);
+  const githubWebUrl = githubWebUrlOf(githubBaseUrl);
   return createServer((req: IncomingMessage, res: ServerResponse) => {
     const path = (req.url ?? "/").split("?")[0];
     if (req.method === "GET" && path === "/healthz") return void healthz(req, res, backend, identity, replica);
