@@ -4,11 +4,12 @@
  *
  *   npm run bench               print the table
  *   npm run bench -- --write    print it and update BENCHMARKS.md
- *   npm run bench -- logs memory   only these (by name: cold-start, import, polling, burst, replicas, logs, memory, store, pacing)
+ *   npm run bench -- logs memory   only these (by name: cold-start, import, polling, burst, replicas, logs, memory, store, pacing, attachments)
  */
 import { writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
 import { join } from "node:path";
+import { runAttachmentsBenchmark } from "./attachments.js";
 import { runBurstBenchmark } from "./burst.js";
 import { runColdStartBenchmark } from "./cold-start.js";
 import { runImportBenchmark } from "./import.js";
@@ -31,6 +32,7 @@ export const BENCHMARKS: ReadonlyArray<{ name: string; title: string; run: () =>
   { name: "memory", title: "memory", run: () => runMemoryBenchmark() },
   { name: "store", title: "store", run: () => runStoreBenchmark() },
   { name: "pacing", title: "GitHub pacing", run: () => runPacingBenchmark() },
+  { name: "attachments", title: "image attachments on hostile input", run: () => runAttachmentsBenchmark() },
 ];
 
 interface Machine {

@@ -4,6 +4,7 @@
  * Redis shared by replicas) holding the store and the work queue; the engine and the delivery
  * worker taking jobs.
  */
+import { githubServerAt, webUrlOfApiUrl, type GitHubServer } from "../core/github-hosts.js";
 import type { Server } from "node:http";
 import { hostname } from "node:os";
 import { createNodeMiddleware, Probot, ProbotOctokit } from "probot";
@@ -134,10 +135,12 @@ interface WorkerParts {
   identity: AppIdentity;
   client: AgentRunClient;
   metrics: AppMetrics | null;
+  /** The GitHub the App serves: which pasted images are its own and where the installation token may go. */
+  github: GitHubServer;
 }
 
 /** What takes the jobs: the paced thread writer, the engine, and the dependencies the handlers and the worker share. */
-function createWorkers({ settings, options, backend, probot, identity, client, metrics }: WorkerParts): {
+function createWorkers({ settings, options, backend, probot, identity, client, metrics, github }: WorkerParts): {
   pacer: WritePacer;
   engine: RunEngine;
   deps: AppDependencies;
@@ -174,7 +177,7 @@ function createWorkers({ settings, options, backend, probot, identity, client, m
     octokitFor,
     log: probot.log.child({ name: "worker" }),
     ...(metrics ? { observer: metrics } : {}),
-    ...(options.imageFetch ? { images: { fetch: options.imageFetch } } : {}),
+    images: { server: github, ...(options.imageFetch ? { fetch: options.imageFetch } : {}) },
   };
   return { pacer, engine, deps };
 }
@@ -260,7 +263,8 @@ export async function startApp(env: Readonly<Record<string, string | undefined>>
   const { store, queue } = backend;
   const metrics = ops?.createAppMetrics({ store, queue, repoLabels: settings.metrics.repoLabels }) ?? null;
   const client = createServiceClient(settings, backend, probot, metrics, ops);
-  const { pacer, engine, deps } = createWorkers({ settings, options, backend, probot, identity, client, metrics });
+  const github = githubServerAt(webUrlOfApiUrl(baseUrl));
+  const { pacer, engine, deps } = createWorkers({ settings, options, backend, probot, identity, client, metrics, github });
   const middleware = await createNodeMiddleware(createAgentRunApp(deps), { probot, webhooksPath: settings.webhookPath });
   const server = createAppServer({
     settings,

@@ -134,10 +134,12 @@ function stripHiddenMarkupInProse(text: string): string {
     text
       // Attributes GitHub does not display (or only on hover / when an image fails).
       .replace(/<[a-zA-Z][^<>]*>/g, (tag) => tag.replace(HIDDEN_ATTRIBUTE, ""))
-      // Markdown image alt text: ![hidden](url) → ![](url)
-      .replace(/!\[[^\]\n]*\]\(/g, "![](")
+      // Markdown image alt text: ![hidden](url) → ![](url). The alt stops at any bracket, so that a
+      // run of unclosed `![` is read once, not once per `![` (and `![a ![b](u)` is an image of `b`, as GitHub shows it).
+      .replace(/!\[[^[\]\n]*\]\(/g, "![](")
       // Markdown link titles: [text](url "hidden") → [text](url)
-      .replace(/(\]\(\s*(?:<[^>\n]*>|[^\s()]+))\s+(?:"[^"\n]*"|'[^'\n]*'|\([^()\n]*\))\s*\)/g, "$1)")
+      // (A `<destination>` holds no `<`, as in CommonMark: a run of unclosed `](<` is then read once.)
+      .replace(/(\]\(\s*(?:<[^<>\n]*>|[^\s()]+))\s+(?:"[^"\n]*"|'[^'\n]*'|\([^()\n]*\))\s*\)/g, "$1)")
       // Reference definitions are never rendered: drop "comment" ones ([//]: # (…)), drop titles of others.
       .replace(/^ {0,3}\[[^\]\n]+\]:[ \t]*(<[^>\n]*>|\S+)(?:[ \t]+(?:"[^"\n]*"|'[^'\n]*'|\([^()\n]*\)))?[ \t]*$/gm, (line, dest: string) =>
         dest === "#" || dest === "<>" || dest === "<#>" ? "" : line.replace(/[ \t]+(?:"[^"\n]*"|'[^'\n]*'|\([^()\n]*\))[ \t]*$/, ""),

@@ -8,6 +8,7 @@ import type { RunMetadata } from "../core/metadata.js";
 import type { BridgeSelf } from "../core/actors.js";
 import type { RunFacts, RunMode, RunPlan } from "../core/plan.js";
 import type { RunTrigger } from "../core/detect.js";
+import type { GitHubServer } from "../core/github-hosts.js";
 import type { PromptInput, PromptLimits } from "../core/prompt/context.js";
 import type { GitHubClient, RepoRef } from "../github/client.js";
 import type { ReactionTarget } from "../core/render/reactions.js";
@@ -62,10 +63,10 @@ export interface RunReader {
 }
 
 export interface ImageDownloadSettings {
-  /** The installation token (App) or `GITHUB_TOKEN` (Action), sent only to `tokenOrigins`; private repositories need it. */
+  /** The installation token (App) or `GITHUB_TOKEN` (Action), sent only to the server's own origin; private repositories need it. */
   token?: string | (() => Promise<string | undefined>);
-  /** Default github.com. */
-  tokenOrigins?: readonly string[];
+  /** The GitHub whose attachments are read and whose origin alone receives the token (default github.com). */
+  server?: GitHubServer;
   /** Default globalThis.fetch (tests point github.com at a fake). */
   fetch?: typeof fetch;
   /** Default MAX_IMAGE_ATTACHMENTS (4). */

@@ -78,6 +78,10 @@ export interface StepSpec {
   /** `with:` values, by input name; the runner adds action.yml's defaults for the rest. */
   inputs: Record<string, string>;
   githubApiUrl: string;
+  /** GITHUB_GRAPHQL_URL (default `{githubApiUrl}/graphql`, github.com's layout). */
+  githubGraphqlUrl?: string;
+  /** GITHUB_SERVER_URL (default https://github.com). */
+  githubServerUrl?: string;
   files: RunnerFiles;
   repository?: string;
   /** More variables (e.g. AGENT_RUN_POLL_INTERVAL). */
@@ -99,8 +103,8 @@ export function stepEnv(spec: StepSpec): Record<string, string> {
     GITHUB_ENV: join(spec.files.dir, "env"),
     GITHUB_PATH: join(spec.files.dir, "path"),
     GITHUB_API_URL: spec.githubApiUrl,
-    GITHUB_GRAPHQL_URL: `${spec.githubApiUrl}/graphql`,
-    GITHUB_SERVER_URL: "https://github.com",
+    GITHUB_GRAPHQL_URL: spec.githubGraphqlUrl ?? `${spec.githubApiUrl}/graphql`,
+    GITHUB_SERVER_URL: spec.githubServerUrl ?? "https://github.com",
     GITHUB_REPOSITORY: repository,
     GITHUB_REPOSITORY_OWNER: repository.split("/")[0]!,
     GITHUB_RUN_ID: WORKFLOW_RUN_ID,
@@ -348,8 +352,13 @@ export interface ActionHarness {
    * start's GitHub reads first (`headStart` replaces them: null for none, or reads sent otherwise).
    */
   step(
-    spec: Omit<StepSpec, "githubApiUrl" | "files"> & { files?: RunnerFiles; headStart?: (env: Env) => HeadStart | null },
+    spec: Omit<StepSpec, "githubApiUrl" | "githubGraphqlUrl" | "githubServerUrl" | "files"> & {
+      files?: RunnerFiles;
+      headStart?: (env: Env) => HeadStart | null;
+    },
   ): Promise<InProcessStep>;
+  /** The runner's GitHub variables for this harness's fake (an Enterprise Server's when the harness is `enterprise`). */
+  githubUrls: Pick<StepSpec, "githubApiUrl" | "githubGraphqlUrl" | "githubServerUrl">;
   close(): Promise<void>;
 }
 
@@ -417,21 +426,32 @@ export async function startViewerFront(targetUrl: string, viewerLogin: string): 
 }
 
 export async function startActionHarness(
-  options: { seed?: FakeGitHubSeed; config?: string; emulator?: EmulatorOptions; viewerLogin?: string } = {},
+  options: {
+    seed?: FakeGitHubSeed;
+    config?: string;
+    emulator?: EmulatorOptions;
+    viewerLogin?: string;
+    /** The fake lays GitHub out as an Enterprise Server does, and the steps' variables say so (as a GHES runner sets them). */
+    enterprise?: boolean;
+  } = {},
 ): Promise<ActionHarness> {
   const emulator = await startEmulator({ timeScale: SCALE, ...options.emulator });
   const service = await startServiceRecorder(emulator.url);
   const seed = options.seed ?? actionSeed();
   if (options.config !== undefined) seed.files = [...(seed.files ?? []), { path: ".github/agent-run.yml", content: options.config }];
-  const github = await startFakeGitHub({ seed });
+  const github = await startFakeGitHub({ seed, enterprise: options.enterprise ?? false });
   const front = options.viewerLogin ? await startViewerFront(github.url, options.viewerLogin) : null;
   const apiUrl = front?.url ?? github.url;
+  const githubUrls = github.enterprise
+    ? { githubApiUrl: apiUrl, githubGraphqlUrl: github.graphqlUrl, githubServerUrl: github.webUrl }
+    : { githubApiUrl: apiUrl };
   const serviceInputs = { "api-url": service.url, "api-token": emulator.token, "org-id": String(emulator.orgId) };
   return {
     github,
     emulator,
     service,
     serviceInputs,
+    githubUrls,
     humanComment(thread, body, login = "maintainer") {
       // The fake numbers it, as GitHub does: ids grow with time across everyone's comments.
       github.seed({ issueComments: [{ issue_number: thread.number, body, user: login }] });
@@ -443,7 +463,7 @@ export async function startActionHarness(
       const env = stepEnv({
         ...spec,
         inputs: { ...serviceInputs, ...spec.inputs },
-        githubApiUrl: apiUrl,
+        ...githubUrls,
         files,
         extra: { AGENT_RUN_POLL_INTERVAL: TEST_POLL_INTERVAL, ...spec.extra },
       });

@@ -71,6 +71,11 @@ export interface HarnessOptions {
   backend?: AppBackendKind;
   /** GitHub write pacing's own time scale (default: the service's). */
   githubPacingTimeScale?: number;
+  /**
+   * The fake lays GitHub out as an Enterprise Server does, and the App finds it as an operator would
+   * point it there: GHE_HOST and GHE_PROTOCOL, no base URL of the test's own, attachments fetched as is.
+   */
+  enterprise?: boolean;
 }
 
 export type AppBackendKind = "embedded" | "redis";
@@ -177,18 +182,19 @@ function attachmentFetch(github: FakeGitHub): typeof fetch {
 export async function startAppHarness(options: HarnessOptions = {}): Promise<AppHarness> {
   const seed = options.seed ?? baseSeed();
   if (options.config !== undefined) seed.files = [...(seed.files ?? []), { path: ".github/agent-run.yml", content: options.config }];
-  const github = await startFakeGitHub({ seed });
+  const enterprise = options.enterprise ?? false;
+  const github = await startFakeGitHub({ seed, enterprise });
   const emulator = await startEmulator({ timeScale: SCALE, ...options.emulator });
   const service = await startServiceRecorder(emulator.url);
   const dataDir = mkdtempSync(join(tmpdir(), "arb-app-"));
   const backend = options.backend ?? (process.env.APP_TEST_BACKEND as AppBackendKind | undefined) ?? "embedded";
   const backendEnv: Record<string, string> = backend === "redis" ? redisBackendEnv() : {};
+  const gheEnv: Record<string, string> = enterprise ? { GHE_HOST: new URL(github.webUrl).host, GHE_PROTOCOL: "http" } : {};
   const app = await startApp(
-    appEnv({ url: service.url, token: emulator.token, orgId: emulator.orgId }, dataDir, { ...backendEnv, ...options.env }),
+    appEnv({ url: service.url, token: emulator.token, orgId: emulator.orgId }, dataDir, { ...backendEnv, ...gheEnv, ...options.env }),
     {
-      githubBaseUrl: github.url,
+      ...(enterprise ? {} : { githubBaseUrl: github.url, imageFetch: attachmentFetch(github) }),
       Octokit: TestOctokit,
-      imageFetch: attachmentFetch(github),
       ...(options.githubPacingTimeScale !== undefined ? { githubPacingTimeScale: options.githubPacingTimeScale } : {}),
     },
   );

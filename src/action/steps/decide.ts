@@ -141,7 +141,7 @@ export async function decide(step: Step, config: RepoConfig): Promise<Decision> 
     client: step.runs,
     lookup: MARKERS_ONLY_LOOKUP,
     origin: { deliveryId: deliveryId(step.runner), appName: ACTION_NAME, appVersion: BRIDGE_VERSION },
-    images: { token: inputs.githubToken, tokenOrigins: [step.runner.serverUrl] },
+    images: { token: inputs.githubToken, server: step.runner.server },
     logger: { warn: (_obj, message) => core.warning(message) },
   });
   core.info(prepared.reason);

@@ -14,7 +14,7 @@ import type { GitHubClient, RepoRef } from "../../github/client.js";
 import { AgentRunClient } from "../../service/client.js";
 import type { AgentRun } from "../../service/wire.js";
 import { ACTION_USER_AGENT, type HeadStart } from "../head-start.js";
-import { identityFor, resolveIdentity, type ActionIdentity } from "../identity.js";
+import { identityFor, resolveIdentity, unknownIdentityWarning, type ActionIdentity } from "../identity.js";
 import { loadImages } from "../images.js";
 import { InputError, type ActionInputs, type Env } from "../inputs.js";
 import { nodeFetch } from "../../http/node-fetch.js";
@@ -77,7 +77,11 @@ export async function openStep(inputs: ActionInputs, env: Env, now: () => number
   const userAgent = ACTION_USER_AGENT;
   // Sent with what the inputs now say? Otherwise the step reads for itself.
   const head =
-    headStart && headStart.token === inputs.githubToken && headStart.apiUrl === runner.apiUrl && headStart.repoFullName === repoFullName
+    headStart &&
+    headStart.token === inputs.githubToken &&
+    headStart.apiUrl === runner.apiUrl &&
+    headStart.graphqlUrl === runner.graphqlUrl &&
+    headStart.repoFullName === repoFullName
       ? headStart
       : null;
   const client = new AgentRunClient({
@@ -125,11 +129,14 @@ export async function openStep(inputs: ActionInputs, env: Env, now: () => number
 
 /** Asks GitHub who the token writes as (once per step) and remembers it in `step.self`. */
 export function identify(step: Step): Promise<BridgeSelf> {
-  return step.identity ?? adoptIdentity(step, resolveIdentity(step.octokit));
+  return step.identity ?? adoptIdentity(step, resolveIdentity(step.octokit, step.runner.graphqlUrl));
 }
 
 function adoptIdentity(step: Step, identity: Promise<ActionIdentity>): Promise<BridgeSelf> {
-  step.identity = identity.then((known) => (step.self = { ...step.self, botLogins: known.botLogins }));
+  step.identity = identity.then((known) => {
+    if (known.unknownBecause) core.warning(unknownIdentityWarning(step.runner.graphqlUrl, known.unknownBecause));
+    return (step.self = { ...step.self, botLogins: known.botLogins });
+  });
   // A failure is reported where the identity is awaited, not here.
   step.identity.catch(() => undefined);
   return step.identity;

@@ -11,6 +11,7 @@ export {
   type InjectedFault,
   type PathPattern,
   type RecordedRequest,
+  type ServedAs,
   type TokenKind,
 } from "./recorder.js";
 export { createPng } from "./png.js";
