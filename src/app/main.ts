@@ -6,7 +6,8 @@
  */
 import type { Server } from "node:http";
 import { hostname } from "node:os";
-import { createNodeMiddleware, Probot, ProbotOctokit } from "probot";
+import { createNodeMiddleware, Probot, ProbotOctokit, type Logger } from "probot";
+import { createRedactor, type Redactor } from "../core/redact.js";
 import { AgentRunClient } from "../service/client.js";
 import { openBackend, type Backend, type BackendOptions } from "./backend.js";
 import { RunEngine, type RunEngineOptions } from "./engine.js";
@@ -16,6 +17,7 @@ import { createAgentRunApp, fetchAppIdentity } from "./index.js";
 import { nodeFetch } from "../http/node-fetch.js";
 import { taskJobId, type WorkQueue } from "./queue/types.js";
 import type { BridgeStore } from "./store/types.js";
+import { createRedactingLogger } from "./logger.js";
 import { createOctokitThreadWriter, createPacedThreadWriter } from "./thread-writer.js";
 import { createWritePacer, type WritePacer } from "../github/pacing.js";
 import type { AppMetrics } from "./ops/metrics.js";
@@ -81,8 +83,9 @@ async function ensureEveryTaskHasAJob(store: BridgeStore, queue: WorkQueue): Pro
 /** The metrics module, loaded only when metrics are on. */
 type MetricsModule = typeof import("./ops/metrics.js");
 
-function createProbot(settings: AppSettings, baseUrl: string | undefined, Octokit: typeof ProbotOctokit | undefined): Probot {
+function createProbot(settings: AppSettings, baseUrl: string | undefined, Octokit: typeof ProbotOctokit | undefined, log: Logger): Probot {
   return new Probot({
+    log,
     appId: settings.appId,
     privateKey: settings.privateKey,
     secret: settings.webhookSecret,
@@ -134,10 +137,11 @@ interface WorkerParts {
   identity: AppIdentity;
   client: AgentRunClient;
   metrics: AppMetrics | null;
+  redactor: Redactor;
 }
 
 /** What takes the jobs: the paced thread writer, the engine, and the dependencies the handlers and the worker share. */
-function createWorkers({ settings, options, backend, probot, identity, client, metrics }: WorkerParts): {
+function createWorkers({ settings, options, backend, probot, identity, client, metrics, redactor }: WorkerParts): {
   pacer: WritePacer;
   engine: RunEngine;
   deps: AppDependencies;
@@ -151,7 +155,7 @@ function createWorkers({ settings, options, backend, probot, identity, client, m
     onRateLimited: (event) => probot.log.warn(event, "GitHub rate-limited a write; its installation's writes pause"),
     ...(metrics ? { onWrite: metrics.githubWrite } : {}),
   });
-  const writer = createPacedThreadWriter(createOctokitThreadWriter(octokitFor, identity), pacer);
+  const writer = createPacedThreadWriter(createOctokitThreadWriter(octokitFor, identity, redactor), pacer);
   const engine = new RunEngine({
     store,
     client,
@@ -160,6 +164,7 @@ function createWorkers({ settings, options, backend, probot, identity, client, m
     locks,
     logger: probot.log.child({ name: "engine" }),
     timeScale: settings.timeScale,
+    imageHosts: settings.imageHosts,
     ...(metrics ? { observer: metrics } : {}),
     ...options.engine,
   });
@@ -177,6 +182,20 @@ function createWorkers({ settings, options, backend, probot, identity, client, m
     ...(options.imageFetch ? { images: { fetch: options.imageFetch } } : {}),
   };
   return { pacer, engine, deps };
+}
+
+/**
+ * What the App never writes, to GitHub or to its logs: the built-in rules (tokens, keys, credentials),
+ * its own secrets by value, and the operator's REDACT_PATTERNS.
+ */
+function appRedactor(settings: AppSettings): Redactor {
+  const secrets = [
+    { value: settings.service.token, label: "API token" },
+    { value: settings.webhookSecret, label: "webhook secret" },
+    ...(settings.statusToken ? [{ value: settings.statusToken, label: "status token" }] : []),
+    ...(settings.metrics.token ? [{ value: settings.metrics.token, label: "metrics token" }] : []),
+  ];
+  return createRedactor({ secrets, patterns: settings.redactPatterns });
 }
 
 /** Resolves once nothing is queued, sent, watched or reported, and no delivery waits. */
@@ -253,14 +272,15 @@ export async function startApp(env: Readonly<Record<string, string | undefined>>
     ? await loadOptional("GET /metrics (METRICS or METRICS_TOKEN)", ["prom-client"], () => import("./ops/metrics.js"))
     : null;
   const baseUrl = options.githubBaseUrl ?? settings.githubBaseUrl;
-  const probot = createProbot(settings, baseUrl, options.Octokit);
+  const redactor = appRedactor(settings);
+  const probot = createProbot(settings, baseUrl, options.Octokit, await createRedactingLogger(settings, redactor));
   const identity = await identifyApp(probot, baseUrl);
 
   const backend = await openBackend(settings, options.backend);
   const { store, queue } = backend;
   const metrics = ops?.createAppMetrics({ store, queue, repoLabels: settings.metrics.repoLabels }) ?? null;
   const client = createServiceClient(settings, backend, probot, metrics, ops);
-  const { pacer, engine, deps } = createWorkers({ settings, options, backend, probot, identity, client, metrics });
+  const { pacer, engine, deps } = createWorkers({ settings, options, backend, probot, identity, client, metrics, redactor });
   const middleware = await createNodeMiddleware(createAgentRunApp(deps), { probot, webhooksPath: settings.webhookPath });
   const server = createAppServer({
     settings,

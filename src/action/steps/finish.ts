@@ -107,6 +107,6 @@ export async function finishRun(step: Step, tracked: TrackedRun, watched: WatchR
 
 /** The service refused or failed: the tracking comment says what happened and what to do, the token never in it. */
 export async function reportServiceError(step: Step, tracked: TrackedRun, error: AgentRunError): Promise<StepResult> {
-  await tracked.thread.track(() => renderServiceError({ ...serviceErrorForComment(error), secrets: [step.inputs.apiToken] }));
+  await tracked.thread.track(() => renderServiceError(serviceErrorForComment(error)));
   return fail(step, errorMessage(error), tracked.run, tracked.thread.comment, tracked.start.resumed);
 }
