@@ -68,30 +68,43 @@ const REFIT_CLOSE_ENOUGH = 1_000;
  * cannot re-render (or a rendering that still does not fit) is cut at the end: every body starts
  * with its marker, so a cut never reaches it, and sanitised text cut at the end opens nothing after it.
  */
-export function redactToFit(body: CommentBody, redact: (text: string) => string, limit: number = GITHUB_COMMENT_MAX_LENGTH): string {
-  if (typeof body === "string") return cutToFit(redact(body), limit);
+export function redactToFit(
+  body: CommentBody,
+  redact: (text: string) => string,
+  limit: number = GITHUB_COMMENT_MAX_LENGTH,
+  /** How the limit counts: characters (comments) by default, or bytes (the job summary). */
+  measure: (text: string) => number = (text) => text.length,
+): string {
+  if (typeof body === "string") return cutToFit(redact(body), limit, measure);
   const first = redact(body(limit));
-  if (first.length <= limit) return first;
+  if (measure(first) <= limit) return first;
   let best: string | null = null;
   let fits = 0;
   let overflows = limit;
-  let room = limit - (first.length - limit);
+  let room = limit - (measure(first) - limit);
   for (let attempt = 0; attempt < REFIT_ATTEMPTS && room > fits && room < overflows; attempt++) {
     const redacted = redact(body(room));
-    if (redacted.length <= limit) {
+    if (measure(redacted) <= limit) {
       best = redacted;
       fits = room;
     } else {
       overflows = room;
     }
     if (best !== null && overflows - fits <= REFIT_CLOSE_ENOUGH) break;
-    room = best !== null ? Math.floor((fits + overflows) / 2) : room - (redacted.length - limit);
+    room = best !== null ? Math.floor((fits + overflows) / 2) : room - (measure(redacted) - limit);
   }
-  return best ?? cutToFit(first, limit);
+  return best ?? cutToFit(first, limit, measure);
 }
 
-function cutToFit(text: string, limit: number): string {
-  if (text.length <= limit) return text;
-  const cut = text.charCodeAt(limit - 2) >= 0xd800 && text.charCodeAt(limit - 2) <= 0xdbff ? limit - 2 : limit - 1;
-  return `${text.slice(0, cut)}…`;
+function cutToFit(text: string, limit: number, measure: (text: string) => number): string {
+  let out = text;
+  // Characters or bytes: shrink by what is over until it fits (a byte is never less than a character's share).
+  while (out.length > 0 && measure(out) > limit) {
+    // At least two characters shorter each time (one for the "…"), so this ends.
+    let cut = out.length - (measure(out) - limit) - 1;
+    if (cut > 0 && out.charCodeAt(cut - 1) >= 0xd800 && out.charCodeAt(cut - 1) <= 0xdbff) cut--;
+    if (cut <= 0) return "";
+    out = `${out.slice(0, cut)}…`;
+  }
+  return out;
 }
