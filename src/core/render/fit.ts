@@ -98,10 +98,9 @@ export function redactToFit(
 
 function cutToFit(text: string, limit: number, measure: (text: string) => number): string {
   let out = text;
-  // Characters or bytes: shrink by what is over until it fits (a byte is never less than a character's share).
   while (out.length > 0 && measure(out) > limit) {
-    // At least two characters shorter each time (one for the "…"), so this ends.
-    let cut = out.length - (measure(out) - limit) - 1;
+    // In proportion to what is over (characters or bytes), one more for the "…": shorter every time, so this ends.
+    let cut = Math.floor((out.length * limit) / measure(out)) - 1;
     if (cut > 0 && out.charCodeAt(cut - 1) >= 0xd800 && out.charCodeAt(cut - 1) <= 0xdbff) cut--;
     if (cut <= 0) return "";
     out = `${out.slice(0, cut)}…`;

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { newRunMarker, renderMarker } from "../../../src/core/markers/write.js";
 import { parseMarker } from "../../../src/core/markers/read.js";
 import { compileRedactPatterns, createRedactor, splitRedactPatterns } from "../../../src/core/redact.js";
+import { redactToFit } from "../../../src/core/render/fit.js";
 import { inlineCode } from "../../../src/core/sanitize-output/code.js";
 import { sanitizeMarkdown } from "../../../src/core/sanitize-output/prose.js";
 import { truncateText } from "../../../src/core/sanitize-output/safe-markdown.js";
@@ -137,5 +138,34 @@ describe("hostile input stays linear", () => {
     const started = performance.now();
     redactor.redact(text);
     expect(performance.now() - started).toBeLessThan(5_000);
+  });
+});
+
+describe("redactToFit: redact, then judge the length", () => {
+  const redactor = createRedactor();
+  const redact = (text: string) => redactor.redact(text);
+
+  it("renders a body again with less room when the labels made it too long", () => {
+    const keys = (count: number) => Array.from({ length: count }, (_, i) => `AKIA${String(i).padStart(16, "0")}`).join(" ");
+    const renders: number[] = [];
+    // A rendering that shows as many keys as fit its room, like the result comment's blocks.
+    const body = (room: number) => {
+      renders.push(room);
+      return keys(Math.floor(room / 21));
+    };
+    const fitted = redactToFit(body, redact, 10_000);
+    expect(fitted.length).toBeLessThanOrEqual(10_000);
+    expect(fitted.length).toBeGreaterThan(9_000);
+    expect(fitted).not.toMatch(/AKIA\d/);
+    expect(renders.length).toBeLessThanOrEqual(7);
+  });
+
+  it("cuts text that cannot render again at the end, by characters or by bytes", () => {
+    expect(redactToFit("a".repeat(20), redact, 10)).toBe(`${"a".repeat(9)}…`);
+    const bytes = (text: string) => Buffer.byteLength(text, "utf8");
+    const cut = redactToFit("é".repeat(20), redact, 10, bytes);
+    expect(bytes(cut)).toBeLessThanOrEqual(10);
+    expect(cut.endsWith("…")).toBe(true);
+    expect(redactToFit("abc", redact, 2, bytes)).toBe("");
   });
 });
