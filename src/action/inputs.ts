@@ -8,6 +8,7 @@
  *   Invalid inputs: `org-id` must be a positive integer, got "acme"; `metadata` must be a JSON object …
  */
 import type { AllowedBots } from "../core/actors.js";
+import { compileRedactPatterns, splitRedactPatterns } from "../core/redact.js";
 import * as z from "zod/mini";
 import { rawInput, type Env } from "./raw-inputs.js";
 import { AgentTypeFieldSchema, ModelSchema, RepoIdValueSchema, TriggerPhraseTextSchema } from "../config/schema.js";
@@ -44,6 +45,7 @@ export const INPUT_NAMES = [
   "allowed-bots",
   "fail-on-error",
   "logs-path",
+  "redact-patterns",
 ] as const;
 export type InputName = (typeof INPUT_NAMES)[number];
 
@@ -51,7 +53,7 @@ export type InputName = (typeof INPUT_NAMES)[number];
 const SECRET_INPUTS: ReadonlySet<InputName> = new Set(["api-token", "github-token"]);
 
 /** Inputs whose messages already point at the bad part (quoting the whole value would not help). */
-const QUOTED_BY_MESSAGE: ReadonlySet<InputName> = new Set(["metadata", "images", "allowed-bots", "prompt"]);
+const QUOTED_BY_MESSAGE: ReadonlySet<InputName> = new Set(["metadata", "images", "allowed-bots", "prompt", "redact-patterns"]);
 
 /** An `images` line: a data URI as given, or a file to read (relative to the workspace). */
 export type ImageSource = { kind: "data_uri"; uri: string } | { kind: "file"; path: string };
@@ -82,6 +84,8 @@ export interface ActionInputs {
   failOnError: boolean;
   /** Where the service's logs endpoint is: auto (detected), spec or alpha. */
   logsPath: LogsPathChoice;
+  /** The operator's own redaction patterns, on top of the built-in ones (runner.ts applies them from the start). */
+  redactPatterns: RegExp[];
 }
 
 /** The inputs are wrong: nothing was sent. The message names every input at fault. */
@@ -210,6 +214,16 @@ const allowedBotsText = orElse(
   { all: false, logins: [] } as AllowedBots,
 );
 
+/** One pattern per line; a bad one is named by its line, never quoted (it may spell a secret). */
+const redactPatternsText = orElse(
+  reading((text, report): RegExp[] => {
+    const { patterns, errors } = compileRedactPatterns(splitRedactPatterns(text));
+    for (const error of errors) report(error);
+    return patterns;
+  }),
+  [] as RegExp[],
+);
+
 const TIMEOUT_ERROR = `must be a number of minutes greater than 0 and at most ${MAX_TIMEOUT_MINUTES}`;
 const timeoutText = orElse(
   z.pipe(
@@ -249,6 +263,7 @@ const InputFieldsSchema = z.strictObject({
   "allowed-bots": allowedBotsText,
   "fail-on-error": booleanText(true),
   "logs-path": choiceText(LOGS_PATH_CHOICES, "auto"),
+  "redact-patterns": redactPatternsText,
 });
 
 export const ActionInputsSchema = z.pipe(
@@ -299,6 +314,7 @@ export const ActionInputsSchema = z.pipe(
     allowedBots: i["allowed-bots"],
     failOnError: i["fail-on-error"],
     logsPath: i["logs-path"],
+    redactPatterns: i["redact-patterns"],
   })),
 );
 

@@ -1,6 +1,6 @@
 /**
  * What the step reports, decided from its outcome: the outputs (every one, always) and the job
- * summary (Markdown within GitHub's 1 MiB per step). Pure: main.ts writes them through
+ * summary (Markdown within GitHub's 1 MiB per step). Pure: door.ts redacts and writes them through
  * @actions/core. Agent text goes through the same output sanitiser as comments.
  */
 import { formatElapsed } from "../core/render/pieces.js";
@@ -86,7 +86,8 @@ const EMPTY_OUTPUTS: ActionOutputs = {
   resumed: "",
 };
 
-export function outputsFor(outcome: ActionOutcome): ActionOutputs {
+/** The outputs; `redact` (action/door.ts) runs on every text before it is cut to size. */
+export function outputsFor(outcome: ActionOutcome, redact: (text: string) => string = (text) => text): ActionOutputs {
   switch (outcome.kind) {
     case "ignored":
       return { ...EMPTY_OUTPUTS };
@@ -100,11 +101,11 @@ export function outputsFor(outcome: ActionOutcome): ActionOutputs {
       const run = outcome.run;
       return {
         "run-id": run ? String(run.id) : "",
-        status: run?.status ?? "",
-        "web-url": run?.web_url ?? "",
-        result: truncateUtf8(run?.result ?? "", OUTPUT_TEXT_MAX_BYTES.result),
-        summary: truncateUtf8(run?.summary ?? "", OUTPUT_TEXT_MAX_BYTES.summary),
-        "pull-requests": run ? pullRequestsJson(run.git_host_pull_requests) : "",
+        status: redact(run?.status ?? ""),
+        "web-url": redact(run?.web_url ?? ""),
+        result: truncateUtf8(redact(run?.result ?? ""), OUTPUT_TEXT_MAX_BYTES.result),
+        summary: truncateUtf8(redact(run?.summary ?? ""), OUTPUT_TEXT_MAX_BYTES.summary),
+        "pull-requests": run ? redact(pullRequestsJson(run.git_host_pull_requests)) : "",
         "comment-id": outcome.comment ? String(outcome.comment.id) : "",
         resumed: run ? String(outcome.resumed) : "",
       };

@@ -4,12 +4,13 @@
  */
 import * as core from "@actions/core";
 import { DEFAULT_REPO_CONFIG } from "../config/schema.js";
+import { compileRedactPatterns, createRedactor, splitRedactPatterns, type Redactor } from "../core/redact.js";
+import { failStep, log, openDoor, writeJobSummary, writeOutputs } from "./door.js";
 import type { HeadStart } from "./head-start.js";
 import { rawInput, type Env } from "./inputs.js";
 import { main, type StepResult } from "./main.js";
 
 export type { StepResult };
-import { OUTPUT_NAMES, outputsFor, renderJobSummary } from "./report.js";
 import { errorMessage } from "./steps/step.js";
 
 export interface RunOptions {
@@ -24,27 +25,38 @@ export interface RunOptions {
 /** Runs the step and reports it; resolves when everything is written (never rejects). */
 export async function runAction(options: RunOptions = {}): Promise<StepResult> {
   const env = options.env ?? process.env;
-  // Masked even when the rest of the inputs are wrong.
+  // Masked and redacted even when the rest of the inputs are wrong.
   for (const name of ["api-token", "github-token"]) {
     const secret = rawInput(env, name);
     if (secret) core.setSecret(secret);
   }
+  openDoor(stepRedactor(env));
   const result = await main(env, options.now ?? Date.now, options.headStart ?? null);
   await report(result, env);
   return result;
 }
 
-async function report(result: StepResult, env: Env): Promise<void> {
-  const outputs = outputsFor(result.outcome);
-  for (const name of OUTPUT_NAMES) core.setOutput(name, outputs[name]);
+/**
+ * The step's redaction: the built-in rules, the two tokens by value, and `redact-patterns` (a bad
+ * pattern is left out here; readInputs reports it and the step fails before writing anything).
+ */
+function stepRedactor(env: Env): Redactor {
+  const secrets = [
+    { value: rawInput(env, "api-token"), label: "API token" },
+    { value: rawInput(env, "github-token"), label: "GitHub token" },
+  ];
+  const { patterns } = compileRedactPatterns(splitRedactPatterns(rawInput(env, "redact-patterns")));
+  return createRedactor({ secrets, patterns });
+}
 
-  const summary = renderJobSummary(result.outcome, result.context ?? { thread: null, triggerPhrase: DEFAULT_REPO_CONFIG.trigger_phrase });
-  if (summary !== "" && env.GITHUB_STEP_SUMMARY) {
+async function report(result: StepResult, env: Env): Promise<void> {
+  writeOutputs(result.outcome);
+  if (env.GITHUB_STEP_SUMMARY) {
     try {
-      await core.summary.addRaw(summary).write();
+      await writeJobSummary(result.outcome, result.context ?? { thread: null, triggerPhrase: DEFAULT_REPO_CONFIG.trigger_phrase });
     } catch (error) {
-      core.warning(`Could not write the job summary: ${errorMessage(error)}`);
+      log.warning(`Could not write the job summary: ${errorMessage(error)}`);
     }
   }
-  if (result.failure !== null) core.setFailed(result.failure);
+  if (result.failure !== null) failStep(result.failure);
 }

@@ -5,10 +5,11 @@
  * writing at once) is waited out a few times before giving up.
  */
 import type { GitHubClient, RepoRef } from "../github/client.js";
-import { createComment, updateComment, type IssueComment } from "../github/comments.js";
+import type { IssueComment } from "../github/comments.js";
 import { GitHubNotFoundError, GitHubRateLimitError } from "../github/errors.js";
 import { addReaction } from "../github/reactions.js";
 import type { ReactionContent, ReactionTarget } from "../core/render/reactions.js";
+import { editComment, postComment, type CommentBody } from "./door.js";
 import type { PostedComment } from "./report.js";
 
 export interface ThreadLog {
@@ -57,7 +58,7 @@ export class ThreadReporter {
   async reply(body: string): Promise<PostedComment | null> {
     if (this.threadNumber === null) return null;
     const number = this.threadNumber;
-    const posted = await this.attempt("post a comment", () => createComment(this.octokit, this.repo, number, body));
+    const posted = await this.attempt("post a comment", () => postComment(this.octokit, this.repo, number, body));
     return posted ? { id: posted.id, url: posted.htmlUrl } : null;
   }
 
@@ -68,16 +69,17 @@ export class ThreadReporter {
 
   /**
    * Posts the tracking comment the first time, edits it afterwards (re-posting it if someone deleted
-   * it). The body is rendered only when there is a thread to write it to.
+   * it). The body is rendered only when there is a thread to write it to; `render` may be a
+   * rendering at a maximum length (the result), which the door fits after redacting it.
    */
-  async track(render: () => string): Promise<PostedComment | null> {
+  async track(render: () => CommentBody): Promise<PostedComment | null> {
     if (this.threadNumber === null) return null;
     const number = this.threadNumber;
     const body = render();
     const current = this.tracking;
     if (current) {
       try {
-        const updated = await this.retrying(() => updateComment(this.octokit, this.repo, current.id, body));
+        const updated = await this.retrying(() => editComment(this.octokit, this.repo, current.id, body));
         return (this.tracking = { id: updated.id, url: updated.htmlUrl });
       } catch (error) {
         if (!(error instanceof GitHubNotFoundError)) {
@@ -88,7 +90,7 @@ export class ThreadReporter {
       }
     }
     const posted: IssueComment | null = await this.attempt("post the tracking comment", () =>
-      createComment(this.octokit, this.repo, number, body),
+      postComment(this.octokit, this.repo, number, body),
     );
     if (posted) this.tracking = { id: posted.id, url: posted.htmlUrl };
     return this.tracking;

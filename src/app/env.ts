@@ -3,6 +3,7 @@
  * validated together, so that a missing or bad setting is reported in one message listing them all.
  */
 import { readFileSync } from "node:fs";
+import { compileRedactPatterns, splitRedactPatterns } from "../core/redact.js";
 import { LOGS_PATH_CHOICES, type LogsPathChoice } from "../service/wire.js";
 
 export type LogLevel = "trace" | "debug" | "info" | "warn" | "error" | "fatal";
@@ -33,6 +34,8 @@ export interface AppSettings {
   statusToken: string | undefined;
   /** Scales every wait (1 = real time); for the demo and tests with the emulator only. */
   timeScale: number;
+  /** The operator's own redaction patterns (REDACT_PATTERNS, one per line), on top of the built-in ones. */
+  redactPatterns: RegExp[];
 }
 
 /** Some settings are missing or invalid; the message names every one of them. Exit code 2. */
@@ -195,6 +198,12 @@ function readTimeScale(read: EnvReader): number {
   return timeScale;
 }
 
+function readRedactPatterns(read: EnvReader): RegExp[] {
+  const { patterns, errors } = compileRedactPatterns(splitRedactPatterns(read.value("REDACT_PATTERNS")));
+  for (const error of errors) read.invalid.push(`REDACT_PATTERNS (${error})`);
+  return patterns;
+}
+
 /** Parses the environment; throws AppConfigurationError listing everything missing or invalid. */
 export function parseAppEnv(env: Env): AppSettings {
   const read = new EnvReader(env);
@@ -208,6 +217,7 @@ export function parseAppEnv(env: Env): AppSettings {
   const redisUrl = readRedisUrl(read);
   const metrics = readMetrics(read);
   const timeScale = readTimeScale(read);
+  const redactPatterns = readRedactPatterns(read);
 
   if (read.missing.length > 0 || read.invalid.length > 0) throw new AppConfigurationError(read.missing, read.invalid);
   return {
@@ -227,5 +237,6 @@ export function parseAppEnv(env: Env): AppSettings {
     metrics,
     statusToken: read.value("STATUS_TOKEN"),
     timeScale,
+    redactPatterns,
   };
 }

@@ -7,7 +7,9 @@
 import { githubServerAt, webUrlOfApiUrl, type GitHubServer } from "../core/github-hosts.js";
 import type { Server } from "node:http";
 import { hostname } from "node:os";
-import { createNodeMiddleware, Probot, ProbotOctokit } from "probot";
+import { createNodeMiddleware, Probot, ProbotOctokit, type Logger } from "probot";
+import { createRedactor, type Redactor } from "../core/redact.js";
+import { imageHostsFor } from "../core/sanitize-output/image-hosts.js";
 import { AgentRunClient } from "../service/client.js";
 import { openBackend, type Backend, type BackendOptions } from "./backend.js";
 import { RunEngine, type RunEngineOptions } from "./engine.js";
@@ -17,6 +19,7 @@ import { createAgentRunApp, fetchAppIdentity } from "./index.js";
 import { nodeFetch } from "../http/node-fetch.js";
 import { taskJobId, type WorkQueue } from "./queue/types.js";
 import type { BridgeStore } from "./store/types.js";
+import { createRedactingLogger } from "./logger.js";
 import { createOctokitThreadWriter, createPacedThreadWriter } from "./thread-writer.js";
 import { createWritePacer, type WritePacer } from "../github/pacing.js";
 import type { AppMetrics } from "./ops/metrics.js";
@@ -82,8 +85,9 @@ async function ensureEveryTaskHasAJob(store: BridgeStore, queue: WorkQueue): Pro
 /** The metrics module, loaded only when metrics are on. */
 type MetricsModule = typeof import("./ops/metrics.js");
 
-function createProbot(settings: AppSettings, baseUrl: string | undefined, Octokit: typeof ProbotOctokit | undefined): Probot {
+function createProbot(settings: AppSettings, baseUrl: string | undefined, Octokit: typeof ProbotOctokit | undefined, log: Logger): Probot {
   return new Probot({
+    log,
     appId: settings.appId,
     privateKey: settings.privateKey,
     secret: settings.webhookSecret,
@@ -137,10 +141,11 @@ interface WorkerParts {
   metrics: AppMetrics | null;
   /** The GitHub the App serves: which pasted images are its own and where the installation token may go. */
   github: GitHubServer;
+  redactor: Redactor;
 }
 
 /** What takes the jobs: the paced thread writer, the engine, and the dependencies the handlers and the worker share. */
-function createWorkers({ settings, options, backend, probot, identity, client, metrics, github }: WorkerParts): {
+function createWorkers({ settings, options, backend, probot, identity, client, metrics, github, redactor }: WorkerParts): {
   pacer: WritePacer;
   engine: RunEngine;
   deps: AppDependencies;
@@ -154,7 +159,7 @@ function createWorkers({ settings, options, backend, probot, identity, client, m
     onRateLimited: (event) => probot.log.warn(event, "GitHub rate-limited a write; its installation's writes pause"),
     ...(metrics ? { onWrite: metrics.githubWrite } : {}),
   });
-  const writer = createPacedThreadWriter(createOctokitThreadWriter(octokitFor, identity), pacer);
+  const writer = createPacedThreadWriter(createOctokitThreadWriter(octokitFor, identity, redactor), pacer);
   const engine = new RunEngine({
     store,
     client,
@@ -163,6 +168,8 @@ function createWorkers({ settings, options, backend, probot, identity, client, m
     locks,
     logger: probot.log.child({ name: "engine" }),
     timeScale: settings.timeScale,
+    // Agent output renders images only from the GitHub the App serves (GHE_HOST's on an Enterprise Server).
+    imageHosts: imageHostsFor(github),
     ...(metrics ? { observer: metrics } : {}),
     ...options.engine,
   });
@@ -180,6 +187,20 @@ function createWorkers({ settings, options, backend, probot, identity, client, m
     images: { server: github, ...(options.imageFetch ? { fetch: options.imageFetch } : {}) },
   };
   return { pacer, engine, deps };
+}
+
+/**
+ * What the App never writes, to GitHub or to its logs: the built-in rules (tokens, keys, credentials),
+ * its own secrets by value, and the operator's REDACT_PATTERNS.
+ */
+function appRedactor(settings: AppSettings): Redactor {
+  const secrets = [
+    { value: settings.service.token, label: "API token" },
+    { value: settings.webhookSecret, label: "webhook secret" },
+    ...(settings.statusToken ? [{ value: settings.statusToken, label: "status token" }] : []),
+    ...(settings.metrics.token ? [{ value: settings.metrics.token, label: "metrics token" }] : []),
+  ];
+  return createRedactor({ secrets, patterns: settings.redactPatterns });
 }
 
 /** Resolves once nothing is queued, sent, watched or reported, and no delivery waits. */
@@ -256,7 +277,8 @@ export async function startApp(env: Readonly<Record<string, string | undefined>>
     ? await loadOptional("GET /metrics (METRICS or METRICS_TOKEN)", ["prom-client"], () => import("./ops/metrics.js"))
     : null;
   const baseUrl = options.githubBaseUrl ?? settings.githubBaseUrl;
-  const probot = createProbot(settings, baseUrl, options.Octokit);
+  const redactor = appRedactor(settings);
+  const probot = createProbot(settings, baseUrl, options.Octokit, await createRedactingLogger(settings, redactor));
   const identity = await identifyApp(probot, baseUrl);
 
   const backend = await openBackend(settings, options.backend);
@@ -264,7 +286,7 @@ export async function startApp(env: Readonly<Record<string, string | undefined>>
   const metrics = ops?.createAppMetrics({ store, queue, repoLabels: settings.metrics.repoLabels }) ?? null;
   const client = createServiceClient(settings, backend, probot, metrics, ops);
   const github = githubServerAt(webUrlOfApiUrl(baseUrl));
-  const { pacer, engine, deps } = createWorkers({ settings, options, backend, probot, identity, client, metrics, github });
+  const { pacer, engine, deps } = createWorkers({ settings, options, backend, probot, identity, client, metrics, github, redactor });
   const middleware = await createNodeMiddleware(createAgentRunApp(deps), { probot, webhooksPath: settings.webhookPath });
   const server = createAppServer({
     settings,

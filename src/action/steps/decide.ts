@@ -4,7 +4,6 @@
  * `prepareRun`); this part gathers what those decisions need and turns their answer into either a
  * finished step (nothing to do, a reply, a stop) or a run to start.
  */
-import * as core from "@actions/core";
 import type { RepoConfig } from "../../config/schema.js";
 import { isThreadEvent } from "../../core/events/types.js";
 import { newRunMarker } from "../../core/markers/write.js";
@@ -32,6 +31,7 @@ import { findEarlierAttempt } from "./rerun.js";
 import { stopFromThread } from "../stop.js";
 import type { ThreadReporter } from "../thread.js";
 import { ACTION_NAME, deliveryId, fail, identify, identifyAhead, requestIdOf, threadReporter, type Step, type StepResult } from "./step.js";
+import { log } from "../door.js";
 
 export type LoadedConfig = { ok: true; config: RepoConfig } | { ok: false; errors: string[]; fileRaw: unknown };
 
@@ -40,7 +40,7 @@ export async function loadConfig(step: Step): Promise<LoadedConfig> {
   const text = step.repo ? await (step.configFile ?? fetchConfigFile(step.octokit, step.repo)) : undefined;
   const file = await parseConfigFile(text);
   if (!file.ok) return { ok: false, errors: file.errors, fileRaw: undefined };
-  for (const warning of file.warnings) core.warning(warning);
+  for (const warning of file.warnings) log.warning(warning);
   const parsed = effectiveConfig(file.raw, step.inputs, step.event.name);
   // Judged as the step would have read it: inputs over the file (a `workflow_run` step turns CI auto-fix on).
   return parsed.ok
@@ -54,7 +54,7 @@ export async function reportConfigError(step: Step, config: Extract<LoadedConfig
   const despite = detectDespiteConfigError(step.event, config.fileRaw, step.self);
   const wouldTrigger = step.inputs.prompt !== undefined || step.inputs.mode === "resume" || despite.kind === "trigger";
   if (!wouldTrigger) {
-    core.warning(message);
+    log.warning(message);
     return { outcome: { kind: "ignored", reason: message }, failure: null };
   }
   // The bot's earlier config-error reply, if any, must be recognised as its own.
@@ -126,7 +126,7 @@ export async function decide(step: Step, config: RepoConfig): Promise<Decision> 
         ),
       );
     }
-    core.info(`Nothing to do: ${detection.reason}`);
+    log.info(`Nothing to do: ${detection.reason}`);
     return done({ outcome: { kind: "ignored", reason: detection.reason }, failure: null });
   }
 
@@ -142,9 +142,9 @@ export async function decide(step: Step, config: RepoConfig): Promise<Decision> 
     lookup: MARKERS_ONLY_LOOKUP,
     origin: { deliveryId: deliveryId(step.runner), appName: ACTION_NAME, appVersion: BRIDGE_VERSION },
     images: { token: inputs.githubToken, server: step.runner.server },
-    logger: { warn: (_obj, message) => core.warning(message) },
+    logger: { warn: (_obj, message) => log.warning(message) },
   });
-  core.info(prepared.reason);
+  log.info(prepared.reason);
   if (prepared.thread && step.repoFullName)
     step.summary.thread = { label: `${step.repoFullName}#${prepared.thread.number}`, url: prepared.thread.url };
   return actOnPrepared(step, prepared);
@@ -173,7 +173,7 @@ async function actOnPrepared(step: Step, prepared: PreparedRun): Promise<Decisio
     case "hand_back": {
       const comment = await thread.reply(prepared.body);
       const kind = prepared.action === "refuse" ? "refused" : "handed_back";
-      core.notice(prepared.reason, { title: prepared.action === "refuse" ? "Agent run refused" : "Pull request handed back" });
+      log.notice(prepared.reason, { title: prepared.action === "refuse" ? "Agent run refused" : "Pull request handed back" });
       return done({ outcome: { kind, reason: prepared.reason, comment }, failure: null });
     }
     case "queue":
@@ -228,9 +228,9 @@ function resumeAsNamed(step: Step, config: RepoConfig, trigger: RunTrigger): Dec
     followUp: config.follow_up,
   });
   if (plan.action !== "resume") return done(fail(step, `\`mode: resume\` could not resume run ${mode.runId}: ${plan.reason}`, null));
-  core.info(plan.reason);
+  log.info(plan.reason);
   if (step.images.length > 0 || inputs.metadata)
-    core.warning("`images` and `metadata` are only sent when a run is created; a resume sends the prompt alone.");
+    log.warning("`images` and `metadata` are only sent when a run is created; a resume sends the prompt alone.");
   const thread = threadReporter(step, isThreadEvent(event) ? { number: event.thread.number } : null);
   const marker = newRunMarker({ runId: plan.runId, orgId: plan.orgId, sourceType: SOURCE.api, requestId: requestIdOf(step.runner) });
   return {

@@ -3,7 +3,6 @@
  * follow-up was queued behind it, then the create or resume call. A `/agent stop` from another job
  * is looked for before anything is sent.
  */
-import * as core from "@actions/core";
 import type { RepoConfig } from "../../config/schema.js";
 import type { RunMarker } from "../../core/markers/schema.js";
 import { reactionForPhase } from "../../core/render/reactions.js";
@@ -15,6 +14,7 @@ import { StopWatch, stopCheckIntervalMs } from "../stop-watch.js";
 import type { ThreadReporter } from "../thread.js";
 import type { Start } from "./decide.js";
 import { fail, type Step, type StepResult } from "./step.js";
+import { log } from "../door.js";
 
 /** The run as this step knows it: what its tracking comment is written from. */
 export class TrackedRun {
@@ -56,7 +56,7 @@ export function watchForStop(step: Step, thread: ThreadReporter): StopWatch | nu
     () => thread.comment?.id ?? null,
     { botLogins: step.self.botLogins },
     stopCheckIntervalMs(step.poll),
-    (message) => core.warning(message),
+    (message) => log.warning(message),
   ).start();
 }
 
@@ -68,7 +68,7 @@ export async function startRun(step: Step, tracked: TrackedRun, stopWatch: StopW
   await tracked.track(start.phase, null);
 
   if (start.waitFor !== undefined) {
-    core.info(`Run ${start.waitFor} is still working on this thread; waiting for it before sending the follow-up.`);
+    log.info(`Run ${start.waitFor} is still working on this thread; waiting for it before sending the follow-up.`);
     const earlier = await watchRun(step.client, await step.client.getRun(start.waitFor, { deadline: step.deadline }), {
       deadline: step.deadline,
       poll: step.poll,
@@ -91,13 +91,13 @@ export async function startRun(step: Step, tracked: TrackedRun, stopWatch: StopW
   const run = await start.send();
   tracked.run = run;
   tracked.marker = { ...tracked.marker, runId: run.id };
-  core.info(`Agent run ${run.id} ${start.resumed ? "resumed" : "started"}: ${run.web_url ?? "(no web URL)"}`);
+  log.info(`Agent run ${run.id} ${start.resumed ? "resumed" : "started"}: ${run.web_url ?? "(no web URL)"}`);
   if (!(await stopWatch?.check())) await tracked.track(start.resumed ? "resuming" : "starting", run.web_url ?? null);
   return { kind: "started", run };
 }
 
 function stoppedBeforeStart(thread: ThreadReporter): Started {
-  core.notice("Stopped from the thread before anything was sent; nothing was started.", { title: "Agent stopped" });
+  log.notice("Stopped from the thread before anything was sent; nothing was started.", { title: "Agent stopped" });
   return {
     kind: "done",
     result: {

@@ -3,7 +3,6 @@
  * hands back to the runner (`StepResult`), and the few helpers all parts use: who the bot is,
  * which thread to write in, how a failure is reported.
  */
-import * as core from "@actions/core";
 import { DEFAULT_REPO_CONFIG } from "../../config/schema.js";
 import { isThreadEvent, type BridgeEvent } from "../../core/events/types.js";
 import { parseWebhookEvent } from "../../core/events/parse.js";
@@ -23,6 +22,7 @@ import type { ActionOutcome, PostedComment, SummaryContext } from "../report.js"
 import { pollScheduleFrom, repositoryRunReader, type PollSchedule } from "../runs.js";
 import { readEventPayload, readRunnerEnv, type RunnerEnv } from "../runner-env.js";
 import { ThreadReporter } from "../thread.js";
+import { log } from "../door.js";
 
 export { ACTION_NAME } from "../head-start.js";
 
@@ -90,7 +90,7 @@ export async function openStep(inputs: ActionInputs, env: Env, now: () => number
     orgId: inputs.orgId,
     userAgent,
     logsPath: inputs.logsPath,
-    logger: { warn: (message) => core.warning(message) },
+    logger: { warn: (message) => log.warning(message) },
     // Through a proxy, Node's own fetch as before; otherwise node:http, which starts faster.
     ...(proxyFor(inputs.apiUrl) ? {} : { fetch: nodeFetch }),
     ...(headStart?.service && headStart.service.apiToken === inputs.apiToken && headStart.service.orgId === inputs.orgId
@@ -134,7 +134,7 @@ export function identify(step: Step): Promise<BridgeSelf> {
 
 function adoptIdentity(step: Step, identity: Promise<ActionIdentity>): Promise<BridgeSelf> {
   step.identity = identity.then((known) => {
-    if (known.unknownBecause) core.warning(unknownIdentityWarning(step.runner.graphqlUrl, known.unknownBecause));
+    if (known.unknownBecause) log.warning(unknownIdentityWarning(step.runner.graphqlUrl, known.unknownBecause));
     return (step.self = { ...step.self, botLogins: known.botLogins });
   });
   // A failure is reported where the identity is awaited, not here.
@@ -155,14 +155,14 @@ export function commentThread(step: Step, thread: Pick<ReplyThread, "number"> | 
     case "false":
       return null;
     case "true":
-      if (!thread) core.warning("`comment: true`, but this event has no issue or pull request to comment on.");
+      if (!thread) log.warning("`comment: true`, but this event has no issue or pull request to comment on.");
       return thread?.number ?? null;
     case "auto":
       return thread?.number ?? null;
   }
 }
 
-export const logSink = { info: (message: string) => core.info(message), warning: (message: string) => core.warning(message) };
+export const logSink = { info: (message: string) => log.info(message), warning: (message: string) => log.warning(message) };
 
 /** Where this step writes: the thread `comment` allows, or nowhere. */
 export function threadReporter(step: Step, thread: Pick<ReplyThread, "number"> | null): ThreadReporter {
@@ -182,7 +182,7 @@ export function requestIdOf(runner: RunnerEnv): string | undefined {
 /** A failure that `fail-on-error: false` turns into a warning. */
 export function softFailure(step: Step, message: string): string | null {
   if (step.inputs.failOnError) return message;
-  core.warning(message);
+  log.warning(message);
   return null;
 }
 

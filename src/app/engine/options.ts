@@ -7,6 +7,7 @@ import type { ThreadLocks } from "../locks.js";
 import type { EngineObserver } from "../ops/metrics.js";
 import type { WorkQueue } from "../queue/types.js";
 import type { BridgeStore } from "../store/types.js";
+import type { ImageHosts } from "../../core/sanitize-output/image-hosts.js";
 import type { ThreadWriter } from "../thread-writer.js";
 
 export interface EngineLogger {
@@ -41,6 +42,8 @@ export interface RunEngineOptions {
   now?: () => number;
   /** Told of acknowledgements, starts and ends (the metrics). */
   observer?: EngineObserver;
+  /** Hosts whose images render in agent output (default: github.com's). */
+  imageHosts?: ImageHosts;
 }
 
 /** The watch deadline, in one place: a run still going after this long is reported as still going. */
@@ -64,6 +67,7 @@ export interface EngineSettings {
   courtesyWaitMs: number;
   /** Real time, never scaled. */
   watchTimeoutMs: number;
+  imageHosts: ImageHosts | undefined;
 }
 
 export function engineSettings(options: RunEngineOptions): EngineSettings {
@@ -81,5 +85,6 @@ export function engineSettings(options: RunEngineOptions): EngineSettings {
     // Never less than a second of real time: on a busy machine a write's own turn takes that long.
     courtesyWaitMs: Math.max(COURTESY_WAIT_MS * scale, 1_000),
     watchTimeoutMs: options.watchTimeoutMs ?? DEFAULT_WATCH_TIMEOUT_MS,
+    imageHosts: options.imageHosts,
   };
 }

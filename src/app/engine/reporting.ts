@@ -35,7 +35,7 @@ export class Reporter {
     const { store, observer, log } = this.context;
     const run = (task.finalRun ?? { id: task.runId }) as AgentRun;
     const phase: RunPhase | "timed_out" = task.watchTimedOut ? "timed_out" : classifyRunStatus(run.status);
-    await this.output.writeOrPost(task, renderTaskResult(task, run, phase, this.context.now()), "result");
+    await this.output.writeOrPost(task, renderTaskResult(task, run, phase, this.context.now(), this.context.settings.imageHosts), "result");
     await this.output.react(task, phase === "timed_out" ? null : reactionForPhase(phase), "result");
     for (const pr of run.git_host_pull_requests ?? []) {
       if (pr.head_branch_name && task.runId !== null) {

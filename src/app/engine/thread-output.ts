@@ -4,7 +4,7 @@
  */
 import type { ReactionContent } from "../../core/render/reactions.js";
 import type { Task } from "../store/types.js";
-import { commentSupersedeKey, type WritePriority } from "../thread-writer.js";
+import { commentSupersedeKey, type CommentBody, type WritePriority } from "../thread-writer.js";
 import { renderTaskTracking } from "../views.js";
 import type { EngineContext } from "./context.js";
 
@@ -56,7 +56,7 @@ export class ThreadOutput {
   }
 
   /** Edits the tracking comment; if it is gone (deleted), posts the body as a new comment once. */
-  async writeOrPost(task: Task, body: string, priority: WritePriority): Promise<void> {
+  async writeOrPost(task: Task, body: CommentBody, priority: WritePriority): Promise<void> {
     const { writer, store } = this.context;
     if (task.trackingCommentId !== null) {
       const outcome = await writer.updateComment(task.thread, task.trackingCommentId, body, {

@@ -12,7 +12,8 @@ import { joinMarkdown, md, type SafeMarkdown, truncateText } from "../sanitize-o
 import { renderLink } from "../sanitize-output/links.js";
 import { sanitizeMarkdown } from "../sanitize-output/prose.js";
 import type { TraceDigest } from "../trace.js";
-import { fitBlocks, GITHUB_COMMENT_MAX_LENGTH, MIN_RESULT_LENGTH, type FlexibleBlock } from "./fit.js";
+import type { ImageHosts } from "../sanitize-output/image-hosts.js";
+import { fitBlocks, GITHUB_COMMENT_MAX_LENGTH, MIN_RESULT_LENGTH, type CommentBody, type FlexibleBlock } from "./fit.js";
 import { formatElapsed, linkTarget, plural, runLink, runPageNote, sub, toMs, type TimeInput } from "./pieces.js";
 
 export interface ResultCommentInput {
@@ -28,14 +29,16 @@ export interface ResultCommentInput {
   triggerPhrase: string;
   /** Defaults to GitHub's limit; at least MIN_RESULT_LENGTH. */
   maxLength?: number;
+  /** Hosts whose images render in the summary and the result (default: github.com's). */
+  imageHosts?: ImageHosts;
 }
 
-function textBlock(title: SafeMarkdown, text: string, cutNote: SafeMarkdown, triggerPhrase: string): FlexibleBlock {
+function textBlock(title: SafeMarkdown, text: string, cutNote: SafeMarkdown, options: AgentTextOptions): FlexibleBlock {
   return {
     natural: text.length,
     render(allowance) {
       if (allowance <= 0) return "";
-      const body = sanitizeMarkdown(truncateText(text, allowance), { triggerPhrase });
+      const body = sanitizeMarkdown(truncateText(text, allowance), options);
       const note = allowance < text.length ? `\n\n*… cut to fit in a comment: ${cutNote}.*` : "";
       return `${title}\n\n${body}${note}`;
     },
@@ -145,20 +148,25 @@ function continueHint(phase: RunPhase, triggerPhrase: string): SafeMarkdown {
 }
 
 /** Agent text, in reading order. A failed run leads with its latest error; a result that repeats the summary is left out. */
+interface AgentTextOptions {
+  triggerPhrase: string;
+  imageHosts?: ImageHosts;
+}
+
 function agentTextBlocks(
   run: AgentRun,
   phase: RunPhase,
   trace: TraceDigest | null,
   cutNote: SafeMarkdown,
-  triggerPhrase: string,
+  options: AgentTextOptions,
 ): FlexibleBlock[] {
   const blocks: FlexibleBlock[] = [];
   const latestError = phase === "failed" ? trace?.errors.at(-1) : undefined;
   if (latestError) blocks.push(errorHighlight(latestError, cutNote));
   const summary = run.summary?.trim() ?? "";
   const result = run.result?.trim() || trace?.finalAnswer?.trim() || "";
-  if (summary) blocks.push(textBlock(md`**Summary**`, summary, cutNote, triggerPhrase));
-  if (result && result !== summary) blocks.push(textBlock(md`**Result**`, result, cutNote, triggerPhrase));
+  if (summary) blocks.push(textBlock(md`**Summary**`, summary, cutNote, options));
+  if (result && result !== summary) blocks.push(textBlock(md`**Result**`, result, cutNote, options));
   return blocks;
 }
 
@@ -182,7 +190,8 @@ export function renderResultComment(input: ResultCommentInput): string {
   const prs = pullRequestLines(run.git_host_pull_requests ?? [], webUrl, triggerPhrase);
   const footer = continueHint(phase, triggerPhrase);
 
-  const blocks = agentTextBlocks(run, phase, trace, cutNote, triggerPhrase);
+  const imageHosts = input.imageHosts;
+  const blocks = agentTextBlocks(run, phase, trace, cutNote, imageHosts ? { triggerPhrase, imageHosts } : { triggerPhrase });
   const traceBlocks = trace ? [traceErrorsBlock(trace.errors, cutNote), traceStepsBlock(trace.lastSteps)] : [];
 
   const traceSummary = trace
@@ -210,6 +219,12 @@ export function renderResultComment(input: ResultCommentInput): string {
   parts.push(footer);
   const body = parts.join("\n\n");
   return body.length <= maxLength ? body : minimalResult(marker, md`${headline(phase, link, elapsed, run.status)}`, cutNote, maxLength);
+}
+
+/** The result comment as a body the writer can render again with less room (see redactToFit). */
+export function resultCommentBody(input: Omit<ResultCommentInput, "maxLength">): CommentBody {
+  return (maxLength) =>
+    renderResultComment({ ...input, maxLength: Math.min(GITHUB_COMMENT_MAX_LENGTH, Math.max(MIN_RESULT_LENGTH, maxLength)) });
 }
 
 function errorHighlight(error: string, cutNote: SafeMarkdown): FlexibleBlock {

@@ -99,6 +99,7 @@ describe("readInputs", () => {
       allowedBots: { all: false, logins: ["renovate[bot]", "dependabot", "my-app[bot]"] },
       failOnError: false,
       logsPath: "alpha",
+      redactPatterns: [],
     });
   });
 

@@ -52,6 +52,15 @@ describe("parseAppEnv", () => {
     );
   });
 
+  it("reads REDACT_PATTERNS (one per line) and names each bad line without quoting it", () => {
+    const settings = parseAppEnv({ ...complete(), REDACT_PATTERNS: "secret-[0-9]+\n(?i)falcon" });
+    expect(settings.redactPatterns.map((pattern) => `${pattern.source}/${pattern.flags}`)).toEqual(["secret-[0-9]+/g", "falcon/gi"]);
+    expect(() => parseAppEnv({ ...complete(), REDACT_PATTERNS: "ok\n(hunter2\nx*" })).toThrow(
+      "invalid REDACT_PATTERNS (line 2 is not a valid regular expression (Unterminated group)); REDACT_PATTERNS (line 3 matches the empty string; make it match at least one character)",
+    );
+    expect(problems({ ...complete(), REDACT_PATTERNS: "(hunter2" }).message).not.toContain("hunter2");
+  });
+
   it("reads GHE_HOST/GHE_PROTOCOL, the key as written in .env files (\\n) or base64, or from PRIVATE_KEY_PATH", () => {
     const pem = testPrivateKey();
     expect(parseAppEnv({ ...complete(), GHE_HOST: "github.example.com" }).githubBaseUrl).toBe("https://github.example.com/api/v3");
