@@ -20,7 +20,7 @@ import { createOctokitThreadWriter, createPacedThreadWriter } from "./thread-wri
 import { createWritePacer, type WritePacer } from "../github/pacing.js";
 import type { AppMetrics } from "./ops/metrics.js";
 import { loadOptional } from "./optional-deps.js";
-import { createAppServer, listen, urlOf } from "./server.js";
+import { createAppServer, listen, urlOf, type HttpTimeouts } from "./server.js";
 import { createJobProcessor } from "./worker.js";
 
 /** Deliveries and trigger keys are kept this long: GitHub lets people redeliver for days. */
@@ -37,6 +37,8 @@ export interface StartAppOptions {
   /** Engine tuning (intervals before time scaling, watch timeout). */
   engine?: Pick<RunEngineOptions, "pollIntervalMs" | "progressEditIntervalMs" | "progressEditsPerMinute" | "watchTimeoutMs">;
   backend?: BackendOptions;
+  /** Shorter bounds on slow requests (tests). */
+  httpTimeouts?: Partial<HttpTimeouts>;
   /** Scales GitHub write pacing apart from the service's clock (tests that run the service in real time). */
   githubPacingTimeScale?: number;
 }
@@ -270,6 +272,8 @@ export async function startApp(env: Readonly<Record<string, string | undefined>>
     middleware,
     githubBaseUrl: baseUrl,
     replica: `${hostname()}:${process.pid}`,
+    log: probot.log.child({ name: "webhooks" }),
+    ...(options.httpTimeouts ? { timeouts: options.httpTimeouts } : {}),
   });
 
   const stopWork = await startBackgroundWork(backend, engine, pacer, deps);

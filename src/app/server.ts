@@ -13,6 +13,7 @@ import type { AppSettings } from "./env.js";
 import type { AppIdentity } from "./handlers/types.js";
 import type { AppMetrics } from "./ops/metrics.js";
 import { collectStatus, renderStatusPage, type StatusSnapshot } from "./ops/status-page.js";
+import { isWebhookPath, refuseUnfitDelivery, type RefusedDelivery } from "./webhook-intake.js";
 
 /** A probe that waits longer than this says "not ready" (Redis unreachable, say). */
 const PROBE_TIMEOUT_MS = 2_000;
@@ -118,11 +119,41 @@ export interface AppServerParts {
   githubBaseUrl: string | undefined;
   /** `host:pid`, shown on the status page. */
   replica: string;
+  /** Where refused webhook deliveries are logged, one line each. */
+  log: { warn(fields: object, message: string): void };
+  /** Bounds on slow requests (tests shorten them). */
+  timeouts?: Partial<HttpTimeouts>;
 }
 
-export function createAppServer({ settings, backend, identity, metrics, middleware, githubBaseUrl, replica }: AppServerParts): Server {
+/**
+ * How long a request may take to arrive: its headers, and the whole request with its body. GitHub
+ * sends a delivery at once (and gives up on an answer after 10 s), so a slow sender is not GitHub.
+ * Node checks them every `checkEveryMs`.
+ */
+export interface HttpTimeouts {
+  headersMs: number;
+  requestMs: number;
+  checkEveryMs: number;
+}
+
+export const HTTP_TIMEOUTS: HttpTimeouts = { headersMs: 10_000, requestMs: 30_000, checkEveryMs: 1_000 };
+
+/** The one log line of a refused delivery: who, what, how big, why; never the payload. */
+function logRefusal(log: AppServerParts["log"], refusal: RefusedDelivery): void {
+  log.warn({ refusedDelivery: refusal }, `webhook delivery refused (${refusal.status} ${refusal.reason})`);
+}
+
+export function createAppServer(parts: AppServerParts): Server {
+  const { settings, backend, identity, metrics, middleware, githubBaseUrl, replica, log } = parts;
   const githubWebUrl = githubWebUrlOf(githubBaseUrl);
-  return createServer((req: IncomingMessage, res: ServerResponse) => {
+  const timeouts = { ...HTTP_TIMEOUTS, ...parts.timeouts };
+  const intake = { secret: settings.webhookSecret, onRefused: (refusal: RefusedDelivery) => logRefusal(log, refusal) };
+  const serverOptions = {
+    headersTimeout: timeouts.headersMs,
+    requestTimeout: timeouts.requestMs,
+    connectionsCheckingInterval: timeouts.checkEveryMs,
+  };
+  return createServer(serverOptions, (req: IncomingMessage, res: ServerResponse) => {
     const path = (req.url ?? "/").split("?")[0];
     if (req.method === "GET" && path === "/healthz") return void healthz(req, res, backend, identity, replica);
     if (req.method === "GET" && path === "/metrics") return void serveMetrics(req, res, metrics, settings.metrics.token);
@@ -138,11 +169,17 @@ export function createAppServer({ settings, backend, identity, metrics, middlewa
       const started = performance.now();
       res.once("finish", () => metrics.webhookAnswered(res.statusCode, (performance.now() - started) / 1000));
     }
-    void middleware(req, res, () => {
-      res
-        .writeHead(404, { "content-type": "application/json" })
-        .end(JSON.stringify({ error: "Not found", webhookPath: settings.webhookPath }));
-    });
+    const handOn = () =>
+      middleware(req, res, () => {
+        res
+          .writeHead(404, { "content-type": "application/json" })
+          .end(JSON.stringify({ error: "Not found", webhookPath: settings.webhookPath }));
+      });
+    if (req.method === "POST" && isWebhookPath(req.url, settings.webhookPath)) {
+      void refuseUnfitDelivery(req, res, intake).then((refused) => (refused ? undefined : handOn()));
+      return;
+    }
+    void handOn();
   });
 }
 

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ProbotOctokit } from "probot";
-import { startApp, type AppHandle } from "../../src/app/main.js";
+import { startApp, type AppHandle, type StartAppOptions } from "../../src/app/main.js";
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from "../../src/emulator/index.js";
 import { startFakeGitHub, type FakeGitHub, type FakeGitHubSeed, type FakeIssueComment } from "./fake-github/index.js";
 import { FULL_NAME, OWNER, REPO, REPO_ID, issueCommentPayload, type ThreadSpec } from "./app-payloads.js";
@@ -70,6 +70,8 @@ export interface HarnessOptions {
   backend?: AppBackendKind;
   /** GitHub write pacing's own time scale (default: the service's). */
   githubPacingTimeScale?: number;
+  /** Shorter bounds on slow requests than the App's own. */
+  httpTimeouts?: StartAppOptions["httpTimeouts"];
 }
 
 export type AppBackendKind = "embedded" | "redis";
@@ -189,6 +191,7 @@ export async function startAppHarness(options: HarnessOptions = {}): Promise<App
       Octokit: TestOctokit,
       imageFetch: attachmentFetch(github),
       ...(options.githubPacingTimeScale !== undefined ? { githubPacingTimeScale: options.githubPacingTimeScale } : {}),
+      ...(options.httpTimeouts ? { httpTimeouts: options.httpTimeouts } : {}),
     },
   );
 
