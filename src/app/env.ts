@@ -4,6 +4,7 @@
  */
 import { readFileSync } from "node:fs";
 import { LOGS_PATH_CHOICES, type LogsPathChoice } from "../service/wire.js";
+import { isAllowedServiceUrl, SERVICE_URL_RULE, urlForMessage } from "../service/service-url.js";
 
 export type LogLevel = "trace" | "debug" | "info" | "warn" | "error" | "fatal";
 const LOG_LEVELS: readonly LogLevel[] = ["trace", "debug", "info", "warn", "error", "fatal"];
@@ -165,8 +166,8 @@ function readLogging(read: EnvReader): { logLevel: LogLevel | undefined; logForm
 /** The Agent Run Service: AGENT_RUN_API_URL, AGENT_RUN_API_TOKEN, AGENT_RUN_ORG_ID and AGENT_RUN_LOGS_PATH. */
 function readService(read: EnvReader) {
   const apiUrl = read.required("AGENT_RUN_API_URL");
-  if (apiUrl !== undefined && !/^https?:\/\/[^\s/]+/i.test(apiUrl))
-    read.invalid.push(`AGENT_RUN_API_URL (must be an http(s) URL, got "${apiUrl}")`);
+  if (apiUrl !== undefined && !isAllowedServiceUrl(apiUrl))
+    read.invalid.push(`AGENT_RUN_API_URL (${SERVICE_URL_RULE}, got "${urlForMessage(apiUrl)}")`);
   const apiToken = read.required("AGENT_RUN_API_TOKEN");
   const orgId = read.positiveInteger("AGENT_RUN_ORG_ID", read.required("AGENT_RUN_ORG_ID"));
   const logsPathText = read.value("AGENT_RUN_LOGS_PATH")?.toLowerCase() ?? "auto";
