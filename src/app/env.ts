@@ -30,7 +30,7 @@ export interface AppSettings {
   redisKeyPrefix: string | undefined;
   /** `GET /metrics`: off, open (METRICS=true), or behind a bearer token (METRICS_TOKEN). */
   metrics: { enabled: boolean; token: string | undefined; repoLabels: boolean };
-  /** `GET /status` is served only with a token (bearer or `?token=`). */
+  /** `GET /status` and `GET /healthz?verbose` are served only with this token (bearer, or the status page's sign-in cookie). */
   statusToken: string | undefined;
   /** Scales every wait (1 = real time); for the demo and tests with the emulator only. */
   timeScale: number;
