@@ -8,6 +8,7 @@ import type { Server } from "node:http";
 import { hostname } from "node:os";
 import { createNodeMiddleware, Probot, ProbotOctokit } from "probot";
 import { AgentRunClient } from "../service/client.js";
+import { REPLAY_WINDOW_MS } from "../core/trigger-age.js";
 import { openBackend, type Backend, type BackendOptions } from "./backend.js";
 import { RunEngine, type RunEngineOptions } from "./engine.js";
 import { parseAppEnv, type AppSettings } from "./env.js";
@@ -23,8 +24,11 @@ import { loadOptional } from "./optional-deps.js";
 import { createAppServer, listen, urlOf, type HttpTimeouts } from "./server.js";
 import { createJobProcessor } from "./worker.js";
 
-/** Deliveries and trigger keys are kept this long: GitHub lets people redeliver for days. */
-export const DEDUPE_RETENTION_MS = 8 * 24 * 60 * 60_000;
+/**
+ * Deliveries and trigger keys are kept this long: GitHub lets people redeliver for days. A delivery
+ * whose trigger is older is ignored by its age (core/trigger-age.ts), so the two are one figure.
+ */
+export const DEDUPE_RETENTION_MS = REPLAY_WINDOW_MS;
 const PRUNE_EVERY_MS = 6 * 60 * 60_000;
 
 export interface StartAppOptions {
