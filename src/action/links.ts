@@ -7,6 +7,7 @@
  */
 import { findLatestMarkerForRun, type BotIdentity } from "../core/markers/trust.js";
 import { newRunMarker, renderMarker } from "../core/markers/write.js";
+import { withMarkerSignature } from "../core/markers/signature.js";
 import type { RunOutcome } from "../core/markers/schema.js";
 import { inlineCode } from "../core/sanitize-output/code.js";
 import { md, type SafeMarkdown } from "../core/sanitize-output/safe-markdown.js";
@@ -69,7 +70,12 @@ export async function linkPullRequests(
         if (pull.number === input.skipThread || pull.fromFork) continue;
         const { comments } = await listIssueComments(octokit, repo, pull.number, { limit: 100 });
         if (findLatestMarkerForRun(asMarkerComments(comments), input.run.id, input.self)) continue;
-        await createComment(octokit, repo, pull.number, renderPullRequestLink({ ...input, branch }));
+        await createComment(
+          octokit,
+          repo,
+          pull.number,
+          withMarkerSignature(renderPullRequestLink({ ...input, branch }), input.self.markerSigner),
+        );
         linked.push(pull.number);
       }
     } catch (error) {

@@ -13,6 +13,7 @@ import { prepareStop } from "../flows/stop.js";
 import type { RunReader } from "../flows/types.js";
 import type { GitHubClient, RepoRef } from "../github/client.js";
 import { updateComment } from "../github/comments.js";
+import { withMarkerSignature } from "../core/markers/signature.js";
 import type { ActionOutcome } from "./report.js";
 import type { ThreadReporter } from "./thread.js";
 
@@ -40,7 +41,7 @@ export async function stopFromThread(input: {
   }
   for (const edit of prepared.edits) {
     try {
-      await updateComment(input.octokit, input.repo, edit.commentId, edit.body);
+      await updateComment(input.octokit, input.repo, edit.commentId, withMarkerSignature(edit.body, input.self.markerSigner));
     } catch (error) {
       core.warning(`Could not mark comment ${edit.commentId} as stopped: ${(error as Error).message}`);
     }

@@ -31,6 +31,8 @@ export class ThreadReporter {
     /** The issue or pull request number, or null: nothing is written. */
     private readonly threadNumber: number | null,
     private readonly log: ThreadLog,
+    /** Signs the marker of every body written (core/markers/signature.ts); the identity when nothing signs. */
+    private readonly seal: (body: string) => string = (body) => body,
   ) {}
 
   get enabled(): boolean {
@@ -57,7 +59,8 @@ export class ThreadReporter {
   async reply(body: string): Promise<PostedComment | null> {
     if (this.threadNumber === null) return null;
     const number = this.threadNumber;
-    const posted = await this.attempt("post a comment", () => createComment(this.octokit, this.repo, number, body));
+    const sealed = this.seal(body);
+    const posted = await this.attempt("post a comment", () => createComment(this.octokit, this.repo, number, sealed));
     return posted ? { id: posted.id, url: posted.htmlUrl } : null;
   }
 
@@ -73,7 +76,7 @@ export class ThreadReporter {
   async track(render: () => string): Promise<PostedComment | null> {
     if (this.threadNumber === null) return null;
     const number = this.threadNumber;
-    const body = render();
+    const body = this.seal(render());
     const current = this.tracking;
     if (current) {
       try {

@@ -23,6 +23,8 @@ import type { ActionOutcome, PostedComment, SummaryContext } from "../report.js"
 import { pollScheduleFrom, repositoryRunReader, type PollSchedule } from "../runs.js";
 import { readEventPayload, readRunnerEnv, type RunnerEnv } from "../runner-env.js";
 import { ThreadReporter } from "../thread.js";
+import { createMarkerSigner } from "../marker-signer.js";
+import { withMarkerSignature } from "../../core/markers/signature.js";
 
 export { ACTION_NAME } from "../head-start.js";
 
@@ -107,7 +109,7 @@ export async function openStep(inputs: ActionInputs, env: Env, now: () => number
     startedAt,
     deadline: startedAt + inputs.timeoutMinutes * 60_000,
     poll: pollScheduleFrom(env.AGENT_RUN_POLL_INTERVAL),
-    self: { botLogins: identityFor(null).botLogins, allowedBots: inputs.allowedBots },
+    self: { botLogins: identityFor(null).botLogins, allowedBots: inputs.allowedBots, markerSigner: createMarkerSigner(inputs.apiToken) },
     summary: {
       thread: isThreadEvent(event)
         ? { label: `${repoFullName ?? event.repo.fullName}#${event.thread.number}`, url: event.thread.url }
@@ -159,7 +161,9 @@ export const logSink = { info: (message: string) => core.info(message), warning:
 
 /** Where this step writes: the thread `comment` allows, or nowhere. */
 export function threadReporter(step: Step, thread: Pick<ReplyThread, "number"> | null): ThreadReporter {
-  return new ThreadReporter(step.octokit, step.repo ?? { owner: "", repo: "" }, commentThread(step, thread), logSink);
+  return new ThreadReporter(step.octokit, step.repo ?? { owner: "", repo: "" }, commentThread(step, thread), logSink, (body) =>
+    withMarkerSignature(body, step.self.markerSigner),
+  );
 }
 
 /** The workflow run and its attempt: what a webhook delivery id is for the App. */

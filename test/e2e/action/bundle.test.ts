@@ -245,7 +245,7 @@ describe("dist/index.js on Node 24, as a runner starts it", () => {
     const child = await runBundledAction(node24, env);
     expect(child.exitCode).toBe(1);
     expect(child.stdout).toContain(
-      '::error::Invalid inputs: `api-url` must be an https:// URL such as https://agents.example.com (plain http:// only on loopback: 127.0.0.1, ::1 or localhost), without credentials in it, got "http://agents.example.com"',
+      '::error::Invalid input: `api-url` must be an https:// URL such as https://agents.example.com (plain http:// only on loopback: 127.0.0.1, ::1 or localhost), without credentials in it, got "http://agents.example.com"',
     );
     expect(service.requests.length).toBe(serviceBefore);
     expect(readOutputs(files)).toMatchObject({ "run-id": "", status: "" });
