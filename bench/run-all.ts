@@ -4,7 +4,7 @@
  *
  *   npm run bench               print the table
  *   npm run bench -- --write    print it and update BENCHMARKS.md
- *   npm run bench -- logs memory   only these (by name: cold-start, import, polling, burst, replicas, logs, memory, store, pacing, attachments)
+ *   npm run bench -- logs memory   only these (by name: cold-start, import, polling, burst, replicas, logs, memory, store, pacing, attachments, unsigned-post)
  */
 import { writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
@@ -21,6 +21,7 @@ import { runPacingBenchmark } from "./pacing.js";
 import { runPollingBenchmark } from "./polling.js";
 import { runReplicasBenchmark } from "./replicas.js";
 import { runStoreBenchmark } from "./store.js";
+import { runUnsignedPostBenchmark } from "./unsigned-post.js";
 
 export const BENCHMARKS: ReadonlyArray<{ name: string; title: string; run: () => Promise<BenchResult> }> = [
   { name: "cold-start", title: "cold start", run: () => runColdStartBenchmark() },
@@ -33,6 +34,7 @@ export const BENCHMARKS: ReadonlyArray<{ name: string; title: string; run: () =>
   { name: "store", title: "store", run: () => runStoreBenchmark() },
   { name: "pacing", title: "GitHub pacing", run: () => runPacingBenchmark() },
   { name: "attachments", title: "image attachments on hostile input", run: () => runAttachmentsBenchmark() },
+  { name: "unsigned-post", title: "unsigned POST", run: () => runUnsignedPostBenchmark() },
 ];
 
 interface Machine {

@@ -7,6 +7,7 @@
  * (runner.ts), from the raw inputs, so that even a message about wrong inputs is redacted.
  */
 import * as core from "@actions/core";
+import { MARKER_SIGNATURE_LENGTH, withMarkerSignature, type MarkerSigner } from "../core/markers/signature.js";
 import { createRedactor, type Redactor } from "../core/redact.js";
 import { redactToFit, type CommentBody } from "../core/render/fit.js";
 import type { GitHubClient, RepoRef } from "../github/client.js";
@@ -16,10 +17,25 @@ import { JOB_SUMMARY_MAX_BYTES, OUTPUT_NAMES, outputsFor, renderJobSummary, type
 export type { CommentBody };
 
 let redactor: Redactor = createRedactor();
+let signer: MarkerSigner | undefined;
 
 /** Sets what this process redacts (the built-in rules until then). */
 export function openDoor(next: Redactor): void {
   redactor = next;
+}
+
+/** Sets what signs the marker of every comment this process writes (core/markers/signature.ts). */
+export function signMarkersWith(next: MarkerSigner): void {
+  signer = next;
+}
+
+/** The body with its marker signed; a rendering at a maximum length leaves room for the signature. */
+function sealed(body: CommentBody): CommentBody {
+  const sign = signer;
+  if (!sign) return body;
+  return typeof body === "string"
+    ? withMarkerSignature(body, sign)
+    : (maxLength) => withMarkerSignature(body(maxLength - MARKER_SIGNATURE_LENGTH), sign);
 }
 
 /** `text` as it may leave the step. */
@@ -27,7 +43,8 @@ export function redacted(text: string): string {
   return redactor.redact(text);
 }
 
-const forComment = (body: CommentBody) => redactToFit(body, redacted);
+// Redaction leaves markers alone, so the signature made first still verifies.
+const forComment = (body: CommentBody) => redactToFit(sealed(body), redacted);
 
 /** The only way the Action posts a comment. */
 export function postComment(octokit: GitHubClient, repo: RepoRef, issueNumber: number, body: CommentBody): Promise<IssueComment> {

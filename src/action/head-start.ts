@@ -23,6 +23,7 @@ import { resolveIdentity, type ActionIdentity } from "./identity.js";
 import { nodeFetch } from "../http/node-fetch.js";
 import type { SentAheadRequest } from "../service/client.js";
 import { API_PATHS, LIST_PAGE_MAX, serviceUrl } from "../service/paths.js";
+import { isAllowedServiceUrl } from "../service/service-url.js";
 import { createActionOctokit, proxyFor } from "./octokit.js";
 import { rawInput, type Env } from "./raw-inputs.js";
 import { apiUrlOf, graphqlUrlOf } from "./runner-env.js";
@@ -85,8 +86,8 @@ function listRepositoriesAhead(env: Env, closed: AbortSignal): HeadStart["servic
   const apiUrl = rawInput(env, "api-url");
   const apiToken = rawInput(env, "api-token");
   const orgId = Number(rawInput(env, "org-id"));
-  // Through a proxy the client uses Node's own fetch: it reads for itself.
-  if (apiToken === "" || !Number.isSafeInteger(orgId) || orgId <= 0 || !/^https?:\/\//i.test(apiUrl) || proxyFor(apiUrl)) return null;
+  // Through a proxy the client uses Node's own fetch: it reads for itself. The token never goes to a URL the inputs would refuse.
+  if (apiToken === "" || !Number.isSafeInteger(orgId) || orgId <= 0 || !isAllowedServiceUrl(apiUrl) || proxyFor(apiUrl)) return null;
   let url: URL;
   try {
     url = serviceUrl(apiUrl, API_PATHS.listRepositories(orgId), { skip: 0, limit: LIST_PAGE_MAX });

@@ -13,6 +13,7 @@ import * as z from "zod/mini";
 import { rawInput, type Env } from "./raw-inputs.js";
 import { AgentTypeFieldSchema, ModelSchema, RepoIdValueSchema, TriggerPhraseTextSchema } from "../config/schema.js";
 import { ImageDataUriSchema, LOGS_PATH_CHOICES, type AgentType, type LogsPathChoice } from "../service/wire.js";
+import { isAllowedServiceUrl, SERVICE_URL_RULE, urlForMessage } from "../service/service-url.js";
 
 export const MODES = ["auto", "create", "resume"] as const;
 export type Mode = (typeof MODES)[number];
@@ -111,19 +112,9 @@ const positiveInt = (error: string) =>
     z.number().check(z.int(), z.positive({ error }), z.maximum(Number.MAX_SAFE_INTEGER, { error })),
   );
 
-const httpUrl = z.string({ error: required("the service's base URL, such as https://agents.example.com") }).check(
-  z.refine(
-    (value) => {
-      try {
-        const url = new URL(value);
-        return (url.protocol === "http:" || url.protocol === "https:") && url.username === "" && url.password === "";
-      } catch {
-        return false;
-      }
-    },
-    { error: "must be an http(s) URL such as https://agents.example.com, without credentials in it" },
-  ),
-);
+const serviceUrl = z
+  .string({ error: required("the service's base URL, such as https://agents.example.com") })
+  .check(z.refine(isAllowedServiceUrl, { error: SERVICE_URL_RULE }));
 
 /** An input left empty reads as `fallback`. */
 const orElse = <T extends z.ZodMiniType, F>(schema: T, fallback: F) =>
@@ -239,7 +230,7 @@ const triggerPhraseText = z.optional(TriggerPhraseTextSchema);
 const CROSS_INPUT = { crossInput: true };
 
 const InputFieldsSchema = z.strictObject({
-  "api-url": httpUrl,
+  "api-url": serviceUrl,
   "api-token": z.string({
     error: required("pass the service's API token from a secret, e.g. `api-token: ${{ secrets.AGENT_RUN_API_TOKEN }}`"),
   }),
@@ -335,7 +326,8 @@ export function readInputs(env: Env): ActionInputs {
   const problems: string[] = [];
   for (const issue of result.error.issues) {
     const name = String(issue.path[0] ?? "inputs") as InputName;
-    const given = raw[name];
+    // A password inside the service URL is masked like any secret.
+    const given = name === "api-url" && raw[name] !== undefined ? urlForMessage(raw[name]) : raw[name];
     // Rules across inputs are about the combination, not this value.
     const crossInput = issue.code === "custom" && (issue.params as { crossInput?: boolean } | undefined)?.crossInput === true;
     const echo =

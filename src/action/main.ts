@@ -42,7 +42,7 @@ export async function main(env: Env, now: () => number, headStart: HeadStart | n
         repo: step.repo,
         prepared: decision.prepared,
         config: config.config,
-        self: { botLogins: step.self.botLogins },
+        self: { botLogins: step.self.botLogins, markerSigner: step.self.markerSigner },
         now: now(),
         thread: decision.thread,
         recent: step.recentComments,

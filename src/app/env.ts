@@ -5,6 +5,7 @@
 import { readFileSync } from "node:fs";
 import { compileRedactPatterns, splitRedactPatterns } from "../core/redact.js";
 import { LOGS_PATH_CHOICES, type LogsPathChoice } from "../service/wire.js";
+import { isAllowedServiceUrl, SERVICE_URL_RULE, urlForMessage } from "../service/service-url.js";
 
 export type LogLevel = "trace" | "debug" | "info" | "warn" | "error" | "fatal";
 const LOG_LEVELS: readonly LogLevel[] = ["trace", "debug", "info", "warn", "error", "fatal"];
@@ -30,7 +31,7 @@ export interface AppSettings {
   redisKeyPrefix: string | undefined;
   /** `GET /metrics`: off, open (METRICS=true), or behind a bearer token (METRICS_TOKEN). */
   metrics: { enabled: boolean; token: string | undefined; repoLabels: boolean };
-  /** `GET /status` is served only with a token (bearer or `?token=`). */
+  /** `GET /status` and `GET /healthz?verbose` are served only with this token (bearer, or the status page's sign-in cookie). */
   statusToken: string | undefined;
   /** Scales every wait (1 = real time); for the demo and tests with the emulator only. */
   timeScale: number;
@@ -168,8 +169,8 @@ function readLogging(read: EnvReader): { logLevel: LogLevel | undefined; logForm
 /** The Agent Run Service: AGENT_RUN_API_URL, AGENT_RUN_API_TOKEN, AGENT_RUN_ORG_ID and AGENT_RUN_LOGS_PATH. */
 function readService(read: EnvReader) {
   const apiUrl = read.required("AGENT_RUN_API_URL");
-  if (apiUrl !== undefined && !/^https?:\/\/[^\s/]+/i.test(apiUrl))
-    read.invalid.push(`AGENT_RUN_API_URL (must be an http(s) URL, got "${apiUrl}")`);
+  if (apiUrl !== undefined && !isAllowedServiceUrl(apiUrl))
+    read.invalid.push(`AGENT_RUN_API_URL (${SERVICE_URL_RULE}, got "${urlForMessage(apiUrl)}")`);
   const apiToken = read.required("AGENT_RUN_API_TOKEN");
   const orgId = read.positiveInteger("AGENT_RUN_ORG_ID", read.required("AGENT_RUN_ORG_ID"));
   const logsPathText = read.value("AGENT_RUN_LOGS_PATH")?.toLowerCase() ?? "auto";

@@ -11,6 +11,7 @@ import { createNodeMiddleware, Probot, ProbotOctokit, type Logger } from "probot
 import { createRedactor, type Redactor } from "../core/redact.js";
 import { imageHostsFor } from "../core/sanitize-output/image-hosts.js";
 import { AgentRunClient } from "../service/client.js";
+import { REPLAY_WINDOW_MS } from "../core/trigger-age.js";
 import { openBackend, type Backend, type BackendOptions } from "./backend.js";
 import { RunEngine, type RunEngineOptions } from "./engine.js";
 import { parseAppEnv, type AppSettings } from "./env.js";
@@ -24,11 +25,14 @@ import { createOctokitThreadWriter, createPacedThreadWriter } from "./thread-wri
 import { createWritePacer, type WritePacer } from "../github/pacing.js";
 import type { AppMetrics } from "./ops/metrics.js";
 import { loadOptional } from "./optional-deps.js";
-import { createAppServer, listen, urlOf } from "./server.js";
+import { createAppServer, listen, urlOf, type HttpTimeouts } from "./server.js";
 import { createJobProcessor } from "./worker.js";
 
-/** Deliveries and trigger keys are kept this long: GitHub lets people redeliver for days. */
-export const DEDUPE_RETENTION_MS = 8 * 24 * 60 * 60_000;
+/**
+ * Deliveries and trigger keys are kept this long: GitHub lets people redeliver for days. A delivery
+ * whose trigger is older is ignored by its age (core/trigger-age.ts), so the two are one figure.
+ */
+export const DEDUPE_RETENTION_MS = REPLAY_WINDOW_MS;
 const PRUNE_EVERY_MS = 6 * 60 * 60_000;
 
 export interface StartAppOptions {
@@ -41,6 +45,8 @@ export interface StartAppOptions {
   /** Engine tuning (intervals before time scaling, watch timeout). */
   engine?: Pick<RunEngineOptions, "pollIntervalMs" | "progressEditIntervalMs" | "progressEditsPerMinute" | "watchTimeoutMs">;
   backend?: BackendOptions;
+  /** Shorter bounds on slow requests (tests). */
+  httpTimeouts?: Partial<HttpTimeouts>;
   /** Scales GitHub write pacing apart from the service's clock (tests that run the service in real time). */
   githubPacingTimeScale?: number;
 }
@@ -296,6 +302,8 @@ export async function startApp(env: Readonly<Record<string, string | undefined>>
     middleware,
     githubBaseUrl: baseUrl,
     replica: `${hostname()}:${process.pid}`,
+    log: probot.log.child({ name: "webhooks" }),
+    ...(options.httpTimeouts ? { timeouts: options.httpTimeouts } : {}),
   });
 
   const stopWork = await startBackgroundWork(backend, engine, pacer, deps);

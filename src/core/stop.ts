@@ -17,7 +17,7 @@ import type {
   RepositoryFacts,
   ThreadRef,
 } from "./events/types.js";
-import { isTrustedAuthor, type BotIdentity, type MarkerComment } from "./markers/trust.js";
+import { isTrustedMarkerComment, type BotIdentity, type MarkerComment } from "./markers/trust.js";
 import { parseCommentKind } from "./markers/read.js";
 import { renderKindMarker, renderMarker } from "./markers/write.js";
 import type { RunMarker } from "./markers/schema.js";
@@ -161,7 +161,7 @@ export function isCiPausedByStop(
 ): boolean {
   let lastStop = -1;
   for (const comment of comments) {
-    if (comment.id > lastStop && isTrustedAuthor(comment, self) && parseCommentKind(comment.body) === "stop") lastStop = comment.id;
+    if (comment.id > lastStop && isTrustedMarkerComment(comment, self) && parseCommentKind(comment.body) === "stop") lastStop = comment.id;
   }
   if (lastStop === -1) return false;
   const grammar = grammarOf(config, self);

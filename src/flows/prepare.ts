@@ -132,7 +132,7 @@ async function knownRunAndAttempts(
 ): Promise<{ knownRun: KnownRunFinding; facts: RunFacts }> {
   const { trigger, config, lookup, client } = input;
   const { repo, thread, gathered } = known;
-  const identity = { botLogins: input.self.botLogins };
+  const identity = { botLogins: input.self.botLogins, markerSigner: input.self.markerSigner };
   const knownRun =
     thread && repo
       ? await findKnownRun({
@@ -194,7 +194,7 @@ export async function prepareRun(input: PrepareRunInput): Promise<PreparedRun> {
   const gathered = await gather(input, repo, thread);
   if (
     isCheckFailureTrigger(trigger) &&
-    isCiPausedByStop(gathered.markerComments, config, { botLogins: self.botLogins, appSlug: self.appSlug })
+    isCiPausedByStop(gathered.markerComments, config, { botLogins: self.botLogins, appSlug: self.appSlug, markerSigner: self.markerSigner })
   ) {
     const facts: RunFacts = { ...baseFacts, permission, knownRun: null };
     const reason = `CI auto-fix is paused on this pull request: its run was stopped with \`${config.trigger_phrase} stop\`, and nobody has asked with \`${config.trigger_phrase}\` since.`;

@@ -7,6 +7,9 @@
  *   files named by process.env, so those two variables are set there too);
  * - `runBundledAction`: the committed `dist/index.js` in a child process under a given Node binary.
  */
+import { createMarkerSigner } from "../../src/action/marker-signer.js";
+import { signMarkers } from "../../src/core/markers/signature.js";
+import { DEFAULT_TOKEN } from "../../src/emulator/options.js";
 import { execFile } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
@@ -487,4 +490,12 @@ export async function startActionHarness(
       await Promise.all([github.close(), service.close(), emulator.close(), front?.close()]);
     },
   };
+}
+
+/**
+ * A body as an earlier step of the Action wrote it: its marker signed with the key derived from the
+ * service token (every harness emulator uses its default token), as the Action signs every marker.
+ */
+export function signedByAction(body: string, apiToken = DEFAULT_TOKEN): string {
+  return signMarkers(body, createMarkerSigner(apiToken));
 }

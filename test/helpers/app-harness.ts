@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ProbotOctokit } from "probot";
-import { startApp, type AppHandle } from "../../src/app/main.js";
+import { startApp, type AppHandle, type StartAppOptions } from "../../src/app/main.js";
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from "../../src/emulator/index.js";
 import { startFakeGitHub, type FakeGitHub, type FakeGitHubSeed, type FakeIssueComment } from "./fake-github/index.js";
 import { FULL_NAME, OWNER, REPO, REPO_ID, issueCommentPayload, type ThreadSpec } from "./app-payloads.js";
@@ -76,6 +76,8 @@ export interface HarnessOptions {
    * point it there: GHE_HOST and GHE_PROTOCOL, no base URL of the test's own, attachments fetched as is.
    */
   enterprise?: boolean;
+  /** Shorter bounds on slow requests than the App's own. */
+  httpTimeouts?: StartAppOptions["httpTimeouts"];
 }
 
 export type AppBackendKind = "embedded" | "redis";
@@ -196,6 +198,7 @@ export async function startAppHarness(options: HarnessOptions = {}): Promise<App
       ...(enterprise ? {} : { githubBaseUrl: github.url, imageFetch: attachmentFetch(github) }),
       Octokit: TestOctokit,
       ...(options.githubPacingTimeScale !== undefined ? { githubPacingTimeScale: options.githubPacingTimeScale } : {}),
+      ...(options.httpTimeouts ? { httpTimeouts: options.httpTimeouts } : {}),
     },
   );
 

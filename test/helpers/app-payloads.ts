@@ -1,7 +1,8 @@
 /**
  * Real webhook payloads from `@octokit/webhooks-examples`, adapted to the repository the app tests
  * seed into the fake GitHub: the repository, installation, thread, comment and user fields are
- * replaced; everything else stays as GitHub sent it.
+ * replaced, and the trigger's times are now (a delivery follows its trigger within seconds, and the
+ * App ignores triggers older than its replay window); everything else stays as GitHub sent it.
  */
 import { createRequire } from "node:module";
 import type { WebhookDefinition } from "@octokit/webhooks-examples";
@@ -47,6 +48,12 @@ function adapt<T extends object>(payload: T): T {
     owner: { ...(repository.owner as Json), login: OWNER, type: "Organization" },
   };
   p.installation = { id: INSTALLATION_ID, node_id: "MDIzOkludGVncmF0aW9uSW5zdGFsbGF0aW9uMjAwMg==" };
+  const now = new Date().toISOString();
+  for (const part of ["comment", "review", "issue", "pull_request", "check_suite", "workflow_run"]) {
+    const object = p[part] as Json | undefined;
+    if (!object || typeof object !== "object") continue;
+    for (const stamp of ["created_at", "updated_at", "submitted_at"]) if (stamp in object) object[stamp] = now;
+  }
   return payload;
 }
 

@@ -73,7 +73,7 @@ export async function reportConfigError(step: Step, config: Extract<LoadedConfig
       repo: step.repo,
       threadNumber,
       errors: config.errors,
-      self: { botLogins: self.botLogins },
+      self: { botLogins: self.botLogins, markerSigner: self.markerSigner },
     });
     if (body) comment = await thread.reply(body);
   }

@@ -78,7 +78,7 @@ export async function finishRun(step: Step, tracked: TrackedRun, watched: WatchR
       sourceType: tracked.marker.sourceType,
       outcome: outcomeForPhase(phase),
       triggerPhrase,
-      self: { botLogins: step.self.botLogins },
+      self: { botLogins: step.self.botLogins, markerSigner: step.self.markerSigner },
       log: logSink,
       skipThread: thread.number,
     });

@@ -40,9 +40,10 @@ export async function findEarlierAttempt(
   const earlierAttemptOf = (requestId: string | undefined) =>
     requestId?.startsWith(prefix) ? Number(requestId.slice(prefix.length)) : Number.NaN;
   // Newest first: the latest interrupted attempt of this workflow run.
-  const interrupted = listTrustedRunMarkers(asMarkerComments(comments), { botLogins: step.self.botLogins }).find(
-    ({ marker }) => marker.runId === null && earlierAttemptOf(marker.requestId) < attempt,
-  );
+  const interrupted = listTrustedRunMarkers(asMarkerComments(comments), {
+    botLogins: step.self.botLogins,
+    markerSigner: step.self.markerSigner,
+  }).find(({ marker }) => marker.runId === null && earlierAttemptOf(marker.requestId) < attempt);
   if (!interrupted) return null;
   const comment = comments.find((c) => c.id === interrupted.commentId)!;
   const earlier = earlierAttemptOf(interrupted.marker.requestId);

@@ -54,7 +54,7 @@ export function watchForStop(step: Step, thread: ThreadReporter): StopWatch | nu
     step.octokit,
     step.repo,
     () => thread.comment?.id ?? null,
-    { botLogins: step.self.botLogins },
+    { botLogins: step.self.botLogins, markerSigner: step.self.markerSigner },
     stopCheckIntervalMs(step.poll),
     (message) => log.warning(message),
   ).start();

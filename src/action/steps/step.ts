@@ -22,7 +22,8 @@ import type { ActionOutcome, PostedComment, SummaryContext } from "../report.js"
 import { pollScheduleFrom, repositoryRunReader, type PollSchedule } from "../runs.js";
 import { readEventPayload, readRunnerEnv, type RunnerEnv } from "../runner-env.js";
 import { ThreadReporter } from "../thread.js";
-import { log } from "../door.js";
+import { log, signMarkersWith } from "../door.js";
+import { createMarkerSigner } from "../marker-signer.js";
 
 export { ACTION_NAME } from "../head-start.js";
 
@@ -74,6 +75,9 @@ export async function openStep(inputs: ActionInputs, env: Env, now: () => number
       "`github-token` is empty: leave it unset (the job's token is the default) or pass a token that can write issue comments",
     ]);
   }
+  // Every comment this step writes carries a marker only the holder of the API token could sign.
+  const markerSigner = createMarkerSigner(inputs.apiToken);
+  signMarkersWith(markerSigner);
   const userAgent = ACTION_USER_AGENT;
   // Sent with what the inputs now say? Otherwise the step reads for itself.
   const head =
@@ -111,7 +115,7 @@ export async function openStep(inputs: ActionInputs, env: Env, now: () => number
     startedAt,
     deadline: startedAt + inputs.timeoutMinutes * 60_000,
     poll: pollScheduleFrom(env.AGENT_RUN_POLL_INTERVAL),
-    self: { botLogins: identityFor(null).botLogins, allowedBots: inputs.allowedBots },
+    self: { botLogins: identityFor(null).botLogins, allowedBots: inputs.allowedBots, markerSigner },
     summary: {
       thread: isThreadEvent(event)
         ? { label: `${repoFullName ?? event.repo.fullName}#${event.thread.number}`, url: event.thread.url }

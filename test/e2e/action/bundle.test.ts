@@ -237,6 +237,20 @@ describe("dist/index.js on Node 24, as a runner starts it", () => {
     expect(readOutputs(files)).toMatchObject({ "run-id": "", status: "" });
   });
 
+  it("refuses a plain http:// service URL off loopback before the token is sent anywhere", async () => {
+    const serviceBefore = service.requests.length;
+    const { files, env } = envFor("issue_comment", humanComment(9005, "/agent hello"), {
+      "api-url": "http://agents.example.com",
+    });
+    const child = await runBundledAction(node24, env);
+    expect(child.exitCode).toBe(1);
+    expect(child.stdout).toContain(
+      '::error::Invalid input: `api-url` must be an https:// URL such as https://agents.example.com (plain http:// only on loopback: 127.0.0.1, ::1 or localhost), without credentials in it, got "http://agents.example.com"',
+    );
+    expect(service.requests.length).toBe(serviceBefore);
+    expect(readOutputs(files)).toMatchObject({ "run-id": "", status: "" });
+  });
+
   it("ends at once when the inputs are wrong, even while GitHub and the service have not answered what the head start asked", async () => {
     // A GitHub and a service that take connections and never answer.
     const sockets: Socket[] = [];

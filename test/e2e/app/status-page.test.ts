@@ -1,7 +1,8 @@
 /**
  * The status page in a real browser: headless Chromium (from `npm ci`, or CHROMIUM_PATH; helpers/browser.ts)
- * driven by playwright-core loads `/status` from a running App with a run in flight, on a phone-sized
- * screen and without JavaScript, and a screenshot is written under test-results/.
+ * driven by playwright-core signs in through the page's form (the token is never in a URL) and loads
+ * `/status` from a running App with a run in flight, on a phone-sized screen and without JavaScript,
+ * and a screenshot is written under test-results/.
  */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
@@ -46,8 +47,16 @@ describe("the status page in Chromium", () => {
 
     const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 390, height: 844 }, isMobile: true });
     const page = await context.newPage();
-    const response = await page.goto(`${harness.app.url}/status?token=browser-token`);
-    expect(response?.status()).toBe(200);
+    const signInPage = await page.goto(`${harness.app.url}/status`);
+    expect(signInPage?.status()).toBe(401);
+    await page.getByLabel("Status token (STATUS_TOKEN)").fill("browser-token");
+    const statusPage = page.waitForResponse((r) => r.url() === `${harness!.app.url}/status` && r.request().method() === "GET");
+    await page.getByRole("button", { name: "Sign in" }).click();
+    expect((await statusPage).status()).toBe(200);
+    expect(page.url()).toBe(`${harness.app.url}/status`);
+    const [cookie] = await context.cookies();
+    expect(cookie).toMatchObject({ name: "agent_run_status", httpOnly: true, sameSite: "Strict", path: "/" });
+    expect(cookie!.value).not.toContain("browser-token");
     await expect(page.title()).resolves.toBe("agent-run-bridge status");
 
     const runLink = page.getByRole("link", { name: `#${task!.runId}`, exact: true });

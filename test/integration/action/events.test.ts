@@ -19,6 +19,7 @@ import {
   workflowRunCompletedPayload,
   withFailingCi,
   type ActionHarness,
+  signedByAction,
 } from "../../helpers/action-runner.js";
 import { FULL_NAME, issuesLabeledPayload, reviewSubmittedPayload } from "../../helpers/app-payloads.js";
 
@@ -31,7 +32,7 @@ const PR = { number: 2, headRef: PR_BRANCH, headSha: PR_HEAD_SHA, title: "Fix th
 
 /** A comment by the Action's own login on the pull request, holding a marker. */
 function markerComment(marker: RunMarker, issueNumber = 2): IssueCommentSeed {
-  return { issue_number: issueNumber, user: ACTIONS_BOT, body: `${renderMarker(marker)}\nearlier cycle` };
+  return { issue_number: issueNumber, user: ACTIONS_BOT, body: signedByAction(`${renderMarker(marker)}\nearlier cycle`) };
 }
 
 const ciMarker = (runId: number, orgId: number, headSha: string): RunMarker => ({
@@ -214,7 +215,7 @@ describe("failing CI (workflow_run completed)", () => {
     expect(first.exitCode).toBeUndefined();
     expect(first.result.outcome.kind).toBe("handed_back");
     const handBack = h.github.commentsOn(FULL_NAME, 2).at(-1)!;
-    expect(handBack.body).toMatch(/^<!-- agent-run-bridge:hand_back -->\n🙋 I tried to fix/);
+    expect(handBack.body).toMatch(/^<!-- agent-run-bridge:hand_back sig=[\w-]{43} -->\n🙋 I tried to fix/);
     expect(first.outputs["comment-id"]).toBe(String(handBack.id));
     expect(first.summary).toContain("## 🙋 Pull request handed back");
 

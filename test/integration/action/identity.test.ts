@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { identityFor } from "../../../src/action/identity.js";
 import { newRunMarker, renderMarker } from "../../../src/core/markers/write.js";
 import { AgentRunClient } from "../../../src/service/client.js";
-import { actionSeed, startActionHarness, startViewerFront, type ActionHarness } from "../../helpers/action-runner.js";
+import { actionSeed, signedByAction, startActionHarness, startViewerFront, type ActionHarness } from "../../helpers/action-runner.js";
 import { FULL_NAME } from "../../helpers/app-payloads.js";
 
 const ISSUE = { number: 1, title: "Flaky date test", body: "Fails on Tuesdays." };
@@ -25,7 +25,9 @@ async function finishedRun(harness: ActionHarness): Promise<number> {
 }
 
 const doneMarker = (runId: number, orgId: number) =>
-  `${renderMarker({ ...newRunMarker({ runId, orgId, sourceType: "GIT_HOST" }), state: "done", outcome: "succeeded" })}\n### ✅ done`;
+  signedByAction(
+    `${renderMarker({ ...newRunMarker({ runId, orgId, sourceType: "GIT_HOST" }), state: "done", outcome: "succeeded" })}\n### ✅ done`,
+  );
 
 /** What `run` wrote as `::warning::` lines (it still reaches the output). */
 async function capturingWarnings<T>(run: () => Promise<T>): Promise<{ step: T; lines: string[] }> {

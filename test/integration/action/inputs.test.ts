@@ -143,7 +143,7 @@ describe("readInputs", () => {
         "INPUT_LOGS-PATH": "beta",
       }),
     ).toEqual([
-      '`api-url` must be an http(s) URL such as https://agents.example.com, without credentials in it, got "ftp://example.com"',
+      '`api-url` must be an https:// URL such as https://agents.example.com (plain http:// only on loopback: 127.0.0.1, ::1 or localhost), without credentials in it, got "ftp://example.com"',
       '`org-id` must be a positive integer (the service\'s organization id), got "acme"',
       '`mode` must be one of: auto, create, resume, got "later"',
       '`repo-id` must be a positive integer (the service\'s repository id), got "0"',

@@ -26,6 +26,30 @@ function problems(env: Record<string, string>): AppConfigurationError {
 }
 
 describe("parseAppEnv", () => {
+  it("takes the service over https://, and plain http:// only on loopback", () => {
+    for (const url of [
+      "https://agents.example.com",
+      "http://127.0.0.1:4010",
+      "http://127.9.0.3",
+      "http://localhost:4010",
+      "http://[::1]:4010",
+    ]) {
+      expect(parseAppEnv({ ...complete(), AGENT_RUN_API_URL: url }).service.baseUrl, url).toBe(url);
+    }
+    for (const url of [
+      "http://agents.example.com",
+      "http://10.0.0.5:4010",
+      "http://127.0.0.1.nip.io",
+      "http://[::2]",
+      "ftp://agents.example.com",
+    ]) {
+      expect(problems({ ...complete(), AGENT_RUN_API_URL: url }).invalid, url).toEqual([
+        `AGENT_RUN_API_URL (must be an https:// URL such as https://agents.example.com (plain http:// only on loopback: 127.0.0.1, ::1 or localhost), without credentials in it, got "${url}")`,
+      ]);
+    }
+    expect(problems({ ...complete(), AGENT_RUN_API_URL: "https://me:pw@agents.example.com" }).message).not.toContain("pw");
+  });
+
   it("fills Probot's defaults and ours", () => {
     const settings = parseAppEnv(complete());
     expect(settings).toMatchObject({
