@@ -131,7 +131,14 @@ export function createAppServer({ settings, backend, identity, metrics, middlewa
         req,
         res,
         settings.statusToken,
-        () => collectStatus({ store: backend.store, budget: backend.budget, replica, backend: backend.kind }),
+        () =>
+          collectStatus({
+            store: backend.store,
+            budget: backend.budget,
+            replica,
+            backend: backend.kind,
+            recoveryIntervalMs: settings.deliveryRecoveryIntervalMs,
+          }),
         githubWebUrl,
       );
     if (metrics && path === settings.webhookPath) {

@@ -161,6 +161,8 @@ export function appEnv(
     DATA_DIR: dataDir,
     AGENT_RUN_TIME_SCALE: String(SCALE),
     LOG_LEVEL: process.env.APP_TEST_LOG_LEVEL ?? "fatal",
+    // Off unless a test turns it on: a sweep on start is a GitHub call in the background, and many tests assert exact request logs.
+    DELIVERY_RECOVERY_INTERVAL: "0",
     ...extra,
   };
 }
