@@ -98,8 +98,8 @@ export function planRecovery(input: {
     const times = attempts.map((a) => Date.parse(a.deliveredAt));
     const newest = Math.max(...times);
     if (!attempts.some((a) => !isSuccess(a.statusCode))) continue;
-    // Within GitHub's window but before the cutoff: the last completed sweep decided it.
-    if (newest < input.cutoff && newest >= oldestRedeliverable) continue;
+    // Before a cutoff set by the last completed sweep: that sweep decided it. Before the three days: too old, said once.
+    if (newest < input.cutoff && input.cutoff > oldestRedeliverable) continue;
     foundFailed += 1;
     if (attempts.some((a) => isSuccess(a.statusCode))) skipped.push({ guid, reason: "succeeded_later" });
     else if (newest < oldestRedeliverable) skipped.push({ guid, reason: "too_old" });

@@ -13,6 +13,7 @@ import { startEmulator, type EmulatorOptions, type RunningEmulator } from "../..
 import { startFakeGitHub, type FakeGitHub, type FakeGitHubSeed, type FakeIssueComment } from "./fake-github/index.js";
 import { FULL_NAME, OWNER, REPO, REPO_ID, issueCommentPayload, type ThreadSpec } from "./app-payloads.js";
 import { startServiceRecorder, type ServiceRecorder } from "./service-recorder.js";
+import { freePort } from "./app-process.js";
 
 /** Emulated time runs 500× faster: the default 20 s run lasts 40 ms; the engine and budgets scale alike. */
 export const SCALE = 0.002;
@@ -70,6 +71,11 @@ export interface HarnessOptions {
   backend?: AppBackendKind;
   /** GitHub write pacing's own time scale (default: the service's). */
   githubPacingTimeScale?: number;
+  /**
+   * Runs before the App starts, with the fake GitHub already delivering to the App's future
+   * webhook URL (nothing listens there yet, so every delivery fails as it does while an App is down).
+   */
+  whileAppIsDown?: (github: FakeGitHub) => Promise<void>;
 }
 
 export type AppBackendKind = "embedded" | "redis";
@@ -184,8 +190,16 @@ export async function startAppHarness(options: HarnessOptions = {}): Promise<App
   const dataDir = mkdtempSync(join(tmpdir(), "arb-app-"));
   const backend = options.backend ?? (process.env.APP_TEST_BACKEND as AppBackendKind | undefined) ?? "embedded";
   const backendEnv: Record<string, string> = backend === "redis" ? redisBackendEnv() : {};
+  const secret = options.env?.WEBHOOK_SECRET ?? WEBHOOK_SECRET;
+  const portEnv: Record<string, string> = {};
+  if (options.whileAppIsDown) {
+    const port = await freePort();
+    portEnv.PORT = String(port);
+    github.setWebhookTarget({ url: `http://127.0.0.1:${port}/api/github/webhooks`, secret });
+    await options.whileAppIsDown(github);
+  }
   const app = await startApp(
-    appEnv({ url: service.url, token: emulator.token, orgId: emulator.orgId }, dataDir, { ...backendEnv, ...options.env }),
+    appEnv({ url: service.url, token: emulator.token, orgId: emulator.orgId }, dataDir, { ...backendEnv, ...portEnv, ...options.env }),
     {
       githubBaseUrl: github.url,
       Octokit: TestOctokit,
@@ -193,6 +207,8 @@ export async function startAppHarness(options: HarnessOptions = {}): Promise<App
       ...(options.githubPacingTimeScale !== undefined ? { githubPacingTimeScale: options.githubPacingTimeScale } : {}),
     },
   );
+  // GitHub delivers to the App from now on (`github.sendWebhook`, redeliveries).
+  github.setWebhookTarget({ url: app.webhookUrl, secret });
 
   return {
     app,
