@@ -75,7 +75,7 @@ export interface HarnessOptions {
    * Runs before the App starts, with the fake GitHub already delivering to the App's future
    * webhook URL (nothing listens there yet, so every delivery fails as it does while an App is down).
    */
-  whileAppIsDown?: (github: FakeGitHub) => Promise<void>;
+  whileAppIsDown?: (world: { github: FakeGitHub; emulator: RunningEmulator }) => Promise<void>;
 }
 
 export type AppBackendKind = "embedded" | "redis";
@@ -196,7 +196,7 @@ export async function startAppHarness(options: HarnessOptions = {}): Promise<App
     const port = await freePort();
     portEnv.PORT = String(port);
     github.setWebhookTarget({ url: `http://127.0.0.1:${port}/api/github/webhooks`, secret });
-    await options.whileAppIsDown(github);
+    await options.whileAppIsDown({ github, emulator });
   }
   const app = await startApp(
     appEnv({ url: service.url, token: emulator.token, orgId: emulator.orgId }, dataDir, { ...backendEnv, ...portEnv, ...options.env }),

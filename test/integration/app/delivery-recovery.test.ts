@@ -56,7 +56,7 @@ describe("delivery recovery", () => {
     harness = await startAppHarness({
       seed: seedWithThreads(),
       env: RECOVERY_ON,
-      whileAppIsDown: async (github) => {
+      whileAppIsDown: async ({ github }) => {
         for (const issue of THREADS) failed.push((await github.sendWebhook("issue_comment", trigger(github, issue))).guid);
       },
     });
@@ -95,7 +95,7 @@ describe("delivery recovery", () => {
     harness = await startAppHarness({
       seed: seedWithThreads(),
       env: RECOVERY_ON,
-      whileAppIsDown: async (github) => {
+      whileAppIsDown: async ({ github }) => {
         const now = Date.now();
         const first = github.recordHookDelivery({
           event: "issue_comment",
@@ -146,7 +146,7 @@ describe("delivery recovery", () => {
     harness = await startAppHarness({
       seed: seedWithThreads(),
       env: { DELIVERY_RECOVERY_INTERVAL: "0", STATUS_TOKEN: "ops" },
-      whileAppIsDown: async (github) => {
+      whileAppIsDown: async ({ github }) => {
         failed = (await github.sendWebhook("issue_comment", trigger(github, 11))).guid;
       },
     });
