@@ -13,7 +13,7 @@ import { BOT_LOGIN, baseSeed, startAppHarness, until, type AppHarness } from "..
 
 const THREADS = [11, 12, 13];
 const DAY_MS = 24 * 60 * 60_000;
-const RECOVERY_ON = { DELIVERY_RECOVERY_INTERVAL: "5m", STATUS_TOKEN: "ops" };
+const RECOVERY_ON = { DELIVERY_RECOVERY_INTERVAL: "5m", STATUS_TOKEN: "ops", METRICS: "true" };
 
 let harness: AppHarness;
 
@@ -79,10 +79,17 @@ describe("delivery recovery", () => {
     }
     await until(async () => (await harness.app.store.lastDeliverySweep()) !== null, "the sweep's record");
     expect(await statusPage(harness)).toContain("3 failed deliveries found, 3 redelivered.");
+    const metrics = await (await fetch(`${harness.app.url}/metrics`)).text();
+    expect(metrics).toContain('agent_run_bridge_delivery_recovery_sweeps_total{outcome="completed"} 1');
+    expect(metrics).toContain("agent_run_bridge_delivery_recovery_failed_found_total 3");
+    expect(metrics).toContain("agent_run_bridge_delivery_recovery_redelivered_total 3");
 
     // A later sweep finds them answered: nothing is asked for again, nothing runs twice.
     const again = await harness.app.recovery!.sweep();
     expect(again).toMatchObject({ found: 3, redelivered: 0, skipped: { succeeded_later: 3 } });
+    expect(await (await fetch(`${harness.app.url}/metrics`)).text()).toContain(
+      'agent_run_bridge_delivery_recovery_skipped_total{reason="succeeded_later"} 3',
+    );
     await harness.github.webhooksSettled();
     await harness.idle();
     expect(redeliveryRequests(harness)).toHaveLength(3);
