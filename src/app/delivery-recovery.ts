@@ -64,7 +64,7 @@ export function createDeliveryRecovery(options: DeliveryRecoveryOptions): Delive
       skip("request_failed");
       log.warn(
         { delivery: failed.guid, event: failed.event, attempt: failed.attemptId, err: (error as Error).message },
-        "GitHub refused to redeliver a failed webhook delivery; redeliver it by hand from the App's advanced settings",
+        "asking GitHub to redeliver a failed webhook delivery failed, and it is not asked again; redeliver it by hand from the App's advanced settings",
       );
       return false;
     }
