@@ -144,6 +144,8 @@ export async function startReplicatedStage(options: StageOptions & { replicas: n
     closers.push(() => balancer.close());
     github.setWebhookTarget({ url: balancer.webhookUrl, secret: env.WEBHOOK_SECRET ?? WEBHOOK_SECRET });
     await options.whileAppIsDown?.({ github, emulator });
+    // What the balancer answered 502 before any replica listened was received by none of them.
+    const forwardedWhileDown = [...balancer.forwarded];
     const children: AppChild[] = [];
     closers.push(async () => Promise.all(children.map((child) => child.stop())));
     await Promise.all(
@@ -152,8 +154,6 @@ export async function startReplicatedStage(options: StageOptions & { replicas: n
       }),
     );
     children.sort((a, b) => labels.indexOf(a.label) - labels.indexOf(b.label));
-    // What the balancer answered 502 before any replica listened was received by none of them.
-    const forwardedWhileDown = [...balancer.forwarded];
     // The demo reads the shared store and queue as an operator would: to know when the replicas are done.
     const backend = await openBackend(parseAppEnv(env));
     closers.push(async () => {
