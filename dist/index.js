@@ -1,4 +1,4 @@
 import { createRequire as __bundleCreateRequire } from "node:module";
 const require = __bundleCreateRequire(import.meta.url);
-import{W as a}from"./chunk-74NFADW2.js";import"./chunk-WNOJY4XT.js";import"./chunk-LORREW4R.js";var t=a(process.env);t&&await new Promise(e=>setImmediate(e));var{runAction:i}=await import("./runner-QW75SGVU.js");try{await i({headStart:t})}finally{t?.close()}
+import{W as a}from"./chunk-74NFADW2.js";import"./chunk-WNOJY4XT.js";import"./chunk-LORREW4R.js";var t=a(process.env);t&&await new Promise(e=>setImmediate(e));var{runAction:i}=await import("./runner-YCWXFPPC.js");try{await i({headStart:t})}finally{t?.close()}
 //# sourceMappingURL=index.js.map

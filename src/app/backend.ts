@@ -9,6 +9,7 @@ import type { Redis } from "ioredis";
 import { createInProcessBudget, createRedisBudget, type RateBudget } from "../service/budget.js";
 import { BRIDGE_NAME } from "../version.js";
 import { AppConfigurationError, type AppSettings } from "./env.js";
+import { createRedisLeases, createSqliteLeases, type Leases } from "./lease.js";
 import { createInProcessLocks, createRedisLocks, type ThreadLocks } from "./locks.js";
 import { loadOptional } from "./optional-deps.js";
 import type { RetryPolicy, WorkQueue } from "./queue/types.js";
@@ -20,6 +21,8 @@ export interface Backend {
   store: BridgeStore;
   queue: WorkQueue;
   locks: ThreadLocks;
+  /** Renewable leases for background work one replica does at a time (the delivery recovery sweep). */
+  leases: Leases;
   /** The service's rate budget for this API token (shared by every replica with Redis). */
   budget: RateBudget;
   /** The Redis client the GitHub write pacer shares (null when embedded). */
@@ -68,6 +71,7 @@ export async function openBackend(settings: AppSettings, options: BackendOptions
       store,
       queue: new SqliteWorkQueue(store.database, { retry }),
       locks: createInProcessLocks(),
+      leases: createSqliteLeases(store.database),
       budget: createInProcessBudget({ timeScale: settings.timeScale }),
       redis: null,
       keyPrefix: deploymentPrefix(settings),
@@ -101,6 +105,7 @@ export async function openBackend(settings: AppSettings, options: BackendOptions
       ...(options.lockDurationMs ? { lockDurationMs: options.lockDurationMs } : {}),
     }),
     locks: createRedisLocks(redis, { keyPrefix }),
+    leases: createRedisLeases(redis, { keyPrefix }),
     budget: createRedisBudget(redis, { timeScale: settings.timeScale, keyPrefix: `${keyPrefix}:budget` }),
     redis,
     keyPrefix,

@@ -37,6 +37,8 @@ export interface AppSettings {
   timeScale: number;
   /** The operator's own redaction patterns (REDACT_PATTERNS, one per line), on top of the built-in ones. */
   redactPatterns: RegExp[];
+  /** How often failed webhook deliveries are looked for and redelivered (DELIVERY_RECOVERY_INTERVAL); 0 = never. */
+  deliveryRecoveryIntervalMs: number;
 }
 
 /** Some settings are missing or invalid; the message names every one of them. Exit code 2. */
@@ -60,6 +62,9 @@ export class AppConfigurationError extends Error {
 export const DEFAULT_PORT = 3000;
 export const DEFAULT_WEBHOOK_PATH = "/api/github/webhooks";
 export const DEFAULT_DATA_DIR = ".data";
+export const DEFAULT_DELIVERY_RECOVERY_INTERVAL_MS = 5 * 60_000;
+const MIN_DELIVERY_RECOVERY_INTERVAL_MS = 1_000;
+const DURATION_UNITS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 };
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -205,6 +210,22 @@ function readRedactPatterns(read: EnvReader): RegExp[] {
   return patterns;
 }
 
+/** DELIVERY_RECOVERY_INTERVAL: `0` (off), or a duration such as `5m`, `90s`, `1h` (a bare number is seconds). */
+function readDeliveryRecoveryInterval(read: EnvReader): number {
+  const text = read.value("DELIVERY_RECOVERY_INTERVAL")?.toLowerCase();
+  if (text === undefined) return DEFAULT_DELIVERY_RECOVERY_INTERVAL_MS;
+  const match = /^(\d+(?:\.\d+)?)\s*(ms|s|m|h)?$/.exec(text);
+  const ms = match ? Math.round(Number(match[1]) * DURATION_UNITS[match[2] ?? "s"]!) : Number.NaN;
+  if (ms === 0) return 0;
+  if (!(ms >= MIN_DELIVERY_RECOVERY_INTERVAL_MS)) {
+    read.invalid.push(
+      `DELIVERY_RECOVERY_INTERVAL (must be 0 to turn recovery off, or a duration of at least 1s such as 5m, 90s or 1h; got "${text}")`,
+    );
+    return 0;
+  }
+  return ms;
+}
+
 /** Parses the environment; throws AppConfigurationError listing everything missing or invalid. */
 export function parseAppEnv(env: Env): AppSettings {
   const read = new EnvReader(env);
@@ -219,6 +240,7 @@ export function parseAppEnv(env: Env): AppSettings {
   const metrics = readMetrics(read);
   const timeScale = readTimeScale(read);
   const redactPatterns = readRedactPatterns(read);
+  const deliveryRecoveryIntervalMs = readDeliveryRecoveryInterval(read);
 
   if (read.missing.length > 0 || read.invalid.length > 0) throw new AppConfigurationError(read.missing, read.invalid);
   return {
@@ -239,5 +261,6 @@ export function parseAppEnv(env: Env): AppSettings {
     statusToken: read.value("STATUS_TOKEN"),
     timeScale,
     redactPatterns,
+    deliveryRecoveryIntervalMs,
   };
 }

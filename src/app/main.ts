@@ -27,6 +27,7 @@ import type { AppMetrics } from "./ops/metrics.js";
 import { loadOptional } from "./optional-deps.js";
 import { createAppServer, listen, urlOf, type HttpTimeouts } from "./server.js";
 import { createJobProcessor } from "./worker.js";
+import { createDeliveryRecovery, type DeliveryRecovery } from "./delivery-recovery.js";
 
 /**
  * Deliveries and trigger keys are kept this long: GitHub lets people redeliver for days. A delivery
@@ -64,6 +65,8 @@ export interface AppHandle {
   client: AgentRunClient;
   probot: Probot;
   settings: AppSettings;
+  /** The sweep that has GitHub redeliver failed webhook deliveries (null with DELIVERY_RECOVERY_INTERVAL=0). */
+  recovery: DeliveryRecovery | null;
   /** Resolves once nothing is queued, sent, watched or reported, and no delivery waits (tests, demo). */
   idle(): Promise<void>;
   /** Stops taking webhooks and jobs, lets the steps in flight settle, closes the backend. Safe to call twice. */
@@ -315,6 +318,20 @@ export async function startApp(env: Readonly<Record<string, string | undefined>>
   const url = urlOf(server);
   probot.log.info({ url, webhookPath: settings.webhookPath, app: identity.slug, backend: backend.kind }, "agent-run-bridge app listening");
 
+  // Once listening: the deliveries it has GitHub send again arrive here.
+  const recovery =
+    settings.deliveryRecoveryIntervalMs > 0
+      ? createDeliveryRecovery({
+          store,
+          leases: backend.leases,
+          appOctokit: () => probot.auth(),
+          intervalMs: settings.deliveryRecoveryIntervalMs,
+          log: probot.log.child({ name: "delivery-recovery" }),
+          ...(metrics ? { observer: metrics } : {}),
+        })
+      : null;
+  recovery?.start();
+
   return {
     url,
     webhookUrl: `${url}${settings.webhookPath}`,
@@ -325,7 +342,11 @@ export async function startApp(env: Readonly<Record<string, string | undefined>>
     client,
     probot,
     settings,
+    recovery,
     idle: () => waitUntilIdle(store, queue),
-    close: closeOnce(server, stopWork),
+    close: closeOnce(server, async () => {
+      await recovery?.stop();
+      await stopWork();
+    }),
   };
 }

@@ -162,7 +162,14 @@ export function createAppServer(parts: AppServerParts): Server {
         req,
         res,
         settings.statusToken,
-        () => collectStatus({ store: backend.store, budget: backend.budget, replica, backend: backend.kind }),
+        () =>
+          collectStatus({
+            store: backend.store,
+            budget: backend.budget,
+            replica,
+            backend: backend.kind,
+            recoveryIntervalMs: settings.deliveryRecoveryIntervalMs,
+          }),
         githubWebUrl,
       );
     if (metrics && path === settings.webhookPath) {

@@ -14,6 +14,7 @@ import { startFakeGitHub, type FakeGitHub, type FakeGitHubSeed, type FakeIssueCo
 import { FULL_NAME, OWNER, REPO, REPO_ID, issueCommentPayload, type ThreadSpec } from "./app-payloads.js";
 import { startServiceRecorder, type ServiceRecorder } from "./service-recorder.js";
 import { TEST_REDIS_URL } from "./redis.js";
+import { freePort } from "./app-process.js";
 
 /** Emulated time runs 500× faster: the default 20 s run lasts 40 ms; the engine and budgets scale alike. */
 export const SCALE = 0.002;
@@ -78,6 +79,11 @@ export interface HarnessOptions {
   enterprise?: boolean;
   /** Shorter bounds on slow requests than the App's own. */
   httpTimeouts?: StartAppOptions["httpTimeouts"];
+  /**
+   * Runs before the App starts, with the fake GitHub already delivering to the App's future
+   * webhook URL (nothing listens there yet, so every delivery fails as it does while an App is down).
+   */
+  whileAppIsDown?: (world: { github: FakeGitHub; emulator: RunningEmulator }) => Promise<void>;
 }
 
 export type AppBackendKind = "embedded" | "redis";
@@ -169,6 +175,8 @@ export function appEnv(
     DATA_DIR: dataDir,
     AGENT_RUN_TIME_SCALE: String(SCALE),
     LOG_LEVEL: process.env.APP_TEST_LOG_LEVEL ?? "fatal",
+    // Off unless a test turns it on: a sweep on start is a GitHub call in the background, and many tests assert exact request logs.
+    DELIVERY_RECOVERY_INTERVAL: "0",
     ...extra,
   };
 }
@@ -191,9 +199,22 @@ export async function startAppHarness(options: HarnessOptions = {}): Promise<App
   const dataDir = mkdtempSync(join(tmpdir(), "arb-app-"));
   const backend = options.backend ?? (process.env.APP_TEST_BACKEND as AppBackendKind | undefined) ?? "embedded";
   const backendEnv: Record<string, string> = backend === "redis" ? redisBackendEnv() : {};
+  const secret = options.env?.WEBHOOK_SECRET ?? WEBHOOK_SECRET;
+  const portEnv: Record<string, string> = {};
+  if (options.whileAppIsDown) {
+    const port = await freePort();
+    portEnv.PORT = String(port);
+    github.setWebhookTarget({ url: `http://127.0.0.1:${port}/api/github/webhooks`, secret });
+    await options.whileAppIsDown({ github, emulator });
+  }
   const gheEnv: Record<string, string> = enterprise ? { GHE_HOST: new URL(github.webUrl).host, GHE_PROTOCOL: "http" } : {};
   const app = await startApp(
-    appEnv({ url: service.url, token: emulator.token, orgId: emulator.orgId }, dataDir, { ...backendEnv, ...gheEnv, ...options.env }),
+    appEnv({ url: service.url, token: emulator.token, orgId: emulator.orgId }, dataDir, {
+      ...backendEnv,
+      ...gheEnv,
+      ...portEnv,
+      ...options.env,
+    }),
     {
       ...(enterprise ? {} : { githubBaseUrl: github.url, imageFetch: attachmentFetch(github) }),
       Octokit: TestOctokit,
@@ -201,6 +222,8 @@ export async function startAppHarness(options: HarnessOptions = {}): Promise<App
       ...(options.httpTimeouts ? { httpTimeouts: options.httpTimeouts } : {}),
     },
   );
+  // GitHub delivers to the App from now on (`github.sendWebhook`, redeliveries).
+  github.setWebhookTarget({ url: app.webhookUrl, secret });
 
   return {
     app,

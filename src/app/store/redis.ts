@@ -12,7 +12,7 @@ import {
   UPDATE_TASK,
 } from "./redis-scripts.js";
 import { EVENT_RETENTION_MS } from "./types.js";
-import type { BridgeStore, NewTask, Task, TaskOrder, TaskPatch, TaskState, ThreadId, TraceProgress } from "./types.js";
+import type { BridgeStore, DeliverySweep, NewTask, Task, TaskOrder, TaskPatch, TaskState, ThreadId, TraceProgress } from "./types.js";
 
 export interface RedisBridgeStoreOptions {
   /** Namespace of every key (`${keyPrefix}:…`): one per App deployment, shared by all its replicas. */
@@ -182,7 +182,7 @@ export class RedisBridgeStore implements BridgeStore {
     return [this.prefix, ...parts].join(":");
   }
 
-  private async claim(set: "deliveries" | "triggers", member: string): Promise<boolean> {
+  private async claim(set: "deliveries" | "triggers" | "redeliveries", member: string): Promise<boolean> {
     const now = this.now();
     return (await this.client.arbStoreClaim(this.key(set), now, now - this.claimRetentionMs, member)) === 1;
   }
@@ -193,6 +193,26 @@ export class RedisBridgeStore implements BridgeStore {
 
   async forgetDelivery(deliveryId: string): Promise<void> {
     await this.client.zrem(this.key("deliveries"), deliveryId);
+  }
+
+  async knownDeliveries(deliveryIds: readonly string[]): Promise<Set<string>> {
+    if (deliveryIds.length === 0) return new Set();
+    const scores = await this.client.zmscore(this.key("deliveries"), ...deliveryIds);
+    return new Set(deliveryIds.filter((_, index) => scores[index] !== null));
+  }
+
+  /** A sorted set of claims like the deliveries' (pruned by the claim itself past the retention): one claim across replicas. */
+  claimRedelivery(deliveryId: string): Promise<boolean> {
+    return this.claim("redeliveries", deliveryId);
+  }
+
+  async lastDeliverySweep(): Promise<DeliverySweep | null> {
+    const raw = await this.client.get(this.key("delivery-sweep"));
+    return raw === null ? null : (JSON.parse(raw) as DeliverySweep);
+  }
+
+  async recordDeliverySweep(sweep: DeliverySweep): Promise<void> {
+    await this.client.set(this.key("delivery-sweep"), JSON.stringify(sweep));
   }
 
   claimTrigger(key: string): Promise<boolean> {

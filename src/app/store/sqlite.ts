@@ -2,10 +2,12 @@ import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
 import { EVENT_RETENTION_MS } from "./types.js";
-import type { BridgeStore, NewTask, Task, TaskOrder, TaskPatch, TaskState, ThreadId, TraceProgress } from "./types.js";
+import type { BridgeStore, DeliverySweep, NewTask, Task, TaskOrder, TaskPatch, TaskState, ThreadId, TraceProgress } from "./types.js";
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS deliveries (id TEXT PRIMARY KEY, event TEXT NOT NULL, received_at INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS redelivery_claims (id TEXT PRIMARY KEY, claimed_at INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS delivery_sweeps (id INTEGER PRIMARY KEY CHECK (id = 1), sweep TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS trigger_keys (key TEXT PRIMARY KEY, claimed_at INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS tasks (
   id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -216,6 +218,29 @@ export class SqliteBridgeStore implements BridgeStore {
     this.db.prepare("DELETE FROM deliveries WHERE id = ?").run(deliveryId);
   }
 
+  async knownDeliveries(deliveryIds: readonly string[]): Promise<Set<string>> {
+    const known = new Set<string>();
+    const lookup = this.db.prepare("SELECT 1 FROM deliveries WHERE id = ?").pluck();
+    for (const id of deliveryIds) if (lookup.get(id) !== undefined) known.add(id);
+    return known;
+  }
+
+  async claimRedelivery(deliveryId: string): Promise<boolean> {
+    const info = this.db.prepare("INSERT OR IGNORE INTO redelivery_claims (id, claimed_at) VALUES (?, ?)").run(deliveryId, this.now());
+    return info.changes === 1;
+  }
+
+  async lastDeliverySweep(): Promise<DeliverySweep | null> {
+    const row = this.db.prepare("SELECT sweep FROM delivery_sweeps WHERE id = 1").pluck().get() as string | undefined;
+    return row === undefined ? null : (JSON.parse(row) as DeliverySweep);
+  }
+
+  async recordDeliverySweep(sweep: DeliverySweep): Promise<void> {
+    this.db
+      .prepare("INSERT INTO delivery_sweeps (id, sweep) VALUES (1, ?) ON CONFLICT(id) DO UPDATE SET sweep = excluded.sweep")
+      .run(JSON.stringify(sweep));
+  }
+
   async releaseTrigger(key: string): Promise<void> {
     this.db.prepare("DELETE FROM trigger_keys WHERE key = ?").run(key);
   }
@@ -229,6 +254,7 @@ export class SqliteBridgeStore implements BridgeStore {
     const cutoff = this.now() - olderThanMs;
     this.db.prepare("DELETE FROM deliveries WHERE received_at < ?").run(cutoff);
     this.db.prepare("DELETE FROM trigger_keys WHERE claimed_at < ?").run(cutoff);
+    this.db.prepare("DELETE FROM redelivery_claims WHERE claimed_at < ?").run(cutoff);
     this.db.prepare("DELETE FROM tasks WHERE state IN ('done', 'abandoned') AND updated_at < ?").run(cutoff);
     this.db.prepare("DELETE FROM events WHERE at < ?").run(Math.min(cutoff, this.now() - EVENT_RETENTION_MS));
   }

@@ -88,6 +88,20 @@ export type NewTask = Pick<
 
 export type TaskOrder = "oldest" | "newest";
 
+/** What the last completed delivery recovery sweep did (src/app/delivery-recovery.ts), for the next sweep and the status page. */
+export interface DeliverySweep {
+  startedAt: number;
+  finishedAt: number;
+  /** Deliveries whose attempts had all failed, seen since the previous sweep. */
+  found: number;
+  /** Of those, how many GitHub was asked to deliver again. */
+  redelivered: number;
+  /** The others, by reason (succeeded_later, already_stored, too_old, already_claimed, request_failed). */
+  skipped: Record<string, number>;
+  /** False when the page limit stopped the listing before it reached the previous sweep. */
+  complete: boolean;
+}
+
 /** Spend-guard events are kept this long at least: the longest window is a day. */
 export const EVENT_RETENTION_MS = 2 * 24 * 60 * 60_000;
 
@@ -101,6 +115,13 @@ export interface BridgeStore {
   markDelivery(deliveryId: string, event: string): Promise<boolean>;
   /** Forgets a delivery that could not be queued, so a redelivery is handled. */
   forgetDelivery(deliveryId: string): Promise<void>;
+  /** Which of these delivery ids the App stored itself (through `markDelivery`, not forgotten since). */
+  knownDeliveries(deliveryIds: readonly string[]): Promise<Set<string>>;
+  /** True the first time a delivery's GUID is claimed for a redelivery request: one request per GUID per deployment. */
+  claimRedelivery(deliveryId: string): Promise<boolean>;
+  /** The last completed delivery recovery sweep, shared by every replica. */
+  lastDeliverySweep(): Promise<DeliverySweep | null>;
+  recordDeliverySweep(sweep: DeliverySweep): Promise<void>;
   /** True the first time a trigger key (e.g. a comment id, or repo + head SHA) is claimed. */
   claimTrigger(key: string): Promise<boolean>;
   /** Gives a claimed trigger key back after handling it failed before anything was stored. */

@@ -26,6 +26,13 @@ import type { RouteContext } from "./routes/context.js";
 import { registerIssueRoutes } from "./routes/issues.js";
 import { registerPullRoutes } from "./routes/pulls.js";
 import { registerRepositoryRoutes } from "./routes/repos.js";
+import {
+  createWebhookSender,
+  registerHookDeliveryRoutes,
+  type FakeHookDelivery,
+  type HookDeliverySeed,
+  type WebhookTarget,
+} from "./webhooks.js";
 import { applySeed, createFakeState, findRepository, type FakeGitHubSeed, type FakeGitHubState, type FakeIssueComment } from "./state.js";
 
 export interface FakeGitHubOptions {
@@ -83,6 +90,16 @@ export interface FakeGitHub {
   /** Stores an image and returns its URL on the fake (usable in comment bodies). */
   addAttachment(bytes: Uint8Array, contentType: string, options?: { private?: boolean; id?: string }): string;
   attachmentUrl(id: string): string;
+  /** Every webhook delivery attempt GitHub made (sent or recorded), in the order made. */
+  readonly hookDeliveries: readonly FakeHookDelivery[];
+  /** Where deliveries go (the App's webhook URL) and the secret they are signed with; null: nowhere (every attempt fails). */
+  setWebhookTarget(target: WebhookTarget | null): void;
+  /** GitHub delivers an event to the target: signed, recorded with the App's answer (status_code 0 when unreachable). */
+  sendWebhook(event: string, payload: object, options?: { guid?: string }): Promise<FakeHookDelivery>;
+  /** Puts a past attempt in the delivery log without sending it. */
+  recordHookDelivery(seed: HookDeliverySeed): FakeHookDelivery;
+  /** Resolves once every delivery sent so far, redeliveries included, has been answered. */
+  webhooksSettled(): Promise<void>;
   /** The comments currently on an issue or pull request, oldest first. */
   commentsOn(repo: string, issueNumber: number): FakeIssueComment[];
   close(): Promise<void>;
@@ -203,6 +220,8 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
   registerCheckRoutes(app, ctx);
   registerAttachmentRoutes(app, ctx);
   if (enterprise) registerGraphqlRoute(app, ctx);
+  const webhooks = createWebhookSender(state);
+  registerHookDeliveryRoutes(app, { state, api: () => ctx.api }, webhooks);
 
   await app.listen({ port: options.port ?? 0, host: "127.0.0.1" });
   const { port } = app.server.address() as AddressInfo;
@@ -259,6 +278,13 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
       return attachmentUrl(id);
     },
     attachmentUrl,
+    hookDeliveries: webhooks.deliveries,
+    setWebhookTarget: (target) => {
+      webhooks.target = target;
+    },
+    sendWebhook: (event, payload, sendOptions) => webhooks.send(event, payload, sendOptions),
+    recordHookDelivery: (seed) => webhooks.record(seed),
+    webhooksSettled: () => webhooks.settled(),
     commentsOn: (repo, issueNumber) => {
       const repository = findRepository(state, repo);
       if (!repository) return [];

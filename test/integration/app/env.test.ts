@@ -85,6 +85,19 @@ describe("parseAppEnv", () => {
     expect(problems({ ...complete(), REDACT_PATTERNS: "(hunter2" }).message).not.toContain("hunter2");
   });
 
+  it("reads DELIVERY_RECOVERY_INTERVAL: 5 minutes by default, 0 turns recovery off, a bad value is named", () => {
+    expect(parseAppEnv(complete()).deliveryRecoveryIntervalMs).toBe(300_000);
+    expect(parseAppEnv({ ...complete(), DELIVERY_RECOVERY_INTERVAL: "0" }).deliveryRecoveryIntervalMs).toBe(0);
+    expect(parseAppEnv({ ...complete(), DELIVERY_RECOVERY_INTERVAL: "90s" }).deliveryRecoveryIntervalMs).toBe(90_000);
+    expect(parseAppEnv({ ...complete(), DELIVERY_RECOVERY_INTERVAL: "1H" }).deliveryRecoveryIntervalMs).toBe(3_600_000);
+    expect(parseAppEnv({ ...complete(), DELIVERY_RECOVERY_INTERVAL: "120" }).deliveryRecoveryIntervalMs).toBe(120_000);
+    for (const bad of ["five minutes", "-5m", "500ms"]) {
+      expect(() => parseAppEnv({ ...complete(), DELIVERY_RECOVERY_INTERVAL: bad })).toThrow(
+        `DELIVERY_RECOVERY_INTERVAL (must be 0 to turn recovery off, or a duration of at least 1s such as 5m, 90s or 1h; got "${bad}")`,
+      );
+    }
+  });
+
   it("reads GHE_HOST/GHE_PROTOCOL, the key as written in .env files (\\n) or base64, or from PRIVATE_KEY_PATH", () => {
     const pem = testPrivateKey();
     expect(parseAppEnv({ ...complete(), GHE_HOST: "github.example.com" }).githubBaseUrl).toBe("https://github.example.com/api/v3");
