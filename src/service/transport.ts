@@ -29,8 +29,22 @@ export interface SendOptions extends CallOptions {
   idempotent: boolean;
 }
 
-/** Without Retry-After, an unexplained 429 is waited out for the documented window. */
 const DEFAULT_CALL_DEADLINE_MS = 10 * 60_000;
+
+/** The shortest pause after a 429 without Retry-After, in real seconds (scaled with the windows). */
+const RATE_LIMIT_BACKOFF_FLOOR_MS = 2_000;
+
+/**
+ * The pause after the `refusals`-th 429 in a row of one call when the service gave no Retry-After:
+ * a random time from a couple of seconds up to a ceiling that doubles with each refusal and stops at
+ * the window. A full window would waste most of it (the oldest request usually leaves it sooner),
+ * and the jitter keeps callers refused together from coming back together.
+ */
+export function rateLimitBackoffMs(refusals: number, windowMs: number, timeScale: number, random: () => number = Math.random): number {
+  const floor = Math.min(windowMs, RATE_LIMIT_BACKOFF_FLOOR_MS * timeScale);
+  const ceiling = Math.min(windowMs, floor * 2 ** Math.max(1, refusals));
+  return Math.round(floor + random() * (ceiling - floor));
+}
 
 /** Connection-level failures that happen before a request can reach the service. */
 const NOT_SENT_CODES = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "UND_ERR_CONNECT_TIMEOUT", "EHOSTUNREACH", "ENETUNREACH"]);
@@ -67,10 +81,17 @@ export class ServiceTransport {
     const deadline = options.deadline ?? Date.now() + DEFAULT_CALL_DEADLINE_MS;
     const url = serviceUrl(this.settings.baseUrl, path, options.query);
 
+    let refusals = 0;
     const attempt = async (): Promise<unknown> => {
-      await budget.acquire(options.kind, { signal: options.signal, deadline });
+      const slot = await budget.acquire(options.kind, { signal: options.signal, deadline });
       await options.beforeSend?.();
-      return this.sendOnce(method, path, url, options);
+      try {
+        return await this.sendOnce(method, path, url, options);
+      } catch (error) {
+        // The service did not count a call it refused: neither do we.
+        if (error instanceof RateLimitError) budget.giveBack(slot);
+        throw error;
+      }
     };
 
     return pRetry(attempt, {
@@ -83,10 +104,12 @@ export class ServiceTransport {
       signal: options.signal,
       onFailedAttempt: async ({ error }) => {
         if (error instanceof RateLimitError) {
-          // Honour Retry-After; without it, wait out the documented window. Shared through the budget.
+          // Honour Retry-After; without it, back off with jitter (rateLimitBackoffMs). Shared through the budget.
+          refusals++;
           const windows = defaultWindows(timeScale);
           const windowMs = options.kind === "create" ? windows.create.durationMs : windows.shared.durationMs;
-          const waitMs = error.retryAfterSeconds !== undefined ? error.retryAfterSeconds * 1000 : windowMs;
+          const waitMs =
+            error.retryAfterSeconds !== undefined ? error.retryAfterSeconds * 1000 : rateLimitBackoffMs(refusals, windowMs, timeScale);
           if (Date.now() + waitMs > deadline) throw error;
           budget.pause(options.kind === "create" ? "create" : "read", waitMs);
         }
