@@ -4,12 +4,15 @@
  */
 import * as core from "@actions/core";
 import { DEFAULT_REPO_CONFIG } from "../config/schema.js";
+import type { CancelSignal } from "./cancellation.js";
+import { JobCheckpoint } from "./checkpoint.js";
 import type { HeadStart } from "./head-start.js";
 import { rawInput, type Env } from "./inputs.js";
 import { main, type StepResult } from "./main.js";
 
 export type { StepResult };
 import { OUTPUT_NAMES, outputsFor, renderJobSummary } from "./report.js";
+import { cancelStep } from "./steps/cancel.js";
 import { errorMessage } from "./steps/step.js";
 
 export interface RunOptions {
@@ -19,6 +22,8 @@ export interface RunOptions {
   now?: () => number;
   /** The GitHub reads the entry sent before loading this (see head-start.ts). */
   headStart?: HeadStart | null;
+  /** Resolves when the runner cancels the job (index.ts listens for its signals): the step then ends with its last word. */
+  cancelled?: Promise<CancelSignal>;
 }
 
 /** Runs the step and reports it; resolves when everything is written (never rejects). */
@@ -29,8 +34,14 @@ export async function runAction(options: RunOptions = {}): Promise<StepResult> {
     const secret = rawInput(env, name);
     if (secret) core.setSecret(secret);
   }
-  const result = await main(env, options.now ?? Date.now, options.headStart ?? null);
+  const checkpoint = new JobCheckpoint((name, value) => core.saveState(name, value));
+  const running = main(env, options.now ?? Date.now, options.headStart ?? null, checkpoint);
+  const result = options.cancelled
+    ? await Promise.race([running, options.cancelled.then((signal) => cancelStep(checkpoint, signal))])
+    : await running;
   await report(result, env);
+  // A cancelled step's comment may still need the post step (its edit can have failed); it reads the comment first.
+  if (result.outcome.kind !== "cancelled") checkpoint.finish();
   return result;
 }
 

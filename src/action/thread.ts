@@ -24,6 +24,10 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export class ThreadReporter {
   private tracking: PostedComment | null = null;
+  /** Set by `seal`: the tracking comment has its last word. */
+  private sealed = false;
+  /** Every tracking write not yet settled. */
+  private inFlight: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly octokit: GitHubClient,
@@ -68,9 +72,27 @@ export class ThreadReporter {
 
   /**
    * Posts the tracking comment the first time, edits it afterwards (re-posting it if someone deleted
-   * it). The body is rendered only when there is a thread to write it to.
+   * it). The body is rendered only when there is a thread to write it to. Nothing is written once sealed.
    */
-  async track(render: () => string): Promise<PostedComment | null> {
+  track(render: () => string): Promise<PostedComment | null> {
+    if (this.sealed) return Promise.resolve(this.tracking);
+    return this.write(render);
+  }
+
+  /** The tracking comment's last word (a cancelled job): written after every write in flight, and nothing after it. */
+  async seal(render: () => string): Promise<PostedComment | null> {
+    this.sealed = true;
+    await this.inFlight;
+    return this.write(render);
+  }
+
+  private write(render: () => string): Promise<PostedComment | null> {
+    const written = this.writeTracking(render);
+    this.inFlight = Promise.all([this.inFlight, written.catch(() => undefined)]);
+    return written;
+  }
+
+  private async writeTracking(render: () => string): Promise<PostedComment | null> {
     if (this.threadNumber === null) return null;
     const number = this.threadNumber;
     const body = render();
