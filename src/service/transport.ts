@@ -5,7 +5,7 @@
  * 5xx, a network failure or a timeout, creates and resumes only when the service certainly did not act.
  */
 import pRetry from "p-retry";
-import { defaultWindows, type BudgetKind } from "./budget.js";
+import { defaultWindows, type BudgetKind, type BudgetSlot } from "./budget.js";
 import type { CallOptions, ClientSettings } from "./client-options.js";
 import {
   AgentRunError,
@@ -82,16 +82,12 @@ export class ServiceTransport {
     const url = serviceUrl(this.settings.baseUrl, path, options.query);
 
     let refusals = 0;
+    let slot: BudgetSlot | null = null;
     const attempt = async (): Promise<unknown> => {
-      const slot = await budget.acquire(options.kind, { signal: options.signal, deadline });
+      slot = null;
+      slot = await budget.acquire(options.kind, { signal: options.signal, deadline });
       await options.beforeSend?.();
-      try {
-        return await this.sendOnce(method, path, url, options);
-      } catch (error) {
-        // The service did not count a call it refused: neither do we.
-        if (error instanceof RateLimitError) budget.giveBack(slot);
-        throw error;
-      }
+      return this.sendOnce(method, path, url, options);
     };
 
     return pRetry(attempt, {
@@ -110,8 +106,13 @@ export class ServiceTransport {
           const windowMs = options.kind === "create" ? windows.create.durationMs : windows.shared.durationMs;
           const waitMs =
             error.retryAfterSeconds !== undefined ? error.retryAfterSeconds * 1000 : rateLimitBackoffMs(refusals, windowMs, timeScale);
-          if (Date.now() + waitMs > deadline) throw error;
-          budget.pause(options.kind === "create" ? "create" : "read", waitMs);
+          const withinDeadline = Date.now() + waitMs <= deadline;
+          if (withinDeadline) budget.pause(options.kind === "create" ? "create" : "read", waitMs);
+          // The service did not count a call it refused: neither do we. Given back after the pause, so
+          // that the freed slot does not send the next caller straight into the same full window.
+          if (slot) budget.giveBack(slot);
+          slot = null;
+          if (!withinDeadline) throw error;
         }
       },
       // A 429 is the service pacing us, not a failure: it does not use up a retry (the deadline bounds it).

@@ -65,4 +65,19 @@ describe("a 429 over HTTP", () => {
     expect(server.requests).toHaveLength(3);
     expect((await budget.usage()).create.used).toBe(2);
   });
+
+  it("the slot given back waits out the pause: the next create in line is not sent into the same full window", async () => {
+    const server = await serve([refusal, { status: 200, body: run(1) }]);
+    // One create per minute on the client's side: the second create waits for the slot the first gives back.
+    const budget = createInProcessBudget({ windows: { create: { points: 1, durationMs: 60_000 } }, marginMs: 0 });
+    // Scale 0.05: the pause after the refusal is at least 100 ms.
+    const client = new AgentRunClient({ baseUrl: server.url, token: "t", orgId: 1, timeScale: 0.05, budget });
+    const first = client.createRun({ prompt: "first" }, { deadline: Date.now() + 2_000 });
+    const second = client.createRun({ prompt: "second" });
+    expect((await second).id).toBe(1);
+    // The refused create's retry finds the slot taken by the one in line, for a minute.
+    await expect(first).rejects.toThrow(/rate budget/);
+    expect(server.requests).toHaveLength(2);
+    expect(server.requests[1]!.at - server.requests[0]!.at).toBeGreaterThanOrEqual(95);
+  });
 });
