@@ -28,6 +28,8 @@ export class ThreadReporter {
   private sealed = false;
   /** Every tracking write not yet settled. */
   private inFlight: Promise<unknown> = Promise.resolve();
+  /** The tracking comment's body as last written. */
+  private lastBody: string | null = null;
 
   constructor(
     private readonly octokit: GitHubClient,
@@ -79,11 +81,15 @@ export class ThreadReporter {
     return this.write(render);
   }
 
-  /** The tracking comment's last word (a cancelled job): written after every write in flight, and nothing after it. */
-  async seal(render: () => string): Promise<PostedComment | null> {
+  /**
+   * The tracking comment's last word (a cancelled job): rendered from the body last written once every
+   * write in flight has landed (null: that body stays, e.g. a result that made it), and nothing after it.
+   */
+  async seal(render: (lastBody: string | null) => string | null): Promise<PostedComment | null> {
     this.sealed = true;
     await this.inFlight;
-    return this.write(render);
+    const body = render(this.lastBody);
+    return body === null ? this.tracking : this.write(() => body);
   }
 
   private write(render: () => string): Promise<PostedComment | null> {
@@ -100,6 +106,7 @@ export class ThreadReporter {
     if (current) {
       try {
         const updated = await this.retrying(() => updateComment(this.octokit, this.repo, current.id, body));
+        this.lastBody = body;
         return (this.tracking = { id: updated.id, url: updated.htmlUrl });
       } catch (error) {
         if (!(error instanceof GitHubNotFoundError)) {
@@ -112,7 +119,10 @@ export class ThreadReporter {
     const posted: IssueComment | null = await this.attempt("post the tracking comment", () =>
       createComment(this.octokit, this.repo, number, body),
     );
-    if (posted) this.tracking = { id: posted.id, url: posted.htmlUrl };
+    if (posted) {
+      this.tracking = { id: posted.id, url: posted.htmlUrl };
+      this.lastBody = body;
+    }
     return this.tracking;
   }
 

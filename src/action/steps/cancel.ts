@@ -4,7 +4,8 @@
  * nothing is written after it), and the outcome carries what the outputs can say.
  */
 import * as core from "@actions/core";
-import { renderCancelledComment } from "../../core/render/cancelled.js";
+import { parseMarker } from "../../core/markers/read.js";
+import { isWorkingMarker, renderCancelledComment } from "../../core/render/cancelled.js";
 import type { AgentRun } from "../../service/wire.js";
 import type { CancelSignal } from "../cancellation.js";
 import type { JobCheckpoint } from "../checkpoint.js";
@@ -22,7 +23,12 @@ export async function cancelStep(checkpoint: JobCheckpoint, signal: CancelSignal
   const run = watching.run ?? (await answerWithin(watching.sending, SENDING_GRACE_MS));
   const marker = run ? { ...watching.marker, runId: run.id } : watching.marker;
   const webUrl = run?.web_url ?? null;
-  const comment = await watching.thread.seal(() => renderCancelledComment({ marker, webUrl, triggerPhrase: watching.triggerPhrase }));
+  // A result (or a stop) that landed meanwhile is the thread's last word: it stays.
+  const comment = await watching.thread.seal((lastBody) =>
+    lastBody === null || isWorkingMarker(parseMarker(lastBody))
+      ? renderCancelledComment({ marker, webUrl, triggerPhrase: watching.triggerPhrase })
+      : null,
+  );
   const message = run
     ? `The job was cancelled (${signal}); agent run ${run.id} goes on${webUrl ? ` at ${webUrl}` : ""}: reply in the thread to continue it.`
     : `The job was cancelled (${signal}) before the run was started.`;
