@@ -4,7 +4,7 @@
  *
  *   npm run bench               print the table
  *   npm run bench -- --write    print it and update BENCHMARKS.md
- *   npm run bench -- logs memory   only these (by name: cold-start, import, polling, burst, replicas, logs, memory, store, pacing, attachments, unsigned-post)
+ *   npm run bench -- logs memory   only these (by name: cold-start, import, polling, burst, replicas, restart, logs, memory, store, pacing, attachments, unsigned-post)
  */
 import { writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
@@ -20,6 +20,7 @@ import { runMemoryBenchmark } from "./memory.js";
 import { runPacingBenchmark } from "./pacing.js";
 import { runPollingBenchmark } from "./polling.js";
 import { runReplicasBenchmark } from "./replicas.js";
+import { runRestartBenchmark } from "./restart.js";
 import { runStoreBenchmark } from "./store.js";
 import { runUnsignedPostBenchmark } from "./unsigned-post.js";
 
@@ -29,6 +30,7 @@ export const BENCHMARKS: ReadonlyArray<{ name: string; title: string; run: () =>
   { name: "polling", title: "polling", run: () => runPollingBenchmark() },
   { name: "burst", title: "burst", run: () => runBurstBenchmark() },
   { name: "replicas", title: "replicas", run: () => runReplicasBenchmark() },
+  { name: "restart", title: "restart", run: () => runRestartBenchmark() },
   { name: "logs", title: "logs", run: () => runLogsBenchmark() },
   { name: "memory", title: "memory", run: () => runMemoryBenchmark() },
   { name: "store", title: "store", run: () => runStoreBenchmark() },

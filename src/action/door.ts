@@ -8,7 +8,7 @@
  */
 import * as core from "@actions/core";
 import { MARKER_SIGNATURE_LENGTH, withMarkerSignature, type MarkerSigner } from "../core/markers/signature.js";
-import { createRedactor, type Redactor } from "../core/redact.js";
+import { compileRedactPatterns, createRedactor, splitRedactPatterns, type Redactor } from "../core/redact.js";
 import { redactToFit, type CommentBody } from "../core/render/fit.js";
 import type { GitHubClient, RepoRef } from "../github/client.js";
 import { createComment, updateComment, type IssueComment } from "../github/comments.js";
@@ -16,7 +16,23 @@ import { JOB_SUMMARY_MAX_BYTES, OUTPUT_NAMES, outputsFor, renderJobSummary, type
 
 export type { CommentBody };
 
+import { rawInput, type Env } from "./raw-inputs.js";
+
 let redactor: Redactor = createRedactor();
+
+/**
+ * A step's redaction (the main step's and the post step's): the built-in rules, the two tokens by
+ * value, and `redact-patterns` (a bad pattern is left out here; readInputs reports it and the main
+ * step fails before writing anything).
+ */
+export function stepRedactor(env: Env): Redactor {
+  const secrets = [
+    { value: rawInput(env, "api-token"), label: "API token" },
+    { value: rawInput(env, "github-token"), label: "GitHub token" },
+  ];
+  const { patterns } = compileRedactPatterns(splitRedactPatterns(rawInput(env, "redact-patterns")));
+  return createRedactor({ secrets, patterns });
+}
 let signer: MarkerSigner | undefined;
 
 /** Sets what this process redacts (the built-in rules until then). */

@@ -37,7 +37,9 @@ export type ActionOutcome =
       startedAt: number;
       endedAt: number;
     }
-  | { kind: "error"; message: string; run: AgentRun | null; resumed: boolean; comment: PostedComment | null };
+  | { kind: "error"; message: string; run: AgentRun | null; resumed: boolean; comment: PostedComment | null }
+  /** The job was cancelled (or hit its `timeout-minutes`) while the step worked; the run, if any, goes on. */
+  | { kind: "cancelled"; signal: string; run: AgentRun | null; resumed: boolean; comment: PostedComment | null };
 
 export interface PostedComment {
   id: number;
@@ -97,7 +99,8 @@ export function outputsFor(outcome: ActionOutcome, redact: (text: string) => str
     case "stopped":
       return { ...EMPTY_OUTPUTS, "comment-id": outcome.comment ? String(outcome.comment.id) : "" };
     case "run":
-    case "error": {
+    case "error":
+    case "cancelled": {
       const run = outcome.run;
       return {
         "run-id": run ? String(run.id) : "",
@@ -196,6 +199,19 @@ export function renderJobSummary(outcome: ActionOutcome, context: SummaryContext
         sanitizeMarkdown(outcome.message, { triggerPhrase: context.triggerPhrase }),
       ];
       if (outcome.run?.web_url) lines.push("", renderLink("Open the run", outcome.run.web_url));
+      const where = [thread, commentLink(outcome.comment)].filter(Boolean).join(" · ");
+      if (where) lines.push("", where);
+      return `${lines.join("\n")}\n`;
+    }
+    case "cancelled": {
+      const run = outcome.run;
+      const lines = [`## ⏹️ The job was cancelled${run ? `; agent run #${run.id} goes on` : ""}`, ""];
+      lines.push(
+        run
+          ? `The step stopped watching when the runner sent ${outcome.signal}. The service has no cancel call: the run keeps working. Reply with ${inlineCode(`${context.triggerPhrase.trim()} <instructions>`, { maxLength: 100 })} in the thread to continue it.`
+          : `The step was stopped (${outcome.signal}) before a run was started; nothing was sent to the service.`,
+      );
+      if (run?.web_url) lines.push("", renderLink("Open the run", run.web_url));
       const where = [thread, commentLink(outcome.comment)].filter(Boolean).join(" · ");
       if (where) lines.push("", where);
       return `${lines.join("\n")}\n`;

@@ -4,13 +4,15 @@
  */
 import * as core from "@actions/core";
 import { DEFAULT_REPO_CONFIG } from "../config/schema.js";
-import { compileRedactPatterns, createRedactor, splitRedactPatterns, type Redactor } from "../core/redact.js";
-import { failStep, log, openDoor, writeJobSummary, writeOutputs } from "./door.js";
+import { failStep, log, openDoor, stepRedactor, writeJobSummary, writeOutputs } from "./door.js";
+import type { CancelSignal } from "./cancellation.js";
+import { JobCheckpoint } from "./checkpoint.js";
 import type { HeadStart } from "./head-start.js";
 import { rawInput, type Env } from "./inputs.js";
 import { main, type StepResult } from "./main.js";
 
 export type { StepResult };
+import { cancelStep } from "./steps/cancel.js";
 import { errorMessage } from "./steps/step.js";
 
 export interface RunOptions {
@@ -20,6 +22,8 @@ export interface RunOptions {
   now?: () => number;
   /** The GitHub reads the entry sent before loading this (see head-start.ts). */
   headStart?: HeadStart | null;
+  /** Resolves when the runner cancels the job (index.ts listens for its signals): the step then ends with its last word. */
+  cancelled?: Promise<CancelSignal>;
 }
 
 /** Runs the step and reports it; resolves when everything is written (never rejects). */
@@ -31,22 +35,15 @@ export async function runAction(options: RunOptions = {}): Promise<StepResult> {
     if (secret) core.setSecret(secret);
   }
   openDoor(stepRedactor(env));
-  const result = await main(env, options.now ?? Date.now, options.headStart ?? null);
+  const checkpoint = new JobCheckpoint((name, value) => core.saveState(name, value));
+  const running = main(env, options.now ?? Date.now, options.headStart ?? null, checkpoint);
+  const result = options.cancelled
+    ? await Promise.race([running, options.cancelled.then((signal) => cancelStep(checkpoint, signal))])
+    : await running;
   await report(result, env);
+  // A cancelled step's comment may still need the post step (its edit can have failed); it reads the comment first.
+  if (result.outcome.kind !== "cancelled") checkpoint.finish();
   return result;
-}
-
-/**
- * The step's redaction: the built-in rules, the two tokens by value, and `redact-patterns` (a bad
- * pattern is left out here; readInputs reports it and the step fails before writing anything).
- */
-function stepRedactor(env: Env): Redactor {
-  const secrets = [
-    { value: rawInput(env, "api-token"), label: "API token" },
-    { value: rawInput(env, "github-token"), label: "GitHub token" },
-  ];
-  const { patterns } = compileRedactPatterns(splitRedactPatterns(rawInput(env, "redact-patterns")));
-  return createRedactor({ secrets, patterns });
 }
 
 async function report(result: StepResult, env: Env): Promise<void> {

@@ -60,10 +60,10 @@ export async function openBackend(settings: AppSettings, options: BackendOptions
   const retry = { baseDelayMs: Math.max(20, 2_000 * settings.timeScale), ...options.retry };
   if (!settings.redisUrl) {
     // Loaded only here, like Redis below: replicas over Redis never need SQLite's native build.
-    const [{ SqliteBridgeStore }, { SqliteWorkQueue }] = await loadOptional(
+    const [{ SqliteBridgeStore }, { SqliteWorkQueue }, { SqliteBudgetLedger }] = await loadOptional(
       "The App without REDIS_URL (its state in SQLite under DATA_DIR)",
       ["better-sqlite3"],
-      () => Promise.all([import("./store/sqlite.js"), import("./queue/sqlite.js")]),
+      () => Promise.all([import("./store/sqlite.js"), import("./queue/sqlite.js"), import("./store/sqlite-budget.js")]),
     );
     const store = new SqliteBridgeStore(join(settings.dataDir, "bridge.sqlite"));
     return {
@@ -72,7 +72,8 @@ export async function openBackend(settings: AppSettings, options: BackendOptions
       queue: new SqliteWorkQueue(store.database, { retry }),
       locks: createInProcessLocks(),
       leases: createSqliteLeases(store.database),
-      budget: createInProcessBudget({ timeScale: settings.timeScale }),
+      // In the same file as the state: a restarted process knows what its predecessor spent.
+      budget: createInProcessBudget({ timeScale: settings.timeScale, ledger: new SqliteBudgetLedger(store.database) }),
       redis: null,
       keyPrefix: deploymentPrefix(settings),
       close: () => store.close(),

@@ -4,7 +4,7 @@
  * the GITHUB_OUTPUT / GITHUB_STEP_SUMMARY files the step writes to. Two ways to run it:
  *
  * - `runActionInProcess`: runner.ts's `runAction()` in the test's process (fast; @actions/core writes to the
- *   files named by process.env, so those two variables are set there too);
+ *   files named by process.env, so those variables (and GITHUB_STATE) are set there too);
  * - `runBundledAction`: the committed `dist/index.js` in a child process under a given Node binary.
  */
 import { createMarkerSigner } from "../../src/action/marker-signer.js";
@@ -471,9 +471,10 @@ export async function startActionHarness(
         extra: { AGENT_RUN_POLL_INTERVAL: TEST_POLL_INTERVAL, ...spec.extra },
       });
       writeFileSync(sharedSummary, "");
-      const saved = { output: process.env.GITHUB_OUTPUT, summary: process.env.GITHUB_STEP_SUMMARY };
+      const saved = { output: process.env.GITHUB_OUTPUT, summary: process.env.GITHUB_STEP_SUMMARY, state: process.env.GITHUB_STATE };
       process.env.GITHUB_OUTPUT = files.outputPath;
       process.env.GITHUB_STEP_SUMMARY = sharedSummary;
+      process.env.GITHUB_STATE = env.GITHUB_STATE;
       try {
         const stepEnvironment = { ...env, GITHUB_STEP_SUMMARY: sharedSummary };
         const headStart = (spec.headStart ?? startHeadStart)(stepEnvironment);
@@ -484,6 +485,7 @@ export async function startActionHarness(
         process.exitCode = undefined;
         restoreEnv("GITHUB_OUTPUT", saved.output);
         restoreEnv("GITHUB_STEP_SUMMARY", saved.summary);
+        restoreEnv("GITHUB_STATE", saved.state);
       }
     },
     async close() {

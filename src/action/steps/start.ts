@@ -8,7 +8,9 @@ import type { RunMarker } from "../../core/markers/schema.js";
 import { reactionForPhase } from "../../core/render/reactions.js";
 import { renderServiceError } from "../../core/render/replies.js";
 import { renderTrackingComment, type TrackingPhase } from "../../core/render/tracking.js";
+import type { RepoRef } from "../../github/client.js";
 import type { AgentRun } from "../../service/wire.js";
+import type { JobCheckpoint, WatchedRun } from "../checkpoint.js";
 import { readCurrentStep, watchRun } from "../runs.js";
 import { StopWatch, stopCheckIntervalMs } from "../stop-watch.js";
 import type { ThreadReporter } from "../thread.js";
@@ -16,23 +18,45 @@ import type { Start } from "./decide.js";
 import { fail, type Step, type StepResult } from "./step.js";
 import { log } from "../door.js";
 
-/** The run as this step knows it: what its tracking comment is written from. */
-export class TrackedRun {
+/** The run as this step knows it: what its tracking comment is written from, and what a cancelled job finishes it with. */
+export class TrackedRun implements WatchedRun {
   marker: RunMarker;
   run: AgentRun | null = null;
+  sending: Promise<AgentRun> | null = null;
 
   constructor(
     private readonly step: Step,
     readonly start: Start,
     readonly thread: ThreadReporter,
     readonly config: RepoConfig,
+    private readonly checkpoint: JobCheckpoint | null = null,
   ) {
     this.marker = start.marker;
+    checkpoint?.watch(this);
+  }
+
+  get repo(): RepoRef | null {
+    return this.step.repo;
+  }
+
+  get triggerPhrase(): string {
+    return this.config.trigger_phrase;
+  }
+
+  get resumed(): boolean {
+    return this.start.resumed;
+  }
+
+  /** The run the service answered with: named in the marker, and saved for a post step. */
+  started(run: AgentRun): void {
+    this.run = run;
+    this.marker = { ...this.marker, runId: run.id };
+    this.checkpoint?.save(this);
   }
 
   /** Rewrites the tracking comment in a phase (the result is written by finish.ts). */
-  track(phase: TrackingPhase, webUrl: string | null, currentStep?: Awaited<ReturnType<typeof readCurrentStep>>): Promise<unknown> {
-    return this.thread.track(() =>
+  async track(phase: TrackingPhase, webUrl: string | null, currentStep?: Awaited<ReturnType<typeof readCurrentStep>>): Promise<unknown> {
+    const written = await this.thread.track(() =>
       renderTrackingComment({
         marker: this.marker,
         webUrl,
@@ -44,6 +68,8 @@ export class TrackedRun {
         orgDefaultRepository: this.start.orgDefaultRepository,
       }),
     );
+    this.checkpoint?.save(this);
+    return written;
   }
 }
 
@@ -88,9 +114,9 @@ export async function startRun(step: Step, tracked: TrackedRun, stopWatch: StopW
   }
   if (await stopWatch?.check()) return stoppedBeforeStart(thread);
 
-  const run = await start.send();
-  tracked.run = run;
-  tracked.marker = { ...tracked.marker, runId: run.id };
+  tracked.sending = start.send();
+  const run = await tracked.sending;
+  tracked.started(run);
   log.info(`Agent run ${run.id} ${start.resumed ? "resumed" : "started"}: ${run.web_url ?? "(no web URL)"}`);
   if (!(await stopWatch?.check())) await tracked.track(start.resumed ? "resuming" : "starting", run.web_url ?? null);
   return { kind: "started", run };

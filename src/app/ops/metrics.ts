@@ -216,9 +216,11 @@ export function observedBudget(inner: RateBudget, onWaited: (kind: BudgetKind, s
   return {
     async acquire(kind, acquireOptions) {
       const started = performance.now();
-      await inner.acquire(kind, acquireOptions);
+      const slot = await inner.acquire(kind, acquireOptions);
       onWaited(kind, (performance.now() - started) / 1000);
+      return slot;
     },
+    giveBack: (slot) => inner.giveBack(slot),
     waiting: (kind) => inner.waiting(kind),
     pause: (kind, ms) => inner.pause(kind, ms),
     busy: (kind) => inner.busy(kind),

@@ -30,7 +30,7 @@ function problems(env: Record<string, string>): string[] {
 
 describe("action.yml", () => {
   it("runs the committed bundle on node24 and declares exactly the inputs and outputs the code reads and writes", () => {
-    expect(actionYml.runs).toEqual({ using: "node24", main: "dist/index.js" });
+    expect(actionYml.runs).toEqual({ using: "node24", main: "dist/index.js", post: "dist/post.js" });
     expect(Object.keys(actionYml.inputs).sort()).toEqual([...INPUT_NAMES].sort());
     expect(Object.keys(actionYml.outputs).sort()).toEqual([...OUTPUT_NAMES].sort());
     for (const name of ["api-url", "api-token", "org-id"]) expect(actionYml.inputs[name]!.required, name).toBe(true);

@@ -118,10 +118,13 @@ describe("429s that outlast the timeout", () => {
   it("end the watch like the timeout does, with the last status seen: never a failure of their own", async () => {
     h = await startActionHarness();
     h.emulator.control.script({ durationMs: 36_000_000 });
-    // Once the run exists (the tracking comment gets its id), every request is refused without Retry-After.
+    // Once the run exists (the tracking comment gets its id), every request is refused without Retry-After
+    // until well past the timeout; then the service answers again, as the step reads the trace for its result
+    // (backing off a couple of seconds, not a whole window, after each 429).
     const stop = h.github.onWrite((write) => {
       if (write.kind === "comment_updated") {
         h.emulator.control.setFaults({ rateLimitStorm: { count: 10_000, retryAfterSeconds: null } });
+        setTimeout(() => h.emulator.control.setFaults({}), 1_500);
         stop();
       }
     });
