@@ -22,6 +22,10 @@ export type MinimumRole = (typeof MINIMUM_ROLES)[number];
 export const FOLLOW_UP_POLICIES = ["queue", "new"] as const;
 export type FollowUpPolicy = (typeof FOLLOW_UP_POLICIES)[number];
 
+/** Which pull requests a review requesting changes acts on without the trigger phrase (forks never). */
+export const CHANGES_REQUESTED_SCOPES = ["bridge_branches", "base_repository"] as const;
+export type ChangesRequestedScope = (typeof CHANGES_REQUESTED_SCOPES)[number];
+
 export const INSTRUCTIONS_MAX_CHARS = 4000;
 export const MAX_ATTEMPTS_LIMIT = 20;
 
@@ -152,6 +156,10 @@ export const ReviewsSchema = section(
     enabled: described(
       z._default(booleanField(), true),
       "Whether pull request reviews start runs: a review requesting changes, or a review or review comment containing the trigger.",
+    ),
+    changes_requested: described(
+      z._default(z.enum(CHANGES_REQUESTED_SCOPES, { error: `must be one of: ${CHANGES_REQUESTED_SCOPES.join(", ")}` }), "bridge_branches"),
+      "What a review requesting changes does without the trigger: `bridge_branches` continues only the run that produced the pull request's branch in this repository (other reviews need the trigger); `base_repository` acts on any pull request whose branch is in this repository. A pull request from a fork never acts without the trigger.",
     ),
   },
   "Act on pull request reviews.",

@@ -34,7 +34,7 @@ import {
   type FetchedThread,
   type ListedCheckFailures,
 } from "./context.js";
-import { asMarkerComments, checkFailureFacts, findKnownRun, headBranchOf, triggerPermission, type KnownRunFinding } from "./facts.js";
+import { asMarkerComments, checkFailureFacts, findKnownRun, pullRequestHeadOf, triggerPermission, type KnownRunFinding } from "./facts.js";
 import { triggerImages } from "./images.js";
 import { sharedRepositoryIds, type RepositoryIdResolution, type RepositoryLister } from "./repository-id.js";
 import type { MarkerHints, PreparedRun, PreparedStart, PrepareRunInput, ReplyThread } from "./types.js";
@@ -139,15 +139,15 @@ async function knownRunAndAttempts(
           repo,
           threadNumber: thread.number,
           comments: gathered.markerComments,
-          headBranch: headBranchOf(trigger, gathered.pullRequest),
+          head: pullRequestHeadOf(trigger, gathered.pullRequest),
           branchFirst: trigger.flow === "review" || isCheckFailureTrigger(trigger),
           self: identity,
           lookup,
           client,
         })
-      : { known: null, pending: false, from: null };
+      : { known: null, pending: false, from: null, branchRun: null };
 
-  const facts: RunFacts = { ...known.facts, knownRun: knownRun.known };
+  const facts: RunFacts = { ...known.facts, knownRun: knownRun.known, branchRun: knownRun.branchRun };
   if (isCheckFailureTrigger(trigger) && repo) {
     facts.checkSuite = await checkFailureFacts({
       repo,
@@ -176,7 +176,11 @@ export async function prepareRun(input: PrepareRunInput): Promise<PreparedRun> {
   const limits = { ...DEFAULT_PROMPT_LIMITS, ...input.promptLimits };
   const repo = repoRefOf(trigger);
   const thread: ReplyThread | null = triggerThread(trigger);
-  const baseFacts = { followUp: config.follow_up, ...(input.mode ? { mode: input.mode } : {}) };
+  const baseFacts = {
+    followUp: config.follow_up,
+    changesRequested: config.reviews.changes_requested,
+    ...(input.mode ? { mode: input.mode } : {}),
+  };
 
   const killed = await killSwitchOnPullRequest(input, repo);
   if (killed !== null) {
@@ -230,10 +234,10 @@ function fetchedThreadOf(trigger: RunTrigger, gathered: Gathered): FetchedThread
 
 /** What the run's marker records so that later reviews and CI failures find the run: its head branch, and a CI fix's commit. */
 function markerHintsOf(trigger: RunTrigger, pullRequest: PullRequestDetails | null): MarkerHints {
-  const headBranch = headBranchOf(trigger, pullRequest);
+  const head = pullRequestHeadOf(trigger, pullRequest);
   return {
     sourceType: trigger.sourceType,
-    branches: headBranch ? [headBranch] : [],
+    branches: head ? [head.branch] : [],
     ...(isCheckFailureTrigger(trigger) ? { headSha: trigger.headSha } : {}),
   };
 }
