@@ -377,7 +377,9 @@ function detectWorkflowRun(event: WorkflowRunBridgeEvent, config: RepoConfig): T
   };
 }
 
-function dispatchTrigger(event: BridgeEvent, prompt: string, config: RepoConfig): TriggerDetection {
+function dispatchTrigger(event: BridgeEvent, prompt: string, config: RepoConfig, self: BridgeSelf): TriggerDetection {
+  // An explicit prompt runs for whoever caused the event: the bridge itself and other bots never (loops, automation echoing text).
+  if (event.sender && isBotActor(event.sender, self)) return byBot(event.sender, `The ${event.name} event`);
   const thread = "thread" in event ? event.thread : null;
   const killSwitch = thread ? findKillSwitch(thread.labels, config) : null;
   if (thread && killSwitch !== null) return ignore("kill_switch", killSwitchReason(killSwitch, thread.kind));
@@ -401,7 +403,7 @@ function dispatchTrigger(event: BridgeEvent, prompt: string, config: RepoConfig)
 /** Decides whether an event asks for the agent. Pure: reads only the event, the config and who we are. */
 export function detectTrigger(event: BridgeEvent, config: RepoConfig, self: BridgeSelf, options: DetectOptions = {}): TriggerDetection {
   const explicit = options.explicitPrompt?.trim();
-  if (explicit) return dispatchTrigger(event, explicit, config);
+  if (explicit) return dispatchTrigger(event, explicit, config, self);
   switch (event.kind) {
     case "issue_comment":
       return detectComment(event, config, self);

@@ -3,7 +3,7 @@
  * run the thread or the pull request's branch already has (the caller's records first, then the
  * bot's own markers), whether that run is still working, and for CI how many fixes were tried.
  */
-import { classifyActor, type BridgeSelf } from "../core/actors.js";
+import { classifyActor, isAllowedNonWriteUser, type BridgeSelf } from "../core/actors.js";
 import type { RepoConfig } from "../config/schema.js";
 import { countFixAttempts } from "../core/ci.js";
 import {
@@ -41,13 +41,17 @@ export async function triggerPermission(
   config: RepoConfig,
   self: BridgeSelf,
 ): Promise<{ allowed: boolean; why: string }> {
-  // CI failures come from GitHub itself; an explicit prompt was put there by whoever wrote the workflow.
+  // CI failures come from GitHub itself; an explicit prompt without a sender (a schedule) from whoever wrote the workflow.
   if (isCheckFailureTrigger(trigger)) return { allowed: true, why: "CI failures need no permission." };
-  if (trigger.flow === "dispatch" || !trigger.actor) return { allowed: true, why: "An explicit prompt from the workflow." };
+  if (!trigger.actor) return { allowed: true, why: "An explicit prompt from the workflow." };
   const login = trigger.actor.login;
   // Bots have no repository role: for a bot the Action's `allowed-bots` lets in, the list is the permission.
   if (classifyActor(trigger.actor, self) === "allowed_bot") {
     return { allowed: true, why: `@${login} is a bot this workflow allows to trigger runs.` };
+  }
+  // An explicit prompt runs on the sender's behalf: the same check as a comment, unless the workflow lets them in.
+  if (trigger.flow === "dispatch" && isAllowedNonWriteUser(login, self.allowedNonWriteUsers)) {
+    return { allowed: true, why: `@${login} may start runs without write access (\`allowed-non-write-users\`).` };
   }
   return checkTriggerPermission(octokit, repo, trigger.actor, config.permissions);
 }

@@ -107,7 +107,7 @@ export async function openStep(inputs: ActionInputs, env: Env, now: () => number
     startedAt,
     deadline: startedAt + inputs.timeoutMinutes * 60_000,
     poll: pollScheduleFrom(env.AGENT_RUN_POLL_INTERVAL),
-    self: { botLogins: identityFor(null).botLogins, allowedBots: inputs.allowedBots },
+    self: { botLogins: identityFor(null).botLogins, allowedBots: inputs.allowedBots, allowedNonWriteUsers: inputs.allowedNonWriteUsers },
     summary: {
       thread: isThreadEvent(event)
         ? { label: `${repoFullName ?? event.repo.fullName}#${event.thread.number}`, url: event.thread.url }
