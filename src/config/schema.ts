@@ -96,7 +96,7 @@ export const RepoIdValueSchema = z
 
 export const RepoIdSchema = described(
   z.optional(RepoIdValueSchema),
-  "The Agent Run Service's id of this repository. Unset: the id the service lists for this GitHub repository (asked once an hour), else none and the organization's default applies.",
+  "The Agent Run Service's id of this repository. Unset: the id the service lists for this GitHub repository (asked once an hour), else none and the organization's default applies. Set: when the service lists that id with another repository's `github_id`, runs are refused; when it lists no `github_id` for it (or has no list), the id is trusted as written.",
 );
 
 export const ModelSchema = described(
