@@ -1,4 +1,4 @@
 import { createRequire as __bundleCreateRequire } from "node:module";
 const require = __bundleCreateRequire(import.meta.url);
-import{M as a}from"./chunk-XYHXSJPQ.js";import"./chunk-WNOJY4XT.js";import"./chunk-LORREW4R.js";var t=a(process.env);t&&await new Promise(e=>setImmediate(e));var{runAction:i}=await import("./runner-5ALFD2BU.js");try{await i({headStart:t})}finally{t?.close()}
+import{M as a}from"./chunk-XYHXSJPQ.js";import"./chunk-WNOJY4XT.js";import"./chunk-LORREW4R.js";var t=a(process.env);t&&await new Promise(e=>setImmediate(e));var{runAction:i}=await import("./runner-BWCGECRO.js");try{await i({headStart:t})}finally{t?.close()}
 //# sourceMappingURL=index.js.map

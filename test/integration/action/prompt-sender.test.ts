@@ -82,4 +82,15 @@ describe("the prompt input checks the event's sender", () => {
     expect(step.result.failure).toContain('`allowed-non-write-users` has "not a login", which is not a GitHub login');
     expect([...h.service.creates(), ...h.service.resumes()]).toEqual([]);
   });
+
+  it("a reader who asks again the same day gets no second refusal: the Action reads its own earlier one in the thread", async () => {
+    h = await startActionHarness();
+    for (const body of ["/agent fix it", "/agent please fix it"]) {
+      const step = await h.step({ eventName: "issue_comment", payload: h.humanComment(ISSUE, body, "reader").payload, inputs: {} });
+      expect(step.result.outcome).toMatchObject({ kind: "refused" });
+    }
+    const replies = h.github.commentsOn(FULL_NAME, 1).filter((c) => c.user.login === ACTIONS_BOT);
+    expect(replies.map((c) => parseCommentKind(c.body))).toEqual(["refusal"]);
+    expect(h.github.writes.filter((w) => w.kind === "comment_created")).toHaveLength(1);
+  });
 });
