@@ -7,7 +7,7 @@
  * Every problem is reported at once, each naming its input, e.g.
  *   Invalid inputs: `org-id` must be a positive integer, got "acme"; `metadata` must be a JSON object …
  */
-import type { AllowedBots } from "../core/actors.js";
+import type { AllowedBots, AllowedUsers } from "../core/actors.js";
 import { compileRedactPatterns, splitRedactPatterns } from "../core/redact.js";
 import * as z from "zod/mini";
 import { rawInput, type Env } from "./raw-inputs.js";
@@ -44,6 +44,7 @@ export const INPUT_NAMES = [
   "comment",
   "github-token",
   "allowed-bots",
+  "allowed-non-write-users",
   "fail-on-error",
   "logs-path",
   "redact-patterns",
@@ -54,7 +55,14 @@ export type InputName = (typeof INPUT_NAMES)[number];
 const SECRET_INPUTS: ReadonlySet<InputName> = new Set(["api-token", "github-token"]);
 
 /** Inputs whose messages already point at the bad part (quoting the whole value would not help). */
-const QUOTED_BY_MESSAGE: ReadonlySet<InputName> = new Set(["metadata", "images", "allowed-bots", "prompt", "redact-patterns"]);
+const QUOTED_BY_MESSAGE: ReadonlySet<InputName> = new Set([
+  "metadata",
+  "images",
+  "allowed-bots",
+  "allowed-non-write-users",
+  "prompt",
+  "redact-patterns",
+]);
 
 /** An `images` line: a data URI as given, or a file to read (relative to the workspace). */
 export type ImageSource = { kind: "data_uri"; uri: string } | { kind: "file"; path: string };
@@ -82,6 +90,8 @@ export interface ActionInputs {
   /** "" when a workflow blanks it (its default is the job's token). */
   githubToken: string;
   allowedBots: AllowedBots;
+  /** People whose events may start a run from the `prompt` input without write access. */
+  allowedNonWriteUsers: AllowedUsers;
   failOnError: boolean;
   /** Where the service's logs endpoint is: auto (detected), spec or alpha. */
   logsPath: LogsPathChoice;
@@ -215,6 +225,20 @@ const redactPatternsText = orElse(
   [] as RegExp[],
 );
 
+const LOGIN = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,37}[A-Za-z0-9])?$/;
+
+const allowedNonWriteUsersText = orElse(
+  reading((text, report): AllowedUsers => {
+    const entries = lines(text, /[,\n]/).map((entry) => entry.replace(/^@/, ""));
+    if (entries.includes("*")) return { all: true, logins: [] };
+    for (const entry of entries) {
+      if (!LOGIN.test(entry)) report(`has ${JSON.stringify(entry)}, which is not a GitHub login such as octocat (or * for everyone)`);
+    }
+    return { all: false, logins: entries };
+  }),
+  { all: false, logins: [] } as AllowedUsers,
+);
+
 const TIMEOUT_ERROR = `must be a number of minutes greater than 0 and at most ${MAX_TIMEOUT_MINUTES}`;
 const timeoutText = orElse(
   z.pipe(
@@ -252,6 +276,7 @@ const InputFieldsSchema = z.strictObject({
   comment: choiceText(COMMENT_MODES, "auto"),
   "github-token": z.optional(z.string()),
   "allowed-bots": allowedBotsText,
+  "allowed-non-write-users": allowedNonWriteUsersText,
   "fail-on-error": booleanText(true),
   "logs-path": choiceText(LOGS_PATH_CHOICES, "auto"),
   "redact-patterns": redactPatternsText,
@@ -303,6 +328,7 @@ export const ActionInputsSchema = z.pipe(
     comment: i.comment,
     githubToken: i["github-token"] ?? "",
     allowedBots: i["allowed-bots"],
+    allowedNonWriteUsers: i["allowed-non-write-users"],
     failOnError: i["fail-on-error"],
     logsPath: i["logs-path"],
     redactPatterns: i["redact-patterns"],

@@ -96,9 +96,11 @@ export async function openBackend(settings: AppSettings, options: BackendOptions
     ...(parsed.protocol === "rediss:" ? { tls: {} } : {}),
     maxRetriesPerRequest: null,
   };
+  const store = new RedisBridgeStore(redis, { keyPrefix: `${keyPrefix}:store` });
+  await store.migrate();
   return {
     kind: "redis",
-    store: new RedisBridgeStore(redis, { keyPrefix: `${keyPrefix}:store` }),
+    store,
     queue: new BullWorkQueue({
       connection,
       prefix: `${keyPrefix}:queue`,

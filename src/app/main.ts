@@ -28,6 +28,7 @@ import { loadOptional } from "./optional-deps.js";
 import { createAppServer, listen, urlOf, type HttpTimeouts } from "./server.js";
 import { createJobProcessor } from "./worker.js";
 import { createDeliveryRecovery, type DeliveryRecovery } from "./delivery-recovery.js";
+import { ConditionalReadCache, readFilesConditionally } from "../github/conditional-reads.js";
 
 /**
  * Deliveries and trigger keys are kept this long: GitHub lets people redeliver for days. A delivery
@@ -160,7 +161,13 @@ function createWorkers({ settings, options, backend, probot, identity, client, m
   deps: AppDependencies;
 } {
   const { store, queue, locks } = backend;
-  const octokitFor = (installationId: number | null) => probot.auth(installationId ?? undefined);
+  // The repository configuration is read with conditional requests: an unchanged file costs a 304, not a fresh read.
+  const fileReads = new ConditionalReadCache();
+  const octokitFor = async (installationId: number | null) => {
+    const octokit = await probot.auth(installationId ?? undefined);
+    readFilesConditionally(octokit, fileReads);
+    return octokit;
+  };
   // GitHub's secondary limits belong to each installation: writes are paced per installation, by priority, shared through Redis.
   const pacer = createWritePacer({
     timeScale: options.githubPacingTimeScale ?? settings.timeScale,

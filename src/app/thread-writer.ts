@@ -15,7 +15,8 @@ export type { CommentBody, WritePriority };
 /**
  * What a person is waiting for decides which write goes first when an installation's writes queue up
  * (see github/pacing.ts): the acknowledgement (the tracking comment, a refusal), then results, then
- * courtesies (the 👀 on a trigger that a tracking comment follows), then progress edits. Courtesies
+ * courtesies (the 👀 on a trigger that a tracking comment follows), then progress edits, and last a
+ * refusal to someone who may not trigger (`outsider`). Courtesies
  * and progress edits may be dropped once stale, progress edits also when a newer write to the same
  * comment supersedes them.
  */

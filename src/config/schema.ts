@@ -22,6 +22,10 @@ export type MinimumRole = (typeof MINIMUM_ROLES)[number];
 export const FOLLOW_UP_POLICIES = ["queue", "new"] as const;
 export type FollowUpPolicy = (typeof FOLLOW_UP_POLICIES)[number];
 
+/** Which pull requests a review requesting changes acts on without the trigger phrase (forks never). */
+export const CHANGES_REQUESTED_SCOPES = ["bridge_branches", "base_repository"] as const;
+export type ChangesRequestedScope = (typeof CHANGES_REQUESTED_SCOPES)[number];
+
 export const INSTRUCTIONS_MAX_CHARS = 4000;
 export const MAX_ATTEMPTS_LIMIT = 20;
 
@@ -92,7 +96,7 @@ export const RepoIdValueSchema = z
 
 export const RepoIdSchema = described(
   z.optional(RepoIdValueSchema),
-  "The Agent Run Service's id of this repository. Unset: the id the service lists for this GitHub repository (asked once an hour), else none and the organization's default applies.",
+  "The Agent Run Service's id of this repository. Unset: the id the service lists for this GitHub repository (asked once an hour), else none and the organization's default applies. Set: when the service lists that id with another repository's `github_id`, runs are refused; when it lists no `github_id` for it (or has no list), the id is trusted as written.",
 );
 
 export const ModelSchema = described(
@@ -152,6 +156,10 @@ export const ReviewsSchema = section(
     enabled: described(
       z._default(booleanField(), true),
       "Whether pull request reviews start runs: a review requesting changes, or a review or review comment containing the trigger.",
+    ),
+    changes_requested: described(
+      z._default(z.enum(CHANGES_REQUESTED_SCOPES, { error: `must be one of: ${CHANGES_REQUESTED_SCOPES.join(", ")}` }), "bridge_branches"),
+      "What a review requesting changes does without the trigger: `bridge_branches` continues only the run that produced the pull request's branch in this repository (other reviews need the trigger); `base_repository` acts on any pull request whose branch is in this repository. A pull request from a fork never acts without the trigger.",
     ),
   },
   "Act on pull request reviews.",

@@ -23,6 +23,23 @@ export interface BridgeSelf {
   allowedBots?: AllowedBots;
   /** The Action's marker key: its login is shared by every workflow, so only signed markers are its own (markers/signature.ts). */
   markerSigner?: MarkerSigner | undefined;
+  /**
+   * People who may start a run with an explicit prompt without write access (the Action's
+   * `allowed-non-write-users`): a list, or everyone (`*`). Default: none.
+   */
+  allowedNonWriteUsers?: AllowedUsers;
+}
+
+/** People let in without write access: none by default, a list of logins, or everyone (`*`). */
+export interface AllowedUsers {
+  all: boolean;
+  logins: readonly string[];
+}
+
+/** Whether `login` may start a run with an explicit prompt whatever its repository role. */
+export function isAllowedNonWriteUser(login: string, allowed: AllowedUsers | undefined): boolean {
+  if (!allowed) return false;
+  return allowed.all || allowed.logins.some((entry) => entry.toLowerCase() === login.toLowerCase());
 }
 
 export type ActorKind = "self" | "allowed_bot" | "bot" | "person";

@@ -38,11 +38,20 @@ export interface KnownRunLookup {
   activeRunInThread(repo: RepoRef, threadNumber: number): Awaitable<ActiveRun | null>;
   /** Whether the caller is still working on `runId`: true/false from its records, null when it cannot tell. */
   isRunInProgress(runId: number): Awaitable<boolean | null>;
-  /** The run that produced (or works on) this head branch, or null. */
-  runForBranch(repo: RepoRef, branch: string): Awaitable<{ runId: number; orgId: number } | null>;
+  /** The run that produced (or works on) this head branch of a pull request in `repo`, or null. */
+  runForBranch(repo: RepoRef, head: RecordedBranchHead): Awaitable<{ runId: number; orgId: number } | null>;
   /** CI fix attempts started for this pull request and the head commits they answered, or null. */
   checkAttempts(repo: RepoRef, prNumber: number, branch: string): Awaitable<{ attempts: number; headShas: string[] } | null>;
 }
+
+/** A pull request's head: the branch and the repository it lives in (`owner/name`; null when unknown, e.g. a deleted fork). */
+export interface BranchHead {
+  branch: string;
+  repoFullName: string | null;
+}
+
+/** A head whose repository is known: the only kind a branch → run record is kept or looked up for. */
+export type RecordedBranchHead = BranchHead & { repoFullName: string };
 
 /** For shells without records of their own (the Action): everything comes from markers and the service. */
 export const MARKERS_ONLY_LOOKUP: KnownRunLookup = {

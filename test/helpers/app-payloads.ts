@@ -132,10 +132,23 @@ export interface PullSpec {
   baseRef?: string;
   title?: string;
   body?: string;
+  /** The head lives in a fork (`owner/name`), as GitHub sends it: another repository id, `fork: true`. */
+  headRepoFullName?: string;
 }
 
 function pullRequest(template: Json, pr: PullSpec): Json {
   const repo = { id: REPO_ID, name: REPO, full_name: FULL_NAME, html_url: HTML, owner: { login: OWNER } };
+  const [forkOwner = "", forkName = ""] = pr.headRepoFullName?.split("/") ?? [];
+  const headRepo = pr.headRepoFullName
+    ? {
+        id: REPO_ID + 1,
+        name: forkName,
+        full_name: pr.headRepoFullName,
+        html_url: `https://github.com/${pr.headRepoFullName}`,
+        owner: { login: forkOwner },
+        fork: true,
+      }
+    : repo;
   return {
     ...template,
     number: pr.number,
@@ -144,7 +157,12 @@ function pullRequest(template: Json, pr: PullSpec): Json {
     html_url: `${HTML}/pull/${pr.number}`,
     state: "open",
     draft: false,
-    head: { ...(template.head as Json), ref: pr.headRef, sha: pr.headSha, repo: { ...((template.head as Json).repo as Json), ...repo } },
+    head: {
+      ...(template.head as Json),
+      ref: pr.headRef,
+      sha: pr.headSha,
+      repo: { ...((template.head as Json).repo as Json), ...headRepo },
+    },
     base: { ...(template.base as Json), ref: pr.baseRef ?? "main", repo: { ...((template.base as Json).repo as Json), ...repo } },
   };
 }

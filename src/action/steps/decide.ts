@@ -11,8 +11,11 @@ import type { RunMarker } from "../../core/markers/schema.js";
 import { detectTrigger, triggerThread, type RunTrigger } from "../../core/detect.js";
 import { planRun, type RunMode } from "../../core/plan.js";
 import { detectStopRequest } from "../../core/stop.js";
+import { refusedRecently } from "../../core/refusals.js";
+import { listIssueComments } from "../../github/comments.js";
 import type { TrackingPhase } from "../../core/render/tracking.js";
 import {
+  asMarkerComments,
   configErrorReply,
   detectDespiteConfigError,
   MARKERS_ONLY_LOOKUP,
@@ -32,6 +35,9 @@ import { stopFromThread } from "../stop.js";
 import type { ThreadReporter } from "../thread.js";
 import { ACTION_NAME, deliveryId, fail, identify, identifyAhead, requestIdOf, threadReporter, type Step, type StepResult } from "./step.js";
 import { log } from "../door.js";
+
+/** The thread's newest comments searched for an earlier refusal (a day of a busy thread). */
+const REFUSAL_SCAN = 100;
 
 export type LoadedConfig = { ok: true; config: RepoConfig } | { ok: false; errors: string[]; fileRaw: unknown };
 
@@ -171,6 +177,10 @@ async function actOnPrepared(step: Step, prepared: PreparedRun): Promise<Decisio
       return done({ outcome: { kind: "ignored", reason: prepared.reason }, failure: null });
     case "refuse":
     case "hand_back": {
+      if (prepared.action === "refuse" && (await toldAlready(step, prepared))) {
+        log.notice(`${prepared.reason} (already told in this thread within a day: no new reply)`, { title: "Agent run refused" });
+        return done({ outcome: { kind: "refused", reason: prepared.reason, comment: null }, failure: null });
+      }
       const comment = await thread.reply(prepared.body);
       const kind = prepared.action === "refuse" ? "refused" : "handed_back";
       log.notice(prepared.reason, { title: prepared.action === "refuse" ? "Agent run refused" : "Pull request handed back" });
@@ -191,6 +201,15 @@ async function actOnPrepared(step: Step, prepared: PreparedRun): Promise<Decisio
       return { kind: "start", start: { ...startFor(step, prepared), send: () => Promise.resolve(adopted) }, thread, prepared: null };
     }
   }
+}
+
+/** Someone who may not trigger was refused in this thread within a day: the Action reads its own earlier refusal there. */
+async function toldAlready(step: Step, prepared: Extract<PreparedRun, { action: "refuse" }>): Promise<boolean> {
+  const login = prepared.trigger.actor?.login;
+  if (prepared.facts.permission.allowed || !login || !step.repo) return false;
+  const self = await identify(step);
+  const { comments } = await listIssueComments(step.octokit, step.repo, prepared.thread.number, { limit: REFUSAL_SCAN });
+  return refusedRecently(asMarkerComments(comments), login, { botLogins: self.botLogins }, step.now());
 }
 
 /**

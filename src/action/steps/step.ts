@@ -115,7 +115,12 @@ export async function openStep(inputs: ActionInputs, env: Env, now: () => number
     startedAt,
     deadline: startedAt + inputs.timeoutMinutes * 60_000,
     poll: pollScheduleFrom(env.AGENT_RUN_POLL_INTERVAL),
-    self: { botLogins: identityFor(null).botLogins, allowedBots: inputs.allowedBots, markerSigner },
+    self: {
+      botLogins: identityFor(null).botLogins,
+      allowedBots: inputs.allowedBots,
+      allowedNonWriteUsers: inputs.allowedNonWriteUsers,
+      markerSigner,
+    },
     summary: {
       thread: isThreadEvent(event)
         ? { label: `${repoFullName ?? event.repo.fullName}#${event.thread.number}`, url: event.thread.url }

@@ -39,7 +39,9 @@ export class Reporter {
     await this.output.react(task, phase === "timed_out" ? null : reactionForPhase(phase), "result");
     for (const pr of run.git_host_pull_requests ?? []) {
       if (pr.head_branch_name && task.runId !== null) {
-        await store.recordRunBranch(task.thread.owner, task.thread.repo, pr.head_branch_name, task.runId, task.orgId);
+        // The run pushed its branch to the repository it worked on: that is the branch's head repository.
+        const head = { repoFullName: `${task.thread.owner}/${task.thread.repo}`, branch: pr.head_branch_name };
+        await store.recordRunBranch(task.thread.owner, task.thread.repo, head, task.runId, task.orgId);
       }
     }
     await this.closeThreadWork(task, phase === "timed_out" ? null : task.runId, "done");

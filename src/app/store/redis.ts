@@ -6,13 +6,25 @@ import {
   INSERT_TASK,
   LAST_WEB_URL_FOR_RUN,
   LIST_TASKS,
+  MIGRATE_RUN_BRANCHES,
   NEWEST_IN_INDEX,
   PRUNE,
   RECORD_CHECK_ATTEMPT,
   UPDATE_TASK,
 } from "./redis-scripts.js";
 import { EVENT_RETENTION_MS } from "./types.js";
-import type { BridgeStore, DeliverySweep, NewTask, Task, TaskOrder, TaskPatch, TaskState, ThreadId, TraceProgress } from "./types.js";
+import type {
+  BridgeStore,
+  DeliverySweep,
+  HeadBranchKey,
+  NewTask,
+  Task,
+  TaskOrder,
+  TaskPatch,
+  TaskState,
+  ThreadId,
+  TraceProgress,
+} from "./types.js";
 
 export interface RedisBridgeStoreOptions {
   /** Namespace of every key (`${keyPrefix}:…`): one per App deployment, shared by all its replicas. */
@@ -75,6 +87,7 @@ interface StoreCommands {
   arbStorePrune: Script;
   arbStoreClaim: Script;
   arbStoreRecordCheckAttempt: Script;
+  arbStoreMigrateRunBranches: Script;
 }
 
 const SCRIPTS: Record<keyof StoreCommands, { lua: string; numberOfKeys: number }> = {
@@ -88,6 +101,7 @@ const SCRIPTS: Record<keyof StoreCommands, { lua: string; numberOfKeys: number }
   arbStorePrune: { lua: PRUNE, numberOfKeys: 3 },
   arbStoreClaim: { lua: CLAIM, numberOfKeys: 1 },
   arbStoreRecordCheckAttempt: { lua: RECORD_CHECK_ATTEMPT, numberOfKeys: 2 },
+  arbStoreMigrateRunBranches: { lua: MIGRATE_RUN_BRANCHES, numberOfKeys: 2 },
 };
 
 /** Same key as the SQLite store's thread_key: lookups ignore the case of owner and repo, as GitHub does. */
@@ -97,6 +111,11 @@ function threadKey(thread: ThreadId): string {
 
 function repoKey(owner: string, repo: string): string {
   return `${owner.toLowerCase()}/${repo.toLowerCase()}`;
+}
+
+/** ':' cannot appear in a repository name or a git ref name, so it separates the parts. */
+function headBranchField(owner: string, repo: string, head: HeadBranchKey): string {
+  return `${repoKey(owner, repo)}:${head.repoFullName.toLowerCase()}:${head.branch}`;
 }
 
 function assertState(state: unknown): void {
@@ -349,13 +368,20 @@ export class RedisBridgeStore implements BridgeStore {
     return typeof url === "string" ? (JSON.parse(url) as string) : null;
   }
 
-  async recordRunBranch(owner: string, repo: string, branch: string, runId: number, orgId: number): Promise<void> {
-    // ':' cannot appear in a git ref name, so it separates the repository from the branch.
-    await this.client.hset(this.key("run-branches"), `${repoKey(owner, repo)}:${branch}`, JSON.stringify({ runId, orgId }));
+  /**
+   * Brings data written by earlier versions to today's layout; `openBackend` calls it once at start
+   * (each step is one script, so replicas starting together do not move anything twice).
+   */
+  async migrate(): Promise<void> {
+    await this.client.arbStoreMigrateRunBranches(this.key("run-branches"), this.key("run-head-branches"));
   }
 
-  async runForBranch(owner: string, repo: string, branch: string): Promise<{ runId: number; orgId: number } | null> {
-    const value = await this.client.hget(this.key("run-branches"), `${repoKey(owner, repo)}:${branch}`);
+  async recordRunBranch(owner: string, repo: string, head: HeadBranchKey, runId: number, orgId: number): Promise<void> {
+    await this.client.hset(this.key("run-head-branches"), headBranchField(owner, repo, head), JSON.stringify({ runId, orgId }));
+  }
+
+  async runForBranch(owner: string, repo: string, head: HeadBranchKey): Promise<{ runId: number; orgId: number } | null> {
+    const value = await this.client.hget(this.key("run-head-branches"), headBranchField(owner, repo, head));
     return value === null ? null : (JSON.parse(value) as { runId: number; orgId: number });
   }
 

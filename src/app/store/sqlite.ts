@@ -2,7 +2,18 @@ import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
 import { EVENT_RETENTION_MS } from "./types.js";
-import type { BridgeStore, DeliverySweep, NewTask, Task, TaskOrder, TaskPatch, TaskState, ThreadId, TraceProgress } from "./types.js";
+import type {
+  BridgeStore,
+  DeliverySweep,
+  HeadBranchKey,
+  NewTask,
+  Task,
+  TaskOrder,
+  TaskPatch,
+  TaskState,
+  ThreadId,
+  TraceProgress,
+} from "./types.js";
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS deliveries (id TEXT PRIMARY KEY, event TEXT NOT NULL, received_at INTEGER NOT NULL);
@@ -38,9 +49,9 @@ CREATE TABLE IF NOT EXISTS tasks (
 CREATE INDEX IF NOT EXISTS tasks_by_state ON tasks(state, id);
 CREATE INDEX IF NOT EXISTS tasks_by_due ON tasks(state, next_poll_at);
 CREATE INDEX IF NOT EXISTS tasks_by_run ON tasks(run_id, state);
-CREATE TABLE IF NOT EXISTS run_branches (
-  owner TEXT NOT NULL, repo TEXT NOT NULL, branch TEXT NOT NULL, run_id INTEGER NOT NULL, org_id INTEGER NOT NULL,
-  PRIMARY KEY (owner, repo, branch)
+CREATE TABLE IF NOT EXISTS run_head_branches (
+  owner TEXT NOT NULL, repo TEXT NOT NULL, head_repo TEXT NOT NULL, branch TEXT NOT NULL, run_id INTEGER NOT NULL, org_id INTEGER NOT NULL,
+  PRIMARY KEY (owner, repo, head_repo, branch)
 );
 CREATE TABLE IF NOT EXISTS events (key TEXT NOT NULL, at INTEGER NOT NULL);
 CREATE INDEX IF NOT EXISTS events_by_key ON events(key, at);
@@ -165,6 +176,7 @@ export class SqliteBridgeStore implements BridgeStore {
     this.db.exec(SCHEMA);
     this.addThreadKeyColumn();
     this.addColumnsOf020();
+    this.moveRunBranchesToHeadKeys();
     this.db.exec("CREATE INDEX IF NOT EXISTS tasks_by_thread ON tasks(thread_key, state, id)");
     this.now = options.now ?? Date.now;
   }
@@ -199,6 +211,21 @@ export class SqliteBridgeStore implements BridgeStore {
       this.db.exec(
         "UPDATE tasks SET watch_timed_out = 1, final_run = json_remove(final_run, '$.__watchTimedOut') WHERE json_extract(final_run, '$.__watchTimedOut') = 1",
       );
+    })();
+  }
+
+  /**
+   * Stores written before the head repository was part of the key (`run_branches`, 0.1) knew branches by name alone: every branch a run produced
+   * lives in the repository it ran on, so each row becomes the same branch of that repository.
+   */
+  private moveRunBranchesToHeadKeys(): void {
+    const old = this.db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'run_branches'").get();
+    if (!old) return;
+    this.db.transaction(() => {
+      this.db.exec(
+        "INSERT OR IGNORE INTO run_head_branches (owner, repo, head_repo, branch, run_id, org_id) SELECT owner, repo, owner || '/' || repo, branch, run_id, org_id FROM run_branches",
+      );
+      this.db.exec("DROP TABLE run_branches");
     })();
   }
 
@@ -378,16 +405,17 @@ export class SqliteBridgeStore implements BridgeStore {
     return row?.web_url ?? null;
   }
 
-  async recordRunBranch(owner: string, repo: string, branch: string, runId: number, orgId: number): Promise<void> {
+  async recordRunBranch(owner: string, repo: string, head: HeadBranchKey, runId: number, orgId: number): Promise<void> {
     this.db
-      .prepare("INSERT OR REPLACE INTO run_branches (owner, repo, branch, run_id, org_id) VALUES (?, ?, ?, ?, ?)")
-      .run(owner.toLowerCase(), repo.toLowerCase(), branch, runId, orgId);
+      .prepare("INSERT OR REPLACE INTO run_head_branches (owner, repo, head_repo, branch, run_id, org_id) VALUES (?, ?, ?, ?, ?, ?)")
+      .run(owner.toLowerCase(), repo.toLowerCase(), head.repoFullName.toLowerCase(), head.branch, runId, orgId);
   }
 
-  async runForBranch(owner: string, repo: string, branch: string): Promise<{ runId: number; orgId: number } | null> {
+  async runForBranch(owner: string, repo: string, head: HeadBranchKey): Promise<{ runId: number; orgId: number } | null> {
     const row = this.db
-      .prepare("SELECT run_id, org_id FROM run_branches WHERE owner = ? AND repo = ? AND branch = ?")
-      .get(owner.toLowerCase(), repo.toLowerCase(), branch) as { run_id: number; org_id: number } | undefined;
+      .prepare("SELECT run_id, org_id FROM run_head_branches WHERE owner = ? AND repo = ? AND head_repo = ? AND branch = ?")
+      .get(owner.toLowerCase(), repo.toLowerCase(), head.repoFullName.toLowerCase(), head.branch) as
+      { run_id: number; org_id: number } | undefined;
     return row ? { runId: row.run_id, orgId: row.org_id } : null;
   }
 

@@ -74,6 +74,12 @@ export interface Task {
   updatedAt: number;
 }
 
+/** A pull request's head branch and the repository (`owner/name`) it lives in. */
+export interface HeadBranchKey {
+  repoFullName: string;
+  branch: string;
+}
+
 export type ThreadId = Pick<TaskThread, "owner" | "repo" | "issueNumber">;
 
 export type TaskPatch = Partial<Omit<Task, "id" | "createdAt" | "updatedAt">>;
@@ -149,9 +155,13 @@ export interface BridgeStore {
   /** The run's page as last seen by any of its tasks (a resume shows it before the service answers). */
   lastWebUrlForRun(runId: number): Promise<string | null>;
 
-  /** Head branches of PRs produced by runs, so a review or check failure on one finds its run. */
-  recordRunBranch(owner: string, repo: string, branch: string, runId: number, orgId: number): Promise<void>;
-  runForBranch(owner: string, repo: string, branch: string): Promise<{ runId: number; orgId: number } | null>;
+  /**
+   * Head branches of PRs produced by runs in `owner/repo`, keyed by the repository the branch lives
+   * in as well as its name (a fork may name a branch like the bot's), so a review or check failure
+   * on one finds its run.
+   */
+  recordRunBranch(owner: string, repo: string, head: HeadBranchKey, runId: number, orgId: number): Promise<void>;
+  runForBranch(owner: string, repo: string, head: HeadBranchKey): Promise<{ runId: number; orgId: number } | null>;
 
   /** Check-suite auto-fix bookkeeping per pull request; false when this head SHA was already recorded. */
   recordCheckAttempt(owner: string, repo: string, prNumber: number, headSha: string): Promise<boolean>;

@@ -73,6 +73,7 @@ describe("readInputs", () => {
       INPUT_COMMENT: "TRUE",
       "INPUT_GITHUB-TOKEN": "ghs_abc",
       "INPUT_ALLOWED-BOTS": "renovate[bot], @dependabot\nmy-app[bot]",
+      "INPUT_ALLOWED-NON-WRITE-USERS": "octocat,\n@hubot",
       "INPUT_FAIL-ON-ERROR": "false",
       "INPUT_LOGS-PATH": "Alpha",
     });
@@ -97,6 +98,7 @@ describe("readInputs", () => {
       comment: "true",
       githubToken: "ghs_abc",
       allowedBots: { all: false, logins: ["renovate[bot]", "dependabot", "my-app[bot]"] },
+      allowedNonWriteUsers: { all: false, logins: ["octocat", "hubot"] },
       failOnError: false,
       logsPath: "alpha",
       redactPatterns: [],

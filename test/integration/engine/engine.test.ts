@@ -256,7 +256,12 @@ describe.each(APP_BACKENDS)("RunEngine on the %s backend", (backend) => {
     expect(run.git_host_pull_requests?.length).toBeGreaterThan(0);
     for (const pr of run.git_host_pull_requests!) expect(body).toContain(pr.url!);
     expect(world.reactionsOn(triggerCommentOf(1))).toEqual(["eyes", "rocket"]);
-    expect(await world.harness.store.runForBranch(OWNER, REPO, run.git_host_pull_requests![0]!.head_branch_name!)).toEqual({
+    expect(
+      await world.harness.store.runForBranch(OWNER, REPO, {
+        repoFullName: `${OWNER}/${REPO}`,
+        branch: run.git_host_pull_requests![0]!.head_branch_name!,
+      }),
+    ).toEqual({
       runId: done.runId,
       orgId: world.emulator.orgId,
     });
