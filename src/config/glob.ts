@@ -56,10 +56,9 @@ export function matchesGlob(value: string, pattern: string, options: GlobOptions
   };
   // `active[i]`: the first i tokens can match the characters read so far.
   let active = new Uint8Array(tokens.length + 1);
-  const close = (states: Uint8Array) => {
+  const close = (states: Uint8Array): void => {
     // A star may match nothing: reaching it also reaches the token after it.
     for (let i = 0; i < tokens.length; i++) if (states[i] && tokens[i]!.kind === "star") states[i + 1] = 1;
-    return states;
   };
   active[0] = 1;
   close(active);
@@ -73,7 +72,8 @@ export function matchesGlob(value: string, pattern: string, options: GlobOptions
       any = true;
     }
     if (!any) return false;
-    active = close(next);
+    close(next);
+    active = next;
   }
   return active[tokens.length] === 1;
 }
