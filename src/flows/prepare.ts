@@ -9,7 +9,7 @@ import type { ThreadRef } from "../core/events/types.js";
 import { buildRunMetadata } from "../core/metadata.js";
 import { isCheckFailureTrigger, triggerThread, type RunTrigger } from "../core/detect.js";
 import { planRun, type KnownRun, type RunFacts, type RunPlan } from "../core/plan.js";
-import { buildResumePrompt, buildRunPrompt } from "../core/prompt/build.js";
+import { buildResumePrompt, buildRunPrompt, promptThreadAuthors, withAuthorAccess } from "../core/prompt/build.js";
 import {
   DEFAULT_PROMPT_LIMITS,
   type PromptInput,
@@ -34,6 +34,7 @@ import {
   type FetchedThread,
   type ListedCheckFailures,
 } from "./context.js";
+import { readAuthorAccess } from "./author-access.js";
 import { asMarkerComments, checkFailureFacts, findKnownRun, headBranchOf, triggerPermission, type KnownRunFinding } from "./facts.js";
 import { triggerImages } from "./images.js";
 import { sharedRepositoryIds, type RepositoryIdResolution, type RepositoryLister } from "./repository-id.js";
@@ -255,13 +256,15 @@ async function prepareStart(
   const fetchedThread = fetchedThreadOf(trigger, gathered);
   const attempt = facts.checkSuite ? { number: facts.checkSuite.attemptsSoFar + 1, max: facts.checkSuite.maxAttempts } : undefined;
   const checks = gathered.failures ? await readCheckFailureDetails(input.octokit, gathered.failures, planned.limits) : undefined;
-  const promptInput = promptInputFor(trigger, {
+  const promptOptions: PromptOptions = { instructions: config.instructions, limits: planned.limits, botLogins: self.botLogins };
+  const unlabelled = promptInputFor(trigger, {
     thread: fetchedThread,
     reviewComments: gathered.reviewComments,
     ...(checks ? { checks } : {}),
     ...(attempt ? { attempt } : {}),
   });
-  const promptOptions: PromptOptions = { instructions: config.instructions, limits: planned.limits, botLogins: self.botLogins };
+  // Only a new run's prompt quotes the thread; a resume's costs no access reads.
+  const promptInput = plan.action === "create" ? await withQuotedAuthorsAccess(input, unlabelled, promptOptions) : unlabelled;
   const common = {
     trigger,
     facts,
@@ -288,6 +291,15 @@ async function prepareStart(
     case "create":
       return { ...common, plan, action: "create", ...(await createRequest(input, promptInput, promptOptions)) };
   }
+}
+
+/** The prompt input with the access of every author its thread section quotes (one read per distinct login, bounded). */
+async function withQuotedAuthorsAccess(input: PrepareRunInput, promptInput: PromptInput, options: PromptOptions): Promise<PromptInput> {
+  const repo = repoRefOf(input.trigger);
+  const authors = promptThreadAuthors(promptInput, options);
+  if (!repo || authors.length === 0) return promptInput;
+  const access = await readAuthorAccess(input.octokit, repo, authors, input.logger ? { logger: input.logger } : {});
+  return withAuthorAccess(promptInput, access);
 }
 
 /** A create's body (prompt, metadata, the trigger's images, repo_id, model, agent type), with where its repo_id came from. */
