@@ -257,14 +257,12 @@ async function prepareStart(
   const attempt = facts.checkSuite ? { number: facts.checkSuite.attemptsSoFar + 1, max: facts.checkSuite.maxAttempts } : undefined;
   const checks = gathered.failures ? await readCheckFailureDetails(input.octokit, gathered.failures, planned.limits) : undefined;
   const promptOptions: PromptOptions = { instructions: config.instructions, limits: planned.limits, botLogins: self.botLogins };
-  const unlabelled = promptInputFor(trigger, {
+  const promptInput = promptInputFor(trigger, {
     thread: fetchedThread,
     reviewComments: gathered.reviewComments,
     ...(checks ? { checks } : {}),
     ...(attempt ? { attempt } : {}),
   });
-  // Only a new run's prompt quotes the thread; a resume's costs no access reads.
-  const promptInput = plan.action === "create" ? await withQuotedAuthorsAccess(input, unlabelled, promptOptions) : unlabelled;
   const common = {
     trigger,
     facts,
@@ -289,6 +287,7 @@ async function prepareStart(
     case "queue":
       return { ...common, plan, action: "queue", runId: knownRun.pending ? null : plan.runId, orgId: plan.orgId };
     case "create":
+      // Only a new run's prompt quotes the thread: a resume's costs no access reads.
       return { ...common, plan, action: "create", ...(await createRequest(input, promptInput, promptOptions)) };
   }
 }
@@ -305,18 +304,22 @@ async function withQuotedAuthorsAccess(input: PrepareRunInput, promptInput: Prom
 /** A create's body (prompt, metadata, the trigger's images, repo_id, model, agent type), with where its repo_id came from. */
 async function createRequest(
   input: PrepareRunInput,
-  promptInput: PromptInput,
+  unlabelled: PromptInput,
   promptOptions: PromptOptions,
-): Promise<Pick<Extract<PreparedStart, { action: "create" }>, "request" | "repository" | "skippedImages">> {
+): Promise<Pick<Extract<PreparedStart, { action: "create" }>, "request" | "repository" | "skippedImages" | "promptInput">> {
   const { trigger, config } = input;
-  const { images, skipped } = await triggerImages(trigger, input.images);
+  // Independent reads, sent together: the trigger's images, the repository id, the quoted authors' access.
+  const [{ images, skipped }, repository, promptInput] = await Promise.all([
+    triggerImages(trigger, input.images),
+    resolveRepositoryId(input),
+    withQuotedAuthorsAccess(input, unlabelled, promptOptions),
+  ]);
   for (const skip of skipped) input.logger?.warn({ url: skip.url, reason: skip.reason }, "an image of the trigger was not sent");
   const metadata = buildRunMetadata(trigger, trigger.event, {
     appName: input.origin.appName,
     appVersion: input.origin.appVersion,
     ...(input.origin.deliveryId ? { deliveryId: input.origin.deliveryId } : {}),
   });
-  const repository = await resolveRepositoryId(input);
   const request = {
     prompt: buildRunPrompt(promptInput, promptOptions),
     metadata,
@@ -324,7 +327,7 @@ async function createRequest(
     ...(repository.repoId !== null ? { repo_id: repository.repoId } : {}),
     ...serviceSettings(config),
   };
-  return { request, repository, skippedImages: skipped };
+  return { request, repository, skippedImages: skipped, promptInput };
 }
 
 /**
