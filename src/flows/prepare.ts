@@ -9,7 +9,7 @@ import type { ThreadRef } from "../core/events/types.js";
 import { buildRunMetadata } from "../core/metadata.js";
 import { isCheckFailureTrigger, triggerThread, type RunTrigger } from "../core/detect.js";
 import { planRun, type KnownRun, type RunFacts, type RunPlan } from "../core/plan.js";
-import { buildResumePrompt, buildRunPrompt } from "../core/prompt/build.js";
+import { buildResumePrompt, buildRunPrompt, promptThreadAuthors, withAuthorAccess } from "../core/prompt/build.js";
 import {
   DEFAULT_PROMPT_LIMITS,
   type PromptInput,
@@ -34,6 +34,7 @@ import {
   type FetchedThread,
   type ListedCheckFailures,
 } from "./context.js";
+import { readAuthorAccess } from "./author-access.js";
 import { asMarkerComments, checkFailureFacts, findKnownRun, pullRequestHeadOf, triggerPermission, type KnownRunFinding } from "./facts.js";
 import { triggerImages } from "./images.js";
 import { sharedRepositoryIds, type RepositoryIdResolution, type RepositoryLister } from "./repository-id.js";
@@ -278,13 +279,13 @@ async function prepareStart(
   const fetchedThread = fetchedThreadOf(trigger, gathered);
   const attempt = facts.checkSuite ? { number: facts.checkSuite.attemptsSoFar + 1, max: facts.checkSuite.maxAttempts } : undefined;
   const checks = gathered.failures ? await readCheckFailureDetails(input.octokit, gathered.failures, planned.limits) : undefined;
+  const promptOptions: PromptOptions = { instructions: config.instructions, limits: planned.limits, botLogins: self.botLogins };
   const promptInput = promptInputFor(trigger, {
     thread: fetchedThread,
     reviewComments: gathered.reviewComments,
     ...(checks ? { checks } : {}),
     ...(attempt ? { attempt } : {}),
   });
-  const promptOptions: PromptOptions = { instructions: config.instructions, limits: planned.limits, botLogins: self.botLogins };
   const common = {
     trigger,
     facts,
@@ -310,19 +311,33 @@ async function prepareStart(
       return { ...common, plan, action: "queue", runId: knownRun.pending ? null : plan.runId, orgId: plan.orgId };
     case "create":
       if (!planned.repository) throw new TypeError("prepareStart: a create needs its repository resolved first");
+      // Only a new run's prompt quotes the thread: a resume's costs no access reads.
       return { ...common, plan, action: "create", ...(await createRequest(input, promptInput, promptOptions, planned.repository)) };
   }
+}
+
+/** The prompt input with the access of every author its thread section quotes (one read per distinct login, bounded). */
+async function withQuotedAuthorsAccess(input: PrepareRunInput, promptInput: PromptInput, options: PromptOptions): Promise<PromptInput> {
+  const repo = repoRefOf(input.trigger);
+  const authors = promptThreadAuthors(promptInput, options);
+  if (!repo || authors.length === 0) return promptInput;
+  const access = await readAuthorAccess(input.octokit, repo, authors, input.logger ? { logger: input.logger } : {});
+  return withAuthorAccess(promptInput, access);
 }
 
 /** A create's body (prompt, metadata, the trigger's images, repo_id, model, agent type), with where its repo_id came from. */
 async function createRequest(
   input: PrepareRunInput,
-  promptInput: PromptInput,
+  unlabelled: PromptInput,
   promptOptions: PromptOptions,
   repository: RepositoryIdResolution,
-): Promise<Pick<Extract<PreparedStart, { action: "create" }>, "request" | "repository" | "skippedImages">> {
+): Promise<Pick<Extract<PreparedStart, { action: "create" }>, "request" | "repository" | "skippedImages" | "promptInput">> {
   const { trigger, config } = input;
-  const { images, skipped } = await triggerImages(trigger, input.images);
+  // Independent reads, sent together: the trigger's images and the quoted authors' access (the repository id was resolved for the plan).
+  const [{ images, skipped }, promptInput] = await Promise.all([
+    triggerImages(trigger, input.images),
+    withQuotedAuthorsAccess(input, unlabelled, promptOptions),
+  ]);
   for (const skip of skipped) input.logger?.warn({ url: skip.url, reason: skip.reason }, "an image of the trigger was not sent");
   const metadata = buildRunMetadata(trigger, trigger.event, {
     appName: input.origin.appName,
@@ -336,7 +351,7 @@ async function createRequest(
     ...(repository.repoId !== null ? { repo_id: repository.repoId } : {}),
     ...serviceSettings(config),
   };
-  return { request, repository, skippedImages: skipped };
+  return { request, repository, skippedImages: skipped, promptInput };
 }
 
 /**

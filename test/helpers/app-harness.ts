@@ -237,7 +237,8 @@ export async function startAppHarness(options: HarnessOptions = {}): Promise<App
     humanComment(thread, body, login = "maintainer") {
       github.seed({ issueComments: [{ issue_number: thread.number, body, user: login }] });
       const stored = github.state.issueComments.at(-1)!;
-      return { id: stored.id, payload: issueCommentPayload({ thread, comment: { id: stored.id, body, login } }) };
+      const comment = { id: stored.id, body, login, createdAt: stored.created_at, updatedAt: stored.updated_at };
+      return { id: stored.id, payload: issueCommentPayload({ thread, comment }) };
     },
     botComments: (issueNumber) => github.commentsOn(FULL_NAME, issueNumber).filter((c) => c.user.login === BOT_LOGIN),
     idle: () => app.idle(),

@@ -57,6 +57,12 @@ function adapt<T extends object>(payload: T): T {
   return payload;
 }
 
+/**
+ * A payload is sent when its event happens: its times are now, to the second as GitHub writes them,
+ * so that comments the fake holds from before the event are not "written after the trigger".
+ */
+export const eventTime = (at: Date = new Date()) => `${at.toISOString().slice(0, 19)}Z`;
+
 export interface ThreadSpec {
   number: number;
   title?: string;
@@ -68,7 +74,7 @@ export interface ThreadSpec {
 
 export function issueCommentPayload(input: {
   thread: ThreadSpec;
-  comment: { id: number; body: string; login: string };
+  comment: { id: number; body: string; login: string; createdAt?: string; updatedAt?: string };
   action?: "created" | "edited" | "deleted";
 }): WebhookEventMap["issue_comment"] {
   const action = input.action ?? "created";
@@ -82,6 +88,7 @@ export function issueCommentPayload(input: {
     body: input.thread.body ?? "",
     html_url: url,
     state: "open",
+    updated_at: input.comment.updatedAt ?? input.comment.createdAt ?? eventTime(),
     user: user(p.issue.user, "octocat"),
     pull_request: input.thread.pullRequest
       ? { url: `https://api.github.com/repos/${FULL_NAME}/pulls/${input.thread.number}`, html_url: url }
@@ -101,6 +108,8 @@ export function issueCommentPayload(input: {
     id: input.comment.id,
     body: input.comment.body,
     html_url: `${url}#issuecomment-${input.comment.id}`,
+    created_at: input.comment.createdAt ?? eventTime(),
+    updated_at: input.comment.updatedAt ?? input.comment.createdAt ?? eventTime(),
     user: user(p.comment.user, input.comment.login),
     performed_via_github_app: null,
   };
@@ -117,6 +126,7 @@ export function issuesLabeledPayload(input: { thread: ThreadSpec; label: string;
     title: input.thread.title ?? `Issue #${input.thread.number}`,
     body: input.thread.body ?? "",
     html_url: `${HTML}/issues/${input.thread.number}`,
+    updated_at: eventTime(),
     user: user(p.issue.user, "octocat"),
   };
   delete p.issue.pull_request;
@@ -181,6 +191,7 @@ export function reviewSubmittedPayload(input: {
     state: input.review.state,
     html_url: `${HTML}/pull/${input.pr.number}#pullrequestreview-${input.review.id}`,
     commit_id: input.pr.headSha,
+    submitted_at: eventTime(),
     user: user(p.review.user, input.review.login),
   };
   p.sender = user(p.sender, input.review.login);
@@ -207,6 +218,8 @@ export function reviewCommentPayload(input: {
     in_reply_to_id: undefined,
     commit_id: input.pr.headSha,
     html_url: `${HTML}/pull/${input.pr.number}#discussion_r${input.comment.id}`,
+    created_at: eventTime(),
+    updated_at: eventTime(),
     user: user(p.comment.user, input.comment.login),
   };
   delete p.comment.in_reply_to_id;

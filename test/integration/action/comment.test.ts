@@ -259,8 +259,11 @@ describe("a /agent comment", () => {
     expect(allowed.result.failure).toBeNull();
     expect(h.service.creates()[0]!.metadata).toMatchObject({ sender: "renovate[bot]", comment_id: byBot.id });
     expect(String(h.service.creates()[0]!.prompt)).toContain("@renovate[bot] asked for help");
-    // No permission lookup for a listed bot: the list is the permission.
-    expect(h.github.callsTo("GET", "/repos/{owner}/{repo}/collaborators/{user}/permission")).toEqual([]);
+    // No permission lookup for a listed bot: the list is the permission. The one read is the access of
+    // the issue's author, whose description the prompt quotes.
+    expect(h.github.callsTo("GET", "/repos/{owner}/{repo}/collaborators/{user}/permission").map((r) => r.path)).toEqual([
+      `/repos/${FULL_NAME}/collaborators/octocat/permission`,
+    ]);
 
     const ownComment = h.humanComment(ISSUE, "/agent loop forever", ACTIONS_BOT);
     const own = await h.step({ eventName: "issue_comment", payload: ownComment.payload, inputs: { "allowed-bots": "*" } });
