@@ -9,6 +9,7 @@ import type { RunMarker } from "../../core/markers/schema.js";
 import { reactionForPhase } from "../../core/render/reactions.js";
 import { renderServiceError } from "../../core/render/replies.js";
 import { renderTrackingComment, type TrackingPhase } from "../../core/render/tracking.js";
+import { InterruptRefusedError } from "../../service/errors.js";
 import type { AgentRun } from "../../service/wire.js";
 import { readCurrentStep, watchRun } from "../runs.js";
 import { StopWatch, stopCheckIntervalMs } from "../stop-watch.js";
@@ -20,6 +21,10 @@ import { fail, type Step, type StepResult } from "./step.js";
 export class TrackedRun {
   marker: RunMarker;
   run: AgentRun | null = null;
+  /** `follow_up: interrupt`: the follow-up reached the working agent (this step then only follows the run to its end). */
+  delivered: { firstLine: string; confirmed: boolean } | null = null;
+  /** The service refused the follow-up while the run worked: it waits for the run, and the comment says why once. */
+  interruptRefused = false;
 
   constructor(
     private readonly step: Step,
@@ -42,6 +47,7 @@ export class TrackedRun {
         triggerUrl: this.start.triggerUrl,
         currentStep,
         orgDefaultRepository: this.start.orgDefaultRepository,
+        interrupts: { delivered: this.delivered ? [this.delivered] : [], refused: this.interruptRefused },
       }),
     );
   }
@@ -65,6 +71,10 @@ export type Started = { kind: "started"; run: AgentRun } | { kind: "done"; resul
 export async function startRun(step: Step, tracked: TrackedRun, stopWatch: StopWatch | null): Promise<Started> {
   const { start, thread } = tracked;
   await thread.react(start.reaction, reactionForPhase("triggered"));
+  if (start.interrupt) {
+    const delivered = await interruptWorkingRun(tracked, start.interrupt, stopWatch);
+    if (delivered) return delivered;
+  }
   await tracked.track(start.phase, null);
 
   if (start.waitFor !== undefined) {
@@ -94,6 +104,33 @@ export async function startRun(step: Step, tracked: TrackedRun, stopWatch: StopW
   core.info(`Agent run ${run.id} ${start.resumed ? "resumed" : "started"}: ${run.web_url ?? "(no web URL)"}`);
   if (!(await stopWatch?.check())) await tracked.track(start.resumed ? "resuming" : "starting", run.web_url ?? null);
   return { kind: "started", run };
+}
+
+/**
+ * `follow_up: interrupt`: the follow-up goes to the working agent now; this step then follows the run
+ * to its end. Null when the service refuses (the step waits for the run, as a queued follow-up does).
+ */
+async function interruptWorkingRun(
+  tracked: TrackedRun,
+  interrupt: NonNullable<Start["interrupt"]>,
+  stopWatch: StopWatch | null,
+): Promise<Started | null> {
+  if (await stopWatch?.check()) return stoppedBeforeStart(tracked.thread);
+  try {
+    const run = await interrupt.send();
+    tracked.run = run;
+    tracked.marker = { ...tracked.marker, runId: run.id };
+    tracked.delivered = { firstLine: interrupt.firstLine, confirmed: true };
+    core.info(`The follow-up reached agent run ${run.id} while it works: ${run.web_url ?? "(no web URL)"}`);
+    await tracked.track("running", run.web_url ?? null);
+    return { kind: "started", run };
+  } catch (error) {
+    if (!(error instanceof InterruptRefusedError)) throw error;
+    // The client has warned once already; this says what the step does about it.
+    core.info("This step waits for the run, then sends the follow-up.");
+    tracked.interruptRefused = true;
+    return null;
+  }
 }
 
 function stoppedBeforeStart(thread: ThreadReporter): Started {
