@@ -39,6 +39,7 @@ export const INPUT_NAMES = [
   "metadata",
   "images",
   "trigger-phrase",
+  "follow-up",
   "wait",
   "timeout-minutes",
   "comment",
@@ -84,6 +85,8 @@ export interface ActionInputs {
   images: ImageSource[];
   /** Undefined: the repository configuration's (default `/agent`). */
   triggerPhrase: string | undefined;
+  /** `follow_up` over the configuration file's (checked by its schema); undefined: the file's (default `queue`). */
+  followUp: string | undefined;
   wait: boolean;
   timeoutMinutes: number;
   comment: CommentMode;
@@ -271,6 +274,7 @@ const InputFieldsSchema = z.strictObject({
   metadata: metadataText,
   images: imagesText,
   "trigger-phrase": triggerPhraseText,
+  "follow-up": z.optional(z.string()),
   wait: booleanText(true),
   "timeout-minutes": timeoutText,
   comment: choiceText(COMMENT_MODES, "auto"),
@@ -323,6 +327,7 @@ export const ActionInputsSchema = z.pipe(
     metadata: i.metadata,
     images: i.images,
     triggerPhrase: i["trigger-phrase"],
+    followUp: i["follow-up"],
     wait: i.wait,
     timeoutMinutes: i["timeout-minutes"],
     comment: i.comment,

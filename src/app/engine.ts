@@ -7,6 +7,7 @@
 import { setMaxListeners } from "node:events";
 import type { AgentRun } from "../service/wire.js";
 import { Acknowledger } from "./engine/acknowledging.js";
+import { Interrupter } from "./engine/interrupting.js";
 import { DONE, TAKE_AGAIN, type EngineContext } from "./engine/context.js";
 import { engineSettings, type EngineLogger, type RunEngineOptions } from "./engine/options.js";
 import { Reporter } from "./engine/reporting.js";
@@ -67,7 +68,7 @@ export class RunEngine {
     this.reporter = new Reporter(context, this.output);
     this.acknowledger = new Acknowledger(context, this.output);
     this.sender = new Sender(context, this.output, this.reporter);
-    this.watcher = new Watcher(context, this.output, this.reporter);
+    this.watcher = new Watcher(context, this.output, this.reporter, new Interrupter(context));
   }
 
   /** Stops waiting for rate budget and lets steps in flight end early; the queue keeps their jobs. */

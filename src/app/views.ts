@@ -43,6 +43,7 @@ export function renderTaskTracking(
     followUps: view.heldFollowUps,
     sourceType: task.sourceType,
     orgDefaultRepository: task.kind === "create" && task.request.repo_id == null,
+    interrupts: { delivered: task.delivered, refused: task.interruptsRefused },
   });
 }
 

@@ -19,7 +19,7 @@ export type RepoRole = (typeof REPO_ROLES)[number];
 export const MINIMUM_ROLES = ["write", "maintain", "admin"] as const;
 export type MinimumRole = (typeof MINIMUM_ROLES)[number];
 
-export const FOLLOW_UP_POLICIES = ["queue", "new"] as const;
+export const FOLLOW_UP_POLICIES = ["queue", "new", "interrupt"] as const;
 export type FollowUpPolicy = (typeof FOLLOW_UP_POLICIES)[number];
 
 /** Which pull requests a review requesting changes acts on without the trigger phrase (forks never). */
@@ -196,7 +196,7 @@ export const CheckSuiteSchema = section(
 
 export const FollowUpSchema = described(
   z._default(z.enum(FOLLOW_UP_POLICIES, { error: `must be one of: ${FOLLOW_UP_POLICIES.join(", ")}` }), "queue"),
-  "What a follow-up comment does while the thread's run is still working: `queue` (resume the run when it finishes) or `new` (start another run).",
+  "What a follow-up comment does while the thread's run is still working: `queue` (resume the run when it finishes), `new` (start another run) or `interrupt` (send it to the working agent at once, where the service takes it; else queued).",
 );
 
 export const InstructionsSchema = described(

@@ -44,7 +44,11 @@ export interface RunFacts {
 export type RunPlan =
   | { action: "create"; sourceType: RunTrigger["sourceType"]; reason: string }
   | { action: "resume"; runId: number; orgId: number; reason: string }
-  | { action: "queue"; runId: number; orgId: number; reason: string }
+  /**
+   * A follow-up for a run that is working: held until it finishes, or (`interrupt`, policy
+   * `follow_up: interrupt`) sent to the working agent at once, held as above if the service refuses.
+   */
+  | { action: "queue"; runId: number; orgId: number; reason: string; interrupt: boolean }
   | { action: "refuse"; reason: string }
   | { action: "ignore"; reason: string; code?: PlanIgnoreCode }
   | { action: "hand_back"; reason: string };
@@ -102,6 +106,7 @@ function planCheckFailure(trigger: CheckFailureTrigger, facts: RunFacts): RunPla
         runId: known.runId,
         orgId: known.orgId,
         reason: `Run ${known.runId} is still working on this pull request; the failure is queued for it.`,
+        interrupt: false,
       };
     }
     return { action: "resume", runId: known.runId, orgId: known.orgId, reason: `Resuming run ${known.runId} with the CI failure.` };
@@ -149,6 +154,16 @@ export function planRun(trigger: RunTrigger, facts: RunFacts): RunPlan {
         runId: known.runId,
         orgId: known.orgId,
         reason: `Run ${known.runId} is still in progress; the follow-up is queued (\`follow_up: queue\`).`,
+        interrupt: false,
+      };
+    }
+    if (facts.followUp === "interrupt") {
+      return {
+        action: "queue",
+        runId: known.runId,
+        orgId: known.orgId,
+        reason: `Run ${known.runId} is still in progress; the follow-up goes to the working agent now (\`follow_up: interrupt\`).`,
+        interrupt: true,
       };
     }
     return {

@@ -6,7 +6,14 @@ import type { FastifyInstance, FastifyReply } from "fastify";
 import * as z from "zod";
 import { EmulatedClock } from "./clock.js";
 import { FaultInjector, FaultsSchema } from "./faults.js";
-import { completeRepository, EndpointsSchema, RepositoriesSchema, type ResolvedOptions, type ResolvedRepository } from "./options.js";
+import {
+  completeRepository,
+  EndpointsSchema,
+  RepositoriesSchema,
+  ResumeWhileRunningSchema,
+  type ResolvedOptions,
+  type ResolvedRepository,
+} from "./options.js";
 import { seededRandom } from "./random.js";
 import { SlidingRateLimiter } from "./rate-limiter.js";
 import { RunScriptInputSchema, ScriptBook } from "./scripts.js";
@@ -29,6 +36,8 @@ export interface EmulatorState {
   endpoints: OptionalEndpoints;
   /** Every organization's repositories (scriptable). */
   repositories: ResolvedRepository[];
+  /** What a resume of a working run does (scriptable). */
+  resumeWhileRunning: "interrupt" | "reject";
 }
 
 export function emptyStats(): EmulatorStats {
@@ -52,6 +61,7 @@ export function createState(options: ResolvedOptions): EmulatorState {
     base,
     endpoints: { ...options.endpoints, logs: [...options.endpoints.logs] },
     repositories: [...options.repositories],
+    resumeWhileRunning: options.resumeWhileRunning,
   };
 }
 
@@ -87,6 +97,11 @@ export function createControl(state: EmulatorState): EmulatorControl {
       const parsed = RepositoriesSchema.safeParse(repositories);
       if (!parsed.success) throw invalidInput("repositories", parsed.error);
       state.repositories = parsed.data.map((repository) => completeRepository(repository, defaultOrgIdOf(state)));
+    },
+    setResumeWhileRunning: (mode) => {
+      const parsed = ResumeWhileRunningSchema.safeParse(mode);
+      if (!parsed.success) throw invalidInput("resumeWhileRunning", parsed.error);
+      state.resumeWhileRunning = parsed.data;
     },
   };
 }
@@ -152,6 +167,10 @@ export function registerAdminRoutes(app: FastifyInstance, control: EmulatorContr
       postChecked(admin, "/repositories", z.strictObject({ repositories: RepositoriesSchema }), ({ repositories }) => {
         control.setRepositories(repositories);
         return { ok: true, repositories: repositories.length };
+      });
+      postChecked(admin, "/resume-while-running", z.strictObject({ mode: ResumeWhileRunningSchema }), ({ mode }) => {
+        control.setResumeWhileRunning(mode);
+        return { ok: true, mode };
       });
       admin.get("/stats", async () => control.stats());
       admin.post("/reset-stats", async () => {

@@ -24,6 +24,8 @@ export const RepositoriesSchema = z.array(
   }),
 );
 
+export const ResumeWhileRunningSchema = z.enum(["interrupt", "reject"], { error: "resumeWhileRunning must be interrupt or reject" });
+
 const EmulatorOptionsSchema = z.strictObject({
   host: z.string().min(1, { error: "host must not be empty" }).optional(),
   port: z.number().int().min(0).max(65_535, { error: "port must be between 0 and 65535" }).optional(),
@@ -48,6 +50,7 @@ const EmulatorOptionsSchema = z.strictObject({
   errorStyle: z.enum(["spec", "fastapi"], { error: "errorStyle must be spec or fastapi" }).optional(),
   endpoints: EndpointsSchema.optional(),
   repositories: RepositoriesSchema.optional(),
+  resumeWhileRunning: ResumeWhileRunningSchema.optional(),
 });
 
 export interface ResolvedOptions {
@@ -65,6 +68,7 @@ export interface ResolvedOptions {
   errorStyle: ErrorStyle;
   endpoints: OptionalEndpoints;
   repositories: ResolvedRepository[];
+  resumeWhileRunning: "interrupt" | "reject";
 }
 
 export type ResolvedRepository = Required<Omit<EmulatedRepository, "github_id">> & { github_id: number | null };
@@ -108,6 +112,7 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
     errorStyle: options.errorStyle ?? "spec",
     endpoints: { ...DEFAULT_ENDPOINTS, ...definedFields(options.endpoints ?? {}) },
     repositories: (options.repositories ?? []).map((repository) => completeRepository(repository, defaultOrgId)),
+    resumeWhileRunning: options.resumeWhileRunning ?? "reject",
   };
 }
 

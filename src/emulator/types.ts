@@ -44,6 +44,11 @@ export interface EmulatorOptions {
   endpoints?: Partial<OptionalEndpoints>;
   /** The organizations' repositories, as `GET /v1/organizations/{org_id}/repos` lists them. Default none. */
   repositories?: EmulatedRepository[];
+  /**
+   * A resume of a run that is still working: "reject" (default) answers 409 naming its state;
+   * "interrupt" takes it as a message to the working agent (a USER_MESSAGE entry that reshapes the rest of the run).
+   */
+  resumeWhileRunning?: "interrupt" | "reject";
 }
 
 export type StatusVocabulary = "spec" | "deployment";
@@ -149,6 +154,8 @@ export interface EmulatorControl {
   setEndpoints(endpoints: Partial<OptionalEndpoints>): void;
   /** Replaces the repositories the list endpoint serves. */
   setRepositories(repositories: EmulatedRepository[]): void;
+  /** What a resume of a working run does from now on (see EmulatorOptions.resumeWhileRunning). */
+  setResumeWhileRunning(mode: "interrupt" | "reject"): void;
 }
 
 export interface RunningEmulator {

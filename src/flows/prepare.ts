@@ -8,6 +8,7 @@ import type { RepoConfig } from "../config/schema.js";
 import type { ThreadRef } from "../core/events/types.js";
 import { buildRunMetadata } from "../core/metadata.js";
 import { isCheckFailureTrigger, triggerThread, type RunTrigger } from "../core/detect.js";
+import { interruptLineOf } from "../core/interrupt.js";
 import { planRun, type KnownRun, type RunFacts, type RunPlan } from "../core/plan.js";
 import { buildResumePrompt, buildRunPrompt, promptThreadAuthors, withAuthorAccess } from "../core/prompt/build.js";
 import {
@@ -308,7 +309,15 @@ async function prepareStart(
     case "resume":
       return { ...common, plan, action: "resume", runId: plan.runId, orgId: plan.orgId };
     case "queue":
-      return { ...common, plan, action: "queue", runId: knownRun.pending ? null : plan.runId, orgId: plan.orgId };
+      return {
+        ...common,
+        plan,
+        action: "queue",
+        runId: knownRun.pending ? null : plan.runId,
+        orgId: plan.orgId,
+        // A run still being created has no id to send to yet: that follow-up is held like any other.
+        interrupt: plan.interrupt && !knownRun.pending ? { firstLine: interruptLineOf(trigger) } : null,
+      };
     case "create":
       if (!planned.repository) throw new TypeError("prepareStart: a create needs its repository resolved first");
       // Only a new run's prompt quotes the thread: a resume's costs no access reads.
@@ -417,7 +426,9 @@ export function replanWithKnownRun(prepared: PreparedStart, known: KnownRun): Pr
   const plan = planRun(prepared.trigger, facts);
   if (plan.action === "resume")
     return { ...prepared, facts, plan, reason: plan.reason, action: "resume", runId: plan.runId, orgId: plan.orgId };
-  if (plan.action === "queue")
-    return { ...prepared, facts, plan, reason: plan.reason, action: "queue", runId: plan.runId, orgId: plan.orgId };
+  if (plan.action === "queue") {
+    const interrupt = plan.interrupt ? { firstLine: interruptLineOf(prepared.trigger) } : null;
+    return { ...prepared, facts, plan, reason: plan.reason, action: "queue", runId: plan.runId, orgId: plan.orgId, interrupt };
+  }
   return prepared;
 }

@@ -182,7 +182,15 @@ export type PreparedRun =
       /** Null while the thread's run is still being created: the follow-up waits for whichever run that becomes. */
       runId: number | null;
       orgId: number;
+      /** Set (`follow_up: interrupt`) when the follow-up goes to the working agent at once; null: held until the run finishes. */
+      interrupt: FollowUpInterrupt | null;
     });
+
+/** A follow-up sent to a working agent: what its tracking comment quotes of it. */
+export interface FollowUpInterrupt {
+  /** The instruction's first line, sanitised like any prompt text and bounded. */
+  firstLine: string;
+}
 
 export type PreparedAction = PreparedRun["action"];
 export type PreparedStart = Extract<PreparedRun, { action: "create" | "resume" | "queue" }>;

@@ -95,6 +95,11 @@ export interface Start {
   resumed: boolean;
   /** A queued follow-up: the thread's run still working, waited for before the resume is sent. */
   waitFor?: number;
+  /**
+   * `follow_up: interrupt`: sent to the working agent at once; where the service refuses, the step
+   * falls back to `waitFor` (queued) and the tracking comment says why.
+   */
+  interrupt?: { firstLine: string; send: () => Promise<AgentRun> };
   /** A create without `repo_id`: the tracking comment says the organization's default applies. */
   orgDefaultRepository?: boolean;
   send: () => Promise<AgentRun>;
@@ -300,12 +305,21 @@ function startFor(step: Step, prepared: PreparedStart): Start {
     case "queue": {
       // No queue survives a step: the thread's run is waited for here, then the follow-up is sent.
       const runId = prepared.runId!;
+      const interrupt = prepared.interrupt;
       return {
         ...common,
         phase: "queued_follow_up",
         resumed: true,
         waitFor: runId,
         send: () => client.resumeRun(runId, prepared.resumePrompt, { deadline: step.deadline }),
+        ...(interrupt
+          ? {
+              interrupt: {
+                firstLine: interrupt.firstLine,
+                send: () => client.interruptRun(runId, prepared.resumePrompt, { deadline: step.deadline }),
+              },
+            }
+          : {}),
       };
     }
   }

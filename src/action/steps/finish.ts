@@ -6,7 +6,7 @@
  */
 import { outcomeForPhase } from "../../core/markers/write.js";
 import { reactionForPhase } from "../../core/render/reactions.js";
-import { resultCommentBody } from "../../core/render/result.js";
+import { renderDeliveredFollowUp, resultCommentBody } from "../../core/render/result.js";
 import { imageHostsFor } from "../../core/sanitize-output/image-hosts.js";
 import { renderServiceError, serviceErrorForComment } from "../../core/render/replies.js";
 import type { AgentRunError } from "../../service/errors.js";
@@ -55,23 +55,38 @@ export async function finishRun(step: Step, tracked: TrackedRun, watched: WatchR
   const { thread, start } = tracked;
   const run = watched.run;
   const triggerPhrase = tracked.config.trigger_phrase;
-  const trace = thread.enabled ? await readTraceDigest(step.client, run.id, { deadline: endedAt + 60_000, triggerPhrase }) : null;
   const phase: RunPhase = watched.timedOut ? "in_progress" : watched.phase;
-  const imageHosts = imageHostsFor(step.runner.server);
-  await thread.track(() =>
-    resultCommentBody({
-      marker: tracked.marker,
-      run,
-      phase,
-      startedAt: step.startedAt,
-      finishedAt: endedAt,
-      trace,
-      triggerPhrase,
-      imageHosts,
-    }),
-  );
+  const delivered = tracked.delivered;
+  if (delivered) {
+    // The step that started the run writes its result and links its pull requests: this one closes the follow-up's loop.
+    await thread.track(() =>
+      renderDeliveredFollowUp({
+        marker: tracked.marker,
+        run,
+        phase,
+        firstLine: delivered.firstLine,
+        startedAt: step.startedAt,
+        finishedAt: endedAt,
+      }),
+    );
+  } else {
+    const trace = thread.enabled ? await readTraceDigest(step.client, run.id, { deadline: endedAt + 60_000, triggerPhrase }) : null;
+    const imageHosts = imageHostsFor(step.runner.server);
+    await thread.track(() =>
+      resultCommentBody({
+        marker: tracked.marker,
+        run,
+        phase,
+        startedAt: step.startedAt,
+        finishedAt: endedAt,
+        trace,
+        triggerPhrase,
+        imageHosts,
+      }),
+    );
+  }
   await thread.react(start.reaction, reactionForPhase(phase));
-  if (thread.enabled && step.repo && (run.git_host_pull_requests ?? []).length > 0) {
+  if (!delivered && thread.enabled && step.repo && (run.git_host_pull_requests ?? []).length > 0) {
     await linkPullRequests(step.octokit, step.repo, {
       run,
       orgId: inputs.orgId,

@@ -9,6 +9,7 @@ import { reactionForPhase } from "../../core/render/reactions.js";
 import { renderServiceError } from "../../core/render/replies.js";
 import { renderTrackingComment, type TrackingPhase } from "../../core/render/tracking.js";
 import type { RepoRef } from "../../github/client.js";
+import { InterruptRefusedError } from "../../service/errors.js";
 import type { AgentRun } from "../../service/wire.js";
 import type { JobCheckpoint, WatchedRun } from "../checkpoint.js";
 import { readCurrentStep, watchRun } from "../runs.js";
@@ -23,6 +24,10 @@ export class TrackedRun implements WatchedRun {
   marker: RunMarker;
   run: AgentRun | null = null;
   sending: Promise<AgentRun> | null = null;
+  /** `follow_up: interrupt`: the follow-up reached the working agent (this step then only follows the run to its end). */
+  delivered: { firstLine: string; confirmed: boolean } | null = null;
+  /** The service refused the follow-up while the run worked: it waits for the run, and the comment says why once. */
+  interruptRefused = false;
 
   constructor(
     private readonly step: Step,
@@ -66,6 +71,7 @@ export class TrackedRun implements WatchedRun {
         triggerUrl: this.start.triggerUrl,
         currentStep,
         orgDefaultRepository: this.start.orgDefaultRepository,
+        interrupts: { delivered: this.delivered ? [this.delivered] : [], refused: this.interruptRefused },
       }),
     );
     this.checkpoint?.save(this);
@@ -91,6 +97,10 @@ export type Started = { kind: "started"; run: AgentRun } | { kind: "done"; resul
 export async function startRun(step: Step, tracked: TrackedRun, stopWatch: StopWatch | null): Promise<Started> {
   const { start, thread } = tracked;
   await thread.react(start.reaction, reactionForPhase("triggered"));
+  if (start.interrupt) {
+    const delivered = await interruptWorkingRun(tracked, start.interrupt, stopWatch);
+    if (delivered) return delivered;
+  }
   await tracked.track(start.phase, null);
 
   if (start.waitFor !== undefined) {
@@ -120,6 +130,33 @@ export async function startRun(step: Step, tracked: TrackedRun, stopWatch: StopW
   log.info(`Agent run ${run.id} ${start.resumed ? "resumed" : "started"}: ${run.web_url ?? "(no web URL)"}`);
   if (!(await stopWatch?.check())) await tracked.track(start.resumed ? "resuming" : "starting", run.web_url ?? null);
   return { kind: "started", run };
+}
+
+/**
+ * `follow_up: interrupt`: the follow-up goes to the working agent now; this step then follows the run
+ * to its end. Null when the service refuses (the step waits for the run, as a queued follow-up does).
+ */
+async function interruptWorkingRun(
+  tracked: TrackedRun,
+  interrupt: NonNullable<Start["interrupt"]>,
+  stopWatch: StopWatch | null,
+): Promise<Started | null> {
+  if (await stopWatch?.check()) return stoppedBeforeStart(tracked.thread);
+  try {
+    tracked.sending = interrupt.send();
+    const run = await tracked.sending;
+    tracked.delivered = { firstLine: interrupt.firstLine, confirmed: true };
+    tracked.started(run);
+    log.info(`The follow-up reached agent run ${run.id} while it works: ${run.web_url ?? "(no web URL)"}`);
+    await tracked.track("running", run.web_url ?? null);
+    return { kind: "started", run };
+  } catch (error) {
+    if (!(error instanceof InterruptRefusedError)) throw error;
+    // The client has warned once already; this says what the step does about it.
+    log.info("This step waits for the run, then sends the follow-up.");
+    tracked.interruptRefused = true;
+    return null;
+  }
 }
 
 function stoppedBeforeStart(thread: ThreadReporter): Started {

@@ -36,7 +36,10 @@ export class Reporter {
     const run = (task.finalRun ?? { id: task.runId }) as AgentRun;
     const phase: RunPhase | "timed_out" = task.watchTimedOut ? "timed_out" : classifyRunStatus(run.status);
     await this.output.writeOrPost(task, renderTaskResult(task, run, phase, this.context.now(), this.context.settings.imageHosts), "result");
-    await this.output.react(task, phase === "timed_out" ? null : reactionForPhase(phase), "result");
+    const finalReaction = phase === "timed_out" ? null : reactionForPhase(phase);
+    await this.output.react(task, finalReaction, "result");
+    // Follow-ups that reached the working agent end with the run they shaped.
+    for (const message of task.delivered) await this.output.react({ ...task, reaction: message.reaction }, finalReaction, "result");
     for (const pr of run.git_host_pull_requests ?? []) {
       if (pr.head_branch_name && task.runId !== null) {
         // The run pushed its branch to the repository it worked on: that is the branch's head repository.
@@ -91,6 +94,7 @@ export class Reporter {
         state: "queued",
         kind: "resume",
         runId: resumableRunId,
+        interrupt: null,
         request: { prompt },
         webUrl: await store.lastWebUrlForRun(resumableRunId),
       });

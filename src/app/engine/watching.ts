@@ -11,6 +11,7 @@ import { foldProgress } from "../progress.js";
 import type { JobOutcome } from "../queue/types.js";
 import type { Task, TraceProgress } from "../store/types.js";
 import { DONE, TAKE_AGAIN, transition, type EngineContext } from "./context.js";
+import type { Interrupter } from "./interrupting.js";
 import type { Reporter } from "./reporting.js";
 import type { ThreadOutput } from "./thread-output.js";
 
@@ -39,6 +40,7 @@ export class Watcher {
     private readonly context: EngineContext,
     private readonly output: ThreadOutput,
     private readonly reporter: Reporter,
+    private readonly interrupter: Interrupter,
   ) {
     this.editWindow = new SlidingWindowLog(context.settings.progressEditsPerMinute, 60_000 * context.settings.scale);
   }
@@ -47,6 +49,8 @@ export class Watcher {
     const runId = task.runId;
     if (runId === null) return DONE;
     if (this.context.now() >= task.deadlineAt) return this.reportStillGoing(task, runId);
+    // Before the poll: a follow-up that reached the agent is seen working in this very poll.
+    task = await this.interrupter.deliverPending(task);
     let poll: PollResult;
     try {
       poll = await this.poll(runId, task.progress.logsSeen);
@@ -136,7 +140,7 @@ export class Watcher {
   /** Progress is optional (results are not): at most one edit per interval per comment, and a new follow-up shows at once. */
   private async maybeEditProgress(task: Task, changed: boolean): Promise<void> {
     const held = await this.output.heldCount(task);
-    const heldChanged = held !== this.output.heldShown(task.id);
+    const heldChanged = this.output.followUpsView(task, held) !== this.output.followUpsShown(task.id);
     if (!changed && !heldChanged) return;
     const now = this.context.now();
     if (!heldChanged && now - task.lastEditAt < this.context.settings.editIntervalMs) return;

@@ -89,7 +89,7 @@ async function freshKnownRun(
 
 /** A create that found the thread busy after all: held behind the thread's run, like any follow-up. */
 async function holdInsteadOfCreate(prepared: PreparedStart, thread: TaskThread, ctx: ActContext): Promise<PreparedStart> {
-  if (prepared.action !== "create" || prepared.trigger.forceNew || prepared.facts.followUp !== "queue" || prepared.checkAttempt !== null)
+  if (prepared.action !== "create" || prepared.trigger.forceNew || prepared.facts.followUp === "new" || prepared.checkAttempt !== null)
     return prepared;
   const active = await ctx.deps.store.activeTaskForThread(thread.owner, thread.repo, thread.issueNumber);
   if (!active) return prepared;
@@ -100,6 +100,8 @@ async function holdInsteadOfCreate(prepared: PreparedStart, thread: TaskThread, 
     runId: active.runId,
     orgId: active.orgId,
     reason: "The thread's run started a moment ago; the follow-up is queued behind it.",
+    // A run that is only starting has no agent to interrupt yet.
+    interrupt: null,
   };
 }
 
@@ -166,6 +168,8 @@ function submitTask(prepared: PreparedStart, thread: TaskThread, ctx: ActContext
         runId: prepared.runId,
         orgId: prepared.orgId,
         request: { prompt: prepared.resumePrompt },
+        // While the service is known to refuse follow-ups to a working run, held as with `queue` (the run's comment says why).
+        interrupt: prepared.interrupt && client.interrupts.accepted ? prepared.interrupt : null,
       })
     : engine.submit({
         ...base,

@@ -72,6 +72,9 @@ const PATCHABLE_FIELDS = {
   lastEditAt: true,
   deadlineAt: true,
   error: true,
+  interrupt: true,
+  delivered: true,
+  interruptsRefused: true,
 } as const satisfies Record<keyof TaskPatch, true>;
 const PATCHABLE = new Set(Object.keys(PATCHABLE_FIELDS) as Array<keyof TaskPatch>);
 
@@ -138,6 +141,9 @@ function encodeFields(fields: Partial<Task>): string[] {
 /** Every field a stored task hash has (insert writes them all). */
 const TASK_FIELDS: ReadonlyArray<keyof Task> = ["id", "createdAt", "updatedAt", ...PATCHABLE];
 
+/** Fields added after tasks were first stored in Redis, with the value a task stored before them has (JSON). */
+const FIELDS_ADDED_LATER: Partial<Record<keyof Task, string>> = { interrupt: "null", delivered: "[]", interruptsRefused: "false" };
+
 /** HGETALL as a flat [field, value, …] list (what a script returns). */
 function decodeTask(flat: unknown): Task | null {
   if (!Array.isArray(flat) || flat.length === 0) return null;
@@ -145,7 +151,7 @@ function decodeTask(flat: unknown): Task | null {
   for (let i = 0; i + 1 < flat.length; i += 2) raw.set(String(flat[i]), String(flat[i + 1]));
   const task: Record<string, unknown> = {};
   for (const name of TASK_FIELDS) {
-    const value = raw.get(name);
+    const value = raw.get(name) ?? FIELDS_ADDED_LATER[name];
     if (value === undefined)
       throw new Error(`stored task ${raw.get("id")} has no "${name}" field: its Redis hash was changed outside the store`);
     task[name] = JSON.parse(value);
@@ -273,6 +279,9 @@ export class RedisBridgeStore implements BridgeStore {
       pollIntervalMs: 0,
       lastEditAt: 0,
       error: null,
+      interrupt: task.interrupt ?? null,
+      delivered: [],
+      interruptsRefused: false,
     };
     const stored = await this.client.arbStoreInsertTask(this.key("task", "next-id"), this.prefix, this.now(), ...encodeFields(fields));
     return decodeTask(stored)!;

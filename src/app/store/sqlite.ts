@@ -88,6 +88,9 @@ interface TaskRow {
   last_edit_at: number;
   deadline_at: number;
   error: string | null;
+  interrupt: string | null;
+  delivered: string;
+  interrupts_refused: number;
   updated_at: number;
 }
 
@@ -120,6 +123,9 @@ const COLUMNS: { [K in keyof Task]?: [string, (v: Task[K]) => unknown] } = {
   lastEditAt: ["last_edit_at", (v) => v],
   deadlineAt: ["deadline_at", (v) => v],
   error: ["error", (v) => v],
+  interrupt: ["interrupt", (v) => (v ? JSON.stringify(v) : null)],
+  delivered: ["delivered", (v) => JSON.stringify(v)],
+  interruptsRefused: ["interrupts_refused", (v) => (v ? 1 : 0)],
 };
 
 /** One indexed column per conversation, so thread lookups never read other threads' tasks. */
@@ -155,6 +161,9 @@ function toTask(row: TaskRow): Task {
     lastEditAt: row.last_edit_at,
     deadlineAt: row.deadline_at,
     error: row.error,
+    interrupt: row.interrupt ? (JSON.parse(row.interrupt) as Task["interrupt"]) : null,
+    delivered: JSON.parse(row.delivered) as Task["delivered"],
+    interruptsRefused: row.interrupts_refused === 1,
     updatedAt: row.updated_at,
   };
 }
@@ -177,6 +186,7 @@ export class SqliteBridgeStore implements BridgeStore {
     this.addThreadKeyColumn();
     this.addColumnsOf020();
     this.moveRunBranchesToHeadKeys();
+    this.addInterruptColumns();
     this.db.exec("CREATE INDEX IF NOT EXISTS tasks_by_thread ON tasks(thread_key, state, id)");
     this.now = options.now ?? Date.now;
   }
@@ -226,6 +236,17 @@ export class SqliteBridgeStore implements BridgeStore {
         "INSERT OR IGNORE INTO run_head_branches (owner, repo, head_repo, branch, run_id, org_id) SELECT owner, repo, owner || '/' || repo, branch, run_id, org_id FROM run_branches",
       );
       this.db.exec("DROP TABLE run_branches");
+    })();
+  }
+
+  /** Columns added with `follow_up: interrupt`: older stores get them, empty. */
+  private addInterruptColumns(): void {
+    const columns = new Set((this.db.prepare("PRAGMA table_info(tasks)").all() as Array<{ name: string }>).map((c) => c.name));
+    if (columns.has("interrupt")) return;
+    this.db.transaction(() => {
+      this.db.exec("ALTER TABLE tasks ADD COLUMN interrupt TEXT");
+      this.db.exec("ALTER TABLE tasks ADD COLUMN delivered TEXT NOT NULL DEFAULT '[]'");
+      this.db.exec("ALTER TABLE tasks ADD COLUMN interrupts_refused INTEGER NOT NULL DEFAULT 0");
     })();
   }
 
@@ -291,8 +312,8 @@ export class SqliteBridgeStore implements BridgeStore {
     const info = this.db
       .prepare(
         `INSERT INTO tasks (kind, state, source_type, thread, thread_key, run_id, org_id, tracking_comment_id, reaction, request, requested_by,
-           created_at, progress, deadline_at, updated_at, received_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+           created_at, progress, deadline_at, updated_at, received_at, interrupt)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(
         task.kind,
@@ -311,6 +332,7 @@ export class SqliteBridgeStore implements BridgeStore {
         task.deadlineAt,
         now,
         task.receivedAt ?? null,
+        task.interrupt ? JSON.stringify(task.interrupt) : null,
       );
     return this.readTask(Number(info.lastInsertRowid))!;
   }

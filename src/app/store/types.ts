@@ -1,4 +1,5 @@
 import type { ReactionTarget } from "../../core/render/reactions.js";
+import type { FollowUpInterrupt } from "../../flows/types.js";
 import type { SourceType } from "../../service/wire.js";
 
 /**
@@ -37,6 +38,23 @@ export interface TraceProgress {
   finalAnswer: string | null;
 }
 
+/** A held follow-up for a working agent; `sendingSince`: handed to the service then (a step cut off from there may or may not have delivered it). */
+export interface HeldInterrupt extends FollowUpInterrupt {
+  sendingSince?: number;
+}
+
+/** A follow-up that went to the run while it worked (`follow_up: interrupt`), as its tracking comment shows it. */
+export interface DeliveredMessage {
+  /** The follow-up's own task (done once delivered). */
+  taskId: number;
+  firstLine: string;
+  at: number;
+  /** Where its final reaction goes when the run ends. */
+  reaction: TaskReactionTarget | null;
+  /** False when the call went out but no answer came back (a timeout, a crash): it may not have reached the agent. */
+  confirmed: boolean;
+}
+
 export interface Task {
   id: number;
   kind: TaskKind;
@@ -71,6 +89,12 @@ export interface Task {
   lastEditAt: number;
   deadlineAt: number;
   error: string | null;
+  /** A held follow-up to send to its run while it works (`follow_up: interrupt`); null: sent when the run finishes. */
+  interrupt: HeldInterrupt | null;
+  /** On the task watching a run: the follow-ups that went to it while it worked, oldest first. */
+  delivered: DeliveredMessage[];
+  /** On the task watching a run: the service refused a follow-up while the run worked (the thread is told once). */
+  interruptsRefused: boolean;
   updatedAt: number;
 }
 
@@ -90,6 +114,7 @@ export type NewTask = Pick<
 > & {
   deadlineAt: number;
   receivedAt?: number | null;
+  interrupt?: FollowUpInterrupt | null;
 };
 
 export type TaskOrder = "oldest" | "newest";

@@ -6,11 +6,11 @@
 import type { RunPhase } from "../../service/status.js";
 import type { AgentRun, GitHostPullRequest } from "../../service/wire.js";
 import type { RunMarker } from "../markers/schema.js";
-import { renderMarker, resultMarker } from "../markers/write.js";
+import { outcomeForPhase, renderMarker, resultMarker } from "../markers/write.js";
 import { codeBlock, inlineCode } from "../sanitize-output/code.js";
 import { joinMarkdown, md, type SafeMarkdown, truncateText } from "../sanitize-output/safe-markdown.js";
 import { renderLink } from "../sanitize-output/links.js";
-import { sanitizeMarkdown } from "../sanitize-output/prose.js";
+import { sanitizeInline, sanitizeMarkdown } from "../sanitize-output/prose.js";
 import type { TraceDigest } from "../trace.js";
 import type { ImageHosts } from "../sanitize-output/image-hosts.js";
 import { fitBlocks, GITHUB_COMMENT_MAX_LENGTH, MIN_RESULT_LENGTH, type CommentBody, type FlexibleBlock } from "./fit.js";
@@ -171,6 +171,31 @@ function agentTextBlocks(
 }
 
 /** The tracking comment's final form: outcome, pull requests, summary, result and a collapsible trace. */
+/**
+ * The last words of a follow-up that reached a working agent (`follow_up: interrupt`), written by the
+ * Action's step that sent it: the run's own comment carries the result, so this one only closes the
+ * loop (the run's headline, the follow-up quoted), never a second copy of the result.
+ */
+export function renderDeliveredFollowUp(input: {
+  marker: RunMarker;
+  run: AgentRun;
+  phase: RunPhase;
+  firstLine: string;
+  startedAt: TimeInput;
+  finishedAt: TimeInput;
+}): string {
+  const webUrl = linkTarget(input.run.web_url);
+  const marker = renderMarker({ ...input.marker, runId: input.run.id, state: "done", outcome: outcomeForPhase(input.phase) });
+  const elapsed = formatElapsed(toMs(input.finishedAt) - toMs(input.startedAt)) as SafeMarkdown;
+  const quote = input.firstLine ? md`\n> ${sanitizeInline(input.firstLine)}` : md``;
+  const lines: SafeMarkdown[] = [
+    headline(input.phase, runLink(input.run.id, webUrl), elapsed, input.run.status),
+    md`💬 Your follow-up reached the agent while it worked:${quote}`,
+    sub(md`The run's result is in its tracking comment in this thread.`),
+  ];
+  return `${marker}\n${joinMarkdown(lines, "\n\n")}`;
+}
+
 export function renderResultComment(input: ResultCommentInput): string {
   const maxLength = input.maxLength ?? GITHUB_COMMENT_MAX_LENGTH;
   if (!Number.isInteger(maxLength) || maxLength < MIN_RESULT_LENGTH || maxLength > GITHUB_COMMENT_MAX_LENGTH) {

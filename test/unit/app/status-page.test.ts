@@ -32,6 +32,9 @@ function task(overrides: Partial<Task>): Task {
     lastEditAt: 0,
     deadlineAt: NOW + 1,
     error: null,
+    interrupt: null,
+    delivered: [],
+    interruptsRefused: false,
     updatedAt: NOW - 5_000,
     ...overrides,
   };

@@ -227,6 +227,9 @@ describe.each([
       pollIntervalMs: 0,
       lastEditAt: 0,
       error: null,
+      interrupt: null,
+      delivered: [],
+      interruptsRefused: false,
     });
     expect(await store.getTask(created.id)).toEqual(created);
 
@@ -256,6 +259,9 @@ describe.each([
       lastEditAt: 2_900,
       deadlineAt: 9_000,
       error: "boom",
+      interrupt: { firstLine: "only the mobile version" },
+      delivered: [{ taskId: 3, firstLine: "use the new API", at: 2_950, reaction: { kind: "issue_comment", id: 74 }, confirmed: true }],
+      interruptsRefused: true,
     };
     const updated = await store.updateTask(created.id, patch);
     expect(updated).toEqual({ ...patch, id: created.id, createdAt: 2_000, updatedAt: 3_000 });

@@ -112,7 +112,7 @@ describe("parseRepoConfig: errors name the field, what is wrong and what was giv
     expect(errorsOf({ permissions: { minimum: "read" } })).toEqual([
       '`permissions.minimum`: must be one of: write, maintain, admin (got "read")',
     ]);
-    expect(errorsOf({ follow_up: "later" })).toEqual(['`follow_up`: must be one of: queue, new (got "later")']);
+    expect(errorsOf({ follow_up: "later" })).toEqual(['`follow_up`: must be one of: queue, new, interrupt (got "later")']);
     expect(errorsOf({ agent_type: "claude" })).toEqual(['`agent_type`: must be one of: native, partner_code (got "claude")']);
   });
 
