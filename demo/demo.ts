@@ -9,10 +9,12 @@ import { parseMarker } from "../src/core/markers/read.js";
 import type { RunMarker } from "../src/core/markers/schema.js";
 import type { FakeGitHub, FakeWrite } from "../test/helpers/fake-github/index.js";
 import type { RunningEmulator } from "../src/emulator/index.js";
+import { classifyRunStatus, isFinalPhase } from "../src/service/status.js";
 import { SOURCE, type AgentRun, type SourceType } from "../src/service/wire.js";
 import { BOT_LOGIN, postWebhook } from "../test/helpers/app-harness.js";
 import { checkSuiteCompletedPayload, issueCommentPayload, reviewSubmittedPayload } from "../test/helpers/app-payloads.js";
 import {
+  COURSE_CORRECTION,
   DEMO_TIME_SCALE,
   FAILING_CHECK,
   FULL_NAME,
@@ -120,7 +122,13 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
   const stageOptions = {
     seed: demoSeed(),
     config: REPO_CONFIG,
-    emulator: { timeScale: DEMO_TIME_SCALE, tokens: [{ token: serviceToken, orgIds: [1] }], repositories: SERVICE_REPOSITORIES },
+    emulator: {
+      timeScale: DEMO_TIME_SCALE,
+      tokens: [{ token: serviceToken, orgIds: [1] }],
+      repositories: SERVICE_REPOSITORIES,
+      // A resume of a working run reaches its agent as a USER_MESSAGE (the repository has `follow_up: interrupt`).
+      resumeWhileRunning: "interrupt" as const,
+    },
     // The comment of step 1 is sent before the App runs: recovery on start brings it back.
     env: {
       WEBHOOK_SECRET: webhookSecret,
@@ -203,9 +211,9 @@ async function commentWhileAppIsDown(
 ): Promise<MissedComment> {
   const { out, view } = ctx;
   out(
-    `${view.style.dim(`  Repository ${FULL_NAME}: issue #${ISSUE.number} “${ISSUE.title}”, @${MAINTAINER} can write, CI auto-fix on in .github/agent-run.yml`)}\n`,
+    `${view.style.dim(`  Repository ${FULL_NAME}: issue #${ISSUE.number} “${ISSUE.title}”, @${MAINTAINER} can write; .github/agent-run.yml turns CI auto-fix on and sends follow-ups to a working agent (follow_up: interrupt)`)}\n`,
   );
-  out(renderStepHeader({ index: 1, total: STEPS, title: "A maintainer asks the bot on an issue" }, view));
+  out(renderStepHeader({ index: 1, total: STEPS, title: "A maintainer asks the bot on an issue, then corrects its course" }, view));
   github.seed({ issueComments: [{ issue_number: ISSUE.number, body: TEXTS.trigger, user: MAINTAINER }] });
   const comment = github.state.issueComments.at(-1)!;
   const payload = issueCommentPayload({ thread: ISSUE, comment: { id: comment.id, body: TEXTS.trigger, login: MAINTAINER } });
@@ -263,7 +271,8 @@ async function playSteps(h: DemoStage, ctx: StepContext): Promise<{ runId: numbe
   const firstRun = () => h.emulator.control.runs()[0];
 
   // 1. A maintainer asked on the issue while the App was down: on start the App has GitHub redeliver
-  //    the failed delivery; run created, tracking comment, result with a pull request.
+  //    the failed delivery; run created, tracking comment. While the run works the maintainer corrects
+  //    its course: the follow-up reaches the working agent at once; then the result with a pull request.
   const step1 = "Step 1 (a /agent comment on the issue)";
   const trigger = { id: ctx.missed.commentId };
   // Nothing was done before the replicas started: step 1's work is everything they did since.
@@ -275,6 +284,14 @@ async function playSteps(h: DemoStage, ctx: StepContext): Promise<{ runId: numbe
       .map((d) => `${d.redelivery ? "redelivery" : "delivery"} ${d.status_code}`)
       .join(", ");
   await until(() => h.github.hookDeliveries.some((d) => d.guid === ctx.missed.guid && d.redelivery), ctx.stepTimeoutMs);
+  await waitFor(step1, runAtWork(h), ctx);
+  const correction = h.humanComment(ISSUE, TEXTS.courseCorrection, MAINTAINER);
+  await deliver(step1, "issue_comment", correction.payload, {
+    actor: `@${MAINTAINER}`,
+    action: `comments on issue #${ISSUE.number} while the run works`,
+    text: TEXTS.courseCorrection,
+  });
+  const reached = correctionInLog(h);
   await settle(step1, [
     {
       what: "the failed delivery redelivered once, and answered 200",
@@ -287,6 +304,14 @@ async function playSteps(h: DemoStage, ctx: StepContext): Promise<{ runId: numbe
       seen: () => `${h.emulator.control.stats().runsCreated} runs created`,
     },
     reactedTo(h, trigger.id),
+    {
+      what: "the tracking comment says the follow-up reached the working agent, quoting it",
+      met: () => trackingEdits(h, ISSUE.number).some((body) => body.includes(REACHED_NOTICE) && body.includes(`> ${COURSE_CORRECTION}`)),
+      seen: () => `${trackingEdits(h, ISSUE.number).length} edits of the bot's comments on #${ISSUE.number}, none quoting it`,
+    },
+    reached.expectation,
+    resumedOnce(h, firstRun()!, 1),
+    reactedTo(h, correction.id),
     {
       what: "the run's result in the tracking comment the App posted first",
       met: () => hasResult(h, ISSUE.number, firstRun()?.id, SOURCE.gitHost, 1) && h.botComments(ISSUE.number).length === 1,
@@ -301,6 +326,12 @@ async function playSteps(h: DemoStage, ctx: StepContext): Promise<{ runId: numbe
   const run = firstRun()!;
   const produced = run.git_host_pull_requests![0]!;
   out(renderCheck("the missed comment came back: GitHub redelivered it when the App asked (same delivery id, answered 200)", view));
+  out(
+    renderCheck(
+      `the follow-up reached run #${run.id} while it worked: its tracking comment quoted it, and the run's log shows it as a USER_MESSAGE after ${reached.stepsBefore()} steps of work, then the rest of the work`,
+      view,
+    ),
+  );
   await check(`run #${run.id} created; its result names the pull request on \`${produced.head_branch_name!}\``);
 
   // The service's git integration opens the pull request on GitHub: the fake gets it the same way.
@@ -323,7 +354,7 @@ async function playSteps(h: DemoStage, ctx: StepContext): Promise<{ runId: numbe
     text: TEXTS.followUp,
   });
   await settle(step2, [
-    resumedOnce(h, run, 1),
+    resumedOnce(h, run, 2),
     reactedTo(h, followUp.id),
     {
       what: "no second run",
@@ -353,7 +384,7 @@ async function playSteps(h: DemoStage, ctx: StepContext): Promise<{ runId: numbe
     text: `${TEXTS.review} (+1 inline comment)`,
   });
   await settle(step3, [
-    resumedOnce(h, run, 2),
+    resumedOnce(h, run, 3),
     {
       what: `the result on PR #${pr.number}, tagged ${SOURCE.gitHostPrReview}`,
       met: () => hasResult(h, pr.number, run.id, SOURCE.gitHostPrReview, 1),
@@ -381,7 +412,7 @@ async function playSteps(h: DemoStage, ctx: StepContext): Promise<{ runId: numbe
   });
   const fixAttempts = async () => (await h.checkAttempts(OWNER, REPO, pr.number)).count;
   await settle(step4, [
-    resumedOnce(h, run, 3),
+    resumedOnce(h, run, 4),
     {
       what: "one CI fix attempt recorded for the pull request",
       met: async () => (await fixAttempts()) === 1,
@@ -460,6 +491,91 @@ function resumedOnce(h: DemoStage, run: AgentRun, expectedCount: number): Expect
         .resumes()
         .map((r) => r.agent_run_id)
         .join(", ")}]`,
+  };
+}
+
+/**
+ * Waits (bounded) for one effect a step needs before it goes on, failing as `waitForEffects` does
+ * when it does not happen in time.
+ */
+async function waitFor(step: string, expectation: Expectation, ctx: StepContext): Promise<void> {
+  const giveUpAt = Date.now() + ctx.stepTimeoutMs;
+  for (;;) {
+    ctx.signal?.throwIfAborted();
+    if (await expectation.met()) return;
+    if (Date.now() >= giveUpAt) break;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  const seen = expectation.seen ? ` (seen: ${await expectation.seen()})` : "";
+  throw new DemoStepError(
+    step,
+    `expected effects did not happen within ${boundOf(ctx.stepTimeoutMs)} (the App was still working): ${expectation.what}${seen}.`,
+  );
+}
+
+const boundOf = (ms: number) => (ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(0)} s`);
+
+/** Steps the first run's agent has logged before the maintainer corrects its course: it is well under way. */
+const STEPS_BEFORE_CORRECTION = 3;
+
+/** The first run is at work: its agent has logged steps, it is not done, and its tracking comment names it. */
+function runAtWork(h: DemoStage): Expectation {
+  const state = () => {
+    const run = h.emulator.control.runs()[0];
+    if (!run) return { run: null, entries: 0, named: false };
+    return { run, entries: h.emulator.control.logs(run.id).length, named: botMarkers(h, ISSUE.number).some((m) => m.runId === run.id) };
+  };
+  return {
+    what: `the first run at work (its agent has logged ${STEPS_BEFORE_CORRECTION} steps) and named in its tracking comment`,
+    met: () => {
+      const { run, entries, named } = state();
+      return run !== null && entries >= STEPS_BEFORE_CORRECTION && named && !isFinalPhase(classifyRunStatus(run.status));
+    },
+    seen: () => {
+      const { run, entries, named } = state();
+      return run ? `run #${run.id} ${run.status}, ${entries} log entries, ${named ? "" : "not "}named in a bot comment` : "no run created";
+    },
+  };
+}
+
+/** The tracking comment's line for a follow-up that reached the working agent (src/core/render/tracking.ts). */
+const REACHED_NOTICE = "💬 Your follow-up reached the working agent:";
+
+/** The bodies the bot's edits gave its comments in a thread, oldest first. */
+function trackingEdits(h: DemoStage, thread: number): string[] {
+  return h.github.writes.flatMap((w) =>
+    w.kind === "comment_updated" && w.repo === FULL_NAME && w.issueNumber === thread && w.comment.user.login === BOT_LOGIN
+      ? [w.comment.body]
+      : [],
+  );
+}
+
+/**
+ * The course correction in the first run's log: a USER_MESSAGE holding it, after the steps the agent
+ * had already taken and followed by the rest of its work.
+ */
+function correctionInLog(h: DemoStage): { expectation: Expectation; stepsBefore: () => number } {
+  const entries = () => {
+    const run = h.emulator.control.runs()[0];
+    return run ? h.emulator.control.logs(run.id) : [];
+  };
+  const at = () =>
+    entries().findIndex(
+      (e) => e.message_type === "USER_MESSAGE" && typeof e.observation === "string" && e.observation.includes(COURSE_CORRECTION),
+    );
+  return {
+    expectation: {
+      what: "a USER_MESSAGE with the follow-up in the run's log, between steps of its work",
+      met: () => {
+        const index = at();
+        return index > 0 && index < entries().length - 1;
+      },
+      seen: () =>
+        `log entries [${entries()
+          .map((e) => e.message_type ?? "?")
+          .join(", ")}]`,
+    },
+    stepsBefore: at,
   };
 }
 
