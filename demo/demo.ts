@@ -245,12 +245,21 @@ async function playSteps(h: DemoStage, ctx: StepContext): Promise<{ runId: numbe
   const { out, view } = ctx;
   /** With replicas: what each had done when the step's delivery went out, to say afterwards who handled the step. */
   let activityBefore: ReplicaActivity[] | null = null;
-  /** Sends one signed delivery and prints it; what the App writes meanwhile is printed right after. */
-  const deliver = async (step: string, event: string, payload: object, what: { actor: string; action: string; text: string }) => {
+  /**
+   * Sends one signed delivery and prints it; what the App writes meanwhile is printed right after.
+   * `withinStep`: a second delivery of the same step, whose work counts with the step's first.
+   */
+  const deliver = async (
+    step: string,
+    event: string,
+    payload: object,
+    what: { actor: string; action: string; text: string },
+    { withinStep = false } = {},
+  ) => {
     ctx.signal?.throwIfAborted();
     ctx.writes.hold();
     try {
-      activityBefore = h.replicas?.activity() ?? null;
+      if (!withinStep) activityBefore = h.replicas?.activity() ?? null;
       const deliveryId = randomUUID();
       const status = await postWebhook(h.webhookUrl, event, payload, deliveryId, ctx.webhookSecret);
       const receiver = h.replicas?.receiverOf(deliveryId);
@@ -262,10 +271,10 @@ async function playSteps(h: DemoStage, ctx: StepContext): Promise<{ runId: numbe
     }
   };
   const settle = (step: string, expectations: Expectation[]) => waitForEffects(h, step, expectations, ctx);
-  /** A step's effect confirmed; with replicas, which of them did the work. */
-  const check = async (text: string) => {
+  /** A step's effect confirmed; with replicas, which of them did the work (`expected`: how much of each kind the step made). */
+  const check = async (text: string, expected: HandledCounts = ONE_OF_EACH) => {
     out(renderCheck(text, view));
-    if (h.replicas && activityBefore) out(renderHandledBy(await describeHandling(h.replicas, activityBefore), view));
+    if (h.replicas && activityBefore) out(renderHandledBy(await describeHandling(h.replicas, activityBefore, expected), view));
   };
   const resumes = () => h.service.resumes();
   const firstRun = () => h.emulator.control.runs()[0];
@@ -286,11 +295,17 @@ async function playSteps(h: DemoStage, ctx: StepContext): Promise<{ runId: numbe
   await until(() => h.github.hookDeliveries.some((d) => d.guid === ctx.missed.guid && d.redelivery), ctx.stepTimeoutMs);
   await waitFor(step1, runAtWork(h), ctx);
   const correction = h.humanComment(ISSUE, TEXTS.courseCorrection, MAINTAINER);
-  await deliver(step1, "issue_comment", correction.payload, {
-    actor: `@${MAINTAINER}`,
-    action: `comments on issue #${ISSUE.number} while the run works`,
-    text: TEXTS.courseCorrection,
-  });
+  await deliver(
+    step1,
+    "issue_comment",
+    correction.payload,
+    {
+      actor: `@${MAINTAINER}`,
+      action: `comments on issue #${ISSUE.number} while the run works`,
+      text: TEXTS.courseCorrection,
+    },
+    { withinStep: true },
+  );
   const reached = correctionInLog(h);
   await settle(step1, [
     {
@@ -332,7 +347,12 @@ async function playSteps(h: DemoStage, ctx: StepContext): Promise<{ runId: numbe
       view,
     ),
   );
-  await check(`run #${run.id} created; its result names the pull request on \`${produced.head_branch_name!}\``);
+  // Two deliveries taken (the comment and the course correction), two sends (the create and the interrupt), one result.
+  await check(`run #${run.id} created; its result names the pull request on \`${produced.head_branch_name!}\``, {
+    accepted: 2,
+    started: 2,
+    results: 1,
+  });
 
   // The service's git integration opens the pull request on GitHub: the fake gets it the same way.
   const pr = producedPull({ number: nextThreadNumber(h), title: produced.title ?? "Agent changes", branch: produced.head_branch_name! });
@@ -697,14 +717,18 @@ function recapOf(h: DemoStage, runId: number, elapsedMs: number): Recap {
 
 const HANDLED_FIELDS = ["accepted", "started", "results"] as const;
 
+type HandledCounts = Record<(typeof HANDLED_FIELDS)[number], number>;
+
+const ONE_OF_EACH: HandledCounts = { accepted: 1, started: 1, results: 1 };
+
 /**
  * Which replica took the delivery, sent the run to the service and posted the result, from their
  * logs' counts before and after a step. A log line can reach the demo a moment after the effect it
- * follows, so this waits (briefly) until each kind of work shows up somewhere.
+ * follows, so this waits (briefly) until the step's work (`expected`) shows up, summed over the replicas.
  */
-async function describeHandling(replicas: ReplicaSet, before: ReplicaActivity[]): Promise<string> {
+async function describeHandling(replicas: ReplicaSet, before: ReplicaActivity[], expected: HandledCounts): Promise<string> {
   const grown = (after: ReplicaActivity[], field: (typeof HANDLED_FIELDS)[number]) =>
-    after.some((r, i) => r[field] > (before[i]?.[field] ?? 0));
+    after.reduce((sum, r, i) => sum + r[field] - (before[i]?.[field] ?? 0), 0) >= expected[field];
   const waitUntil = Date.now() + 3_000;
   let after = replicas.activity();
   while (!HANDLED_FIELDS.every((field) => grown(after, field)) && Date.now() < waitUntil) {
@@ -718,8 +742,8 @@ async function describeHandling(replicas: ReplicaSet, before: ReplicaActivity[])
       .map((r) => (r.more > 1 ? `${r.label} (×${r.more})` : r.label))
       .join(" and ");
   const parts = [
-    [who("accepted"), "took the delivery"],
-    [who("started"), "sent it to the service"],
+    [who("accepted"), expected.accepted > 1 ? "took the deliveries" : "took the delivery"],
+    [who("started"), expected.started > 1 ? "sent them to the service" : "sent it to the service"],
     [who("results"), "posted the result"],
   ].flatMap(([labels, what]) => (labels ? [`${labels} ${what}`] : []));
   return parts.length > 0 ? parts.join(" · ") : "no replica logged work for this step";
