@@ -572,7 +572,8 @@ function trackingEdits(h: DemoStage, thread: number): string[] {
 
 /**
  * The course correction in the first run's log: a USER_MESSAGE holding it, after the steps the agent
- * had already taken and followed by the rest of its work.
+ * had already taken but before any final answer (it reached the agent at work, not a finished run),
+ * followed by the rest of the work.
  */
 function correctionInLog(h: DemoStage): { expectation: Expectation; stepsBefore: () => number } {
   const entries = () => {
@@ -585,10 +586,12 @@ function correctionInLog(h: DemoStage): { expectation: Expectation; stepsBefore:
     );
   return {
     expectation: {
-      what: "a USER_MESSAGE with the follow-up in the run's log, between steps of its work",
+      what: "a USER_MESSAGE with the follow-up in the run's log, amid its work (after some steps, before its final answer)",
       met: () => {
+        const log = entries();
         const index = at();
-        return index > 0 && index < entries().length - 1;
+        const finishedBefore = log.slice(0, Math.max(0, index)).some((e) => e.message_type === "FINAL_ANSWER");
+        return index > 0 && !finishedBefore && log.slice(index + 1).some((e) => e.message_type === "FINAL_ANSWER");
       },
       seen: () =>
         `log entries [${entries()
