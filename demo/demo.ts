@@ -287,6 +287,7 @@ async function playSteps(h: DemoStage, ctx: StepContext): Promise<{ runId: numbe
   // Nothing was done before the replicas started: step 1's work is everything they did since.
   activityBefore = h.replicas?.activity().map((r) => ({ ...r, received: 0, accepted: 0, started: 0, results: 0 })) ?? null;
   out(renderNote("The App lists its webhook deliveries, finds the failed one and asks GitHub to redeliver it", view));
+  ctx.writes.release();
   const attemptsOfMissed = () =>
     h.github.hookDeliveries
       .filter((d) => d.guid === ctx.missed.guid)
@@ -637,10 +638,14 @@ interface WritePrinter {
   stop(): void;
 }
 
-/** Prints every write of the fake GitHub as it happens, rendered from the state at that moment. */
+/**
+ * Prints every write of the fake GitHub as it happens, rendered from the state at that moment. It
+ * starts held, with the writes the App made while it started (step 1's redelivered comment may be
+ * at work by then, on replicas especially): the first `release` prints them where the story needs them.
+ */
 function printWrites(h: DemoStage, out: (text: string) => void, view: { width: number; style: Style }): WritePrinter {
-  let held: string[] | null = null;
   const lastVisible = new Map<number, string>();
+  let held: string[] | null = h.github.writes.map((write) => renderWrite(writeView(h, write, lastVisible), view));
   const stop = h.github.onWrite((write) => {
     const text = renderWrite(writeView(h, write, lastVisible), view);
     if (held) held.push(text);

@@ -71,8 +71,20 @@ describe("npm run demo -- --replicas 3", () => {
     expect([...positions].sort((a, b) => a - b)).toEqual(positions);
     const runId = /run #(\d+) created; its result names the pull request on `agent\/csv-last-row`/.exec(stdout)?.[1];
     expect(runId).toBeDefined();
-    expect(stdout).toContain(`✔ the follow-up reached run #${runId} while it worked`);
-    expect(stdout).toContain("💬 Your follow-up reached the working agent:");
+    // Step 1 in the order it happened: the bot's first writes (made while the replicas started, on the redelivered
+    // comment), the course correction while the run works, the tracking comment quoting it, the result.
+    const step1 = stdout.slice(stdout.indexOf("Step 1/4"), stdout.indexOf("Step 2/4"));
+    const order = [
+      "⤷ The App lists its webhook deliveries",
+      "👀 agent-run-bridge[bot] reacted eyes on @maintainer's comment",
+      "💬 agent-run-bridge[bot] created comment",
+      "▶ @maintainer comments on issue #1 while the run works",
+      "💬 Your follow-up reached the working agent:",
+      `✅ Agent run #${runId} succeeded`,
+      `✔ the follow-up reached run #${runId} while it worked`,
+    ].map((text) => step1.indexOf(text));
+    expect(order.every((p) => p >= 0)).toBe(true);
+    expect([...order].sort((a, b) => a - b)).toEqual(order);
     expect(stdout).toContain(`run #${runId} resumed (second resume), no new run`);
     expect(stdout).toContain(`run #${runId} resumed with the review (GIT_HOST_PR_REVIEW)`);
     expect(stdout).toContain(`run #${runId} resumed to fix CI (GIT_HOST_CHECK_SUITE, attempt 1 of 2)`);
