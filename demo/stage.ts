@@ -176,7 +176,7 @@ export async function startReplicatedStage(options: StageOptions & { replicas: n
           label: child.label,
           pid: child.pid,
           received: (balancer.forwarded[index] ?? 0) - (forwardedWhileDown[index] ?? 0),
-          accepted: count(child, ["run accepted", "follow-up held until the run finishes"]),
+          accepted: count(child, ["run accepted", "follow-up held until the run finishes", "follow-up on its way to the working agent"]),
           started: count(child, ["agent run started", "a follow-up reached the working agent"]),
           results: count(child, ["result posted"]),
         })),
