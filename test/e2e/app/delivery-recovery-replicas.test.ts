@@ -90,7 +90,8 @@ describe("delivery recovery on three replicas over Redis", () => {
       ),
     );
 
-    await until(() => emulator.control.stats().runsCreated >= THREADS.length, "a run for every comment", 30_000);
+    // Three App processes start and sweep first: on a loaded machine that alone can take half a minute.
+    await until(() => emulator.control.stats().runsCreated >= THREADS.length, "a run for every comment", 60_000);
     // Several more sweeps on every replica, then nothing may have been asked twice.
     const listingsBefore = github.callsTo("GET", "/app/hook/deliveries").length;
     await until(() => github.callsTo("GET", "/app/hook/deliveries").length >= listingsBefore + 6, "more sweeps", 15_000);
@@ -109,5 +110,5 @@ describe("delivery recovery on three replicas over Redis", () => {
       jsonLogLines(r.stdout()).filter((line) => line.msg === "failed webhook delivery redelivered"),
     );
     expect(redeliveredLines.map((line) => line.delivery).sort()).toEqual([...failed].sort());
-  }, 90_000);
+  }, 120_000);
 });
