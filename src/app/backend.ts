@@ -13,6 +13,7 @@ import { createInProcessLocks, createRedisLocks, type ThreadLocks } from "./lock
 import { loadOptional } from "./optional-deps.js";
 import type { RetryPolicy, WorkQueue } from "./queue/types.js";
 import { RedisBridgeStore } from "./store/redis.js";
+import { createInProcessSweepLease, createRedisSweepLease, type SweepLease } from "./sweep-lease.js";
 import type { BridgeStore } from "./store/types.js";
 
 export interface Backend {
@@ -20,6 +21,8 @@ export interface Backend {
   store: BridgeStore;
   queue: WorkQueue;
   locks: ThreadLocks;
+  /** Who sweeps the runs list: this process (embedded), or one replica at a time (Redis). */
+  sweepLease: SweepLease;
   /** The service's rate budget for this API token (shared by every replica with Redis). */
   budget: RateBudget;
   /** The Redis client the GitHub write pacer shares (null when embedded). */
@@ -33,6 +36,8 @@ export interface BackendOptions {
   retry?: Partial<RetryPolicy>;
   /** Redis: how long a dead replica's jobs stay locked before another takes them (ms). */
   lockDurationMs?: number;
+  /** Redis: how long a dead replica keeps the sweep lease (ms). */
+  sweepLeaseTtlMs?: number;
 }
 
 /** `redis://user:secret@host` → `redis://user:***@host`: a URL in an error never carries its password. */
@@ -68,6 +73,7 @@ export async function openBackend(settings: AppSettings, options: BackendOptions
       store,
       queue: new SqliteWorkQueue(store.database, { retry }),
       locks: createInProcessLocks(),
+      sweepLease: createInProcessSweepLease(),
       budget: createInProcessBudget({ timeScale: settings.timeScale }),
       redis: null,
       keyPrefix: deploymentPrefix(settings),
@@ -101,6 +107,10 @@ export async function openBackend(settings: AppSettings, options: BackendOptions
       ...(options.lockDurationMs ? { lockDurationMs: options.lockDurationMs } : {}),
     }),
     locks: createRedisLocks(redis, { keyPrefix }),
+    sweepLease: createRedisSweepLease(redis, {
+      keyPrefix,
+      ...(options.sweepLeaseTtlMs ? { ttlMs: options.sweepLeaseTtlMs } : {}),
+    }),
     budget: createRedisBudget(redis, { timeScale: settings.timeScale, keyPrefix: `${keyPrefix}:budget` }),
     redis,
     keyPrefix,

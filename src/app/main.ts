@@ -35,7 +35,10 @@ export interface StartAppOptions {
   /** Downloads of image attachments (tests point github.com at the fake). */
   imageFetch?: typeof fetch;
   /** Engine tuning (intervals before time scaling, watch timeout). */
-  engine?: Pick<RunEngineOptions, "pollIntervalMs" | "progressEditIntervalMs" | "progressEditsPerMinute" | "watchTimeoutMs">;
+  engine?: Pick<
+    RunEngineOptions,
+    "pollIntervalMs" | "progressEditIntervalMs" | "progressEditsPerMinute" | "watchTimeoutMs" | "sweepRunsList" | "sweepSourceType"
+  >;
   backend?: BackendOptions;
   /** Scales GitHub write pacing apart from the service's clock (tests that run the service in real time). */
   githubPacingTimeScale?: number;
@@ -158,6 +161,7 @@ function createWorkers({ settings, options, backend, probot, identity, client, m
     writer,
     queue,
     locks,
+    sweepLease: backend.sweepLease,
     logger: probot.log.child({ name: "engine" }),
     timeScale: settings.timeScale,
     ...(metrics ? { observer: metrics } : {}),
@@ -214,9 +218,10 @@ async function startBackgroundWork(
   await ensureEveryTaskHasAJob(store, queue);
   // Work left by a previous process (or a dead replica) is taken up with everything else.
   queue.start(createJobProcessor(deps, engine));
+  engine.start();
   return async () => {
     clearInterval(pruner);
-    engine.stop();
+    await engine.stop();
     await queue.stop();
     await pacer.stop();
     await backend.close();

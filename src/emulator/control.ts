@@ -7,6 +7,7 @@ import * as z from "zod";
 import { EmulatedClock } from "./clock.js";
 import { FaultInjector, FaultsSchema } from "./faults.js";
 import { completeRepository, EndpointsSchema, RepositoriesSchema, type ResolvedOptions, type ResolvedRepository } from "./options.js";
+import { OtherRunsMixer, OtherRunsSchema, resolveOtherRuns } from "./other-runs.js";
 import { seededRandom } from "./random.js";
 import { SlidingRateLimiter } from "./rate-limiter.js";
 import { RunScriptInputSchema, ScriptBook } from "./scripts.js";
@@ -29,6 +30,8 @@ export interface EmulatorState {
   endpoints: OptionalEndpoints;
   /** Every organization's repositories (scriptable). */
   repositories: ResolvedRepository[];
+  /** Runs of other users and sources mixed in with each create (scriptable). */
+  otherRuns: OtherRunsMixer;
 }
 
 export function emptyStats(): EmulatorStats {
@@ -52,6 +55,7 @@ export function createState(options: ResolvedOptions): EmulatorState {
     base,
     endpoints: { ...options.endpoints, logs: [...options.endpoints.logs] },
     repositories: [...options.repositories],
+    otherRuns: new OtherRunsMixer(options.otherRuns),
   };
 }
 
@@ -83,6 +87,7 @@ export function createControl(state: EmulatorState): EmulatorControl {
       if (listRuns !== undefined) state.endpoints.listRuns = listRuns;
       if (listRepositories !== undefined) state.endpoints.listRepositories = listRepositories;
     },
+    setOtherRuns: (otherRuns) => state.otherRuns.set(resolveOtherRuns(otherRuns)),
     setRepositories: (repositories: EmulatedRepository[]) => {
       const parsed = RepositoriesSchema.safeParse(repositories);
       if (!parsed.success) throw invalidInput("repositories", parsed.error);
@@ -152,6 +157,10 @@ export function registerAdminRoutes(app: FastifyInstance, control: EmulatorContr
       postChecked(admin, "/repositories", z.strictObject({ repositories: RepositoriesSchema }), ({ repositories }) => {
         control.setRepositories(repositories);
         return { ok: true, repositories: repositories.length };
+      });
+      postChecked(admin, "/other-runs", OtherRunsSchema, (otherRuns) => {
+        control.setOtherRuns(otherRuns);
+        return { ok: true, otherRuns };
       });
       admin.get("/stats", async () => control.stats());
       admin.post("/reset-stats", async () => {

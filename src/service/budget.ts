@@ -8,10 +8,25 @@ import { RATE_LIMITS } from "./wire.js";
  */
 export type BudgetKind = "create" | "read";
 
+/**
+ * Which reads go first when several wait: `report` (the reads that turn a finished run into its
+ * result: a person is waiting), then `sweep` (a page of the runs list: many runs' statuses at
+ * once), then `status` (one run's own status read, the default), then `progress` (log reads that
+ * move tracking comments), which never take the last `PROGRESS_RESERVE` of the shared window:
+ * they use what the others leave.
+ */
+export type ReadPriority = "report" | "sweep" | "status" | "progress";
+export const READ_PRIORITIES: readonly ReadPriority[] = ["report", "sweep", "status", "progress"];
+
+/** Share of the shared window progress reads leave free, so a finished run or a sweep never waits a whole window behind them. */
+export const PROGRESS_RESERVE = 0.2;
+
 export interface AcquireOptions {
   signal?: AbortSignal;
   /** Epoch milliseconds after which waiting gives up with a DeadlineError. */
   deadline?: number;
+  /** For reads: who goes first among waiting reads (default `status`); creates ignore it. */
+  priority?: ReadPriority;
 }
 
 export interface RateBudget {
@@ -94,6 +109,7 @@ function defaultMargin(windows: BudgetWindows): number {
 
 interface Waiter {
   kind: BudgetKind;
+  rank: number;
   resolve: () => void;
   reject: (error: Error) => void;
   cleanup: () => void;
@@ -108,7 +124,8 @@ abstract class QueuedBudget implements RateBudget {
   private timer: NodeJS.Timeout | undefined;
   private pumping = false;
 
-  protected abstract tryTake(kind: BudgetKind): Promise<number> | number;
+  /** `progress`: the take must leave PROGRESS_RESERVE of the shared window free. */
+  protected abstract tryTake(kind: BudgetKind, progress: boolean): Promise<number> | number;
   abstract pause(kind: BudgetKind, ms: number): void;
   abstract usage(): Promise<BudgetUsage>;
 
@@ -121,12 +138,13 @@ abstract class QueuedBudget implements RateBudget {
   }
 
   /** Milliseconds a call of `kind` would wait now, without taking anything (0 when unknown). */
-  protected peekWait(_kind: BudgetKind): number {
+  protected peekWait(_kind: BudgetKind, _progress?: boolean): number {
     return 0;
   }
 
   acquire(kind: BudgetKind, options: AcquireOptions = {}): Promise<void> {
     const { signal, deadline } = options;
+    const rank = kind === "read" ? READ_PRIORITIES.indexOf(options.priority ?? "status") : 0;
     if (signal?.aborted) return Promise.reject(abortedError(kind, signal));
     if (deadline !== undefined && Date.now() >= deadline) return Promise.reject(deadlineError(kind));
     return new Promise<void>((resolve, reject) => {
@@ -134,6 +152,7 @@ abstract class QueuedBudget implements RateBudget {
       const onAbort = () => this.drop(waiter, abortedError(kind, signal));
       const waiter: Waiter = {
         kind,
+        rank,
         resolve,
         reject,
         cleanup: () => {
@@ -146,7 +165,11 @@ abstract class QueuedBudget implements RateBudget {
         deadlineTimer = setTimeout(() => this.drop(waiter, deadlineError(kind)), Math.max(0, deadline - Date.now()));
         deadlineTimer.unref?.();
       }
-      this.queues[kind].push(waiter);
+      // First come first served within a priority: a waiter goes behind every one of its rank or better.
+      const queue = this.queues[kind];
+      const before = queue.findIndex((w) => w.rank > rank);
+      if (before < 0) queue.push(waiter);
+      else queue.splice(before, 0, waiter);
       void this.pump();
     });
   }
@@ -178,7 +201,7 @@ abstract class QueuedBudget implements RateBudget {
           if (!head) continue;
           let wait: number;
           try {
-            wait = await this.tryTake(kind);
+            wait = await this.tryTake(kind, head.rank === PROGRESS_RANK);
           } catch (error) {
             // A broken shared store must not strand callers: fail them with the store's error.
             this.queues[kind].shift();
@@ -212,6 +235,13 @@ abstract class QueuedBudget implements RateBudget {
   }
 }
 
+const PROGRESS_RANK = READ_PRIORITIES.indexOf("progress");
+
+/** How many of a window's points progress reads may fill: all but the reserve, and at least one. */
+export function progressPoints(points: number): number {
+  return Math.max(1, points - Math.ceil(points * PROGRESS_RESERVE));
+}
+
 function abortedError(kind: BudgetKind, signal?: AbortSignal): DeadlineError {
   return new DeadlineError(`Stopped waiting for ${kind} rate budget: ${String(signal?.reason ?? "aborted")}.`);
 }
@@ -239,15 +269,16 @@ class InProcessBudget extends QueuedBudget {
     this.now = options.now ?? Date.now;
   }
 
-  protected override peekWait(kind: BudgetKind): number {
+  protected override peekWait(kind: BudgetKind, progress = false): number {
     const now = this.now();
     const paused = Math.max(this.pausedUntil.read, kind === "create" ? this.pausedUntil.create : 0) - now;
-    return Math.max(paused, this.shared.delayUntilFree(now), kind === "create" ? this.create.delayUntilFree(now) : 0);
+    const shared = progress ? this.shared.delayUntilBelow(now, progressPoints(this.shared.limit)) : this.shared.delayUntilFree(now);
+    return Math.max(paused, shared, kind === "create" ? this.create.delayUntilFree(now) : 0);
   }
 
-  protected tryTake(kind: BudgetKind): number {
+  protected tryTake(kind: BudgetKind, progress: boolean): number {
     const now = this.now();
-    const wait = this.peekWait(kind);
+    const wait = this.peekWait(kind, progress);
     if (wait > 0) return wait;
     this.shared.record(now);
     if (kind === "create") this.create.record(now);
@@ -299,11 +330,10 @@ class RedisBudget extends QueuedBudget {
    * against the shared window, a create also against the creation window; a read pause holds
    * back creates too (the shared window is full).
    */
-  protected async tryTake(kind: BudgetKind): Promise<number> {
+  protected async tryTake(kind: BudgetKind, progress: boolean): Promise<number> {
     const p = this.prefix;
-    const windows: RedisWindow[] = [
-      { key: `${p}:shared`, points: this.windows.shared.points, durationMs: this.windows.shared.durationMs + this.margin },
-    ];
+    const sharedPoints = progress ? progressPoints(this.windows.shared.points) : this.windows.shared.points;
+    const windows: RedisWindow[] = [{ key: `${p}:shared`, points: sharedPoints, durationMs: this.windows.shared.durationMs + this.margin }];
     const pauses = [`${p}:pause:read`];
     if (kind === "create") {
       windows.push({ key: `${p}:create`, points: this.windows.create.points, durationMs: this.windows.create.durationMs + this.margin });

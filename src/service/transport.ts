@@ -68,7 +68,7 @@ export class ServiceTransport {
     const url = serviceUrl(this.settings.baseUrl, path, options.query);
 
     const attempt = async (): Promise<unknown> => {
-      await budget.acquire(options.kind, { signal: options.signal, deadline });
+      await budget.acquire(options.kind, { signal: options.signal, deadline, priority: options.priority });
       await options.beforeSend?.();
       return this.sendOnce(method, path, url, options);
     };

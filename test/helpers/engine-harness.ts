@@ -15,6 +15,7 @@ import { SqliteWorkQueue } from "../../src/app/queue/sqlite.js";
 import { taskJobId, type RetryPolicy, type WorkQueue } from "../../src/app/queue/types.js";
 import { RedisBridgeStore } from "../../src/app/store/redis.js";
 import { SqliteBridgeStore } from "../../src/app/store/sqlite.js";
+import { createInProcessSweepLease, createRedisSweepLease } from "../../src/app/sweep-lease.js";
 import type { BridgeStore, NewTask, Task } from "../../src/app/store/types.js";
 import { dropRedisKeys, TEST_REDIS_URL, type AppBackendKind } from "./app-harness.js";
 
@@ -58,13 +59,15 @@ export async function startEngineHarness(
       ? new SqliteWorkQueue(sqlite.database, { retry })
       : new BullWorkQueue({ connection: { host: "127.0.0.1", port: 6379, maxRetriesPerRequest: null }, prefix: `${prefix}:queue`, retry });
     const locks = redis ? createRedisLocks(redis, { keyPrefix: prefix }) : createInProcessLocks();
-    const engine = new RunEngine({ ...options, store, queue, locks });
+    const sweepLease = redis ? createRedisSweepLease(redis, { keyPrefix: prefix }) : createInProcessSweepLease();
+    const engine = new RunEngine({ sweepLease, ...options, store, queue, locks });
     queue.start({
       process: (job) => (job.name === "task" ? engine.processTask(job.data.taskId) : Promise.resolve({ kind: "done" })),
       onFailed: (job, error) => (job.name === "task" ? engine.onTaskFailed(job.data.taskId, error) : Promise.resolve()),
     });
+    engine.start();
     const stop = async () => {
-      engine.stop();
+      await engine.stop();
       await queue.stop();
     };
     return {

@@ -57,6 +57,7 @@ const PATCHABLE_FIELDS = {
   receivedAt: true,
   nextPollAt: true,
   pollIntervalMs: true,
+  sweptAt: true,
   lastEditAt: true,
   deadlineAt: true,
   error: true,
@@ -118,6 +119,8 @@ function encodeFields(fields: Partial<Task>): string[] {
 
 /** Every field a stored task hash has (insert writes them all). */
 const TASK_FIELDS: ReadonlyArray<keyof Task> = ["id", "createdAt", "updatedAt", ...PATCHABLE];
+/** Fields added after tasks were first stored in Redis, with the value a hash written before reads as. */
+const LATER_FIELDS: Partial<Record<keyof Task, string>> = { sweptAt: "null" };
 
 /** HGETALL as a flat [field, value, …] list (what a script returns). */
 function decodeTask(flat: unknown): Task | null {
@@ -126,7 +129,7 @@ function decodeTask(flat: unknown): Task | null {
   for (let i = 0; i + 1 < flat.length; i += 2) raw.set(String(flat[i]), String(flat[i + 1]));
   const task: Record<string, unknown> = {};
   for (const name of TASK_FIELDS) {
-    const value = raw.get(name);
+    const value = raw.get(name) ?? LATER_FIELDS[name];
     if (value === undefined)
       throw new Error(`stored task ${raw.get("id")} has no "${name}" field: its Redis hash was changed outside the store`);
     task[name] = JSON.parse(value);
@@ -232,6 +235,7 @@ export class RedisBridgeStore implements BridgeStore {
       receivedAt: task.receivedAt ?? null,
       nextPollAt: 0,
       pollIntervalMs: 0,
+      sweptAt: null,
       lastEditAt: 0,
       error: null,
     };

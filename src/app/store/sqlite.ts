@@ -28,6 +28,7 @@ CREATE TABLE IF NOT EXISTS tasks (
   final_run TEXT,
   next_poll_at INTEGER NOT NULL DEFAULT 0,
   poll_interval_ms INTEGER NOT NULL DEFAULT 0,
+  swept_at INTEGER,
   last_edit_at INTEGER NOT NULL DEFAULT 0,
   deadline_at INTEGER NOT NULL,
   error TEXT,
@@ -72,6 +73,7 @@ interface TaskRow {
   received_at: number | null;
   next_poll_at: number;
   poll_interval_ms: number;
+  swept_at: number | null;
   last_edit_at: number;
   deadline_at: number;
   error: string | null;
@@ -104,6 +106,7 @@ const COLUMNS: { [K in keyof Task]?: [string, (v: Task[K]) => unknown] } = {
   receivedAt: ["received_at", (v) => v],
   nextPollAt: ["next_poll_at", (v) => v],
   pollIntervalMs: ["poll_interval_ms", (v) => v],
+  sweptAt: ["swept_at", (v) => v],
   lastEditAt: ["last_edit_at", (v) => v],
   deadlineAt: ["deadline_at", (v) => v],
   error: ["error", (v) => v],
@@ -139,6 +142,7 @@ function toTask(row: TaskRow): Task {
     receivedAt: row.received_at,
     nextPollAt: row.next_poll_at,
     pollIntervalMs: row.poll_interval_ms,
+    sweptAt: row.swept_at ?? null,
     lastEditAt: row.last_edit_at,
     deadlineAt: row.deadline_at,
     error: row.error,
@@ -163,6 +167,7 @@ export class SqliteBridgeStore implements BridgeStore {
     this.db.exec(SCHEMA);
     this.addThreadKeyColumn();
     this.addColumnsOf020();
+    this.addSweptAtColumn();
     this.db.exec("CREATE INDEX IF NOT EXISTS tasks_by_thread ON tasks(thread_key, state, id)");
     this.now = options.now ?? Date.now;
   }
@@ -198,6 +203,12 @@ export class SqliteBridgeStore implements BridgeStore {
         "UPDATE tasks SET watch_timed_out = 1, final_run = json_remove(final_run, '$.__watchTimedOut') WHERE json_extract(final_run, '$.__watchTimedOut') = 1",
       );
     })();
+  }
+
+  /** Stores written before sweeps of the runs list get the column (null: never swept). */
+  private addSweptAtColumn(): void {
+    const columns = this.db.prepare("PRAGMA table_info(tasks)").all() as Array<{ name: string }>;
+    if (!columns.some((c) => c.name === "swept_at")) this.db.exec("ALTER TABLE tasks ADD COLUMN swept_at INTEGER");
   }
 
   /** The connection, for the embedded job queue that shares this file (one transaction log, one backup). */

@@ -68,6 +68,8 @@ export interface Task {
   receivedAt: number | null;
   nextPollAt: number;
   pollIntervalMs: number;
+  /** When a sweep of the runs list last showed the run still going (null: never): while sweeps keep showing it, its own reads are progress only. */
+  sweptAt: number | null;
   lastEditAt: number;
   deadlineAt: number;
   error: string | null;

@@ -224,6 +224,7 @@ describe.each([
       receivedAt: null,
       nextPollAt: 0,
       pollIntervalMs: 0,
+      sweptAt: null,
       lastEditAt: 0,
       error: null,
     });
@@ -252,6 +253,7 @@ describe.each([
       receivedAt: 2_300,
       nextPollAt: 4_000,
       pollIntervalMs: 1_500,
+      sweptAt: 2_950,
       lastEditAt: 2_900,
       deadlineAt: 9_000,
       error: "boom",

@@ -1,0 +1,191 @@
+/**
+ * Sweeping the organization's runs list: where the service lists runs (detected on the first
+ * sweep), one replica at a time (the sweep lease) reads the list newest first, as many pages as it
+ * takes to cover the oldest watched run, and
+ * - marks each watched run it saw still going (`sweptAt`): its own reads are then progress only;
+ * - hands each run it saw final to its task's job (the final run stored, the job brought forward),
+ *   which any replica may run: the report's reads go first in the budget;
+ * - brings forward the own read of a watched run it did not see.
+ * The pace: at most `sweep.share` of the shared budget, so progress reads keep the rest.
+ */
+import { DeadlineError } from "../../service/errors.js";
+import { sweepRuns } from "../../service/run-sweep.js";
+import { classifyRunStatus, isFinalPhase } from "../../service/status.js";
+import { LIST_PAGE_MAX, RATE_LIMITS, type AgentRun } from "../../service/wire.js";
+import { taskJobId } from "../queue/types.js";
+import type { Task } from "../store/types.js";
+import type { SweepLease } from "../sweep-lease.js";
+import { transition, type EngineContext } from "./context.js";
+
+/** What the last sweep did, for operators and tests. */
+export interface SweepReport {
+  watched: number;
+  pagesRead: number;
+  seen: number;
+  handedOver: number;
+  ownReadsBroughtForward: number;
+}
+
+export class Sweeper {
+  private timer: NodeJS.Timeout | undefined;
+  private renewTimer: NodeJS.Timeout | undefined;
+  private running = false;
+  private stopped = true;
+  private held = false;
+  private sourceType;
+  /** The list endpoint answered 404/405: watches read each run on their own from now on. */
+  private unsupported = false;
+  private lastPages = 1;
+  private listWorks = false;
+  private readonly listeners = new Set<(report: SweepReport) => void>();
+
+  constructor(
+    private readonly context: EngineContext,
+    private readonly lease: SweepLease,
+  ) {
+    this.sourceType = context.settings.sweep.sourceType;
+  }
+
+  /** This process swept the list successfully and holds the lease: runs not swept yet soon will be. */
+  get sweeping(): boolean {
+    return this.listWorks && this.held && !this.unsupported;
+  }
+
+  start(): void {
+    if (!this.context.settings.sweep.enabled || !this.stopped) return;
+    this.stopped = false;
+    const renew = () => {
+      if (this.stopped) return;
+      void this.lease
+        .claim()
+        .then((held) => (this.held = held))
+        .catch(() => (this.held = false))
+        .finally(() => {
+          if (this.stopped) return;
+          this.renewTimer = setTimeout(renew, this.lease.renewEveryMs);
+          this.renewTimer.unref?.();
+        });
+    };
+    renew();
+    this.schedule(0);
+  }
+
+  private markUnsupported(): void {
+    if (this.unsupported) return;
+    this.unsupported = true;
+    clearTimeout(this.timer);
+    this.context.log.warn({}, "the service has no runs list: every watched run is read on its own");
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    clearTimeout(this.renewTimer);
+    if (this.held) await this.lease.release();
+    this.held = false;
+  }
+
+  /** Called after each sweep (tests and benchmarks watch the sweeper through it). */
+  onSweep(listener: (report: SweepReport) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private schedule(delayMs: number): void {
+    if (this.stopped || this.unsupported) return;
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.tick(), Math.max(0, delayMs));
+    this.timer.unref?.();
+  }
+
+  /** At most `share` of the shared budget: a sweep of N pages every N ÷ (share × 60/min), never closer than the minimum. */
+  private interval(): number {
+    const { sweep, scale } = this.context.settings;
+    const windowMs = RATE_LIMITS.sharedStrict.durationSeconds * 1000 * scale;
+    const perPage = windowMs / (RATE_LIMITS.sharedStrict.points * sweep.share);
+    return Math.max(sweep.minIntervalMs, this.lastPages * perPage);
+  }
+
+  private async tick(): Promise<void> {
+    if (this.running || this.stopped) return;
+    this.running = true;
+    try {
+      // Confirmed on the server right before sweeping: a lease lost since the last renewal is not used.
+      if (this.held) this.held = await this.lease.claim();
+      if (this.held) await this.sweepOnce();
+    } catch (error) {
+      if (!(error instanceof DeadlineError) || !this.context.signal.aborted) {
+        this.context.log.warn({ err: error }, "a sweep of the runs list failed; the next one tries again");
+      }
+    } finally {
+      this.running = false;
+      this.schedule(this.interval());
+    }
+  }
+
+  private async sweepOnce(): Promise<void> {
+    const { store, client, signal, now } = this.context;
+    const tasks = (await store.listTasks(["watching"])).filter((t): t is Task & { runId: number } => t.runId !== null);
+    if (tasks.length === 0) {
+      this.lastPages = 1;
+      return;
+    }
+    const byRun = new Map(tasks.map((t) => [t.runId, t]));
+    const oldestSentAt = Math.min(...tasks.map((t) => t.sentAt ?? t.startedAt ?? t.createdAt));
+    const sweep = await sweepRuns(client, {
+      runIds: new Set(byRun.keys()),
+      oldestSentAt,
+      signal,
+      priority: "sweep",
+      ...(this.sourceType ? { sourceType: this.sourceType } : {}),
+    });
+    if (sweep.kind === "unsupported") {
+      this.markUnsupported();
+      return;
+    }
+    this.listWorks = true;
+    this.lastPages = Math.max(1, sweep.pagesRead, Math.ceil(tasks.length / LIST_PAGE_MAX));
+    const sweptAt = now();
+    let handedOver = 0;
+    for (const [runId, run] of sweep.seen) {
+      const task = byRun.get(runId)!;
+      if (isFinalPhase(classifyRunStatus(run.status))) {
+        if (await this.handOver(task, run)) handedOver++;
+      } else {
+        await store.updateTask(task.id, { sweptAt });
+      }
+    }
+    const missing = tasks.filter((t) => !sweep.seen.has(t.runId));
+    if (missing.length > 0 && sweep.complete && this.sourceType) {
+      // The filter did not select every run of ours (a deployment that lists them under another source): sweep everything.
+      this.context.log.warn(
+        { sourceType: this.sourceType, missing: missing.length },
+        "the runs list's source_type filter hid watched runs; sweeping without it",
+      );
+      this.sourceType = null;
+    }
+    // Not shown (older than the pages read, or not listed at all): the run's own read comes forward.
+    const fallback = missing.sort((a, b) => a.nextPollAt - b.nextPollAt).slice(0, this.context.settings.sweep.fallbackReadsPerSweep);
+    for (const task of fallback) await this.context.queue.promote(taskJobId(task.id));
+    const report = {
+      watched: tasks.length,
+      pagesRead: sweep.pagesRead,
+      seen: sweep.seen.size,
+      handedOver,
+      ownReadsBroughtForward: fallback.length,
+    };
+    for (const listener of this.listeners) listener(report);
+  }
+
+  /**
+   * The run is final: its final state goes into the store and its task's job comes forward, on
+   * whichever replica takes it. A job running right now finds the final run when it writes its
+   * poll; one that missed the nudge is nudged again by the next sweep (the task is still watched).
+   */
+  private async handOver(task: Task, run: AgentRun): Promise<boolean> {
+    // Under the thread's lock and only while watched: a task reported or stopped meanwhile is left alone.
+    const marked = await transition(this.context, task, ["watching"], { finalRun: run as Record<string, unknown> });
+    if (marked) await this.context.queue.promote(taskJobId(task.id));
+    return marked !== null;
+  }
+}
