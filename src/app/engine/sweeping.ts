@@ -22,7 +22,8 @@ export interface SweepReport {
   watched: number;
   pagesRead: number;
   seen: number;
-  handedOver: number;
+  /** Runs seen final and handed to their tasks' jobs by this sweep. */
+  handedOver: number[];
   ownReadsBroughtForward: number;
 }
 
@@ -46,9 +47,12 @@ export class Sweeper {
     this.sourceType = context.settings.sweep.sourceType;
   }
 
-  /** This process swept the list successfully and holds the lease: runs not swept yet soon will be. */
-  get sweeping(): boolean {
-    return this.listWorks && this.held && !this.unsupported;
+  /**
+   * Sweeps will show this process's runs soon: it holds the lease (its first sweep is due at once),
+   * or it has seen the list work; never once the list is known missing.
+   */
+  get expectsSweeps(): boolean {
+    return this.context.settings.sweep.enabled && !this.unsupported && !this.stopped && (this.held || this.listWorks);
   }
 
   start(): void {
@@ -110,8 +114,8 @@ export class Sweeper {
     if (this.running || this.stopped) return;
     this.running = true;
     try {
-      // Confirmed on the server right before sweeping: a lease lost since the last renewal is not used.
-      if (this.held) this.held = await this.lease.claim();
+      // Taken, renewed or found held by another replica, on the server right before sweeping.
+      this.held = await this.lease.claim();
       if (this.held) await this.sweepOnce();
     } catch (error) {
       if (!(error instanceof DeadlineError) || !this.context.signal.aborted) {
@@ -146,11 +150,11 @@ export class Sweeper {
     this.listWorks = true;
     this.lastPages = Math.max(1, sweep.pagesRead, Math.ceil(tasks.length / LIST_PAGE_MAX));
     const sweptAt = now();
-    let handedOver = 0;
+    const handedOver: number[] = [];
     for (const [runId, run] of sweep.seen) {
       const task = byRun.get(runId)!;
       if (isFinalPhase(classifyRunStatus(run.status))) {
-        if (await this.handOver(task, run)) handedOver++;
+        if (await this.handOver(task, run)) handedOver.push(runId);
       } else {
         await store.updateTask(task.id, { sweptAt });
       }

@@ -60,7 +60,7 @@ export class Watcher {
     const swept = this.isSwept(task);
     // A run this process's sweeps have not shown yet (just started, or after a restart) is read on
     // its own only if budget is free soon: the next sweep shows it anyway, or brings this read forward.
-    const givesWay = swept || (task.sweptAt === null && this.sweeper.sweeping);
+    const givesWay = swept || (task.sweptAt === null && this.sweeper.expectsSweeps);
     let poll: PollResult;
     try {
       poll = await this.poll(runId, task.progress.logsSeen, swept, givesWay);
@@ -76,9 +76,9 @@ export class Watcher {
     const progress = foldProgress(task.progress, poll.entries, task.thread.triggerPhrase);
     const changed = poll.status !== task.lastStatus || progress.currentStep !== task.progress.currentStep;
     task = await this.context.store.updateTask(task.id, { progress, lastStatus: poll.status ?? null });
-    if (isFinalPhase(classifyRunStatus(poll.status))) return this.finishWithTrace(task, runId, poll, progress);
     // A sweep may have handed the run over while this read waited (its nudge found this job running).
     if (task.finalRun) return this.finishSwept(task, runId, task.finalRun as AgentRun);
+    if (isFinalPhase(classifyRunStatus(poll.status))) return this.finishWithTrace(task, runId, poll, progress);
     const outcome = await this.reschedule(task, changed);
     await this.maybeEditProgress(task, changed);
     return outcome;
