@@ -210,18 +210,22 @@ abstract class QueuedBudget implements RateBudget {
             served = true;
             continue;
           }
-          if (this.queues[kind][0] !== head) {
+          const at = this.queues[kind].indexOf(head);
+          if (at < 0) {
             // The head was aborted while we asked; the slot we took is simply left unused.
             served = true;
             continue;
           }
           if (wait <= 0) {
-            this.queues[kind].shift();
+            // A waiter of higher priority may have come in front meanwhile: the slot is still this one's.
+            this.queues[kind].splice(at, 1);
             head.cleanup();
             head.resolve();
             served = true;
           } else {
             nextWake = Math.min(nextWake, wait);
+            // A waiter of higher priority came in front while we asked: it gets its own try at once.
+            if (this.queues[kind][0] !== head) served = true;
           }
         }
         if (!served) break;

@@ -13,7 +13,6 @@ import { sweepRuns } from "../../service/run-sweep.js";
 import { classifyRunStatus, isFinalPhase } from "../../service/status.js";
 import { LIST_PAGE_MAX, RATE_LIMITS, type AgentRun } from "../../service/wire.js";
 import { taskJobId } from "../queue/types.js";
-import type { Task } from "../store/types.js";
 import type { SweepLease } from "../sweep-lease.js";
 import { transition, type EngineContext } from "./context.js";
 
@@ -129,16 +128,15 @@ export class Sweeper {
 
   private async sweepOnce(): Promise<void> {
     const { store, client, signal, now } = this.context;
-    const tasks = (await store.listTasks(["watching"])).filter((t): t is Task & { runId: number } => t.runId !== null);
-    if (tasks.length === 0) {
+    const watched = await store.listWatchedRuns();
+    if (watched.length === 0) {
       this.lastPages = 1;
       return;
     }
-    const byRun = new Map(tasks.map((t) => [t.runId, t]));
-    const oldestSentAt = Math.min(...tasks.map((t) => t.sentAt ?? t.startedAt ?? t.createdAt));
+    const byRun = new Map(watched.map((w) => [w.runId, w]));
     const sweep = await sweepRuns(client, {
       runIds: new Set(byRun.keys()),
-      oldestSentAt,
+      oldestSentAt: Math.min(...watched.map((w) => w.sentAt)),
       signal,
       priority: "sweep",
       ...(this.sourceType ? { sourceType: this.sourceType } : {}),
@@ -148,18 +146,16 @@ export class Sweeper {
       return;
     }
     this.listWorks = true;
-    this.lastPages = Math.max(1, sweep.pagesRead, Math.ceil(tasks.length / LIST_PAGE_MAX));
-    const sweptAt = now();
+    this.lastPages = Math.max(1, sweep.pagesRead, Math.ceil(watched.length / LIST_PAGE_MAX));
+    const stillGoing: number[] = [];
     const handedOver: number[] = [];
     for (const [runId, run] of sweep.seen) {
-      const task = byRun.get(runId)!;
-      if (isFinalPhase(classifyRunStatus(run.status))) {
-        if (await this.handOver(task, run)) handedOver.push(runId);
-      } else {
-        await store.updateTask(task.id, { sweptAt });
-      }
+      const { taskId } = byRun.get(runId)!;
+      if (!isFinalPhase(classifyRunStatus(run.status))) stillGoing.push(taskId);
+      else if (await this.handOver(taskId, run)) handedOver.push(runId);
     }
-    const missing = tasks.filter((t) => !sweep.seen.has(t.runId));
+    await store.markSwept(stillGoing, now());
+    const missing = watched.filter((w) => !sweep.seen.has(w.runId));
     if (missing.length > 0 && sweep.complete && this.sourceType) {
       // The filter did not select every run of ours (a deployment that lists them under another source): sweep everything.
       this.context.log.warn(
@@ -170,9 +166,9 @@ export class Sweeper {
     }
     // Not shown (older than the pages read, or not listed at all): the run's own read comes forward.
     const fallback = missing.sort((a, b) => a.nextPollAt - b.nextPollAt).slice(0, this.context.settings.sweep.fallbackReadsPerSweep);
-    for (const task of fallback) await this.context.queue.promote(taskJobId(task.id));
+    for (const w of fallback) await this.context.queue.promote(taskJobId(w.taskId));
     const report = {
-      watched: tasks.length,
+      watched: watched.length,
       pagesRead: sweep.pagesRead,
       seen: sweep.seen.size,
       handedOver,
@@ -186,7 +182,9 @@ export class Sweeper {
    * whichever replica takes it. A job running right now finds the final run when it writes its
    * poll; one that missed the nudge is nudged again by the next sweep (the task is still watched).
    */
-  private async handOver(task: Task, run: AgentRun): Promise<boolean> {
+  private async handOver(taskId: number, run: AgentRun): Promise<boolean> {
+    const task = await this.context.store.getTask(taskId);
+    if (!task) return false;
     // Under the thread's lock and only while watched: a task reported or stopped meanwhile is left alone.
     const marked = await transition(this.context, task, ["watching"], { finalRun: run as Record<string, unknown> });
     if (marked) await this.context.queue.promote(taskJobId(task.id));

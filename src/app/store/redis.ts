@@ -12,7 +12,7 @@ import {
   UPDATE_TASK,
 } from "./redis-scripts.js";
 import { EVENT_RETENTION_MS } from "./types.js";
-import type { BridgeStore, NewTask, Task, TaskOrder, TaskPatch, TaskState, ThreadId, TraceProgress } from "./types.js";
+import type { BridgeStore, NewTask, Task, TaskOrder, TaskPatch, TaskState, ThreadId, TraceProgress, WatchedRun } from "./types.js";
 
 export interface RedisBridgeStoreOptions {
   /** Namespace of every key (`${keyPrefix}:…`): one per App deployment, shared by all its replicas. */
@@ -26,6 +26,9 @@ export interface RedisBridgeStoreOptions {
   /** How long delivery ids and trigger keys are remembered even if nobody prunes (GitHub redelivers for days). */
   claimRetentionMs?: number;
 }
+
+/** Sets sweptAt on a task hash only while its state is watching (a missing hash is never created). */
+const MARK_SWEPT = "if redis.call('HGET', KEYS[1], 'state') == ARGV[1] then redis.call('HSET', KEYS[1], 'sweptAt', ARGV[2]) end return 1";
 
 export const DEFAULT_CLAIM_RETENTION_MS = 8 * 24 * 60 * 60_000;
 /** Finished tasks removed per script call by prune: each call is short, so other replicas are never held up long. */
@@ -262,6 +265,32 @@ export class RedisBridgeStore implements BridgeStore {
     return decodeTasks(
       await this.client.arbStoreListTasks(this.key("task", "next-id"), this.prefix, limit < 0 ? -1 : limit, order, ...unique),
     );
+  }
+
+  async listWatchedRuns(): Promise<WatchedRun[]> {
+    const ids = await this.listTaskIds(["watching"]);
+    if (ids.length === 0) return [];
+    const pipeline = this.client.pipeline();
+    for (const id of ids) pipeline.hmget(this.key("task", id), "runId", "sentAt", "startedAt", "createdAt", "nextPollAt");
+    const answers = (await pipeline.exec()) ?? [];
+    const watched: WatchedRun[] = [];
+    answers.forEach(([error, values], i) => {
+      if (error || !Array.isArray(values)) return;
+      const [runId, sentAt, startedAt, createdAt, nextPollAt] = (values as Array<string | null>).map((v) =>
+        v === null ? null : (JSON.parse(v) as number | null),
+      );
+      if (typeof runId !== "number") return;
+      watched.push({ taskId: ids[i]!, runId, sentAt: sentAt ?? startedAt ?? createdAt ?? 0, nextPollAt: nextPollAt ?? 0 });
+    });
+    return watched;
+  }
+
+  async markSwept(taskIds: readonly number[], at: number): Promise<void> {
+    if (taskIds.length === 0) return;
+    const pipeline = this.client.pipeline();
+    // Only while the hash says watching: a task finished (or pruned) meanwhile is left as it is.
+    for (const id of taskIds) pipeline.eval(MARK_SWEPT, 1, this.key("task", id), JSON.stringify("watching"), JSON.stringify(at));
+    await pipeline.exec();
   }
 
   async listTaskIds(states: TaskState[]): Promise<number[]> {

@@ -2,7 +2,7 @@ import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
 import { EVENT_RETENTION_MS } from "./types.js";
-import type { BridgeStore, NewTask, Task, TaskOrder, TaskPatch, TaskState, ThreadId, TraceProgress } from "./types.js";
+import type { BridgeStore, NewTask, Task, TaskOrder, TaskPatch, TaskState, ThreadId, TraceProgress, WatchedRun } from "./types.js";
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS deliveries (id TEXT PRIMARY KEY, event TEXT NOT NULL, received_at INTEGER NOT NULL);
@@ -214,6 +214,22 @@ export class SqliteBridgeStore implements BridgeStore {
   /** The connection, for the embedded job queue that shares this file (one transaction log, one backup). */
   get database(): Database.Database {
     return this.db;
+  }
+
+  async listWatchedRuns(): Promise<WatchedRun[]> {
+    return this.db
+      .prepare(
+        `SELECT id AS taskId, run_id AS runId, COALESCE(sent_at, started_at, created_at) AS sentAt, next_poll_at AS nextPollAt
+         FROM tasks WHERE state = 'watching' AND run_id IS NOT NULL ORDER BY id`,
+      )
+      .all() as WatchedRun[];
+  }
+
+  async markSwept(taskIds: readonly number[], at: number): Promise<void> {
+    const mark = this.db.prepare("UPDATE tasks SET swept_at = ? WHERE id = ? AND state = 'watching'");
+    this.db.transaction(() => {
+      for (const id of taskIds) mark.run(at, id);
+    })();
   }
 
   async markDelivery(deliveryId: string, event: string): Promise<boolean> {
