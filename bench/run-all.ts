@@ -4,7 +4,7 @@
  *
  *   npm run bench               print the table
  *   npm run bench -- --write    print it and update BENCHMARKS.md
- *   npm run bench -- logs memory   only these (by name: cold-start, import, polling, burst, replicas, logs, memory, store, pacing)
+ *   npm run bench -- logs memory   only these (by name: cold-start, import, polling, watch-scale, burst, replicas, logs, memory, store, pacing)
  */
 import { writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
@@ -20,11 +20,13 @@ import { runPacingBenchmark } from "./pacing.js";
 import { runPollingBenchmark } from "./polling.js";
 import { runReplicasBenchmark } from "./replicas.js";
 import { runStoreBenchmark } from "./store.js";
+import { runWatchScaleBenchmark } from "./watch-scale.js";
 
 export const BENCHMARKS: ReadonlyArray<{ name: string; title: string; run: () => Promise<BenchResult> }> = [
   { name: "cold-start", title: "cold start", run: () => runColdStartBenchmark() },
   { name: "import", title: "import", run: () => runImportBenchmark() },
   { name: "polling", title: "polling", run: () => runPollingBenchmark() },
+  { name: "watch-scale", title: "watching an organization", run: () => runWatchScaleBenchmark() },
   { name: "burst", title: "burst", run: () => runBurstBenchmark() },
   { name: "replicas", title: "replicas", run: () => runReplicasBenchmark() },
   { name: "logs", title: "logs", run: () => runLogsBenchmark() },

@@ -13,6 +13,7 @@
  *
  * `npx tsx bench/watch-scale.ts`
  */
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import { ProbotOctokit } from "probot";
 import { createOctokitThreadWriter } from "../src/app/thread-writer.js";
 import type { EngineObserver } from "../src/app/ops/metrics.js";
@@ -65,6 +66,8 @@ interface Outcome {
   /** Peak resident memory of this process while watching (the engine, the emulator and the fake GitHub). */
   peakRssBytes: number;
   spanS: number;
+  /** This process's event-loop delay while watching (real ms): the budget's margin (250 ms) is all a late request has. */
+  loopDelayMs: { p99: number; max: number };
 }
 
 const TestOctokit = ProbotOctokit.defaults((o: object) => ({ ...o, retry: { enabled: false }, throttle: { enabled: false } }));
@@ -104,6 +107,8 @@ async function watchWorkload(workload: Workload, scale: number, seed: number): P
   const octokit = new TestOctokit({ auth: { token: "installation-token" }, baseUrl: github.url });
   const writer = createOctokitThreadWriter(async () => octokit, { botLogins: ["agent-run-bridge[bot]"] });
   const harness = await startEngineHarness("embedded", { client, writer, timeScale: scale, observer });
+  const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+  loopDelay.enable();
   let peakRssBytes = 0;
   const sampler = setInterval(() => (peakRssBytes = Math.max(peakRssBytes, process.memoryUsage.rss())), 200);
   const startedAt = Date.now();
@@ -141,9 +146,11 @@ async function watchWorkload(workload: Workload, scale: number, seed: number): P
       byRoute: stats.byRoute,
       peakRssBytes,
       spanS: (Date.now() - startedAt) / 1000 / scale,
+      loopDelayMs: { p99: loopDelay.percentile(99) / 1e6, max: loopDelay.max / 1e6 },
     };
   } finally {
     clearInterval(sampler);
+    loopDelay.disable();
     await harness.close();
     await github.close();
     await bench.close();
@@ -227,7 +234,7 @@ export async function runWatchScaleBenchmark(options: WatchScaleOptions = {}): P
       `The RSS row reads this whole process (engine, emulator with every run, fake GitHub with every comment), an upper bound of what the App alone holds; bench/memory.ts measures the App process alone.`,
       ...outcomes.map(
         (o) =>
-          `${o.workload.runs} runs${o.workload.list ? "" : " without the list"}: watched for ${formatNumber(o.spanS, 0)} s (unscaled); requests by route ${JSON.stringify(o.byRoute)}.`,
+          `${o.workload.runs} runs${o.workload.list ? "" : " without the list"}: watched for ${formatNumber(o.spanS, 0)} s (unscaled); event-loop delay p99 ${formatNumber(o.loopDelayMs.p99, 0)} ms, max ${formatNumber(o.loopDelayMs.max, 0)} ms (real); requests by route ${JSON.stringify(o.byRoute)}.`,
       ),
     ],
     rows: outcomes.flatMap(rowsOf),
