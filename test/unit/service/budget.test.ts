@@ -1,12 +1,6 @@
 import { Redis } from "ioredis";
 import { afterAll, describe, expect, it } from "vitest";
-import {
-  createInProcessBudget,
-  createRedisBudget,
-  DeadlineError,
-  type RateBudget,
-  type ReadPriority,
-} from "../../../src/service/index.js";
+import { createInProcessBudget, createRedisBudget, DeadlineError, type RateBudget, type ReadPriority } from "../../../src/service/index.js";
 import { SlidingWindowLog } from "../../../src/service/sliding-window.js";
 
 describe("SlidingWindowLog", () => {
