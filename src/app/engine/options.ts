@@ -124,6 +124,7 @@ export function engineSettings(options: RunEngineOptions): EngineSettings {
       sourceType: options.sweepSourceType === undefined ? SOURCE.api : options.sweepSourceType,
       fallbackReadsPerSweep: 20,
     },
-    progress: { share: 0.4, maxIntervalMs: 180_000 * scale, budgetWaitMs: 2_000 * scale },
+    // Never under a quarter second of real time: a read that gives way sooner could never finish a probe (the logs path) on a busy loop.
+    progress: { share: 0.4, maxIntervalMs: 180_000 * scale, budgetWaitMs: Math.max(2_000 * scale, 250) },
   };
 }

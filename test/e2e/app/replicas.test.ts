@@ -199,7 +199,8 @@ describe("three App replicas on one Redis", () => {
     proxy.remove(victimIndex);
     await victim.kill();
     const killedAt = Date.now();
-    expect(running(orphanedThread)).toBe(true);
+    // The held read may be of the thread's follow-up run (sweeps read first runs rarely): one of its phases is still going.
+    expect(botComments(orphanedThread).some((c) => parseMarker(c.body)?.state === "running")).toBe(true);
 
     const done = (issueNumber: number) => botComments(issueNumber).filter((c) => parseMarker(c.body)?.state === "done").length;
     await until(
