@@ -118,7 +118,8 @@ export function engineSettings(options: RunEngineOptions): EngineSettings {
     watchTimeoutMs: options.watchTimeoutMs ?? DEFAULT_WATCH_TIMEOUT_MS,
     sweep: {
       enabled: options.sweepRunsList ?? true,
-      minIntervalMs: 5_000 * scale,
+      // At least 50 ms of real time: a compressed clock (tests) must not turn sweeps into a busy loop.
+      minIntervalMs: Math.max(5_000 * scale, 50),
       share: 0.4,
       staleMs: 120_000 * scale,
       sourceType: options.sweepSourceType === undefined ? SOURCE.api : options.sweepSourceType,
