@@ -8,6 +8,8 @@ const shared = {
 export default defineConfig({
   test: {
     pool: "forks",
+    // A Redis for the distributed backend's tests: the one on REDIS_URL, or a throwaway redis-server (test/setup/redis.ts).
+    globalSetup: ["test/setup/redis.ts"],
     // Two cores: integration tests start real servers; keep contention bounded.
     maxWorkers: 2,
     projects: [

@@ -4,11 +4,12 @@
  *
  *   npm run bench               print the table
  *   npm run bench -- --write    print it and update BENCHMARKS.md
- *   npm run bench -- logs memory   only these (by name: cold-start, import, polling, watch-scale, burst, replicas, logs, memory, store, pacing)
+ *   npm run bench -- logs memory   only these (by name: cold-start, import, polling, burst, replicas, restart, logs, memory, store, pacing, attachments, unsigned-post)
  */
 import { writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
 import { join } from "node:path";
+import { runAttachmentsBenchmark } from "./attachments.js";
 import { runBurstBenchmark } from "./burst.js";
 import { runColdStartBenchmark } from "./cold-start.js";
 import { runImportBenchmark } from "./import.js";
@@ -19,8 +20,10 @@ import { runMemoryBenchmark } from "./memory.js";
 import { runPacingBenchmark } from "./pacing.js";
 import { runPollingBenchmark } from "./polling.js";
 import { runReplicasBenchmark } from "./replicas.js";
+import { runRestartBenchmark } from "./restart.js";
 import { runStoreBenchmark } from "./store.js";
 import { runWatchScaleBenchmark } from "./watch-scale.js";
+import { runUnsignedPostBenchmark } from "./unsigned-post.js";
 
 export const BENCHMARKS: ReadonlyArray<{ name: string; title: string; run: () => Promise<BenchResult> }> = [
   { name: "cold-start", title: "cold start", run: () => runColdStartBenchmark() },
@@ -29,10 +32,13 @@ export const BENCHMARKS: ReadonlyArray<{ name: string; title: string; run: () =>
   { name: "watch-scale", title: "watching an organization", run: () => runWatchScaleBenchmark() },
   { name: "burst", title: "burst", run: () => runBurstBenchmark() },
   { name: "replicas", title: "replicas", run: () => runReplicasBenchmark() },
+  { name: "restart", title: "restart", run: () => runRestartBenchmark() },
   { name: "logs", title: "logs", run: () => runLogsBenchmark() },
   { name: "memory", title: "memory", run: () => runMemoryBenchmark() },
   { name: "store", title: "store", run: () => runStoreBenchmark() },
   { name: "pacing", title: "GitHub pacing", run: () => runPacingBenchmark() },
+  { name: "attachments", title: "image attachments on hostile input", run: () => runAttachmentsBenchmark() },
+  { name: "unsigned-post", title: "unsigned POST", run: () => runUnsignedPostBenchmark() },
 ];
 
 interface Machine {

@@ -7,10 +7,11 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { parseMarker } from "../src/core/markers/read.js";
 import type { RunMarker } from "../src/core/markers/schema.js";
-import type { FakeWrite } from "../test/helpers/fake-github/index.js";
+import type { FakeGitHub, FakeWrite } from "../test/helpers/fake-github/index.js";
+import type { RunningEmulator } from "../src/emulator/index.js";
 import { SOURCE, type AgentRun, type SourceType } from "../src/service/wire.js";
 import { BOT_LOGIN, postWebhook } from "../test/helpers/app-harness.js";
-import { checkSuiteCompletedPayload, reviewSubmittedPayload } from "../test/helpers/app-payloads.js";
+import { checkSuiteCompletedPayload, issueCommentPayload, reviewSubmittedPayload } from "../test/helpers/app-payloads.js";
 import {
   DEMO_TIME_SCALE,
   FAILING_CHECK,
@@ -120,12 +121,26 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
     seed: demoSeed(),
     config: REPO_CONFIG,
     emulator: { timeScale: DEMO_TIME_SCALE, tokens: [{ token: serviceToken, orgIds: [1] }], repositories: SERVICE_REPOSITORIES },
-    env: { WEBHOOK_SECRET: webhookSecret, AGENT_RUN_TIME_SCALE: String(DEMO_TIME_SCALE), LOG_LEVEL: "warn" },
+    // The comment of step 1 is sent before the App runs: recovery on start brings it back.
+    env: {
+      WEBHOOK_SECRET: webhookSecret,
+      AGENT_RUN_TIME_SCALE: String(DEMO_TIME_SCALE),
+      LOG_LEVEL: "warn",
+      DELIVERY_RECOVERY_INTERVAL: "5m",
+    },
   };
   out(
     `${style.bold("agent-run-bridge demo")} ${style.dim("· the GitHub App, the Agent Run Service emulator and a stand-in GitHub API, all on 127.0.0.1")}\n`,
   );
-  const stage = replicas > 1 ? await startReplicatedStage({ ...stageOptions, replicas }) : await startEmbeddedStage(stageOptions);
+  let missed: MissedComment | undefined;
+  const whileAppIsDown = async (world: { github: FakeGitHub; emulator: RunningEmulator }) => {
+    for (const script of agentScripts()) world.emulator.control.script(script);
+    missed = await commentWhileAppIsDown(world.github, { out, view, replicas });
+  };
+  const stage =
+    replicas > 1
+      ? await startReplicatedStage({ ...stageOptions, replicas, whileAppIsDown })
+      : await startEmbeddedStage({ ...stageOptions, whileAppIsDown });
   try {
     const scale = `(time ×${Math.round(1 / DEMO_TIME_SCALE)})`;
     if (stage.replicas) {
@@ -135,15 +150,13 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
       );
       out(`${style.dim(`  Service emulator ${stage.emulator.url} ${scale} · GitHub API ${stage.github.url}`)}\n`);
     } else {
-      out(`${style.dim(`  App ${stage.webhookUrl} · service emulator ${stage.emulator.url} ${scale} · GitHub API ${stage.github.url}`)}\n`);
+      out(
+        `${style.dim(`  App started: ${stage.webhookUrl} · service emulator ${stage.emulator.url} ${scale} · GitHub API ${stage.github.url}`)}\n`,
+      );
     }
-    out(
-      `${style.dim(`  Repository ${FULL_NAME}: issue #${ISSUE.number} “${ISSUE.title}”, @${MAINTAINER} can write, CI auto-fix on in .github/agent-run.yml`)}\n`,
-    );
-    for (const script of agentScripts()) stage.emulator.control.script(script);
     const writes = printWrites(stage, out, view);
     try {
-      const result = await playSteps(stage, { out, writes, view, webhookSecret, stepTimeoutMs, signal: options.signal });
+      const result = await playSteps(stage, { out, writes, view, webhookSecret, stepTimeoutMs, signal: options.signal, missed: missed! });
       const recap = recapOf(stage, result.runId, performance.now() - started);
       out(renderRecap(recap, view));
       if (recap.rateLimited > 0) {
@@ -168,6 +181,56 @@ interface StepContext {
   webhookSecret: string;
   stepTimeoutMs: number;
   signal: AbortSignal | undefined;
+  /** Step 1's comment, sent while the App was down. */
+  missed: MissedComment;
+}
+
+interface MissedComment {
+  commentId: number;
+  /** Its delivery's GUID (`X-GitHub-Delivery`). */
+  guid: string;
+  /** What GitHub recorded: 0 (nothing listening) or the load balancer's 502. */
+  statusCode: number;
+}
+
+/**
+ * Before the App runs: the repository, step 1's header, and the maintainer's comment, which GitHub
+ * delivers and records as failed (GitHub never retries it by itself).
+ */
+async function commentWhileAppIsDown(
+  github: FakeGitHub,
+  ctx: { out: (text: string) => void; view: { width: number; style: Style }; replicas: number },
+): Promise<MissedComment> {
+  const { out, view } = ctx;
+  out(
+    `${view.style.dim(`  Repository ${FULL_NAME}: issue #${ISSUE.number} “${ISSUE.title}”, @${MAINTAINER} can write, CI auto-fix on in .github/agent-run.yml`)}\n`,
+  );
+  out(renderStepHeader({ index: 1, total: STEPS, title: "A maintainer asks the bot on an issue" }, view));
+  github.seed({ issueComments: [{ issue_number: ISSUE.number, body: TEXTS.trigger, user: MAINTAINER }] });
+  const comment = github.state.issueComments.at(-1)!;
+  const payload = issueCommentPayload({ thread: ISSUE, comment: { id: comment.id, body: TEXTS.trigger, login: MAINTAINER } });
+  const delivery = await github.sendWebhook("issue_comment", payload);
+  out(
+    renderDelivery(
+      {
+        actor: `@${MAINTAINER}`,
+        action: `comments on issue #${ISSUE.number} while the App is down`,
+        text: TEXTS.trigger,
+        event: "issue_comment",
+        status: delivery.status_code,
+        ...(ctx.replicas > 1 ? { via: "no replica yet" } : {}),
+      },
+      view,
+    ),
+  );
+  if (delivery.status_code >= 200 && delivery.status_code < 300) {
+    throw new DemoStepError(
+      "Step 1 (a /agent comment while the App is down)",
+      `the delivery succeeded (HTTP ${delivery.status_code}) though no App was running.`,
+    );
+  }
+  out(renderNote("GitHub records the delivery as failed and does not retry it. Now the App starts.", view));
+  return { commentId: comment.id, guid: delivery.guid, statusCode: delivery.status_code };
 }
 
 async function playSteps(h: DemoStage, ctx: StepContext): Promise<{ runId: number; pullRequestNumber: number }> {
@@ -197,18 +260,27 @@ async function playSteps(h: DemoStage, ctx: StepContext): Promise<{ runId: numbe
     if (h.replicas && activityBefore) out(renderHandledBy(await describeHandling(h.replicas, activityBefore), view));
   };
   const resumes = () => h.service.resumes();
-
-  // 1. A maintainer asks on the issue: run created, tracking comment, result with a pull request.
-  const step1 = "Step 1 (a /agent comment on the issue)";
-  out(renderStepHeader({ index: 1, total: STEPS, title: "A maintainer asks the bot on an issue" }, view));
-  const trigger = h.humanComment(ISSUE, TEXTS.trigger, MAINTAINER);
-  await deliver(step1, "issue_comment", trigger.payload, {
-    actor: `@${MAINTAINER}`,
-    action: `comments on issue #${ISSUE.number}`,
-    text: TEXTS.trigger,
-  });
   const firstRun = () => h.emulator.control.runs()[0];
+
+  // 1. A maintainer asked on the issue while the App was down: on start the App has GitHub redeliver
+  //    the failed delivery; run created, tracking comment, result with a pull request.
+  const step1 = "Step 1 (a /agent comment on the issue)";
+  const trigger = { id: ctx.missed.commentId };
+  // Nothing was done before the replicas started: step 1's work is everything they did since.
+  activityBefore = h.replicas?.activity().map((r) => ({ ...r, received: 0, accepted: 0, started: 0, results: 0 })) ?? null;
+  out(renderNote("The App lists its webhook deliveries, finds the failed one and asks GitHub to redeliver it", view));
+  const attemptsOfMissed = () =>
+    h.github.hookDeliveries
+      .filter((d) => d.guid === ctx.missed.guid)
+      .map((d) => `${d.redelivery ? "redelivery" : "delivery"} ${d.status_code}`)
+      .join(", ");
+  await until(() => h.github.hookDeliveries.some((d) => d.guid === ctx.missed.guid && d.redelivery), ctx.stepTimeoutMs);
   await settle(step1, [
+    {
+      what: "the failed delivery redelivered once, and answered 200",
+      met: () => attemptsOfMissed() === `delivery ${ctx.missed.statusCode}, redelivery 200`,
+      seen: attemptsOfMissed,
+    },
     {
       what: "the App creates one run",
       met: () => h.emulator.control.stats().runsCreated === 1,
@@ -228,6 +300,7 @@ async function playSteps(h: DemoStage, ctx: StepContext): Promise<{ runId: numbe
   ]);
   const run = firstRun()!;
   const produced = run.git_host_pull_requests![0]!;
+  out(renderCheck("the missed comment came back: GitHub redelivered it when the App asked (same delivery id, answered 200)", view));
   await check(`run #${run.id} created; its result names the pull request on \`${produced.head_branch_name!}\``);
 
   // The service's git integration opens the pull request on GitHub: the fake gets it the same way.
@@ -323,6 +396,12 @@ async function playSteps(h: DemoStage, ctx: StepContext): Promise<{ runId: numbe
   await check(`run #${run.id} resumed to fix CI (${SOURCE.gitHostCheckSuite}, attempt ${await fixAttempts()} of ${MAX_FIX_ATTEMPTS})`);
 
   return { runId: run.id, pullRequestNumber: pr.number };
+}
+
+/** Waits (bounded) until `condition` holds; the step's own check says what is missing if it never does. */
+async function until(condition: () => boolean, timeoutMs: number): Promise<void> {
+  const giveUpAt = Date.now() + timeoutMs;
+  while (!condition() && Date.now() < giveUpAt) await new Promise((resolve) => setTimeout(resolve, 10));
 }
 
 /** Waits until the App has nothing left to do (bounded), then checks every expected effect. */

@@ -11,11 +11,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openBackend } from "../src/app/backend.js";
 import { parseAppEnv } from "../src/app/env.js";
-import { startEmulator, type EmulatorOptions } from "../src/emulator/index.js";
-import { startFakeGitHub, type FakeGitHubSeed } from "../test/helpers/fake-github/index.js";
-import { BOT_LOGIN, appEnv, startAppHarness, type AppHarness } from "../test/helpers/app-harness.js";
+import { startEmulator, type EmulatorOptions, type RunningEmulator } from "../src/emulator/index.js";
+import { startFakeGitHub, type FakeGitHub, type FakeGitHubSeed } from "../test/helpers/fake-github/index.js";
+import { BOT_LOGIN, appEnv, startAppHarness, WEBHOOK_SECRET, type AppHarness } from "../test/helpers/app-harness.js";
 import { FULL_NAME, issueCommentPayload } from "../test/helpers/app-payloads.js";
 import {
+  freePort,
   jsonLogLines,
   redisServerAvailable,
   startAppChild,
@@ -42,6 +43,11 @@ export interface StageOptions {
   config: string;
   emulator: EmulatorOptions;
   env: Record<string, string>;
+  /**
+   * Runs before any App process starts, with GitHub already delivering to where the App will
+   * listen (the load balancer with replicas): what is sent now fails, as it does while an App is down.
+   */
+  whileAppIsDown?: (world: { github: FakeGitHub; emulator: RunningEmulator }) => Promise<void>;
 }
 
 /** Outside the demo's control: no `redis-server` to start. Exit code 2, with how to get one. */
@@ -132,16 +138,22 @@ export async function startReplicatedStage(options: StageOptions & { replicas: n
       LOG_FORMAT: "json",
     });
     const labels = Array.from({ length: options.replicas }, (_, i) => `replica ${i + 1}`);
+    // The load balancer first, in front of the ports the replicas will take: until they listen it answers 502.
+    const ports = await Promise.all(labels.map(() => freePort()));
+    const balancer = await startHttpProxy(ports.map((port) => `http://127.0.0.1:${port}`));
+    closers.push(() => balancer.close());
+    github.setWebhookTarget({ url: balancer.webhookUrl, secret: env.WEBHOOK_SECRET ?? WEBHOOK_SECRET });
+    await options.whileAppIsDown?.({ github, emulator });
+    // What the balancer answered 502 before any replica listened was received by none of them.
+    const forwardedWhileDown = [...balancer.forwarded];
     const children: AppChild[] = [];
     closers.push(async () => Promise.all(children.map((child) => child.stop())));
     await Promise.all(
-      labels.map(async (label) => {
-        children.push(await startAppChild(env, label));
+      labels.map(async (label, index) => {
+        children.push(await startAppChild({ ...env, PORT: String(ports[index]) }, label));
       }),
     );
     children.sort((a, b) => labels.indexOf(a.label) - labels.indexOf(b.label));
-    const balancer = await startHttpProxy(children.map((child) => child.url));
-    closers.push(() => balancer.close());
     // The demo reads the shared store and queue as an operator would: to know when the replicas are done.
     const backend = await openBackend(parseAppEnv(env));
     closers.push(async () => {
@@ -163,7 +175,7 @@ export async function startReplicatedStage(options: StageOptions & { replicas: n
         children.map((child, index) => ({
           label: child.label,
           pid: child.pid,
-          received: balancer.forwarded[index] ?? 0,
+          received: (balancer.forwarded[index] ?? 0) - (forwardedWhileDown[index] ?? 0),
           accepted: count(child, ["run accepted", "follow-up held until the run finishes"]),
           started: count(child, ["agent run started"]),
           results: count(child, ["result posted"]),

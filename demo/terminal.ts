@@ -335,9 +335,14 @@ export function renderDelivery(
   const lines = [`${INDENT}${style.accent("▶")} ${style.bold(input.actor)} ${input.action}`];
   if (input.text)
     lines.push(...wrapSegments([{ text: `“${input.text}”` }], options.width - 6, style).map((line) => `${INDENT}    ${line}`));
-  const answer = input.status >= 200 && input.status < 300 ? style.ok(String(input.status)) : style.fail(String(input.status));
   const route = input.via ? `the load balancer → ${input.via}` : "the App's endpoint";
-  lines.push(style.dim(`${INDENT}    signed ${input.event} webhook → ${route} → HTTP `) + answer);
+  if (input.status === 0) {
+    // GitHub's status_code 0: it could not connect.
+    lines.push(style.dim(`${INDENT}    signed ${input.event} webhook → ${route} → `) + style.fail("no answer (nothing listens there)"));
+  } else {
+    const answer = input.status >= 200 && input.status < 300 ? style.ok(String(input.status)) : style.fail(String(input.status));
+    lines.push(style.dim(`${INDENT}    signed ${input.event} webhook → ${route} → HTTP `) + answer);
+  }
   return lines.join("\n") + "\n";
 }
 

@@ -14,7 +14,7 @@
  * `import()` when asked for (the YAML parser when the repository has a config file, @actions/github
  * with undici when a proxy is set). Chunk names carry a content hash; stale ones are removed.
  *
- *   node scripts/build-action.mjs            → dist/index.js, its chunks, their maps, dist/package.json
+ *   node scripts/build-action.mjs            → dist/index.js, dist/post.js, their chunks and maps, dist/package.json
  *   node scripts/build-action.mjs --out DIR  → the same files under DIR (dist/ untouched)
  */
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
@@ -24,6 +24,8 @@ import { build } from "esbuild";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 export const ENTRY = "src/action/index.ts";
+/** The post step's entry (action.yml `runs.post`): dist/post.js, sharing the main entry's chunks. */
+export const POST_ENTRY = "src/action/post.ts";
 const DIST = join(ROOT, "dist");
 
 /**
@@ -83,11 +85,11 @@ const DIST_PACKAGE_JSON = `${JSON.stringify({ type: "module" }, null, 2)}\n`;
 export async function buildAction(outDir = DIST) {
   const result = await build({
     absWorkingDir: ROOT,
-    entryPoints: [ENTRY],
+    entryPoints: [ENTRY, POST_ENTRY],
     // Always laid out as dist/ (nothing is written by esbuild): the maps' relative paths, and so the
     // chunks' hashes, are the same whichever folder the files are then written to.
     outdir: DIST,
-    entryNames: "index",
+    entryNames: "[name]",
     chunkNames: "[name]-[hash]",
     bundle: true,
     splitting: true,
@@ -120,7 +122,7 @@ export async function buildAction(outDir = DIST) {
   for (const output of written) writeFileSync(output.path, output.contents);
   writeFileSync(join(outDir, "package.json"), DIST_PACKAGE_JSON);
   const entry = written.find((output) => output.path === join(outDir, "index.js"));
-  const chunks = written.filter((output) => output.path.endsWith(".js")).length - 1;
+  const chunks = written.filter((output) => output.path.endsWith(".js")).length - 2;
   return { file: entry.path, bytes: entry.contents.length, chunks, inputs: inputs.length };
 }
 

@@ -24,13 +24,23 @@ export async function fetchConfigFile(octokit: GitHubClient, repo: RepoRef): Pro
   }
 }
 
+type YamlModule = typeof import("yaml");
+
+/**
+ * `parse` from the yaml module as it arrives: named under Node (which reads yaml's CommonJS exports),
+ * but only as `default` in the bundle, where esbuild inlines that CommonJS build into an ESM chunk.
+ */
+function yamlParse(module: YamlModule | { default: YamlModule }): YamlModule["parse"] {
+  return "parse" in module ? module.parse : module.default.parse;
+}
+
 /**
  * Parses the file's YAML (validation happens once the inputs are layered over it). The YAML parser
  * is loaded only when there is a file: most repositories have none, and a step starts faster without it.
  */
 export async function parseConfigFile(text: string | undefined): Promise<ConfigFileRead> {
   if (text === undefined) return { ok: true, raw: undefined, found: false, warnings: [] };
-  const { parse: parseYaml } = await import("yaml");
+  const parseYaml = yamlParse(await import("yaml"));
   let raw: unknown;
   try {
     raw = parseYaml(text);

@@ -23,8 +23,10 @@ import { resolveIdentity, type ActionIdentity } from "./identity.js";
 import { nodeFetch } from "../http/node-fetch.js";
 import type { SentAheadRequest } from "../service/client.js";
 import { API_PATHS, LIST_PAGE_MAX, serviceUrl } from "../service/paths.js";
+import { isAllowedServiceUrl } from "../service/service-url.js";
 import { createActionOctokit, proxyFor } from "./octokit.js";
 import { rawInput, type Env } from "./raw-inputs.js";
+import { apiUrlOf, graphqlUrlOf } from "./runner-env.js";
 
 /** How the Action names itself in run metadata and its user agent. */
 export const ACTION_NAME = `${BRIDGE_NAME}/action`;
@@ -34,6 +36,8 @@ export interface HeadStart {
   /** What the reads were sent with: `openStep` compares them with the validated inputs. */
   token: string;
   apiUrl: string;
+  /** Where the identity was asked. */
+  graphqlUrl: string;
   repoFullName: string;
   octokit: Promise<GitHubClient>;
   configFile: Promise<string | undefined>;
@@ -52,8 +56,9 @@ export function startHeadStart(env: Env, now: () => number = Date.now): HeadStar
   const [owner, name, extra] = repoFullName.split("/");
   if (token === "" || !env.GITHUB_EVENT_NAME?.trim() || !owner || !name || extra !== undefined) return null;
   const repo: RepoRef = { owner, repo: name };
-  // As readRunnerEnv reads it.
-  const apiUrl = (env.GITHUB_API_URL?.trim() || "https://api.github.com").replace(/\/+$/, "");
+  // As readRunnerEnv reads them.
+  const apiUrl = apiUrlOf(env);
+  const graphqlUrl = graphqlUrlOf(env);
   const prompt = rawInput(env, "prompt") !== "";
   const resume = rawInput(env, "mode").toLowerCase() === "resume";
 
@@ -63,10 +68,11 @@ export function startHeadStart(env: Env, now: () => number = Date.now): HeadStar
   return {
     token,
     apiUrl,
+    graphqlUrl,
     repoFullName,
     octokit: quiet(octokit),
     configFile: after((client) => fetchConfigFile(client, repo)),
-    identity: prompt || resume ? after(resolveIdentity) : null,
+    identity: prompt || resume ? after((client) => resolveIdentity(client, graphqlUrl)) : null,
     recentComments: prompt && !resume ? after((client) => listRecentRepositoryComments(client, repo, now())) : null,
     service: prompt && !resume && rawInput(env, "repo-id") === "" ? listRepositoriesAhead(env, pending.signal) : null,
     close: () => pending.abort(),
@@ -80,8 +86,8 @@ function listRepositoriesAhead(env: Env, closed: AbortSignal): HeadStart["servic
   const apiUrl = rawInput(env, "api-url");
   const apiToken = rawInput(env, "api-token");
   const orgId = Number(rawInput(env, "org-id"));
-  // Through a proxy the client uses Node's own fetch: it reads for itself.
-  if (apiToken === "" || !Number.isSafeInteger(orgId) || orgId <= 0 || !/^https?:\/\//i.test(apiUrl) || proxyFor(apiUrl)) return null;
+  // Through a proxy the client uses Node's own fetch: it reads for itself. The token never goes to a URL the inputs would refuse.
+  if (apiToken === "" || !Number.isSafeInteger(orgId) || orgId <= 0 || !isAllowedServiceUrl(apiUrl) || proxyFor(apiUrl)) return null;
   let url: URL;
   try {
     url = serviceUrl(apiUrl, API_PATHS.listRepositories(orgId), { skip: 0, limit: LIST_PAGE_MAX });

@@ -7,11 +7,13 @@
  * Every problem is reported at once, each naming its input, e.g.
  *   Invalid inputs: `org-id` must be a positive integer, got "acme"; `metadata` must be a JSON object …
  */
-import type { AllowedBots } from "../core/actors.js";
+import type { AllowedBots, AllowedUsers } from "../core/actors.js";
+import { compileRedactPatterns, splitRedactPatterns } from "../core/redact.js";
 import * as z from "zod/mini";
 import { rawInput, type Env } from "./raw-inputs.js";
 import { AgentTypeFieldSchema, ModelSchema, RepoIdValueSchema, TriggerPhraseTextSchema } from "../config/schema.js";
 import { ImageDataUriSchema, LOGS_PATH_CHOICES, type AgentType, type LogsPathChoice } from "../service/wire.js";
+import { isAllowedServiceUrl, SERVICE_URL_RULE, urlForMessage } from "../service/service-url.js";
 
 export const MODES = ["auto", "create", "resume"] as const;
 export type Mode = (typeof MODES)[number];
@@ -37,13 +39,16 @@ export const INPUT_NAMES = [
   "metadata",
   "images",
   "trigger-phrase",
+  "follow-up",
   "wait",
   "timeout-minutes",
   "comment",
   "github-token",
   "allowed-bots",
+  "allowed-non-write-users",
   "fail-on-error",
   "logs-path",
+  "redact-patterns",
 ] as const;
 export type InputName = (typeof INPUT_NAMES)[number];
 
@@ -51,7 +56,14 @@ export type InputName = (typeof INPUT_NAMES)[number];
 const SECRET_INPUTS: ReadonlySet<InputName> = new Set(["api-token", "github-token"]);
 
 /** Inputs whose messages already point at the bad part (quoting the whole value would not help). */
-const QUOTED_BY_MESSAGE: ReadonlySet<InputName> = new Set(["metadata", "images", "allowed-bots", "prompt"]);
+const QUOTED_BY_MESSAGE: ReadonlySet<InputName> = new Set([
+  "metadata",
+  "images",
+  "allowed-bots",
+  "allowed-non-write-users",
+  "prompt",
+  "redact-patterns",
+]);
 
 /** An `images` line: a data URI as given, or a file to read (relative to the workspace). */
 export type ImageSource = { kind: "data_uri"; uri: string } | { kind: "file"; path: string };
@@ -73,15 +85,21 @@ export interface ActionInputs {
   images: ImageSource[];
   /** Undefined: the repository configuration's (default `/agent`). */
   triggerPhrase: string | undefined;
+  /** `follow_up` over the configuration file's (checked by its schema); undefined: the file's (default `queue`). */
+  followUp: string | undefined;
   wait: boolean;
   timeoutMinutes: number;
   comment: CommentMode;
   /** "" when a workflow blanks it (its default is the job's token). */
   githubToken: string;
   allowedBots: AllowedBots;
+  /** People whose events may start a run from the `prompt` input without write access. */
+  allowedNonWriteUsers: AllowedUsers;
   failOnError: boolean;
   /** Where the service's logs endpoint is: auto (detected), spec or alpha. */
   logsPath: LogsPathChoice;
+  /** The operator's own redaction patterns, on top of the built-in ones (runner.ts applies them from the start). */
+  redactPatterns: RegExp[];
 }
 
 /** The inputs are wrong: nothing was sent. The message names every input at fault. */
@@ -107,19 +125,9 @@ const positiveInt = (error: string) =>
     z.number().check(z.int(), z.positive({ error }), z.maximum(Number.MAX_SAFE_INTEGER, { error })),
   );
 
-const httpUrl = z.string({ error: required("the service's base URL, such as https://agents.example.com") }).check(
-  z.refine(
-    (value) => {
-      try {
-        const url = new URL(value);
-        return (url.protocol === "http:" || url.protocol === "https:") && url.username === "" && url.password === "";
-      } catch {
-        return false;
-      }
-    },
-    { error: "must be an http(s) URL such as https://agents.example.com, without credentials in it" },
-  ),
-);
+const serviceUrl = z
+  .string({ error: required("the service's base URL, such as https://agents.example.com") })
+  .check(z.refine(isAllowedServiceUrl, { error: SERVICE_URL_RULE }));
 
 /** An input left empty reads as `fallback`. */
 const orElse = <T extends z.ZodMiniType, F>(schema: T, fallback: F) =>
@@ -210,6 +218,30 @@ const allowedBotsText = orElse(
   { all: false, logins: [] } as AllowedBots,
 );
 
+/** One pattern per line; a bad one is named by its line, never quoted (it may spell a secret). */
+const redactPatternsText = orElse(
+  reading((text, report): RegExp[] => {
+    const { patterns, errors } = compileRedactPatterns(splitRedactPatterns(text));
+    for (const error of errors) report(error);
+    return patterns;
+  }),
+  [] as RegExp[],
+);
+
+const LOGIN = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,37}[A-Za-z0-9])?$/;
+
+const allowedNonWriteUsersText = orElse(
+  reading((text, report): AllowedUsers => {
+    const entries = lines(text, /[,\n]/).map((entry) => entry.replace(/^@/, ""));
+    if (entries.includes("*")) return { all: true, logins: [] };
+    for (const entry of entries) {
+      if (!LOGIN.test(entry)) report(`has ${JSON.stringify(entry)}, which is not a GitHub login such as octocat (or * for everyone)`);
+    }
+    return { all: false, logins: entries };
+  }),
+  { all: false, logins: [] } as AllowedUsers,
+);
+
 const TIMEOUT_ERROR = `must be a number of minutes greater than 0 and at most ${MAX_TIMEOUT_MINUTES}`;
 const timeoutText = orElse(
   z.pipe(
@@ -225,7 +257,7 @@ const triggerPhraseText = z.optional(TriggerPhraseTextSchema);
 const CROSS_INPUT = { crossInput: true };
 
 const InputFieldsSchema = z.strictObject({
-  "api-url": httpUrl,
+  "api-url": serviceUrl,
   "api-token": z.string({
     error: required("pass the service's API token from a secret, e.g. `api-token: ${{ secrets.AGENT_RUN_API_TOKEN }}`"),
   }),
@@ -242,13 +274,16 @@ const InputFieldsSchema = z.strictObject({
   metadata: metadataText,
   images: imagesText,
   "trigger-phrase": triggerPhraseText,
+  "follow-up": z.optional(z.string()),
   wait: booleanText(true),
   "timeout-minutes": timeoutText,
   comment: choiceText(COMMENT_MODES, "auto"),
   "github-token": z.optional(z.string()),
   "allowed-bots": allowedBotsText,
+  "allowed-non-write-users": allowedNonWriteUsersText,
   "fail-on-error": booleanText(true),
   "logs-path": choiceText(LOGS_PATH_CHOICES, "auto"),
+  "redact-patterns": redactPatternsText,
 });
 
 export const ActionInputsSchema = z.pipe(
@@ -292,13 +327,16 @@ export const ActionInputsSchema = z.pipe(
     metadata: i.metadata,
     images: i.images,
     triggerPhrase: i["trigger-phrase"],
+    followUp: i["follow-up"],
     wait: i.wait,
     timeoutMinutes: i["timeout-minutes"],
     comment: i.comment,
     githubToken: i["github-token"] ?? "",
     allowedBots: i["allowed-bots"],
+    allowedNonWriteUsers: i["allowed-non-write-users"],
     failOnError: i["fail-on-error"],
     logsPath: i["logs-path"],
+    redactPatterns: i["redact-patterns"],
   })),
 );
 
@@ -319,7 +357,8 @@ export function readInputs(env: Env): ActionInputs {
   const problems: string[] = [];
   for (const issue of result.error.issues) {
     const name = String(issue.path[0] ?? "inputs") as InputName;
-    const given = raw[name];
+    // A password inside the service URL is masked like any secret.
+    const given = name === "api-url" && raw[name] !== undefined ? urlForMessage(raw[name]) : raw[name];
     // Rules across inputs are about the combination, not this value.
     const crossInput = issue.code === "custom" && (issue.params as { crossInput?: boolean } | undefined)?.crossInput === true;
     const echo =

@@ -13,7 +13,8 @@ import { md, type SafeMarkdown } from "../core/sanitize-output/safe-markdown.js"
 import { renderLink } from "../core/sanitize-output/links.js";
 import { asMarkerComments } from "../flows/facts.js";
 import type { GitHubClient, RepoRef } from "../github/client.js";
-import { createComment, listIssueComments } from "../github/comments.js";
+import { listIssueComments } from "../github/comments.js";
+import { postComment } from "./door.js";
 import { findPullRequestsForBranch } from "../github/pulls.js";
 import type { AgentRun, SourceType } from "../service/wire.js";
 
@@ -69,7 +70,7 @@ export async function linkPullRequests(
         if (pull.number === input.skipThread || pull.fromFork) continue;
         const { comments } = await listIssueComments(octokit, repo, pull.number, { limit: 100 });
         if (findLatestMarkerForRun(asMarkerComments(comments), input.run.id, input.self)) continue;
-        await createComment(octokit, repo, pull.number, renderPullRequestLink({ ...input, branch }));
+        await postComment(octokit, repo, pull.number, renderPullRequestLink({ ...input, branch }));
         linked.push(pull.number);
       }
     } catch (error) {

@@ -5,6 +5,7 @@
  */
 import type { RepoConfig } from "../config/schema.js";
 import { AgentRunError } from "../service/errors.js";
+import type { JobCheckpoint } from "./checkpoint.js";
 import type { HeadStart } from "./head-start.js";
 import { InputError, readInputs, type ActionInputs, type Env } from "./inputs.js";
 import { RunnerEnvError } from "./runner-env.js";
@@ -18,7 +19,12 @@ import { watchToEnd } from "./steps/watch.js";
 export { ACTION_NAME, type StepResult } from "./steps/step.js";
 
 /** Runs the step; resolves with its result (never rejects). */
-export async function main(env: Env, now: () => number, headStart: HeadStart | null = null): Promise<StepResult> {
+export async function main(
+  env: Env,
+  now: () => number,
+  headStart: HeadStart | null = null,
+  checkpoint: JobCheckpoint | null = null,
+): Promise<StepResult> {
   let inputs: ActionInputs | null = null;
   try {
     // 1. Inputs, the runner's environment, the event: nothing is written or sent to the service when one of them is wrong
@@ -42,7 +48,7 @@ export async function main(env: Env, now: () => number, headStart: HeadStart | n
         repo: step.repo,
         prepared: decision.prepared,
         config: config.config,
-        self: { botLogins: step.self.botLogins },
+        self: { botLogins: step.self.botLogins, markerSigner: step.self.markerSigner },
         now: now(),
         thread: decision.thread,
         recent: step.recentComments,
@@ -51,7 +57,7 @@ export async function main(env: Env, now: () => number, headStart: HeadStart | n
     }
 
     // 5–7. Start the run, watch it, write its result.
-    return { ...(await runToTheEnd(step, config.config, decision)), context: step.summary };
+    return { ...(await runToTheEnd(step, config.config, decision, checkpoint)), context: step.summary };
   } catch (error) {
     const message = errorMessage(error);
     // Wrong inputs or a runner that is not one are never "soft": nothing could be tried.
@@ -60,8 +66,13 @@ export async function main(env: Env, now: () => number, headStart: HeadStart | n
   }
 }
 
-async function runToTheEnd(step: Step, config: RepoConfig, decision: Extract<Decision, { kind: "start" }>): Promise<StepResult> {
-  const tracked = new TrackedRun(step, decision.start, decision.thread, config);
+async function runToTheEnd(
+  step: Step,
+  config: RepoConfig,
+  decision: Extract<Decision, { kind: "start" }>,
+  checkpoint: JobCheckpoint | null,
+): Promise<StepResult> {
+  const tracked = new TrackedRun(step, decision.start, decision.thread, config, checkpoint);
   const stopWatch = watchForStop(step, decision.thread);
   try {
     // 5. Start: 👀, the tracking comment, the thread's earlier run waited for, then create or resume.

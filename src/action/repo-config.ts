@@ -16,6 +16,7 @@ const INPUT_BY_PATH: Readonly<Record<string, string>> = {
   repo_id: "repo-id",
   model: "model",
   agent_type: "agent-type",
+  follow_up: "follow-up",
 };
 
 /** Whether the file itself says `check_suite.enabled` (true or false). */
@@ -36,6 +37,7 @@ export function layeredConfigInput(fileRaw: unknown, inputs: ActionInputs, event
     repo_id: inputs.repoId === undefined ? undefined : String(inputs.repoId),
     model: inputs.model,
     agent_type: inputs.agentType,
+    follow_up: inputs.followUp,
   };
   if (eventName === "workflow_run" && !setsCheckSuiteEnabled(fileRaw)) values["check_suite.enabled"] = "true";
   return configInputFromStrings(values, fileRaw ?? {});

@@ -1,6 +1,6 @@
 /**
  * What the step reports, decided from its outcome: the outputs (every one, always) and the job
- * summary (Markdown within GitHub's 1 MiB per step). Pure: main.ts writes them through
+ * summary (Markdown within GitHub's 1 MiB per step). Pure: door.ts redacts and writes them through
  * @actions/core. Agent text goes through the same output sanitiser as comments.
  */
 import { formatElapsed } from "../core/render/pieces.js";
@@ -37,7 +37,9 @@ export type ActionOutcome =
       startedAt: number;
       endedAt: number;
     }
-  | { kind: "error"; message: string; run: AgentRun | null; resumed: boolean; comment: PostedComment | null };
+  | { kind: "error"; message: string; run: AgentRun | null; resumed: boolean; comment: PostedComment | null }
+  /** The job was cancelled (or hit its `timeout-minutes`) while the step worked; the run, if any, goes on. */
+  | { kind: "cancelled"; signal: string; run: AgentRun | null; resumed: boolean; comment: PostedComment | null };
 
 export interface PostedComment {
   id: number;
@@ -86,7 +88,8 @@ const EMPTY_OUTPUTS: ActionOutputs = {
   resumed: "",
 };
 
-export function outputsFor(outcome: ActionOutcome): ActionOutputs {
+/** The outputs; `redact` (action/door.ts) runs on every text before it is cut to size. */
+export function outputsFor(outcome: ActionOutcome, redact: (text: string) => string = (text) => text): ActionOutputs {
   switch (outcome.kind) {
     case "ignored":
       return { ...EMPTY_OUTPUTS };
@@ -96,15 +99,16 @@ export function outputsFor(outcome: ActionOutcome): ActionOutputs {
     case "stopped":
       return { ...EMPTY_OUTPUTS, "comment-id": outcome.comment ? String(outcome.comment.id) : "" };
     case "run":
-    case "error": {
+    case "error":
+    case "cancelled": {
       const run = outcome.run;
       return {
         "run-id": run ? String(run.id) : "",
-        status: run?.status ?? "",
-        "web-url": run?.web_url ?? "",
-        result: truncateUtf8(run?.result ?? "", OUTPUT_TEXT_MAX_BYTES.result),
-        summary: truncateUtf8(run?.summary ?? "", OUTPUT_TEXT_MAX_BYTES.summary),
-        "pull-requests": run ? pullRequestsJson(run.git_host_pull_requests) : "",
+        status: redact(run?.status ?? ""),
+        "web-url": redact(run?.web_url ?? ""),
+        result: truncateUtf8(redact(run?.result ?? ""), OUTPUT_TEXT_MAX_BYTES.result),
+        summary: truncateUtf8(redact(run?.summary ?? ""), OUTPUT_TEXT_MAX_BYTES.summary),
+        "pull-requests": run ? redact(pullRequestsJson(run.git_host_pull_requests)) : "",
         "comment-id": outcome.comment ? String(outcome.comment.id) : "",
         resumed: run ? String(outcome.resumed) : "",
       };
@@ -195,6 +199,19 @@ export function renderJobSummary(outcome: ActionOutcome, context: SummaryContext
         sanitizeMarkdown(outcome.message, { triggerPhrase: context.triggerPhrase }),
       ];
       if (outcome.run?.web_url) lines.push("", renderLink("Open the run", outcome.run.web_url));
+      const where = [thread, commentLink(outcome.comment)].filter(Boolean).join(" · ");
+      if (where) lines.push("", where);
+      return `${lines.join("\n")}\n`;
+    }
+    case "cancelled": {
+      const run = outcome.run;
+      const lines = [`## ⏹️ The job was cancelled${run ? `; agent run #${run.id} goes on` : ""}`, ""];
+      lines.push(
+        run
+          ? `The step stopped watching when the runner sent ${outcome.signal}. The service has no cancel call: the run keeps working. Reply with ${inlineCode(`${context.triggerPhrase.trim()} <instructions>`, { maxLength: 100 })} in the thread to continue it.`
+          : `The step was stopped (${outcome.signal}) before a run was started; nothing was sent to the service.`,
+      );
+      if (run?.web_url) lines.push("", renderLink("Open the run", run.web_url));
       const where = [thread, commentLink(outcome.comment)].filter(Boolean).join(" · ");
       if (where) lines.push("", where);
       return `${lines.join("\n")}\n`;

@@ -4,12 +4,15 @@
  */
 import * as core from "@actions/core";
 import { DEFAULT_REPO_CONFIG } from "../config/schema.js";
+import { failStep, log, openDoor, stepRedactor, writeJobSummary, writeOutputs } from "./door.js";
+import type { CancelSignal } from "./cancellation.js";
+import { JobCheckpoint } from "./checkpoint.js";
 import type { HeadStart } from "./head-start.js";
 import { rawInput, type Env } from "./inputs.js";
 import { main, type StepResult } from "./main.js";
 
 export type { StepResult };
-import { OUTPUT_NAMES, outputsFor, renderJobSummary } from "./report.js";
+import { cancelStep } from "./steps/cancel.js";
 import { errorMessage } from "./steps/step.js";
 
 export interface RunOptions {
@@ -19,32 +22,38 @@ export interface RunOptions {
   now?: () => number;
   /** The GitHub reads the entry sent before loading this (see head-start.ts). */
   headStart?: HeadStart | null;
+  /** Resolves when the runner cancels the job (index.ts listens for its signals): the step then ends with its last word. */
+  cancelled?: Promise<CancelSignal>;
 }
 
 /** Runs the step and reports it; resolves when everything is written (never rejects). */
 export async function runAction(options: RunOptions = {}): Promise<StepResult> {
   const env = options.env ?? process.env;
-  // Masked even when the rest of the inputs are wrong.
+  // Masked and redacted even when the rest of the inputs are wrong.
   for (const name of ["api-token", "github-token"]) {
     const secret = rawInput(env, name);
     if (secret) core.setSecret(secret);
   }
-  const result = await main(env, options.now ?? Date.now, options.headStart ?? null);
+  openDoor(stepRedactor(env));
+  const checkpoint = new JobCheckpoint((name, value) => core.saveState(name, value));
+  const running = main(env, options.now ?? Date.now, options.headStart ?? null, checkpoint);
+  const result = options.cancelled
+    ? await Promise.race([running, options.cancelled.then((signal) => cancelStep(checkpoint, signal))])
+    : await running;
   await report(result, env);
+  // A cancelled step's comment may still need the post step (its edit can have failed); it reads the comment first.
+  if (result.outcome.kind !== "cancelled") checkpoint.finish();
   return result;
 }
 
 async function report(result: StepResult, env: Env): Promise<void> {
-  const outputs = outputsFor(result.outcome);
-  for (const name of OUTPUT_NAMES) core.setOutput(name, outputs[name]);
-
-  const summary = renderJobSummary(result.outcome, result.context ?? { thread: null, triggerPhrase: DEFAULT_REPO_CONFIG.trigger_phrase });
-  if (summary !== "" && env.GITHUB_STEP_SUMMARY) {
+  writeOutputs(result.outcome);
+  if (env.GITHUB_STEP_SUMMARY) {
     try {
-      await core.summary.addRaw(summary).write();
+      await writeJobSummary(result.outcome, result.context ?? { thread: null, triggerPhrase: DEFAULT_REPO_CONFIG.trigger_phrase });
     } catch (error) {
-      core.warning(`Could not write the job summary: ${errorMessage(error)}`);
+      log.warning(`Could not write the job summary: ${errorMessage(error)}`);
     }
   }
-  if (result.failure !== null) core.setFailed(result.failure);
+  if (result.failure !== null) failStep(result.failure);
 }

@@ -5,7 +5,7 @@
  * comment every few seconds while it waits, and right before it would write progress, send a
  * follow-up or post a result; once the comment says stopped, it ends without writing again.
  */
-import { isTrustedAuthor, type BotIdentity } from "../core/markers/trust.js";
+import { isTrustedMarkerComment, type BotIdentity } from "../core/markers/trust.js";
 import { parseMarker } from "../core/markers/read.js";
 import type { GitHubClient, RepoRef } from "../github/client.js";
 import { getComment } from "../github/comments.js";
@@ -63,7 +63,7 @@ export class StopWatch {
     try {
       const comment = await getComment(this.octokit, this.repo, id);
       const asMarked = comment && { id: comment.id, body: comment.body, user: { login: comment.author.login, type: comment.author.type } };
-      if (asMarked && isTrustedAuthor(asMarked, this.self) && parseMarker(asMarked.body)?.outcome === "stopped") {
+      if (asMarked && isTrustedMarkerComment(asMarked, this.self) && parseMarker(asMarked.body)?.outcome === "stopped") {
         this.found = true;
         this.controller.abort(new Error("stopped from the thread"));
       }

@@ -4,7 +4,6 @@
  * (the jobs watching them see that and end: see stop-watch.ts), reacts 👍 and replies, saying
  * that the service has no cancel call and linking the run's page.
  */
-import * as core from "@actions/core";
 import type { RepoConfig } from "../config/schema.js";
 import type { BridgeSelf } from "../core/actors.js";
 import { reactionForPhase } from "../core/render/reactions.js";
@@ -12,7 +11,7 @@ import type { StopRequest } from "../core/stop.js";
 import { prepareStop } from "../flows/stop.js";
 import type { RunReader } from "../flows/types.js";
 import type { GitHubClient, RepoRef } from "../github/client.js";
-import { updateComment } from "../github/comments.js";
+import { editComment, log } from "./door.js";
 import type { ActionOutcome } from "./report.js";
 import type { ThreadReporter } from "./thread.js";
 
@@ -35,18 +34,18 @@ export async function stopFromThread(input: {
   });
   if (prepared.action === "refuse") {
     const comment = await input.thread.reply(prepared.body);
-    core.notice(prepared.reason, { title: "Stop refused" });
+    log.notice(prepared.reason, { title: "Stop refused" });
     return { kind: "refused", reason: prepared.reason, comment };
   }
   for (const edit of prepared.edits) {
     try {
-      await updateComment(input.octokit, input.repo, edit.commentId, edit.body);
+      await editComment(input.octokit, input.repo, edit.commentId, edit.body);
     } catch (error) {
-      core.warning(`Could not mark comment ${edit.commentId} as stopped: ${(error as Error).message}`);
+      log.warning(`Could not mark comment ${edit.commentId} as stopped: ${(error as Error).message}`);
     }
   }
   await input.thread.react(prepared.reaction, reactionForPhase("stop_accepted"));
   const comment = await input.thread.reply(prepared.reply);
-  core.info(prepared.reason);
+  log.info(prepared.reason);
   return { kind: "stopped", reason: prepared.reason, comment };
 }

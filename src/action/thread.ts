@@ -5,10 +5,11 @@
  * writing at once) is waited out a few times before giving up.
  */
 import type { GitHubClient, RepoRef } from "../github/client.js";
-import { createComment, updateComment, type IssueComment } from "../github/comments.js";
+import type { IssueComment } from "../github/comments.js";
 import { GitHubNotFoundError, GitHubRateLimitError } from "../github/errors.js";
 import { addReaction } from "../github/reactions.js";
 import type { ReactionContent, ReactionTarget } from "../core/render/reactions.js";
+import { editComment, postComment, type CommentBody } from "./door.js";
 import type { PostedComment } from "./report.js";
 
 export interface ThreadLog {
@@ -24,6 +25,12 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export class ThreadReporter {
   private tracking: PostedComment | null = null;
+  /** Set by `seal`: the tracking comment has its last word. */
+  private sealed = false;
+  /** Every tracking write not yet settled. */
+  private inFlight: Promise<unknown> = Promise.resolve();
+  /** The tracking comment's body as last written. */
+  private lastBody: string | null = null;
 
   constructor(
     private readonly octokit: GitHubClient,
@@ -57,7 +64,7 @@ export class ThreadReporter {
   async reply(body: string): Promise<PostedComment | null> {
     if (this.threadNumber === null) return null;
     const number = this.threadNumber;
-    const posted = await this.attempt("post a comment", () => createComment(this.octokit, this.repo, number, body));
+    const posted = await this.attempt("post a comment", () => postComment(this.octokit, this.repo, number, body));
     return posted ? { id: posted.id, url: posted.htmlUrl } : null;
   }
 
@@ -68,16 +75,41 @@ export class ThreadReporter {
 
   /**
    * Posts the tracking comment the first time, edits it afterwards (re-posting it if someone deleted
-   * it). The body is rendered only when there is a thread to write it to.
+   * it). The body is rendered only when there is a thread to write it to; `render` may be a
+   * rendering at a maximum length (the result), which the door fits after redacting it. Nothing is
+   * written once sealed.
    */
-  async track(render: () => string): Promise<PostedComment | null> {
+  track(render: () => CommentBody): Promise<PostedComment | null> {
+    if (this.sealed) return Promise.resolve(this.tracking);
+    return this.write(render);
+  }
+
+  /**
+   * The tracking comment's last word (a cancelled job): rendered from the body last written once every
+   * write in flight has landed (null: that body stays, e.g. a result that made it), and nothing after it.
+   */
+  async seal(render: (lastBody: string | null) => string | null): Promise<PostedComment | null> {
+    this.sealed = true;
+    await this.inFlight;
+    const body = render(this.lastBody);
+    return body === null ? this.tracking : this.write(() => body);
+  }
+
+  private write(render: () => CommentBody): Promise<PostedComment | null> {
+    const written = this.writeTracking(render);
+    this.inFlight = Promise.all([this.inFlight, written.catch(() => undefined)]);
+    return written;
+  }
+
+  private async writeTracking(render: () => CommentBody): Promise<PostedComment | null> {
     if (this.threadNumber === null) return null;
     const number = this.threadNumber;
     const body = render();
     const current = this.tracking;
     if (current) {
       try {
-        const updated = await this.retrying(() => updateComment(this.octokit, this.repo, current.id, body));
+        const updated = await this.retrying(() => editComment(this.octokit, this.repo, current.id, body));
+        this.lastBody = updated.body;
         return (this.tracking = { id: updated.id, url: updated.htmlUrl });
       } catch (error) {
         if (!(error instanceof GitHubNotFoundError)) {
@@ -88,9 +120,12 @@ export class ThreadReporter {
       }
     }
     const posted: IssueComment | null = await this.attempt("post the tracking comment", () =>
-      createComment(this.octokit, this.repo, number, body),
+      postComment(this.octokit, this.repo, number, body),
     );
-    if (posted) this.tracking = { id: posted.id, url: posted.htmlUrl };
+    if (posted) {
+      this.tracking = { id: posted.id, url: posted.htmlUrl };
+      this.lastBody = posted.body;
+    }
     return this.tracking;
   }
 

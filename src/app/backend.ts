@@ -9,11 +9,11 @@ import type { Redis } from "ioredis";
 import { createInProcessBudget, createRedisBudget, type RateBudget } from "../service/budget.js";
 import { BRIDGE_NAME } from "../version.js";
 import { AppConfigurationError, type AppSettings } from "./env.js";
+import { createRedisLeases, createSqliteLeases, type Leases } from "./lease.js";
 import { createInProcessLocks, createRedisLocks, type ThreadLocks } from "./locks.js";
 import { loadOptional } from "./optional-deps.js";
 import type { RetryPolicy, WorkQueue } from "./queue/types.js";
 import { RedisBridgeStore } from "./store/redis.js";
-import { createInProcessSweepLease, createRedisSweepLease, type SweepLease } from "./sweep-lease.js";
 import type { BridgeStore } from "./store/types.js";
 
 export interface Backend {
@@ -21,8 +21,8 @@ export interface Backend {
   store: BridgeStore;
   queue: WorkQueue;
   locks: ThreadLocks;
-  /** Who sweeps the runs list: this process (embedded), or one replica at a time (Redis). */
-  sweepLease: SweepLease;
+  /** Renewable leases for background work one replica does at a time (the delivery recovery sweep, the runs list's sweeps). */
+  leases: Leases;
   /** The service's rate budget for this API token (shared by every replica with Redis). */
   budget: RateBudget;
   /** The Redis client the GitHub write pacer shares (null when embedded). */
@@ -36,8 +36,6 @@ export interface BackendOptions {
   retry?: Partial<RetryPolicy>;
   /** Redis: how long a dead replica's jobs stay locked before another takes them (ms). */
   lockDurationMs?: number;
-  /** Redis: how long a dead replica keeps the sweep lease (ms). */
-  sweepLeaseTtlMs?: number;
 }
 
 /** `redis://user:secret@host` → `redis://user:***@host`: a URL in an error never carries its password. */
@@ -62,10 +60,10 @@ export async function openBackend(settings: AppSettings, options: BackendOptions
   const retry = { baseDelayMs: Math.max(20, 2_000 * settings.timeScale), ...options.retry };
   if (!settings.redisUrl) {
     // Loaded only here, like Redis below: replicas over Redis never need SQLite's native build.
-    const [{ SqliteBridgeStore }, { SqliteWorkQueue }] = await loadOptional(
+    const [{ SqliteBridgeStore }, { SqliteWorkQueue }, { SqliteBudgetLedger }] = await loadOptional(
       "The App without REDIS_URL (its state in SQLite under DATA_DIR)",
       ["better-sqlite3"],
-      () => Promise.all([import("./store/sqlite.js"), import("./queue/sqlite.js")]),
+      () => Promise.all([import("./store/sqlite.js"), import("./queue/sqlite.js"), import("./store/sqlite-budget.js")]),
     );
     const store = new SqliteBridgeStore(join(settings.dataDir, "bridge.sqlite"));
     return {
@@ -73,8 +71,9 @@ export async function openBackend(settings: AppSettings, options: BackendOptions
       store,
       queue: new SqliteWorkQueue(store.database, { retry }),
       locks: createInProcessLocks(),
-      sweepLease: createInProcessSweepLease(),
-      budget: createInProcessBudget({ timeScale: settings.timeScale }),
+      leases: createSqliteLeases(store.database),
+      // In the same file as the state: a restarted process knows what its predecessor spent.
+      budget: createInProcessBudget({ timeScale: settings.timeScale, ledger: new SqliteBudgetLedger(store.database) }),
       redis: null,
       keyPrefix: deploymentPrefix(settings),
       close: () => store.close(),
@@ -97,9 +96,11 @@ export async function openBackend(settings: AppSettings, options: BackendOptions
     ...(parsed.protocol === "rediss:" ? { tls: {} } : {}),
     maxRetriesPerRequest: null,
   };
+  const store = new RedisBridgeStore(redis, { keyPrefix: `${keyPrefix}:store` });
+  await store.migrate();
   return {
     kind: "redis",
-    store: new RedisBridgeStore(redis, { keyPrefix: `${keyPrefix}:store` }),
+    store,
     queue: new BullWorkQueue({
       connection,
       prefix: `${keyPrefix}:queue`,
@@ -107,10 +108,7 @@ export async function openBackend(settings: AppSettings, options: BackendOptions
       ...(options.lockDurationMs ? { lockDurationMs: options.lockDurationMs } : {}),
     }),
     locks: createRedisLocks(redis, { keyPrefix }),
-    sweepLease: createRedisSweepLease(redis, {
-      keyPrefix,
-      ...(options.sweepLeaseTtlMs ? { ttlMs: options.sweepLeaseTtlMs } : {}),
-    }),
+    leases: createRedisLeases(redis, { keyPrefix }),
     budget: createRedisBudget(redis, { timeScale: settings.timeScale, keyPrefix: `${keyPrefix}:budget` }),
     redis,
     keyPrefix,

@@ -7,6 +7,7 @@
 import { setMaxListeners } from "node:events";
 import type { AgentRun } from "../service/wire.js";
 import { Acknowledger } from "./engine/acknowledging.js";
+import { Interrupter } from "./engine/interrupting.js";
 import { DONE, TAKE_AGAIN, type EngineContext } from "./engine/context.js";
 import { engineSettings, type EngineLogger, type RunEngineOptions } from "./engine/options.js";
 import { Reporter } from "./engine/reporting.js";
@@ -17,7 +18,7 @@ import { Watcher } from "./engine/watching.js";
 import type { EngineObserver } from "./ops/metrics.js";
 import { taskJobId, type JobOutcome, type WorkQueue } from "./queue/types.js";
 import type { BridgeStore, NewTask, Task } from "./store/types.js";
-import { createInProcessSweepLease } from "./sweep-lease.js";
+import { soleProcessLeases } from "./lease.js";
 
 export { threadLockKey } from "./engine/context.js";
 export { DEFAULT_WATCH_TIMEOUT_MS, type EngineLogger, type RunEngineOptions } from "./engine/options.js";
@@ -71,8 +72,8 @@ export class RunEngine {
     this.reporter = new Reporter(context, this.output);
     this.acknowledger = new Acknowledger(context, this.output);
     this.sender = new Sender(context, this.output, this.reporter);
-    this.sweeper = new Sweeper(context, options.sweepLease ?? createInProcessSweepLease());
-    this.watcher = new Watcher(context, this.output, this.reporter, this.sweeper);
+    this.sweeper = new Sweeper(context, options.leases ?? soleProcessLeases());
+    this.watcher = new Watcher(context, this.output, this.reporter, this.sweeper, new Interrupter(context));
   }
 
   /** Starts sweeping the runs list (when on, and while this process holds the sweep lease). */

@@ -3,7 +3,9 @@
  * validated together, so that a missing or bad setting is reported in one message listing them all.
  */
 import { readFileSync } from "node:fs";
+import { compileRedactPatterns, splitRedactPatterns } from "../core/redact.js";
 import { LOGS_PATH_CHOICES, type LogsPathChoice } from "../service/wire.js";
+import { isAllowedServiceUrl, SERVICE_URL_RULE, urlForMessage } from "../service/service-url.js";
 
 export type LogLevel = "trace" | "debug" | "info" | "warn" | "error" | "fatal";
 const LOG_LEVELS: readonly LogLevel[] = ["trace", "debug", "info", "warn", "error", "fatal"];
@@ -29,10 +31,14 @@ export interface AppSettings {
   redisKeyPrefix: string | undefined;
   /** `GET /metrics`: off, open (METRICS=true), or behind a bearer token (METRICS_TOKEN). */
   metrics: { enabled: boolean; token: string | undefined; repoLabels: boolean };
-  /** `GET /status` is served only with a token (bearer or `?token=`). */
+  /** `GET /status` and `GET /healthz?verbose` are served only with this token (bearer, or the status page's sign-in cookie). */
   statusToken: string | undefined;
   /** Scales every wait (1 = real time); for the demo and tests with the emulator only. */
   timeScale: number;
+  /** The operator's own redaction patterns (REDACT_PATTERNS, one per line), on top of the built-in ones. */
+  redactPatterns: RegExp[];
+  /** How often failed webhook deliveries are looked for and redelivered (DELIVERY_RECOVERY_INTERVAL); 0 = never. */
+  deliveryRecoveryIntervalMs: number;
 }
 
 /** Some settings are missing or invalid; the message names every one of them. Exit code 2. */
@@ -56,6 +62,9 @@ export class AppConfigurationError extends Error {
 export const DEFAULT_PORT = 3000;
 export const DEFAULT_WEBHOOK_PATH = "/api/github/webhooks";
 export const DEFAULT_DATA_DIR = ".data";
+export const DEFAULT_DELIVERY_RECOVERY_INTERVAL_MS = 5 * 60_000;
+const MIN_DELIVERY_RECOVERY_INTERVAL_MS = 1_000;
+const DURATION_UNITS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 };
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -165,8 +174,8 @@ function readLogging(read: EnvReader): { logLevel: LogLevel | undefined; logForm
 /** The Agent Run Service: AGENT_RUN_API_URL, AGENT_RUN_API_TOKEN, AGENT_RUN_ORG_ID and AGENT_RUN_LOGS_PATH. */
 function readService(read: EnvReader) {
   const apiUrl = read.required("AGENT_RUN_API_URL");
-  if (apiUrl !== undefined && !/^https?:\/\/[^\s/]+/i.test(apiUrl))
-    read.invalid.push(`AGENT_RUN_API_URL (must be an http(s) URL, got "${apiUrl}")`);
+  if (apiUrl !== undefined && !isAllowedServiceUrl(apiUrl))
+    read.invalid.push(`AGENT_RUN_API_URL (${SERVICE_URL_RULE}, got "${urlForMessage(apiUrl)}")`);
   const apiToken = read.required("AGENT_RUN_API_TOKEN");
   const orgId = read.positiveInteger("AGENT_RUN_ORG_ID", read.required("AGENT_RUN_ORG_ID"));
   const logsPathText = read.value("AGENT_RUN_LOGS_PATH")?.toLowerCase() ?? "auto";
@@ -195,6 +204,28 @@ function readTimeScale(read: EnvReader): number {
   return timeScale;
 }
 
+function readRedactPatterns(read: EnvReader): RegExp[] {
+  const { patterns, errors } = compileRedactPatterns(splitRedactPatterns(read.value("REDACT_PATTERNS")));
+  for (const error of errors) read.invalid.push(`REDACT_PATTERNS (${error})`);
+  return patterns;
+}
+
+/** DELIVERY_RECOVERY_INTERVAL: `0` (off), or a duration such as `5m`, `90s`, `1h` (a bare number is seconds). */
+function readDeliveryRecoveryInterval(read: EnvReader): number {
+  const text = read.value("DELIVERY_RECOVERY_INTERVAL")?.toLowerCase();
+  if (text === undefined) return DEFAULT_DELIVERY_RECOVERY_INTERVAL_MS;
+  const match = /^(\d+(?:\.\d+)?)\s*(ms|s|m|h)?$/.exec(text);
+  const ms = match ? Math.round(Number(match[1]) * DURATION_UNITS[match[2] ?? "s"]!) : Number.NaN;
+  if (ms === 0) return 0;
+  if (!(ms >= MIN_DELIVERY_RECOVERY_INTERVAL_MS)) {
+    read.invalid.push(
+      `DELIVERY_RECOVERY_INTERVAL (must be 0 to turn recovery off, or a duration of at least 1s such as 5m, 90s or 1h; got "${text}")`,
+    );
+    return 0;
+  }
+  return ms;
+}
+
 /** Parses the environment; throws AppConfigurationError listing everything missing or invalid. */
 export function parseAppEnv(env: Env): AppSettings {
   const read = new EnvReader(env);
@@ -208,6 +239,8 @@ export function parseAppEnv(env: Env): AppSettings {
   const redisUrl = readRedisUrl(read);
   const metrics = readMetrics(read);
   const timeScale = readTimeScale(read);
+  const redactPatterns = readRedactPatterns(read);
+  const deliveryRecoveryIntervalMs = readDeliveryRecoveryInterval(read);
 
   if (read.missing.length > 0 || read.invalid.length > 0) throw new AppConfigurationError(read.missing, read.invalid);
   return {
@@ -227,5 +260,7 @@ export function parseAppEnv(env: Env): AppSettings {
     metrics,
     statusToken: read.value("STATUS_TOKEN"),
     timeScale,
+    redactPatterns,
+    deliveryRecoveryIntervalMs,
   };
 }

@@ -4,10 +4,14 @@
  * Redis shared by replicas) holding the store and the work queue; the engine and the delivery
  * worker taking jobs.
  */
+import { githubServerAt, webUrlOfApiUrl, type GitHubServer } from "../core/github-hosts.js";
 import type { Server } from "node:http";
 import { hostname } from "node:os";
-import { createNodeMiddleware, Probot, ProbotOctokit } from "probot";
+import { createNodeMiddleware, Probot, ProbotOctokit, type Logger } from "probot";
+import { createRedactor, type Redactor } from "../core/redact.js";
+import { imageHostsFor } from "../core/sanitize-output/image-hosts.js";
 import { AgentRunClient } from "../service/client.js";
+import { REPLAY_WINDOW_MS } from "../core/trigger-age.js";
 import { openBackend, type Backend, type BackendOptions } from "./backend.js";
 import { RunEngine, type RunEngineOptions } from "./engine.js";
 import { parseAppEnv, type AppSettings } from "./env.js";
@@ -16,15 +20,21 @@ import { createAgentRunApp, fetchAppIdentity } from "./index.js";
 import { nodeFetch } from "../http/node-fetch.js";
 import { taskJobId, type WorkQueue } from "./queue/types.js";
 import type { BridgeStore } from "./store/types.js";
+import { createRedactingLogger } from "./logger.js";
 import { createOctokitThreadWriter, createPacedThreadWriter } from "./thread-writer.js";
 import { createWritePacer, type WritePacer } from "../github/pacing.js";
 import type { AppMetrics } from "./ops/metrics.js";
 import { loadOptional } from "./optional-deps.js";
-import { createAppServer, listen, urlOf } from "./server.js";
+import { createAppServer, listen, urlOf, type HttpTimeouts } from "./server.js";
 import { createJobProcessor } from "./worker.js";
+import { createDeliveryRecovery, type DeliveryRecovery } from "./delivery-recovery.js";
+import { ConditionalReadCache, readFilesConditionally } from "../github/conditional-reads.js";
 
-/** Deliveries and trigger keys are kept this long: GitHub lets people redeliver for days. */
-export const DEDUPE_RETENTION_MS = 8 * 24 * 60 * 60_000;
+/**
+ * Deliveries and trigger keys are kept this long: GitHub lets people redeliver for days. A delivery
+ * whose trigger is older is ignored by its age (core/trigger-age.ts), so the two are one figure.
+ */
+export const DEDUPE_RETENTION_MS = REPLAY_WINDOW_MS;
 const PRUNE_EVERY_MS = 6 * 60 * 60_000;
 
 export interface StartAppOptions {
@@ -40,6 +50,8 @@ export interface StartAppOptions {
     "pollIntervalMs" | "progressEditIntervalMs" | "progressEditsPerMinute" | "watchTimeoutMs" | "sweepRunsList" | "sweepSourceType"
   >;
   backend?: BackendOptions;
+  /** Shorter bounds on slow requests (tests). */
+  httpTimeouts?: Partial<HttpTimeouts>;
   /** Scales GitHub write pacing apart from the service's clock (tests that run the service in real time). */
   githubPacingTimeScale?: number;
 }
@@ -57,6 +69,8 @@ export interface AppHandle {
   client: AgentRunClient;
   probot: Probot;
   settings: AppSettings;
+  /** The sweep that has GitHub redeliver failed webhook deliveries (null with DELIVERY_RECOVERY_INTERVAL=0). */
+  recovery: DeliveryRecovery | null;
   /** Resolves once nothing is queued, sent, watched or reported, and no delivery waits (tests, demo). */
   idle(): Promise<void>;
   /** Stops taking webhooks and jobs, lets the steps in flight settle, closes the backend. Safe to call twice. */
@@ -84,8 +98,9 @@ async function ensureEveryTaskHasAJob(store: BridgeStore, queue: WorkQueue): Pro
 /** The metrics module, loaded only when metrics are on. */
 type MetricsModule = typeof import("./ops/metrics.js");
 
-function createProbot(settings: AppSettings, baseUrl: string | undefined, Octokit: typeof ProbotOctokit | undefined): Probot {
+function createProbot(settings: AppSettings, baseUrl: string | undefined, Octokit: typeof ProbotOctokit | undefined, log: Logger): Probot {
   return new Probot({
+    log,
     appId: settings.appId,
     privateKey: settings.privateKey,
     secret: settings.webhookSecret,
@@ -137,16 +152,25 @@ interface WorkerParts {
   identity: AppIdentity;
   client: AgentRunClient;
   metrics: AppMetrics | null;
+  /** The GitHub the App serves: which pasted images are its own and where the installation token may go. */
+  github: GitHubServer;
+  redactor: Redactor;
 }
 
 /** What takes the jobs: the paced thread writer, the engine, and the dependencies the handlers and the worker share. */
-function createWorkers({ settings, options, backend, probot, identity, client, metrics }: WorkerParts): {
+function createWorkers({ settings, options, backend, probot, identity, client, metrics, github, redactor }: WorkerParts): {
   pacer: WritePacer;
   engine: RunEngine;
   deps: AppDependencies;
 } {
   const { store, queue, locks } = backend;
-  const octokitFor = (installationId: number | null) => probot.auth(installationId ?? undefined);
+  // The repository configuration is read with conditional requests: an unchanged file costs a 304, not a fresh read.
+  const fileReads = new ConditionalReadCache();
+  const octokitFor = async (installationId: number | null) => {
+    const octokit = await probot.auth(installationId ?? undefined);
+    readFilesConditionally(octokit, fileReads);
+    return octokit;
+  };
   // GitHub's secondary limits belong to each installation: writes are paced per installation, by priority, shared through Redis.
   const pacer = createWritePacer({
     timeScale: options.githubPacingTimeScale ?? settings.timeScale,
@@ -154,16 +178,18 @@ function createWorkers({ settings, options, backend, probot, identity, client, m
     onRateLimited: (event) => probot.log.warn(event, "GitHub rate-limited a write; its installation's writes pause"),
     ...(metrics ? { onWrite: metrics.githubWrite } : {}),
   });
-  const writer = createPacedThreadWriter(createOctokitThreadWriter(octokitFor, identity), pacer);
+  const writer = createPacedThreadWriter(createOctokitThreadWriter(octokitFor, identity, redactor), pacer);
   const engine = new RunEngine({
     store,
     client,
     writer,
     queue,
     locks,
-    sweepLease: backend.sweepLease,
+    leases: backend.leases,
     logger: probot.log.child({ name: "engine" }),
     timeScale: settings.timeScale,
+    // Agent output renders images only from the GitHub the App serves (GHE_HOST's on an Enterprise Server).
+    imageHosts: imageHostsFor(github),
     ...(metrics ? { observer: metrics } : {}),
     ...options.engine,
   });
@@ -178,9 +204,23 @@ function createWorkers({ settings, options, backend, probot, identity, client, m
     octokitFor,
     log: probot.log.child({ name: "worker" }),
     ...(metrics ? { observer: metrics } : {}),
-    ...(options.imageFetch ? { images: { fetch: options.imageFetch } } : {}),
+    images: { server: github, ...(options.imageFetch ? { fetch: options.imageFetch } : {}) },
   };
   return { pacer, engine, deps };
+}
+
+/**
+ * What the App never writes, to GitHub or to its logs: the built-in rules (tokens, keys, credentials),
+ * its own secrets by value, and the operator's REDACT_PATTERNS.
+ */
+function appRedactor(settings: AppSettings): Redactor {
+  const secrets = [
+    { value: settings.service.token, label: "API token" },
+    { value: settings.webhookSecret, label: "webhook secret" },
+    ...(settings.statusToken ? [{ value: settings.statusToken, label: "status token" }] : []),
+    ...(settings.metrics.token ? [{ value: settings.metrics.token, label: "metrics token" }] : []),
+  ];
+  return createRedactor({ secrets, patterns: settings.redactPatterns });
 }
 
 /** Resolves once nothing is queued, sent, watched or reported, and no delivery waits. */
@@ -258,14 +298,16 @@ export async function startApp(env: Readonly<Record<string, string | undefined>>
     ? await loadOptional("GET /metrics (METRICS or METRICS_TOKEN)", ["prom-client"], () => import("./ops/metrics.js"))
     : null;
   const baseUrl = options.githubBaseUrl ?? settings.githubBaseUrl;
-  const probot = createProbot(settings, baseUrl, options.Octokit);
+  const redactor = appRedactor(settings);
+  const probot = createProbot(settings, baseUrl, options.Octokit, await createRedactingLogger(settings, redactor));
   const identity = await identifyApp(probot, baseUrl);
 
   const backend = await openBackend(settings, options.backend);
   const { store, queue } = backend;
   const metrics = ops?.createAppMetrics({ store, queue, repoLabels: settings.metrics.repoLabels }) ?? null;
   const client = createServiceClient(settings, backend, probot, metrics, ops);
-  const { pacer, engine, deps } = createWorkers({ settings, options, backend, probot, identity, client, metrics });
+  const github = githubServerAt(webUrlOfApiUrl(baseUrl));
+  const { pacer, engine, deps } = createWorkers({ settings, options, backend, probot, identity, client, metrics, github, redactor });
   const middleware = await createNodeMiddleware(createAgentRunApp(deps), { probot, webhooksPath: settings.webhookPath });
   const server = createAppServer({
     settings,
@@ -275,6 +317,8 @@ export async function startApp(env: Readonly<Record<string, string | undefined>>
     middleware,
     githubBaseUrl: baseUrl,
     replica: `${hostname()}:${process.pid}`,
+    log: probot.log.child({ name: "webhooks" }),
+    ...(options.httpTimeouts ? { timeouts: options.httpTimeouts } : {}),
   });
 
   const stopWork = await startBackgroundWork(backend, engine, pacer, deps);
@@ -286,6 +330,20 @@ export async function startApp(env: Readonly<Record<string, string | undefined>>
   const url = urlOf(server);
   probot.log.info({ url, webhookPath: settings.webhookPath, app: identity.slug, backend: backend.kind }, "agent-run-bridge app listening");
 
+  // Once listening: the deliveries it has GitHub send again arrive here.
+  const recovery =
+    settings.deliveryRecoveryIntervalMs > 0
+      ? createDeliveryRecovery({
+          store,
+          leases: backend.leases,
+          appOctokit: () => probot.auth(),
+          intervalMs: settings.deliveryRecoveryIntervalMs,
+          log: probot.log.child({ name: "delivery-recovery" }),
+          ...(metrics ? { observer: metrics } : {}),
+        })
+      : null;
+  recovery?.start();
+
   return {
     url,
     webhookUrl: `${url}${settings.webhookPath}`,
@@ -296,7 +354,11 @@ export async function startApp(env: Readonly<Record<string, string | undefined>>
     client,
     probot,
     settings,
+    recovery,
     idle: () => waitUntilIdle(store, queue),
-    close: closeOnce(server, stopWork),
+    close: closeOnce(server, async () => {
+      await recovery?.stop();
+      await stopWork();
+    }),
   };
 }

@@ -3,7 +3,6 @@
  * (Prometheus, when on) and `GET /status` (a page for people, behind a token), and hands every
  * other request to Probot's webhook middleware.
  */
-import { timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { listeningUrl } from "../http/listening-url.js";
@@ -12,7 +11,9 @@ import type { Backend } from "./backend.js";
 import type { AppSettings } from "./env.js";
 import type { AppIdentity } from "./handlers/types.js";
 import type { AppMetrics } from "./ops/metrics.js";
+import { answerSignIn, hasBearer, hasStatusAccess, signIn } from "./ops/status-access.js";
 import { collectStatus, renderStatusPage, type StatusSnapshot } from "./ops/status-page.js";
+import { isWebhookPath, refuseUnfitDelivery, type RefusedDelivery } from "./webhook-intake.js";
 
 /** A probe that waits longer than this says "not ready" (Redis unreachable, say). */
 const PROBE_TIMEOUT_MS = 2_000;
@@ -25,8 +26,17 @@ function withTimeout<T>(work: Promise<T>, ms: number, what: string): Promise<T> 
   return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }
 
-async function healthz(req: IncomingMessage, res: ServerResponse, backend: Backend, identity: AppIdentity, replica: string): Promise<void> {
+/** Plain `/healthz` is open (load balancers); `?verbose` shows the work in flight, so it wants the status token. */
+async function healthz(
+  req: IncomingMessage,
+  res: ServerResponse,
+  backend: Backend,
+  identity: AppIdentity,
+  replica: string,
+  statusToken: string | undefined,
+): Promise<void> {
   const verbose = new URL(req.url ?? "/", "http://x").searchParams.has("verbose");
+  if (verbose && !hasStatusAccess(req, statusToken)) return unauthorized(res, "status", VERBOSE_HEALTH_NEEDS);
   const base = { app: identity.slug, version: BRIDGE_VERSION, backend: backend.kind, replica };
   try {
     await withTimeout(Promise.all([backend.store.ping(), backend.queue.ping()]), PROBE_TIMEOUT_MS, "the store");
@@ -50,25 +60,15 @@ function githubWebUrlOf(apiBaseUrl: string | undefined): string {
   return apiBaseUrl.replace(/\/api\/v3\/?$/, "").replace(/\/+$/, "");
 }
 
-/** A token given as `Authorization: Bearer …` (or `?token=` when allowed), compared in constant time. */
-function hasToken(req: IncomingMessage, expected: string, allowQuery: boolean): boolean {
-  const header = req.headers.authorization ?? "";
-  const fromHeader = header.toLowerCase().startsWith("bearer ") ? header.slice(7).trim() : null;
-  const fromQuery = allowQuery ? new URL(req.url ?? "/", "http://x").searchParams.get("token") : null;
-  const given = Buffer.from(fromHeader ?? fromQuery ?? "");
-  const wanted = Buffer.from(expected);
-  return given.length === wanted.length && timingSafeEqual(given, wanted);
-}
-
 function notFound(res: ServerResponse): void {
   res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ error: "Not found" }));
 }
 
-function unauthorized(res: ServerResponse, realm: string): void {
-  res
-    .writeHead(401, { "content-type": "text/plain; charset=utf-8", "www-authenticate": `Bearer realm="${realm}"` })
-    .end("A valid token is needed.\n");
+function unauthorized(res: ServerResponse, realm: string, message = "A valid token is needed."): void {
+  res.writeHead(401, { "content-type": "text/plain; charset=utf-8", "www-authenticate": `Bearer realm="${realm}"` }).end(`${message}\n`);
 }
+
+const VERBOSE_HEALTH_NEEDS = "GET /healthz?verbose needs STATUS_TOKEN as `Authorization: Bearer …` (plain /healthz needs nothing).";
 
 /** Off (404) unless METRICS=true or METRICS_TOKEN is set; with a token, only a bearer of it is answered. */
 async function serveMetrics(
@@ -78,7 +78,7 @@ async function serveMetrics(
   token: string | undefined,
 ): Promise<void> {
   if (!metrics) return notFound(res);
-  if (token !== undefined && !hasToken(req, token, false)) return unauthorized(res, "metrics");
+  if (token !== undefined && !hasBearer(req, token)) return unauthorized(res, "metrics");
   try {
     const body = await metrics.render();
     res.writeHead(200, { "content-type": metrics.registry.contentType }).end(body);
@@ -87,7 +87,7 @@ async function serveMetrics(
   }
 }
 
-/** 404 unless STATUS_TOKEN is set; then only for that token (bearer or `?token=`, so a phone's browser can open it). */
+/** 404 unless STATUS_TOKEN is set; then only for its bearer, or a browser signed in through the page's form (ops/status-access.ts). */
 async function serveStatus(
   req: IncomingMessage,
   res: ServerResponse,
@@ -96,7 +96,8 @@ async function serveStatus(
   githubWebUrl: string,
 ): Promise<void> {
   if (token === undefined) return notFound(res);
-  if (!hasToken(req, token, true)) return unauthorized(res, "status");
+  if (req.method === "POST") return signIn(req, res, token);
+  if (!hasStatusAccess(req, token)) return answerSignIn(res);
   try {
     const html = renderStatusPage(await withTimeout(collect(), PROBE_TIMEOUT_MS * 2, "the store"), { githubWebUrl });
     res
@@ -118,31 +119,74 @@ export interface AppServerParts {
   githubBaseUrl: string | undefined;
   /** `host:pid`, shown on the status page. */
   replica: string;
+  /** Where refused webhook deliveries are logged, one line each. */
+  log: { warn(fields: object, message: string): void };
+  /** Bounds on slow requests (tests shorten them). */
+  timeouts?: Partial<HttpTimeouts>;
 }
 
-export function createAppServer({ settings, backend, identity, metrics, middleware, githubBaseUrl, replica }: AppServerParts): Server {
+/**
+ * How long a request may take to arrive: its headers, and the whole request with its body. GitHub
+ * sends a delivery at once (and gives up on an answer after 10 s), so a slow sender is not GitHub.
+ * Node checks them every `checkEveryMs`.
+ */
+export interface HttpTimeouts {
+  headersMs: number;
+  requestMs: number;
+  checkEveryMs: number;
+}
+
+export const HTTP_TIMEOUTS: HttpTimeouts = { headersMs: 10_000, requestMs: 30_000, checkEveryMs: 1_000 };
+
+/** The one log line of a refused delivery: who, what, how big, why; never the payload. */
+function logRefusal(log: AppServerParts["log"], refusal: RefusedDelivery): void {
+  log.warn({ refusedDelivery: refusal }, `webhook delivery refused (${refusal.status} ${refusal.reason})`);
+}
+
+export function createAppServer(parts: AppServerParts): Server {
+  const { settings, backend, identity, metrics, middleware, githubBaseUrl, replica, log } = parts;
   const githubWebUrl = githubWebUrlOf(githubBaseUrl);
-  return createServer((req: IncomingMessage, res: ServerResponse) => {
+  const timeouts = { ...HTTP_TIMEOUTS, ...parts.timeouts };
+  const intake = { secret: settings.webhookSecret, onRefused: (refusal: RefusedDelivery) => logRefusal(log, refusal) };
+  const serverOptions = {
+    headersTimeout: timeouts.headersMs,
+    requestTimeout: timeouts.requestMs,
+    connectionsCheckingInterval: timeouts.checkEveryMs,
+  };
+  return createServer(serverOptions, (req: IncomingMessage, res: ServerResponse) => {
     const path = (req.url ?? "/").split("?")[0];
-    if (req.method === "GET" && path === "/healthz") return void healthz(req, res, backend, identity, replica);
+    if (req.method === "GET" && path === "/healthz") return void healthz(req, res, backend, identity, replica, settings.statusToken);
     if (req.method === "GET" && path === "/metrics") return void serveMetrics(req, res, metrics, settings.metrics.token);
-    if (req.method === "GET" && path === "/status")
+    if ((req.method === "GET" || req.method === "POST") && path === "/status")
       return void serveStatus(
         req,
         res,
         settings.statusToken,
-        () => collectStatus({ store: backend.store, budget: backend.budget, replica, backend: backend.kind }),
+        () =>
+          collectStatus({
+            store: backend.store,
+            budget: backend.budget,
+            replica,
+            backend: backend.kind,
+            recoveryIntervalMs: settings.deliveryRecoveryIntervalMs,
+          }),
         githubWebUrl,
       );
     if (metrics && path === settings.webhookPath) {
       const started = performance.now();
       res.once("finish", () => metrics.webhookAnswered(res.statusCode, (performance.now() - started) / 1000));
     }
-    void middleware(req, res, () => {
-      res
-        .writeHead(404, { "content-type": "application/json" })
-        .end(JSON.stringify({ error: "Not found", webhookPath: settings.webhookPath }));
-    });
+    const handOn = () =>
+      middleware(req, res, () => {
+        res
+          .writeHead(404, { "content-type": "application/json" })
+          .end(JSON.stringify({ error: "Not found", webhookPath: settings.webhookPath }));
+      });
+    if (req.method === "POST" && isWebhookPath(req.url, settings.webhookPath)) {
+      void refuseUnfitDelivery(req, res, intake).then((refused) => (refused ? undefined : handOn()));
+      return;
+    }
+    void handOn();
   });
 }
 

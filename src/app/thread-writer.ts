@@ -1,4 +1,6 @@
 import { findMarkerForRequest } from "../core/markers/trust.js";
+import { createRedactor, type Redactor } from "../core/redact.js";
+import { redactToFit, type CommentBody } from "../core/render/fit.js";
 import { asMarkerComments } from "../flows/facts.js";
 import type { GitHubClient } from "../github/client.js";
 import { createComment, listIssueComments, updateComment } from "../github/comments.js";
@@ -8,12 +10,13 @@ import { addReaction } from "../github/reactions.js";
 import type { ReactionContent, ReactionTarget } from "../core/render/reactions.js";
 import type { TaskReactionTarget, TaskThread } from "./store/types.js";
 
-export type { WritePriority };
+export type { CommentBody, WritePriority };
 
 /**
  * What a person is waiting for decides which write goes first when an installation's writes queue up
  * (see github/pacing.ts): the acknowledgement (the tracking comment, a refusal), then results, then
- * courtesies (the 👀 on a trigger that a tracking comment follows), then progress edits. Courtesies
+ * courtesies (the 👀 on a trigger that a tracking comment follows), then progress edits, and last a
+ * refusal to someone who may not trigger (`outsider`). Courtesies
  * and progress edits may be dropped once stale, progress edits also when a newer write to the same
  * comment supersedes them.
  */
@@ -23,12 +26,13 @@ export interface WriteOptions extends ScheduleOptions {
 
 /**
  * The App's only way to write to GitHub, so that the engine and the delivery worker never see an
- * octokit or a Probot context, and so that every write can be paced per installation.
+ * octokit or a Probot context, so that every write can be paced per installation, and so that
+ * every body passes one door (createOctokitThreadWriter): secrets redacted, then fitted to GitHub's limit.
  */
 export interface ThreadWriter {
-  createComment(thread: TaskThread, body: string, options: WriteOptions): Promise<number>;
+  createComment(thread: TaskThread, body: CommentBody, options: WriteOptions): Promise<number>;
   /** "missing" when the comment no longer exists (deleted by someone): the caller posts a new one. "dropped": a stale progress edit. */
-  updateComment(thread: TaskThread, commentId: number, body: string, options: WriteOptions): Promise<"ok" | "missing" | "dropped">;
+  updateComment(thread: TaskThread, commentId: number, body: CommentBody, options: WriteOptions): Promise<"ok" | "missing" | "dropped">;
   /** False when the reaction was not added: nothing to react to (a review), or a courtesy dropped as stale. */
   react(thread: TaskThread, target: TaskReactionTarget, content: ReactionContent, options: WriteOptions): Promise<boolean>;
   /** A read: the bot's own comment in the thread whose marker carries `requestId` (what a step cut off by a crash may have posted). */
@@ -38,20 +42,26 @@ export interface ThreadWriter {
 /** How many recent comments are searched for a comment posted by a step that was cut off. */
 const OWN_COMMENT_SCAN = 100;
 
-/** A ThreadWriter over installation-scoped octokits (`probot.auth(installationId)` in the App); unpaced. */
+/**
+ * A ThreadWriter over installation-scoped octokits (`probot.auth(installationId)` in the App); unpaced.
+ * The door out: every comment body is redacted by `redactor` (the built-in rules when none is given)
+ * and fitted to GitHub's limit right before it is sent.
+ */
 export function createOctokitThreadWriter(
   octokitFor: (installationId: number | null) => Promise<GitHubClient>,
   self: { botLogins: string[] },
+  redactor: Redactor = createRedactor(),
 ): ThreadWriter {
   const repoOf = (thread: TaskThread) => ({ owner: thread.owner, repo: thread.repo });
+  const outgoing = (body: CommentBody) => redactToFit(body, (text) => redactor.redact(text));
   return {
     async createComment(thread, body) {
-      const comment = await createComment(await octokitFor(thread.installationId), repoOf(thread), thread.issueNumber, body);
+      const comment = await createComment(await octokitFor(thread.installationId), repoOf(thread), thread.issueNumber, outgoing(body));
       return comment.id;
     },
     async updateComment(thread, commentId, body) {
       try {
-        await updateComment(await octokitFor(thread.installationId), repoOf(thread), commentId, body);
+        await updateComment(await octokitFor(thread.installationId), repoOf(thread), commentId, outgoing(body));
         return "ok";
       } catch (error) {
         if (error instanceof GitHubNotFoundError) return "missing";

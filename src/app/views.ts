@@ -1,7 +1,9 @@
 import { DEFAULT_REPO_CONFIG } from "../config/schema.js";
 import { newRunMarker } from "../core/markers/write.js";
 import type { RunMarker } from "../core/markers/schema.js";
-import { renderResultComment } from "../core/render/result.js";
+import type { CommentBody } from "../core/render/fit.js";
+import { resultCommentBody } from "../core/render/result.js";
+import type { ImageHosts } from "../core/sanitize-output/image-hosts.js";
 import { renderServiceError, serviceErrorForComment } from "../core/render/replies.js";
 import { renderTrackingComment, type TrackingPhase } from "../core/render/tracking.js";
 import type { SafeMarkdown } from "../core/sanitize-output/safe-markdown.js";
@@ -41,12 +43,19 @@ export function renderTaskTracking(
     followUps: view.heldFollowUps,
     sourceType: task.sourceType,
     orgDefaultRepository: task.kind === "create" && task.request.repo_id == null,
+    interrupts: { delivered: task.delivered, refused: task.interruptsRefused },
   });
 }
 
-/** `timed_out`: the watch gave up while the run was still going. */
-export function renderTaskResult(task: Task, run: AgentRun, phase: RunPhase | "timed_out", now: number): string {
-  return renderResultComment({
+/** `timed_out`: the watch gave up while the run was still going. A rendering the writer fits after redacting it. */
+export function renderTaskResult(
+  task: Task,
+  run: AgentRun,
+  phase: RunPhase | "timed_out",
+  now: number,
+  imageHosts?: ImageHosts,
+): CommentBody {
+  return resultCommentBody({
     marker: markerOf(task),
     run: { ...run, web_url: run.web_url ?? task.webUrl },
     phase: phase === "timed_out" ? "in_progress" : phase,
@@ -59,11 +68,12 @@ export function renderTaskResult(task: Task, run: AgentRun, phase: RunPhase | "t
       totalEntries: task.progress.logsSeen,
     },
     triggerPhrase: task.thread.triggerPhrase ?? DEFAULT_REPO_CONFIG.trigger_phrase,
+    ...(imageHosts ? { imageHosts } : {}),
   });
 }
 
-export function renderTaskFailedToStart(_task: Task, error: unknown, secrets: string[] = []): string {
-  return renderServiceError({ ...serviceErrorForComment(error), secrets });
+export function renderTaskFailedToStart(_task: Task, error: unknown): string {
+  return renderServiceError(serviceErrorForComment(error));
 }
 
 export function renderTaskAbandoned(task: Task, why: string): string {

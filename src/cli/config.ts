@@ -3,6 +3,7 @@
  * and the environment, returns the connection or a UsageError naming every problem at once.
  */
 import { LOGS_PATH_CHOICES, type LogsPathChoice } from "../service/wire.js";
+import { isAllowedServiceUrl, SERVICE_URL_RULE, urlForMessage } from "../service/service-url.js";
 import { UsageError } from "./errors.js";
 
 export const ENV = {
@@ -44,8 +45,8 @@ export function resolveConnection(flags: ConnectionFlags, env: Env): Connection 
   let baseUrl = "";
   if (!url) {
     problems.push(`the service URL is missing: pass --api-url or set ${ENV.apiUrl}`);
-  } else if (!isHttpUrl(url.value)) {
-    problems.push(`${url.from} must be an http(s) URL such as http://127.0.0.1:4010, got '${url.value}'`);
+  } else if (!isAllowedServiceUrl(url.value)) {
+    problems.push(`${url.from} ${SERVICE_URL_RULE}, got '${urlForMessage(url.value)}'`);
   } else {
     baseUrl = url.value;
   }
@@ -86,13 +87,4 @@ export function resolvePollIntervalMs(flag: string | undefined, env: Env): numbe
     throw new UsageError(`${chosen.from} must be a positive number of seconds, got '${chosen.value}'.`);
   }
   return Math.max(1, Math.round(seconds * 1000));
-}
-
-function isHttpUrl(value: string): boolean {
-  try {
-    const url = new URL(value);
-    return url.protocol === "http:" || url.protocol === "https:";
-  } catch {
-    return false;
-  }
 }

@@ -2,6 +2,8 @@
  * What a command may touch: its streams, environment and signals, passed in so that the whole CLI
  * runs in-process in tests exactly as it does from the terminal.
  */
+import { createRedactor, type Redactor } from "../core/redact.js";
+
 export interface CliWritable {
   write(chunk: string): unknown;
 }
@@ -24,11 +26,16 @@ export interface CliIo {
 
 const MIN_SECRET_LENGTH = 8;
 
+/** What the CLI never prints: its own token by value, and what core/redact.ts finds (GitHub tokens, keys, credentials in URLs…). */
+const redactorFor = (secrets: Iterable<string>) =>
+  createRedactor({ secrets: [...secrets].map((value) => ({ value, label: "API token" })) });
+
 /** The state one invocation shares between the program and its commands. */
 export class CliContext {
   /** Set by a command that finished without throwing (e.g. 1 for a run that ended failed). */
   exitCode = 0;
   private readonly secrets = new Set<string>();
+  private redactor: Redactor = redactorFor([]);
 
   constructor(readonly io: CliIo) {}
 
@@ -38,13 +45,14 @@ export class CliContext {
    * every "abc" in a summary would garble output without protecting a real token.
    */
   addSecret(value: string): void {
-    if (value.length >= MIN_SECRET_LENGTH) this.secrets.add(value);
+    if (value.length < MIN_SECRET_LENGTH || this.secrets.has(value)) return;
+    this.secrets.add(value);
+    this.redactor = redactorFor(this.secrets);
   }
 
+  /** The CLI's door out: everything written to stdout and stderr (run results, errors) passes here. */
   redact(text: string): string {
-    let out = text;
-    for (const secret of this.secrets) out = out.split(secret).join("***");
-    return out;
+    return this.redactor.redact(text);
   }
 
   /** Writes to stdout as is (the caller ends lines). */

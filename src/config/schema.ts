@@ -19,8 +19,12 @@ export type RepoRole = (typeof REPO_ROLES)[number];
 export const MINIMUM_ROLES = ["write", "maintain", "admin"] as const;
 export type MinimumRole = (typeof MINIMUM_ROLES)[number];
 
-export const FOLLOW_UP_POLICIES = ["queue", "new"] as const;
+export const FOLLOW_UP_POLICIES = ["queue", "new", "interrupt"] as const;
 export type FollowUpPolicy = (typeof FOLLOW_UP_POLICIES)[number];
+
+/** Which pull requests a review requesting changes acts on without the trigger phrase (forks never). */
+export const CHANGES_REQUESTED_SCOPES = ["bridge_branches", "base_repository"] as const;
+export type ChangesRequestedScope = (typeof CHANGES_REQUESTED_SCOPES)[number];
 
 export const INSTRUCTIONS_MAX_CHARS = 4000;
 export const MAX_ATTEMPTS_LIMIT = 20;
@@ -92,7 +96,7 @@ export const RepoIdValueSchema = z
 
 export const RepoIdSchema = described(
   z.optional(RepoIdValueSchema),
-  "The Agent Run Service's id of this repository. Unset: the id the service lists for this GitHub repository (asked once an hour), else none and the organization's default applies.",
+  "The Agent Run Service's id of this repository. Unset: the id the service lists for this GitHub repository (asked once an hour), else none and the organization's default applies. Set: when the service lists that id with another repository's `github_id`, runs are refused; when it lists no `github_id` for it (or has no list), the id is trusted as written.",
 );
 
 export const ModelSchema = described(
@@ -153,6 +157,10 @@ export const ReviewsSchema = section(
       z._default(booleanField(), true),
       "Whether pull request reviews start runs: a review requesting changes, or a review or review comment containing the trigger.",
     ),
+    changes_requested: described(
+      z._default(z.enum(CHANGES_REQUESTED_SCOPES, { error: `must be one of: ${CHANGES_REQUESTED_SCOPES.join(", ")}` }), "bridge_branches"),
+      "What a review requesting changes does without the trigger: `bridge_branches` continues only the run that produced the pull request's branch in this repository (other reviews need the trigger); `base_repository` acts on any pull request whose branch is in this repository. A pull request from a fork never acts without the trigger.",
+    ),
   },
   "Act on pull request reviews.",
 );
@@ -188,7 +196,7 @@ export const CheckSuiteSchema = section(
 
 export const FollowUpSchema = described(
   z._default(z.enum(FOLLOW_UP_POLICIES, { error: `must be one of: ${FOLLOW_UP_POLICIES.join(", ")}` }), "queue"),
-  "What a follow-up comment does while the thread's run is still working: `queue` (resume the run when it finishes) or `new` (start another run).",
+  "What a follow-up comment does while the thread's run is still working: `queue` (resume the run when it finishes), `new` (start another run) or `interrupt` (send it to the working agent at once, where the service takes it; else queued).",
 );
 
 export const InstructionsSchema = described(

@@ -5,6 +5,8 @@
  * logins compare case-insensitively; an App's login ends in `[bot]`, and its `type` is `Bot`.
  */
 
+import type { MarkerSigner } from "./markers/signature.js";
+
 /** Bots allowed to trigger runs: none by default, a list (`name` and `name[bot]` both match), or every bot (`*`). */
 export interface AllowedBots {
   all: boolean;
@@ -19,6 +21,25 @@ export interface BridgeSelf {
   botLogins: readonly string[];
   /** Bots whose comments and reviews count as a person's (the Action's `allowed-bots`). Default: none. */
   allowedBots?: AllowedBots;
+  /** The Action's marker key: its login is shared by every workflow, so only signed markers are its own (markers/signature.ts). */
+  markerSigner?: MarkerSigner | undefined;
+  /**
+   * People who may start a run with an explicit prompt without write access (the Action's
+   * `allowed-non-write-users`): a list, or everyone (`*`). Default: none.
+   */
+  allowedNonWriteUsers?: AllowedUsers;
+}
+
+/** People let in without write access: none by default, a list of logins, or everyone (`*`). */
+export interface AllowedUsers {
+  all: boolean;
+  logins: readonly string[];
+}
+
+/** Whether `login` may start a run with an explicit prompt whatever its repository role. */
+export function isAllowedNonWriteUser(login: string, allowed: AllowedUsers | undefined): boolean {
+  if (!allowed) return false;
+  return allowed.all || allowed.logins.some((entry) => entry.toLowerCase() === login.toLowerCase());
 }
 
 export type ActorKind = "self" | "allowed_bot" | "bot" | "person";

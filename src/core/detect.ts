@@ -143,6 +143,8 @@ export type IgnoreCode =
   | "label_disabled"
   | "other_label"
   | "reviews_disabled"
+  /** A review of a pull request from a fork, without the trigger: only the phrase acts on a fork's pull request. */
+  | "fork_without_trigger"
   | "own_check_suite"
   /** A CI failure that is not worth a fix (ci.ts). */
   | CheckFailureIgnoreCode
@@ -278,6 +280,13 @@ function detectReview(event: PullRequestReviewBridgeEvent, config: RepoConfig, s
     return ignore("no_trigger", `${why} Only reviews requesting changes start runs without it.`);
   }
   if (!config.reviews.enabled) return ignore("reviews_disabled", "Review triggers are off (`reviews.enabled: false`).");
+  // A fork's head is its author's to steer: a review there acts only when someone asks with the phrase.
+  if (!parsed && event.pullRequest.isFork) {
+    return ignore(
+      "fork_without_trigger",
+      `The review requests changes on a pull request from a fork (${event.pullRequest.headRepoFullName ?? "a deleted repository"}): on a fork's pull request only \`${config.trigger_phrase}\` starts or continues a run.`,
+    );
+  }
   return reviewTrigger(event, config, {
     actor: author,
     dedupeKey: `review:${event.review.id}`,
@@ -368,7 +377,9 @@ function detectWorkflowRun(event: WorkflowRunBridgeEvent, config: RepoConfig): T
   };
 }
 
-function dispatchTrigger(event: BridgeEvent, prompt: string, config: RepoConfig): TriggerDetection {
+function dispatchTrigger(event: BridgeEvent, prompt: string, config: RepoConfig, self: BridgeSelf): TriggerDetection {
+  // An explicit prompt runs for whoever caused the event: the bridge itself and other bots never (loops, automation echoing text).
+  if (event.sender && isBotActor(event.sender, self)) return byBot(event.sender, `The ${event.name} event`);
   const thread = "thread" in event ? event.thread : null;
   const killSwitch = thread ? findKillSwitch(thread.labels, config) : null;
   if (thread && killSwitch !== null) return ignore("kill_switch", killSwitchReason(killSwitch, thread.kind));
@@ -392,7 +403,7 @@ function dispatchTrigger(event: BridgeEvent, prompt: string, config: RepoConfig)
 /** Decides whether an event asks for the agent. Pure: reads only the event, the config and who we are. */
 export function detectTrigger(event: BridgeEvent, config: RepoConfig, self: BridgeSelf, options: DetectOptions = {}): TriggerDetection {
   const explicit = options.explicitPrompt?.trim();
-  if (explicit) return dispatchTrigger(event, explicit, config);
+  if (explicit) return dispatchTrigger(event, explicit, config, self);
   switch (event.kind) {
     case "issue_comment":
       return detectComment(event, config, self);

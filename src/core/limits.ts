@@ -11,7 +11,7 @@
 import { CONFIG_PATH } from "../config/path.js";
 import type { RepoConfig, RunLimitName } from "../config/schema.js";
 import { SOURCE } from "../service/wire.js";
-import { isTrustedAuthor, type BotIdentity, type MarkerComment } from "./markers/trust.js";
+import { isTrustedMarkerComment, type BotIdentity, type MarkerComment } from "./markers/trust.js";
 import { parseMarker, parseOverLimitMarker } from "./markers/read.js";
 import { renderOverLimitMarker } from "./markers/write.js";
 import { LIMIT_WINDOW_MS } from "./limit-windows.js";
@@ -154,7 +154,7 @@ const createdAt = (comment: MarkerComment): number | null => {
 export function runStartsFromComments(comments: readonly MarkerComment[], self: BotIdentity): Array<{ at: number; ciFix: boolean }> {
   const starts: Array<{ at: number; ciFix: boolean }> = [];
   for (const comment of comments) {
-    if (!isTrustedAuthor(comment, self)) continue;
+    if (!isTrustedMarkerComment(comment, self)) continue;
     const marker = parseMarker(comment.body);
     const at = createdAt(comment);
     if (!marker || marker.requestId === undefined || at === null) continue;
@@ -167,7 +167,7 @@ export function runStartsFromComments(comments: readonly MarkerComment[], self: 
 export function overLimitRepliesFromComments(comments: readonly MarkerComment[], self: BotIdentity): OverLimitReply[] {
   const replies: OverLimitReply[] = [];
   for (const comment of comments) {
-    if (!isTrustedAuthor(comment, self)) continue;
+    if (!isTrustedMarkerComment(comment, self)) continue;
     const limit = parseOverLimitMarker(comment.body);
     const at = createdAt(comment);
     if (limit !== null && at !== null) replies.push({ limit, at });

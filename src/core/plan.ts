@@ -5,9 +5,9 @@
  * thread's known run, for CI the attempts so far: flows/facts.ts). Every "no" carries a reason a
  * user or a log reader can act on.
  */
-import type { FollowUpPolicy } from "../config/schema.js";
+import type { ChangesRequestedScope, FollowUpPolicy } from "../config/schema.js";
 import { judgeFixAttempt, type CheckSuiteFacts } from "./ci.js";
-import { isCheckFailureTrigger, type CheckFailureTrigger, type RunTrigger } from "./detect.js";
+import { isCheckFailureTrigger, type CheckFailureTrigger, type ReviewTrigger, type RunTrigger } from "./detect.js";
 
 export interface KnownRun {
   runId: number;
@@ -30,6 +30,13 @@ export interface RunFacts {
   /** The run already attached to this thread, if any. */
   knownRun: KnownRun | null;
   followUp: FollowUpPolicy;
+  /** What a review requesting changes without the trigger acts on (`reviews.changes_requested`); default `bridge_branches`. */
+  changesRequested?: ChangesRequestedScope;
+  /**
+   * The run that produced the pull request's head branch (found by head repository and branch), or
+   * null when none did. Only a review requesting changes without the trigger needs it.
+   */
+  branchRun?: { runId: number; orgId: number } | null;
   /** Required for the check_suite and workflow_run flows. */
   checkSuite?: CheckSuiteFacts;
 }
@@ -37,12 +44,45 @@ export interface RunFacts {
 export type RunPlan =
   | { action: "create"; sourceType: RunTrigger["sourceType"]; reason: string }
   | { action: "resume"; runId: number; orgId: number; reason: string }
-  | { action: "queue"; runId: number; orgId: number; reason: string }
+  /**
+   * A follow-up for a run that is working: held until it finishes, or (`interrupt`, policy
+   * `follow_up: interrupt`) sent to the working agent at once, held as above if the service refuses.
+   */
+  | { action: "queue"; runId: number; orgId: number; reason: string; interrupt: boolean }
   | { action: "refuse"; reason: string }
-  | { action: "ignore"; reason: string }
+  | { action: "ignore"; reason: string; code?: PlanIgnoreCode }
   | { action: "hand_back"; reason: string };
 
 export type RunPlanAction = RunPlan["action"];
+
+/**
+ * Why a review that requests changes without the trigger does nothing: it is not addressed to the
+ * bridge unless it is on a branch the bridge produced (or `reviews.changes_requested` widens that).
+ * - `review_not_on_bridge_branch`: no run of the bridge produced the pull request's branch;
+ * - `review_by_outsider`: the reviewer may not trigger runs (no refusal: nobody asked the bot).
+ */
+export type PlanIgnoreCode = "review_not_on_bridge_branch" | "review_by_outsider";
+
+const isImplicitReview = (trigger: RunTrigger): trigger is ReviewTrigger =>
+  trigger.flow === "review" && trigger.reason === "changes_requested";
+
+/** A review requesting changes without the trigger: whether it may act at all, before anything else is decided. */
+function judgeImplicitReview(trigger: ReviewTrigger, facts: RunFacts): RunPlan | null {
+  if (!facts.permission.allowed) {
+    return {
+      action: "ignore",
+      code: "review_by_outsider",
+      reason: `The review requesting changes has no trigger and its author may not trigger runs (${facts.permission.why}): it is not a request to the bridge.`,
+    };
+  }
+  if ((facts.changesRequested ?? "bridge_branches") === "base_repository") return null;
+  if (facts.branchRun) return null;
+  return {
+    action: "ignore",
+    code: "review_not_on_bridge_branch",
+    reason: `The review requests changes without the trigger on the branch ${trigger.pullRequest.headRef}, which no run of the bridge produced: only the trigger starts a run there (\`reviews.changes_requested: base_repository\` widens this to every pull request of the repository).`,
+  };
+}
 
 /** A CI failure: the attempt cap and head-SHA guard first (ci.ts), then the run to fix it with. */
 function planCheckFailure(trigger: CheckFailureTrigger, facts: RunFacts): RunPlan {
@@ -66,6 +106,7 @@ function planCheckFailure(trigger: CheckFailureTrigger, facts: RunFacts): RunPla
         runId: known.runId,
         orgId: known.orgId,
         reason: `Run ${known.runId} is still working on this pull request; the failure is queued for it.`,
+        interrupt: false,
       };
     }
     return { action: "resume", runId: known.runId, orgId: known.orgId, reason: `Resuming run ${known.runId} with the CI failure.` };
@@ -78,6 +119,10 @@ export function planRun(trigger: RunTrigger, facts: RunFacts): RunPlan {
   // CI failures come from GitHub itself: nobody's permission is involved.
   if (isCheckFailureTrigger(trigger)) return planCheckFailure(trigger, facts);
 
+  if (isImplicitReview(trigger)) {
+    const verdict = judgeImplicitReview(trigger, facts);
+    if (verdict) return verdict;
+  }
   // The reply people read is rendered from the reason by the shell (renderRefusal).
   if (!facts.permission.allowed) return { action: "refuse", reason: facts.permission.why };
   const mode = facts.mode ?? { kind: "auto" };
@@ -109,6 +154,16 @@ export function planRun(trigger: RunTrigger, facts: RunFacts): RunPlan {
         runId: known.runId,
         orgId: known.orgId,
         reason: `Run ${known.runId} is still in progress; the follow-up is queued (\`follow_up: queue\`).`,
+        interrupt: false,
+      };
+    }
+    if (facts.followUp === "interrupt") {
+      return {
+        action: "queue",
+        runId: known.runId,
+        orgId: known.orgId,
+        reason: `Run ${known.runId} is still in progress; the follow-up goes to the working agent now (\`follow_up: interrupt\`).`,
+        interrupt: true,
       };
     }
     return {

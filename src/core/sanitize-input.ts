@@ -1,26 +1,37 @@
 /**
  * Strips what a person reading the rendered thread on GitHub cannot see but an agent reading the
- * raw Markdown would: HTML comments, hidden attributes (alt, title, aria-*, data-*), Markdown
- * image alt text and link titles, "comment" reference definitions, zero-width, bidi-control and
- * tag characters. Text inside fenced code blocks is shown verbatim by GitHub, so only invisible
- * characters are removed there. When in doubt, this removes more rather than less.
+ * raw Markdown would: HTML comments, `<script>` and `<style>` elements with their contents, hidden
+ * attributes (alt, title, aria-*, data-*), Markdown image alt text and link titles, link reference
+ * definitions nothing refers to, zero-width, bidi-control, variation-selector, tag and control
+ * characters. Text inside fenced code blocks and inline code spans is shown verbatim by GitHub, so
+ * only invisible characters are removed there. When in doubt, this removes more rather than less.
  */
 
-/** Zero-width (U+200B–U+200F), bidi embedding/override (U+202A–U+202E), word joiner and invisible
- * operators (U+2060–U+2064), bidi isolates (U+2066–U+2069), BOM (U+FEFF), soft hyphen, Mongolian
- * vowel separator and the tag block (U+E0000–U+E007F, "ASCII smuggling"). */
-const INVISIBLE = /[\u00AD\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF]|\uDB40[\uDC00-\uDC7F]/g;
+/** Zero-width (U+200B–U+200F), bidi embedding/override (U+202A–U+202E), the Arabic letter mark
+ * (U+061C), word joiner and invisible operators (U+2060–U+2064), bidi isolates (U+2066–U+2069),
+ * variation selectors (U+FE00–U+FE0F, U+E0100–U+E01EF), BOM (U+FEFF), soft hyphen, Mongolian
+ * vowel separator, the tag block (U+E0000–U+E007F, "ASCII smuggling") and C0/C1 control
+ * characters other than tab and newline. */
+const INVISIBLE =
+  // Control characters and lone variation selectors are what this matches, on purpose.
+  // eslint-disable-next-line no-control-regex, no-misleading-character-class
+  /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u00AD\u061C\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFE00-\uFE0F\uFEFF]|\uDB40[\uDC00-\uDC7F\uDD00-\uDDEF]/g;
 
 function isInvisibleCodePoint(codePoint: number): boolean {
   return (
+    (codePoint <= 0x1f && codePoint !== 0x09 && codePoint !== 0x0a) ||
+    (codePoint >= 0x7f && codePoint <= 0x9f) ||
     codePoint === 0xad ||
+    codePoint === 0x061c ||
     codePoint === 0x180e ||
     (codePoint >= 0x200b && codePoint <= 0x200f) ||
     (codePoint >= 0x202a && codePoint <= 0x202e) ||
     (codePoint >= 0x2060 && codePoint <= 0x2064) ||
     (codePoint >= 0x2066 && codePoint <= 0x2069) ||
+    (codePoint >= 0xfe00 && codePoint <= 0xfe0f) ||
     codePoint === 0xfeff ||
-    (codePoint >= 0xe0000 && codePoint <= 0xe007f)
+    (codePoint >= 0xe0000 && codePoint <= 0xe007f) ||
+    (codePoint >= 0xe0100 && codePoint <= 0xe01ef)
   );
 }
 
@@ -103,44 +114,199 @@ export function splitByCodeFences(text: string): MarkdownSegment[] {
 // Hidden content
 
 /**
- * Removes `<!-- … -->`. A comment that starts in prose runs to its `-->` even across a later code
- * fence, and an unterminated one hides the rest of the text, as on GitHub.
+ * Where the inline code span opening with the backtick run at `start` ends, or -1 when it is not
+ * one. Only a span closed on the same line and holding no `|` (a table cell may end there) counts:
+ * a span GitHub would see but this does not only makes the callers remove more.
  */
-export function stripHtmlComments(text: string): string {
-  const codeRanges: Array<[number, number]> = [];
+function codeSpanEnd(text: string, start: number): number {
+  const runLength = (at: number) => backtickRunEnd(text, at) - at;
+  const length = runLength(start);
+  let at = start + length;
+  while (at < text.length && text[at] !== "\n" && text[at] !== "|") {
+    if (text[at] !== "`") {
+      at++;
+      continue;
+    }
+    const closing = runLength(at);
+    if (closing === length) return at + closing;
+    at += closing;
+  }
+  return -1;
+}
+
+function backtickRunEnd(text: string, at: number): number {
+  let end = at;
+  while (text[end] === "`") end++;
+  return end;
+}
+
+/** The start of a `<script>` or `<style>` element's opening tag. */
+const RAW_TEXT_ELEMENT = /<(script|style)(?=[\s/>])/iy;
+
+/**
+ * Where the hidden content starting at `at` ends (its text removed), or -1 when none starts there.
+ * `nextTagEnd` finds the next `>`, remembered between calls so that many unclosed tags cost one scan.
+ */
+function hiddenHtmlEnd(text: string, at: number, nextTagEnd: (from: number) => number): number {
+  if (text.startsWith("<!--", at)) {
+    const end = text.indexOf("-->", at + 4);
+    return end === -1 ? text.length : end + 3;
+  }
+  RAW_TEXT_ELEMENT.lastIndex = at;
+  const open = RAW_TEXT_ELEMENT.exec(text);
+  if (!open) return -1;
+  const openEnd = nextTagEnd(at);
+  if (openEnd === -1) return -1;
+  const close = new RegExp(`</${open[1]}\\s*>`, "gi");
+  close.lastIndex = openEnd + 1;
+  return close.exec(text) ? close.lastIndex : text.length;
+}
+
+/** Offsets of the fenced code blocks, fences included. */
+function fencedRanges(text: string): Array<[number, number]> {
+  const ranges: Array<[number, number]> = [];
   let offset = 0;
   for (const segment of splitByCodeFences(text)) {
-    if (segment.code) codeRanges.push([offset, offset + segment.text.length]);
+    if (segment.code) ranges.push([offset, offset + segment.text.length]);
     offset += segment.text.length;
   }
-  const inCode = (index: number) => codeRanges.some(([start, end]) => index >= start && index < end);
-  let out = "";
-  let cursor = 0;
-  while (cursor < text.length) {
-    let start = text.indexOf("<!--", cursor);
-    while (start !== -1 && inCode(start)) start = text.indexOf("<!--", start + 4);
-    if (start === -1) break;
-    out += text.slice(cursor, start);
-    const end = text.indexOf("-->", start + 4);
-    cursor = end === -1 ? text.length : end + 3;
+  return ranges;
+}
+
+/**
+ * Offsets of the blocks (runs of non-blank lines) in which a line starts with a tag: GitHub may
+ * read such a block as raw HTML, where backslashes and backticks are plain text, so in them no
+ * escape or code span protects what follows.
+ */
+function htmlishBlockRanges(text: string, fences: ReadonlyArray<[number, number]>): Array<[number, number]> {
+  // Fenced code ends a block: blanked to newlines, offsets kept.
+  let prose = "";
+  let kept = 0;
+  for (const [start, end] of fences) {
+    prose += text.slice(kept, start) + "\n".repeat(end - start);
+    kept = end;
   }
-  return out + text.slice(cursor);
+  prose += text.slice(kept);
+  const ranges: Array<[number, number]> = [];
+  for (const block of prose.matchAll(/[^\n]+(?:\n(?![ \t]*(?:\n|$))[^\n]*)*/g)) {
+    if (/^[ \t>]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)?</m.test(block[0])) ranges.push([block.index, block.index + block[0].length]);
+  }
+  return ranges;
+}
+
+/** Whether `at` lies in one of the sorted `ranges`, for positions that only move forward. */
+function forwardRangeTest(ranges: ReadonlyArray<[number, number]>): (at: number) => boolean {
+  let index = 0;
+  return (at) => {
+    while (index < ranges.length && ranges[index]![1] <= at) index++;
+    return index < ranges.length && ranges[index]![0] <= at;
+  };
+}
+
+/**
+ * Removes HTML comments and `<script>`/`<style>` elements with their contents (GitHub shows
+ * neither), read left to right as CommonMark does: a fenced code block, and in Markdown prose a
+ * backslash-escaped character or an inline code span, shows its text verbatim. A comment or element
+ * that starts in prose runs to its end even across a later code fence, and an unterminated one hides
+ * the rest of the text.
+ */
+export function stripHiddenHtml(text: string): string {
+  const fences = fencedRanges(text);
+  let fence = 0;
+  const inHtmlishBlock = forwardRangeTest(htmlishBlockRanges(text, fences));
+  // The next `>` at or after a position (-1: none left), found once for a run of unclosed tags.
+  let tagEnd: number | null = null;
+  const nextTagEnd = (from: number) => {
+    if (tagEnd === null || (tagEnd !== -1 && tagEnd < from)) tagEnd = text.indexOf(">", from);
+    return tagEnd;
+  };
+  let out = "";
+  let kept = 0;
+  let at = 0;
+  while (at < text.length) {
+    while (fence < fences.length && fences[fence]![1] <= at) fence++;
+    if (fence < fences.length && fences[fence]![0] <= at) {
+      at = fences[fence]![1];
+      continue;
+    }
+    const ch = text[at];
+    const markdown = (ch === "\\" || ch === "`") && !inHtmlishBlock(at);
+    if (ch === "\\" && markdown) {
+      at += 2;
+    } else if (ch === "`" && markdown) {
+      const end = codeSpanEnd(text, at);
+      at = end === -1 ? backtickRunEnd(text, at) : end;
+    } else if (ch === "<") {
+      const end = hiddenHtmlEnd(text, at, nextTagEnd);
+      if (end === -1) {
+        at++;
+      } else {
+        out += text.slice(kept, at);
+        kept = at = end;
+      }
+    } else {
+      at++;
+    }
+  }
+  return out + text.slice(kept);
+}
+
+/** Prose with its inline code spans blanked out: what GitHub reads as Markdown rather than shows as code. */
+function outsideCodeSpans(prose: string): string {
+  let out = "";
+  let at = 0;
+  while (at < prose.length) {
+    const next = prose.indexOf("`", at);
+    if (next === -1) return out + prose.slice(at);
+    out += prose.slice(at, next);
+    const end = codeSpanEnd(prose, next);
+    const stop = end === -1 ? backtickRunEnd(prose, next) : end;
+    out += end === -1 ? prose.slice(next, stop) : " ";
+    at = stop;
+  }
+  return out;
+}
+
+const LINK_TITLE = String.raw`(?:"[^"\n]*"|'[^'\n]*'|\([^()\n]*\))`;
+/** A link reference definition: `[label]: destination "title"`, the destination or title possibly on the next line. */
+const REFERENCE_DEFINITION = new RegExp(
+  String.raw`^ {0,3}\[([^\]\n]+)\]:[ \t]*\n?[ \t]*(<[^<>\n]*>|\S+)(?:(?:[ \t]+|[ \t]*\n[ \t]*)${LINK_TITLE})?[ \t]*$`,
+  "gm",
+);
+const TRAILING_TITLE = new RegExp(String.raw`(?:[ \t]+|[ \t]*\n[ \t]*)${LINK_TITLE}[ \t]*$`);
+
+/** CommonMark matches labels case-insensitively with whitespace collapsed. */
+const normalizeLabel = (label: string) => label.trim().replace(/\s+/g, " ").toLowerCase().toUpperCase();
+
+/** The labels that links and images in the prose refer to (`[text][label]`, `[label][]`, `[label]`). */
+function referencedLabels(proseSegments: readonly string[]): Set<string> {
+  const labels = new Set<string>();
+  for (const prose of proseSegments) {
+    const markdown = outsideCodeSpans(prose.replace(REFERENCE_DEFINITION, ""));
+    for (const bracket of markdown.matchAll(/\[([^[\]]*)\]/g)) labels.add(normalizeLabel(bracket[1]!));
+  }
+  return labels;
 }
 
 const HIDDEN_ATTRIBUTE = /\s(?:alt|title|aria-[\w-]+|data-[\w-]+|placeholder)\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'>]+)/gi;
 
-function stripHiddenMarkupInProse(text: string): string {
+function stripHiddenMarkupInProse(text: string, referenced: ReadonlySet<string>): string {
   return (
     text
       // Attributes GitHub does not display (or only on hover / when an image fails).
       .replace(/<[a-zA-Z][^<>]*>/g, (tag) => tag.replace(HIDDEN_ATTRIBUTE, ""))
-      // Markdown image alt text: ![hidden](url) → ![](url)
-      .replace(/!\[[^\]\n]*\]\(/g, "![](")
+      // Markdown image alt text: ![hidden](url) → ![](url). The alt stops at any bracket, so that a
+      // run of unclosed `![` is read once, not once per `![` (and `![a ![b](u)` is an image of `b`, as GitHub shows it).
+      .replace(/!\[[^[\]\n]*\]\(/g, "![](")
       // Markdown link titles: [text](url "hidden") → [text](url)
-      .replace(/(\]\(\s*(?:<[^>\n]*>|[^\s()]+))\s+(?:"[^"\n]*"|'[^'\n]*'|\([^()\n]*\))\s*\)/g, "$1)")
-      // Reference definitions are never rendered: drop "comment" ones ([//]: # (…)), drop titles of others.
-      .replace(/^ {0,3}\[[^\]\n]+\]:[ \t]*(<[^>\n]*>|\S+)(?:[ \t]+(?:"[^"\n]*"|'[^'\n]*'|\([^()\n]*\)))?[ \t]*$/gm, (line, dest: string) =>
-        dest === "#" || dest === "<>" || dest === "<#>" ? "" : line.replace(/[ \t]+(?:"[^"\n]*"|'[^'\n]*'|\([^()\n]*\))[ \t]*$/, ""),
+      // (A `<destination>` holds no `<`, as in CommonMark: a run of unclosed `](<` is then read once.)
+      .replace(/(\]\(\s*(?:<[^<>\n]*>|[^\s()]+))\s+(?:"[^"\n]*"|'[^'\n]*'|\([^()\n]*\))\s*\)/g, "$1)")
+      // Reference definitions are never rendered: drop those nothing refers to and "comment" ones
+      // ([//]: # (…)), and the titles of the others.
+      .replace(REFERENCE_DEFINITION, (definition, label: string, destination: string) =>
+        !referenced.has(normalizeLabel(label)) || destination === "#" || destination === "<>" || destination === "<#>"
+          ? ""
+          : definition.replace(TRAILING_TITLE, ""),
       )
       // What was removed often leaves runs of blank lines.
       .replace(/\n{3,}/g, "\n\n")
@@ -150,9 +316,11 @@ function stripHiddenMarkupInProse(text: string): string {
 /** Everything a user cannot see in the rendered comment, removed; newlines normalised to `\n`. */
 export function sanitizeUserText(text: string | null | undefined): string {
   if (!text) return "";
-  const visible = stripHtmlComments(stripInvisibleCharacters(normalizeNewlines(text)));
-  return splitByCodeFences(visible)
-    .map((segment) => (segment.code ? segment.text : stripHiddenMarkupInProse(segment.text)))
+  const visible = stripHiddenHtml(stripInvisibleCharacters(normalizeNewlines(text)));
+  const segments = splitByCodeFences(visible);
+  const referenced = referencedLabels(segments.filter((segment) => !segment.code).map((segment) => segment.text));
+  return segments
+    .map((segment) => (segment.code ? segment.text : stripHiddenMarkupInProse(segment.text, referenced)))
     .join("")
     .trim();
 }

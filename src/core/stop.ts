@@ -17,7 +17,7 @@ import type {
   RepositoryFacts,
   ThreadRef,
 } from "./events/types.js";
-import { isTrustedAuthor, type BotIdentity, type MarkerComment } from "./markers/trust.js";
+import { isTrustedMarkerComment, type BotIdentity, type MarkerComment } from "./markers/trust.js";
 import { parseCommentKind } from "./markers/read.js";
 import { renderKindMarker, renderMarker } from "./markers/write.js";
 import type { RunMarker } from "./markers/schema.js";
@@ -131,6 +131,8 @@ export function renderStopReply(input: {
   /** The run that was being watched, or null when nothing was running. */
   stopped: { runId: number | null; webUrl?: string | null } | null;
   droppedFollowUps: number;
+  /** Follow-ups that had already reached the working agent (`follow_up: interrupt`): the stop cannot take them back. */
+  deliveredFollowUps?: number;
   pullRequest: boolean;
   triggerPhrase: string;
 }): string {
@@ -140,8 +142,13 @@ export function renderStopReply(input: {
     input.droppedFollowUps > 0
       ? (` and dropped ${input.droppedFollowUps === 1 ? "the follow-up" : `${input.droppedFollowUps} follow-ups`} waiting for it` as SafeMarkdown)
       : md``;
+  const delivered = input.deliveredFollowUps ?? 0;
+  const reached =
+    delivered > 0
+      ? (` ${delivered === 1 ? "One follow-up had already" : `${delivered} follow-ups had already`} reached the agent.` as SafeMarkdown)
+      : md``;
   const body = input.stopped
-    ? md`⏹️ ${mentionOf(input.stoppedBy)}, I stopped watching agent run ${runRef(input.stopped.runId, input.stopped.webUrl)}${dropped}. ${cancelNote(input.stopped.webUrl)}${ci}`
+    ? md`⏹️ ${mentionOf(input.stoppedBy)}, I stopped watching agent run ${runRef(input.stopped.runId, input.stopped.webUrl)}${dropped}.${reached} ${cancelNote(input.stopped.webUrl)}${ci}`
     : md`⏹️ ${mentionOf(input.stoppedBy)}, nothing is running in this thread, so there was nothing to stop.${ci}`;
   return `${renderKindMarker("stop")}\n${body}`;
 }
@@ -161,7 +168,7 @@ export function isCiPausedByStop(
 ): boolean {
   let lastStop = -1;
   for (const comment of comments) {
-    if (comment.id > lastStop && isTrustedAuthor(comment, self) && parseCommentKind(comment.body) === "stop") lastStop = comment.id;
+    if (comment.id > lastStop && isTrustedMarkerComment(comment, self) && parseCommentKind(comment.body) === "stop") lastStop = comment.id;
   }
   if (lastStop === -1) return false;
   const grammar = grammarOf(config, self);

@@ -117,7 +117,7 @@ const resumeRun = defineRoute({
     const runId = input.agent_run_id;
     const record = findRun(state, orgId, runId);
     if (!record) return answers.notFound(runId);
-    const outcome = state.store.resume(record, input.prompt);
+    const outcome = state.store.resume(record, input.prompt, state.resumeWhileRunning);
     if (!outcome.resumed) return answers.failure(409, `agent run ${runId} is still running; resume it once it has finished`);
     state.stats.runsResumed += 1;
     return ok(state.store.toWire(outcome.record));

@@ -6,7 +6,14 @@ import type { FastifyInstance, FastifyReply } from "fastify";
 import * as z from "zod";
 import { EmulatedClock } from "./clock.js";
 import { FaultInjector, FaultsSchema } from "./faults.js";
-import { completeRepository, EndpointsSchema, RepositoriesSchema, type ResolvedOptions, type ResolvedRepository } from "./options.js";
+import {
+  completeRepository,
+  EndpointsSchema,
+  RepositoriesSchema,
+  ResumeWhileRunningSchema,
+  type ResolvedOptions,
+  type ResolvedRepository,
+} from "./options.js";
 import { OtherRunsMixer, OtherRunsSchema, resolveOtherRuns } from "./other-runs.js";
 import { seededRandom } from "./random.js";
 import { SlidingRateLimiter } from "./rate-limiter.js";
@@ -32,6 +39,8 @@ export interface EmulatorState {
   repositories: ResolvedRepository[];
   /** Runs of other users and sources mixed in with each create (scriptable). */
   otherRuns: OtherRunsMixer;
+  /** What a resume of a working run does (scriptable). */
+  resumeWhileRunning: "interrupt" | "reject";
 }
 
 export function emptyStats(): EmulatorStats {
@@ -56,6 +65,7 @@ export function createState(options: ResolvedOptions): EmulatorState {
     endpoints: { ...options.endpoints, logs: [...options.endpoints.logs] },
     repositories: [...options.repositories],
     otherRuns: new OtherRunsMixer(options.otherRuns),
+    resumeWhileRunning: options.resumeWhileRunning,
   };
 }
 
@@ -92,6 +102,11 @@ export function createControl(state: EmulatorState): EmulatorControl {
       const parsed = RepositoriesSchema.safeParse(repositories);
       if (!parsed.success) throw invalidInput("repositories", parsed.error);
       state.repositories = parsed.data.map((repository) => completeRepository(repository, defaultOrgIdOf(state)));
+    },
+    setResumeWhileRunning: (mode) => {
+      const parsed = ResumeWhileRunningSchema.safeParse(mode);
+      if (!parsed.success) throw invalidInput("resumeWhileRunning", parsed.error);
+      state.resumeWhileRunning = parsed.data;
     },
   };
 }
@@ -161,6 +176,10 @@ export function registerAdminRoutes(app: FastifyInstance, control: EmulatorContr
       postChecked(admin, "/other-runs", OtherRunsSchema, (otherRuns) => {
         control.setOtherRuns(otherRuns);
         return { ok: true, otherRuns };
+      });
+      postChecked(admin, "/resume-while-running", z.strictObject({ mode: ResumeWhileRunningSchema }), ({ mode }) => {
+        control.setResumeWhileRunning(mode);
+        return { ok: true, mode };
       });
       admin.get("/stats", async () => control.stats());
       admin.post("/reset-stats", async () => {

@@ -25,6 +25,8 @@ export const RepositoriesSchema = z.array(
   }),
 );
 
+export const ResumeWhileRunningSchema = z.enum(["interrupt", "reject"], { error: "resumeWhileRunning must be interrupt or reject" });
+
 const EmulatorOptionsSchema = z.strictObject({
   host: z.string().min(1, { error: "host must not be empty" }).optional(),
   port: z.number().int().min(0).max(65_535, { error: "port must be between 0 and 65535" }).optional(),
@@ -50,6 +52,7 @@ const EmulatorOptionsSchema = z.strictObject({
   endpoints: EndpointsSchema.optional(),
   repositories: RepositoriesSchema.optional(),
   otherRuns: OtherRunsSchema.optional(),
+  resumeWhileRunning: ResumeWhileRunningSchema.optional(),
 });
 
 export interface ResolvedOptions {
@@ -68,6 +71,7 @@ export interface ResolvedOptions {
   endpoints: OptionalEndpoints;
   repositories: ResolvedRepository[];
   otherRuns: OtherRunsSetting;
+  resumeWhileRunning: "interrupt" | "reject";
 }
 
 export type ResolvedRepository = Required<Omit<EmulatedRepository, "github_id">> & { github_id: number | null };
@@ -112,6 +116,7 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
     endpoints: { ...DEFAULT_ENDPOINTS, ...definedFields(options.endpoints ?? {}) },
     repositories: (options.repositories ?? []).map((repository) => completeRepository(repository, defaultOrgId)),
     otherRuns: options.otherRuns ? resolveOtherRuns(options.otherRuns) : NO_OTHER_RUNS,
+    resumeWhileRunning: options.resumeWhileRunning ?? "reject",
   };
 }
 

@@ -6,10 +6,10 @@ import { SOURCE } from "../service/wire.js";
 import type { CreateRunRequestSchema, SourceType } from "../service/wire.js";
 import type * as z from "zod";
 import type { EmulatedClock } from "./clock.js";
-import { isInProgress, openedPullRequests, outcomeTexts, statusOf, visibleStepCount, visibleSteps } from "./lifecycle.js";
+import { isInProgress, openedPullRequests, outcomeTexts, partEndsAt, statusOf, visibleStepCount, visibleSteps } from "./lifecycle.js";
 import type { RunPart } from "./lifecycle.js";
 import type { ResolvedScript, ScriptBook } from "./scripts.js";
-import { defaultErrorMessage, defaultPullRequestTitle, defaultResult, defaultSummary, planTrace } from "./trace.js";
+import { defaultErrorMessage, defaultPullRequestTitle, defaultResult, defaultSummary, gistOf, planTrace } from "./trace.js";
 import type { TracePullRequest, TraceStep } from "./trace.js";
 import type { StatusVocabulary } from "./types.js";
 
@@ -78,7 +78,13 @@ export interface RunStoreOptions {
   baseUrl: () => string;
 }
 
-export type ResumeOutcome = { resumed: true; record: RunRecord } | { resumed: false; reason: "in_progress" };
+export type ResumeOutcome = { resumed: true; record: RunRecord; interrupted: boolean } | { resumed: false; reason: "in_progress" };
+
+/** What a resume of a run that is still working does: `reject` (409, as the spec's service is read) or `interrupt` (a USER_MESSAGE that reshapes the rest of the work). */
+export type ResumeWhileRunning = "interrupt" | "reject";
+
+/** The least an interrupted run still works after the message (a share of the part it interrupted). */
+const INTERRUPTED_REST_SHARE = 0.25;
 
 export class RunStore {
   private readonly records = new Map<number, RunRecord>();
@@ -120,14 +126,59 @@ export class RunStore {
     return record;
   }
 
-  /** Starts a follow-up part, unless the run is still in progress. */
-  resume(record: RunRecord, prompt: string): ResumeOutcome {
-    if (isInProgress(record.parts, this.options.clock.now())) return { resumed: false, reason: "in_progress" };
+  /** Starts a follow-up part; a run still in progress is refused, or interrupted (`whileRunning`). */
+  resume(record: RunRecord, prompt: string, whileRunning: ResumeWhileRunning = "reject"): ResumeOutcome {
+    if (isInProgress(record.parts, this.options.clock.now())) {
+      if (whileRunning === "reject") return { resumed: false, reason: "in_progress" };
+      this.interrupt(record, prompt);
+      return { resumed: true, record, interrupted: true };
+    }
     const taken = this.options.scripts.take(prompt);
     // Without a script of its own, a follow-up updates the branch it already has.
     const script: ResolvedScript = taken.scripted ? taken.script : { ...taken.script, pullRequests: 0 };
     record.parts.push(this.planPart(record, prompt, script, 0));
-    return { resumed: true, record };
+    return { resumed: true, record, interrupted: false };
+  }
+
+  /**
+   * A message to a working run: the part at work ends now with the entries it has shown, and a new
+   * part takes over from a USER_MESSAGE entry, planned from the message, for the rest of the time
+   * (at least a quarter of the interrupted part), opening the pull requests the run was going to open
+   * and saying in its summary what it was asked on the way. A script matching the message shapes it instead.
+   */
+  private interrupt(record: RunRecord, message: string): void {
+    const now = this.options.clock.now();
+    const current = record.parts[record.parts.length - 1]!;
+    const rest = Math.max(partEndsAt(current) - now, current.durationMs * INTERRUPTED_REST_SHARE);
+    const cut = Math.max(1, now - current.startedAt);
+    const shown = current.steps
+      .map((planned) => ({ appearedAt: current.startedAt + planned.at * current.durationMs, step: planned.step }))
+      .filter((planned) => planned.appearedAt <= now);
+    const carried = current.pullRequests;
+    record.parts[record.parts.length - 1] = {
+      ...current,
+      durationMs: cut,
+      queuedShare: Math.min(current.queuedShare, 1),
+      outcome: "completed",
+      finalStatus: undefined,
+      pullRequests: [],
+      steps: shown.map(({ appearedAt, step }) => ({ at: Math.min(1, (appearedAt - current.startedAt) / cut), step })),
+    };
+    const taken = this.options.scripts.take(message);
+    const script: ResolvedScript = taken.scripted
+      ? taken.script
+      : {
+          ...taken.script,
+          durationMs: rest,
+          outcome: current.outcome,
+          finalStatus: current.finalStatus,
+          logSteps: Math.max(3, current.steps.length - shown.length + 1),
+          pullRequests: 0,
+          summary: current.summary ? `${current.summary} On the way, as asked: ${gistOf(message, 80)}.` : undefined,
+          result: current.result,
+          errorMessage: current.outcome === "failed" ? current.result : undefined,
+        };
+    record.parts.push(this.planPart(record, message, script, 0, taken.scripted ? undefined : carried));
   }
 
   find(id: number): RunRecord | undefined {
@@ -220,9 +271,10 @@ export class RunStore {
     return undefined;
   }
 
-  private planPart(record: RunRecord, prompt: string, script: ResolvedScript, queuedShare: number): RunPart {
+  /** One part of a run; `carried`: the pull requests an interrupted part was going to open, opened by this one instead. */
+  private planPart(record: RunRecord, prompt: string, script: ResolvedScript, queuedShare: number, carried?: TracePullRequest[]): RunPart {
     const partIndex = record.parts.length;
-    const pullRequests = script.outcome === "completed" ? this.assignPullRequests(record, prompt, script) : [];
+    const pullRequests = script.outcome !== "completed" ? [] : (carried ?? this.assignPullRequests(record, prompt, script));
     const summary = script.summary ?? (script.outcome === "completed" ? defaultSummary(prompt, pullRequests) : null);
     const errorMessage = script.errorMessage ?? defaultErrorMessage(prompt);
     const result = script.result ?? (script.outcome === "completed" ? defaultResult(pullRequests) : errorMessage);

@@ -52,6 +52,11 @@ export interface EmulatorOptions {
    * the default script's). Default none.
    */
   otherRuns?: OtherRunsInput;
+  /**
+   * A resume of a run that is still working: "reject" (default) answers 409 naming its state;
+   * "interrupt" takes it as a message to the working agent (a USER_MESSAGE entry that reshapes the rest of the run).
+   */
+  resumeWhileRunning?: "interrupt" | "reject";
 }
 
 export type StatusVocabulary = "spec" | "deployment";
@@ -159,6 +164,8 @@ export interface EmulatorControl {
   setRepositories(repositories: EmulatedRepository[]): void;
   /** Mixes runs of other users and sources in with each create from now on (`perCreate: 0` stops it). */
   setOtherRuns(otherRuns: OtherRunsInput): void;
+  /** What a resume of a working run does from now on (see EmulatorOptions.resumeWhileRunning). */
+  setResumeWhileRunning(mode: "interrupt" | "reject"): void;
 }
 
 export interface RunningEmulator {

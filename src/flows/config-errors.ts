@@ -8,6 +8,7 @@ import { configForJudging, salvageConfig } from "../config/salvage.js";
 import type { RepoConfig } from "../config/schema.js";
 import type { BridgeEvent } from "../core/events/types.js";
 import { findTrustedComment, type BotIdentity } from "../core/markers/trust.js";
+import { withoutMarkerSignature } from "../core/markers/signature.js";
 import { detectTrigger, type TriggerDetection } from "../core/detect.js";
 import type { BridgeSelf } from "../core/actors.js";
 import { renderConfigError } from "../core/render/replies.js";
@@ -49,5 +50,5 @@ export async function configErrorReply(input: {
   const body = renderConfigError({ errors: input.errors, file: CONFIG_PATH });
   const { comments } = await listIssueComments(input.octokit, input.repo, input.threadNumber, { limit: THREAD_COMMENT_SCAN_LIMIT });
   const latest = findTrustedComment(asMarkerComments(comments), "config_error", input.self);
-  return latest?.body?.trim() === body.trim() ? null : body;
+  return latest?.body && withoutMarkerSignature(latest.body).trim() === body.trim() ? null : body;
 }

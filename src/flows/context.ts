@@ -8,6 +8,7 @@ import type { RepositoryFacts, ThreadRef } from "../core/events/types.js";
 import { selectFailedChecks, type CheckOutcome } from "../core/ci.js";
 import type { CheckFailureTrigger, RunTrigger } from "../core/detect.js";
 import {
+  eventTimeOf,
   reviewCommentContextFrom,
   threadContextFrom,
   type FailedCheckContext,
@@ -37,6 +38,7 @@ export function asPromptComments(comments: readonly IssueComment[]): PromptComme
     authorType: comment.author.type,
     body: comment.body,
     createdAt: comment.createdAt,
+    updatedAt: comment.updatedAt,
     url: comment.htmlUrl,
   }));
 }
@@ -49,11 +51,13 @@ export interface FetchedThread {
   pullRequest: PullRequestDetails | null;
 }
 
-const threadContext = (repo: RepositoryFacts, fetched: FetchedThread) =>
+/** The thread as of the trigger: comments written or edited after the triggering event are left out of the prompt. */
+const threadContext = (trigger: RunTrigger, repo: RepositoryFacts, fetched: FetchedThread) =>
   threadContextFrom(repo, fetched.thread, {
     comments: asPromptComments(fetched.comments),
     omittedComments: fetched.omitted,
     pullRequest: fetched.pullRequest,
+    asOf: eventTimeOf(trigger.event),
   });
 
 export interface CheckFailures {
@@ -177,17 +181,17 @@ export function promptInputFor(
         requester: trigger.actor.login,
         commentUrl: trigger.comment.url,
         commentId: trigger.comment.id,
-        thread: threadContext(trigger.repo, thread!),
+        thread: threadContext(trigger, trigger.repo, thread!),
       };
     case "label":
-      return { flow: "label", label: trigger.label, requester: trigger.actor.login, thread: threadContext(trigger.repo, thread!) };
+      return { flow: "label", label: trigger.label, requester: trigger.actor.login, thread: threadContext(trigger, trigger.repo, thread!) };
     case "review": {
       const review = trigger.review;
       return {
         flow: "review",
         instruction: trigger.instruction,
         requester: trigger.actor.login,
-        thread: threadContext(trigger.repo, thread!),
+        thread: threadContext(trigger, trigger.repo, thread!),
         review: review
           ? { author: review.author?.login ?? trigger.actor.login, state: review.state, body: review.body, url: review.url }
           : null,
@@ -210,6 +214,10 @@ export function promptInputFor(
       };
     }
     case "dispatch":
-      return { flow: "dispatch", prompt: trigger.prompt, thread: thread && trigger.repo ? threadContext(trigger.repo, thread) : null };
+      return {
+        flow: "dispatch",
+        prompt: trigger.prompt,
+        thread: thread && trigger.repo ? threadContext(trigger, trigger.repo, thread) : null,
+      };
   }
 }

@@ -3,9 +3,8 @@
  * run the thread or the pull request's branch already has (the caller's records first, then the
  * bot's own markers), whether that run is still working, and for CI how many fixes were tried.
  */
-import { classifyActor, type BridgeSelf } from "../core/actors.js";
+import { classifyActor, isAllowedNonWriteUser, type BridgeSelf } from "../core/actors.js";
 import type { RepoConfig } from "../config/schema.js";
-import type { PullRequestRef } from "../core/events/types.js";
 import { countFixAttempts } from "../core/ci.js";
 import {
   findRunForBranch,
@@ -22,7 +21,7 @@ import type { IssueComment } from "../github/comments.js";
 import { checkTriggerPermission } from "../github/permissions.js";
 import { NotFoundError } from "../service/errors.js";
 import { classifyRunStatus } from "../service/status.js";
-import type { KnownRunLookup, RunReader } from "./types.js";
+import type { BranchHead, KnownRunLookup, RunReader } from "./types.js";
 
 /** Bot comments as the marker readers take them. */
 export function asMarkerComments(comments: readonly IssueComment[]): MarkerComment[] {
@@ -42,13 +41,17 @@ export async function triggerPermission(
   config: RepoConfig,
   self: BridgeSelf,
 ): Promise<{ allowed: boolean; why: string }> {
-  // CI failures come from GitHub itself; an explicit prompt was put there by whoever wrote the workflow.
+  // CI failures come from GitHub itself; an explicit prompt without a sender (a schedule) from whoever wrote the workflow.
   if (isCheckFailureTrigger(trigger)) return { allowed: true, why: "CI failures need no permission." };
-  if (trigger.flow === "dispatch" || !trigger.actor) return { allowed: true, why: "An explicit prompt from the workflow." };
+  if (!trigger.actor) return { allowed: true, why: "An explicit prompt from the workflow." };
   const login = trigger.actor.login;
   // Bots have no repository role: for a bot the Action's `allowed-bots` lets in, the list is the permission.
   if (classifyActor(trigger.actor, self) === "allowed_bot") {
     return { allowed: true, why: `@${login} is a bot this workflow allows to trigger runs.` };
+  }
+  // An explicit prompt runs on the sender's behalf: the same check as a comment, unless the workflow lets them in.
+  if (trigger.flow === "dispatch" && isAllowedNonWriteUser(login, self.allowedNonWriteUsers)) {
+    return { allowed: true, why: `@${login} may start runs without write access (\`allowed-non-write-users\`).` };
   }
   return checkTriggerPermission(octokit, repo, trigger.actor, config.permissions);
 }
@@ -60,11 +63,25 @@ interface Candidate {
   from: string;
 }
 
-/** The head branch of the pull request a trigger concerns, if it is one. */
-export function headBranchOf(trigger: RunTrigger, pullRequest: Pick<PullRequestRef, "headRef"> | null): string | null {
-  if (isCheckFailureTrigger(trigger)) return trigger.headBranch;
-  if (trigger.flow === "review") return trigger.pullRequest.headRef;
-  return pullRequest?.headRef ?? null;
+/**
+ * The head of the pull request a trigger concerns, if it is one: its branch and the repository the
+ * branch lives in (null when unknown: a deleted fork, or a fork's check suite, whose payload names
+ * no head repository). A branch name alone says nothing: a fork can name its branch like the bot's.
+ */
+export function pullRequestHeadOf(
+  trigger: RunTrigger,
+  pullRequest: { headRef: string; headRepoFullName?: string | null } | null,
+): BranchHead | null {
+  if (isCheckFailureTrigger(trigger)) {
+    const headRepo = !trigger.pullRequest.isFork
+      ? (trigger.repo?.fullName ?? null)
+      : trigger.flow === "workflow_run"
+        ? trigger.workflowRun.headRepoFullName
+        : null;
+    return { branch: trigger.headBranch, repoFullName: headRepo };
+  }
+  if (trigger.flow === "review") return { branch: trigger.pullRequest.headRef, repoFullName: trigger.pullRequest.headRepoFullName };
+  return pullRequest ? { branch: pullRequest.headRef, repoFullName: pullRequest.headRepoFullName ?? null } : null;
 }
 
 export interface KnownRunQuery {
@@ -72,8 +89,8 @@ export interface KnownRunQuery {
   threadNumber: number;
   /** The thread's comments (bot comments included), oldest first. */
   comments: readonly MarkerComment[];
-  /** Set for pull requests: a run that produced the branch is the one to continue. */
-  headBranch: string | null;
+  /** Set for pull requests: a run that produced the branch (in that head repository) is the one to continue. */
+  head: BranchHead | null;
   /** Reviews and CI failures are about the branch first; comments and labels about the thread first. */
   branchFirst: boolean;
   self: BotIdentity;
@@ -86,6 +103,31 @@ export interface KnownRunFinding {
   known: KnownRun | null;
   pending: boolean;
   from: string | null;
+  /** The run of the client's organization that produced the pull request's head branch, if one did. */
+  branchRun: { runId: number; orgId: number } | null;
+}
+
+/**
+ * The run that produced a pull request's head branch: the caller's records (keyed by the head
+ * repository and the branch), else a trusted marker in this pull request's own thread naming the
+ * branch. A head whose repository is unknown has no recorded run.
+ */
+async function findBranchRun(query: KnownRunQuery): Promise<Candidate | null> {
+  const { head, lookup, repo, self } = query;
+  if (!head) return null;
+  const sameOrg = (candidate: Candidate | null) => (candidate && candidate.orgId === query.client.orgId ? candidate : null);
+  if (head.repoFullName) {
+    const recorded = await lookup.runForBranch(repo, { branch: head.branch, repoFullName: head.repoFullName });
+    if (recorded) return sameOrg({ ...recorded, from: `the run that produced the branch ${head.repoFullName}:${head.branch}` });
+  }
+  const found = findRunForBranch(query.comments, head.branch, self);
+  return found
+    ? sameOrg({
+        runId: found.marker.runId!,
+        orgId: found.marker.orgId,
+        from: `the bot's comment ${found.commentId} naming the branch ${head.branch}`,
+      })
+    : null;
 }
 
 /**
@@ -94,6 +136,9 @@ export interface KnownRunFinding {
  */
 export async function findKnownRun(query: KnownRunQuery): Promise<KnownRunFinding> {
   const { repo, lookup, client, self } = query;
+  const branchCandidate = await findBranchRun(query);
+  const branchRun = branchCandidate ? { runId: branchCandidate.runId, orgId: branchCandidate.orgId } : null;
+  const none: KnownRunFinding = { known: null, pending: false, from: null, branchRun };
   const active = await lookup.activeRunInThread(repo, query.threadNumber);
   if (active && active.orgId === client.orgId) {
     // A run still being created has no id yet; planRun only needs to know that something is working.
@@ -101,42 +146,29 @@ export async function findKnownRun(query: KnownRunQuery): Promise<KnownRunFindin
       known: { runId: active.runId ?? 0, orgId: active.orgId, inProgress: true },
       pending: active.runId === null,
       from: "an unfinished run in this thread",
+      branchRun,
     };
   }
 
-  const sameOrg = (candidate: Candidate | null) => (candidate && candidate.orgId === client.orgId ? candidate : null);
   const fromThread = (): Candidate | null => {
     const found = listTrustedRunMarkers(query.comments, self).find(({ marker }) => marker.runId !== null && marker.orgId === client.orgId);
     return found
       ? { runId: found.marker.runId!, orgId: found.marker.orgId, from: `the bot's comment ${found.commentId} in this thread` }
       : null;
   };
-  const fromBranch = async (): Promise<Candidate | null> => {
-    if (!query.headBranch) return null;
-    const recorded = await lookup.runForBranch(repo, query.headBranch);
-    if (recorded) return sameOrg({ ...recorded, from: `the run that produced the branch ${query.headBranch}` });
-    const found = findRunForBranch(query.comments, query.headBranch, self);
-    return found
-      ? sameOrg({
-          runId: found.marker.runId!,
-          orgId: found.marker.orgId,
-          from: `the bot's comment ${found.commentId} naming the branch ${query.headBranch}`,
-        })
-      : null;
-  };
-  const candidate = query.branchFirst ? ((await fromBranch()) ?? fromThread()) : (fromThread() ?? (await fromBranch()));
-  if (!candidate) return { known: null, pending: false, from: null };
+  const candidate = query.branchFirst ? (branchCandidate ?? fromThread()) : (fromThread() ?? branchCandidate);
+  if (!candidate) return none;
 
   let inProgress = await lookup.isRunInProgress(candidate.runId);
   if (inProgress === null) {
     try {
       inProgress = classifyRunStatus((await client.getRun(candidate.runId)).status) === "in_progress";
     } catch (error) {
-      if (error instanceof NotFoundError) return { known: null, pending: false, from: null };
+      if (error instanceof NotFoundError) return { ...none, branchRun: candidate === branchCandidate ? null : branchRun };
       throw error;
     }
   }
-  return { known: { runId: candidate.runId, orgId: candidate.orgId, inProgress }, pending: false, from: candidate.from };
+  return { known: { runId: candidate.runId, orgId: candidate.orgId, inProgress }, pending: false, from: candidate.from, branchRun };
 }
 
 /** Attempts so far, whether this commit was already tried, and whether the PR was handed back. */

@@ -1,4 +1,5 @@
 /** Images pasted into the trigger (GitHub attachments), downloaded as data URIs for a create request. */
+import { GITHUB_COM } from "../core/github-hosts.js";
 import type { RunTrigger } from "../core/detect.js";
 import { MAX_IMAGE_ATTACHMENTS, parseImageAttachments } from "../core/prompt/images.js";
 import { downloadImagesAsDataUris, type SkippedImage } from "../github/attachments.js";
@@ -24,7 +25,8 @@ export async function triggerImages(
   settings: ImageDownloadSettings = {},
 ): Promise<{ images: string[]; skipped: SkippedImage[] }> {
   const maxCount = settings.maxCount ?? MAX_IMAGE_ATTACHMENTS;
-  const urls = parseImageAttachments(triggerBody(trigger), maxCount);
+  const server = settings.server ?? GITHUB_COM;
+  const urls = parseImageAttachments(triggerBody(trigger), maxCount, server);
   if (urls.length === 0) return { images: [], skipped: [] };
   const token = typeof settings.token === "function" ? await settings.token() : settings.token;
   const skipped: SkippedImage[] = [];
@@ -33,7 +35,7 @@ export async function triggerImages(
     maxBytes: settings.maxBytes ?? DEFAULT_MAX_IMAGE_BYTES,
     onSkip: (skip) => skipped.push(skip),
     ...(token ? { token } : {}),
-    ...(settings.tokenOrigins ? { tokenOrigins: settings.tokenOrigins } : {}),
+    tokenOrigins: server.tokenOrigins,
     ...(settings.fetch ? { fetch: settings.fetch } : {}),
     ...(settings.timeoutMs !== undefined ? { timeoutMs: settings.timeoutMs } : {}),
   });

@@ -7,7 +7,7 @@
 export * from "./types.js";
 export { prepareRun, replanWithKnownRun, THREAD_COMMENT_SCAN_LIMIT } from "./prepare.js";
 export { configErrorReply, configForDetection, detectDespiteConfigError } from "./config-errors.js";
-export { asMarkerComments, checkFailureFacts, findKnownRun, headBranchOf, triggerPermission, type KnownRunQuery } from "./facts.js";
+export { asMarkerComments, checkFailureFacts, findKnownRun, pullRequestHeadOf, triggerPermission, type KnownRunQuery } from "./facts.js";
 export {
   asPromptComments,
   fetchReviewComments,

@@ -8,8 +8,9 @@ import type { RepoConfig } from "../config/schema.js";
 import type { ThreadRef } from "../core/events/types.js";
 import { buildRunMetadata } from "../core/metadata.js";
 import { isCheckFailureTrigger, triggerThread, type RunTrigger } from "../core/detect.js";
+import { interruptLineOf } from "../core/interrupt.js";
 import { planRun, type KnownRun, type RunFacts, type RunPlan } from "../core/plan.js";
-import { buildResumePrompt, buildRunPrompt } from "../core/prompt/build.js";
+import { buildResumePrompt, buildRunPrompt, promptThreadAuthors, withAuthorAccess } from "../core/prompt/build.js";
 import {
   DEFAULT_PROMPT_LIMITS,
   type PromptInput,
@@ -19,7 +20,7 @@ import {
   type ReviewCommentContext,
 } from "../core/prompt/context.js";
 import { findKillSwitch, killSwitchReason } from "../core/kill-switch.js";
-import { renderHandBack, renderRefusal } from "../core/render/replies.js";
+import { renderHandBack, renderRefusal, renderRepositoryMismatch } from "../core/render/replies.js";
 import { isCiPausedByStop } from "../core/stop.js";
 import type { MarkerComment } from "../core/markers/trust.js";
 import type { GitHubClient, RepoRef } from "../github/client.js";
@@ -34,7 +35,8 @@ import {
   type FetchedThread,
   type ListedCheckFailures,
 } from "./context.js";
-import { asMarkerComments, checkFailureFacts, findKnownRun, headBranchOf, triggerPermission, type KnownRunFinding } from "./facts.js";
+import { readAuthorAccess } from "./author-access.js";
+import { asMarkerComments, checkFailureFacts, findKnownRun, pullRequestHeadOf, triggerPermission, type KnownRunFinding } from "./facts.js";
 import { triggerImages } from "./images.js";
 import { sharedRepositoryIds, type RepositoryIdResolution, type RepositoryLister } from "./repository-id.js";
 import type { MarkerHints, PreparedRun, PreparedStart, PrepareRunInput, ReplyThread } from "./types.js";
@@ -132,22 +134,22 @@ async function knownRunAndAttempts(
 ): Promise<{ knownRun: KnownRunFinding; facts: RunFacts }> {
   const { trigger, config, lookup, client } = input;
   const { repo, thread, gathered } = known;
-  const identity = { botLogins: input.self.botLogins };
+  const identity = { botLogins: input.self.botLogins, markerSigner: input.self.markerSigner };
   const knownRun =
     thread && repo
       ? await findKnownRun({
           repo,
           threadNumber: thread.number,
           comments: gathered.markerComments,
-          headBranch: headBranchOf(trigger, gathered.pullRequest),
+          head: pullRequestHeadOf(trigger, gathered.pullRequest),
           branchFirst: trigger.flow === "review" || isCheckFailureTrigger(trigger),
           self: identity,
           lookup,
           client,
         })
-      : { known: null, pending: false, from: null };
+      : { known: null, pending: false, from: null, branchRun: null };
 
-  const facts: RunFacts = { ...known.facts, knownRun: knownRun.known };
+  const facts: RunFacts = { ...known.facts, knownRun: knownRun.known, branchRun: knownRun.branchRun };
   if (isCheckFailureTrigger(trigger) && repo) {
     facts.checkSuite = await checkFailureFacts({
       repo,
@@ -176,7 +178,11 @@ export async function prepareRun(input: PrepareRunInput): Promise<PreparedRun> {
   const limits = { ...DEFAULT_PROMPT_LIMITS, ...input.promptLimits };
   const repo = repoRefOf(trigger);
   const thread: ReplyThread | null = triggerThread(trigger);
-  const baseFacts = { followUp: config.follow_up, ...(input.mode ? { mode: input.mode } : {}) };
+  const baseFacts = {
+    followUp: config.follow_up,
+    changesRequested: config.reviews.changes_requested,
+    ...(input.mode ? { mode: input.mode } : {}),
+  };
 
   const killed = await killSwitchOnPullRequest(input, repo);
   if (killed !== null) {
@@ -194,7 +200,7 @@ export async function prepareRun(input: PrepareRunInput): Promise<PreparedRun> {
   const gathered = await gather(input, repo, thread);
   if (
     isCheckFailureTrigger(trigger) &&
-    isCiPausedByStop(gathered.markerComments, config, { botLogins: self.botLogins, appSlug: self.appSlug })
+    isCiPausedByStop(gathered.markerComments, config, { botLogins: self.botLogins, appSlug: self.appSlug, markerSigner: self.markerSigner })
   ) {
     const facts: RunFacts = { ...baseFacts, permission, knownRun: null };
     const reason = `CI auto-fix is paused on this pull request: its run was stopped with \`${config.trigger_phrase} stop\`, and nobody has asked with \`${config.trigger_phrase}\` since.`;
@@ -212,7 +218,24 @@ export async function prepareRun(input: PrepareRunInput): Promise<PreparedRun> {
     plan = { ...plan, reason: "The thread's run is still being started; the follow-up is queued for it." };
   if (plan.action !== "create" && plan.action !== "resume" && plan.action !== "queue")
     return finishEarly(trigger, facts, plan, thread, config);
-  return prepareStart(input, { plan, facts, knownRun, gathered, thread, limits });
+  // A create's repository first: a configured repo_id that is another repository's refuses the run before a prompt is built.
+  const repository = plan.action === "create" ? await resolveRepositoryId(input) : null;
+  if (repository && "elsewhere" in repository) return refuseRepository(trigger, facts, thread, repository.elsewhere);
+  return prepareStart(input, { plan, facts, knownRun, gathered, thread, limits, repository });
+}
+
+/** The configured repo_id stands for another repository on the service: refused, said in the thread when there is one. */
+function refuseRepository(
+  trigger: RunTrigger,
+  facts: RunFacts,
+  thread: ReplyThread | null,
+  elsewhere: { repoId: number; repository: string; listedAs: string | null },
+): PreparedRun {
+  const where = elsewhere.listedAs ? ` (${elsewhere.listedAs})` : "";
+  const reason = `The configured repo_id ${elsewhere.repoId} is another repository on the service${where}, not ${elsewhere.repository}.`;
+  const plan: RunPlan = { action: "refuse", reason };
+  if (!thread) return { trigger, facts, plan, reason, thread, action: "ignore" };
+  return { trigger, facts, plan, reason, thread, action: "refuse", body: renderRepositoryMismatch(elsewhere) };
 }
 
 /** The thread as the prompt quotes it: the comments read, how many were left out, and its pull request. */
@@ -230,10 +253,10 @@ function fetchedThreadOf(trigger: RunTrigger, gathered: Gathered): FetchedThread
 
 /** What the run's marker records so that later reviews and CI failures find the run: its head branch, and a CI fix's commit. */
 function markerHintsOf(trigger: RunTrigger, pullRequest: PullRequestDetails | null): MarkerHints {
-  const headBranch = headBranchOf(trigger, pullRequest);
+  const head = pullRequestHeadOf(trigger, pullRequest);
   return {
     sourceType: trigger.sourceType,
-    branches: headBranch ? [headBranch] : [],
+    branches: head ? [head.branch] : [],
     ...(isCheckFailureTrigger(trigger) ? { headSha: trigger.headSha } : {}),
   };
 }
@@ -248,6 +271,8 @@ async function prepareStart(
     gathered: Gathered;
     thread: ReplyThread | null;
     limits: PromptLimits;
+    /** Set for a create: where its repo_id came from. */
+    repository: RepositoryIdResolution | null;
   },
 ): Promise<PreparedStart> {
   const { trigger, config, self } = input;
@@ -255,13 +280,13 @@ async function prepareStart(
   const fetchedThread = fetchedThreadOf(trigger, gathered);
   const attempt = facts.checkSuite ? { number: facts.checkSuite.attemptsSoFar + 1, max: facts.checkSuite.maxAttempts } : undefined;
   const checks = gathered.failures ? await readCheckFailureDetails(input.octokit, gathered.failures, planned.limits) : undefined;
+  const promptOptions: PromptOptions = { instructions: config.instructions, limits: planned.limits, botLogins: self.botLogins };
   const promptInput = promptInputFor(trigger, {
     thread: fetchedThread,
     reviewComments: gathered.reviewComments,
     ...(checks ? { checks } : {}),
     ...(attempt ? { attempt } : {}),
   });
-  const promptOptions: PromptOptions = { instructions: config.instructions, limits: planned.limits, botLogins: self.botLogins };
   const common = {
     trigger,
     facts,
@@ -284,27 +309,50 @@ async function prepareStart(
     case "resume":
       return { ...common, plan, action: "resume", runId: plan.runId, orgId: plan.orgId };
     case "queue":
-      return { ...common, plan, action: "queue", runId: knownRun.pending ? null : plan.runId, orgId: plan.orgId };
+      return {
+        ...common,
+        plan,
+        action: "queue",
+        runId: knownRun.pending ? null : plan.runId,
+        orgId: plan.orgId,
+        // A run still being created has no id to send to yet: that follow-up is held like any other.
+        interrupt: plan.interrupt && !knownRun.pending ? { firstLine: interruptLineOf(trigger) } : null,
+      };
     case "create":
-      return { ...common, plan, action: "create", ...(await createRequest(input, promptInput, promptOptions)) };
+      if (!planned.repository) throw new TypeError("prepareStart: a create needs its repository resolved first");
+      // Only a new run's prompt quotes the thread: a resume's costs no access reads.
+      return { ...common, plan, action: "create", ...(await createRequest(input, promptInput, promptOptions, planned.repository)) };
   }
+}
+
+/** The prompt input with the access of every author its thread section quotes (one read per distinct login, bounded). */
+async function withQuotedAuthorsAccess(input: PrepareRunInput, promptInput: PromptInput, options: PromptOptions): Promise<PromptInput> {
+  const repo = repoRefOf(input.trigger);
+  const authors = promptThreadAuthors(promptInput, options);
+  if (!repo || authors.length === 0) return promptInput;
+  const access = await readAuthorAccess(input.octokit, repo, authors, input.logger ? { logger: input.logger } : {});
+  return withAuthorAccess(promptInput, access);
 }
 
 /** A create's body (prompt, metadata, the trigger's images, repo_id, model, agent type), with where its repo_id came from. */
 async function createRequest(
   input: PrepareRunInput,
-  promptInput: PromptInput,
+  unlabelled: PromptInput,
   promptOptions: PromptOptions,
-): Promise<Pick<Extract<PreparedStart, { action: "create" }>, "request" | "repository" | "skippedImages">> {
+  repository: RepositoryIdResolution,
+): Promise<Pick<Extract<PreparedStart, { action: "create" }>, "request" | "repository" | "skippedImages" | "promptInput">> {
   const { trigger, config } = input;
-  const { images, skipped } = await triggerImages(trigger, input.images);
+  // Independent reads, sent together: the trigger's images and the quoted authors' access (the repository id was resolved for the plan).
+  const [{ images, skipped }, promptInput] = await Promise.all([
+    triggerImages(trigger, input.images),
+    withQuotedAuthorsAccess(input, unlabelled, promptOptions),
+  ]);
   for (const skip of skipped) input.logger?.warn({ url: skip.url, reason: skip.reason }, "an image of the trigger was not sent");
   const metadata = buildRunMetadata(trigger, trigger.event, {
     appName: input.origin.appName,
     appVersion: input.origin.appVersion,
     ...(input.origin.deliveryId ? { deliveryId: input.origin.deliveryId } : {}),
   });
-  const repository = await resolveRepositoryId(input);
   const request = {
     prompt: buildRunPrompt(promptInput, promptOptions),
     metadata,
@@ -312,21 +360,32 @@ async function createRequest(
     ...(repository.repoId !== null ? { repo_id: repository.repoId } : {}),
     ...serviceSettings(config),
   };
-  return { request, repository, skippedImages: skipped };
+  return { request, repository, skippedImages: skipped, promptInput };
 }
 
 /**
  * The create's `repo_id`: the configured one, else the one the service lists for this GitHub
  * repository (remembered for an hour), else none (the organization's default applies).
  */
-async function resolveRepositoryId(input: PrepareRunInput): Promise<RepositoryIdResolution> {
+async function resolveRepositoryId(
+  input: PrepareRunInput,
+): Promise<RepositoryIdResolution | { elsewhere: { repoId: number; repository: string; listedAs: string | null } }> {
   const { config, trigger, client } = input;
-  if (config.repo_id !== undefined) return { repoId: config.repo_id, from: "config" };
-  if (!trigger.repo) return { repoId: null, why: "no_repository" };
-  if (!client.listRepositories) return { repoId: null, why: "no_endpoint" };
-  // Checked just above; the client itself is the cache key, so its list is read once an hour.
-  const lister = client as typeof client & RepositoryLister;
   const directory = input.repositoryIds ?? sharedRepositoryIds;
+  // The client itself is the cache key, so its list is read once an hour.
+  const lister = client.listRepositories ? (client as typeof client & RepositoryLister) : null;
+  if (config.repo_id !== undefined) {
+    // The configuration is the repository's own, but a run must not land in a repository it names by mistake (or on purpose).
+    if (lister && trigger.repo) {
+      const repository = { fullName: trigger.repo.fullName, githubId: trigger.repo.id };
+      const check = await directory.checkConfigured(lister, config.repo_id, repository, input.logger);
+      if (check.verdict === "elsewhere")
+        return { elsewhere: { repoId: config.repo_id, repository: trigger.repo.fullName, listedAs: check.listedAs } };
+    }
+    return { repoId: config.repo_id, from: "config" };
+  }
+  if (!trigger.repo) return { repoId: null, why: "no_repository" };
+  if (!lister) return { repoId: null, why: "no_endpoint" };
   const found = await directory.lookup(lister, { fullName: trigger.repo.fullName, githubId: trigger.repo.id }, input.logger);
   if (found.repoId !== null)
     input.logger?.debug?.({ repository: trigger.repo.fullName, repoId: found.repoId }, "repo_id found in the service's repository list");
@@ -367,7 +426,9 @@ export function replanWithKnownRun(prepared: PreparedStart, known: KnownRun): Pr
   const plan = planRun(prepared.trigger, facts);
   if (plan.action === "resume")
     return { ...prepared, facts, plan, reason: plan.reason, action: "resume", runId: plan.runId, orgId: plan.orgId };
-  if (plan.action === "queue")
-    return { ...prepared, facts, plan, reason: plan.reason, action: "queue", runId: plan.runId, orgId: plan.orgId };
+  if (plan.action === "queue") {
+    const interrupt = plan.interrupt ? { firstLine: interruptLineOf(prepared.trigger) } : null;
+    return { ...prepared, facts, plan, reason: plan.reason, action: "queue", runId: plan.runId, orgId: plan.orgId, interrupt };
+  }
   return prepared;
 }

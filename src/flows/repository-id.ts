@@ -36,6 +36,8 @@ export const MAX_REPOSITORY_PAGES = 20;
 
 interface RepositoryIndex {
   byGithubId: Map<number, number>;
+  /** The service's id → the GitHub repository it stands for (as far as the listing says). */
+  byServiceId: Map<number, { githubId: number | null; fullName: string | null }>;
   /** Keyed by lower-cased `owner/name`: GitHub names are case-insensitive. */
   byFullName: Map<string, number>;
   /** False when the listing stopped at MAX_REPOSITORY_PAGES. */
@@ -92,6 +94,33 @@ export class RepositoryIdDirectory {
     return { repoId: null, why: "not_listed" };
   }
 
+  /**
+   * Whether a configured `repo_id` stands for this GitHub repository: `elsewhere` when the service
+   * lists that id with another repository's `github_id`; `unknown` when it cannot tell (no listing,
+   * a failed one, an id it does not list, or no `github_id` on it), and the id is used as given.
+   */
+  async checkConfigured(
+    lister: RepositoryLister,
+    repoId: number,
+    repo: { fullName: string; githubId: number },
+    logger?: FlowLogger,
+  ): Promise<{ verdict: "matches" | "unknown" } | { verdict: "elsewhere"; listedAs: string | null }> {
+    let index: RepositoryIndex | "unsupported";
+    try {
+      index = await this.indexFor(lister);
+    } catch (error) {
+      logger?.warn(
+        { err: error, repository: repo.fullName, repoId },
+        "could not list the service's repositories; the configured repo_id is used unchecked",
+      );
+      return { verdict: "unknown" };
+    }
+    if (index === "unsupported") return { verdict: "unknown" };
+    const listed = index.byServiceId.get(repoId);
+    if (!listed || listed.githubId === null) return { verdict: "unknown" };
+    return listed.githubId === repo.githubId ? { verdict: "matches" } : { verdict: "elsewhere", listedAs: listed.fullName };
+  }
+
   private indexFor(lister: RepositoryLister): Promise<RepositoryIndex | "unsupported"> {
     const cached = this.entries.get(lister);
     if (cached && this.now() - cached.at < this.ttlMs) return cached.index;
@@ -106,7 +135,7 @@ export class RepositoryIdDirectory {
   }
 
   private async readIndex(lister: RepositoryLister): Promise<RepositoryIndex | "unsupported"> {
-    const index: RepositoryIndex = { byGithubId: new Map(), byFullName: new Map(), complete: false };
+    const index: RepositoryIndex = { byGithubId: new Map(), byServiceId: new Map(), byFullName: new Map(), complete: false };
     let skip = 0;
     for (let pages = 0; pages < this.maxPages; pages++) {
       const listing = await lister.listRepositories({ skip, limit: LIST_PAGE_MAX });
@@ -115,6 +144,10 @@ export class RepositoryIdDirectory {
       for (const repository of items) {
         if (typeof repository.github_id === "number" && !index.byGithubId.has(repository.github_id))
           index.byGithubId.set(repository.github_id, repository.id);
+        index.byServiceId.set(repository.id, {
+          githubId: typeof repository.github_id === "number" ? repository.github_id : null,
+          fullName: repository.full_name ?? null,
+        });
         const fullName = repository.full_name?.toLowerCase();
         if (fullName && !index.byFullName.has(fullName)) index.byFullName.set(fullName, repository.id);
       }

@@ -60,7 +60,7 @@ export async function prepareStop(input: {
     return { action: "refuse", reason: permission.why, body: renderRefusal({ login: request.actor.login, reason: permission.why }) };
   }
 
-  const identity: BotIdentity = { botLogins: input.self.botLogins };
+  const identity: BotIdentity = { botLogins: input.self.botLogins, markerSigner: input.self.markerSigner };
   const { comments } = await listIssueComments(octokit, repo, request.thread.number, { limit: THREAD_COMMENT_SCAN_LIMIT });
   const open = listTrustedRunMarkers(asMarkerComments(comments), identity).filter(({ marker }) => marker.state !== "done");
   // Oldest first within a run: the first open comment is the run's own, the others wait behind it.

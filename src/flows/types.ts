@@ -8,6 +8,7 @@ import type { RunMetadata } from "../core/metadata.js";
 import type { BridgeSelf } from "../core/actors.js";
 import type { RunFacts, RunMode, RunPlan } from "../core/plan.js";
 import type { RunTrigger } from "../core/detect.js";
+import type { GitHubServer } from "../core/github-hosts.js";
 import type { PromptInput, PromptLimits } from "../core/prompt/context.js";
 import type { GitHubClient, RepoRef } from "../github/client.js";
 import type { ReactionTarget } from "../core/render/reactions.js";
@@ -37,11 +38,20 @@ export interface KnownRunLookup {
   activeRunInThread(repo: RepoRef, threadNumber: number): Awaitable<ActiveRun | null>;
   /** Whether the caller is still working on `runId`: true/false from its records, null when it cannot tell. */
   isRunInProgress(runId: number): Awaitable<boolean | null>;
-  /** The run that produced (or works on) this head branch, or null. */
-  runForBranch(repo: RepoRef, branch: string): Awaitable<{ runId: number; orgId: number } | null>;
+  /** The run that produced (or works on) this head branch of a pull request in `repo`, or null. */
+  runForBranch(repo: RepoRef, head: RecordedBranchHead): Awaitable<{ runId: number; orgId: number } | null>;
   /** CI fix attempts started for this pull request and the head commits they answered, or null. */
   checkAttempts(repo: RepoRef, prNumber: number, branch: string): Awaitable<{ attempts: number; headShas: string[] } | null>;
 }
+
+/** A pull request's head: the branch and the repository it lives in (`owner/name`; null when unknown, e.g. a deleted fork). */
+export interface BranchHead {
+  branch: string;
+  repoFullName: string | null;
+}
+
+/** A head whose repository is known: the only kind a branch → run record is kept or looked up for. */
+export type RecordedBranchHead = BranchHead & { repoFullName: string };
 
 /** For shells without records of their own (the Action): everything comes from markers and the service. */
 export const MARKERS_ONLY_LOOKUP: KnownRunLookup = {
@@ -62,10 +72,10 @@ export interface RunReader {
 }
 
 export interface ImageDownloadSettings {
-  /** The installation token (App) or `GITHUB_TOKEN` (Action), sent only to `tokenOrigins`; private repositories need it. */
+  /** The installation token (App) or `GITHUB_TOKEN` (Action), sent only to the server's own origin; private repositories need it. */
   token?: string | (() => Promise<string | undefined>);
-  /** Default github.com. */
-  tokenOrigins?: readonly string[];
+  /** The GitHub whose attachments are read and whose origin alone receives the token (default github.com). */
+  server?: GitHubServer;
   /** Default globalThis.fetch (tests point github.com at a fake). */
   fetch?: typeof fetch;
   /** Default MAX_IMAGE_ATTACHMENTS (4). */
@@ -172,7 +182,15 @@ export type PreparedRun =
       /** Null while the thread's run is still being created: the follow-up waits for whichever run that becomes. */
       runId: number | null;
       orgId: number;
+      /** Set (`follow_up: interrupt`) when the follow-up goes to the working agent at once; null: held until the run finishes. */
+      interrupt: FollowUpInterrupt | null;
     });
+
+/** A follow-up sent to a working agent: what its tracking comment quotes of it. */
+export interface FollowUpInterrupt {
+  /** The instruction's first line, sanitised like any prompt text and bounded. */
+  firstLine: string;
+}
 
 export type PreparedAction = PreparedRun["action"];
 export type PreparedStart = Extract<PreparedRun, { action: "create" | "resume" | "queue" }>;

@@ -4,12 +4,11 @@
  * only, and the token only ever goes to the origins it belongs to (never to a URL a commenter chose).
  */
 
+import { GITHUB_COM } from "../core/github-hosts.js";
 import { IMAGE_TYPES as IMAGE_CONTENT_TYPES, sniffImageType, toDataUri, type ImageType as ImageContentType } from "../core/image-types.js";
 
 export { IMAGE_CONTENT_TYPES, sniffImageType, type ImageContentType };
 
-/** Origins that receive the token by default: where GitHub serves private user attachments. */
-export const DEFAULT_TOKEN_ORIGINS = ["https://github.com"];
 const MAX_REDIRECTS = 5;
 
 export interface SkippedImage {
@@ -22,7 +21,7 @@ export interface ImageDownloadOptions {
   fetch?: typeof fetch;
   /** Sent as `Authorization: token …` to `tokenOrigins` only (private repositories need it). */
   token?: string;
-  /** Origins (scheme://host[:port]) that may receive the token; default github.com. */
+  /** Origins (scheme://host[:port]) that may receive the token; default github.com (the server's `tokenOrigins`, core/github-hosts.ts). */
   tokenOrigins?: readonly string[];
   /** At most this many images are returned. */
   maxCount: number;
@@ -42,7 +41,7 @@ export interface ImageDownloadOptions {
  */
 export async function downloadImagesAsDataUris(urls: readonly string[], options: ImageDownloadOptions): Promise<string[]> {
   const doFetch = options.fetch ?? globalThis.fetch;
-  const tokenOrigins = new Set((options.tokenOrigins ?? DEFAULT_TOKEN_ORIGINS).map(originOf).filter((o): o is string => o !== null));
+  const tokenOrigins = new Set((options.tokenOrigins ?? GITHUB_COM.tokenOrigins).map(originOf).filter((o): o is string => o !== null));
   const images: string[] = [];
   const seen = new Set<string>();
   const skip = (url: string, reason: string) => options.onSkip?.({ url, reason });

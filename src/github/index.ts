@@ -9,3 +9,4 @@ export * from "./checks.js";
 export * from "./attachments.js";
 export * from "./thread.js";
 export * from "./pacing.js";
+export * from "./deliveries.js";

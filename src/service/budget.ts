@@ -21,6 +21,15 @@ export const READ_PRIORITIES: readonly ReadPriority[] = ["report", "sweep", "sta
 /** Share of the shared window progress reads leave free, so a finished run or a sweep never waits a whole window behind them. */
 export const PROGRESS_RESERVE = 0.2;
 
+/** What one granted call took from the windows; given back when the service refused the call (a 429 is not counted there). */
+export interface BudgetSlot {
+  readonly kind: BudgetKind;
+  /** When it was taken (epoch ms, the budget's clock). */
+  readonly takenAt: number;
+  /** The take's name in a shared store (Redis); empty in one process. */
+  readonly member: string;
+}
+
 export interface AcquireOptions {
   signal?: AbortSignal;
   /** Epoch milliseconds after which waiting gives up with a DeadlineError. */
@@ -30,8 +39,10 @@ export interface AcquireOptions {
 }
 
 export interface RateBudget {
-  /** Waits, first come first served, until one call of `kind` fits every window it counts against. */
-  acquire(kind: BudgetKind, options?: AcquireOptions): Promise<void>;
+  /** Waits until one call of `kind` fits every window it counts against: reads by priority, then first come first served. */
+  acquire(kind: BudgetKind, options?: AcquireOptions): Promise<BudgetSlot>;
+  /** Frees a slot the service never counted (it answered 429): the windows hold only what the service saw. */
+  giveBack(slot: BudgetSlot): void;
   /** How many callers are waiting for `kind` right now ("queued, position N"). */
   waiting(kind: BudgetKind): number;
   /** After a 429: nobody gets budget of `kind` for `ms` (a `read` pause stops creates too: the shared window is full). */
@@ -78,6 +89,26 @@ export interface BudgetOptions {
    */
   marginMs?: number;
   now?: () => number;
+  /** Keeps the windows and pauses beyond this process (the embedded App's SQLite file), so a restart knows what was spent. */
+  ledger?: BudgetLedger;
+}
+
+export type WindowName = keyof BudgetWindows;
+
+/**
+ * Where an in-process budget writes its takes and pauses so that the next process reads them back.
+ * Synchronous on purpose: a take is on disk before its request leaves, so a kill -9 cannot lose it.
+ */
+export interface BudgetLedger {
+  /** The takes recorded in `window` after `since` (epoch ms), oldest first. */
+  takes(window: WindowName, since: number): number[];
+  /** Records one take at `at` in each of `windows`, dropping takes at or before `forgetBefore` (out of every window). */
+  recordTake(windows: readonly WindowName[], at: number, forgetBefore: number): void;
+  /** Removes one take at `at` from each of `windows`. */
+  forgetTake(windows: readonly WindowName[], at: number): void;
+  /** The end of the pause of `kind` (epoch ms; 0 when none). */
+  pausedUntil(kind: BudgetKind): number;
+  setPause(kind: BudgetKind, until: number): void;
 }
 
 export function defaultWindows(timeScale = 1): BudgetWindows {
@@ -110,7 +141,7 @@ function defaultMargin(windows: BudgetWindows): number {
 interface Waiter {
   kind: BudgetKind;
   rank: number;
-  resolve: () => void;
+  resolve: (slot: BudgetSlot) => void;
   reject: (error: Error) => void;
   cleanup: () => void;
 }
@@ -124,9 +155,10 @@ abstract class QueuedBudget implements RateBudget {
   private timer: NodeJS.Timeout | undefined;
   private pumping = false;
 
-  /** `progress`: the take must leave PROGRESS_RESERVE of the shared window free. */
-  protected abstract tryTake(kind: BudgetKind, progress: boolean): Promise<number> | number;
+  /** The slot taken, or how many ms to wait (nothing taken). `progress`: the take must leave PROGRESS_RESERVE of the shared window free. */
+  protected abstract tryTake(kind: BudgetKind, progress: boolean): Promise<BudgetSlot | number> | BudgetSlot | number;
   abstract pause(kind: BudgetKind, ms: number): void;
+  abstract giveBack(slot: BudgetSlot): void;
   abstract usage(): Promise<BudgetUsage>;
 
   waiting(kind: BudgetKind): number {
@@ -142,12 +174,12 @@ abstract class QueuedBudget implements RateBudget {
     return 0;
   }
 
-  acquire(kind: BudgetKind, options: AcquireOptions = {}): Promise<void> {
+  acquire(kind: BudgetKind, options: AcquireOptions = {}): Promise<BudgetSlot> {
     const { signal, deadline } = options;
     const rank = kind === "read" ? READ_PRIORITIES.indexOf(options.priority ?? "status") : 0;
     if (signal?.aborted) return Promise.reject(abortedError(kind, signal));
     if (deadline !== undefined && Date.now() >= deadline) return Promise.reject(deadlineError(kind));
-    return new Promise<void>((resolve, reject) => {
+    return new Promise<BudgetSlot>((resolve, reject) => {
       let deadlineTimer: NodeJS.Timeout | undefined;
       const onAbort = () => this.drop(waiter, abortedError(kind, signal));
       const waiter: Waiter = {
@@ -199,9 +231,9 @@ abstract class QueuedBudget implements RateBudget {
         for (const kind of ["create", "read"] as const) {
           const head = this.queues[kind][0];
           if (!head) continue;
-          let wait: number;
+          let taken: BudgetSlot | number;
           try {
-            wait = await this.tryTake(kind, head.rank === PROGRESS_RANK);
+            taken = await this.tryTake(kind, head.rank === PROGRESS_RANK);
           } catch (error) {
             // A broken shared store must not strand callers: fail them with the store's error.
             this.queues[kind].shift();
@@ -212,18 +244,19 @@ abstract class QueuedBudget implements RateBudget {
           }
           const at = this.queues[kind].indexOf(head);
           if (at < 0) {
-            // The head was aborted while we asked; the slot we took is simply left unused.
+            // The head was aborted while we asked: nobody will send with the slot we took.
+            if (typeof taken !== "number") this.giveBack(taken);
             served = true;
             continue;
           }
-          if (wait <= 0) {
+          if (typeof taken !== "number") {
             // A waiter of higher priority may have come in front meanwhile: the slot is still this one's.
             this.queues[kind].splice(at, 1);
             head.cleanup();
-            head.resolve();
+            head.resolve(taken);
             served = true;
           } else {
-            nextWake = Math.min(nextWake, wait);
+            nextWake = Math.min(nextWake, taken);
             // A waiter of higher priority came in front while we asked: it gets its own try at once.
             if (this.queues[kind][0] !== head) served = true;
           }
@@ -256,12 +289,16 @@ function deadlineError(kind: BudgetKind): DeadlineError {
   );
 }
 
-/** Budgets for one process. Several replicas sharing a token need `createRedisBudget`. */
+/**
+ * Budgets for one process, optionally kept in a ledger that outlives it (the embedded App's SQLite
+ * file). Several replicas sharing a token need `createRedisBudget`.
+ */
 class InProcessBudget extends QueuedBudget {
   private readonly shared: SlidingWindowLog;
   private readonly create: SlidingWindowLog;
   private readonly margin: number;
   private readonly now: () => number;
+  private readonly ledger: BudgetLedger | undefined;
   private readonly pausedUntil: Record<BudgetKind, number> = { create: 0, read: 0 };
 
   constructor(options: BudgetOptions) {
@@ -271,6 +308,18 @@ class InProcessBudget extends QueuedBudget {
     this.shared = new SlidingWindowLog(windows.shared.points, windows.shared.durationMs + this.margin);
     this.create = new SlidingWindowLog(windows.create.points, windows.create.durationMs + this.margin);
     this.now = options.now ?? Date.now;
+    this.ledger = options.ledger;
+    if (this.ledger) {
+      // What a predecessor spent still counts at the service: start from its takes and pauses.
+      const now = this.now();
+      for (const at of this.ledger.takes("shared", now - this.shared.windowMs)) this.shared.record(at);
+      for (const at of this.ledger.takes("create", now - this.create.windowMs)) this.create.record(at);
+      for (const kind of ["create", "read"] as const) this.pausedUntil[kind] = this.ledger.pausedUntil(kind);
+    }
+  }
+
+  private windowsOf(kind: BudgetKind): WindowName[] {
+    return kind === "create" ? ["shared", "create"] : ["shared"];
   }
 
   protected override peekWait(kind: BudgetKind, progress = false): number {
@@ -280,13 +329,21 @@ class InProcessBudget extends QueuedBudget {
     return Math.max(paused, shared, kind === "create" ? this.create.delayUntilFree(now) : 0);
   }
 
-  protected tryTake(kind: BudgetKind, progress: boolean): number {
+  protected tryTake(kind: BudgetKind, progress: boolean): BudgetSlot | number {
     const now = this.now();
     const wait = this.peekWait(kind, progress);
     if (wait > 0) return wait;
+    this.ledger?.recordTake(this.windowsOf(kind), now, now - Math.max(this.shared.windowMs, this.create.windowMs));
     this.shared.record(now);
     if (kind === "create") this.create.record(now);
-    return 0;
+    return { kind, takenAt: now, member: "" };
+  }
+
+  giveBack(slot: BudgetSlot): void {
+    this.shared.forget(slot.takenAt);
+    if (slot.kind === "create") this.create.forget(slot.takenAt);
+    this.ledger?.forgetTake(this.windowsOf(slot.kind), slot.takenAt);
+    void this.pump();
   }
 
   async usage(): Promise<BudgetUsage> {
@@ -298,7 +355,10 @@ class InProcessBudget extends QueuedBudget {
   }
 
   pause(kind: BudgetKind, ms: number): void {
-    this.pausedUntil[kind] = Math.max(this.pausedUntil[kind], this.now() + ms);
+    const until = this.now() + ms;
+    if (until <= this.pausedUntil[kind]) return;
+    this.pausedUntil[kind] = until;
+    this.ledger?.setPause(kind, until);
     void this.pump();
   }
 }
@@ -334,7 +394,7 @@ class RedisBudget extends QueuedBudget {
    * against the shared window, a create also against the creation window; a read pause holds
    * back creates too (the shared window is full).
    */
-  protected async tryTake(kind: BudgetKind, progress: boolean): Promise<number> {
+  protected async tryTake(kind: BudgetKind, progress: boolean): Promise<BudgetSlot | number> {
     const p = this.prefix;
     const sharedPoints = progress ? progressPoints(this.windows.shared.points) : this.windows.shared.points;
     const windows: RedisWindow[] = [{ key: `${p}:shared`, points: sharedPoints, durationMs: this.windows.shared.durationMs + this.margin }];
@@ -343,7 +403,16 @@ class RedisBudget extends QueuedBudget {
       windows.push({ key: `${p}:create`, points: this.windows.create.points, durationMs: this.windows.create.durationMs + this.margin });
       pauses.push(`${p}:pause:create`);
     }
-    return takeFromRedisWindows(this.redis, windows, pauses, `${this.instance}:${++this.counter}`);
+    const member = `${this.instance}:${++this.counter}`;
+    const wait = await takeFromRedisWindows(this.redis, windows, pauses, member);
+    return wait > 0 ? wait : { kind, takenAt: Date.now(), member };
+  }
+
+  giveBack(slot: BudgetSlot): void {
+    const keys = slot.kind === "create" ? [`${this.prefix}:shared`, `${this.prefix}:create`] : [`${this.prefix}:shared`];
+    void Promise.all(keys.map((key) => this.redis.zrem(key, slot.member)))
+      .then(() => this.pump())
+      .catch(() => undefined);
   }
 
   async usage(): Promise<BudgetUsage> {
@@ -363,9 +432,10 @@ class RedisBudget extends QueuedBudget {
   }
 }
 
-/** What a Redis budget asks of its client (an ioredis `Redis` has it): the shared windows' script and, for `usage()`, ZCOUNT. */
+/** What a Redis budget asks of its client (an ioredis `Redis` has it): the shared windows' script, ZCOUNT for `usage()`, ZREM to give a slot back. */
 export interface RedisBudgetClient extends RedisEval {
   zcount(key: string, min: number | string, max: number | string): Promise<number>;
+  zrem(key: string, ...members: string[]): Promise<number>;
 }
 
 /** Budgets shared by every replica that uses the same Redis and key prefix (one prefix per API token). */

@@ -7,6 +7,7 @@
 import type { RateBudget } from "./budget.js";
 import { resolveClientOptions, type AgentRunClientOptions, type CallOptions, type ServiceLogger } from "./client-options.js";
 import { logEntriesFrom, LogsPathInUse } from "./logs.js";
+import { InterruptSupport } from "./interrupts.js";
 import { OptionalEndpoints, type OptionalEndpoint, type OptionalListing } from "./optional-endpoints.js";
 import { classifyRunStatus } from "./status.js";
 import { ServiceTransport } from "./transport.js";
@@ -47,6 +48,8 @@ export class AgentRunClient {
   private readonly logsPathInUse: LogsPathInUse;
   private readonly optionalEndpoints: OptionalEndpoints;
   private readonly reportedStatuses = new Set<string>();
+  /** Whether this deployment takes a follow-up while the run works (detected on first refusal, remembered a while). */
+  readonly interrupts: InterruptSupport;
 
   constructor(options: AgentRunClientOptions) {
     const settings = resolveClientOptions(options);
@@ -57,6 +60,7 @@ export class AgentRunClient {
     this.logger = settings.logger;
     this.logsPathInUse = new LogsPathInUse(settings.logsPath, settings.logger);
     this.optionalEndpoints = new OptionalEndpoints(settings.logger);
+    this.interrupts = new InterruptSupport(settings.logger);
   }
 
   /** Which logs path this client uses now: `spec`, `alpha`, or undefined while not yet detected. */
@@ -92,6 +96,19 @@ export class AgentRunClient {
     const body = validate(ResumeRunRequestSchema, { agent_run_id: runId, prompt }, "resume request");
     const data = await this.transport.send("POST", API_PATHS.resumeRun(this.orgId), { ...options, body, kind: "read", idempotent: false });
     return this.noteStatus(parse(AgentRunSchema, data, "resume response"));
+  }
+
+  /**
+   * Sends a follow-up to a run that is still working (`follow_up: interrupt`): a resume while it runs.
+   * Throws InterruptRefusedError when the service will not take one (remembered: see `interrupts`);
+   * like any resume it is never repeated blindly after a timeout or a dropped connection.
+   */
+  async interruptRun(runId: number, prompt: string, options: CallOptions = {}): Promise<AgentRun> {
+    try {
+      return await this.resumeRun(runId, prompt, options);
+    } catch (error) {
+      throw this.interrupts.judge(error, runId);
+    }
   }
 
   /**

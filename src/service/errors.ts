@@ -106,6 +106,8 @@ export class NetworkError extends AgentRunError {
   }
 }
 export class TimeoutError extends namedFailure("TimeoutError") {}
+/** A resume of a run that is still working, refused by the service (see interrupts.ts): nothing reached the agent. */
+export class InterruptRefusedError extends namedFailure("InterruptRefusedError") {}
 /** A wait (for a run, or for rate budget) passed its deadline or was aborted. */
 export class DeadlineError extends namedFailure("DeadlineError") {}
 

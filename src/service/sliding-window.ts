@@ -30,8 +30,17 @@ export class SlidingWindowLog {
     return Math.max(0, oldest + this.windowMs - now);
   }
 
-  record(now: number): void {
-    this.stamps.push(now);
+  /** Records an event; times may come out of order (a predecessor's, read back at start). */
+  record(at: number): void {
+    let index = this.stamps.length;
+    while (index > 0 && this.stamps[index - 1]! > at) index--;
+    this.stamps.splice(index, 0, at);
+  }
+
+  /** Removes one event recorded at `at` (an event that did not happen after all); nothing if there is none. */
+  forget(at: number): void {
+    const index = this.stamps.lastIndexOf(at);
+    if (index >= 0) this.stamps.splice(index, 1);
   }
 
   /** Events counted in the window ending at `now`. */

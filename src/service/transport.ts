@@ -5,7 +5,7 @@
  * 5xx, a network failure or a timeout, creates and resumes only when the service certainly did not act.
  */
 import pRetry from "p-retry";
-import { defaultWindows, type BudgetKind } from "./budget.js";
+import { defaultWindows, type BudgetKind, type BudgetSlot } from "./budget.js";
 import type { CallOptions, ClientSettings } from "./client-options.js";
 import {
   AgentRunError,
@@ -29,8 +29,22 @@ export interface SendOptions extends CallOptions {
   idempotent: boolean;
 }
 
-/** Without Retry-After, an unexplained 429 is waited out for the documented window. */
 const DEFAULT_CALL_DEADLINE_MS = 10 * 60_000;
+
+/** The shortest pause after a 429 without Retry-After, in real seconds (scaled with the windows). */
+const RATE_LIMIT_BACKOFF_FLOOR_MS = 2_000;
+
+/**
+ * The pause after the `refusals`-th 429 in a row of one call when the service gave no Retry-After:
+ * a random time from a couple of seconds up to a ceiling that doubles with each refusal and stops at
+ * the window. A full window would waste most of it (the oldest request usually leaves it sooner),
+ * and the jitter keeps callers refused together from coming back together.
+ */
+export function rateLimitBackoffMs(refusals: number, windowMs: number, timeScale: number, random: () => number = Math.random): number {
+  const floor = Math.min(windowMs, RATE_LIMIT_BACKOFF_FLOOR_MS * timeScale);
+  const ceiling = Math.min(windowMs, floor * 2 ** Math.max(1, refusals));
+  return Math.round(floor + random() * (ceiling - floor));
+}
 
 /** Connection-level failures that happen before a request can reach the service. */
 const NOT_SENT_CODES = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "UND_ERR_CONNECT_TIMEOUT", "EHOSTUNREACH", "ENETUNREACH"]);
@@ -67,8 +81,11 @@ export class ServiceTransport {
     const deadline = options.deadline ?? Date.now() + DEFAULT_CALL_DEADLINE_MS;
     const url = serviceUrl(this.settings.baseUrl, path, options.query);
 
+    let refusals = 0;
+    let slot: BudgetSlot | null = null;
     const attempt = async (): Promise<unknown> => {
-      await budget.acquire(options.kind, { signal: options.signal, deadline, priority: options.priority });
+      slot = null;
+      slot = await budget.acquire(options.kind, { signal: options.signal, deadline, priority: options.priority });
       await options.beforeSend?.();
       return this.sendOnce(method, path, url, options);
     };
@@ -83,12 +100,19 @@ export class ServiceTransport {
       signal: options.signal,
       onFailedAttempt: async ({ error }) => {
         if (error instanceof RateLimitError) {
-          // Honour Retry-After; without it, wait out the documented window. Shared through the budget.
+          // Honour Retry-After; without it, back off with jitter (rateLimitBackoffMs). Shared through the budget.
+          refusals++;
           const windows = defaultWindows(timeScale);
           const windowMs = options.kind === "create" ? windows.create.durationMs : windows.shared.durationMs;
-          const waitMs = error.retryAfterSeconds !== undefined ? error.retryAfterSeconds * 1000 : windowMs;
-          if (Date.now() + waitMs > deadline) throw error;
-          budget.pause(options.kind === "create" ? "create" : "read", waitMs);
+          const waitMs =
+            error.retryAfterSeconds !== undefined ? error.retryAfterSeconds * 1000 : rateLimitBackoffMs(refusals, windowMs, timeScale);
+          const withinDeadline = Date.now() + waitMs <= deadline;
+          if (withinDeadline) budget.pause(options.kind === "create" ? "create" : "read", waitMs);
+          // The service did not count a call it refused: neither do we. Given back after the pause, so
+          // that the freed slot does not send the next caller straight into the same full window.
+          if (slot) budget.giveBack(slot);
+          slot = null;
+          if (!withinDeadline) throw error;
         }
       },
       // A 429 is the service pacing us, not a failure: it does not use up a retry (the deadline bounds it).

@@ -4,9 +4,12 @@
  * the GITHUB_OUTPUT / GITHUB_STEP_SUMMARY files the step writes to. Two ways to run it:
  *
  * - `runActionInProcess`: runner.ts's `runAction()` in the test's process (fast; @actions/core writes to the
- *   files named by process.env, so those two variables are set there too);
+ *   files named by process.env, so those variables (and GITHUB_STATE) are set there too);
  * - `runBundledAction`: the committed `dist/index.js` in a child process under a given Node binary.
  */
+import { createMarkerSigner } from "../../src/action/marker-signer.js";
+import { signMarkers } from "../../src/core/markers/signature.js";
+import { DEFAULT_TOKEN } from "../../src/emulator/options.js";
 import { execFile } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
@@ -78,6 +81,10 @@ export interface StepSpec {
   /** `with:` values, by input name; the runner adds action.yml's defaults for the rest. */
   inputs: Record<string, string>;
   githubApiUrl: string;
+  /** GITHUB_GRAPHQL_URL (default `{githubApiUrl}/graphql`, github.com's layout). */
+  githubGraphqlUrl?: string;
+  /** GITHUB_SERVER_URL (default https://github.com). */
+  githubServerUrl?: string;
   files: RunnerFiles;
   repository?: string;
   /** More variables (e.g. AGENT_RUN_POLL_INTERVAL). */
@@ -99,8 +106,8 @@ export function stepEnv(spec: StepSpec): Record<string, string> {
     GITHUB_ENV: join(spec.files.dir, "env"),
     GITHUB_PATH: join(spec.files.dir, "path"),
     GITHUB_API_URL: spec.githubApiUrl,
-    GITHUB_GRAPHQL_URL: `${spec.githubApiUrl}/graphql`,
-    GITHUB_SERVER_URL: "https://github.com",
+    GITHUB_GRAPHQL_URL: spec.githubGraphqlUrl ?? `${spec.githubApiUrl}/graphql`,
+    GITHUB_SERVER_URL: spec.githubServerUrl ?? "https://github.com",
     GITHUB_REPOSITORY: repository,
     GITHUB_REPOSITORY_OWNER: repository.split("/")[0]!,
     GITHUB_RUN_ID: WORKFLOW_RUN_ID,
@@ -348,8 +355,13 @@ export interface ActionHarness {
    * start's GitHub reads first (`headStart` replaces them: null for none, or reads sent otherwise).
    */
   step(
-    spec: Omit<StepSpec, "githubApiUrl" | "files"> & { files?: RunnerFiles; headStart?: (env: Env) => HeadStart | null },
+    spec: Omit<StepSpec, "githubApiUrl" | "githubGraphqlUrl" | "githubServerUrl" | "files"> & {
+      files?: RunnerFiles;
+      headStart?: (env: Env) => HeadStart | null;
+    },
   ): Promise<InProcessStep>;
+  /** The runner's GitHub variables for this harness's fake (an Enterprise Server's when the harness is `enterprise`). */
+  githubUrls: Pick<StepSpec, "githubApiUrl" | "githubGraphqlUrl" | "githubServerUrl">;
   close(): Promise<void>;
 }
 
@@ -417,21 +429,32 @@ export async function startViewerFront(targetUrl: string, viewerLogin: string): 
 }
 
 export async function startActionHarness(
-  options: { seed?: FakeGitHubSeed; config?: string; emulator?: EmulatorOptions; viewerLogin?: string } = {},
+  options: {
+    seed?: FakeGitHubSeed;
+    config?: string;
+    emulator?: EmulatorOptions;
+    viewerLogin?: string;
+    /** The fake lays GitHub out as an Enterprise Server does, and the steps' variables say so (as a GHES runner sets them). */
+    enterprise?: boolean;
+  } = {},
 ): Promise<ActionHarness> {
   const emulator = await startEmulator({ timeScale: SCALE, ...options.emulator });
   const service = await startServiceRecorder(emulator.url);
   const seed = options.seed ?? actionSeed();
   if (options.config !== undefined) seed.files = [...(seed.files ?? []), { path: ".github/agent-run.yml", content: options.config }];
-  const github = await startFakeGitHub({ seed });
+  const github = await startFakeGitHub({ seed, enterprise: options.enterprise ?? false });
   const front = options.viewerLogin ? await startViewerFront(github.url, options.viewerLogin) : null;
   const apiUrl = front?.url ?? github.url;
+  const githubUrls = github.enterprise
+    ? { githubApiUrl: apiUrl, githubGraphqlUrl: github.graphqlUrl, githubServerUrl: github.webUrl }
+    : { githubApiUrl: apiUrl };
   const serviceInputs = { "api-url": service.url, "api-token": emulator.token, "org-id": String(emulator.orgId) };
   return {
     github,
     emulator,
     service,
     serviceInputs,
+    githubUrls,
     humanComment(thread, body, login = "maintainer") {
       // The fake numbers it, as GitHub does: ids grow with time across everyone's comments.
       github.seed({ issueComments: [{ issue_number: thread.number, body, user: login }] });
@@ -443,14 +466,15 @@ export async function startActionHarness(
       const env = stepEnv({
         ...spec,
         inputs: { ...serviceInputs, ...spec.inputs },
-        githubApiUrl: apiUrl,
+        ...githubUrls,
         files,
         extra: { AGENT_RUN_POLL_INTERVAL: TEST_POLL_INTERVAL, ...spec.extra },
       });
       writeFileSync(sharedSummary, "");
-      const saved = { output: process.env.GITHUB_OUTPUT, summary: process.env.GITHUB_STEP_SUMMARY };
+      const saved = { output: process.env.GITHUB_OUTPUT, summary: process.env.GITHUB_STEP_SUMMARY, state: process.env.GITHUB_STATE };
       process.env.GITHUB_OUTPUT = files.outputPath;
       process.env.GITHUB_STEP_SUMMARY = sharedSummary;
+      process.env.GITHUB_STATE = env.GITHUB_STATE;
       try {
         const stepEnvironment = { ...env, GITHUB_STEP_SUMMARY: sharedSummary };
         const headStart = (spec.headStart ?? startHeadStart)(stepEnvironment);
@@ -461,10 +485,19 @@ export async function startActionHarness(
         process.exitCode = undefined;
         restoreEnv("GITHUB_OUTPUT", saved.output);
         restoreEnv("GITHUB_STEP_SUMMARY", saved.summary);
+        restoreEnv("GITHUB_STATE", saved.state);
       }
     },
     async close() {
       await Promise.all([github.close(), service.close(), emulator.close(), front?.close()]);
     },
   };
+}
+
+/**
+ * A body as an earlier step of the Action wrote it: its marker signed with the key derived from the
+ * service token (every harness emulator uses its default token), as the Action signs every marker.
+ */
+export function signedByAction(body: string, apiToken = DEFAULT_TOKEN): string {
+  return signMarkers(body, createMarkerSigner(apiToken));
 }

@@ -8,11 +8,13 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ProbotOctokit } from "probot";
-import { startApp, type AppHandle } from "../../src/app/main.js";
+import { startApp, type AppHandle, type StartAppOptions } from "../../src/app/main.js";
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from "../../src/emulator/index.js";
 import { startFakeGitHub, type FakeGitHub, type FakeGitHubSeed, type FakeIssueComment } from "./fake-github/index.js";
 import { FULL_NAME, OWNER, REPO, REPO_ID, issueCommentPayload, type ThreadSpec } from "./app-payloads.js";
 import { startServiceRecorder, type ServiceRecorder } from "./service-recorder.js";
+import { TEST_REDIS_URL } from "./redis.js";
+import { freePort } from "./app-process.js";
 
 /** Emulated time runs 500× faster: the default 20 s run lasts 40 ms; the engine and budgets scale alike. */
 export const SCALE = 0.002;
@@ -66,16 +68,28 @@ export interface HarnessOptions {
   config?: string;
   emulator?: EmulatorOptions;
   env?: Record<string, string>;
-  /** Which backend the App runs on: the embedded SQLite (default) or Redis at 127.0.0.1:6379 under a key prefix of its own. */
+  /** Which backend the App runs on: the embedded SQLite (default) or the test Redis (helpers/redis.ts) under a key prefix of its own. */
   backend?: AppBackendKind;
   /** GitHub write pacing's own time scale (default: the service's). */
   githubPacingTimeScale?: number;
+  /**
+   * The fake lays GitHub out as an Enterprise Server does, and the App finds it as an operator would
+   * point it there: GHE_HOST and GHE_PROTOCOL, no base URL of the test's own, attachments fetched as is.
+   */
+  enterprise?: boolean;
+  /** Shorter bounds on slow requests than the App's own. */
+  httpTimeouts?: StartAppOptions["httpTimeouts"];
+  /**
+   * Runs before the App starts, with the fake GitHub already delivering to the App's future
+   * webhook URL (nothing listens there yet, so every delivery fails as it does while an App is down).
+   */
+  whileAppIsDown?: (world: { github: FakeGitHub; emulator: RunningEmulator }) => Promise<void>;
 }
 
 export type AppBackendKind = "embedded" | "redis";
 /** Both backends, for behaviour suites that must hold on each. */
 export const APP_BACKENDS: readonly AppBackendKind[] = ["embedded", "redis"];
-export const TEST_REDIS_URL = "redis://127.0.0.1:6379";
+export { TEST_REDIS_URL };
 
 /** The environment that puts an App on Redis under its own namespace; the namespace is deleted by `dropRedisKeys`. */
 export function redisBackendEnv(): Record<string, string> {
@@ -161,6 +175,8 @@ export function appEnv(
     DATA_DIR: dataDir,
     AGENT_RUN_TIME_SCALE: String(SCALE),
     LOG_LEVEL: process.env.APP_TEST_LOG_LEVEL ?? "fatal",
+    // Off unless a test turns it on: a sweep on start is a GitHub call in the background, and many tests assert exact request logs.
+    DELIVERY_RECOVERY_INTERVAL: "0",
     ...extra,
   };
 }
@@ -176,21 +192,38 @@ function attachmentFetch(github: FakeGitHub): typeof fetch {
 export async function startAppHarness(options: HarnessOptions = {}): Promise<AppHarness> {
   const seed = options.seed ?? baseSeed();
   if (options.config !== undefined) seed.files = [...(seed.files ?? []), { path: ".github/agent-run.yml", content: options.config }];
-  const github = await startFakeGitHub({ seed });
+  const enterprise = options.enterprise ?? false;
+  const github = await startFakeGitHub({ seed, enterprise });
   const emulator = await startEmulator({ timeScale: SCALE, ...options.emulator });
   const service = await startServiceRecorder(emulator.url);
   const dataDir = mkdtempSync(join(tmpdir(), "arb-app-"));
   const backend = options.backend ?? (process.env.APP_TEST_BACKEND as AppBackendKind | undefined) ?? "embedded";
   const backendEnv: Record<string, string> = backend === "redis" ? redisBackendEnv() : {};
+  const secret = options.env?.WEBHOOK_SECRET ?? WEBHOOK_SECRET;
+  const portEnv: Record<string, string> = {};
+  if (options.whileAppIsDown) {
+    const port = await freePort();
+    portEnv.PORT = String(port);
+    github.setWebhookTarget({ url: `http://127.0.0.1:${port}/api/github/webhooks`, secret });
+    await options.whileAppIsDown({ github, emulator });
+  }
+  const gheEnv: Record<string, string> = enterprise ? { GHE_HOST: new URL(github.webUrl).host, GHE_PROTOCOL: "http" } : {};
   const app = await startApp(
-    appEnv({ url: service.url, token: emulator.token, orgId: emulator.orgId }, dataDir, { ...backendEnv, ...options.env }),
+    appEnv({ url: service.url, token: emulator.token, orgId: emulator.orgId }, dataDir, {
+      ...backendEnv,
+      ...gheEnv,
+      ...portEnv,
+      ...options.env,
+    }),
     {
-      githubBaseUrl: github.url,
+      ...(enterprise ? {} : { githubBaseUrl: github.url, imageFetch: attachmentFetch(github) }),
       Octokit: TestOctokit,
-      imageFetch: attachmentFetch(github),
       ...(options.githubPacingTimeScale !== undefined ? { githubPacingTimeScale: options.githubPacingTimeScale } : {}),
+      ...(options.httpTimeouts ? { httpTimeouts: options.httpTimeouts } : {}),
     },
   );
+  // GitHub delivers to the App from now on (`github.sendWebhook`, redeliveries).
+  github.setWebhookTarget({ url: app.webhookUrl, secret });
 
   return {
     app,
@@ -204,7 +237,8 @@ export async function startAppHarness(options: HarnessOptions = {}): Promise<App
     humanComment(thread, body, login = "maintainer") {
       github.seed({ issueComments: [{ issue_number: thread.number, body, user: login }] });
       const stored = github.state.issueComments.at(-1)!;
-      return { id: stored.id, payload: issueCommentPayload({ thread, comment: { id: stored.id, body, login } }) };
+      const comment = { id: stored.id, body, login, createdAt: stored.created_at, updatedAt: stored.updated_at };
+      return { id: stored.id, payload: issueCommentPayload({ thread, comment }) };
     },
     botComments: (issueNumber) => github.commentsOn(FULL_NAME, issueNumber).filter((c) => c.user.login === BOT_LOGIN),
     idle: () => app.idle(),

@@ -1,7 +1,8 @@
 /**
  * Real webhook payloads from `@octokit/webhooks-examples`, adapted to the repository the app tests
  * seed into the fake GitHub: the repository, installation, thread, comment and user fields are
- * replaced; everything else stays as GitHub sent it.
+ * replaced, and the trigger's times are now (a delivery follows its trigger within seconds, and the
+ * App ignores triggers older than its replay window); everything else stays as GitHub sent it.
  */
 import { createRequire } from "node:module";
 import type { WebhookDefinition } from "@octokit/webhooks-examples";
@@ -47,8 +48,20 @@ function adapt<T extends object>(payload: T): T {
     owner: { ...(repository.owner as Json), login: OWNER, type: "Organization" },
   };
   p.installation = { id: INSTALLATION_ID, node_id: "MDIzOkludGVncmF0aW9uSW5zdGFsbGF0aW9uMjAwMg==" };
+  const now = new Date().toISOString();
+  for (const part of ["comment", "review", "issue", "pull_request", "check_suite", "workflow_run"]) {
+    const object = p[part] as Json | undefined;
+    if (!object || typeof object !== "object") continue;
+    for (const stamp of ["created_at", "updated_at", "submitted_at"]) if (stamp in object) object[stamp] = now;
+  }
   return payload;
 }
+
+/**
+ * A payload is sent when its event happens: its times are now, to the second as GitHub writes them,
+ * so that comments the fake holds from before the event are not "written after the trigger".
+ */
+export const eventTime = (at: Date = new Date()) => `${at.toISOString().slice(0, 19)}Z`;
 
 export interface ThreadSpec {
   number: number;
@@ -61,7 +74,7 @@ export interface ThreadSpec {
 
 export function issueCommentPayload(input: {
   thread: ThreadSpec;
-  comment: { id: number; body: string; login: string };
+  comment: { id: number; body: string; login: string; createdAt?: string; updatedAt?: string };
   action?: "created" | "edited" | "deleted";
 }): WebhookEventMap["issue_comment"] {
   const action = input.action ?? "created";
@@ -75,6 +88,7 @@ export function issueCommentPayload(input: {
     body: input.thread.body ?? "",
     html_url: url,
     state: "open",
+    updated_at: input.comment.updatedAt ?? input.comment.createdAt ?? eventTime(),
     user: user(p.issue.user, "octocat"),
     pull_request: input.thread.pullRequest
       ? { url: `https://api.github.com/repos/${FULL_NAME}/pulls/${input.thread.number}`, html_url: url }
@@ -94,6 +108,8 @@ export function issueCommentPayload(input: {
     id: input.comment.id,
     body: input.comment.body,
     html_url: `${url}#issuecomment-${input.comment.id}`,
+    created_at: input.comment.createdAt ?? eventTime(),
+    updated_at: input.comment.updatedAt ?? input.comment.createdAt ?? eventTime(),
     user: user(p.comment.user, input.comment.login),
     performed_via_github_app: null,
   };
@@ -110,6 +126,7 @@ export function issuesLabeledPayload(input: { thread: ThreadSpec; label: string;
     title: input.thread.title ?? `Issue #${input.thread.number}`,
     body: input.thread.body ?? "",
     html_url: `${HTML}/issues/${input.thread.number}`,
+    updated_at: eventTime(),
     user: user(p.issue.user, "octocat"),
   };
   delete p.issue.pull_request;
@@ -125,10 +142,23 @@ export interface PullSpec {
   baseRef?: string;
   title?: string;
   body?: string;
+  /** The head lives in a fork (`owner/name`), as GitHub sends it: another repository id, `fork: true`. */
+  headRepoFullName?: string;
 }
 
 function pullRequest(template: Json, pr: PullSpec): Json {
   const repo = { id: REPO_ID, name: REPO, full_name: FULL_NAME, html_url: HTML, owner: { login: OWNER } };
+  const [forkOwner = "", forkName = ""] = pr.headRepoFullName?.split("/") ?? [];
+  const headRepo = pr.headRepoFullName
+    ? {
+        id: REPO_ID + 1,
+        name: forkName,
+        full_name: pr.headRepoFullName,
+        html_url: `https://github.com/${pr.headRepoFullName}`,
+        owner: { login: forkOwner },
+        fork: true,
+      }
+    : repo;
   return {
     ...template,
     number: pr.number,
@@ -137,7 +167,12 @@ function pullRequest(template: Json, pr: PullSpec): Json {
     html_url: `${HTML}/pull/${pr.number}`,
     state: "open",
     draft: false,
-    head: { ...(template.head as Json), ref: pr.headRef, sha: pr.headSha, repo: { ...((template.head as Json).repo as Json), ...repo } },
+    head: {
+      ...(template.head as Json),
+      ref: pr.headRef,
+      sha: pr.headSha,
+      repo: { ...((template.head as Json).repo as Json), ...headRepo },
+    },
     base: { ...(template.base as Json), ref: pr.baseRef ?? "main", repo: { ...((template.base as Json).repo as Json), ...repo } },
   };
 }
@@ -156,6 +191,7 @@ export function reviewSubmittedPayload(input: {
     state: input.review.state,
     html_url: `${HTML}/pull/${input.pr.number}#pullrequestreview-${input.review.id}`,
     commit_id: input.pr.headSha,
+    submitted_at: eventTime(),
     user: user(p.review.user, input.review.login),
   };
   p.sender = user(p.sender, input.review.login);
@@ -182,6 +218,8 @@ export function reviewCommentPayload(input: {
     in_reply_to_id: undefined,
     commit_id: input.pr.headSha,
     html_url: `${HTML}/pull/${input.pr.number}#discussion_r${input.comment.id}`,
+    created_at: eventTime(),
+    updated_at: eventTime(),
     user: user(p.comment.user, input.comment.login),
   };
   delete p.comment.in_reply_to_id;

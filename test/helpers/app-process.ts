@@ -144,7 +144,9 @@ async function readBody(req: IncomingMessage): Promise<Buffer> {
 /**
  * A load balancer in front of the replicas (or a pass-through to one service): each request goes to
  * the next live target, round robin, with its raw body and headers untouched (a webhook signature
- * covers the exact bytes). A target that cannot be reached is answered 502, as a proxy would.
+ * covers the exact bytes). A target that refuses the connection (not listening yet, or gone) never
+ * saw the request, so it goes to the next one, as nginx's `proxy_next_upstream error` does; when
+ * every target refuses, or one fails after taking the request, the answer is 502, as a proxy's would be.
  */
 export async function startHttpProxy(targets: readonly string[], options: HttpProxyOptions = {}): Promise<HttpProxy> {
   const forwarded = targets.map(() => 0);
@@ -165,21 +167,30 @@ export async function startHttpProxy(targets: readonly string[], options: HttpPr
     void (async () => {
       const body = await readBody(req);
       await options.beforeForward?.({ method: req.method ?? "GET", path: (req.url ?? "/").split("?")[0]! });
-      const index = pick();
-      if (index < 0) return void res.writeHead(503).end("no target in the rotation");
-      forwarded[index]! += 1;
       const delivery = req.headers["x-github-delivery"];
-      if (typeof delivery === "string") targetOf.set(delivery, index);
       const withhold = options.withholdAnswer?.({ method: req.method ?? "GET", path: (req.url ?? "/").split("?")[0]! }) ?? false;
-      const upstream = httpRequest(new URL(req.url ?? "/", targets[index]), { method: req.method, headers: req.headers }, (answer) => {
-        if (withhold) return void answer.resume();
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      });
-      upstream.on("error", () => {
-        if (!res.headersSent) res.writeHead(502).end(`target ${index + 1} did not answer`);
-      });
-      upstream.end(body);
+      const forward = (triesLeft: number): void => {
+        const index = pick();
+        if (index < 0) return void res.writeHead(503).end("no target in the rotation");
+        forwarded[index]! += 1;
+        if (typeof delivery === "string") targetOf.set(delivery, index);
+        const upstream = httpRequest(new URL(req.url ?? "/", targets[index]), { method: req.method, headers: req.headers }, (answer) => {
+          if (withhold) return void answer.resume();
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        });
+        upstream.on("error", (error: NodeJS.ErrnoException) => {
+          if (res.headersSent) return;
+          if (error.code === "ECONNREFUSED" && triesLeft > 1) {
+            forwarded[index]! -= 1;
+            if (typeof delivery === "string") targetOf.delete(delivery);
+            return forward(triesLeft - 1);
+          }
+          res.writeHead(502).end(`target ${index + 1} did not answer`);
+        });
+        upstream.end(body);
+      };
+      forward(live.size);
     })();
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -229,27 +240,16 @@ export interface PrivateRedis {
 /**
  * A `redis-server` of its own, on a free port, keeping its data in a temporary directory with an
  * append-only file fsynced on every write: killed with SIGKILL and restarted, it has everything it
- * had acknowledged.
+ * had acknowledged (unless `durable: false`).
  */
-export async function startPrivateRedis(options: { port?: number } = {}): Promise<PrivateRedis> {
+export async function startPrivateRedis(options: { port?: number; durable?: boolean } = {}): Promise<PrivateRedis> {
   const port = options.port ?? (await freePort());
+  // The test suite's throwaway server keeps nothing: an fsync per write would only slow the suite down.
+  const persistence = options.durable === false ? ["--appendonly", "no"] : ["--appendonly", "yes", "--appendfsync", "always"];
   const dir = mkdtempSync(join(tmpdir(), "arb-redis-"));
   let child: ChildProcessWithoutNullStreams | null = null;
   const launch = async () => {
-    const started = spawn("redis-server", [
-      "--port",
-      String(port),
-      "--bind",
-      "127.0.0.1",
-      "--dir",
-      dir,
-      "--save",
-      "",
-      "--appendonly",
-      "yes",
-      "--appendfsync",
-      "always",
-    ]);
+    const started = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--dir", dir, "--save", "", ...persistence]);
     let output = "";
     started.stdout.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
     started.stderr.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));

@@ -9,15 +9,16 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Redis } from "ioredis";
 import { RunEngine, type RunEngineOptions } from "../../src/app/engine.js";
+import { createRedisLeases, createSqliteLeases } from "../../src/app/lease.js";
 import { createInProcessLocks, createRedisLocks } from "../../src/app/locks.js";
 import { BullWorkQueue } from "../../src/app/queue/bullmq.js";
 import { SqliteWorkQueue } from "../../src/app/queue/sqlite.js";
 import { taskJobId, type RetryPolicy, type WorkQueue } from "../../src/app/queue/types.js";
 import { RedisBridgeStore } from "../../src/app/store/redis.js";
 import { SqliteBridgeStore } from "../../src/app/store/sqlite.js";
-import { createInProcessSweepLease, createRedisSweepLease } from "../../src/app/sweep-lease.js";
 import type { BridgeStore, NewTask, Task } from "../../src/app/store/types.js";
 import { dropRedisKeys, TEST_REDIS_URL, type AppBackendKind } from "./app-harness.js";
+import { TEST_REDIS } from "./redis.js";
 
 export interface EngineHarness {
   engine: RunEngine;
@@ -57,10 +58,11 @@ export async function startEngineHarness(
   const open = (options: EngineParts): EngineHarness => {
     const queue: WorkQueue = sqlite
       ? new SqliteWorkQueue(sqlite.database, { retry })
-      : new BullWorkQueue({ connection: { host: "127.0.0.1", port: 6379, maxRetriesPerRequest: null }, prefix: `${prefix}:queue`, retry });
+      : new BullWorkQueue({ connection: { ...TEST_REDIS, maxRetriesPerRequest: null }, prefix: `${prefix}:queue`, retry });
     const locks = redis ? createRedisLocks(redis, { keyPrefix: prefix }) : createInProcessLocks();
-    const sweepLease = redis ? createRedisSweepLease(redis, { keyPrefix: prefix }) : createInProcessSweepLease();
-    const engine = new RunEngine({ sweepLease, ...options, store, queue, locks });
+    // As the App's backends keep them: every engine of one harness shares its leases.
+    const leases = redis ? createRedisLeases(redis, { keyPrefix: prefix }) : createSqliteLeases(sqlite!.database);
+    const engine = new RunEngine({ leases, ...options, store, queue, locks });
     queue.start({
       process: (job) => (job.name === "task" ? engine.processTask(job.data.taskId) : Promise.resolve({ kind: "done" })),
       onFailed: (job, error) => (job.name === "task" ? engine.onTaskFailed(job.data.taskId, error) : Promise.resolve()),

@@ -4,7 +4,6 @@
  * `prepareRun`); this part gathers what those decisions need and turns their answer into either a
  * finished step (nothing to do, a reply, a stop) or a run to start.
  */
-import * as core from "@actions/core";
 import type { RepoConfig } from "../../config/schema.js";
 import { isThreadEvent } from "../../core/events/types.js";
 import { newRunMarker } from "../../core/markers/write.js";
@@ -12,8 +11,11 @@ import type { RunMarker } from "../../core/markers/schema.js";
 import { detectTrigger, triggerThread, type RunTrigger } from "../../core/detect.js";
 import { planRun, type RunMode } from "../../core/plan.js";
 import { detectStopRequest } from "../../core/stop.js";
+import { refusedRecently } from "../../core/refusals.js";
+import { listIssueComments } from "../../github/comments.js";
 import type { TrackingPhase } from "../../core/render/tracking.js";
 import {
+  asMarkerComments,
   configErrorReply,
   detectDespiteConfigError,
   MARKERS_ONLY_LOOKUP,
@@ -32,6 +34,10 @@ import { findEarlierAttempt } from "./rerun.js";
 import { stopFromThread } from "../stop.js";
 import type { ThreadReporter } from "../thread.js";
 import { ACTION_NAME, deliveryId, fail, identify, identifyAhead, requestIdOf, threadReporter, type Step, type StepResult } from "./step.js";
+import { log } from "../door.js";
+
+/** The thread's newest comments searched for an earlier refusal (a day of a busy thread). */
+const REFUSAL_SCAN = 100;
 
 export type LoadedConfig = { ok: true; config: RepoConfig } | { ok: false; errors: string[]; fileRaw: unknown };
 
@@ -40,7 +46,7 @@ export async function loadConfig(step: Step): Promise<LoadedConfig> {
   const text = step.repo ? await (step.configFile ?? fetchConfigFile(step.octokit, step.repo)) : undefined;
   const file = await parseConfigFile(text);
   if (!file.ok) return { ok: false, errors: file.errors, fileRaw: undefined };
-  for (const warning of file.warnings) core.warning(warning);
+  for (const warning of file.warnings) log.warning(warning);
   const parsed = effectiveConfig(file.raw, step.inputs, step.event.name);
   // Judged as the step would have read it: inputs over the file (a `workflow_run` step turns CI auto-fix on).
   return parsed.ok
@@ -54,7 +60,7 @@ export async function reportConfigError(step: Step, config: Extract<LoadedConfig
   const despite = detectDespiteConfigError(step.event, config.fileRaw, step.self);
   const wouldTrigger = step.inputs.prompt !== undefined || step.inputs.mode === "resume" || despite.kind === "trigger";
   if (!wouldTrigger) {
-    core.warning(message);
+    log.warning(message);
     return { outcome: { kind: "ignored", reason: message }, failure: null };
   }
   // The bot's earlier config-error reply, if any, must be recognised as its own.
@@ -73,7 +79,7 @@ export async function reportConfigError(step: Step, config: Extract<LoadedConfig
       repo: step.repo,
       threadNumber,
       errors: config.errors,
-      self: { botLogins: self.botLogins },
+      self: { botLogins: self.botLogins, markerSigner: self.markerSigner },
     });
     if (body) comment = await thread.reply(body);
   }
@@ -89,6 +95,11 @@ export interface Start {
   resumed: boolean;
   /** A queued follow-up: the thread's run still working, waited for before the resume is sent. */
   waitFor?: number;
+  /**
+   * `follow_up: interrupt`: sent to the working agent at once; where the service refuses, the step
+   * falls back to `waitFor` (queued) and the tracking comment says why.
+   */
+  interrupt?: { firstLine: string; send: () => Promise<AgentRun> };
   /** A create without `repo_id`: the tracking comment says the organization's default applies. */
   orgDefaultRepository?: boolean;
   send: () => Promise<AgentRun>;
@@ -126,7 +137,7 @@ export async function decide(step: Step, config: RepoConfig): Promise<Decision> 
         ),
       );
     }
-    core.info(`Nothing to do: ${detection.reason}`);
+    log.info(`Nothing to do: ${detection.reason}`);
     return done({ outcome: { kind: "ignored", reason: detection.reason }, failure: null });
   }
 
@@ -141,10 +152,10 @@ export async function decide(step: Step, config: RepoConfig): Promise<Decision> 
     client: step.runs,
     lookup: MARKERS_ONLY_LOOKUP,
     origin: { deliveryId: deliveryId(step.runner), appName: ACTION_NAME, appVersion: BRIDGE_VERSION },
-    images: { token: inputs.githubToken, tokenOrigins: [step.runner.serverUrl] },
-    logger: { warn: (_obj, message) => core.warning(message) },
+    images: { token: inputs.githubToken, server: step.runner.server },
+    logger: { warn: (_obj, message) => log.warning(message) },
   });
-  core.info(prepared.reason);
+  log.info(prepared.reason);
   if (prepared.thread && step.repoFullName)
     step.summary.thread = { label: `${step.repoFullName}#${prepared.thread.number}`, url: prepared.thread.url };
   return actOnPrepared(step, prepared);
@@ -171,9 +182,13 @@ async function actOnPrepared(step: Step, prepared: PreparedRun): Promise<Decisio
       return done({ outcome: { kind: "ignored", reason: prepared.reason }, failure: null });
     case "refuse":
     case "hand_back": {
+      if (prepared.action === "refuse" && (await toldAlready(step, prepared))) {
+        log.notice(`${prepared.reason} (already told in this thread within a day: no new reply)`, { title: "Agent run refused" });
+        return done({ outcome: { kind: "refused", reason: prepared.reason, comment: null }, failure: null });
+      }
       const comment = await thread.reply(prepared.body);
       const kind = prepared.action === "refuse" ? "refused" : "handed_back";
-      core.notice(prepared.reason, { title: prepared.action === "refuse" ? "Agent run refused" : "Pull request handed back" });
+      log.notice(prepared.reason, { title: prepared.action === "refuse" ? "Agent run refused" : "Pull request handed back" });
       return done({ outcome: { kind, reason: prepared.reason, comment }, failure: null });
     }
     case "queue":
@@ -191,6 +206,15 @@ async function actOnPrepared(step: Step, prepared: PreparedRun): Promise<Decisio
       return { kind: "start", start: { ...startFor(step, prepared), send: () => Promise.resolve(adopted) }, thread, prepared: null };
     }
   }
+}
+
+/** Someone who may not trigger was refused in this thread within a day: the Action reads its own earlier refusal there. */
+async function toldAlready(step: Step, prepared: Extract<PreparedRun, { action: "refuse" }>): Promise<boolean> {
+  const login = prepared.trigger.actor?.login;
+  if (prepared.facts.permission.allowed || !login || !step.repo) return false;
+  const self = await identify(step);
+  const { comments } = await listIssueComments(step.octokit, step.repo, prepared.thread.number, { limit: REFUSAL_SCAN });
+  return refusedRecently(asMarkerComments(comments), login, { botLogins: self.botLogins }, step.now());
 }
 
 /**
@@ -228,9 +252,9 @@ function resumeAsNamed(step: Step, config: RepoConfig, trigger: RunTrigger): Dec
     followUp: config.follow_up,
   });
   if (plan.action !== "resume") return done(fail(step, `\`mode: resume\` could not resume run ${mode.runId}: ${plan.reason}`, null));
-  core.info(plan.reason);
+  log.info(plan.reason);
   if (step.images.length > 0 || inputs.metadata)
-    core.warning("`images` and `metadata` are only sent when a run is created; a resume sends the prompt alone.");
+    log.warning("`images` and `metadata` are only sent when a run is created; a resume sends the prompt alone.");
   const thread = threadReporter(step, isThreadEvent(event) ? { number: event.thread.number } : null);
   const marker = newRunMarker({ runId: plan.runId, orgId: plan.orgId, sourceType: SOURCE.api, requestId: requestIdOf(step.runner) });
   return {
@@ -281,12 +305,21 @@ function startFor(step: Step, prepared: PreparedStart): Start {
     case "queue": {
       // No queue survives a step: the thread's run is waited for here, then the follow-up is sent.
       const runId = prepared.runId!;
+      const interrupt = prepared.interrupt;
       return {
         ...common,
         phase: "queued_follow_up",
         resumed: true,
         waitFor: runId,
         send: () => client.resumeRun(runId, prepared.resumePrompt, { deadline: step.deadline }),
+        ...(interrupt
+          ? {
+              interrupt: {
+                firstLine: interrupt.firstLine,
+                send: () => client.interruptRun(runId, prepared.resumePrompt, { deadline: step.deadline }),
+              },
+            }
+          : {}),
       };
     }
   }

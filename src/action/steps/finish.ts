@@ -4,10 +4,10 @@
  * the step fails. A run stopped from the thread is left as the stop job wrote it; a service error
  * replaces the tracking comment with what to do about it.
  */
-import * as core from "@actions/core";
 import { outcomeForPhase } from "../../core/markers/write.js";
 import { reactionForPhase } from "../../core/render/reactions.js";
-import { renderResultComment } from "../../core/render/result.js";
+import { renderDeliveredFollowUp, resultCommentBody } from "../../core/render/result.js";
+import { imageHostsFor } from "../../core/sanitize-output/image-hosts.js";
 import { renderServiceError, serviceErrorForComment } from "../../core/render/replies.js";
 import type { AgentRunError } from "../../service/errors.js";
 import { classifyRunStatus, type RunPhase } from "../../service/status.js";
@@ -17,6 +17,7 @@ import type { ActionOutcome } from "../report.js";
 import { readTraceDigest, type WatchResult } from "../runs.js";
 import type { TrackedRun } from "./start.js";
 import { errorMessage, fail, logSink, softFailure, type Step, type StepResult } from "./step.js";
+import { log } from "../door.js";
 
 /** A step that ends while the run goes on: the run as last seen, and the step succeeds. */
 function leftRunning(step: Step, tracked: TrackedRun, run: AgentRun, watch: "started" | "stopped", endedAt: number): StepResult {
@@ -42,7 +43,7 @@ export function startedOnly(step: Step, tracked: TrackedRun, run: AgentRun): Ste
 
 /** The stop job wrote this thread's last word on the run: nothing more is written here. */
 export function stoppedFromThread(step: Step, tracked: TrackedRun, run: AgentRun, endedAt: number): StepResult {
-  core.notice(
+  log.notice(
     `Agent run ${run.id} was stopped from the thread; this step stopped watching it. The service has no cancel call: ${run.web_url ?? "stop it on its page"}.`,
     { title: "Agent stopped" },
   );
@@ -54,20 +55,45 @@ export async function finishRun(step: Step, tracked: TrackedRun, watched: WatchR
   const { thread, start } = tracked;
   const run = watched.run;
   const triggerPhrase = tracked.config.trigger_phrase;
-  const trace = thread.enabled ? await readTraceDigest(step.client, run.id, { deadline: endedAt + 60_000, triggerPhrase }) : null;
   const phase: RunPhase = watched.timedOut ? "in_progress" : watched.phase;
-  await thread.track(() =>
-    renderResultComment({ marker: tracked.marker, run, phase, startedAt: step.startedAt, finishedAt: endedAt, trace, triggerPhrase }),
-  );
+  const delivered = tracked.delivered;
+  if (delivered) {
+    // The step that started the run writes its result and links its pull requests: this one closes the follow-up's loop.
+    await thread.track(() =>
+      renderDeliveredFollowUp({
+        marker: tracked.marker,
+        run,
+        phase,
+        firstLine: delivered.firstLine,
+        startedAt: step.startedAt,
+        finishedAt: endedAt,
+      }),
+    );
+  } else {
+    const trace = thread.enabled ? await readTraceDigest(step.client, run.id, { deadline: endedAt + 60_000, triggerPhrase }) : null;
+    const imageHosts = imageHostsFor(step.runner.server);
+    await thread.track(() =>
+      resultCommentBody({
+        marker: tracked.marker,
+        run,
+        phase,
+        startedAt: step.startedAt,
+        finishedAt: endedAt,
+        trace,
+        triggerPhrase,
+        imageHosts,
+      }),
+    );
+  }
   await thread.react(start.reaction, reactionForPhase(phase));
-  if (thread.enabled && step.repo && (run.git_host_pull_requests ?? []).length > 0) {
+  if (!delivered && thread.enabled && step.repo && (run.git_host_pull_requests ?? []).length > 0) {
     await linkPullRequests(step.octokit, step.repo, {
       run,
       orgId: inputs.orgId,
       sourceType: tracked.marker.sourceType,
       outcome: outcomeForPhase(phase),
       triggerPhrase,
-      self: { botLogins: step.self.botLogins },
+      self: { botLogins: step.self.botLogins, markerSigner: step.self.markerSigner },
       log: logSink,
       skipThread: thread.number,
     });
@@ -101,12 +127,12 @@ export async function finishRun(step: Step, tracked: TrackedRun, watched: WatchR
       failure: softFailure(step, `Agent run ${run.id} was stopped before it finished (status ${run.status ?? "none"})${link}`),
     };
   if (phase === "waiting_for_input")
-    core.notice(`Agent run ${run.id} is waiting for input${link}. Reply with \`${triggerPhrase} <answer>\` to continue it.`);
+    log.notice(`Agent run ${run.id} is waiting for input${link}. Reply with \`${triggerPhrase} <answer>\` to continue it.`);
   return { outcome, failure: null };
 }
 
 /** The service refused or failed: the tracking comment says what happened and what to do, the token never in it. */
 export async function reportServiceError(step: Step, tracked: TrackedRun, error: AgentRunError): Promise<StepResult> {
-  await tracked.thread.track(() => renderServiceError({ ...serviceErrorForComment(error), secrets: [step.inputs.apiToken] }));
+  await tracked.thread.track(() => renderServiceError(serviceErrorForComment(error)));
   return fail(step, errorMessage(error), tracked.run, tracked.thread.comment, tracked.start.resumed);
 }

@@ -10,7 +10,6 @@
  *
  * An earlier attempt that wrote its run id finished its create: a re-run then starts a new run, as asked.
  */
-import * as core from "@actions/core";
 import { listTrustedRunMarkers } from "../../core/markers/trust.js";
 import { asMarkerComments, THREAD_COMMENT_SCAN_LIMIT, type PreparedStart } from "../../flows/index.js";
 import { listIssueComments } from "../../github/comments.js";
@@ -18,6 +17,7 @@ import { findInterruptedRun } from "../../service/reconcile.js";
 import type { AgentRun } from "../../service/wire.js";
 import type { PostedComment } from "../report.js";
 import type { Step } from "./step.js";
+import { log } from "../door.js";
 
 export interface EarlierAttempt {
   /** The earlier attempt's tracking comment, to carry on in. */
@@ -40,9 +40,10 @@ export async function findEarlierAttempt(
   const earlierAttemptOf = (requestId: string | undefined) =>
     requestId?.startsWith(prefix) ? Number(requestId.slice(prefix.length)) : Number.NaN;
   // Newest first: the latest interrupted attempt of this workflow run.
-  const interrupted = listTrustedRunMarkers(asMarkerComments(comments), { botLogins: step.self.botLogins }).find(
-    ({ marker }) => marker.runId === null && earlierAttemptOf(marker.requestId) < attempt,
-  );
+  const interrupted = listTrustedRunMarkers(asMarkerComments(comments), {
+    botLogins: step.self.botLogins,
+    markerSigner: step.self.markerSigner,
+  }).find(({ marker }) => marker.runId === null && earlierAttemptOf(marker.requestId) < attempt);
   if (!interrupted) return null;
   const comment = comments.find((c) => c.id === interrupted.commentId)!;
   const earlier = earlierAttemptOf(interrupted.marker.requestId);
@@ -55,16 +56,16 @@ export async function findEarlierAttempt(
   });
   switch (search.kind) {
     case "found":
-      core.info(
+      log.info(
         `Attempt ${earlier} of this workflow run was stopped while starting run ${search.run.id}; this attempt watches that run instead of starting another.`,
       );
       return { comment: reused, run: search.run };
     case "not_found":
-      core.info(`Attempt ${earlier} of this workflow run was stopped before its run started; starting it now.`);
+      log.info(`Attempt ${earlier} of this workflow run was stopped before its run started; starting it now.`);
       return { comment: reused, run: null };
     case "inconclusive":
     case "unsupported":
-      core.warning(
+      log.warning(
         `Attempt ${earlier} of this workflow run was stopped while starting a run, and the service ${search.kind === "unsupported" ? "does not list runs" : `could not tell (${search.reason})`}: starting one now, so two runs may exist.`,
       );
       return { comment: reused, run: null };

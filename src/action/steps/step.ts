@@ -3,7 +3,6 @@
  * hands back to the runner (`StepResult`), and the few helpers all parts use: who the bot is,
  * which thread to write in, how a failure is reported.
  */
-import * as core from "@actions/core";
 import { DEFAULT_REPO_CONFIG } from "../../config/schema.js";
 import { isThreadEvent, type BridgeEvent } from "../../core/events/types.js";
 import { parseWebhookEvent } from "../../core/events/parse.js";
@@ -14,7 +13,7 @@ import type { GitHubClient, RepoRef } from "../../github/client.js";
 import { AgentRunClient } from "../../service/client.js";
 import type { AgentRun } from "../../service/wire.js";
 import { ACTION_USER_AGENT, type HeadStart } from "../head-start.js";
-import { identityFor, resolveIdentity, type ActionIdentity } from "../identity.js";
+import { identityFor, resolveIdentity, unknownIdentityWarning, type ActionIdentity } from "../identity.js";
 import { loadImages } from "../images.js";
 import { InputError, type ActionInputs, type Env } from "../inputs.js";
 import { nodeFetch } from "../../http/node-fetch.js";
@@ -23,6 +22,8 @@ import type { ActionOutcome, PostedComment, SummaryContext } from "../report.js"
 import { pollScheduleFrom, repositoryRunReader, type PollSchedule } from "../runs.js";
 import { readEventPayload, readRunnerEnv, type RunnerEnv } from "../runner-env.js";
 import { ThreadReporter } from "../thread.js";
+import { log, signMarkersWith } from "../door.js";
+import { createMarkerSigner } from "../marker-signer.js";
 
 export { ACTION_NAME } from "../head-start.js";
 
@@ -74,10 +75,17 @@ export async function openStep(inputs: ActionInputs, env: Env, now: () => number
       "`github-token` is empty: leave it unset (the job's token is the default) or pass a token that can write issue comments",
     ]);
   }
+  // Every comment this step writes carries a marker only the holder of the API token could sign.
+  const markerSigner = createMarkerSigner(inputs.apiToken);
+  signMarkersWith(markerSigner);
   const userAgent = ACTION_USER_AGENT;
   // Sent with what the inputs now say? Otherwise the step reads for itself.
   const head =
-    headStart && headStart.token === inputs.githubToken && headStart.apiUrl === runner.apiUrl && headStart.repoFullName === repoFullName
+    headStart &&
+    headStart.token === inputs.githubToken &&
+    headStart.apiUrl === runner.apiUrl &&
+    headStart.graphqlUrl === runner.graphqlUrl &&
+    headStart.repoFullName === repoFullName
       ? headStart
       : null;
   const client = new AgentRunClient({
@@ -86,7 +94,7 @@ export async function openStep(inputs: ActionInputs, env: Env, now: () => number
     orgId: inputs.orgId,
     userAgent,
     logsPath: inputs.logsPath,
-    logger: { warn: (message) => core.warning(message) },
+    logger: { warn: (message) => log.warning(message) },
     // Through a proxy, Node's own fetch as before; otherwise node:http, which starts faster.
     ...(proxyFor(inputs.apiUrl) ? {} : { fetch: nodeFetch }),
     ...(headStart?.service && headStart.service.apiToken === inputs.apiToken && headStart.service.orgId === inputs.orgId
@@ -107,7 +115,12 @@ export async function openStep(inputs: ActionInputs, env: Env, now: () => number
     startedAt,
     deadline: startedAt + inputs.timeoutMinutes * 60_000,
     poll: pollScheduleFrom(env.AGENT_RUN_POLL_INTERVAL),
-    self: { botLogins: identityFor(null).botLogins, allowedBots: inputs.allowedBots },
+    self: {
+      botLogins: identityFor(null).botLogins,
+      allowedBots: inputs.allowedBots,
+      allowedNonWriteUsers: inputs.allowedNonWriteUsers,
+      markerSigner,
+    },
     summary: {
       thread: isThreadEvent(event)
         ? { label: `${repoFullName ?? event.repo.fullName}#${event.thread.number}`, url: event.thread.url }
@@ -125,11 +138,14 @@ export async function openStep(inputs: ActionInputs, env: Env, now: () => number
 
 /** Asks GitHub who the token writes as (once per step) and remembers it in `step.self`. */
 export function identify(step: Step): Promise<BridgeSelf> {
-  return step.identity ?? adoptIdentity(step, resolveIdentity(step.octokit));
+  return step.identity ?? adoptIdentity(step, resolveIdentity(step.octokit, step.runner.graphqlUrl));
 }
 
 function adoptIdentity(step: Step, identity: Promise<ActionIdentity>): Promise<BridgeSelf> {
-  step.identity = identity.then((known) => (step.self = { ...step.self, botLogins: known.botLogins }));
+  step.identity = identity.then((known) => {
+    if (known.unknownBecause) log.warning(unknownIdentityWarning(step.runner.graphqlUrl, known.unknownBecause));
+    return (step.self = { ...step.self, botLogins: known.botLogins });
+  });
   // A failure is reported where the identity is awaited, not here.
   step.identity.catch(() => undefined);
   return step.identity;
@@ -148,14 +164,14 @@ export function commentThread(step: Step, thread: Pick<ReplyThread, "number"> | 
     case "false":
       return null;
     case "true":
-      if (!thread) core.warning("`comment: true`, but this event has no issue or pull request to comment on.");
+      if (!thread) log.warning("`comment: true`, but this event has no issue or pull request to comment on.");
       return thread?.number ?? null;
     case "auto":
       return thread?.number ?? null;
   }
 }
 
-export const logSink = { info: (message: string) => core.info(message), warning: (message: string) => core.warning(message) };
+export const logSink = { info: (message: string) => log.info(message), warning: (message: string) => log.warning(message) };
 
 /** Where this step writes: the thread `comment` allows, or nowhere. */
 export function threadReporter(step: Step, thread: Pick<ReplyThread, "number"> | null): ThreadReporter {
@@ -175,7 +191,7 @@ export function requestIdOf(runner: RunnerEnv): string | undefined {
 /** A failure that `fail-on-error: false` turns into a warning. */
 export function softFailure(step: Step, message: string): string | null {
   if (step.inputs.failOnError) return message;
-  core.warning(message);
+  log.warning(message);
   return null;
 }
 

@@ -4,11 +4,12 @@
  */
 import type { AgentRunClient } from "../../service/client.js";
 import { SOURCE, type SourceType } from "../../service/wire.js";
-import type { ThreadLocks } from "../locks.js";
 import type { EngineObserver } from "../ops/metrics.js";
 import type { WorkQueue } from "../queue/types.js";
 import type { BridgeStore } from "../store/types.js";
-import type { SweepLease } from "../sweep-lease.js";
+import type { ImageHosts } from "../../core/sanitize-output/image-hosts.js";
+import type { Leases } from "../lease.js";
+import type { ThreadLocks } from "../locks.js";
 import type { ThreadWriter } from "../thread-writer.js";
 
 export interface EngineLogger {
@@ -45,8 +46,8 @@ export interface RunEngineOptions {
    * default on. Off, or on a service without the list, every run is read on its own.
    */
   sweepRunsList?: boolean;
-  /** Who may sweep: with replicas, one at a time (createRedisSweepLease). Default: this process always. */
-  sweepLease?: SweepLease;
+  /** Who may sweep: with replicas, one at a time (the backend's leases). Default: this process always. */
+  leases?: Leases;
   /**
    * The list's `source_type` filter that selects the bridge's runs (a run created through the API
    * is listed as API). Null: no filter. A filtered sweep that misses watched runs drops the filter.
@@ -55,6 +56,8 @@ export interface RunEngineOptions {
   now?: () => number;
   /** Told of acknowledgements, starts and ends (the metrics). */
   observer?: EngineObserver;
+  /** Hosts whose images render in agent output (default: github.com's). */
+  imageHosts?: ImageHosts;
 }
 
 /** The watch deadline, in one place: a run still going after this long is reported as still going. */
@@ -99,6 +102,7 @@ export interface EngineSettings {
     /** A progress read waits this long for budget at most, then gives its turn up until its next poll. */
     budgetWaitMs: number;
   };
+  imageHosts: ImageHosts | undefined;
 }
 
 export function engineSettings(options: RunEngineOptions): EngineSettings {
@@ -127,5 +131,6 @@ export function engineSettings(options: RunEngineOptions): EngineSettings {
     },
     // Never under a quarter second of real time: a read that gives way sooner could never finish a probe (the logs path) on a busy loop.
     progress: { share: 0.4, maxIntervalMs: 180_000 * scale, budgetWaitMs: Math.max(2_000 * scale, 250) },
+    imageHosts: options.imageHosts,
   };
 }

@@ -35,11 +35,16 @@ export class Reporter {
     const { store, observer, log } = this.context;
     const run = (task.finalRun ?? { id: task.runId }) as AgentRun;
     const phase: RunPhase | "timed_out" = task.watchTimedOut ? "timed_out" : classifyRunStatus(run.status);
-    await this.output.writeOrPost(task, renderTaskResult(task, run, phase, this.context.now()), "result");
-    await this.output.react(task, phase === "timed_out" ? null : reactionForPhase(phase), "result");
+    await this.output.writeOrPost(task, renderTaskResult(task, run, phase, this.context.now(), this.context.settings.imageHosts), "result");
+    const finalReaction = phase === "timed_out" ? null : reactionForPhase(phase);
+    await this.output.react(task, finalReaction, "result");
+    // Follow-ups that reached the working agent end with the run they shaped.
+    for (const message of task.delivered) await this.output.react({ ...task, reaction: message.reaction }, finalReaction, "result");
     for (const pr of run.git_host_pull_requests ?? []) {
       if (pr.head_branch_name && task.runId !== null) {
-        await store.recordRunBranch(task.thread.owner, task.thread.repo, pr.head_branch_name, task.runId, task.orgId);
+        // The run pushed its branch to the repository it worked on: that is the branch's head repository.
+        const head = { repoFullName: `${task.thread.owner}/${task.thread.repo}`, branch: pr.head_branch_name };
+        await store.recordRunBranch(task.thread.owner, task.thread.repo, head, task.runId, task.orgId);
       }
     }
     await this.closeThreadWork(task, phase === "timed_out" ? null : task.runId, "done");
@@ -89,6 +94,7 @@ export class Reporter {
         state: "queued",
         kind: "resume",
         runId: resumableRunId,
+        interrupt: null,
         request: { prompt },
         webUrl: await store.lastWebUrlForRun(resumableRunId),
       });

@@ -13,8 +13,16 @@ import { sweepRuns } from "../../service/run-sweep.js";
 import { classifyRunStatus, isFinalPhase } from "../../service/status.js";
 import { LIST_PAGE_MAX, RATE_LIMITS, type AgentRun } from "../../service/wire.js";
 import { taskJobId } from "../queue/types.js";
-import type { SweepLease } from "../sweep-lease.js";
+import type { LeaseHold, Leases } from "../lease.js";
 import { transition, type EngineContext } from "./context.js";
+
+/** The lease's name among the backend's leases (one sweeper per deployment). */
+export const SWEEP_LEASE = "runs-sweep";
+/**
+ * How long the lease outlives its holder's last renewal (real ms): a replica killed outright hands
+ * the sweeps over after at most this. Its holder renews it every third of it.
+ */
+export const SWEEP_LEASE_TTL_MS = 10_000;
 
 /** What the last sweep did, for operators and tests. */
 export interface SweepReport {
@@ -31,7 +39,8 @@ export class Sweeper {
   private renewTimer: NodeJS.Timeout | undefined;
   private running = false;
   private stopped = true;
-  private held = false;
+  private hold: LeaseHold | null = null;
+  private claiming: Promise<boolean> | null = null;
   private sourceType;
   /** The list endpoint answered 404/405: watches read each run on their own from now on. */
   private unsupported = false;
@@ -41,7 +50,7 @@ export class Sweeper {
 
   constructor(
     private readonly context: EngineContext,
-    private readonly lease: SweepLease,
+    private readonly leases: Leases,
   ) {
     this.sourceType = context.settings.sweep.sourceType;
   }
@@ -51,7 +60,7 @@ export class Sweeper {
    * or it has seen the list work; never once the list is known missing.
    */
   get expectsSweeps(): boolean {
-    return this.context.settings.sweep.enabled && !this.unsupported && !this.stopped && (this.held || this.listWorks);
+    return this.context.settings.sweep.enabled && !this.unsupported && !this.stopped && (this.hold !== null || this.listWorks);
   }
 
   start(): void {
@@ -59,13 +68,11 @@ export class Sweeper {
     this.stopped = false;
     const renew = () => {
       if (this.stopped) return;
-      void this.lease
-        .claim()
-        .then((held) => (this.held = held))
-        .catch(() => (this.held = false))
+      void this.claim()
+        .catch(() => undefined)
         .finally(() => {
           if (this.stopped) return;
-          this.renewTimer = setTimeout(renew, this.lease.renewEveryMs);
+          this.renewTimer = setTimeout(renew, SWEEP_LEASE_TTL_MS / 3);
           this.renewTimer.unref?.();
         });
     };
@@ -84,8 +91,30 @@ export class Sweeper {
     this.stopped = true;
     clearTimeout(this.timer);
     clearTimeout(this.renewTimer);
-    if (this.held) await this.lease.release();
-    this.held = false;
+    const hold = this.hold;
+    this.hold = null;
+    await hold?.release().catch(() => undefined);
+  }
+
+  /**
+   * Renews the lease when this process holds it, or takes it when it is free; true while held.
+   * A renewal that finds it lost (this process stalled past its time to live) lets it go.
+   */
+  private claim(): Promise<boolean> {
+    // One claim at a time: the renewal timer and a sweep's tick may ask together.
+    this.claiming ??= this.claimOnce().finally(() => (this.claiming = null));
+    return this.claiming;
+  }
+
+  private async claimOnce(): Promise<boolean> {
+    if (this.hold && !(await this.hold.renew())) this.hold = null;
+    if (!this.hold) {
+      const hold = await this.leases.tryAcquire(SWEEP_LEASE, SWEEP_LEASE_TTL_MS);
+      // Stopped while it was being taken: give it straight back.
+      if (hold && this.stopped) await hold.release();
+      else this.hold = hold;
+    }
+    return this.hold !== null;
   }
 
   /** Called after each sweep (tests and benchmarks watch the sweeper through it). */
@@ -114,8 +143,7 @@ export class Sweeper {
     this.running = true;
     try {
       // Taken, renewed or found held by another replica, on the server right before sweeping.
-      this.held = await this.lease.claim();
-      if (this.held) await this.sweepOnce();
+      if (await this.claim()) await this.sweepOnce();
     } catch (error) {
       if (!(error instanceof DeadlineError) || !this.context.signal.aborted) {
         this.context.log.warn({ err: error }, "a sweep of the runs list failed; the next one tries again");
@@ -134,6 +162,8 @@ export class Sweeper {
       return;
     }
     const byRun = new Map(watched.map((w) => [w.runId, w]));
+    // Before the first page: a follow-up that reaches a run after this is known to be newer than what the pages show.
+    const startedAt = now();
     const sweep = await sweepRuns(client, {
       runIds: new Set(byRun.keys()),
       oldestSentAt: Math.min(...watched.map((w) => w.sentAt)),
@@ -152,7 +182,7 @@ export class Sweeper {
     for (const [runId, run] of sweep.seen) {
       const { taskId } = byRun.get(runId)!;
       if (!isFinalPhase(classifyRunStatus(run.status))) stillGoing.push(taskId);
-      else if (await this.handOver(taskId, run)) handedOver.push(runId);
+      else if (await this.handOver(taskId, run, startedAt)) handedOver.push(runId);
     }
     await store.markSwept(stillGoing, now());
     const missing = watched.filter((w) => !sweep.seen.has(w.runId));
@@ -181,12 +211,13 @@ export class Sweeper {
    * The run is final: its final state goes into the store and its task's job comes forward, on
    * whichever replica takes it. A job running right now finds the final run when it writes its
    * poll; one that missed the nudge is nudged again by the next sweep (the task is still watched).
+   * `sweptAt` dates what the sweep saw: a follow-up that reached the agent after it makes it stale.
    */
-  private async handOver(taskId: number, run: AgentRun): Promise<boolean> {
+  private async handOver(taskId: number, run: AgentRun, sweptAt: number): Promise<boolean> {
     const task = await this.context.store.getTask(taskId);
     if (!task) return false;
     // Under the thread's lock and only while watched: a task reported or stopped meanwhile is left alone.
-    const marked = await transition(this.context, task, ["watching"], { finalRun: run as Record<string, unknown> });
+    const marked = await transition(this.context, task, ["watching"], { finalRun: run as Record<string, unknown>, sweptAt });
     if (marked) await this.context.queue.promote(taskJobId(task.id));
     return marked !== null;
   }

@@ -4,7 +4,7 @@
  */
 import type { ReactionContent } from "../../core/render/reactions.js";
 import type { Task } from "../store/types.js";
-import { commentSupersedeKey, type WritePriority } from "../thread-writer.js";
+import { commentSupersedeKey, type CommentBody, type WritePriority } from "../thread-writer.js";
 import { renderTaskTracking } from "../views.js";
 import type { EngineContext } from "./context.js";
 
@@ -15,13 +15,18 @@ function visibleText(body: string): string {
 
 export class ThreadOutput {
   /** Last progress text written per task and the follow-ups it showed (per process: another replica just edits once more). */
-  private readonly shown = new Map<number, { body: string; held: number }>();
+  private readonly shown = new Map<number, { body: string; followUps: string }>();
 
   constructor(private readonly context: EngineContext) {}
 
-  /** How many follow-ups the tracking comment of this task last showed, as far as this process knows. */
-  heldShown(taskId: number): number {
-    return this.shown.get(taskId)?.held ?? 0;
+  /** What the tracking comment shows of the follow-ups: held, delivered to the working agent, refused. */
+  followUpsView(task: Task, held: number): string {
+    return `${held}/${task.delivered.length}/${task.interruptsRefused}`;
+  }
+
+  /** The follow-ups view the tracking comment of this task last showed, as far as this process knows. */
+  followUpsShown(taskId: number): string {
+    return this.shown.get(taskId)?.followUps ?? "0/0/false";
   }
 
   /** The task ended: its tracking comment will not be edited by this process again. */
@@ -29,10 +34,10 @@ export class ThreadOutput {
     this.shown.delete(taskId);
   }
 
-  /** Follow-ups held behind the task's run (behind the thread, before the run exists). */
+  /** Follow-ups held until the task's run finishes (behind the thread, before the run exists); not those on their way to the working agent. */
   async heldCount(task: Task): Promise<number> {
-    if (task.runId === null) return (await this.context.store.heldFor(-1, task.thread)).length;
-    return (await this.context.store.heldFor(task.runId, task.thread)).length;
+    const held = await this.context.store.heldFor(task.runId ?? -1, task.thread);
+    return held.filter((t) => t.interrupt === null).length;
   }
 
   async editTracking(task: Task, priority: WritePriority, held?: number): Promise<void> {
@@ -40,11 +45,11 @@ export class ThreadOutput {
     // Read again: a stop (or another replica's report) may have given the comment its final words meanwhile.
     const fresh = await this.context.store.getTask(task.id);
     if (!fresh || !["queued", "sending", "watching"].includes(fresh.state)) return;
-    const heldFollowUps = held ?? (await this.heldCount(task));
-    const body = renderTaskTracking(task, { phase: "running", heldFollowUps, now: this.context.now() });
+    const heldFollowUps = held ?? (await this.heldCount(fresh));
+    const body = renderTaskTracking(fresh, { phase: "running", heldFollowUps, now: this.context.now() });
     // An edit that changes nothing a reader sees still costs a write against GitHub's limits.
     if (this.shown.get(task.id)?.body === visibleText(body)) return;
-    this.shown.set(task.id, { body: visibleText(body), held: heldFollowUps });
+    this.shown.set(task.id, { body: visibleText(body), followUps: this.followUpsView(fresh, heldFollowUps) });
     const options = {
       priority,
       supersedeKey: commentSupersedeKey(task.thread, task.trackingCommentId),
@@ -56,7 +61,7 @@ export class ThreadOutput {
   }
 
   /** Edits the tracking comment; if it is gone (deleted), posts the body as a new comment once. */
-  async writeOrPost(task: Task, body: string, priority: WritePriority): Promise<void> {
+  async writeOrPost(task: Task, body: CommentBody, priority: WritePriority): Promise<void> {
     const { writer, store } = this.context;
     if (task.trackingCommentId !== null) {
       const outcome = await writer.updateComment(task.thread, task.trackingCommentId, body, {

@@ -16,7 +16,8 @@ import { RATE_LIMITS, type AgentRun, type LogEntry } from "../../service/wire.js
 import { foldProgress } from "../progress.js";
 import type { JobOutcome } from "../queue/types.js";
 import type { Task, TraceProgress } from "../store/types.js";
-import { DONE, TAKE_AGAIN, transition, type EngineContext } from "./context.js";
+import { DONE, TAKE_AGAIN, transition, underThreadLock, type EngineContext } from "./context.js";
+import type { Interrupter } from "./interrupting.js";
 import type { Reporter } from "./reporting.js";
 import type { Sweeper } from "./sweeping.js";
 import type { ThreadOutput } from "./thread-output.js";
@@ -47,6 +48,7 @@ export class Watcher {
     private readonly output: ThreadOutput,
     private readonly reporter: Reporter,
     private readonly sweeper: Sweeper,
+    private readonly interrupter: Interrupter,
   ) {
     this.editWindow = new SlidingWindowLog(context.settings.progressEditsPerMinute, 60_000 * context.settings.scale);
   }
@@ -55,8 +57,12 @@ export class Watcher {
     const runId = task.runId;
     if (runId === null) return DONE;
     if (this.context.now() >= task.deadlineAt) return this.reportStillGoing(task, runId);
+    // Before the poll, and before a run a sweep handed over is reported: a follow-up that reached
+    // the agent is seen working in this very poll, and one a cut-off step claimed is recorded, not sent again.
+    task = await this.interrupter.deliverPending(task);
     // A sweep saw the run final and handed it over: report it now.
-    if (task.finalRun) return this.finishSwept(task, runId, task.finalRun as AgentRun);
+    const handedOver = await this.handedOver(task);
+    if (handedOver) return this.finishSwept(task, runId, handedOver);
     const swept = this.isSwept(task);
     // A run this process's sweeps have not shown yet (just started, or after a restart) is read on
     // its own only if budget is free soon: the next sweep shows it anyway, or brings this read forward.
@@ -77,11 +83,28 @@ export class Watcher {
     const changed = poll.status !== task.lastStatus || progress.currentStep !== task.progress.currentStep;
     task = await this.context.store.updateTask(task.id, { progress, lastStatus: poll.status ?? null });
     // A sweep may have handed the run over while this read waited (its nudge found this job running).
-    if (task.finalRun) return this.finishSwept(task, runId, task.finalRun as AgentRun);
+    const handedOverMeanwhile = await this.handedOver(task);
+    if (handedOverMeanwhile) return this.finishSwept(task, runId, handedOverMeanwhile);
     if (isFinalPhase(classifyRunStatus(poll.status))) return this.finishWithTrace(task, runId, poll, progress);
     const outcome = await this.reschedule(task, changed);
     await this.maybeEditProgress(task, changed);
     return outcome;
+  }
+
+  /**
+   * The final run a sweep handed over, unless a follow-up reached the agent since that sweep began
+   * (`sweptAt`): then the run works again, the hand-over is dropped and the run's own read says how it is.
+   */
+  private async handedOver(task: Task): Promise<AgentRun | null> {
+    if (!task.finalRun) return null;
+    if (!handOverIsStale(task)) return task.finalRun as AgentRun;
+    await underThreadLock(this.context, task.thread, async () => {
+      const current = await this.context.store.getTask(task.id);
+      if (current?.state === "watching" && current.finalRun && handOverIsStale(current)) {
+        await this.context.store.updateTask(task.id, { finalRun: null });
+      }
+    });
+    return null;
   }
 
   /** Whether sweeps of the runs list show this run: then its own reads are for progress only. */
@@ -194,7 +217,7 @@ export class Watcher {
   /** Progress is optional (results are not): at most one edit per interval per comment, and a new follow-up shows at once. */
   private async maybeEditProgress(task: Task, changed: boolean): Promise<void> {
     const held = await this.output.heldCount(task);
-    const heldChanged = held !== this.output.heldShown(task.id);
+    const heldChanged = this.output.followUpsView(task, held) !== this.output.followUpsShown(task.id);
     if (!changed && !heldChanged) return;
     const now = this.context.now();
     if (!heldChanged && now - task.lastEditAt < this.context.settings.editIntervalMs) return;
@@ -203,4 +226,10 @@ export class Watcher {
     await this.context.store.updateTask(task.id, { lastEditAt: now });
     await this.output.editTracking(task, heldChanged ? "acknowledge" : "progress", held);
   }
+}
+
+/** A follow-up reached the agent after the sweep that saw the run final began reading. */
+function handOverIsStale(task: Task): boolean {
+  const sweptAt = task.sweptAt ?? Number.NEGATIVE_INFINITY;
+  return task.delivered.some((message) => message.at >= sweptAt);
 }

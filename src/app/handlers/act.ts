@@ -7,6 +7,7 @@
 import type { RepoConfig, RunLimitName } from "../../config/schema.js";
 import { LIMIT_WINDOW_MS, judgeSpendLimits, type OverLimitReply, type SpendVerdict } from "../../core/limits.js";
 import type { KnownRun } from "../../core/plan.js";
+import { REFUSAL_WINDOW_MS, refusalKey } from "../../core/refusals.js";
 import { replanWithKnownRun, type PreparedRun, type PreparedStart } from "../../flows/index.js";
 import { threadLockKey } from "../engine.js";
 import type { Task, TaskThread } from "../store/types.js";
@@ -46,6 +47,10 @@ export async function actOnPrepared(prepared: PreparedRun, ctx: ActContext): Pro
     return;
   }
   try {
+    if (prepared.action === "refuse" && !prepared.facts.permission.allowed) {
+      await refuseOutsider(prepared, thread, ctx);
+      return;
+    }
     if (prepared.action === "refuse" || prepared.action === "hand_back") {
       await ctx.deps.writer.createComment(thread, prepared.body, { priority: "acknowledge" });
       ctx.deps.observer?.refused(prepared.action === "refuse" ? "permission" : "ci_attempts_used");
@@ -84,7 +89,7 @@ async function freshKnownRun(
 
 /** A create that found the thread busy after all: held behind the thread's run, like any follow-up. */
 async function holdInsteadOfCreate(prepared: PreparedStart, thread: TaskThread, ctx: ActContext): Promise<PreparedStart> {
-  if (prepared.action !== "create" || prepared.trigger.forceNew || prepared.facts.followUp !== "queue" || prepared.checkAttempt !== null)
+  if (prepared.action !== "create" || prepared.trigger.forceNew || prepared.facts.followUp === "new" || prepared.checkAttempt !== null)
     return prepared;
   const active = await ctx.deps.store.activeTaskForThread(thread.owner, thread.repo, thread.issueNumber);
   if (!active) return prepared;
@@ -95,6 +100,8 @@ async function holdInsteadOfCreate(prepared: PreparedStart, thread: TaskThread, 
     runId: active.runId,
     orgId: active.orgId,
     reason: "The thread's run started a moment ago; the follow-up is queued behind it.",
+    // A run that is only starting has no agent to interrupt yet.
+    interrupt: null,
   };
 }
 
@@ -161,6 +168,8 @@ function submitTask(prepared: PreparedStart, thread: TaskThread, ctx: ActContext
         runId: prepared.runId,
         orgId: prepared.orgId,
         request: { prompt: prepared.resumePrompt },
+        // While the service is known to refuse follow-ups to a working run, held as with `queue` (the run's comment says why).
+        interrupt: prepared.interrupt && client.interrupts.accepted ? prepared.interrupt : null,
       })
     : engine.submit({
         ...base,
@@ -170,6 +179,31 @@ function submitTask(prepared: PreparedStart, thread: TaskThread, ctx: ActContext
         orgId: prepared.action === "resume" ? prepared.orgId : client.orgId,
         request: prepared.action === "create" ? prepared.request : { prompt: prepared.resumePrompt },
       });
+}
+
+/**
+ * Someone who may not trigger: one refusal per person per thread per day (remembered in the store,
+ * decided under the thread's lock so that a burst of comments is answered once), at the lowest
+ * write priority. Recorded before it is written: a failed write is not retried into a second reply.
+ */
+async function refuseOutsider(prepared: Extract<PreparedRun, { action: "refuse" }>, thread: TaskThread, ctx: ActContext): Promise<void> {
+  const { store, locks } = ctx.deps;
+  const login = prepared.trigger.actor?.login ?? "";
+  const key = refusalKey(thread, login);
+  const section = await locks.withLock(threadLockKey(thread), async () => {
+    const now = Date.now();
+    if ((await store.eventTimes(key, now - REFUSAL_WINDOW_MS)).length > 0) return false;
+    await store.recordEvent([key], now);
+    return true;
+  });
+  if (section === null) throw new Error(`the lock of ${threadLockKey(thread)} stayed busy; the delivery is retried`);
+  ctx.deps.observer?.refused("permission");
+  if (!section.value) {
+    ctx.log.info({ reason: prepared.reason, login }, "refused; this person was already told in this thread today");
+    return;
+  }
+  await ctx.deps.writer.createComment(thread, prepared.body, { priority: "outsider" });
+  ctx.log.info({ action: prepared.action, reason: prepared.reason }, "refused");
 }
 
 /** Over a spend limit, after the lock: nothing is sent; the reply (if this window has not had one yet) says which limit. */

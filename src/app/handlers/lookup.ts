@@ -10,7 +10,7 @@ export function storeLookup(store: BridgeStore): KnownRunLookup {
     },
     // The store is the truth for runs this App started: no unfinished task means nobody is working on it here.
     isRunInProgress: async (runId) => (await store.activeTaskForRun(runId)) !== null,
-    runForBranch: (repo, branch) => store.runForBranch(repo.owner, repo.repo, branch),
+    runForBranch: (repo, head) => store.runForBranch(repo.owner, repo.repo, head),
     async checkAttempts(repo, prNumber) {
       const { count, shas } = await store.checkAttempts(repo.owner, repo.repo, prNumber);
       return { attempts: count, headShas: shas };

@@ -53,6 +53,7 @@ function stopReplyFor(
     stoppedBy: request.actor.login,
     stopped: { runId: active?.runId ?? null, webUrl: active?.webUrl ?? null },
     droppedFollowUps: Math.max(dropped, prepared.edits.filter((e) => e.role === "follow_up").length),
+    deliveredFollowUps: active?.delivered.length ?? 0,
     pullRequest: request.thread.kind === "pull_request",
     triggerPhrase,
   });

@@ -15,6 +15,7 @@ import { prepareRun } from "../../flows/index.js";
 import { BRIDGE_VERSION } from "../../version.js";
 import { deliveryJobId, type DeliveryJobData } from "../queue/types.js";
 import { detectStopRequest } from "../../core/stop.js";
+import { judgeTriggerAge } from "../../core/trigger-age.js";
 import { actOnPrepared } from "./act.js";
 import { handleStop } from "./stop.js";
 import { answerConfigError, loadRepoConfig } from "./config.js";
@@ -68,6 +69,13 @@ export async function receiveDelivery(delivery: WebhookDelivery, deps: AppDepend
   if (event) {
     const quick = detectTrigger(event, DEFAULT_REPO_CONFIG, selfOf(deps));
     if (quick.kind === "ignore" && CONFIG_INDEPENDENT.has(quick.code)) return "not_for_us";
+    // A replay under a new delivery id: older than the dedupe memory, so judged by the trigger's own (signed) time.
+    const stale = judgeTriggerAge(event, Date.now());
+    if (stale) {
+      deps.log.info({ delivery: delivery.id, code: stale.code, reason: stale.reason }, "ignored");
+      deps.observer?.ignored(stale.code);
+      return "not_for_us";
+    }
   }
   const storing = storeDelivery(delivery, event, deps);
   let timer: NodeJS.Timeout | undefined;

@@ -8,7 +8,7 @@ import { Counter, Gauge, Histogram, Registry } from "prom-client";
 import type { BudgetKind, RateBudget } from "../../service/budget.js";
 import type { WriteEvent } from "../../github/pacing.js";
 import type { WorkQueue } from "../queue/types.js";
-import type { BridgeStore, Task, TaskState } from "../store/types.js";
+import type { BridgeStore, DeliverySweep, Task, TaskState } from "../store/types.js";
 
 const PREFIX = "agent_run_bridge_";
 const TASK_STATES: readonly TaskState[] = ["held", "queued", "sending", "watching", "reporting", "done", "abandoned"];
@@ -27,7 +27,13 @@ export interface DeliveryObserver {
   refused(code: string): void;
 }
 
-export interface AppMetrics extends EngineObserver, DeliveryObserver {
+/** What the delivery recovery sweep reports (src/app/delivery-recovery.ts). */
+export interface RecoveryObserver {
+  /** A sweep ended: `completed` (with its summary), `busy` (another replica held the lease) or `failed`. */
+  deliverySweep(outcome: "completed" | "busy" | "failed", sweep: DeliverySweep | null): void;
+}
+
+export interface AppMetrics extends EngineObserver, DeliveryObserver, RecoveryObserver {
   readonly registry: Registry;
   webhookAnswered(status: number, seconds: number): void;
   serviceRequest(endpoint: string, status: number | "error"): void;
@@ -111,7 +117,17 @@ function createInstruments(registry: Registry, repoLabels: boolean) {
     [30, 60, 300, 600, 1800, 3600, 7200, 14400],
     ["outcome"],
   );
-  return { webhooks, ignored, refused, runs, finished, service, service429, budgetWait, writes, pacing, answer, ack, duration };
+  const recovery = {
+    sweeps: counter(
+      "delivery_recovery_sweeps_total",
+      "Delivery recovery sweeps, by outcome (completed, busy: another replica was sweeping, failed).",
+      ["outcome"],
+    ),
+    found: counter("delivery_recovery_failed_found_total", "Webhook deliveries found with every attempt failed.", []),
+    redelivered: counter("delivery_recovery_redelivered_total", "Failed webhook deliveries GitHub was asked to redeliver.", []),
+    skipped: counter("delivery_recovery_skipped_total", "Failed webhook deliveries not redelivered, by reason.", ["reason"]),
+  };
+  return { webhooks, ignored, refused, runs, finished, service, service429, budgetWait, writes, pacing, answer, ack, duration, recovery };
 }
 
 /** Gauges read from the shared store and queue at scrape time: every replica reports the same totals. */
@@ -142,7 +158,7 @@ export function createAppMetrics(options: MetricsOptions): AppMetrics {
   const registry = new Registry();
   const repoLabel = (task: Task): Record<string, string> =>
     options.repoLabels ? { repository: `${task.thread.owner}/${task.thread.repo}` } : {};
-  const { webhooks, ignored, refused, runs, finished, service, service429, budgetWait, writes, pacing, answer, ack, duration } =
+  const { webhooks, ignored, refused, runs, finished, service, service429, budgetWait, writes, pacing, answer, ack, duration, recovery } =
     createInstruments(registry, options.repoLabels);
   registerSharedGauges(registry, options);
 
@@ -167,6 +183,13 @@ export function createAppMetrics(options: MetricsOptions): AppMetrics {
     githubWrite(event) {
       writes.inc({ priority: event.priority, outcome: event.outcome });
       pacing.observe({ priority: event.priority }, event.queuedMs / 1000);
+    },
+    deliverySweep(outcome, sweep: DeliverySweep | null) {
+      recovery.sweeps.inc({ outcome });
+      if (!sweep) return;
+      recovery.found.inc(sweep.found);
+      recovery.redelivered.inc(sweep.redelivered);
+      for (const [reason, count] of Object.entries(sweep.skipped)) recovery.skipped.inc({ reason }, count);
     },
     render: () => registry.metrics(),
   };
@@ -193,9 +216,11 @@ export function observedBudget(inner: RateBudget, onWaited: (kind: BudgetKind, s
   return {
     async acquire(kind, acquireOptions) {
       const started = performance.now();
-      await inner.acquire(kind, acquireOptions);
+      const slot = await inner.acquire(kind, acquireOptions);
       onWaited(kind, (performance.now() - started) / 1000);
+      return slot;
     },
+    giveBack: (slot) => inner.giveBack(slot),
     waiting: (kind) => inner.waiting(kind),
     pause: (kind, ms) => inner.pause(kind, ms),
     busy: (kind) => inner.busy(kind),

@@ -1,10 +1,10 @@
 /**
  * `GET /status`: one server-rendered page for the people who run the App (no script, no build
  * step, readable on a phone): runs in flight, follow-ups held behind them, recent failures and the
- * service budget in use. Everything comes from the shared store, so any replica shows the same page.
+ * service budget in use, the last sweep for missed webhook deliveries. Everything comes from the shared store, so any replica shows the same page.
  */
 import type { BudgetUsage, RateBudget } from "../../service/budget.js";
-import type { BridgeStore, Task } from "../store/types.js";
+import type { BridgeStore, DeliverySweep, Task } from "../store/types.js";
 
 export interface StatusSnapshot {
   generatedAt: number;
@@ -14,6 +14,8 @@ export interface StatusSnapshot {
   held: Task[];
   failures: Task[];
   budget: BudgetUsage;
+  /** DELIVERY_RECOVERY_INTERVAL (0 = off) and the last completed sweep of any replica. */
+  deliveryRecovery: { intervalMs: number; lastSweep: DeliverySweep | null };
 }
 
 const IN_FLIGHT_LIMIT = 200;
@@ -26,18 +28,29 @@ export async function collectStatus(input: {
   budget: RateBudget;
   replica: string;
   backend: string;
+  recoveryIntervalMs: number;
   now?: number;
 }): Promise<StatusSnapshot> {
   const { store } = input;
-  const [inFlight, held, finished, budget] = await Promise.all([
+  const [inFlight, held, finished, budget, lastSweep] = await Promise.all([
     store.listTasks(["queued", "sending", "watching", "reporting"], IN_FLIGHT_LIMIT),
     store.listTasks(["held"], HELD_LIMIT),
     store.listTasks(["done", "abandoned"], FAILURE_SCAN, "newest"),
     input.budget.usage(),
+    store.lastDeliverySweep(),
   ]);
   // Follow-ups merged into another resume end with an `error` note too: they are not failures.
   const failures = finished.filter((t) => t.error !== null && !t.error.startsWith("merged into")).slice(0, FAILURE_LIMIT);
-  return { generatedAt: input.now ?? Date.now(), replica: input.replica, backend: input.backend, inFlight, held, failures, budget };
+  return {
+    generatedAt: input.now ?? Date.now(),
+    replica: input.replica,
+    backend: input.backend,
+    inFlight,
+    held,
+    failures,
+    budget,
+    deliveryRecovery: { intervalMs: input.recoveryIntervalMs, lastSweep },
+  };
 }
 
 function escapeHtml(text: string): string {
@@ -113,6 +126,23 @@ function failureRow(t: Task, web: string, now: number): string[] {
   ];
 }
 
+/** When the last sweep ran, what it found and asked GitHub for, and why it left the rest. */
+function recoverySection({ intervalMs, lastSweep }: StatusSnapshot["deliveryRecovery"], now: number): string {
+  let text: string;
+  if (intervalMs === 0) text = "Off (DELIVERY_RECOVERY_INTERVAL=0): failed deliveries are redelivered only by hand.";
+  else if (!lastSweep) text = `No sweep has completed yet (one runs every ${formatAge(intervalMs)}).`;
+  else {
+    const skipped = Object.entries(lastSweep.skipped)
+      .map(([reason, count]) => `${count} ${reason.replace(/_/g, " ")}`)
+      .join(", ");
+    text =
+      `Last sweep ${formatAge(now - lastSweep.finishedAt)} ago (${new Date(lastSweep.finishedAt).toISOString()}): ` +
+      `${lastSweep.found} failed ${lastSweep.found === 1 ? "delivery" : "deliveries"} found, ${lastSweep.redelivered} redelivered` +
+      `${skipped ? `; left alone: ${skipped}` : ""}${lastSweep.complete ? "" : "; stopped at its page limit"}. One runs every ${formatAge(intervalMs)}.`;
+  }
+  return `<section><h2>Missed webhook deliveries</h2><p>${escapeHtml(text)}</p></section>`;
+}
+
 export function renderStatusPage(snapshot: StatusSnapshot, options: { githubWebUrl?: string } = {}): string {
   const web = (options.githubWebUrl ?? "https://github.com").replace(/\/+$/, "");
   const now = snapshot.generatedAt;
@@ -150,6 +180,7 @@ export function renderStatusPage(snapshot: StatusSnapshot, options: { githubWebU
 ${budgetLine("All calls", snapshot.budget.shared)}
 ${budgetLine("Run creations", snapshot.budget.create)}
 </ul></section>
+${recoverySection(snapshot.deliveryRecovery, now)}
 ${table("Runs in flight", ["Repository", "Thread", "Run", "State", "Age", "Current step"], inFlight, "No run is in flight.")}
 ${table("Held follow-ups", ["Thread", "Waiting for run", "Asked by", "Waiting for"], held, "No follow-up is waiting.")}
 ${table("Recent failures", ["Thread", "Run", "State", "When", "Reason"], failures, "No recent failure.")}

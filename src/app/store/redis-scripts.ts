@@ -171,3 +171,24 @@ if redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) == 0 then return 0 end
 redis.call('RPUSH', KEYS[2], ARGV[1])
 return 1
 `;
+
+/**
+ * KEYS: P:run-branches (before the head repository was part of the key, 0.1), P:run-head-branches.
+ * Moves each "owner/repo:branch" field to "owner/repo:owner/repo:branch": a branch a run produced
+ * lives in the repository the run worked on. A record already under the new key wins. Returns how
+ * many were moved; a second replica starting at the same time finds nothing left to move.
+ */
+export const MIGRATE_RUN_BRANCHES = `
+local entries = redis.call('HGETALL', KEYS[1])
+local moved = 0
+for i = 1, #entries, 2 do
+  local field = entries[i]
+  local sep = string.find(field, ':', 1, true)
+  if sep then
+    redis.call('HSETNX', KEYS[2], string.sub(field, 1, sep - 1) .. ':' .. field, entries[i + 1])
+    moved = moved + 1
+  end
+end
+redis.call('DEL', KEYS[1])
+return moved
+`;

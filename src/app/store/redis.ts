@@ -6,13 +6,26 @@ import {
   INSERT_TASK,
   LAST_WEB_URL_FOR_RUN,
   LIST_TASKS,
+  MIGRATE_RUN_BRANCHES,
   NEWEST_IN_INDEX,
   PRUNE,
   RECORD_CHECK_ATTEMPT,
   UPDATE_TASK,
 } from "./redis-scripts.js";
 import { EVENT_RETENTION_MS } from "./types.js";
-import type { BridgeStore, NewTask, Task, TaskOrder, TaskPatch, TaskState, ThreadId, TraceProgress, WatchedRun } from "./types.js";
+import type {
+  BridgeStore,
+  DeliverySweep,
+  HeadBranchKey,
+  NewTask,
+  Task,
+  TaskOrder,
+  TaskPatch,
+  TaskState,
+  ThreadId,
+  TraceProgress,
+  WatchedRun,
+} from "./types.js";
 
 export interface RedisBridgeStoreOptions {
   /** Namespace of every key (`${keyPrefix}:…`): one per App deployment, shared by all its replicas. */
@@ -64,6 +77,9 @@ const PATCHABLE_FIELDS = {
   lastEditAt: true,
   deadlineAt: true,
   error: true,
+  interrupt: true,
+  delivered: true,
+  interruptsRefused: true,
 } as const satisfies Record<keyof TaskPatch, true>;
 const PATCHABLE = new Set(Object.keys(PATCHABLE_FIELDS) as Array<keyof TaskPatch>);
 
@@ -79,6 +95,7 @@ interface StoreCommands {
   arbStorePrune: Script;
   arbStoreClaim: Script;
   arbStoreRecordCheckAttempt: Script;
+  arbStoreMigrateRunBranches: Script;
 }
 
 const SCRIPTS: Record<keyof StoreCommands, { lua: string; numberOfKeys: number }> = {
@@ -92,6 +109,7 @@ const SCRIPTS: Record<keyof StoreCommands, { lua: string; numberOfKeys: number }
   arbStorePrune: { lua: PRUNE, numberOfKeys: 3 },
   arbStoreClaim: { lua: CLAIM, numberOfKeys: 1 },
   arbStoreRecordCheckAttempt: { lua: RECORD_CHECK_ATTEMPT, numberOfKeys: 2 },
+  arbStoreMigrateRunBranches: { lua: MIGRATE_RUN_BRANCHES, numberOfKeys: 2 },
 };
 
 /** Same key as the SQLite store's thread_key: lookups ignore the case of owner and repo, as GitHub does. */
@@ -101,6 +119,11 @@ function threadKey(thread: ThreadId): string {
 
 function repoKey(owner: string, repo: string): string {
   return `${owner.toLowerCase()}/${repo.toLowerCase()}`;
+}
+
+/** ':' cannot appear in a repository name or a git ref name, so it separates the parts. */
+function headBranchField(owner: string, repo: string, head: HeadBranchKey): string {
+  return `${repoKey(owner, repo)}:${head.repoFullName.toLowerCase()}:${head.branch}`;
 }
 
 function assertState(state: unknown): void {
@@ -122,8 +145,13 @@ function encodeFields(fields: Partial<Task>): string[] {
 
 /** Every field a stored task hash has (insert writes them all). */
 const TASK_FIELDS: ReadonlyArray<keyof Task> = ["id", "createdAt", "updatedAt", ...PATCHABLE];
-/** Fields added after tasks were first stored in Redis, with the value a hash written before reads as. */
-const LATER_FIELDS: Partial<Record<keyof Task, string>> = { sweptAt: "null" };
+/** Fields added after tasks were first stored in Redis, with the value a task stored before them has (JSON). */
+const FIELDS_ADDED_LATER: Partial<Record<keyof Task, string>> = {
+  sweptAt: "null",
+  interrupt: "null",
+  delivered: "[]",
+  interruptsRefused: "false",
+};
 
 /** HGETALL as a flat [field, value, …] list (what a script returns). */
 function decodeTask(flat: unknown): Task | null {
@@ -132,7 +160,7 @@ function decodeTask(flat: unknown): Task | null {
   for (let i = 0; i + 1 < flat.length; i += 2) raw.set(String(flat[i]), String(flat[i + 1]));
   const task: Record<string, unknown> = {};
   for (const name of TASK_FIELDS) {
-    const value = raw.get(name) ?? LATER_FIELDS[name];
+    const value = raw.get(name) ?? FIELDS_ADDED_LATER[name];
     if (value === undefined)
       throw new Error(`stored task ${raw.get("id")} has no "${name}" field: its Redis hash was changed outside the store`);
     task[name] = JSON.parse(value);
@@ -188,7 +216,7 @@ export class RedisBridgeStore implements BridgeStore {
     return [this.prefix, ...parts].join(":");
   }
 
-  private async claim(set: "deliveries" | "triggers", member: string): Promise<boolean> {
+  private async claim(set: "deliveries" | "triggers" | "redeliveries", member: string): Promise<boolean> {
     const now = this.now();
     return (await this.client.arbStoreClaim(this.key(set), now, now - this.claimRetentionMs, member)) === 1;
   }
@@ -199,6 +227,26 @@ export class RedisBridgeStore implements BridgeStore {
 
   async forgetDelivery(deliveryId: string): Promise<void> {
     await this.client.zrem(this.key("deliveries"), deliveryId);
+  }
+
+  async knownDeliveries(deliveryIds: readonly string[]): Promise<Set<string>> {
+    if (deliveryIds.length === 0) return new Set();
+    const scores = await this.client.zmscore(this.key("deliveries"), ...deliveryIds);
+    return new Set(deliveryIds.filter((_, index) => scores[index] !== null));
+  }
+
+  /** A sorted set of claims like the deliveries' (pruned by the claim itself past the retention): one claim across replicas. */
+  claimRedelivery(deliveryId: string): Promise<boolean> {
+    return this.claim("redeliveries", deliveryId);
+  }
+
+  async lastDeliverySweep(): Promise<DeliverySweep | null> {
+    const raw = await this.client.get(this.key("delivery-sweep"));
+    return raw === null ? null : (JSON.parse(raw) as DeliverySweep);
+  }
+
+  async recordDeliverySweep(sweep: DeliverySweep): Promise<void> {
+    await this.client.set(this.key("delivery-sweep"), JSON.stringify(sweep));
   }
 
   claimTrigger(key: string): Promise<boolean> {
@@ -241,6 +289,9 @@ export class RedisBridgeStore implements BridgeStore {
       sweptAt: null,
       lastEditAt: 0,
       error: null,
+      interrupt: task.interrupt ?? null,
+      delivered: [],
+      interruptsRefused: false,
     };
     const stored = await this.client.arbStoreInsertTask(this.key("task", "next-id"), this.prefix, this.now(), ...encodeFields(fields));
     return decodeTask(stored)!;
@@ -362,13 +413,20 @@ export class RedisBridgeStore implements BridgeStore {
     return typeof url === "string" ? (JSON.parse(url) as string) : null;
   }
 
-  async recordRunBranch(owner: string, repo: string, branch: string, runId: number, orgId: number): Promise<void> {
-    // ':' cannot appear in a git ref name, so it separates the repository from the branch.
-    await this.client.hset(this.key("run-branches"), `${repoKey(owner, repo)}:${branch}`, JSON.stringify({ runId, orgId }));
+  /**
+   * Brings data written by earlier versions to today's layout; `openBackend` calls it once at start
+   * (each step is one script, so replicas starting together do not move anything twice).
+   */
+  async migrate(): Promise<void> {
+    await this.client.arbStoreMigrateRunBranches(this.key("run-branches"), this.key("run-head-branches"));
   }
 
-  async runForBranch(owner: string, repo: string, branch: string): Promise<{ runId: number; orgId: number } | null> {
-    const value = await this.client.hget(this.key("run-branches"), `${repoKey(owner, repo)}:${branch}`);
+  async recordRunBranch(owner: string, repo: string, head: HeadBranchKey, runId: number, orgId: number): Promise<void> {
+    await this.client.hset(this.key("run-head-branches"), headBranchField(owner, repo, head), JSON.stringify({ runId, orgId }));
+  }
+
+  async runForBranch(owner: string, repo: string, head: HeadBranchKey): Promise<{ runId: number; orgId: number } | null> {
+    const value = await this.client.hget(this.key("run-head-branches"), headBranchField(owner, repo, head));
     return value === null ? null : (JSON.parse(value) as { runId: number; orgId: number });
   }
 

@@ -2,10 +2,24 @@ import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
 import { EVENT_RETENTION_MS } from "./types.js";
-import type { BridgeStore, NewTask, Task, TaskOrder, TaskPatch, TaskState, ThreadId, TraceProgress, WatchedRun } from "./types.js";
+import type {
+  BridgeStore,
+  DeliverySweep,
+  HeadBranchKey,
+  NewTask,
+  Task,
+  TaskOrder,
+  TaskPatch,
+  TaskState,
+  ThreadId,
+  TraceProgress,
+  WatchedRun,
+} from "./types.js";
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS deliveries (id TEXT PRIMARY KEY, event TEXT NOT NULL, received_at INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS redelivery_claims (id TEXT PRIMARY KEY, claimed_at INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS delivery_sweeps (id INTEGER PRIMARY KEY CHECK (id = 1), sweep TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS trigger_keys (key TEXT PRIMARY KEY, claimed_at INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS tasks (
   id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -37,9 +51,9 @@ CREATE TABLE IF NOT EXISTS tasks (
 CREATE INDEX IF NOT EXISTS tasks_by_state ON tasks(state, id);
 CREATE INDEX IF NOT EXISTS tasks_by_due ON tasks(state, next_poll_at);
 CREATE INDEX IF NOT EXISTS tasks_by_run ON tasks(run_id, state);
-CREATE TABLE IF NOT EXISTS run_branches (
-  owner TEXT NOT NULL, repo TEXT NOT NULL, branch TEXT NOT NULL, run_id INTEGER NOT NULL, org_id INTEGER NOT NULL,
-  PRIMARY KEY (owner, repo, branch)
+CREATE TABLE IF NOT EXISTS run_head_branches (
+  owner TEXT NOT NULL, repo TEXT NOT NULL, head_repo TEXT NOT NULL, branch TEXT NOT NULL, run_id INTEGER NOT NULL, org_id INTEGER NOT NULL,
+  PRIMARY KEY (owner, repo, head_repo, branch)
 );
 CREATE TABLE IF NOT EXISTS events (key TEXT NOT NULL, at INTEGER NOT NULL);
 CREATE INDEX IF NOT EXISTS events_by_key ON events(key, at);
@@ -77,6 +91,9 @@ interface TaskRow {
   last_edit_at: number;
   deadline_at: number;
   error: string | null;
+  interrupt: string | null;
+  delivered: string;
+  interrupts_refused: number;
   updated_at: number;
 }
 
@@ -110,6 +127,9 @@ const COLUMNS: { [K in keyof Task]?: [string, (v: Task[K]) => unknown] } = {
   lastEditAt: ["last_edit_at", (v) => v],
   deadlineAt: ["deadline_at", (v) => v],
   error: ["error", (v) => v],
+  interrupt: ["interrupt", (v) => (v ? JSON.stringify(v) : null)],
+  delivered: ["delivered", (v) => JSON.stringify(v)],
+  interruptsRefused: ["interrupts_refused", (v) => (v ? 1 : 0)],
 };
 
 /** One indexed column per conversation, so thread lookups never read other threads' tasks. */
@@ -146,6 +166,9 @@ function toTask(row: TaskRow): Task {
     lastEditAt: row.last_edit_at,
     deadlineAt: row.deadline_at,
     error: row.error,
+    interrupt: row.interrupt ? (JSON.parse(row.interrupt) as Task["interrupt"]) : null,
+    delivered: JSON.parse(row.delivered) as Task["delivered"],
+    interruptsRefused: row.interrupts_refused === 1,
     updatedAt: row.updated_at,
   };
 }
@@ -168,6 +191,8 @@ export class SqliteBridgeStore implements BridgeStore {
     this.addThreadKeyColumn();
     this.addColumnsOf020();
     this.addSweptAtColumn();
+    this.moveRunBranchesToHeadKeys();
+    this.addInterruptColumns();
     this.db.exec("CREATE INDEX IF NOT EXISTS tasks_by_thread ON tasks(thread_key, state, id)");
     this.now = options.now ?? Date.now;
   }
@@ -211,6 +236,32 @@ export class SqliteBridgeStore implements BridgeStore {
     if (!columns.some((c) => c.name === "swept_at")) this.db.exec("ALTER TABLE tasks ADD COLUMN swept_at INTEGER");
   }
 
+  /**
+   * Stores written before the head repository was part of the key (`run_branches`, 0.1) knew branches by name alone: every branch a run produced
+   * lives in the repository it ran on, so each row becomes the same branch of that repository.
+   */
+  private moveRunBranchesToHeadKeys(): void {
+    const old = this.db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'run_branches'").get();
+    if (!old) return;
+    this.db.transaction(() => {
+      this.db.exec(
+        "INSERT OR IGNORE INTO run_head_branches (owner, repo, head_repo, branch, run_id, org_id) SELECT owner, repo, owner || '/' || repo, branch, run_id, org_id FROM run_branches",
+      );
+      this.db.exec("DROP TABLE run_branches");
+    })();
+  }
+
+  /** Columns added with `follow_up: interrupt`: older stores get them, empty. */
+  private addInterruptColumns(): void {
+    const columns = new Set((this.db.prepare("PRAGMA table_info(tasks)").all() as Array<{ name: string }>).map((c) => c.name));
+    if (columns.has("interrupt")) return;
+    this.db.transaction(() => {
+      this.db.exec("ALTER TABLE tasks ADD COLUMN interrupt TEXT");
+      this.db.exec("ALTER TABLE tasks ADD COLUMN delivered TEXT NOT NULL DEFAULT '[]'");
+      this.db.exec("ALTER TABLE tasks ADD COLUMN interrupts_refused INTEGER NOT NULL DEFAULT 0");
+    })();
+  }
+
   /** The connection, for the embedded job queue that shares this file (one transaction log, one backup). */
   get database(): Database.Database {
     return this.db;
@@ -243,6 +294,29 @@ export class SqliteBridgeStore implements BridgeStore {
     this.db.prepare("DELETE FROM deliveries WHERE id = ?").run(deliveryId);
   }
 
+  async knownDeliveries(deliveryIds: readonly string[]): Promise<Set<string>> {
+    const known = new Set<string>();
+    const lookup = this.db.prepare("SELECT 1 FROM deliveries WHERE id = ?").pluck();
+    for (const id of deliveryIds) if (lookup.get(id) !== undefined) known.add(id);
+    return known;
+  }
+
+  async claimRedelivery(deliveryId: string): Promise<boolean> {
+    const info = this.db.prepare("INSERT OR IGNORE INTO redelivery_claims (id, claimed_at) VALUES (?, ?)").run(deliveryId, this.now());
+    return info.changes === 1;
+  }
+
+  async lastDeliverySweep(): Promise<DeliverySweep | null> {
+    const row = this.db.prepare("SELECT sweep FROM delivery_sweeps WHERE id = 1").pluck().get() as string | undefined;
+    return row === undefined ? null : (JSON.parse(row) as DeliverySweep);
+  }
+
+  async recordDeliverySweep(sweep: DeliverySweep): Promise<void> {
+    this.db
+      .prepare("INSERT INTO delivery_sweeps (id, sweep) VALUES (1, ?) ON CONFLICT(id) DO UPDATE SET sweep = excluded.sweep")
+      .run(JSON.stringify(sweep));
+  }
+
   async releaseTrigger(key: string): Promise<void> {
     this.db.prepare("DELETE FROM trigger_keys WHERE key = ?").run(key);
   }
@@ -256,6 +330,7 @@ export class SqliteBridgeStore implements BridgeStore {
     const cutoff = this.now() - olderThanMs;
     this.db.prepare("DELETE FROM deliveries WHERE received_at < ?").run(cutoff);
     this.db.prepare("DELETE FROM trigger_keys WHERE claimed_at < ?").run(cutoff);
+    this.db.prepare("DELETE FROM redelivery_claims WHERE claimed_at < ?").run(cutoff);
     this.db.prepare("DELETE FROM tasks WHERE state IN ('done', 'abandoned') AND updated_at < ?").run(cutoff);
     this.db.prepare("DELETE FROM events WHERE at < ?").run(Math.min(cutoff, this.now() - EVENT_RETENTION_MS));
   }
@@ -265,8 +340,8 @@ export class SqliteBridgeStore implements BridgeStore {
     const info = this.db
       .prepare(
         `INSERT INTO tasks (kind, state, source_type, thread, thread_key, run_id, org_id, tracking_comment_id, reaction, request, requested_by,
-           created_at, progress, deadline_at, updated_at, received_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+           created_at, progress, deadline_at, updated_at, received_at, interrupt)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(
         task.kind,
@@ -285,6 +360,7 @@ export class SqliteBridgeStore implements BridgeStore {
         task.deadlineAt,
         now,
         task.receivedAt ?? null,
+        task.interrupt ? JSON.stringify(task.interrupt) : null,
       );
     return this.readTask(Number(info.lastInsertRowid))!;
   }
@@ -379,16 +455,17 @@ export class SqliteBridgeStore implements BridgeStore {
     return row?.web_url ?? null;
   }
 
-  async recordRunBranch(owner: string, repo: string, branch: string, runId: number, orgId: number): Promise<void> {
+  async recordRunBranch(owner: string, repo: string, head: HeadBranchKey, runId: number, orgId: number): Promise<void> {
     this.db
-      .prepare("INSERT OR REPLACE INTO run_branches (owner, repo, branch, run_id, org_id) VALUES (?, ?, ?, ?, ?)")
-      .run(owner.toLowerCase(), repo.toLowerCase(), branch, runId, orgId);
+      .prepare("INSERT OR REPLACE INTO run_head_branches (owner, repo, head_repo, branch, run_id, org_id) VALUES (?, ?, ?, ?, ?, ?)")
+      .run(owner.toLowerCase(), repo.toLowerCase(), head.repoFullName.toLowerCase(), head.branch, runId, orgId);
   }
 
-  async runForBranch(owner: string, repo: string, branch: string): Promise<{ runId: number; orgId: number } | null> {
+  async runForBranch(owner: string, repo: string, head: HeadBranchKey): Promise<{ runId: number; orgId: number } | null> {
     const row = this.db
-      .prepare("SELECT run_id, org_id FROM run_branches WHERE owner = ? AND repo = ? AND branch = ?")
-      .get(owner.toLowerCase(), repo.toLowerCase(), branch) as { run_id: number; org_id: number } | undefined;
+      .prepare("SELECT run_id, org_id FROM run_head_branches WHERE owner = ? AND repo = ? AND head_repo = ? AND branch = ?")
+      .get(owner.toLowerCase(), repo.toLowerCase(), head.repoFullName.toLowerCase(), head.branch) as
+      { run_id: number; org_id: number } | undefined;
     return row ? { runId: row.run_id, orgId: row.org_id } : null;
   }
 

@@ -1,4 +1,5 @@
 import type { ReactionTarget } from "../../core/render/reactions.js";
+import type { FollowUpInterrupt } from "../../flows/types.js";
 import type { SourceType } from "../../service/wire.js";
 
 /**
@@ -37,6 +38,23 @@ export interface TraceProgress {
   finalAnswer: string | null;
 }
 
+/** A held follow-up for a working agent; `sendingSince`: handed to the service then (a step cut off from there may or may not have delivered it). */
+export interface HeldInterrupt extends FollowUpInterrupt {
+  sendingSince?: number;
+}
+
+/** A follow-up that went to the run while it worked (`follow_up: interrupt`), as its tracking comment shows it. */
+export interface DeliveredMessage {
+  /** The follow-up's own task (done once delivered). */
+  taskId: number;
+  firstLine: string;
+  at: number;
+  /** Where its final reaction goes when the run ends. */
+  reaction: TaskReactionTarget | null;
+  /** False when the call went out but no answer came back (a timeout, a crash): it may not have reached the agent. */
+  confirmed: boolean;
+}
+
 export interface Task {
   id: number;
   kind: TaskKind;
@@ -73,7 +91,19 @@ export interface Task {
   lastEditAt: number;
   deadlineAt: number;
   error: string | null;
+  /** A held follow-up to send to its run while it works (`follow_up: interrupt`); null: sent when the run finishes. */
+  interrupt: HeldInterrupt | null;
+  /** On the task watching a run: the follow-ups that went to it while it worked, oldest first. */
+  delivered: DeliveredMessage[];
+  /** On the task watching a run: the service refused a follow-up while the run worked (the thread is told once). */
+  interruptsRefused: boolean;
   updatedAt: number;
+}
+
+/** A pull request's head branch and the repository (`owner/name`) it lives in. */
+export interface HeadBranchKey {
+  repoFullName: string;
+  branch: string;
 }
 
 export type ThreadId = Pick<TaskThread, "owner" | "repo" | "issueNumber">;
@@ -86,6 +116,7 @@ export type NewTask = Pick<
 > & {
   deadlineAt: number;
   receivedAt?: number | null;
+  interrupt?: FollowUpInterrupt | null;
 };
 
 export type TaskOrder = "oldest" | "newest";
@@ -97,6 +128,20 @@ export interface WatchedRun {
   /** When its create (or resume) was sent, else when it was stored: the run was not created before. */
   sentAt: number;
   nextPollAt: number;
+}
+
+/** What the last completed delivery recovery sweep did (src/app/delivery-recovery.ts), for the next sweep and the status page. */
+export interface DeliverySweep {
+  startedAt: number;
+  finishedAt: number;
+  /** Deliveries whose attempts had all failed, seen since the previous sweep. */
+  found: number;
+  /** Of those, how many GitHub was asked to deliver again. */
+  redelivered: number;
+  /** The others, by reason (succeeded_later, already_stored, too_old, already_claimed, request_failed). */
+  skipped: Record<string, number>;
+  /** False when the page limit stopped the listing before it reached the previous sweep. */
+  complete: boolean;
 }
 
 /** Spend-guard events are kept this long at least: the longest window is a day. */
@@ -112,6 +157,13 @@ export interface BridgeStore {
   markDelivery(deliveryId: string, event: string): Promise<boolean>;
   /** Forgets a delivery that could not be queued, so a redelivery is handled. */
   forgetDelivery(deliveryId: string): Promise<void>;
+  /** Which of these delivery ids the App stored itself (through `markDelivery`, not forgotten since). */
+  knownDeliveries(deliveryIds: readonly string[]): Promise<Set<string>>;
+  /** True the first time a delivery's GUID is claimed for a redelivery request: one request per GUID per deployment. */
+  claimRedelivery(deliveryId: string): Promise<boolean>;
+  /** The last completed delivery recovery sweep, shared by every replica. */
+  lastDeliverySweep(): Promise<DeliverySweep | null>;
+  recordDeliverySweep(sweep: DeliverySweep): Promise<void>;
   /** True the first time a trigger key (e.g. a comment id, or repo + head SHA) is claimed. */
   claimTrigger(key: string): Promise<boolean>;
   /** Gives a claimed trigger key back after handling it failed before anything was stored. */
@@ -143,9 +195,13 @@ export interface BridgeStore {
   /** The run's page as last seen by any of its tasks (a resume shows it before the service answers). */
   lastWebUrlForRun(runId: number): Promise<string | null>;
 
-  /** Head branches of PRs produced by runs, so a review or check failure on one finds its run. */
-  recordRunBranch(owner: string, repo: string, branch: string, runId: number, orgId: number): Promise<void>;
-  runForBranch(owner: string, repo: string, branch: string): Promise<{ runId: number; orgId: number } | null>;
+  /**
+   * Head branches of PRs produced by runs in `owner/repo`, keyed by the repository the branch lives
+   * in as well as its name (a fork may name a branch like the bot's), so a review or check failure
+   * on one finds its run.
+   */
+  recordRunBranch(owner: string, repo: string, head: HeadBranchKey, runId: number, orgId: number): Promise<void>;
+  runForBranch(owner: string, repo: string, head: HeadBranchKey): Promise<{ runId: number; orgId: number } | null>;
 
   /** Check-suite auto-fix bookkeeping per pull request; false when this head SHA was already recorded. */
   recordCheckAttempt(owner: string, repo: string, prNumber: number, headSha: string): Promise<boolean>;

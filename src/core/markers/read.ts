@@ -7,11 +7,14 @@
 import type { RunLimitName } from "../../config/schema.js";
 import { GITHUB_COMMENT_MAX_LENGTH } from "../render/fit.js";
 import { MARKER_NAMESPACE, MARKER_OPENING } from "../sanitize-output/safe-markdown.js";
+import { MARKER_SIGNATURE_SUFFIX } from "./signature.js";
 import { BOT_COMMENT_KINDS, MARKER_LIMITS, OverLimitMarkerSchema, RunMarkerSchema, type BotCommentKind, type RunMarker } from "./schema.js";
 
-const RUN_MARKER_LINE = new RegExp(`^<!-- ${MARKER_NAMESPACE}:run (\\{[^\\n]*\\}) -->[ \\t]*$`, "m");
-const KIND_MARKER_LINE = new RegExp(`^<!-- ${MARKER_NAMESPACE}:([a-z_]+) -->[ \\t]*$`, "m");
-const OVER_LIMIT_MARKER_LINE = new RegExp(`^<!-- ${MARKER_NAMESPACE}:over_limit (\\{[^\\n]{1,200}\\}) -->[ \\t]*$`, "m");
+// Each may end with the Action's signature (signature.ts), checked by trust.ts, not here.
+const SIG = `(?:${MARKER_SIGNATURE_SUFFIX})?`;
+const RUN_MARKER_LINE = new RegExp(`^<!-- ${MARKER_NAMESPACE}:run (\\{[^\\n]*\\})${SIG} -->[ \\t]*$`, "m");
+const KIND_MARKER_LINE = new RegExp(`^<!-- ${MARKER_NAMESPACE}:([a-z_]+)${SIG} -->[ \\t]*$`, "m");
+const OVER_LIMIT_MARKER_LINE = new RegExp(`^<!-- ${MARKER_NAMESPACE}:over_limit (\\{[^\\n]{1,200}\\})${SIG} -->[ \\t]*$`, "m");
 
 // Bodies longer than GitHub allows (GITHUB_COMMENT_MAX_LENGTH) are not ours.
 

@@ -1,10 +1,12 @@
 /**
  * Which markers to believe: only those in comments written by one of the bot's own logins
- * (anybody can paste a perfect marker into a comment of their own), and among them the run a
- * thread, a branch or a request points at, and the bot's own comments of a kind.
+ * (anybody can paste a perfect marker into a comment of their own) and, for a bot whose login
+ * others share (the Action's `github-actions[bot]`), signed with its key (signature.ts); among
+ * them the run a thread, a branch or a request points at, and the bot's own comments of a kind.
  */
 import { classifyActor, isBotAccount } from "../actors.js";
 import { parseCommentKind, parseMarker } from "./read.js";
+import { hasValidMarkerSignature, type MarkerSigner } from "./signature.js";
 import { normalizeBranch, type BotCommentKind, type RunMarker } from "./schema.js";
 
 /** The shape of an issue comment as the GitHub REST API returns it (only what trust needs). */
@@ -20,6 +22,8 @@ export interface MarkerComment {
 /** Who the bot is: its comment author logins, e.g. `my-app[bot]` (App) or `github-actions[bot]` (Action). */
 export interface BotIdentity {
   botLogins: readonly string[];
+  /** Set when the login is shared (the Action): only markers signed with this key are the bot's. */
+  markerSigner?: MarkerSigner | undefined;
 }
 
 export interface FoundRunMarker {
@@ -38,11 +42,20 @@ export function isTrustedAuthor(comment: MarkerComment, self: BotIdentity): bool
   return !(isBotAccount(login) && type !== undefined && type !== "Bot");
 }
 
+/**
+ * Whether the bot wrote this comment's marker: its author, and its signature when the bot signs.
+ * A marker without a valid signature (forged, or written before the Action signed) is not believed.
+ */
+export function isTrustedMarkerComment(comment: MarkerComment, self: BotIdentity): boolean {
+  if (!isTrustedAuthor(comment, self)) return false;
+  return self.markerSigner === undefined || hasValidMarkerSignature(comment.body, self.markerSigner);
+}
+
 /** Every run marker the bot wrote in the thread, newest first (by comment id: GitHub ids increase). */
 export function listTrustedRunMarkers(comments: readonly MarkerComment[], self: BotIdentity): FoundRunMarker[] {
   const found: FoundRunMarker[] = [];
   for (const comment of comments) {
-    if (!isTrustedAuthor(comment, self)) continue;
+    if (!isTrustedMarkerComment(comment, self)) continue;
     const marker = parseMarker(comment.body);
     if (marker) found.push({ marker, commentId: comment.id });
   }
@@ -77,7 +90,7 @@ export function findMarkerForRequest(comments: readonly MarkerComment[], request
 export function findTrustedComment(comments: readonly MarkerComment[], kind: BotCommentKind, self: BotIdentity): MarkerComment | null {
   let newest: MarkerComment | null = null;
   for (const comment of comments) {
-    if (!isTrustedAuthor(comment, self) || parseCommentKind(comment.body) !== kind) continue;
+    if (!isTrustedMarkerComment(comment, self) || parseCommentKind(comment.body) !== kind) continue;
     if (newest === null || comment.id > newest.id) newest = comment;
   }
   return newest;

@@ -3,8 +3,10 @@
  * request and a short pointer to where it came from). The repository's `instructions` close every
  * prompt, and the whole is bounded.
  */
-import type { PromptInput, PromptOptions } from "./context.js";
+import type { AuthorAccess, PromptInput, PromptOptions, ThreadContext } from "./context.js";
 import {
+  threadSectionAuthors,
+  type ThreadExclusion,
   checkFailureHeader,
   checkFailureSection,
   fitPrompt,
@@ -14,6 +16,44 @@ import {
   threadNoun,
   threadSection,
 } from "./sections.js";
+
+/** The thread a new run's prompt quotes, and the comment it leaves out because the prompt quotes it as the request. */
+function quotedThreadOf(input: PromptInput): { thread: ThreadContext; exclude: ThreadExclusion } | null {
+  switch (input.flow) {
+    case "comment":
+      return { thread: input.thread, exclude: { id: input.commentId, url: input.commentUrl } };
+    case "label":
+    case "review":
+      return { thread: input.thread, exclude: {} };
+    case "dispatch":
+      return input.thread ? { thread: input.thread, exclude: {} } : null;
+    case "check_suite":
+    case "workflow_run":
+      return null;
+  }
+}
+
+/** Whose access a new run's prompt labels: the thread description's author and the comments' it quotes, each once. */
+export function promptThreadAuthors(input: PromptInput, options: PromptOptions = {}): string[] {
+  const quoted = quotedThreadOf(input);
+  return quoted ? threadSectionAuthors(quoted.thread, options, quoted.exclude) : [];
+}
+
+/** The input with each quoted author's access filled in from `access` (a login it lacks stays unknown, which reads as none). */
+export function withAuthorAccess(input: PromptInput, access: ReadonlyMap<string, AuthorAccess>): PromptInput {
+  if (!("thread" in input) || !input.thread) return input;
+  const thread = input.thread;
+  const accessOf = (login: string | null | undefined) => (login ? access.get(login) : undefined);
+  const labelled: ThreadContext = {
+    ...thread,
+    ...(accessOf(thread.author) ? { authorAccess: accessOf(thread.author) } : {}),
+    comments: (thread.comments ?? []).map((comment) => {
+      const known = accessOf(comment.author);
+      return known ? { ...comment, access: known } : comment;
+    }),
+  };
+  return { ...input, thread: labelled };
+}
 
 /** The prompt of a new run. */
 export function buildRunPrompt(input: PromptInput, options: PromptOptions = {}): string {
@@ -26,7 +66,7 @@ export function buildRunPrompt(input: PromptInput, options: PromptOptions = {}):
         "",
         instruction === "" ? `(No instruction was given: read the ${noun} below and do what it asks.)` : instruction,
       ].join("\n");
-      return fitPrompt(head, threadSection(input.thread, options, { id: input.commentId, url: input.commentUrl }), options);
+      return fitPrompt(head, threadSection(input.thread, options, quotedThreadOf(input)!.exclude), options);
     }
     case "label": {
       const head = `@${input.requester} added the label "${oneLine(input.label)}" to issue ${input.thread.repository}#${input.thread.number} (${input.thread.url}). Resolve the issue described below.`;

@@ -3,7 +3,8 @@
  * failed checks), per flow, and the limits every part is bounded by. Building the text is
  * sections.ts and build.ts; this file is the shapes and the mapping from parsed events.
  */
-import type { PullRequestRef, RepositoryFacts, ReviewCommentRef, ThreadKind, ThreadRef } from "../events/types.js";
+import type { RepoRole } from "../../config/schema.js";
+import type { BridgeEvent, PullRequestRef, RepositoryFacts, ReviewCommentRef, ThreadKind, ThreadRef } from "../events/types.js";
 
 // ---------------------------------------------------------------------------------------------
 // Limits
@@ -54,6 +55,18 @@ export interface PromptOptions {
 // ---------------------------------------------------------------------------------------------
 // Context the shell fills
 
+/**
+ * What a text's author may do in the repository: `write` (write, maintain or admin), `read` (read
+ * or triage) or `none`. Text from anyone without write access is quoted as material, never followed.
+ */
+export type AuthorAccess = "write" | "read" | "none";
+
+/** A repository role as access: write, maintain and admin write; read and triage only read. */
+export function authorAccessOfRole(role: RepoRole): AuthorAccess {
+  if (role === "write" || role === "maintain" || role === "admin") return "write";
+  return role === "none" ? "none" : "read";
+}
+
 export interface PromptComment {
   id?: number;
   author: string;
@@ -61,6 +74,10 @@ export interface PromptComment {
   authorType?: string | null;
   body: string;
   createdAt?: string | null;
+  /** Last edit; a comment edited after the trigger is left out. */
+  updatedAt?: string | null;
+  /** Unknown reads as `none`. */
+  access?: AuthorAccess;
   url?: string | null;
 }
 
@@ -82,12 +99,16 @@ export interface ThreadContext {
   title: string;
   body: string;
   author?: string | null;
+  /** The description author's access; unknown reads as `none`. */
+  authorAccess?: AuthorAccess;
   /** The thread's comments in the order GitHub lists them (oldest first); only the newest are used. */
   comments?: readonly PromptComment[];
   /** Comments the shell already left out (older ones beyond what it fetched), for "the last N of M". */
   omittedComments?: number;
   /** Set for pull requests. */
   pullRequest?: PullRequestDetails | null;
+  /** When the trigger happened: comments written or edited later are left out (null: none are). */
+  asOf?: string | null;
 }
 
 export interface ReviewContext {
@@ -169,7 +190,12 @@ export type PromptInput =
 export function threadContextFrom(
   repo: Pick<RepositoryFacts, "fullName">,
   thread: ThreadRef,
-  fetched: { comments?: readonly PromptComment[]; omittedComments?: number; pullRequest?: PullRequestRef | PullRequestDetails | null } = {},
+  fetched: {
+    comments?: readonly PromptComment[];
+    omittedComments?: number;
+    pullRequest?: PullRequestRef | PullRequestDetails | null;
+    asOf?: string | null;
+  } = {},
 ): ThreadContext {
   const pr = fetched.pullRequest;
   return {
@@ -185,7 +211,27 @@ export function threadContextFrom(
     pullRequest: pr
       ? { url: pr.url, baseRef: pr.baseRef, headRef: pr.headRef, headRepoFullName: pr.headRepoFullName ?? null, isFork: pr.isFork ?? false }
       : null,
+    asOf: fetched.asOf ?? null,
   };
+}
+
+/**
+ * When the event that triggers a run happened, as its payload says: the triggering comment's last
+ * edit, the review's submission, the issue's last update for a label. Null for other events.
+ */
+export function eventTimeOf(event: BridgeEvent): string | null {
+  const time = (value: unknown) => (typeof value === "string" && value !== "" ? value : null);
+  switch (event.kind) {
+    case "issue_comment":
+    case "pull_request_review_comment":
+      return time(event.raw.comment.updated_at) ?? time(event.raw.comment.created_at);
+    case "pull_request_review":
+      return time(event.raw.review.submitted_at);
+    case "issues":
+      return time(event.raw.issue.updated_at);
+    default:
+      return null;
+  }
 }
 
 /** A review comment from the event, in the shape the prompt takes. */

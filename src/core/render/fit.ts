@@ -50,3 +50,60 @@ export function fitBlocks(blocks: readonly FlexibleBlock[], budget: number): str
   });
   return out;
 }
+
+/**
+ * A comment body as a writer receives it: finished text, or a rendering at a given maximum length
+ * (the result comment), which the writer can render again with less room.
+ */
+export type CommentBody = string | ((maxLength: number) => string);
+
+/** How many times a rendering is redone to fit once redacted, and how close to the limit is close enough. */
+const REFIT_ATTEMPTS = 6;
+const REFIT_CLOSE_ENOUGH = 1_000;
+
+/**
+ * `body` redacted, within `limit`. Redaction runs on the rendered text, before the length is judged:
+ * a label can be longer than what it replaces, so a rendering that grew past the limit is rendered
+ * again with less room (the excess taken off first, then a bisection towards the limit). Text that
+ * cannot re-render (or a rendering that still does not fit) is cut at the end: every body starts
+ * with its marker, so a cut never reaches it, and sanitised text cut at the end opens nothing after it.
+ */
+export function redactToFit(
+  body: CommentBody,
+  redact: (text: string) => string,
+  limit: number = GITHUB_COMMENT_MAX_LENGTH,
+  /** How the limit counts: characters (comments) by default, or bytes (the job summary). */
+  measure: (text: string) => number = (text) => text.length,
+): string {
+  if (typeof body === "string") return cutToFit(redact(body), limit, measure);
+  const first = redact(body(limit));
+  if (measure(first) <= limit) return first;
+  let best: string | null = null;
+  let fits = 0;
+  let overflows = limit;
+  let room = limit - (measure(first) - limit);
+  for (let attempt = 0; attempt < REFIT_ATTEMPTS && room > fits && room < overflows; attempt++) {
+    const redacted = redact(body(room));
+    if (measure(redacted) <= limit) {
+      best = redacted;
+      fits = room;
+    } else {
+      overflows = room;
+    }
+    if (best !== null && overflows - fits <= REFIT_CLOSE_ENOUGH) break;
+    room = best !== null ? Math.floor((fits + overflows) / 2) : room - (measure(redacted) - limit);
+  }
+  return best ?? cutToFit(first, limit, measure);
+}
+
+function cutToFit(text: string, limit: number, measure: (text: string) => number): string {
+  let out = text;
+  while (out.length > 0 && measure(out) > limit) {
+    // In proportion to what is over (characters or bytes), one more for the "…": shorter every time, so this ends.
+    let cut = Math.floor((out.length * limit) / measure(out)) - 1;
+    if (cut > 0 && out.charCodeAt(cut - 1) >= 0xd800 && out.charCodeAt(cut - 1) <= 0xdbff) cut--;
+    if (cut <= 0) return "";
+    out = `${out.slice(0, cut)}…`;
+  }
+  return out;
+}

@@ -1,7 +1,7 @@
 /**
  * The bot's short replies, each a new comment starting with its kind marker (so the bot can tell
  * its own refusals apart): a refusal, a broken configuration, a pull request handed back after the
- * CI attempt cap, and a service failure said in public words (never the token).
+ * CI attempt cap, and a service failure said in public words.
  */
 import {
   AgentRunError,
@@ -31,6 +31,15 @@ export interface RefusalInput {
   reason: string;
 }
 
+export interface RepositoryMismatchInput {
+  /** The configured `repo_id`. */
+  repoId: number;
+  /** The repository the run was asked for (`owner/name`). */
+  repository: string;
+  /** What the service lists under that id (`owner/name`), when it says. */
+  listedAs: string | null;
+}
+
 export interface ConfigErrorInput {
   errors: string[];
   file: string;
@@ -47,8 +56,6 @@ export interface ServiceErrorInput {
   message: string;
   /** What a maintainer (or the requester) should do next. */
   whatToDo: string;
-  /** Values to redact wherever they appear (the API token): the comment is public. */
-  secrets?: string[];
 }
 
 /** One short reply to someone who may not trigger the bot (they are mentioned, so they see it). */
@@ -57,6 +64,14 @@ export function renderRefusal(input: RefusalInput): string {
   const reason = sanitizeInline(input.reason, { maxLength: 500 });
   const because = reason === "" ? md`.` : md`: ${reason}`;
   return `${renderKindMarker("refusal")}\n🚫 ${who}, I can't start the agent for you${because}`;
+}
+
+/** The configured `repo_id` is another repository's on the service: nothing was started. */
+export function renderRepositoryMismatch(input: RepositoryMismatchInput): string {
+  const id = inlineCode(`repo_id: ${input.repoId}`, { maxLength: 40 });
+  const repository = inlineCode(input.repository, { maxLength: 200 });
+  const listed = input.listedAs ? md` (${inlineCode(input.listedAs, { maxLength: 200 })})` : md``;
+  return `${renderKindMarker("refusal")}\n🚫 I did not start the agent: the configuration's ${id} is another repository on the service${listed}, not ${repository}. Set \`repo_id\` in \`.github/agent-run.yml\` to this repository's id on the service, or remove it to let the bridge find it.`;
 }
 
 /** The repository's configuration file is invalid: nothing was started. */
@@ -80,21 +95,13 @@ export function renderHandBack(input: HandBackInput): string {
   return `${renderKindMarker("hand_back")}\n🙋 I tried to fix ${pr} ${tries} and the checks still fail, so I am handing it back to you. I will not start new fix runs for it on my own. ${again}`;
 }
 
-const REDACTED = "[redacted]";
-
-function redact(text: string, secrets: readonly string[]): string {
-  let out = text.replace(/\b(Bearer|token)\s+[A-Za-z0-9._~+/=-]{8,}/gi, `$1 ${REDACTED}`);
-  for (const secret of secrets) {
-    if (secret.length >= 4) out = out.split(secret).join(REDACTED);
-  }
-  return out;
-}
-
-/** The service refused or failed (plan allowance used up, bad token…): say what to do, never the token. */
+/**
+ * The service refused or failed (plan allowance used up, bad token…): say what to do. The token and
+ * other secrets are taken out by the writer's redaction (core/redact.ts), like in every comment.
+ */
 export function renderServiceError(input: ServiceErrorInput): string {
-  const secrets = input.secrets ?? [];
-  const message = sanitizeInline(redact(input.message, secrets), { maxLength: 500 });
-  const whatToDo = sanitizeMarkdown(redact(input.whatToDo, secrets), { maxLength: 2000 });
+  const message = sanitizeInline(input.message, { maxLength: 500 });
+  const whatToDo = sanitizeMarkdown(input.whatToDo, { maxLength: 2000 });
   return `${renderKindMarker("service_error")}\n⚠️ **The agent could not run: ${message}**${whatToDo === "" ? "" : `\n\n${whatToDo}`}`;
 }
 

@@ -6,13 +6,14 @@
 import type { RunPhase } from "../../service/status.js";
 import type { AgentRun, GitHostPullRequest } from "../../service/wire.js";
 import type { RunMarker } from "../markers/schema.js";
-import { renderMarker, resultMarker } from "../markers/write.js";
+import { outcomeForPhase, renderMarker, resultMarker } from "../markers/write.js";
 import { codeBlock, inlineCode } from "../sanitize-output/code.js";
 import { joinMarkdown, md, type SafeMarkdown, truncateText } from "../sanitize-output/safe-markdown.js";
 import { renderLink } from "../sanitize-output/links.js";
-import { sanitizeMarkdown } from "../sanitize-output/prose.js";
+import { sanitizeInline, sanitizeMarkdown } from "../sanitize-output/prose.js";
 import type { TraceDigest } from "../trace.js";
-import { fitBlocks, GITHUB_COMMENT_MAX_LENGTH, MIN_RESULT_LENGTH, type FlexibleBlock } from "./fit.js";
+import type { ImageHosts } from "../sanitize-output/image-hosts.js";
+import { fitBlocks, GITHUB_COMMENT_MAX_LENGTH, MIN_RESULT_LENGTH, type CommentBody, type FlexibleBlock } from "./fit.js";
 import { formatElapsed, linkTarget, plural, runLink, runPageNote, sub, toMs, type TimeInput } from "./pieces.js";
 
 export interface ResultCommentInput {
@@ -28,14 +29,16 @@ export interface ResultCommentInput {
   triggerPhrase: string;
   /** Defaults to GitHub's limit; at least MIN_RESULT_LENGTH. */
   maxLength?: number;
+  /** Hosts whose images render in the summary and the result (default: github.com's). */
+  imageHosts?: ImageHosts;
 }
 
-function textBlock(title: SafeMarkdown, text: string, cutNote: SafeMarkdown, triggerPhrase: string): FlexibleBlock {
+function textBlock(title: SafeMarkdown, text: string, cutNote: SafeMarkdown, options: AgentTextOptions): FlexibleBlock {
   return {
     natural: text.length,
     render(allowance) {
       if (allowance <= 0) return "";
-      const body = sanitizeMarkdown(truncateText(text, allowance), { triggerPhrase });
+      const body = sanitizeMarkdown(truncateText(text, allowance), options);
       const note = allowance < text.length ? `\n\n*… cut to fit in a comment: ${cutNote}.*` : "";
       return `${title}\n\n${body}${note}`;
     },
@@ -145,24 +148,54 @@ function continueHint(phase: RunPhase, triggerPhrase: string): SafeMarkdown {
 }
 
 /** Agent text, in reading order. A failed run leads with its latest error; a result that repeats the summary is left out. */
+interface AgentTextOptions {
+  triggerPhrase: string;
+  imageHosts?: ImageHosts;
+}
+
 function agentTextBlocks(
   run: AgentRun,
   phase: RunPhase,
   trace: TraceDigest | null,
   cutNote: SafeMarkdown,
-  triggerPhrase: string,
+  options: AgentTextOptions,
 ): FlexibleBlock[] {
   const blocks: FlexibleBlock[] = [];
   const latestError = phase === "failed" ? trace?.errors.at(-1) : undefined;
   if (latestError) blocks.push(errorHighlight(latestError, cutNote));
   const summary = run.summary?.trim() ?? "";
   const result = run.result?.trim() || trace?.finalAnswer?.trim() || "";
-  if (summary) blocks.push(textBlock(md`**Summary**`, summary, cutNote, triggerPhrase));
-  if (result && result !== summary) blocks.push(textBlock(md`**Result**`, result, cutNote, triggerPhrase));
+  if (summary) blocks.push(textBlock(md`**Summary**`, summary, cutNote, options));
+  if (result && result !== summary) blocks.push(textBlock(md`**Result**`, result, cutNote, options));
   return blocks;
 }
 
 /** The tracking comment's final form: outcome, pull requests, summary, result and a collapsible trace. */
+/**
+ * The last words of a follow-up that reached a working agent (`follow_up: interrupt`), written by the
+ * Action's step that sent it: the run's own comment carries the result, so this one only closes the
+ * loop (the run's headline, the follow-up quoted), never a second copy of the result.
+ */
+export function renderDeliveredFollowUp(input: {
+  marker: RunMarker;
+  run: AgentRun;
+  phase: RunPhase;
+  firstLine: string;
+  startedAt: TimeInput;
+  finishedAt: TimeInput;
+}): string {
+  const webUrl = linkTarget(input.run.web_url);
+  const marker = renderMarker({ ...input.marker, runId: input.run.id, state: "done", outcome: outcomeForPhase(input.phase) });
+  const elapsed = formatElapsed(toMs(input.finishedAt) - toMs(input.startedAt)) as SafeMarkdown;
+  const quote = input.firstLine ? md`\n> ${sanitizeInline(input.firstLine)}` : md``;
+  const lines: SafeMarkdown[] = [
+    headline(input.phase, runLink(input.run.id, webUrl), elapsed, input.run.status),
+    md`💬 Your follow-up reached the agent while it worked:${quote}`,
+    sub(md`The run's result is in its tracking comment in this thread.`),
+  ];
+  return `${marker}\n${joinMarkdown(lines, "\n\n")}`;
+}
+
 export function renderResultComment(input: ResultCommentInput): string {
   const maxLength = input.maxLength ?? GITHUB_COMMENT_MAX_LENGTH;
   if (!Number.isInteger(maxLength) || maxLength < MIN_RESULT_LENGTH || maxLength > GITHUB_COMMENT_MAX_LENGTH) {
@@ -182,7 +215,8 @@ export function renderResultComment(input: ResultCommentInput): string {
   const prs = pullRequestLines(run.git_host_pull_requests ?? [], webUrl, triggerPhrase);
   const footer = continueHint(phase, triggerPhrase);
 
-  const blocks = agentTextBlocks(run, phase, trace, cutNote, triggerPhrase);
+  const imageHosts = input.imageHosts;
+  const blocks = agentTextBlocks(run, phase, trace, cutNote, imageHosts ? { triggerPhrase, imageHosts } : { triggerPhrase });
   const traceBlocks = trace ? [traceErrorsBlock(trace.errors, cutNote), traceStepsBlock(trace.lastSteps)] : [];
 
   const traceSummary = trace
@@ -210,6 +244,12 @@ export function renderResultComment(input: ResultCommentInput): string {
   parts.push(footer);
   const body = parts.join("\n\n");
   return body.length <= maxLength ? body : minimalResult(marker, md`${headline(phase, link, elapsed, run.status)}`, cutNote, maxLength);
+}
+
+/** The result comment as a body the writer can render again with less room (see redactToFit). */
+export function resultCommentBody(input: Omit<ResultCommentInput, "maxLength">): CommentBody {
+  return (maxLength) =>
+    renderResultComment({ ...input, maxLength: Math.min(GITHUB_COMMENT_MAX_LENGTH, Math.max(MIN_RESULT_LENGTH, maxLength)) });
 }
 
 function errorHighlight(error: string, cutNote: SafeMarkdown): FlexibleBlock {

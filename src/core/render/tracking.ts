@@ -8,7 +8,8 @@ import type { RunMarker } from "../markers/schema.js";
 import { renderMarker } from "../markers/write.js";
 import { joinMarkdown, md, type SafeMarkdown } from "../sanitize-output/safe-markdown.js";
 import { renderLink } from "../sanitize-output/links.js";
-import { formatElapsed, linkTarget, runLink, sub, toMs, type TimeInput } from "./pieces.js";
+import { sanitizeInline } from "../sanitize-output/prose.js";
+import { formatElapsed, linkTarget, plural, runLink, sub, toMs, type TimeInput } from "./pieces.js";
 
 export type TrackingPhase = "queued" | "starting" | "running" | "resuming" | "queued_follow_up";
 
@@ -34,6 +35,32 @@ export interface TrackingCommentInput {
    * list): the comment says that the organization's default repository applies.
    */
   orgDefaultRepository?: boolean;
+  /** Follow-ups sent to the working agent (`follow_up: interrupt`), oldest first, and whether the service refused one. */
+  interrupts?: { delivered: ReadonlyArray<{ firstLine: string; confirmed: boolean }>; refused: boolean };
+}
+
+/** How many delivered follow-ups the comment quotes; older ones are counted. */
+const DELIVERED_SHOWN = 3;
+
+/** The follow-ups that reached the working agent (each first line quoted, sanitised like any user text), and a refusal said once. */
+function interruptLines(interrupts: NonNullable<TrackingCommentInput["interrupts"]>): SafeMarkdown[] {
+  const lines: SafeMarkdown[] = [];
+  const shown = interrupts.delivered.slice(-DELIVERED_SHOWN);
+  const earlier = interrupts.delivered.length - shown.length;
+  if (earlier > 0)
+    lines.push(`💬 ${plural(earlier, "earlier follow-up", "earlier follow-ups")} reached the working agent.` as SafeMarkdown);
+  for (const message of shown) {
+    const quote = message.firstLine ? md`\n> ${sanitizeInline(message.firstLine)}` : md``;
+    lines.push(
+      message.confirmed
+        ? md`💬 Your follow-up reached the working agent:${quote}`
+        : md`💬 Your follow-up was sent to the working agent, but the service did not confirm it:${quote}`,
+    );
+  }
+  if (interrupts.refused) {
+    lines.push(md`ℹ️ The Agent Run Service does not take follow-ups while a run works: they are sent when it finishes.`);
+  }
+  return lines;
 }
 
 function triggerNote(sourceType: SourceType, triggerUrl: string | null): SafeMarkdown | null {
@@ -104,6 +131,7 @@ export function renderTrackingComment(input: TrackingCommentInput): string {
   if (step && (input.phase === "running" || input.phase === "queued_follow_up" || input.phase === "resuming")) {
     lines.push(md`**Now:** ${step}`);
   }
+  if (input.interrupts && input.phase !== "queued") lines.push(...interruptLines(input.interrupts));
   if (input.phase === "queued_follow_up" || (followUps > 0 && input.phase !== "queued")) {
     lines.push(followUpNote(Math.max(1, followUps)));
   }

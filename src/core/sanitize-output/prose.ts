@@ -24,6 +24,7 @@
  * backslashes), so every backtick in the output belongs to a balanced span this module emitted.
  */
 import { codeBlock, inlineCode } from "./code.js";
+import { GITHUB_IMAGE_HOSTS, isAllowedImageUrl, type ImageHosts } from "./image-hosts.js";
 import {
   ASCII_ALNUM,
   ASCII_PUNCTUATION,
@@ -39,6 +40,8 @@ export interface ProseOptions {
   triggerPhrase?: string;
   /** Escape `[` and `]` too: the text becomes a link's text. */
   linkText?: boolean;
+  /** Hosts whose images may render (default: github.com's). */
+  imageHosts?: ImageHosts;
 }
 
 /**
@@ -150,13 +153,36 @@ class OutputBuilder {
 /** A link destination that is http(s), read right after a `]`. */
 const HTTP_DESTINATION = /\(\s*https?:\/\//iy;
 
+/**
+ * An image simple enough to be sure where it loads from, read at its `!`: alt text without brackets
+ * or backslashes, an http(s) destination without parentheses, brackets, spaces, `<`, `>` or backslashes
+ * (which GitHub would read differently from a URL parser), no title. Anything else is not an image we let render. `&amp;` is how prose carries `&`.
+ */
+const SIMPLE_IMAGE = /!\[[^[\]\\]*\]\(\s*(https?:\/\/[^\s()<>\\[\]]+)\s*\)/iy;
+
+/** Whether the image starting at `index` (a `!` before `[`) loads from an allowed host. */
+function isAllowedImageAt(text: string, index: number, hosts: ImageHosts): boolean {
+  SIMPLE_IMAGE.lastIndex = index;
+  const match = SIMPLE_IMAGE.exec(text);
+  if (!match) return false;
+  const url = match[1]!;
+  // Prose escapes `&`, `<` and `>` as entities; only `&amp;` may stand in a URL we let render.
+  if (/&(?!amp;)/.test(url)) return false;
+  return isAllowedImageUrl(url.replace(/&amp;/g, "&"), hosts);
+}
+
 /** Escapes in plain text (outside code spans) what could build a construct we did not emit. */
 function escapeStructure(text: string, options: ProseOptions): string {
   let out = "";
   for (let i = 0; i < text.length; i++) {
     const c = text[i]!;
     // Only these three matter; asking for every character would walk long backslash runs again and again.
-    const escaped = (c === "]" || c === "[" || c === "~") && isEscaped(text, i);
+    const escaped = (c === "]" || c === "[" || c === "~" || c === "!") && isEscaped(text, i);
+    // An image renders only from an allowed host; any other shows as `!` and a plain link (or text).
+    if (c === "!" && !escaped && text[i + 1] === "[" && !isAllowedImageAt(text, i, options.imageHosts ?? GITHUB_IMAGE_HOSTS)) {
+      out += "\\!";
+      continue;
+    }
     if (c === "]" && !escaped) {
       // `]:` could start a reference definition; `](` a link to something else than http(s).
       if (text[i + 1] === ":" || options.linkText) {
@@ -319,7 +345,7 @@ export function sanitizeMarkdown(text: string | null | undefined, options: Outpu
       i = j;
       continue;
     }
-    out.push(sanitizeProseLine(line, { triggerPhrase: options.triggerPhrase }));
+    out.push(sanitizeProseLine(line, { triggerPhrase: options.triggerPhrase, imageHosts: options.imageHosts }));
   }
   return out.join("\n").trim() as SafeMarkdown;
 }
@@ -332,5 +358,5 @@ export function sanitizeInline(text: string | null | undefined, options: OutputS
   if (!text) return "" as SafeMarkdown;
   let source = cleanText(text).replace(/\s+/g, " ").trim();
   if (options.maxLength !== undefined) source = truncateText(source, options.maxLength);
-  return sanitizeProseLine(source, { triggerPhrase: options.triggerPhrase }) as SafeMarkdown;
+  return sanitizeProseLine(source, { triggerPhrase: options.triggerPhrase, imageHosts: options.imageHosts }) as SafeMarkdown;
 }

@@ -7,6 +7,8 @@
  * marker opening hidden wherever text is shown verbatim.
  */
 
+import type { ImageHosts } from "./image-hosts.js";
+
 declare const safeMarkdownBrand: unique symbol;
 
 /** Markdown produced by this module (or by `md` from trusted literals): safe to put in a comment. */
@@ -17,6 +19,8 @@ export interface OutputSanitizeOptions {
   triggerPhrase?: string;
   /** Cut the source text to this many characters (a "…" marks the cut). */
   maxLength?: number;
+  /** Hosts whose images render (see image-hosts.ts); any other image becomes a plain link. Default: github.com's. */
+  imageHosts?: ImageHosts;
 }
 
 /** The hidden-marker namespace (see markers/). Lives here because neutralising it is a sanitiser job. */

@@ -19,7 +19,7 @@ export interface Pending {
 }
 
 export class Lane {
-  readonly queues: Record<WritePriority, Pending[]> = { acknowledge: [], result: [], courtesy: [], progress: [] };
+  readonly queues: Record<WritePriority, Pending[]> = { acknowledge: [], result: [], courtesy: [], progress: [], outsider: [] };
   /** A take or a write is under way: one write at a time per installation and process (GitHub's advice). */
   busy = false;
   timer?: NodeJS.Timeout;

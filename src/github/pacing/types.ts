@@ -7,8 +7,10 @@ import type { RedisEval } from "../../service/sliding-window.js";
 /**
  * Served in this order within one installation. `courtesy` (the 👀 on a trigger, worth a write only
  * until its tracking comment says more) and `progress` writes may be dropped; the others never are.
+ * `outsider` (a refusal to someone who may not trigger) goes last: a stranger never delays the
+ * writes of people who may.
  */
-export const WRITE_PRIORITIES = ["acknowledge", "result", "courtesy", "progress"] as const;
+export const WRITE_PRIORITIES = ["acknowledge", "result", "courtesy", "progress", "outsider"] as const;
 export type WritePriority = (typeof WRITE_PRIORITIES)[number];
 
 /** The priorities whose writes may be dropped (stale past `maxWaitMs`, or superseded). */

@@ -12,7 +12,7 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { parseMarker } from "../../../src/core/markers/read.js";
 import { startEmulator, type RunningEmulator } from "../../../src/emulator/index.js";
-import { startFakeGitHub, type FakeGitHub } from "../../helpers/fake-github/index.js";
+import { createPng, startFakeGitHub, type FakeGitHub } from "../../helpers/fake-github/index.js";
 import {
   ACTIONS_BOT,
   PR_BRANCH,
@@ -237,6 +237,20 @@ describe("dist/index.js on Node 24, as a runner starts it", () => {
     expect(readOutputs(files)).toMatchObject({ "run-id": "", status: "" });
   });
 
+  it("refuses a plain http:// service URL off loopback before the token is sent anywhere", async () => {
+    const serviceBefore = service.requests.length;
+    const { files, env } = envFor("issue_comment", humanComment(9005, "/agent hello"), {
+      "api-url": "http://agents.example.com",
+    });
+    const child = await runBundledAction(node24, env);
+    expect(child.exitCode).toBe(1);
+    expect(child.stdout).toContain(
+      '::error::Invalid input: `api-url` must be an https:// URL such as https://agents.example.com (plain http:// only on loopback: 127.0.0.1, ::1 or localhost), without credentials in it, got "http://agents.example.com"',
+    );
+    expect(service.requests.length).toBe(serviceBefore);
+    expect(readOutputs(files)).toMatchObject({ "run-id": "", status: "" });
+  });
+
   it("ends at once when the inputs are wrong, even while GitHub and the service have not answered what the head start asked", async () => {
     // A GitHub and a service that take connections and never answer.
     const sockets: Socket[] = [];
@@ -250,6 +264,7 @@ describe("dist/index.js on Node 24, as a runner starts it", () => {
         metadata: "[1]",
       });
       env.GITHUB_API_URL = `http://127.0.0.1:${port}`;
+      env.GITHUB_GRAPHQL_URL = `http://127.0.0.1:${port}/graphql`;
       const started = performance.now();
       const child = await runBundledAction(node24, env, { timeoutMs: 20_000 });
       expect(child.exitCode).toBe(1);
@@ -260,6 +275,59 @@ describe("dist/index.js on Node 24, as a runner starts it", () => {
     } finally {
       for (const socket of sockets) socket.destroy();
       await new Promise<void>((resolveClose) => silent.close(() => resolveClose()));
+    }
+  });
+});
+
+describe("dist/index.js on Node 24 on a GitHub Enterprise Server runner", () => {
+  it("runs a comment with an image pasted on the server, then resumes it, every request on the paths GHES serves", async () => {
+    const ghes = await startFakeGitHub({ seed: { ...actionSeed(), writer: "enterprise-agent[bot]" }, enterprise: true });
+    try {
+      const png = createPng({ width: 2, height: 2 });
+      const image = ghes.addAttachment(png, "image/png", { private: true });
+      const step = (id: number, body: string) => {
+        ghes.seed({ issueComments: [{ id, issue_number: 1, body, user: "maintainer" }] });
+        const payload = issueCommentPayload({
+          thread: { number: 1, title: "Flaky date test", body: "`dates.test.ts` fails on Tuesdays." },
+          comment: { id, body, login: "maintainer" },
+        });
+        const files = createRunnerFiles();
+        const env = stepEnv({
+          eventName: "issue_comment",
+          payload,
+          inputs: {
+            "api-url": service.url,
+            "api-token": emulator.token,
+            "org-id": String(emulator.orgId),
+            "github-token": "ghs_enterprise_app_installation_token",
+          },
+          // What a GHES runner sets; the Action is given nothing else about the server.
+          githubApiUrl: ghes.url,
+          githubGraphqlUrl: ghes.graphqlUrl,
+          githubServerUrl: ghes.webUrl,
+          files,
+          extra: { AGENT_RUN_POLL_INTERVAL: TEST_POLL_INTERVAL },
+        });
+        return runBundledAction(node24, env).then((child) => ({ child, outputs: readOutputs(files) }));
+      };
+      const creates = service.creates().length;
+      const first = await step(9501, `/agent the date is wrong on this screen\n\n![screen](${image})`);
+      expect(first.child.exitCode).toBe(0);
+      expect(
+        service
+          .creates()
+          .slice(creates)
+          .map((c) => c.images),
+      ).toEqual([[`data:image/png;base64,${png.toString("base64")}`]]);
+
+      const second = await step(9502, "/agent also handle Mondays");
+      expect(second.child.exitCode).toBe(0);
+      expect(second.child.stdout).not.toContain("Could not learn who github-token writes as");
+      expect(second.outputs).toMatchObject({ "run-id": first.outputs["run-id"], resumed: "true" });
+      expect(ghes.offPathCalls().map((r) => `${r.method} ${r.sentPath}`)).toEqual([]);
+      expect(ghes.unknownRouteCalls().map((r) => `${r.method} ${r.sentPath}`)).toEqual([]);
+    } finally {
+      await ghes.close();
     }
   });
 });

@@ -72,6 +72,16 @@ describe("agent-run app as a child process", () => {
     expect(message.trim().split("\n")).toHaveLength(1);
   });
 
+  it("will not send its token to a service over plain http:// off loopback, and says which variable to fix", async () => {
+    const { envFor } = await startWorld();
+    const child = spawnAppProcess(envFor("http://agents.example.com"));
+    const { code } = await child.exited;
+    expect(code).toBe(2);
+    expect(child.stderr()).toContain(
+      'invalid AGENT_RUN_API_URL (must be an https:// URL such as https://agents.example.com (plain http:// only on loopback: 127.0.0.1, ::1 or localhost), without credentials in it, got "http://agents.example.com")',
+    );
+  });
+
   it("survives SIGKILL in the middle of a watch: the next process posts the result exactly once", async () => {
     const { github, emulator, envFor } = await startWorld();
     // 3 s of real time: long enough to kill the first process while it watches.

@@ -83,7 +83,7 @@ describe("agent-run app on Redis", () => {
 
     expect(code).toBe(2);
     expect(spawned.stderr()).toContain("REDIS_URL");
-    expect(spawned.stderr()).toContain(`cannot reach redis://app:***@127.0.0.1:${port}/0`);
+    expect(spawned.stderr()).toContain(`cannot reach redis://[redacted credentials]@127.0.0.1:${port}/0`);
     expect(spawned.stderr() + spawned.stdout()).not.toContain(password);
   });
 

@@ -23,6 +23,8 @@ const TIME_SCALE = 0.01;
 const THREADS = [11, 12, 13, 14];
 const FIRST_TASK = "first-task";
 const FOLLOW_UP = "follow-up-task";
+/** Verbose health answers (the shared store's counts) need the status token. */
+const STATUS_TOKEN = "replicas-status-token";
 /** BullMQ's lock (10 s) plus its stalled check (5 s) bound a takeover; the rest is margin on a loaded machine. */
 const TAKEOVER_BOUND_MS = 30_000;
 
@@ -76,6 +78,7 @@ beforeAll(async () => {
           AGENT_RUN_TIME_SCALE: String(TIME_SCALE),
           LOG_LEVEL: "info",
           LOG_FORMAT: "json",
+          STATUS_TOKEN,
         }),
         `replica ${index + 1}`,
       ),
@@ -110,7 +113,10 @@ interface Verbose {
 }
 
 async function verboseHealth(replica: AppChild): Promise<Verbose> {
-  const response = await fetch(`${replica.url}/healthz?verbose`, { signal: AbortSignal.timeout(5_000) });
+  const response = await fetch(`${replica.url}/healthz?verbose`, {
+    headers: { authorization: `Bearer ${STATUS_TOKEN}` },
+    signal: AbortSignal.timeout(5_000),
+  });
   return (await response.json()) as Verbose;
 }
 

@@ -1,33 +1,23 @@
 /**
- * The status page in a real browser: headless Chromium (Debian's `chromium`, installed by .ci/run)
- * driven by playwright-core loads `/status` from a running App with a run in flight, on a phone-sized
- * screen and without JavaScript, and a screenshot is written under test-results/.
+ * The status page in a real browser: headless Chromium (from `npm ci`, or CHROMIUM_PATH; helpers/browser.ts)
+ * driven by playwright-core signs in through the page's form (the token is never in a URL) and loads
+ * `/status` from a running App with a run in flight, on a phone-sized screen and without JavaScript,
+ * and a screenshot is written under test-results/.
  */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { chromium, type Browser } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startAppHarness, type AppHarness } from "../../helpers/app-harness.js";
+import { launchChromium } from "../../helpers/browser.js";
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const OUTPUT = join(process.cwd(), "test-results", "status-page");
 
 let browser: Browser;
 let harness: AppHarness | undefined;
 
 beforeAll(async () => {
-  // Flags: root in CI needs --no-sandbox; the machine's network is closed, so no background traffic.
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--no-first-run",
-    ],
-  });
+  browser = await launchChromium();
   mkdirSync(OUTPUT, { recursive: true });
 });
 
@@ -57,8 +47,16 @@ describe("the status page in Chromium", () => {
 
     const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 390, height: 844 }, isMobile: true });
     const page = await context.newPage();
-    const response = await page.goto(`${harness.app.url}/status?token=browser-token`);
-    expect(response?.status()).toBe(200);
+    const signInPage = await page.goto(`${harness.app.url}/status`);
+    expect(signInPage?.status()).toBe(401);
+    await page.getByLabel("Status token (STATUS_TOKEN)").fill("browser-token");
+    const statusPage = page.waitForResponse((r) => r.url() === `${harness!.app.url}/status` && r.request().method() === "GET");
+    await page.getByRole("button", { name: "Sign in" }).click();
+    expect((await statusPage).status()).toBe(200);
+    expect(page.url()).toBe(`${harness.app.url}/status`);
+    const [cookie] = await context.cookies();
+    expect(cookie).toMatchObject({ name: "agent_run_status", httpOnly: true, sameSite: "Strict", path: "/" });
+    expect(cookie!.value).not.toContain("browser-token");
     await expect(page.title()).resolves.toBe("agent-run-bridge status");
 
     const runLink = page.getByRole("link", { name: `#${task!.runId}`, exact: true });

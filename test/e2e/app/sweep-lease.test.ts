@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEFAULT_SWEEP_LEASE_TTL_MS } from "../../../src/app/sweep-lease.js";
+import { SWEEP_LEASE_TTL_MS } from "../../../src/app/engine/sweeping.js";
 import { parseMarker } from "../../../src/core/markers/read.js";
 import { startEmulator, type RunningEmulator } from "../../../src/emulator/index.js";
 import { startFakeGitHub, type FakeGitHub } from "../../helpers/fake-github/index.js";
@@ -114,10 +114,10 @@ describe("the sweep lease across two App replicas on one Redis", () => {
 
     await replicas[sweeper]!.kill();
     const killedAt = Date.now();
-    await until(() => pagesSince(other, killedAt) > 0, "the other replica to sweep", DEFAULT_SWEEP_LEASE_TTL_MS + 10_000);
+    await until(() => pagesSince(other, killedAt) > 0, "the other replica to sweep", SWEEP_LEASE_TTL_MS + 10_000);
     const tookOverAfterMs = listPagesAt[other]!.find((at) => at >= killedAt)! - killedAt;
     // Not before the dead holder's lease ran out (less the renewal it may have made just before dying).
-    expect(tookOverAfterMs).toBeGreaterThanOrEqual((DEFAULT_SWEEP_LEASE_TTL_MS * 2) / 3 - 500);
+    expect(tookOverAfterMs).toBeGreaterThanOrEqual((SWEEP_LEASE_TTL_MS * 2) / 3 - 500);
 
     const done = (n: number) => parseMarker(botComments(n)[0]?.body)?.state === "done";
     await until(() => THREADS.every(done), "every result", 60_000);

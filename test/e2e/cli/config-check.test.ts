@@ -72,7 +72,7 @@ describe("agent-run config check", () => {
         "many.yml:3:17: `check_suite.max_attempts`: must be an integer between 1 and 20 (got 50)",
         "many.yml:5:27: `limits.runs_per_repo_per_hour`: must be an integer between 1 and 10000 (got 0)",
         'many.yml:7:12: `permissions.minimum`: must be one of: write, maintain, admin (got "read")',
-        'many.yml:8:12: `follow_up`: must be one of: queue, new (got "later")',
+        'many.yml:8:12: `follow_up`: must be one of: queue, new, interrupt (got "later")',
       ]),
     );
     expect(lines.at(-1)).toBe("agent-run: many.yml is invalid (5 problems): the bridge would not act on it.");

@@ -112,7 +112,17 @@ describe("usage errors exit 2 and send nothing", () => {
 
     const url = await cliSendingNothing(["get", "1", "--api-url", "ftp://example"]);
     expect(url.code).toBe(2);
-    expect(url.stderr).toContain("--api-url must be an http(s) URL");
+    expect(url.stderr).toContain("--api-url must be an https:// URL");
+
+    // Plain http:// sends the token in clear text: only loopback (the emulator, the demo) may have it.
+    const plain = await cliSendingNothing(["get", "1"], { env: { ...env, AGENT_RUN_API_URL: "http://agents.example.com/" } });
+    expect(plain.code).toBe(2);
+    expect(plain.stderr).toContain(
+      "AGENT_RUN_API_URL must be an https:// URL such as https://agents.example.com (plain http:// only on loopback: 127.0.0.1, ::1 or localhost), without credentials in it, got 'http://agents.example.com/'",
+    );
+    const withPassword = await cliSendingNothing(["get", "1", "--api-url", "https://me:hunter2@agents.example.com"]);
+    expect(withPassword.code).toBe(2);
+    expect(withPassword.stderr).toContain("got 'https://***:***@agents.example.com/'");
   });
 
   it.each([

@@ -11,9 +11,11 @@ export {
   type InjectedFault,
   type PathPattern,
   type RecordedRequest,
+  type ServedAs,
   type TokenKind,
 } from "./recorder.js";
 export { createPng } from "./png.js";
+export type { FakeHookDelivery, HookDeliverySeed, WebhookTarget } from "./webhooks.js";
 export { MAX_COMMENT_BODY } from "./routes/issues.js";
 export {
   DEFAULT_APP,

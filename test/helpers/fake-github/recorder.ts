@@ -7,8 +7,19 @@ import type { FakeIssueComment, FakeReaction } from "./state.js";
 /** Which kind of credential a request carried; the token itself is never kept. */
 export type TokenKind = "none" | "app_jwt" | "installation" | "user" | "other";
 
+/**
+ * Which part of GitHub a request reached. On github.com's layout everything is `api` (REST at the
+ * root, or under `/api/v3` as a courtesy) except the web host's downloads (`web`). On an Enterprise
+ * Server's layout: `api` under `/api/v3`, `graphql` at `/api/graphql`, `web` for attachments and
+ * downloads, and `off` for any other path (answered 404, as GHES answers it).
+ */
+export type ServedAs = "api" | "graphql" | "web" | "off";
+
 export interface RecordedRequest {
   method: string;
+  /** The path as sent, with any `/api/v3` prefix, percent-decoded. */
+  sentPath: string;
+  servedAs: ServedAs;
   /** Percent-decoded path without query string and without a GitHub Enterprise `/api/v3` prefix. */
   path: string;
   query: Record<string, string>;

@@ -5,7 +5,8 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { EventEmitter } from "node:events";
 import type { AddressInfo } from "node:net";
-import Fastify, { type FastifyError, type FastifyRequest } from "fastify";
+import type { IncomingMessage } from "node:http";
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from "fastify";
 import { DOCS, decodedPathOf, notFound, queryOf, setRateLimitHeaders, type RateLimitCounter } from "./http.js";
 import {
   classifyToken,
@@ -16,14 +17,22 @@ import {
   type InjectedFault,
   type PathPattern,
   type RecordedRequest,
+  type ServedAs,
   type TokenKind,
 } from "./recorder.js";
-import { registerAttachmentRoutes, ATTACHMENT_PATH } from "./routes/attachments.js";
-import { registerCheckRoutes } from "./routes/checks.js";
+import { registerAttachmentRoutes, ATTACHMENT_DOWNLOAD_PATH, ATTACHMENT_PATH } from "./routes/attachments.js";
+import { JOB_LOG_DOWNLOAD_PATH, registerCheckRoutes } from "./routes/checks.js";
 import type { RouteContext } from "./routes/context.js";
 import { registerIssueRoutes } from "./routes/issues.js";
 import { registerPullRoutes } from "./routes/pulls.js";
 import { registerRepositoryRoutes } from "./routes/repos.js";
+import {
+  createWebhookSender,
+  registerHookDeliveryRoutes,
+  type FakeHookDelivery,
+  type HookDeliverySeed,
+  type WebhookTarget,
+} from "./webhooks.js";
 import { applySeed, createFakeState, findRepository, type FakeGitHubSeed, type FakeGitHubState, type FakeIssueComment } from "./state.js";
 
 export interface FakeGitHubOptions {
@@ -32,15 +41,29 @@ export interface FakeGitHubOptions {
   seed?: FakeGitHubSeed;
   /** Clock for timestamps and rate-limit resets (default: real time). */
   now?: () => Date;
-  /** Base of `html_url` fields (default https://github.com). */
+  /** Base of `html_url` fields (default https://github.com; with `enterprise`, the fake's own origin). */
   htmlUrl?: string;
+  /**
+   * GitHub Enterprise Server's layout: REST only under `/api/v3`, GraphQL only at `/api/graphql`
+   * (`viewer` answers the seed's writer), attachments and downloads on the web host, 404 for every
+   * other path (`offPathCalls` lists those requests).
+   */
+  enterprise?: boolean;
 }
 
 export type FakeGitHubEvents = { write: [FakeWrite]; request: [RecordedRequest] };
 
 export interface FakeGitHub {
-  /** API base URL without trailing slash: Octokit's `baseUrl`, an Action's `GITHUB_API_URL`. `/api/v3` under it works too. */
+  /**
+   * API base URL without trailing slash: Octokit's `baseUrl`, an Action's `GITHUB_API_URL`. On
+   * github.com's layout the fake's origin (`/api/v3` under it works too); with `enterprise`, `{origin}/api/v3`.
+   */
   readonly url: string;
+  /** The fake's origin: the web host (GITHUB_SERVER_URL, GHE_HOST) where attachments live. */
+  readonly webUrl: string;
+  /** Where GraphQL is served (`{origin}/api/graphql`); with github.com's layout there is none (answered 404). */
+  readonly graphqlUrl: string;
+  readonly enterprise: boolean;
   readonly state: FakeGitHubState;
   /** Every request in arrival order (authorization header removed). */
   readonly requests: RecordedRequest[];
@@ -53,6 +76,8 @@ export interface FakeGitHub {
   unexpectedCalls(expected: readonly (readonly [method: string, path: PathPattern])[]): RecordedRequest[];
   /** Requests to routes the fake does not implement (answered 404). */
   unknownRouteCalls(): RecordedRequest[];
+  /** With `enterprise`: requests to paths an Enterprise Server does not serve (answered 404). Always empty otherwise. */
+  offPathCalls(): RecordedRequest[];
   /** Forgets recorded requests and writes (state stays). */
   clearRequests(): void;
   /** Calls `listener` for every write; returns an unsubscribe function. */
@@ -65,6 +90,16 @@ export interface FakeGitHub {
   /** Stores an image and returns its URL on the fake (usable in comment bodies). */
   addAttachment(bytes: Uint8Array, contentType: string, options?: { private?: boolean; id?: string }): string;
   attachmentUrl(id: string): string;
+  /** Every webhook delivery attempt GitHub made (sent or recorded), in the order made. */
+  readonly hookDeliveries: readonly FakeHookDelivery[];
+  /** Where deliveries go (the App's webhook URL) and the secret they are signed with; null: nowhere (every attempt fails). */
+  setWebhookTarget(target: WebhookTarget | null): void;
+  /** GitHub delivers an event to the target: signed, recorded with the App's answer (status_code 0 when unreachable). */
+  sendWebhook(event: string, payload: object, options?: { guid?: string }): Promise<FakeHookDelivery>;
+  /** Puts a past attempt in the delivery log without sending it. */
+  recordHookDelivery(seed: HookDeliverySeed): FakeHookDelivery;
+  /** Resolves once every delivery sent so far, redeliveries included, has been answered. */
+  webhooksSettled(): Promise<void>;
   /** The comments currently on an issue or pull request, oldest first. */
   commentsOn(repo: string, issueNumber: number): FakeIssueComment[];
   close(): Promise<void>;
@@ -86,11 +121,15 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
   const authKinds = new WeakMap<FastifyRequest, TokenKind>();
   const faulted = new WeakSet<FastifyRequest>();
   const arrivals = new WeakMap<FastifyRequest, number>();
+  const enterprise = options.enterprise ?? false;
+  // Decided on the raw request before routing, read back when the request is recorded.
+  const served = new WeakMap<IncomingMessage, { servedAs: ServedAs; sentPath: string }>();
 
   const ctx: RouteContext = {
     state,
     api: "",
     html: (options.htmlUrl ?? "https://github.com").replace(/\/+$/, ""),
+    downloads: "",
     downloadSignature: randomBytes(12).toString("hex"),
     emitWrite: (write) => {
       writes.push(write);
@@ -101,10 +140,12 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
   const app = Fastify({
     logger: false,
     bodyLimit: 10 * 1024 * 1024,
-    // GitHub Enterprise clients (Probot's GHE_HOST) put the API under /api/v3.
+    // GitHub Enterprise clients (Probot's GHE_HOST) put the API under /api/v3; in enterprise mode nothing else is REST.
     rewriteUrl: (request) => {
       const url = request.url ?? "/";
-      return url === "/api/v3" || url.startsWith("/api/v3/") || url.startsWith("/api/v3?") ? url.slice(7) || "/" : url;
+      const { servedAs, path } = routeOf(url, enterprise);
+      served.set(request, { servedAs, sentPath: decodedPath(url) });
+      return path;
     },
   });
 
@@ -147,9 +188,12 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
     setRateLimitHeaders(reply, counter, now().getTime());
     reply.header("x-github-api-version-selected", "2022-11-28");
     reply.header("x-github-request-id", randomUUID().toUpperCase());
+    const layout = served.get(request.raw);
     const recorded: RecordedRequest = {
       method: request.method,
-      path: decodedPathOf(request),
+      sentPath: layout?.sentPath ?? decodedPathOf(request),
+      servedAs: layout?.servedAs ?? "api",
+      path: decodedPathOf(request).replace(OFF_PATH_PREFIX_PATTERN, ""),
       query: queryOf(request),
       body: request.body,
       headers: headersWithoutCredentials(request),
@@ -175,16 +219,25 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
   registerPullRoutes(app, ctx);
   registerCheckRoutes(app, ctx);
   registerAttachmentRoutes(app, ctx);
+  if (enterprise) registerGraphqlRoute(app, ctx);
+  const webhooks = createWebhookSender(state);
+  registerHookDeliveryRoutes(app, { state, api: () => ctx.api }, webhooks);
 
   await app.listen({ port: options.port ?? 0, host: "127.0.0.1" });
   const { port } = app.server.address() as AddressInfo;
-  const url = `http://127.0.0.1:${port}`;
+  const origin = `http://127.0.0.1:${port}`;
+  const url = enterprise ? `${origin}/api/v3` : origin;
   ctx.api = url;
+  ctx.downloads = origin;
+  if (enterprise && options.htmlUrl === undefined) ctx.html = origin;
 
-  const attachmentUrl = (id: string) => `${url}${ATTACHMENT_PATH}/${id}`;
+  const attachmentUrl = (id: string) => `${origin}${ATTACHMENT_PATH}/${id}`;
 
   return {
     url,
+    webUrl: origin,
+    graphqlUrl: `${origin}${GHES_GRAPHQL_PATH}`,
+    enterprise,
     state,
     requests,
     writes,
@@ -193,6 +246,7 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
     unexpectedCalls: (expected) =>
       requests.filter((r) => !expected.some(([method, path]) => methodMatches(method, r.method) && pathMatches(path, r.path))),
     unknownRouteCalls: () => requests.filter((r) => r.route === null),
+    offPathCalls: () => requests.filter((r) => r.servedAs === "off"),
     clearRequests: () => {
       requests.length = 0;
       writes.length = 0;
@@ -224,6 +278,13 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
       return attachmentUrl(id);
     },
     attachmentUrl,
+    hookDeliveries: webhooks.deliveries,
+    setWebhookTarget: (target) => {
+      webhooks.target = target;
+    },
+    sendWebhook: (event, payload, sendOptions) => webhooks.send(event, payload, sendOptions),
+    recordHookDelivery: (seed) => webhooks.record(seed),
+    webhooksSettled: () => webhooks.settled(),
     commentsOn: (repo, issueNumber) => {
       const repository = findRepository(state, repo);
       if (!repository) return [];
@@ -232,6 +293,54 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
     },
     close: () => app.close(),
   };
+}
+
+const GHES_API_PREFIX = "/api/v3";
+const GHES_GRAPHQL_PATH = "/api/graphql";
+/** The web host's paths: pasted attachments and the signed downloads GitHub redirects to. */
+const WEB_PATH_PREFIXES = [`${ATTACHMENT_PATH}/`, `${ATTACHMENT_DOWNLOAD_PATH}/`, `${JOB_LOG_DOWNLOAD_PATH}/`];
+/** Off-path requests are routed under this prefix, which no route serves, so they answer 404. */
+const OFF_PATH_PREFIX = "/_not_served_by_github_enterprise";
+const OFF_PATH_PREFIX_PATTERN = new RegExp(`^${OFF_PATH_PREFIX}`);
+
+function pathPart(url: string): string {
+  const q = url.indexOf("?");
+  return q === -1 ? url : url.slice(0, q);
+}
+
+function decodedPath(url: string): string {
+  const path = pathPart(url);
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
+}
+
+/** Which part of GitHub a request URL reaches, and the path the fake's routes see. */
+function routeOf(url: string, enterprise: boolean): { servedAs: ServedAs; path: string } {
+  const path = pathPart(url);
+  if (path === GHES_API_PREFIX || path.startsWith(`${GHES_API_PREFIX}/`)) {
+    // An Enterprise Server has no GraphQL under its REST base.
+    if (enterprise && path === `${GHES_API_PREFIX}/graphql`) return { servedAs: "off", path: `${OFF_PATH_PREFIX}${url}` };
+    return { servedAs: "api", path: url.slice(GHES_API_PREFIX.length) || "/" };
+  }
+  if (WEB_PATH_PREFIXES.some((prefix) => path.startsWith(prefix))) return { servedAs: "web", path: url };
+  if (!enterprise) return { servedAs: "api", path: url };
+  if (path === GHES_GRAPHQL_PATH) return { servedAs: "graphql", path: url.replace(GHES_GRAPHQL_PATH, "/graphql") };
+  return { servedAs: "off", path: `${OFF_PATH_PREFIX}${url}` };
+}
+
+/** GraphQL as far as the bridge uses it: `viewer { login }`, answered with the seed's writer (who the token writes as). */
+function registerGraphqlRoute(app: FastifyInstance, ctx: RouteContext): void {
+  app.post("/graphql", async (request, reply) => {
+    const query = (request.body as { query?: unknown } | undefined)?.query;
+    if (typeof query !== "string" || query.trim() === "") {
+      return reply.code(400).send({ message: "A query attribute must be specified and must be a string.", documentation_url: DOCS });
+    }
+    if (/\bviewer\s*\{\s*login\s*\}/.test(query)) return { data: { viewer: { login: ctx.state.writer.login } } };
+    return { errors: [{ message: "This fake GitHub answers only `viewer { login }`." }] };
+  });
 }
 
 function headersWithoutCredentials(request: FastifyRequest): Record<string, string> {

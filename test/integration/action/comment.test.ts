@@ -7,10 +7,12 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { newRunMarker, renderMarker } from "../../../src/core/markers/write.js";
+import { hasValidMarkerSignature } from "../../../src/core/markers/signature.js";
+import { createMarkerSigner } from "../../../src/action/marker-signer.js";
 import { parseMarker } from "../../../src/core/markers/read.js";
 import { createPng, type FakeWrite } from "../../helpers/fake-github/index.js";
 import { AgentRunClient } from "../../../src/service/client.js";
-import { ACTIONS_BOT, createRunnerFiles, startActionHarness, type ActionHarness } from "../../helpers/action-runner.js";
+import { ACTIONS_BOT, createRunnerFiles, startActionHarness, type ActionHarness, signedByAction } from "../../helpers/action-runner.js";
 import { FULL_NAME } from "../../helpers/app-payloads.js";
 
 const ISSUE = { number: 1, title: "Flaky date test", body: "`dates.test.ts` fails on Tuesdays." };
@@ -46,7 +48,9 @@ async function finishedRun(harness: ActionHarness, repository = FULL_NAME): Prom
 const botMarkerComment = (runId: number, orgId: number, user = ACTIONS_BOT) => ({
   issue_number: 1,
   user,
-  body: `${renderMarker({ ...newRunMarker({ runId, orgId, sourceType: "GIT_HOST" }), state: "done", outcome: "succeeded" })}\n### ✅ Agent run #${runId} succeeded`,
+  body: signedByAction(
+    `${renderMarker({ ...newRunMarker({ runId, orgId, sourceType: "GIT_HOST" }), state: "done", outcome: "succeeded" })}\n### ✅ Agent run #${runId} succeeded`,
+  ),
 });
 
 describe("a /agent comment", () => {
@@ -174,7 +178,7 @@ describe("a /agent comment", () => {
     expect(step.exitCode).toBeUndefined();
     expect(h.service.requests).toEqual([]);
     const [reply] = h.github.commentsOn(FULL_NAME, 1).filter((c) => c.user.login === ACTIONS_BOT);
-    expect(reply!.body).toMatch(/^<!-- agent-run-bridge:refusal -->\n🚫 @reader, I can't start the agent for you/);
+    expect(reply!.body).toMatch(/^<!-- agent-run-bridge:refusal sig=[\w-]{43} -->\n🚫 @reader, I can't start the agent for you/);
     expect(step.outputs["comment-id"]).toBe(String(reply!.id));
     expect(step.outputs["run-id"]).toBe("");
     expect(step.summary).toContain("## 🚫 Agent run refused");
@@ -200,6 +204,33 @@ describe("a /agent comment", () => {
     const second = await h.step({ eventName: "issue_comment", payload: again.payload, inputs: {} });
     expect(second.outputs.resumed).toBe("false");
     expect(h.service.creates()).toHaveLength(1);
+  });
+
+  it("trusts only markers it signed: one written as github-actions[bot] by another workflow, or by a version before signing, starts a fresh run", async () => {
+    h = await startActionHarness();
+    const ours = await finishedRun(h);
+    const other = await finishedRun(h);
+    const doneBody = (runId: number) =>
+      `${renderMarker({ ...newRunMarker({ runId, orgId: h.emulator.orgId, sourceType: "GIT_HOST" }), state: "done", outcome: "succeeded" })}\n### ✅ done`;
+    // Any workflow of the repository writes as github-actions[bot], but holds no service token: each of these names `ours`.
+    h.github.seed({
+      issueComments: [
+        { issue_number: 1, user: ACTIONS_BOT, body: signedByAction(doneBody(other)).replace(`"runId":${other}`, `"runId":${ours}`) },
+        { issue_number: 1, user: ACTIONS_BOT, body: signedByAction(doneBody(ours), "another-service-token") },
+        { issue_number: 1, user: ACTIONS_BOT, body: doneBody(ours) },
+      ],
+    });
+    const trigger = h.humanComment(ISSUE, "/agent also handle Mondays");
+    const step = await h.step({ eventName: "issue_comment", payload: trigger.payload, inputs: {} });
+    expect(step.result.failure).toBeNull();
+    expect(h.service.resumes()).toEqual([]);
+    expect(h.service.creates()).toHaveLength(1);
+    expect(step.outputs.resumed).toBe("false");
+    // Its own tracking comment carries a marker signed with the key of this job's token.
+    const tracking = h.github.commentsOn(FULL_NAME, 1).find((c) => c.id === Number(step.outputs["comment-id"]))!;
+    expect(tracking.body).toMatch(/^<!-- agent-run-bridge:run \{[^\n]*\} sig=[\w-]{43} -->\n/);
+    expect(hasValidMarkerSignature(tracking.body, createMarkerSigner(h.emulator.token))).toBe(true);
+    expect(hasValidMarkerSignature(tracking.body, createMarkerSigner("another-service-token"))).toBe(false);
   });
 
   it("`mode: create` starts a new run even when the thread has one", async () => {
@@ -228,8 +259,11 @@ describe("a /agent comment", () => {
     expect(allowed.result.failure).toBeNull();
     expect(h.service.creates()[0]!.metadata).toMatchObject({ sender: "renovate[bot]", comment_id: byBot.id });
     expect(String(h.service.creates()[0]!.prompt)).toContain("@renovate[bot] asked for help");
-    // No permission lookup for a listed bot: the list is the permission.
-    expect(h.github.callsTo("GET", "/repos/{owner}/{repo}/collaborators/{user}/permission")).toEqual([]);
+    // No permission lookup for a listed bot: the list is the permission. The one read is the access of
+    // the issue's author, whose description the prompt quotes.
+    expect(h.github.callsTo("GET", "/repos/{owner}/{repo}/collaborators/{user}/permission").map((r) => r.path)).toEqual([
+      `/repos/${FULL_NAME}/collaborators/octocat/permission`,
+    ]);
 
     const ownComment = h.humanComment(ISSUE, "/agent loop forever", ACTIONS_BOT);
     const own = await h.step({ eventName: "issue_comment", payload: ownComment.payload, inputs: { "allowed-bots": "*" } });
@@ -279,7 +313,7 @@ describe("a /agent comment", () => {
     expect(step.result.failure).toContain("`check_suite.max_attempts` in .github/agent-run.yml: must be an integer between 1 and 20");
     expect(h.service.requests).toEqual([]);
     const [reply] = h.github.commentsOn(FULL_NAME, 1).filter((c) => c.user.login === ACTIONS_BOT);
-    expect(reply!.body).toMatch(/^<!-- agent-run-bridge:config_error -->/);
+    expect(reply!.body).toMatch(/^<!-- agent-run-bridge:config_error sig=[\w-]{43} -->/);
     // A comment without the trigger does not get the same answer again, nor fail its step.
     const chatter = h.humanComment(ISSUE, "any news?");
     const quiet = await h.step({ eventName: "issue_comment", payload: chatter.payload, inputs: {} });

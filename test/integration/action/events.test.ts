@@ -19,6 +19,7 @@ import {
   workflowRunCompletedPayload,
   withFailingCi,
   type ActionHarness,
+  signedByAction,
 } from "../../helpers/action-runner.js";
 import { FULL_NAME, issuesLabeledPayload, reviewSubmittedPayload } from "../../helpers/app-payloads.js";
 
@@ -31,7 +32,7 @@ const PR = { number: 2, headRef: PR_BRANCH, headSha: PR_HEAD_SHA, title: "Fix th
 
 /** A comment by the Action's own login on the pull request, holding a marker. */
 function markerComment(marker: RunMarker, issueNumber = 2): IssueCommentSeed {
-  return { issue_number: issueNumber, user: ACTIONS_BOT, body: `${renderMarker(marker)}\nearlier cycle` };
+  return { issue_number: issueNumber, user: ACTIONS_BOT, body: signedByAction(`${renderMarker(marker)}\nearlier cycle`) };
 }
 
 const ciMarker = (runId: number, orgId: number, headSha: string): RunMarker => ({
@@ -72,7 +73,33 @@ describe("issues labeled", () => {
 });
 
 describe("pull request reviews", () => {
-  it("changes requested start a GIT_HOST_PR_REVIEW run with the inline comments in the prompt", async () => {
+  it("changes requested without the trigger continue only the run that produced the branch (its marker in the thread)", async () => {
+    const seed = actionSeed();
+    seed.reviews = [8200, 8201].map((id) => ({ id, pull_number: 2, user: "maintainer", state: "CHANGES_REQUESTED", body: "Pin it." }));
+    h = await startActionHarness({ seed });
+    const review = (id: number) =>
+      reviewSubmittedPayload({ pr: PR, review: { id, state: "changes_requested", body: "Pin it.", login: "maintainer" } });
+    const ignored = await h.step({ eventName: "pull_request_review", payload: review(8200), inputs: {} });
+    expect(ignored.result.outcome).toMatchObject({
+      kind: "ignored",
+      reason: expect.stringContaining("which no run of the bridge produced"),
+    });
+    expect(h.service.requests).toEqual([]);
+    expect(h.github.writes).toEqual([]);
+
+    const producer = await finishedRun(h);
+    const marker: RunMarker = {
+      ...newRunMarker({ runId: producer, orgId: h.emulator.orgId, sourceType: "GIT_HOST", branches: [PR_BRANCH] }),
+      state: "done",
+      outcome: "succeeded",
+    };
+    h.github.seed({ issueComments: [markerComment(marker)] });
+    const resumed = await h.step({ eventName: "pull_request_review", payload: review(8201), inputs: {} });
+    expect(resumed.result.failure).toBeNull();
+    expect(h.service.resumes().map((r) => r.agent_run_id)).toEqual([producer]);
+  });
+
+  it("with `reviews.changes_requested: base_repository`, changes requested start a GIT_HOST_PR_REVIEW run with the inline comments in the prompt", async () => {
     const seed = actionSeed();
     seed.reviews = [
       {
@@ -84,7 +111,7 @@ describe("pull request reviews", () => {
         comments: [{ id: 8101, body: "Use UTC here.", path: "src/dates.ts", line: 12 }],
       },
     ];
-    h = await startActionHarness({ seed });
+    h = await startActionHarness({ seed, config: "reviews:\n  changes_requested: base_repository\n" });
     const payload = reviewSubmittedPayload({
       pr: PR,
       review: { id: 8100, state: "changes_requested", body: "Please pin the timezone too.", login: "maintainer" },
@@ -214,7 +241,7 @@ describe("failing CI (workflow_run completed)", () => {
     expect(first.exitCode).toBeUndefined();
     expect(first.result.outcome.kind).toBe("handed_back");
     const handBack = h.github.commentsOn(FULL_NAME, 2).at(-1)!;
-    expect(handBack.body).toMatch(/^<!-- agent-run-bridge:hand_back -->\n🙋 I tried to fix/);
+    expect(handBack.body).toMatch(/^<!-- agent-run-bridge:hand_back sig=[\w-]{43} -->\n🙋 I tried to fix/);
     expect(first.outputs["comment-id"]).toBe(String(handBack.id));
     expect(first.summary).toContain("## 🙋 Pull request handed back");
 

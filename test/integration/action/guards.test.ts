@@ -16,6 +16,7 @@ import {
   workflowDispatchPayload,
   withFailingCi,
   type ActionHarness,
+  signedByAction,
 } from "../../helpers/action-runner.js";
 import { FULL_NAME } from "../../helpers/app-payloads.js";
 
@@ -46,7 +47,7 @@ function startedRun(
     user: ACTIONS_BOT,
     created_at: minutesAgo(minutes),
     updated_at: minutesAgo(minutes),
-    body: `${renderMarker(marker)}\n### ✅ Agent run #${runId} succeeded`,
+    body: signedByAction(`${renderMarker(marker)}\n### ✅ Agent run #${runId} succeeded`),
   };
 }
 
@@ -236,7 +237,7 @@ describe("/agent stop", () => {
     expect(step.result).toMatchObject({ failure: null, outcome: { kind: "stopped" } });
     expect(h.service.requests).toEqual([]);
     expect(botComments(1).map((c) => c.body)).toEqual([
-      "<!-- agent-run-bridge:stop -->\n⏹️ @maintainer, nothing is running in this thread, so there was nothing to stop.",
+      signedByAction("<!-- agent-run-bridge:stop -->\n⏹️ @maintainer, nothing is running in this thread, so there was nothing to stop."),
     ]);
     expect(
       h.github.writes
@@ -252,7 +253,9 @@ describe("/agent stop", () => {
     const step = await h.step({ eventName: "issue_comment", payload: h.humanComment(ISSUE, "/agent stop", "reader").payload, inputs: {} });
     expect(step.result.outcome).toMatchObject({ kind: "refused" });
     expect(parseMarker(botComments(1)[0]!.body)).toMatchObject({ state: "running" });
-    expect(botComments(1).at(-1)!.body).toMatch(/^<!-- agent-run-bridge:refusal -->\n🚫 @reader, I can't start the agent for you/);
+    expect(botComments(1).at(-1)!.body).toMatch(
+      /^<!-- agent-run-bridge:refusal sig=[\w-]{43} -->\n🚫 @reader, I can't start the agent for you/,
+    );
   });
 
   it("stops the job watching the thread's run: its comment ends 'stopped by @who' with the run's link, no result follows, and a waiting follow-up is dropped", async () => {

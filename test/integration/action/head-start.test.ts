@@ -7,7 +7,14 @@ import { afterEach, describe, expect, it } from "vitest";
 import { startHeadStart } from "../../../src/action/head-start.js";
 import { newRunMarker, renderMarker } from "../../../src/core/markers/write.js";
 import type { IssueCommentSeed } from "../../helpers/fake-github/index.js";
-import { ACTIONS_BOT, actionSeed, startActionHarness, workflowDispatchPayload, type ActionHarness } from "../../helpers/action-runner.js";
+import {
+  ACTIONS_BOT,
+  actionSeed,
+  startActionHarness,
+  workflowDispatchPayload,
+  type ActionHarness,
+  signedByAction,
+} from "../../helpers/action-runner.js";
 import { FULL_NAME, OWNER, REPO_ID } from "../../helpers/app-payloads.js";
 
 let h: ActionHarness;
@@ -32,7 +39,7 @@ function startedRun(minutes: number, runId: number): IssueCommentSeed {
     user: ACTIONS_BOT,
     created_at: minutesAgo(minutes),
     updated_at: minutesAgo(minutes),
-    body: `${renderMarker(marker)}\n### ✅ Agent run #${runId} succeeded`,
+    body: signedByAction(`${renderMarker(marker)}\n### ✅ Agent run #${runId} succeeded`),
   };
 }
 

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { identityFor } from "../../../src/action/identity.js";
 import { newRunMarker, renderMarker } from "../../../src/core/markers/write.js";
 import { AgentRunClient } from "../../../src/service/client.js";
-import { actionSeed, startActionHarness, type ActionHarness } from "../../helpers/action-runner.js";
+import { actionSeed, signedByAction, startActionHarness, startViewerFront, type ActionHarness } from "../../helpers/action-runner.js";
 import { FULL_NAME } from "../../helpers/app-payloads.js";
 
 const ISSUE = { number: 1, title: "Flaky date test", body: "Fails on Tuesdays." };
@@ -25,14 +25,35 @@ async function finishedRun(harness: ActionHarness): Promise<number> {
 }
 
 const doneMarker = (runId: number, orgId: number) =>
-  `${renderMarker({ ...newRunMarker({ runId, orgId, sourceType: "GIT_HOST" }), state: "done", outcome: "succeeded" })}\n### ✅ done`;
+  signedByAction(
+    `${renderMarker({ ...newRunMarker({ runId, orgId, sourceType: "GIT_HOST" }), state: "done", outcome: "succeeded" })}\n### ✅ done`,
+  );
+
+/** What `run` wrote as `::warning::` lines (it still reaches the output). */
+async function capturingWarnings<T>(run: () => Promise<T>): Promise<{ step: T; lines: string[] }> {
+  const lines: string[] = [];
+  const write = process.stdout.write.bind(process.stdout);
+  process.stdout.write = ((chunk: string | Uint8Array, ...rest: never[]) => {
+    if (String(chunk).startsWith("::warning::")) lines.push(String(chunk));
+    return write(chunk, ...rest);
+  }) as typeof process.stdout.write;
+  try {
+    return { step: await run(), lines };
+  } finally {
+    process.stdout.write = write;
+  }
+}
 
 describe("identityFor", () => {
   it("adds an app's bot login, never a person's; github-actions[bot] is always there", () => {
     expect(identityFor(null).botLogins).toEqual(["github-actions[bot]"]);
-    expect(identityFor("my-app[bot]").botLogins).toEqual(["github-actions[bot]", "my-app[bot]"]);
-    expect(identityFor("GitHub-Actions[bot]").botLogins).toEqual(["github-actions[bot]"]);
-    expect(identityFor("octocat").botLogins).toEqual(["github-actions[bot]"]);
+    expect(identityFor({ login: "my-app[bot]" }).botLogins).toEqual(["github-actions[bot]", "my-app[bot]"]);
+    expect(identityFor({ login: "GitHub-Actions[bot]" }).botLogins).toEqual(["github-actions[bot]"]);
+    expect(identityFor({ login: "octocat" }).botLogins).toEqual(["github-actions[bot]"]);
+    expect(identityFor({ login: null, because: "it answered HTTP 404" })).toMatchObject({
+      botLogins: ["github-actions[bot]"],
+      unknownBecause: "it answered HTTP 404",
+    });
   });
 });
 
@@ -59,14 +80,42 @@ describe("with a GitHub App installation token", () => {
     expect(ignored.result.outcome.kind).toBe("ignored");
   });
 
-  it("without that identity, the same app's markers are not trusted: a new run starts", async () => {
+  it("without that identity, the same app's markers are not trusted: a new run starts, and one warning line says why", async () => {
+    // The fake in github.com mode serves no GraphQL: POST /graphql answers 404.
     h = await startActionHarness({ seed: { ...actionSeed(), writer: "my-app[bot]" } });
     const earlier = await finishedRun(h);
     h.github.seed({ issueComments: [{ issue_number: 1, user: "my-app[bot]", body: doneMarker(earlier, h.emulator.orgId) }] });
     const trigger = h.humanComment(ISSUE, "/agent continue");
-    const step = await h.step({ eventName: "issue_comment", payload: trigger.payload, inputs: {} });
-    expect(step.outputs.resumed).toBe("false");
+    const warnings = await capturingWarnings(() => h.step({ eventName: "issue_comment", payload: trigger.payload, inputs: {} }));
+    expect(warnings.step.outputs.resumed).toBe("false");
     expect(h.service.resumes()).toEqual([]);
+    const identityWarnings = warnings.lines.filter((line) => line.includes("Could not learn who github-token writes as"));
+    expect(identityWarnings).toEqual([
+      `::warning::Could not learn who github-token writes as: GraphQL at ${h.github.url}/graphql it answered HTTP 404. ` +
+        "Only github-actions[bot]'s markers are trusted, so with another token (a GitHub App's) this step cannot trust its own markers " +
+        "and starts fresh runs instead of resuming; check GITHUB_GRAPHQL_URL and the token.\n",
+    ]);
+  });
+
+  it("asks GraphQL at GITHUB_GRAPHQL_URL, not under the REST base", async () => {
+    h = await startActionHarness({ seed: { ...actionSeed(), writer: "my-app[bot]" } });
+    const front = await startViewerFront(h.github.url, "my-app[bot]");
+    try {
+      const earlier = await finishedRun(h);
+      h.github.seed({ issueComments: [{ issue_number: 1, user: "my-app[bot]", body: doneMarker(earlier, h.emulator.orgId) }] });
+      const trigger = h.humanComment(ISSUE, "/agent continue");
+      // REST on the fake itself (no GraphQL there); GraphQL only through the front.
+      const step = await h.step({
+        eventName: "issue_comment",
+        payload: trigger.payload,
+        inputs: { "github-token": "ghs_app_installation_token" },
+        extra: { GITHUB_GRAPHQL_URL: `${front.url}/graphql` },
+      });
+      expect(step.outputs).toMatchObject({ "run-id": String(earlier), resumed: "true" });
+      expect(h.github.callsTo("POST", "/graphql")).toEqual([]);
+    } finally {
+      await front.close();
+    }
   });
 });
 

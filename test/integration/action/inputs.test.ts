@@ -30,7 +30,7 @@ function problems(env: Record<string, string>): string[] {
 
 describe("action.yml", () => {
   it("runs the committed bundle on node24 and declares exactly the inputs and outputs the code reads and writes", () => {
-    expect(actionYml.runs).toEqual({ using: "node24", main: "dist/index.js" });
+    expect(actionYml.runs).toEqual({ using: "node24", main: "dist/index.js", post: "dist/post.js" });
     expect(Object.keys(actionYml.inputs).sort()).toEqual([...INPUT_NAMES].sort());
     expect(Object.keys(actionYml.outputs).sort()).toEqual([...OUTPUT_NAMES].sort());
     for (const name of ["api-url", "api-token", "org-id"]) expect(actionYml.inputs[name]!.required, name).toBe(true);
@@ -73,6 +73,7 @@ describe("readInputs", () => {
       INPUT_COMMENT: "TRUE",
       "INPUT_GITHUB-TOKEN": "ghs_abc",
       "INPUT_ALLOWED-BOTS": "renovate[bot], @dependabot\nmy-app[bot]",
+      "INPUT_ALLOWED-NON-WRITE-USERS": "octocat,\n@hubot",
       "INPUT_FAIL-ON-ERROR": "false",
       "INPUT_LOGS-PATH": "Alpha",
     });
@@ -97,8 +98,10 @@ describe("readInputs", () => {
       comment: "true",
       githubToken: "ghs_abc",
       allowedBots: { all: false, logins: ["renovate[bot]", "dependabot", "my-app[bot]"] },
+      allowedNonWriteUsers: { all: false, logins: ["octocat", "hubot"] },
       failOnError: false,
       logsPath: "alpha",
+      redactPatterns: [],
     });
   });
 
@@ -142,7 +145,7 @@ describe("readInputs", () => {
         "INPUT_LOGS-PATH": "beta",
       }),
     ).toEqual([
-      '`api-url` must be an http(s) URL such as https://agents.example.com, without credentials in it, got "ftp://example.com"',
+      '`api-url` must be an https:// URL such as https://agents.example.com (plain http:// only on loopback: 127.0.0.1, ::1 or localhost), without credentials in it, got "ftp://example.com"',
       '`org-id` must be a positive integer (the service\'s organization id), got "acme"',
       '`mode` must be one of: auto, create, resume, got "later"',
       '`repo-id` must be a positive integer (the service\'s repository id), got "0"',

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { newRunMarker, renderMarker } from "../../../src/core/markers/write.js";
 import { parseMarker } from "../../../src/core/markers/read.js";
 import { AgentRunClient } from "../../../src/service/client.js";
-import { ACTIONS_BOT, startActionHarness, type ActionHarness } from "../../helpers/action-runner.js";
+import { ACTIONS_BOT, startActionHarness, type ActionHarness, signedByAction } from "../../helpers/action-runner.js";
 import { FULL_NAME } from "../../helpers/app-payloads.js";
 
 const ISSUE = { number: 1, title: "Flaky date test", body: "`dates.test.ts` fails on Tuesdays." };
@@ -118,10 +118,13 @@ describe("429s that outlast the timeout", () => {
   it("end the watch like the timeout does, with the last status seen: never a failure of their own", async () => {
     h = await startActionHarness();
     h.emulator.control.script({ durationMs: 36_000_000 });
-    // Once the run exists (the tracking comment gets its id), every request is refused without Retry-After.
+    // Once the run exists (the tracking comment gets its id), every request is refused without Retry-After
+    // until well past the timeout; then the service answers again, as the step reads the trace for its result
+    // (backing off a couple of seconds, not a whole window, after each 429).
     const stop = h.github.onWrite((write) => {
       if (write.kind === "comment_updated") {
         h.emulator.control.setFaults({ rateLimitStorm: { count: 10_000, retryAfterSeconds: null } });
+        setTimeout(() => h.emulator.control.setFaults({}), 1_500);
         stop();
       }
     });
@@ -144,7 +147,7 @@ describe("the service refuses", () => {
     expect(step.result.failure).toMatch(/401/);
     const [comment] = botComments(h);
     expect(comment!.body).toMatch(
-      /^<!-- agent-run-bridge:service_error -->\n⚠️ \*\*The agent could not run: the Agent Run Service rejected the bridge's API token \(401\)\.\*\*/,
+      /^<!-- agent-run-bridge:service_error sig=[\w-]{43} -->\n⚠️ \*\*The agent could not run: the Agent Run Service rejected the bridge's API token \(401\)\.\*\*/,
     );
     expect(comment!.body).not.toContain("wrong-token-value");
     expect(step.outputs["comment-id"]).toBe(String(comment!.id));
@@ -164,7 +167,9 @@ describe("a follow-up while the thread's run still works", () => {
         {
           issue_number: 1,
           user: ACTIONS_BOT,
-          body: `${renderMarker(newRunMarker({ runId: working.id, orgId: h.emulator.orgId, sourceType: "GIT_HOST" }))}\n🤖 working`,
+          body: signedByAction(
+            `${renderMarker(newRunMarker({ runId: working.id, orgId: h.emulator.orgId, sourceType: "GIT_HOST" }))}\n🤖 working`,
+          ),
         },
       ],
     });
@@ -195,7 +200,9 @@ describe("a follow-up that waits past the timeout", () => {
         {
           issue_number: 1,
           user: ACTIONS_BOT,
-          body: `${renderMarker(newRunMarker({ runId: working.id, orgId: h.emulator.orgId, sourceType: "GIT_HOST" }))}\n🤖 working`,
+          body: signedByAction(
+            `${renderMarker(newRunMarker({ runId: working.id, orgId: h.emulator.orgId, sourceType: "GIT_HOST" }))}\n🤖 working`,
+          ),
         },
       ],
     });
@@ -208,7 +215,7 @@ describe("a follow-up that waits past the timeout", () => {
     expect(h.service.resumes()).toEqual([]);
     const tracking = h.github.commentsOn(FULL_NAME, 1).find((c) => c.id === Number(step.outputs["comment-id"]))!;
     expect(tracking.body).toMatch(
-      /^<!-- agent-run-bridge:service_error -->\n⚠️ \*\*The agent could not run: the thread's run was still working/,
+      /^<!-- agent-run-bridge:service_error sig=[\w-]{43} -->\n⚠️ \*\*The agent could not run: the thread's run was still working/,
     );
   });
 });

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { newRunMarker, renderMarker } from "../../../src/core/markers/write.js";
 import { parseMarker } from "../../../src/core/markers/read.js";
 import { AgentRunClient } from "../../../src/service/client.js";
-import { ACTIONS_BOT, startActionHarness, WORKFLOW_RUN_ID, type ActionHarness } from "../../helpers/action-runner.js";
+import { ACTIONS_BOT, startActionHarness, WORKFLOW_RUN_ID, type ActionHarness, signedByAction } from "../../helpers/action-runner.js";
 import { FULL_NAME } from "../../helpers/app-payloads.js";
 
 let h: ActionHarness;
@@ -27,7 +27,7 @@ function interruptedTrackingComment(attempt: number, runId: number | null = null
     user: ACTIONS_BOT,
     created_at: secondsAgo(30),
     updated_at: secondsAgo(30),
-    body: `${renderMarker(marker)}\n### ⏳ Starting the agent…`,
+    body: signedByAction(`${renderMarker(marker)}\n### ⏳ Starting the agent…`),
   };
 }
 

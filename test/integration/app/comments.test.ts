@@ -75,20 +75,22 @@ describe("a /agent comment", () => {
     expect(lines.slice(2, -1).every((line) => line === `comment ${trackingId} updated`)).toBe(true);
     expect(harness.github.unknownRouteCalls()).toEqual([]);
     // Every call, in order: who the App is, its token, the config (repo, then the owner's .github),
-    // the permission, the thread, 👀, the tracking comment, the edits, 🚀.
+    // the permission, the thread, the access of the description's author (quoted in the prompt), 👀,
+    // the tracking comment, the edits, 🚀.
     const calls = harness.github.requests.map((r) => `${r.method} ${r.path} → ${r.status}`);
-    expect(calls.slice(0, 8)).toEqual([
+    expect(calls.slice(0, 9)).toEqual([
       "GET /app → 200",
       "POST /app/installations/2002/access_tokens → 201",
       "GET /repos/octo-org/widgets/contents/.github/agent-run.yml → 404",
       "GET /repos/octo-org/.github/contents/.github/agent-run.yml → 404",
       "GET /repos/octo-org/widgets/collaborators/maintainer/permission → 200",
       "GET /repos/octo-org/widgets/issues/1/comments → 200",
+      "GET /repos/octo-org/widgets/collaborators/octocat/permission → 404",
       `POST /repos/octo-org/widgets/issues/comments/${trigger.id}/reactions → 201`,
       `POST /repos/octo-org/widgets/issues/1/comments → 201`,
     ]);
-    expect(calls.slice(8, -1).length).toBeGreaterThan(0);
-    expect(calls.slice(8, -1).every((call) => call === `PATCH /repos/octo-org/widgets/issues/comments/${trackingId} → 200`)).toBe(true);
+    expect(calls.slice(9, -1).length).toBeGreaterThan(0);
+    expect(calls.slice(9, -1).every((call) => call === `PATCH /repos/octo-org/widgets/issues/comments/${trackingId} → 200`)).toBe(true);
     expect(calls.at(-1)).toBe(`POST /repos/octo-org/widgets/issues/comments/${trigger.id}/reactions → 201`);
 
     // The service got one create whose body the spec allows, tagged GIT_HOST in metadata.

@@ -26,6 +26,30 @@ function problems(env: Record<string, string>): AppConfigurationError {
 }
 
 describe("parseAppEnv", () => {
+  it("takes the service over https://, and plain http:// only on loopback", () => {
+    for (const url of [
+      "https://agents.example.com",
+      "http://127.0.0.1:4010",
+      "http://127.9.0.3",
+      "http://localhost:4010",
+      "http://[::1]:4010",
+    ]) {
+      expect(parseAppEnv({ ...complete(), AGENT_RUN_API_URL: url }).service.baseUrl, url).toBe(url);
+    }
+    for (const url of [
+      "http://agents.example.com",
+      "http://10.0.0.5:4010",
+      "http://127.0.0.1.nip.io",
+      "http://[::2]",
+      "ftp://agents.example.com",
+    ]) {
+      expect(problems({ ...complete(), AGENT_RUN_API_URL: url }).invalid, url).toEqual([
+        `AGENT_RUN_API_URL (must be an https:// URL such as https://agents.example.com (plain http:// only on loopback: 127.0.0.1, ::1 or localhost), without credentials in it, got "${url}")`,
+      ]);
+    }
+    expect(problems({ ...complete(), AGENT_RUN_API_URL: "https://me:pw@agents.example.com" }).message).not.toContain("pw");
+  });
+
   it("fills Probot's defaults and ours", () => {
     const settings = parseAppEnv(complete());
     expect(settings).toMatchObject({
@@ -50,6 +74,28 @@ describe("parseAppEnv", () => {
     expect(() => parseAppEnv({ ...complete(), AGENT_RUN_LOGS_PATH: "v2" })).toThrow(
       'AGENT_RUN_LOGS_PATH (must be one of auto, spec, alpha, got "v2")',
     );
+  });
+
+  it("reads REDACT_PATTERNS (one per line) and names each bad line without quoting it", () => {
+    const settings = parseAppEnv({ ...complete(), REDACT_PATTERNS: "secret-[0-9]+\n(?i)falcon" });
+    expect(settings.redactPatterns.map((pattern) => `${pattern.source}/${pattern.flags}`)).toEqual(["secret-[0-9]+/g", "falcon/gi"]);
+    expect(() => parseAppEnv({ ...complete(), REDACT_PATTERNS: "ok\n(hunter2\nx*" })).toThrow(
+      "invalid REDACT_PATTERNS (line 2 is not a valid regular expression (Unterminated group)); REDACT_PATTERNS (line 3 matches the empty string; make it match at least one character)",
+    );
+    expect(problems({ ...complete(), REDACT_PATTERNS: "(hunter2" }).message).not.toContain("hunter2");
+  });
+
+  it("reads DELIVERY_RECOVERY_INTERVAL: 5 minutes by default, 0 turns recovery off, a bad value is named", () => {
+    expect(parseAppEnv(complete()).deliveryRecoveryIntervalMs).toBe(300_000);
+    expect(parseAppEnv({ ...complete(), DELIVERY_RECOVERY_INTERVAL: "0" }).deliveryRecoveryIntervalMs).toBe(0);
+    expect(parseAppEnv({ ...complete(), DELIVERY_RECOVERY_INTERVAL: "90s" }).deliveryRecoveryIntervalMs).toBe(90_000);
+    expect(parseAppEnv({ ...complete(), DELIVERY_RECOVERY_INTERVAL: "1H" }).deliveryRecoveryIntervalMs).toBe(3_600_000);
+    expect(parseAppEnv({ ...complete(), DELIVERY_RECOVERY_INTERVAL: "120" }).deliveryRecoveryIntervalMs).toBe(120_000);
+    for (const bad of ["five minutes", "-5m", "500ms"]) {
+      expect(() => parseAppEnv({ ...complete(), DELIVERY_RECOVERY_INTERVAL: bad })).toThrow(
+        `DELIVERY_RECOVERY_INTERVAL (must be 0 to turn recovery off, or a duration of at least 1s such as 5m, 90s or 1h; got "${bad}")`,
+      );
+    }
   });
 
   it("reads GHE_HOST/GHE_PROTOCOL, the key as written in .env files (\\n) or base64, or from PRIVATE_KEY_PATH", () => {

@@ -2,6 +2,7 @@
  * What operators read from a running App: `/metrics` (Prometheus text, off by default, behind a
  * bearer token when one is set) and `/status` (404 without STATUS_TOKEN, the runs in flight with it).
  */
+import { createHmac } from "node:crypto";
 import { afterEach, describe, expect, it } from "vitest";
 import { startAppHarness, type AppHarness, until } from "../../helpers/app-harness.js";
 
@@ -85,7 +86,7 @@ describe("/status", () => {
     await until(async () => (await harness.app.store.listTasks(["held"])).length === 1, "the follow-up to be held");
 
     expect((await fetch(`${harness.app.url}/status`)).status).toBe(401);
-    expect((await fetch(`${harness.app.url}/status?token=nope`)).status).toBe(401);
+    expect((await fetch(`${harness.app.url}/status`, { headers: { authorization: "Bearer nope" } })).status).toBe(401);
     const page = await fetch(`${harness.app.url}/status`, { headers: { authorization: "Bearer let-me-see" } });
     expect(page.status).toBe(200);
     expect(page.headers.get("content-type")).toBe("text/html; charset=utf-8");
@@ -99,6 +100,58 @@ describe("/status", () => {
     expect(html).toContain("No recent failure.");
     expect(html).toMatch(/Run creations<\/strong>: 1 of 10 in the last [\d.]+ s/);
     expect(html).not.toContain("<script");
-    expect((await fetch(`${harness.app.url}/status?token=let-me-see`)).status).toBe(200);
+  });
+
+  it("never takes the token from the query string; a browser signs in through a form that sets an HttpOnly, SameSite=Strict cookie", async () => {
+    harness = await startAppHarness({ env: { STATUS_TOKEN: "let-me-see" } });
+    const url = `${harness.app.url}/status`;
+    // Query strings end up in access logs and browser history.
+    const byQuery = await fetch(`${url}?token=let-me-see`);
+    expect(byQuery.status).toBe(401);
+    const form = await byQuery.text();
+    expect(form).toContain('<form method="post" action="/status">');
+    expect(form).toContain('name="token" type="password"');
+
+    const post = (token: string) =>
+      fetch(url, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ token }).toString(),
+        redirect: "manual",
+      });
+    const wrong = await post("nope");
+    expect(wrong.status).toBe(401);
+    expect(wrong.headers.get("set-cookie")).toBeNull();
+    expect(await wrong.text()).toContain("That is not the status token.");
+
+    const right = await post("let-me-see");
+    expect(right.status).toBe(303);
+    expect(right.headers.get("location")).toBe("/status");
+    const cookie = right.headers.get("set-cookie")!;
+    expect(cookie).toMatch(/^agent_run_status=[\w-]+; Path=\/; HttpOnly; SameSite=Strict; Max-Age=43200$/);
+    expect(cookie).not.toContain("let-me-see");
+    const pair = cookie.split(";")[0]!;
+    const page = await fetch(url, { headers: { cookie: pair } });
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain("<title>agent-run-bridge status</title>");
+    // Behind a TLS-terminating proxy the cookie is Secure.
+    const behindTls = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", "x-forwarded-proto": "https" },
+      body: "token=let-me-see",
+      redirect: "manual",
+    });
+    expect(behindTls.headers.get("set-cookie")).toMatch(/; Secure$/);
+    // The token itself is no cookie, nor a cookie made with another token.
+    expect((await fetch(url, { headers: { cookie: "agent_run_status=let-me-see" } })).status).toBe(401);
+    const otherHarnessCookie = `agent_run_status=${createHmac("sha256", "other").update("agent-run-bridge status sign-in v1").digest("base64url")}`;
+    expect((await fetch(url, { headers: { cookie: otherHarnessCookie } })).status).toBe(401);
+
+    // The verbose health answer shows the work in flight: the same token or cookie.
+    expect((await fetch(`${harness.app.url}/healthz`)).status).toBe(200);
+    expect((await fetch(`${harness.app.url}/healthz?verbose`)).status).toBe(401);
+    expect((await fetch(`${harness.app.url}/healthz?verbose&token=let-me-see`)).status).toBe(401);
+    const verbose = await fetch(`${harness.app.url}/healthz?verbose`, { headers: { cookie: pair } });
+    expect(await verbose.json()).toMatchObject({ ok: true, tasks: {}, queue: { task: { active: 0 } } });
   });
 });

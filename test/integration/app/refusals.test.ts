@@ -73,9 +73,9 @@ describe("refusals", () => {
     const { status } = await harness.deliver("issue_comment", harness.humanComment(ISSUE, "/agent try again").payload);
     expect(status).toBe(200);
     await harness.idle();
-    // Read twice (the 502, then the retry), and the thread already says what is wrong.
+    // Read twice (the 502, then the retry, a conditional read of the unchanged file), and the thread already says what is wrong.
     expect(harness.github.callsTo("GET", "/repos/octo-org/widgets/contents/.github/agent-run.yml").map((r) => r.status)).toEqual([
-      200, 502, 200,
+      200, 502, 304,
     ]);
     expect(harness.botComments(1)).toHaveLength(1);
     expect(harness.service.requests).toEqual([]);

@@ -12,7 +12,7 @@ afterEach(async () => {
 
 describe("the App's server", () => {
   it("answers GET /healthz with the task counts, 404 elsewhere, and only POSTs on the webhook path", async () => {
-    harness = await startAppHarness();
+    harness = await startAppHarness({ env: { STATUS_TOKEN: "ops-token" } });
     await harness.deliver("issue_comment", harness.humanComment(ISSUE, "/agent fix it").payload);
     await harness.idle();
     const health = await fetch(`${harness.app.url}/healthz`);
@@ -24,7 +24,8 @@ describe("the App's server", () => {
       backend: process.env.APP_TEST_BACKEND ?? "embedded",
       replica: expect.any(String),
     });
-    const verbose = await fetch(`${harness.app.url}/healthz?verbose`);
+    expect((await fetch(`${harness.app.url}/healthz?verbose`)).status).toBe(401);
+    const verbose = await fetch(`${harness.app.url}/healthz?verbose`, { headers: { authorization: "Bearer ops-token" } });
     expect(await verbose.json()).toMatchObject({
       ok: true,
       tasks: { done: 1 },

@@ -256,7 +256,12 @@ describe.each(APP_BACKENDS)("RunEngine on the %s backend", (backend) => {
     expect(run.git_host_pull_requests?.length).toBeGreaterThan(0);
     for (const pr of run.git_host_pull_requests!) expect(body).toContain(pr.url!);
     expect(world.reactionsOn(triggerCommentOf(1))).toEqual(["eyes", "rocket"]);
-    expect(await world.harness.store.runForBranch(OWNER, REPO, run.git_host_pull_requests![0]!.head_branch_name!)).toEqual({
+    expect(
+      await world.harness.store.runForBranch(OWNER, REPO, {
+        repoFullName: `${OWNER}/${REPO}`,
+        branch: run.git_host_pull_requests![0]!.head_branch_name!,
+      }),
+    ).toEqual({
       runId: done.runId,
       orgId: world.emulator.orgId,
     });
@@ -678,5 +683,46 @@ describe.each(APP_BACKENDS)("RunEngine on the %s backend", (backend) => {
     const edits = world.github.writes.flatMap((w) => (w.kind === "comment_updated" && w.comment.id === trackingId ? [w.comment.body] : []));
     expect(markerOf(edits.at(-1)!)).toMatchObject({ state: "done", outcome: "succeeded" });
     expect(markerOf(world.botComments()[0]!.body)).toMatchObject({ state: "done", outcome: "succeeded" });
+  });
+
+  it(`sends follow-ups to a working run in the order they were written, once each, ${backend === "redis" ? "with two replicas taking steps" : "on the one process"} (follow_up: interrupt)`, async () => {
+    world = await startWorld(backend);
+    const replicas = backend === "redis" ? [await world.startProcess()] : [];
+    world.emulator.control.setResumeWhileRunning("interrupt");
+    world.emulator.control.script({ match: "fix the flaky test", durationMs: 4 * LONG_RUN_MS });
+    const task = await world.submit();
+    await world.until(async () => (await world!.getTask(task.id)).state === "watching", "the run to be watched");
+    const runId = (await world.getTask(task.id)).runId!;
+    const texts = ["first: use the new API", "second: not the old one", "third: keep it small"];
+    const followUps: Task[] = [];
+    for (const [index, text] of texts.entries()) {
+      followUps.push(
+        await world.submit({
+          kind: "resume",
+          state: "held",
+          runId,
+          request: { prompt: text },
+          interrupt: { firstLine: text },
+          reaction: { kind: "issue_comment", id: triggerCommentOf(index + 2) },
+        }),
+      );
+    }
+    await world.harness.idle();
+
+    expect(world.service.resumes()).toEqual(texts.map((prompt) => ({ agent_run_id: runId, prompt })));
+    const logs = await new AgentRunClient({
+      baseUrl: world.emulator.url,
+      token: world.emulator.token,
+      orgId: world.emulator.orgId,
+    }).listLogs(runId);
+    expect(logs.logs.filter((e) => e.message_type === "USER_MESSAGE").map((e) => e.observation)).toEqual(texts);
+    const watched = await world.getTask(task.id);
+    expect(watched.state).toBe("done");
+    expect(watched.delivered.map((m) => [m.taskId, m.firstLine, m.confirmed])).toEqual(followUps.map((f, i) => [f.id, texts[i], true]));
+    for (const followUp of followUps) expect((await world.getTask(followUp.id)).state).toBe("done");
+    // The run's one result, and its 🚀 on each follow-up too.
+    expect(world.botComments()).toHaveLength(1);
+    for (const index of [2, 3, 4]) expect(world.reactionsOn(triggerCommentOf(index))).toContain("rocket");
+    for (const replica of replicas) expect(replica.serviceRequests()).toBeGreaterThan(0);
   });
 });

@@ -140,13 +140,50 @@ describe("the App sends the repository's repo_id", () => {
     expect(firstBodyPosted(harness.github.writes)).toContain(ORG_DEFAULT_NOTE);
   });
 
-  it("configured repo_id wins and the list is not read", async () => {
-    harness = await startAppHarness({ config: "repo_id: 77\n", emulator: { repositories: [{ id: 77, full_name: "octo-org/elsewhere" }] } });
+  it("a configured repo_id the service lists for this repository (or without a github_id) is sent as configured", async () => {
+    harness = await startAppHarness({
+      config: "repo_id: 77\n",
+      emulator: {
+        repositories: [
+          { id: 77, full_name: "octo-org/renamed", github_id: REPO_ID },
+          { id: 78, full_name: "octo-org/old" },
+        ],
+      },
+    });
+    await harness.deliver("issue_comment", harness.humanComment(ISSUE, "/agent fix it").payload);
+    await harness.idle();
+    harness.github.seed({ files: [{ path: ".github/agent-run.yml", content: "repo_id: 78\n" }] });
+    await harness.deliver("issue_comment", harness.humanComment(ISSUE, "/agent new and now?").payload);
+    await harness.idle();
+    expect(harness.service.creates()).toEqual([expect.objectContaining({ repo_id: 77 }), expect.objectContaining({ repo_id: 78 })]);
+    expect(firstBodyPosted(harness.github.writes)).not.toContain(ORG_DEFAULT_NOTE);
+  });
+
+  it("a configured repo_id the service lists for another repository is refused, with a reply naming repo_id", async () => {
+    harness = await startAppHarness({
+      config: "repo_id: 77\n",
+      emulator: {
+        repositories: [
+          { id: 77, full_name: "octo-org/payroll", github_id: 9999 },
+          { id: 31, full_name: FULL_NAME, github_id: REPO_ID },
+        ],
+      },
+    });
+    await harness.deliver("issue_comment", harness.humanComment(ISSUE, "/agent fix it").payload);
+    await harness.idle();
+    expect(harness.service.creates()).toEqual([]);
+    const reply = firstBodyPosted(harness.github.writes);
+    expect(reply).toContain(
+      "the configuration's `repo_id: 77` is another repository on the service (`octo-org/payroll`), not `octo-org/widgets`",
+    );
+    expect(harness.github.writes.filter((w) => w.kind === "comment_created")).toHaveLength(1);
+  });
+
+  it("without a repository list on the service, a configured repo_id is used as given", async () => {
+    harness = await startAppHarness({ config: "repo_id: 77\n", emulator: { endpoints: { listRepositories: false } } });
     await harness.deliver("issue_comment", harness.humanComment(ISSUE, "/agent fix it").payload);
     await harness.idle();
     expect(harness.service.creates()).toEqual([expect.objectContaining({ repo_id: 77 })]);
-    expect(harness.service.requests.some((r) => r.path.endsWith("/repos"))).toBe(false);
-    expect(firstBodyPosted(harness.github.writes)).not.toContain(ORG_DEFAULT_NOTE);
   });
 });
 
@@ -163,6 +200,18 @@ describe("the Action sends the repository's repo_id", () => {
     expect(step.result.failure).toBeNull();
     expect(h.service.creates()).toEqual([expect.objectContaining({ repo_id: 41 })]);
     expect(firstBodyPosted(h.github.writes)).not.toContain(ORG_DEFAULT_NOTE);
+  });
+
+  it("a configured repo_id the service lists for another repository is refused in the thread, and the step fails", async () => {
+    h = await startActionHarness({
+      config: "repo_id: 77\n",
+      emulator: { repositories: [{ id: 77, full_name: "octo-org/payroll", github_id: 9999 }] },
+    });
+    const trigger = h.humanComment(ISSUE, "/agent fix it");
+    const step = await h.step({ eventName: "issue_comment", payload: trigger.payload, inputs: {} });
+    expect(step.result.outcome).toMatchObject({ kind: "refused", reason: expect.stringContaining("repo_id 77") });
+    expect(h.service.creates()).toEqual([]);
+    expect(firstBodyPosted(h.github.writes)).toContain("`repo_id: 77` is another repository on the service");
   });
 
   it("no repository list on the service: sent without repo_id, and the tracking comment says so", async () => {

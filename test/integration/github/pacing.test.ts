@@ -22,6 +22,7 @@ import {
   type WritePriority,
 } from "../../../src/github/index.js";
 import { octokitFor, startFake } from "./setup.js";
+import { TEST_REDIS } from "../../helpers/redis.js";
 
 /**
  * Writes are spaced from the end of one to the start of the next, so arrivals are too; across
@@ -393,8 +394,8 @@ describe("GitHub's rate-limit answers", () => {
 });
 
 describe("replicas sharing Redis", () => {
-  const redisA = new Redis({ host: "127.0.0.1", port: 6379, maxRetriesPerRequest: 1 });
-  const redisB = new Redis({ host: "127.0.0.1", port: 6379, maxRetriesPerRequest: 1 });
+  const redisA = new Redis({ ...TEST_REDIS, maxRetriesPerRequest: 1 });
+  const redisB = new Redis({ ...TEST_REDIS, maxRetriesPerRequest: 1 });
   afterAll(async () => {
     await redisA.quit();
     await redisB.quit();

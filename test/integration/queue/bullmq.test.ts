@@ -1,16 +1,17 @@
 /**
- * The distributed queue's own lifecycle against the real Redis on 127.0.0.1:6379: a replica stopped
+ * The distributed queue's own lifecycle against the real test Redis (helpers/redis.ts): a replica stopped
  * right after it started (a failed start, a test's quick teardown) must not leave BullMQ's
  * half-initialised connections to reject with no one listening.
  */
 import { Redis } from "ioredis";
 import { afterAll, expect, it } from "vitest";
 import { BullWorkQueue } from "../../../src/app/queue/bullmq.js";
+import { TEST_REDIS, TEST_REDIS_URL } from "../../helpers/redis.js";
 
 const prefix = `bullmq-lifecycle-${process.pid}`;
 
 afterAll(async () => {
-  const redis = new Redis("redis://127.0.0.1:6379");
+  const redis = new Redis(TEST_REDIS_URL);
   const keys = await redis.keys(`${prefix}*`);
   if (keys.length > 0) await redis.del(...keys);
   await redis.quit();
@@ -23,7 +24,7 @@ it("stops at once after starting without an unhandled 'Connection is closed'", a
   try {
     for (let i = 0; i < 40; i++) {
       const queue = new BullWorkQueue({
-        connection: { host: "127.0.0.1", port: 6379, maxRetriesPerRequest: null },
+        connection: { ...TEST_REDIS, maxRetriesPerRequest: null },
         prefix: `${prefix}-${i}`,
       });
       queue.start({ process: async () => ({ kind: "done" }), onFailed: async () => undefined });

@@ -196,9 +196,11 @@ function countingBudget(): { budget: RateBudget; granted: string[] } {
   const granted: string[] = [];
   const budget: RateBudget = {
     acquire: async (kind, options) => {
-      await inner.acquire(kind, options);
+      const slot = await inner.acquire(kind, options);
       granted.push(kind);
+      return slot;
     },
+    giveBack: (slot) => inner.giveBack(slot),
     waiting: (kind) => inner.waiting(kind),
     pause: (kind, ms) => inner.pause(kind, ms),
     busy: (kind) => inner.busy(kind),

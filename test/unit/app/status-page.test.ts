@@ -33,6 +33,9 @@ function task(overrides: Partial<Task>): Task {
     lastEditAt: 0,
     deadlineAt: NOW + 1,
     error: null,
+    interrupt: null,
+    delivered: [],
+    interruptsRefused: false,
     updatedAt: NOW - 5_000,
     ...overrides,
   };
@@ -59,6 +62,17 @@ describe("the status page", () => {
         }),
       ],
       budget: usage,
+      deliveryRecovery: {
+        intervalMs: 300_000,
+        lastSweep: {
+          startedAt: NOW - 125_000,
+          finishedAt: NOW - 123_000,
+          found: 4,
+          redelivered: 3,
+          skipped: { succeeded_later: 1 },
+          complete: true,
+        },
+      },
     };
     const html = renderStatusPage(snapshot, { githubWebUrl: "https://ghe.example.com/" });
     expect(html).toContain('<td data-label="Run"><a href="https://agents.example.com/runs/42">#42</a></td>');
@@ -71,6 +85,26 @@ describe("the status page", () => {
     expect(html).toContain("No follow-up is waiting.");
     expect(html).toContain("<strong>All calls</strong>: 12 of 60 in the last 61 s");
     expect(html).toContain('name="viewport"');
+    expect(html).toContain(
+      `Last sweep 2m 3s ago (${new Date(NOW - 123_000).toISOString()}): 4 failed deliveries found, 3 redelivered; left alone: 1 succeeded later. One runs every 5m 0s.`,
+    );
+  });
+
+  it("says when delivery recovery is off or has not swept yet", () => {
+    const base: StatusSnapshot = {
+      generatedAt: NOW,
+      replica: "host:1",
+      backend: "embedded",
+      inFlight: [],
+      held: [],
+      failures: [],
+      budget: usage,
+      deliveryRecovery: { intervalMs: 0, lastSweep: null },
+    };
+    expect(renderStatusPage(base)).toContain("Off (DELIVERY_RECOVERY_INTERVAL=0): failed deliveries are redelivered only by hand.");
+    expect(renderStatusPage({ ...base, deliveryRecovery: { intervalMs: 60_000, lastSweep: null } })).toContain(
+      "No sweep has completed yet (one runs every 1m 0s).",
+    );
   });
 
   it("writes ages the way people read them", () => {

@@ -1,6 +1,6 @@
 /**
  * One behaviour suite for both backends of BridgeStore: SQLite (a file, opened twice for the
- * two-client cases) and Redis at 127.0.0.1:6379 (a unique key prefix per test, deleted afterwards).
+ * two-client cases) and the test Redis (helpers/redis.ts; a unique key prefix per test, deleted afterwards).
  * The Redis half fails, never skips, when the server is not reachable: CI starts one.
  */
 import { randomUUID } from "node:crypto";
@@ -14,8 +14,9 @@ import { RedisBridgeStore } from "../../../src/app/store/redis.js";
 import { SqliteBridgeStore } from "../../../src/app/store/sqlite.js";
 import type { BridgeStore, NewTask, Task, TaskPatch } from "../../../src/app/store/types.js";
 import { SOURCE } from "../../../src/service/wire.js";
+import { TEST_REDIS } from "../../helpers/redis.js";
 
-const REDIS = { host: "127.0.0.1", port: 6379 };
+const REDIS = TEST_REDIS;
 
 /** Things to undo after each test, newest first. */
 const cleanups: Array<() => Promise<void> | void> = [];
@@ -246,6 +247,9 @@ describe.each([
       sweptAt: null,
       lastEditAt: 0,
       error: null,
+      interrupt: null,
+      delivered: [],
+      interruptsRefused: false,
     });
     expect(await store.getTask(created.id)).toEqual(created);
 
@@ -276,6 +280,9 @@ describe.each([
       lastEditAt: 2_900,
       deadlineAt: 9_000,
       error: "boom",
+      interrupt: { firstLine: "only the mobile version" },
+      delivered: [{ taskId: 3, firstLine: "use the new API", at: 2_950, reaction: { kind: "issue_comment", id: 74 }, confirmed: true }],
+      interruptsRefused: true,
     };
     const updated = await store.updateTask(created.id, patch);
     expect(updated).toEqual({ ...patch, id: created.id, createdAt: 2_000, updatedAt: 3_000 });
@@ -440,15 +447,18 @@ describe.each([
     expect(await store.lastWebUrlForRun(61)).toBeNull();
   });
 
-  it("remembers which run produced a branch, per repository whatever its case, the latest record winning", async () => {
+  it("remembers which run produced a branch, per repository and head repository whatever their case, the latest record winning", async () => {
     const { store } = await open({});
-    expect(await store.runForBranch("octo-org", "widgets", "agent/fix-1")).toBeNull();
-    await store.recordRunBranch("Octo-Org", "Widgets", "agent/fix-1", 70, 2);
-    expect(await store.runForBranch("octo-org", "WIDGETS", "agent/fix-1")).toEqual({ runId: 70, orgId: 2 });
-    expect(await store.runForBranch("octo-org", "widgets", "Agent/Fix-1")).toBeNull();
-    expect(await store.runForBranch("octo-org", "gadgets", "agent/fix-1")).toBeNull();
-    await store.recordRunBranch("octo-org", "widgets", "agent/fix-1", 71, 3);
-    expect(await store.runForBranch("octo-org", "widgets", "agent/fix-1")).toEqual({ runId: 71, orgId: 3 });
+    const head = (branch: string, repoFullName = "octo-org/widgets") => ({ repoFullName, branch });
+    expect(await store.runForBranch("octo-org", "widgets", head("agent/fix-1"))).toBeNull();
+    await store.recordRunBranch("Octo-Org", "Widgets", head("agent/fix-1", "Octo-Org/Widgets"), 70, 2);
+    expect(await store.runForBranch("octo-org", "WIDGETS", head("agent/fix-1"))).toEqual({ runId: 70, orgId: 2 });
+    expect(await store.runForBranch("octo-org", "widgets", head("Agent/Fix-1"))).toBeNull();
+    expect(await store.runForBranch("octo-org", "gadgets", head("agent/fix-1"))).toBeNull();
+    // A fork's branch of the same name is another branch.
+    expect(await store.runForBranch("octo-org", "widgets", head("agent/fix-1", "forker/widgets"))).toBeNull();
+    await store.recordRunBranch("octo-org", "widgets", head("agent/fix-1"), 71, 3);
+    expect(await store.runForBranch("octo-org", "widgets", head("agent/fix-1"))).toEqual({ runId: 71, orgId: 3 });
   });
 
   it("records each head SHA's check fix once per repository, in order, per pull request", async () => {
@@ -481,7 +491,7 @@ describe("RedisBridgeStore", () => {
     const first = await store.insertTask(newTask("octo-org", 1, { state: "held" }));
     const second = await store.insertTask(newTask("octo-org", 1, { runId: 3, state: "watching" }));
     await store.updateTask(first.id, { runId: 3 });
-    await store.recordRunBranch("octo-org", "widgets", "agent/x", 3, 1);
+    await store.recordRunBranch("octo-org", "widgets", { repoFullName: "octo-org/widgets", branch: "agent/x" }, 3, 1);
     await store.recordCheckAttempt("octo-org", "widgets", 1, "abc");
     await store.markDelivery("d", "push");
     await store.claimTrigger("k");
@@ -495,7 +505,7 @@ describe("RedisBridgeStore", () => {
       [
         `${keyPrefix}:check-attempts:octo-org/widgets#1`,
         `${keyPrefix}:check-shas:octo-org/widgets`,
-        `${keyPrefix}:run-branches`,
+        `${keyPrefix}:run-head-branches`,
         `${keyPrefix}:task:next-id`,
       ].sort(),
     );
@@ -541,6 +551,49 @@ describe("RedisBridgeStore", () => {
     expect(() => new RedisBridgeStore(down, { keyPrefix: " " })).toThrow("needs a keyPrefix");
     const prefixed = new Redis({ ...REDIS, lazyConnect: true, keyPrefix: "arb-test:" });
     expect(() => new RedisBridgeStore(prefixed, { keyPrefix: "arb-test-store" })).toThrow("without ioredis' own keyPrefix option");
+  });
+});
+
+describe("branch records written before the head repository was part of the key", () => {
+  const ours = { repoFullName: "octo-org/widgets", branch: "agent-run/1001-fix" };
+  const forks = { repoFullName: "forker/widgets", branch: "agent-run/1001-fix" };
+
+  it("SQLite: each run_branches row becomes the same branch of its own repository, and the old table goes", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "arb-store-"));
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    const file = join(dir, "old.sqlite");
+    await new SqliteBridgeStore(file).close();
+    // The old table, as 0.1 wrote it.
+    const raw = new Database(file);
+    raw.exec(
+      "CREATE TABLE run_branches (owner TEXT NOT NULL, repo TEXT NOT NULL, branch TEXT NOT NULL, run_id INTEGER NOT NULL, org_id INTEGER NOT NULL, PRIMARY KEY (owner, repo, branch))",
+    );
+    raw.prepare("INSERT INTO run_branches VALUES ('octo-org', 'widgets', 'agent-run/1001-fix', 1001, 7)").run();
+    raw.close();
+
+    const reopened = new SqliteBridgeStore(file);
+    expect(await reopened.runForBranch("octo-org", "widgets", ours)).toEqual({ runId: 1001, orgId: 7 });
+    expect(await reopened.runForBranch("octo-org", "widgets", forks)).toBeNull();
+    expect(reopened.database.prepare("SELECT name FROM sqlite_master WHERE name = 'run_branches'").get()).toBeUndefined();
+    await reopened.close();
+  });
+
+  it("Redis: migrate() moves each run-branches field under its own repository as head, once, keeping newer records", async () => {
+    const client = await connectRedis();
+    const keyPrefix = `arb-test-store:${process.pid}:${randomUUID()}`;
+    cleanups.push(() => deleteKeys(client, keyPrefix));
+    // As 0.1 wrote them: "owner/repo:branch" → run.
+    await client.hset(`${keyPrefix}:run-branches`, "octo-org/widgets:agent-run/1001-fix", JSON.stringify({ runId: 1001, orgId: 7 }));
+    await client.hset(`${keyPrefix}:run-branches`, "octo-org/widgets:agent-run/1002-docs", JSON.stringify({ runId: 1002, orgId: 7 }));
+    const store = new RedisBridgeStore(client, { keyPrefix });
+    await store.recordRunBranch("octo-org", "widgets", { ...ours, branch: "agent-run/1002-docs" }, 2002, 7);
+
+    await store.migrate();
+    await store.migrate();
+    expect(await store.runForBranch("octo-org", "widgets", ours)).toEqual({ runId: 1001, orgId: 7 });
+    expect(await store.runForBranch("octo-org", "widgets", forks)).toBeNull();
+    expect(await store.runForBranch("octo-org", "widgets", { ...ours, branch: "agent-run/1002-docs" })).toEqual({ runId: 2002, orgId: 7 });
+    expect(await client.exists(`${keyPrefix}:run-branches`)).toBe(0);
   });
 });
 

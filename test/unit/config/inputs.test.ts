@@ -16,7 +16,7 @@ describe("configuration from strings (the Action's inputs)", () => {
     expect(kinds.get("check_suite.max_attempts")).toBe("integer");
     expect(kinds.get("permissions.users")).toBe("list");
     expect(kinds.get("follow_up")).toBe("string");
-    expect(kinds.size).toBe(22);
+    expect(kinds.size).toBe(23);
   });
 
   it("reads every leaf as the configuration's JSON Schema types it", () => {

@@ -25,7 +25,7 @@ describe("parseRepoConfig: defaults", () => {
       mention: true,
       permissions: { minimum: "write", users: [], teams: [] },
       label: { enabled: true, name: "agent" },
-      reviews: { enabled: true },
+      reviews: { enabled: true, changes_requested: "bridge_branches" },
       check_suite: { enabled: false, max_attempts: 3, branches: [], ignore_checks: [], allow_forks: false },
       limits: { runs_per_thread_per_day: 20, runs_per_repo_per_hour: 30, ci_fixes_per_repo_per_day: 20 },
       kill_switch_label: "agent:off",
@@ -112,7 +112,7 @@ describe("parseRepoConfig: errors name the field, what is wrong and what was giv
     expect(errorsOf({ permissions: { minimum: "read" } })).toEqual([
       '`permissions.minimum`: must be one of: write, maintain, admin (got "read")',
     ]);
-    expect(errorsOf({ follow_up: "later" })).toEqual(['`follow_up`: must be one of: queue, new (got "later")']);
+    expect(errorsOf({ follow_up: "later" })).toEqual(['`follow_up`: must be one of: queue, new, interrupt (got "later")']);
     expect(errorsOf({ agent_type: "claude" })).toEqual(['`agent_type`: must be one of: native, partner_code (got "claude")']);
   });
 
@@ -199,6 +199,7 @@ describe("renderConfigReference", () => {
       "label.enabled",
       "label.name",
       "reviews.enabled",
+      "reviews.changes_requested",
       "check_suite.enabled",
       "check_suite.max_attempts",
       "check_suite.branches",

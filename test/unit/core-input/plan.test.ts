@@ -32,10 +32,28 @@ describe("planRun", () => {
   it("no known run → create with the flow's source type", () => {
     expect(planRun(comment, facts())).toMatchObject({ action: "create", sourceType: "GIT_HOST" });
     expect(planRun(triggerOf(labelEvent("agent")), facts())).toMatchObject({ action: "create", sourceType: "GIT_HOST" });
-    expect(planRun(triggerOf(reviewEvent("changes_requested", "x")), facts())).toMatchObject({
+    expect(planRun(triggerOf(reviewEvent("changes_requested", "/agent x")), facts())).toMatchObject({
       action: "create",
       sourceType: "GIT_HOST_PR_REVIEW",
     });
+  });
+
+  it("changes requested without the trigger: only on a branch a run of the bridge produced, unless widened; never answered to outsiders", () => {
+    const review = triggerOf(reviewEvent("changes_requested", "x"));
+    expect(planRun(review, facts())).toMatchObject({ action: "ignore", code: "review_not_on_bridge_branch" });
+    expect(planRun(review, facts({ branchRun: null, knownRun: { runId: 7, orgId: 3, inProgress: false } }))).toMatchObject({
+      action: "ignore",
+      code: "review_not_on_bridge_branch",
+    });
+    expect(
+      planRun(review, facts({ branchRun: { runId: 7, orgId: 3 }, knownRun: { runId: 7, orgId: 3, inProgress: false } })),
+    ).toMatchObject({ action: "resume", runId: 7 });
+    expect(planRun(review, facts({ changesRequested: "base_repository" }))).toMatchObject({
+      action: "create",
+      sourceType: "GIT_HOST_PR_REVIEW",
+    });
+    const outsider = facts({ permission: { allowed: false, why: "read role" }, changesRequested: "base_repository" });
+    expect(planRun(review, outsider)).toMatchObject({ action: "ignore", code: "review_by_outsider" });
   });
 
   it("forceNew → create, even with a known run", () => {

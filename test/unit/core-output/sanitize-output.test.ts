@@ -93,7 +93,7 @@ describe("sanitizeMarkdown: what agent text cannot do", () => {
       "[click]\\(javascript:alert(1)) [ok](https://example.com/a_(b))",
     );
     expect(sanitizeMarkdown("![pixel](data:image/png;base64,AAAA) [x][evil]\n\n[evil]: javascript:alert(1)")).toBe(
-      "![pixel]\\(data:image/png;base64,AAAA) [x][evil]\n\n[evil\\]: javascript:alert(1)",
+      "\\![pixel]\\(data:image/png;base64,AAAA) [x][evil]\n\n[evil\\]: javascript:alert(1)",
     );
     expect(sanitizeMarkdown("[a](jav&#97;script:alert(1)) [b](<javascript:x>)")).toBe(
       "[a]\\(jav&amp;#97;script:alert(1)) [b]\\(&lt;javascript:x&gt;)",

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseCommentKind } from "../../../src/core/markers/read.js";
+import { createRedactor } from "../../../src/core/redact.js";
 import {
   renderConfigError,
   renderHandBack,
@@ -56,19 +57,21 @@ describe("short replies", () => {
     expect(parseTriggerComment(renderHandBack({ attempts: 2, triggerPhrase: "/agent" }), TRIGGER)).toBeNull();
   });
 
-  it("renderServiceError says what to do and never shows the token", () => {
+  it("renderServiceError says what to do; the writers' redaction takes the token out", () => {
     const token = "arb_live_9f8e7d6c5b4a";
-    const body = renderServiceError({
-      message: `token ${token} was rejected (401)`,
-      whatToDo: `Replace ${token}. Sent as Authorization: Bearer ${token}`,
-      secrets: [token],
-    });
-    expect(body).toBe(
-      "<!-- agent-run-bridge:service_error -->\n⚠️ **The agent could not run: token [redacted] was rejected (401)**\n\nReplace [redacted]. Sent as Authorization: Bearer [redacted]",
+    const redactor = createRedactor({ secrets: [{ value: token, label: "API token" }] });
+    const body = redactor.redact(
+      renderServiceError({
+        message: `token ${token} was rejected (401)`,
+        whatToDo: `Replace ${token}. Sent as Authorization: Bearer ${token}`,
+      }),
     );
-    expect(body).not.toContain(token);
-    expect(renderServiceError({ message: "Bearer abcdefghijklmnop failed", whatToDo: "" })).toBe(
-      "<!-- agent-run-bridge:service_error -->\n⚠️ **The agent could not run: Bearer [redacted] failed**",
+    expect(body).toBe(
+      "<!-- agent-run-bridge:service_error -->\n⚠️ **The agent could not run: token [redacted API token] was rejected (401)**\n\nReplace [redacted API token]. Sent as Authorization: Bearer [redacted API token]",
+    );
+    expect(parseCommentKind(body)).toBe("service_error");
+    expect(createRedactor().redact(renderServiceError({ message: "Bearer abcdefghijklmnop failed", whatToDo: "" }))).toBe(
+      "<!-- agent-run-bridge:service_error -->\n⚠️ **The agent could not run: Bearer [redacted bearer token] failed**",
     );
   });
 

@@ -2,6 +2,7 @@ import { Redis } from "ioredis";
 import { afterAll, describe, expect, it } from "vitest";
 import { createInProcessBudget, createRedisBudget, DeadlineError, type RateBudget, type ReadPriority } from "../../../src/service/index.js";
 import { SlidingWindowLog } from "../../../src/service/sliding-window.js";
+import { TEST_REDIS } from "../../helpers/redis.js";
 
 describe("SlidingWindowLog", () => {
   it("allows `limit` events in any window, then says how long to wait", () => {
@@ -98,6 +99,19 @@ describe("in-process budget", () => {
     expect(Date.now() - start).toBeGreaterThanOrEqual(75);
   });
 
+  it("a slot given back (the service refused the call) frees its place in every window it took", async () => {
+    const budget = createInProcessBudget({
+      windows: { shared: { points: 3, durationMs: 60_000 }, create: { points: 1, durationMs: 60_000 } },
+      marginMs: 0,
+    });
+    const refused = await budget.acquire("create");
+    expect(budget.busy("create")).toBe(true);
+    budget.giveBack(refused);
+    expect(await budget.usage()).toMatchObject({ shared: { used: 0 }, create: { used: 0 } });
+    // Without the give-back this create would wait a minute.
+    await budget.acquire("create", { deadline: Date.now() + 1000 });
+  });
+
   it("scales the spec's windows with timeScale", async () => {
     // 10 creates per 60 s at scale 0.01 → 10 per 600 ms (+ margin).
     const budget = createInProcessBudget({ timeScale: 0.01 });
@@ -152,8 +166,8 @@ describe("read priorities", () => {
 });
 
 describe("Redis budget: replicas sharing one token", () => {
-  const redisA = new Redis({ host: "127.0.0.1", port: 6379, lazyConnect: false, maxRetriesPerRequest: 1 });
-  const redisB = new Redis({ host: "127.0.0.1", port: 6379, lazyConnect: false, maxRetriesPerRequest: 1 });
+  const redisA = new Redis({ ...TEST_REDIS, lazyConnect: false, maxRetriesPerRequest: 1 });
+  const redisB = new Redis({ ...TEST_REDIS, lazyConnect: false, maxRetriesPerRequest: 1 });
   afterAll(async () => {
     await redisA.quit();
     await redisB.quit();
@@ -178,6 +192,17 @@ describe("Redis budget: replicas sharing one token", () => {
     // Alone, each replica would let three through at once: six in the first window.
     expect(times.filter((t) => t < times[0]! + 500)).toHaveLength(3);
     for (const t of times) expect(times.filter((u) => u >= t && u < t + 1000).length).toBeLessThanOrEqual(3);
+  });
+
+  it("a slot one replica gives back is free for the other", async () => {
+    const keyPrefix = `arb-test-giveback:${process.pid}:${Date.now()}`;
+    const windows = { shared: { points: 5, durationMs: 60_000 }, create: { points: 1, durationMs: 60_000 } };
+    const a = createRedisBudget(redisA, { keyPrefix, windows, marginMs: 0 });
+    const b = createRedisBudget(redisB, { keyPrefix, windows, marginMs: 0 });
+    const refused = await a.acquire("create");
+    a.giveBack(refused);
+    await b.acquire("create", { deadline: Date.now() + 2000 });
+    expect(await b.usage()).toMatchObject({ shared: { used: 1 }, create: { used: 1 } });
   });
 
   it("a pause set by one replica holds the other back", async () => {

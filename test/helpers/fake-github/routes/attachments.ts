@@ -4,7 +4,7 @@ import { queryOf } from "../http.js";
 import type { RouteContext } from "./context.js";
 
 export const ATTACHMENT_PATH = "/user-attachments/assets";
-const ATTACHMENT_DOWNLOAD_PATH = "/_fake/attachments";
+export const ATTACHMENT_DOWNLOAD_PATH = "/_fake/attachments";
 
 export function registerAttachmentRoutes(app: FastifyInstance, ctx: RouteContext): void {
   // Like github.com: the asset URL redirects to a short-lived signed download; assets of private
@@ -15,7 +15,7 @@ export function registerAttachmentRoutes(app: FastifyInstance, ctx: RouteContext
     if (!attachment || (attachment.private && !request.headers.authorization)) {
       return reply.code(404).type("text/plain; charset=utf-8").send("Not Found");
     }
-    return reply.code(302).header("location", `${ctx.api}${ATTACHMENT_DOWNLOAD_PATH}/${id}?sig=${ctx.downloadSignature}`).send();
+    return reply.code(302).header("location", `${ctx.downloads}${ATTACHMENT_DOWNLOAD_PATH}/${id}?sig=${ctx.downloadSignature}`).send();
   });
 
   app.get(`${ATTACHMENT_DOWNLOAD_PATH}/:id`, { config: { public: true } }, async (request, reply) => {

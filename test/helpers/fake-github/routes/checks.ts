@@ -133,7 +133,7 @@ export function registerCheckRoutes(app: FastifyInstance, ctx: RouteContext): vo
         .code(410)
         .send({ message: "Gone", documentation_url: "https://docs.github.com/rest/actions/workflow-jobs", status: "410" });
     }
-    const location = `${ctx.api}${JOB_LOG_DOWNLOAD_PATH}/${found.job.id}?sig=${ctx.downloadSignature}`;
+    const location = `${ctx.downloads}${JOB_LOG_DOWNLOAD_PATH}/${found.job.id}?sig=${ctx.downloadSignature}`;
     return reply.code(302).header("location", location).send();
   });
 

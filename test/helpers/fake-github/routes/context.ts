@@ -8,6 +8,8 @@ export interface RouteContext extends RenderContext {
   emitWrite(write: FakeWrite): void;
   /** Signs download URLs (job logs, attachments) so they work without a token, like GitHub's. */
   downloadSignature: string;
+  /** Where downloads are served: the fake's origin (on an Enterprise Server, its web host; never under `/api/v3`). */
+  downloads: string;
 }
 
 export type RepoParams = { owner: string; repo: string };

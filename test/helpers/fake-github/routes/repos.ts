@@ -55,7 +55,12 @@ export function registerRepositoryRoutes(app: FastifyInstance, ctx: RouteContext
     const file = onRef.find((f) => f.path === path);
     const accept = request.headers.accept ?? "";
     if (file) {
-      if (/application\/vnd\.github(\.v3)?\.raw/.test(accept)) {
+      // Like GitHub: a weak ETag per content and format, and 304 (no body) when If-None-Match still matches.
+      const raw = /application\/vnd\.github(\.v3)?\.raw/.test(accept);
+      const etag = `W/"${gitBlobSha(file.content)}${raw ? "-raw" : ""}"`;
+      reply.header("etag", etag);
+      if (request.headers["if-none-match"] === etag) return reply.code(304).send();
+      if (raw) {
         return reply.type("application/vnd.github.raw; charset=utf-8").send(file.content);
       }
       return { ...contentEntry(ctx, file, "file"), encoding: "base64", content: wrapBase64(file.content) };

@@ -1,0 +1,105 @@
+/**
+ * The Action's one door out. Every text the step writes passes here and is redacted first: comments
+ * and their edits, the job summary, the text outputs, and every log line (info, warnings, notices,
+ * the failure). Nothing under src/action calls @actions/core's writers or github/comments.ts directly.
+ *
+ * The redactor is per process, like the step: `openDoor` sets it once, before anything is printed
+ * (runner.ts), from the raw inputs, so that even a message about wrong inputs is redacted.
+ */
+import * as core from "@actions/core";
+import { MARKER_SIGNATURE_LENGTH, withMarkerSignature, type MarkerSigner } from "../core/markers/signature.js";
+import { compileRedactPatterns, createRedactor, splitRedactPatterns, type Redactor } from "../core/redact.js";
+import { redactToFit, type CommentBody } from "../core/render/fit.js";
+import type { GitHubClient, RepoRef } from "../github/client.js";
+import { createComment, updateComment, type IssueComment } from "../github/comments.js";
+import { JOB_SUMMARY_MAX_BYTES, OUTPUT_NAMES, outputsFor, renderJobSummary, type ActionOutcome, type SummaryContext } from "./report.js";
+
+export type { CommentBody };
+
+import { rawInput, type Env } from "./raw-inputs.js";
+
+let redactor: Redactor = createRedactor();
+
+/**
+ * A step's redaction (the main step's and the post step's): the built-in rules, the two tokens by
+ * value, and `redact-patterns` (a bad pattern is left out here; readInputs reports it and the main
+ * step fails before writing anything).
+ */
+export function stepRedactor(env: Env): Redactor {
+  const secrets = [
+    { value: rawInput(env, "api-token"), label: "API token" },
+    { value: rawInput(env, "github-token"), label: "GitHub token" },
+  ];
+  const { patterns } = compileRedactPatterns(splitRedactPatterns(rawInput(env, "redact-patterns")));
+  return createRedactor({ secrets, patterns });
+}
+let signer: MarkerSigner | undefined;
+
+/** Sets what this process redacts (the built-in rules until then). */
+export function openDoor(next: Redactor): void {
+  redactor = next;
+}
+
+/** Sets what signs the marker of every comment this process writes (core/markers/signature.ts). */
+export function signMarkersWith(next: MarkerSigner): void {
+  signer = next;
+}
+
+/** The body with its marker signed; a rendering at a maximum length leaves room for the signature. */
+function sealed(body: CommentBody): CommentBody {
+  const sign = signer;
+  if (!sign) return body;
+  return typeof body === "string"
+    ? withMarkerSignature(body, sign)
+    : (maxLength) => withMarkerSignature(body(maxLength - MARKER_SIGNATURE_LENGTH), sign);
+}
+
+/** `text` as it may leave the step. */
+export function redacted(text: string): string {
+  return redactor.redact(text);
+}
+
+// Redaction leaves markers alone, so the signature made first still verifies.
+const forComment = (body: CommentBody) => redactToFit(sealed(body), redacted);
+
+/** The only way the Action posts a comment. */
+export function postComment(octokit: GitHubClient, repo: RepoRef, issueNumber: number, body: CommentBody): Promise<IssueComment> {
+  return createComment(octokit, repo, issueNumber, forComment(body));
+}
+
+/** The only way the Action edits a comment. */
+export function editComment(octokit: GitHubClient, repo: RepoRef, commentId: number, body: CommentBody): Promise<IssueComment> {
+  return updateComment(octokit, repo, commentId, forComment(body));
+}
+
+type AnnotationProperties = Parameters<typeof core.notice>[1];
+
+/** The step's log, redacted. */
+export const log = {
+  info: (message: string) => core.info(redacted(message)),
+  warning: (message: string) => core.warning(redacted(message)),
+  notice: (message: string, properties?: AnnotationProperties) => core.notice(redacted(message), properties),
+  error: (message: string) => core.error(redacted(message)),
+};
+
+/** The step failed: said once, redacted. */
+export function failStep(message: string): void {
+  core.setFailed(redacted(message));
+}
+
+/** Every output, each redacted before it is cut to GitHub's size. */
+export function writeOutputs(outcome: ActionOutcome): void {
+  const outputs = outputsFor(outcome, redacted);
+  for (const name of OUTPUT_NAMES) core.setOutput(name, outputs[name]);
+}
+
+/** The job summary (when there is one to write), redacted, then fitted to GitHub's 1 MiB per step. */
+export async function writeJobSummary(outcome: ActionOutcome, context: SummaryContext): Promise<void> {
+  const summary = redactToFit(
+    (maxBytes) => renderJobSummary(outcome, context, maxBytes),
+    redacted,
+    JOB_SUMMARY_MAX_BYTES,
+    (text) => Buffer.byteLength(text, "utf8"),
+  );
+  if (summary !== "") await core.summary.addRaw(summary).write();
+}

@@ -1,0 +1,141 @@
+/**
+ * What the webhook endpoint accepts before Probot sees a delivery: a body of at most 25 MiB (GitHub
+ * never sends more), refused by its `content-length` before a byte is read and by counting while it
+ * streams (chunked bodies have no length), and a valid `x-hub-signature-256`. A refused or forged
+ * delivery is answered here and logged in one line without its payload; only a signed body is
+ * handed on (as `req.body`, which Probot's middleware reads instead of the stream).
+ */
+import { createHmac, timingSafeEqual } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
+
+/** GitHub caps webhook payloads at 25 MB; anything bigger did not come from GitHub. */
+export const WEBHOOK_BODY_LIMIT_BYTES = 25 * 1024 * 1024;
+
+/** How long a refused sender's bytes still in flight are read and dropped before its connection closes. */
+const LINGER_MS = 2_000;
+
+/** Why a delivery was refused, as logged. */
+export type RefusalReason = "body_too_large" | "signature_missing" | "signature_mismatch" | "body_unreadable";
+
+export interface RefusedDelivery {
+  reason: RefusalReason;
+  status: number;
+  /** `x-github-delivery` and `x-github-event`, as sent (they are not proof of anything). */
+  delivery: string | null;
+  event: string | null;
+  /** Bytes announced by `content-length`, or read before the refusal. */
+  bytes: number;
+  remoteAddress: string | null;
+}
+
+export interface WebhookIntakeOptions {
+  secret: string;
+  limitBytes?: number;
+  /** Called once per refused delivery; the payload is never passed on. */
+  onRefused: (refusal: RefusedDelivery) => void;
+}
+
+const MESSAGES: Record<RefusalReason, string> = {
+  body_too_large: `A webhook body is at most ${WEBHOOK_BODY_LIMIT_BYTES} bytes (GitHub's cap).`,
+  signature_missing: "The x-hub-signature-256 header is missing.",
+  signature_mismatch: "The signature does not match the body and the App's webhook secret.",
+  body_unreadable: "The request body could not be read.",
+};
+
+/** Trailing slashes off, as Probot's middleware reads its path (`/api/github/webhooks/` is the webhook path too). */
+function withoutTrailingSlashes(path: string): string {
+  return path.replace(/\/+$/, "") || "/";
+}
+
+/** Whether Probot's middleware would take this request URL as the webhook path. */
+export function isWebhookPath(url: string | undefined, webhookPath: string): boolean {
+  try {
+    return new URL(withoutTrailingSlashes(url ?? "/"), "http://localhost").pathname === withoutTrailingSlashes(webhookPath);
+  } catch {
+    return false;
+  }
+}
+
+function headerOf(req: IncomingMessage, name: string): string | null {
+  const value = req.headers[name];
+  return typeof value === "string" ? value.slice(0, 200) : null;
+}
+
+/** `sha256=<hex>` over the exact body, compared in constant time. */
+export function signatureMatches(secret: string, body: Buffer, signature: string): boolean {
+  const expected = Buffer.from(`sha256=${createHmac("sha256", secret).update(body).digest("hex")}`);
+  const given = Buffer.from(signature);
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+/**
+ * The body, read while counting; null once the limit is passed (the request is then answered 413
+ * and its connection closed, without reading the rest).
+ */
+function readBounded(req: IncomingMessage, limit: number): Promise<{ body: Buffer | null; bytes: number; failed: boolean }> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let bytes = 0;
+    const finish = (result: { body: Buffer | null; bytes: number; failed: boolean }) => {
+      req.off("data", onData).off("end", onEnd).off("error", onError);
+      resolve(result);
+    };
+    const onData = (chunk: Buffer) => {
+      bytes += chunk.length;
+      if (bytes > limit) {
+        chunks.length = 0;
+        req.pause();
+        finish({ body: null, bytes, failed: false });
+      } else chunks.push(chunk);
+    };
+    const onEnd = () => finish({ body: Buffer.concat(chunks, bytes), bytes, failed: false });
+    const onError = () => finish({ body: null, bytes, failed: true });
+    req.on("data", onData).on("end", onEnd).on("error", onError);
+  });
+}
+
+/**
+ * Checks a POST to the webhook path. Resolves true when the request was answered here (refused),
+ * false when a signed body of acceptable size is on `req.body` for Probot's middleware.
+ */
+export async function refuseUnfitDelivery(req: IncomingMessage, res: ServerResponse, options: WebhookIntakeOptions): Promise<boolean> {
+  const limit = options.limitBytes ?? WEBHOOK_BODY_LIMIT_BYTES;
+  const refuse = (reason: RefusalReason, status: number, bytes: number, closeConnection: boolean): true => {
+    options.onRefused({
+      reason,
+      status,
+      delivery: headerOf(req, "x-github-delivery"),
+      event: headerOf(req, "x-github-event"),
+      bytes,
+      remoteAddress: req.socket.remoteAddress ?? null,
+    });
+    if (res.headersSent) return true;
+    res.writeHead(status, { "content-type": "application/json" });
+    if (!closeConnection) {
+      res.end(JSON.stringify({ error: MESSAGES[reason] }));
+      return true;
+    }
+    // The rest of an oversized body is not worth receiving. Closing at once would reset the
+    // connection under the answer (the sender still writes): say "done" (FIN), discard what is
+    // still in flight for a moment, then close.
+    req.resume();
+    res.end(JSON.stringify({ error: MESSAGES[reason] }), () => {
+      req.socket.end();
+      setTimeout(() => req.socket.destroy(), LINGER_MS).unref();
+    });
+    return true;
+  };
+
+  const announced = Number(req.headers["content-length"] ?? Number.NaN);
+  if (announced > limit) return refuse("body_too_large", 413, announced, true);
+
+  const { body, bytes, failed } = await readBounded(req, limit);
+  if (failed) return refuse("body_unreadable", 400, bytes, true);
+  if (body === null) return refuse("body_too_large", 413, bytes, true);
+
+  const signature = headerOf(req, "x-hub-signature-256");
+  if (signature === null) return refuse("signature_missing", 400, bytes, false);
+  if (!signatureMatches(options.secret, body, signature)) return refuse("signature_mismatch", 400, bytes, false);
+  (req as IncomingMessage & { body?: string }).body = body.toString("utf8");
+  return false;
+}

@@ -1,0 +1,19 @@
+/**
+ * A follow-up sent to a working agent (`follow_up: interrupt`): what the thread is shown of it.
+ */
+import type { RunTrigger } from "./detect.js";
+import { sanitizeUserText } from "./sanitize-input.js";
+
+/** How much of the follow-up's first line the tracking comment quotes. */
+export const INTERRUPT_LINE_MAX = 120;
+
+/** The instruction's first non-empty line, sanitised like any prompt text and bounded. */
+export function interruptLineOf(trigger: RunTrigger): string {
+  const instruction = "instruction" in trigger ? trigger.instruction : "";
+  const line =
+    sanitizeUserText(instruction)
+      .split("\n")
+      .map((l) => l.trim())
+      .find((l) => l.length > 0) ?? "";
+  return line.length > INTERRUPT_LINE_MAX ? `${line.slice(0, INTERRUPT_LINE_MAX - 1)}…` : line;
+}

@@ -1,0 +1,28 @@
+/**
+ * How often the bridge answers someone who may not trigger it: once per person per thread per day.
+ * Ten comments from a stranger then cost one write, not ten, of the installation's write budget;
+ * the refusal itself is written at the lowest priority. The App remembers refusals in its store; the
+ * Action, which keeps nothing, reads its own earlier refusal in the thread (`refusedRecently`).
+ */
+import { parseCommentKind } from "./markers/read.js";
+import { isTrustedAuthor, type BotIdentity, type MarkerComment } from "./markers/trust.js";
+import { mentionOf } from "./render/pieces.js";
+
+/** One refusal per person per thread within this window. */
+export const REFUSAL_WINDOW_MS = 24 * 60 * 60_000;
+
+/** The store key under which the App counts refusals to one person in one thread. */
+export function refusalKey(thread: { owner: string; repo: string; issueNumber: number }, login: string): string {
+  return `refusal:${thread.owner.toLowerCase()}/${thread.repo.toLowerCase()}#${thread.issueNumber}:${login.toLowerCase()}`;
+}
+
+/** Whether the bridge's own refusal to `login` is in the thread, written within the window before `now`. */
+export function refusedRecently(comments: readonly MarkerComment[], login: string, self: BotIdentity, now: number): boolean {
+  const addressed = `${mentionOf(login)},`.toLowerCase();
+  return comments.some((comment) => {
+    if (!isTrustedAuthor(comment, self) || parseCommentKind(comment.body) !== "refusal") return false;
+    const at = comment.created_at ? Date.parse(comment.created_at) : Number.NaN;
+    if (!(now - at < REFUSAL_WINDOW_MS)) return false;
+    return (comment.body ?? "").toLowerCase().includes(`🚫 ${addressed}`);
+  });
+}

@@ -1,0 +1,113 @@
+/**
+ * Missed deliveries on three `agent-run app` processes over one Redis, behind a round-robin load
+ * balancer: three comments are sent while every replica is down (the balancer answers 502, as GitHub
+ * records it), then the replicas start together, each sweeping on start and then every second. One
+ * sweeps at a time (the lease), each GUID is claimed once across replicas: GitHub is asked three
+ * times in all, the redeliveries land on any replica, and each comment starts one run.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { startEmulator, type RunningEmulator } from "../../../src/emulator/index.js";
+import { startFakeGitHub, type FakeGitHub } from "../../helpers/fake-github/index.js";
+import { WEBHOOK_SECRET, appEnv, baseSeed, dropRedisKeys, redisBackendEnv } from "../../helpers/app-harness.js";
+import { issueCommentPayload } from "../../helpers/app-payloads.js";
+import { freePort, jsonLogLines, startAppChild, startHttpProxy, type AppChild, type HttpProxy } from "../../helpers/app-process.js";
+import { startServiceRecorder, type ServiceRecorder } from "../../helpers/service-recorder.js";
+
+const TIME_SCALE = 0.01;
+const THREADS = [21, 22, 23];
+
+let github: FakeGitHub;
+let emulator: RunningEmulator;
+let service: ServiceRecorder;
+let replicas: AppChild[] = [];
+let balancer: HttpProxy;
+let dataDir: string;
+const redisEnv = redisBackendEnv();
+
+afterAll(async () => {
+  await balancer?.close();
+  await Promise.all(replicas.map((r) => r.kill()));
+  await dropRedisKeys(redisEnv.REDIS_KEY_PREFIX!);
+  await service?.close();
+  await emulator?.close();
+  await github?.close();
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+});
+
+async function until(condition: () => boolean | Promise<boolean>, what: string, timeoutMs: number): Promise<void> {
+  const start = Date.now();
+  while (!(await condition())) {
+    if (Date.now() - start > timeoutMs) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+describe("delivery recovery on three replicas over Redis", () => {
+  it("asks GitHub once per failed delivery however many replicas sweep, and each comment runs once", async () => {
+    github = await startFakeGitHub({
+      seed: { ...baseSeed(), issues: THREADS.map((number) => ({ number, title: `Issue ${number}`, body: "To do.", user: "maintainer" })) },
+    });
+    emulator = await startEmulator({ timeScale: TIME_SCALE });
+    service = await startServiceRecorder(emulator.url);
+    dataDir = mkdtempSync(join(tmpdir(), "arb-recovery-replicas-"));
+    const ports = await Promise.all(THREADS.map(() => freePort()));
+    balancer = await startHttpProxy(ports.map((port) => `http://127.0.0.1:${port}`));
+    github.setWebhookTarget({ url: balancer.webhookUrl, secret: WEBHOOK_SECRET });
+
+    // Every replica is down: the balancer answers 502 to each delivery.
+    const failed: string[] = [];
+    for (const issueNumber of THREADS) {
+      const body = `/agent fix issue ${issueNumber}`;
+      github.seed({ issueComments: [{ issue_number: issueNumber, body, user: "maintainer" }] });
+      const stored = github.state.issueComments.at(-1)!;
+      const payload = issueCommentPayload({
+        thread: { number: issueNumber, title: `Issue ${issueNumber}` },
+        comment: { id: stored.id, body, login: "maintainer" },
+      });
+      const delivery = await github.sendWebhook("issue_comment", payload);
+      expect(delivery.status_code).toBe(502);
+      failed.push(delivery.guid);
+    }
+
+    replicas = await Promise.all(
+      ports.map((port, index) =>
+        startAppChild(
+          appEnv({ url: service.url, token: emulator.token, orgId: emulator.orgId }, join(dataDir, String(index)), {
+            ...redisEnv,
+            PORT: String(port),
+            GHE_HOST: new URL(github.url).host,
+            GHE_PROTOCOL: "http",
+            AGENT_RUN_TIME_SCALE: String(TIME_SCALE),
+            DELIVERY_RECOVERY_INTERVAL: "1s",
+            LOG_LEVEL: "info",
+            LOG_FORMAT: "json",
+          }),
+          `replica ${index + 1}`,
+        ),
+      ),
+    );
+
+    await until(() => emulator.control.stats().runsCreated >= THREADS.length, "a run for every comment", 30_000);
+    // Several more sweeps on every replica, then nothing may have been asked twice.
+    const listingsBefore = github.callsTo("GET", "/app/hook/deliveries").length;
+    await until(() => github.callsTo("GET", "/app/hook/deliveries").length >= listingsBefore + 6, "more sweeps", 15_000);
+    await github.webhooksSettled();
+
+    const asked = github.callsTo("POST", "/app/hook/deliveries/{id}/attempts");
+    expect(asked.map((r) => r.status)).toEqual([202, 202, 202]);
+    for (const guid of failed) {
+      const attempts = github.hookDeliveries
+        .filter((d) => d.guid === guid)
+        .map((d) => `${d.redelivery ? "redelivery" : "delivery"} ${d.status_code}`);
+      expect(attempts).toEqual(["delivery 502", "redelivery 200"]);
+    }
+    expect(emulator.control.stats().runsCreated).toBe(THREADS.length);
+    const redeliveredLines = replicas.flatMap((r) =>
+      jsonLogLines(r.stdout()).filter((line) => line.msg === "failed webhook delivery redelivered"),
+    );
+    expect(redeliveredLines.map((line) => line.delivery).sort()).toEqual([...failed].sort());
+  }, 90_000);
+});

@@ -1,0 +1,80 @@
+/**
+ * The App's logs go through the same redaction as its comments: `agent-run app` as a child process
+ * (JSON logs on stdout), a repository configuration whose invalid values hold a GitHub token and an
+ * operator's secret. The configuration error is both logged and replied; neither shows them.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { startEmulator } from "../../../src/emulator/index.js";
+import { startFakeGitHub } from "../../helpers/fake-github/index.js";
+import { BOT_LOGIN, SCALE, appEnv, baseSeed, postWebhook } from "../../helpers/app-harness.js";
+import { FULL_NAME, issueCommentPayload } from "../../helpers/app-payloads.js";
+import { startAppChild, type AppChild } from "../../helpers/app-process.js";
+
+const TOKEN = "ghp_R2d2C3poBb8Ee1Ll0Uu5Kk9Yy7Ww3Xx6Zz4Qq";
+
+const cleanups: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function until(condition: () => boolean, what: string, timeoutMs = 20_000): Promise<void> {
+  const start = Date.now();
+  while (!condition()) {
+    if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+describe("agent-run app's logs", () => {
+  it("redact what its comments redact: a token and an operator pattern echoed by a configuration error", async () => {
+    const seed = baseSeed();
+    seed.files = [
+      { path: ".github/agent-run.yml", content: `check_suite:\n  max_attempts: ${TOKEN}\n  allow_forks: codename-BLUEBIRD-7\n` },
+    ];
+    const github = await startFakeGitHub({ seed });
+    const emulator = await startEmulator({ timeScale: SCALE });
+    const dataDir = mkdtempSync(join(tmpdir(), "arb-app-redact-"));
+    cleanups.push(
+      () => github.close(),
+      () => emulator.close(),
+      () => rmSync(dataDir, { recursive: true, force: true }),
+    );
+    const env = appEnv({ url: emulator.url, token: emulator.token, orgId: emulator.orgId }, dataDir, {
+      GHE_HOST: new URL(github.url).host,
+      GHE_PROTOCOL: "http",
+      LOG_LEVEL: "info",
+      LOG_FORMAT: "json",
+      REDACT_PATTERNS: "BLUEBIRD-[0-9]+",
+    });
+    const app: AppChild = await startAppChild(env, "the app");
+    cleanups.push(() => app.kill());
+
+    github.seed({ issueComments: [{ issue_number: 1, body: "/agent fix it", user: "maintainer" }] });
+    const trigger = github.state.issueComments.at(-1)!;
+    const payload = issueCommentPayload({
+      thread: { number: 1, title: "Flaky date test" },
+      comment: { id: trigger.id, body: trigger.body, login: "maintainer" },
+    });
+    expect(await postWebhook(app.webhookUrl, "issue_comment", payload, "delivery-redact")).toBe(200);
+
+    const bot = () => github.commentsOn(FULL_NAME, 1).filter((c) => c.user.login === BOT_LOGIN);
+    await until(() => bot().length === 1, "the configuration error reply");
+    await until(() => app.stdout().includes("agent-run.yml is invalid"), "the configuration error in the log");
+    await app.stop();
+
+    const reply = bot()[0]!.body;
+    const logs = app.stdout() + app.stderr();
+    for (const written of [reply, logs]) {
+      expect(written).toContain("[redacted GitHub token]");
+      expect(written).toContain("codename-[redacted by an operator pattern]");
+      expect(written).not.toContain(TOKEN);
+      expect(written).not.toContain("BLUEBIRD-7");
+      expect(written).not.toContain(emulator.token);
+    }
+    // The log stays one JSON object per line.
+    for (const line of app.stdout().trim().split("\n")) expect(() => JSON.parse(line) as unknown).not.toThrow();
+  });
+});

@@ -1,0 +1,98 @@
+/**
+ * What the App's webhook endpoint accepts, over loopback to a real Probot: bodies over GitHub's
+ * 25 MiB cap are refused with 413 before they are read whole (by content-length, and by counting a
+ * chunked body), forged deliveries get 400 and start nothing, and slow requests are cut off.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import { WEBHOOK_BODY_LIMIT_BYTES } from "../../../src/app/webhook-intake.js";
+import { signature, startAppHarness, type AppHarness } from "../../helpers/app-harness.js";
+import { chunkFrame, rawRequest } from "../../helpers/raw-http.js";
+
+const ISSUE = { number: 1, title: "Flaky date test", body: "" };
+const CHUNK = 1024 * 1024;
+
+let harness: AppHarness;
+afterEach(async () => {
+  await harness?.close();
+});
+
+function webhookHead(harnessUrl: string, headers: Record<string, string>): string {
+  const { host, pathname } = new URL(harnessUrl);
+  const lines = [
+    `POST ${pathname} HTTP/1.1`,
+    `host: ${host}`,
+    "content-type: application/json",
+    "x-github-event: issue_comment",
+    "x-github-delivery: d-1",
+  ];
+  for (const [name, value] of Object.entries(headers)) lines.push(`${name}: ${value}`);
+  return lines.join("\r\n");
+}
+
+describe("the webhook endpoint", () => {
+  it("answers 413 to a body announced over 25 MiB without waiting for a byte of it", async () => {
+    harness = await startAppHarness();
+    const answer = await rawRequest(
+      harness.app.webhookUrl,
+      webhookHead(harness.app.webhookUrl, { "content-length": String(30 * 1024 * 1024), "x-hub-signature-256": "sha256=00" }),
+      null,
+    );
+    expect(answer.status).toBe(413);
+    expect(answer.text).toContain("GitHub's cap");
+  });
+
+  it("answers 413 to a chunked body once it passes 25 MiB, and stops reading it", async () => {
+    harness = await startAppHarness();
+    let sent = 0;
+    const answer = await rawRequest(
+      harness.app.webhookUrl,
+      webhookHead(harness.app.webhookUrl, { "transfer-encoding": "chunked", "x-hub-signature-256": "sha256=00" }),
+      // Up to 40 MiB, far more than the cap: the answer must come before the sender runs out.
+      () => (sent < 40 * CHUNK ? ((sent += CHUNK), chunkFrame(CHUNK)) : null),
+    );
+    expect(answer.status).toBe(413);
+    expect(answer.bytesSent).toBeGreaterThan(WEBHOOK_BODY_LIMIT_BYTES);
+    expect(answer.bytesSent).toBeLessThan(40 * CHUNK);
+  });
+
+  it("takes a signed delivery whose path has a trailing slash through the same checks", async () => {
+    harness = await startAppHarness();
+    const payload = harness.humanComment(ISSUE, "/agent fix it").payload;
+    const body = JSON.stringify(payload);
+    const post = (path: string, sig: string) =>
+      fetch(`${harness.app.url}${path}`, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          "x-github-event": "issue_comment",
+          "x-github-delivery": "d-2",
+          "x-hub-signature-256": sig,
+        },
+        body,
+      });
+    const forged = await post("/api/github/webhooks/", signature(body, "not-the-secret"));
+    expect(forged.status).toBe(400);
+    expect(await forged.json()).toEqual({ error: "The signature does not match the body and the App's webhook secret." });
+    const signed = await post("/api/github/webhooks/", signature(body));
+    expect(signed.status).toBe(200);
+    await harness.idle();
+    expect(harness.botComments(1)).toHaveLength(1);
+  });
+
+  it("cuts off a request whose headers or body arrive too slowly", async () => {
+    harness = await startAppHarness({ httpTimeouts: { headersMs: 300, requestMs: 600, checkEveryMs: 50 } });
+    const started = Date.now();
+    // Half the headers, then nothing.
+    const headers = await rawRequest(harness.app.webhookUrl, "POST /api/github/webhooks HTTP/1.1\r\nhost: x", null, 5_000, true);
+    expect(headers.status).toBe(408);
+    // The headers, a body announced and never sent.
+    const body = await rawRequest(
+      harness.app.webhookUrl,
+      webhookHead(harness.app.webhookUrl, { "content-length": "100", "x-hub-signature-256": "sha256=00" }),
+      null,
+      5_000,
+    );
+    expect(body.status).toBe(408);
+    expect(Date.now() - started).toBeLessThan(4_000);
+  });
+});
