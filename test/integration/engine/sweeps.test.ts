@@ -255,3 +255,69 @@ describe("sweeps with two engines over one Redis", () => {
     expectOneResultPerThread(world, [5, 6]);
   });
 });
+
+describe.each(APP_BACKENDS)("a run a sweep handed over, with follow-ups for the working agent, on the %s backend", (backend) => {
+  /**
+   * The state a sweep leaves when the run ends while this process is down: the task still watched,
+   * the final run stored with it (`sweptAt`: when that sweep began), its job not yet taken. A
+   * follow-up for the working agent is held for the run meanwhile; then the engine starts again.
+   */
+  async function handedOverWithFollowUp(interrupt: { firstLine: string; sendingSince?: number }) {
+    world = await startWorld(backend, { emulator: { resumeWhileRunning: "interrupt", otherRuns: { perCreate: 0 } } });
+    const task = await world.submit(1);
+    await world.until(async () => (await world!.harness.store.getTask(task.id))?.state === "watching", "the run to be watched");
+    await world.harness.stop();
+    const runId = (await world.harness.store.getTask(task.id))!.runId!;
+    await world.until(() => world!.emulator.control.runs().find((r) => r.id === runId)?.status === "completed", "the run to end", 30_000);
+    const reader = new AgentRunClient({ baseUrl: world.emulator.url, token: world.emulator.token, orgId: world.emulator.orgId });
+    const sweptFinal = await reader.getRun(runId);
+    await world.harness.store.updateTask(task.id, { finalRun: sweptFinal as Record<string, unknown>, sweptAt: Date.now() - 1 });
+    const followUp = await world.harness.store.insertTask({
+      ...world.draft(1, { kind: "resume", state: "held", runId, request: { prompt: interrupt.firstLine } }),
+      interrupt,
+      deadlineAt: Date.now() + 60_000,
+    });
+    const resumesBefore = world.service.resumes().length;
+    const { harness } = await world.startReplica();
+    await harness.idle();
+    return { task, runId, followUp, resumesBefore, harness };
+  }
+
+  it("sends a pending follow-up before reporting, and reports the run's real end, not the end the sweep saw", async () => {
+    const { task, runId, followUp, resumesBefore, harness } = await handedOverWithFollowUp({ firstLine: "also fix the docs" });
+    // Reported once the run had ended again (its new part takes another 1.2 s): not from the sweep's stale view.
+    expect(world!.emulator.control.runs().find((r) => r.id === runId)?.status).toBe("completed");
+
+    // The follow-up reached the agent, which worked again: the result is of the run as it ended after that.
+    expect(world!.service.resumes().slice(resumesBefore)).toEqual([{ agent_run_id: runId, prompt: "also fix the docs" }]);
+    const reported = (await harness.store.getTask(task.id))!;
+    expect(reported.state).toBe("done");
+    expect(reported.delivered.map((m) => [m.taskId, m.confirmed])).toEqual([[followUp.id, true]]);
+    const log = await new AgentRunClient({
+      baseUrl: world!.emulator.url,
+      token: world!.emulator.token,
+      orgId: world!.emulator.orgId,
+    }).listLogs(runId, { limit: 100 });
+    const lastEntry = log.logs.length;
+    expect(log.logs.some((e) => e.message_type === "USER_MESSAGE")).toBe(true);
+    // Its trace was followed past the follow-up to the end: the steps it shows include those after the message.
+    expect(reported.progress.logsSeen).toBe(lastEntry);
+    expect((await harness.store.getTask(followUp.id))?.state).toBe("done");
+    expectOneResultPerThread(world!, [1]);
+  });
+
+  it("records a follow-up a cut-off step had already claimed, and never sends it again as a resume", async () => {
+    const { task, followUp, resumesBefore, harness } = await handedOverWithFollowUp({
+      firstLine: "also fix the docs",
+      sendingSince: Date.now() - 1_000,
+    });
+
+    // It may have reached the agent before the cut-off: it is not sent a second time, neither now nor after the result.
+    expect(world!.service.resumes().slice(resumesBefore)).toEqual([]);
+    const reported = (await harness.store.getTask(task.id))!;
+    expect(reported.state).toBe("done");
+    expect(reported.delivered.map((m) => [m.taskId, m.confirmed])).toEqual([[followUp.id, false]]);
+    expect((await harness.store.getTask(followUp.id))?.state).toBe("done");
+    expectOneResultPerThread(world!, [1]);
+  });
+});
