@@ -3,7 +3,9 @@
  * to 100 runs' statuses for the price of one run's, so a watcher of P runs learns every status in
  * ⌈P/100⌉ requests instead of P. The list is newest first: the sweep reads pages until it has seen
  * every wanted run, or has gone past the oldest of them (a run not shown by then is read on its own
- * by the caller), or the list ends.
+ * by the caller), or the list ends. Past a bound (`maxPages`) it goes on only while each page shows
+ * wanted runs it had not seen: an organization's finished runs push the watched ones across more
+ * pages than their number needs, and a page that still shows some is cheaper than their own reads.
  */
 import type { AgentRunClient, CallOptions } from "./client.js";
 import { parseServiceTimestamp } from "./reconcile.js";
@@ -19,7 +21,11 @@ export interface RunSweepQuery {
   oldestSentAt: number;
   /** Only runs of this source type (the list's `source_type` filter), when it is known to hold the wanted runs. */
   sourceType?: SourceType;
-  /** Pages read at most (a bound on a deployment that ignores `skip`). Default: enough for every wanted run 3 times over, at least 3. */
+  /**
+   * Pages read before the sweep stops at the first page that shows no wanted run it had not seen (a
+   * stretch of other runs, or a deployment that ignores `skip`). Default: enough for every wanted
+   * run 3 times over, at least 3.
+   */
   maxPages?: number;
   /** How far the service's clock may be behind ours. Default 5 minutes. */
   clockSkewMs?: number;
@@ -46,17 +52,20 @@ export async function sweepRuns(client: AgentRunClient, query: RunSweepQuery): P
   let skip = 0;
   let pagesRead = 0;
   let covered = query.runIds.size === 0;
-  while (!covered && pagesRead < maxPages) {
+  let showedNew = true;
+  while (!covered && (pagesRead < maxPages || showedNew)) {
     const listing = await client.listRuns({ skip, limit: LIST_PAGE_MAX, source_type: query.sourceType }, callOptions);
     if (listing.kind === "unsupported") return { kind: "unsupported" };
     pagesRead++;
     const { items, total } = listing.page;
     let pastOldest = false;
+    const seenBefore = seen.size;
     for (const run of items) {
       if (query.runIds.has(run.id)) seen.set(run.id, run);
       const createdAt = parseServiceTimestamp(run.created_at);
       if (createdAt !== undefined && createdAt < olderThanAll) pastOldest = true;
     }
+    showedNew = seen.size > seenBefore;
     skip += items.length;
     const ended = items.length === 0 || (typeof total === "number" && skip >= total);
     covered = pastOldest || ended || seen.size === query.runIds.size;
