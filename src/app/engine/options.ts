@@ -124,7 +124,8 @@ export function engineSettings(options: RunEngineOptions): EngineSettings {
       enabled: options.sweepRunsList ?? true,
       // At least 50 ms of real time: a compressed clock (tests) must not turn sweeps into a busy loop.
       minIntervalMs: Math.max(5_000 * scale, 50),
-      share: 0.4,
+      // Half the budget at most: with 1,000 runs in flight a sweep of 14 pages every 28 s, the reports' reads going first.
+      share: 0.5,
       staleMs: 120_000 * scale,
       sourceType: options.sweepSourceType === undefined ? SOURCE.api : options.sweepSourceType,
       fallbackReadsPerSweep: 20,

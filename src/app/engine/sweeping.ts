@@ -141,6 +141,8 @@ export class Sweeper {
   private async tick(): Promise<void> {
     if (this.running || this.stopped) return;
     this.running = true;
+    // The interval runs from this sweep's start: its pages spread over it, so the share holds and a long sweep does not add its own length.
+    const startedAt = Date.now();
     try {
       // Taken, renewed or found held by another replica, on the server right before sweeping.
       if (await this.claim()) await this.sweepOnce();
@@ -150,7 +152,7 @@ export class Sweeper {
       }
     } finally {
       this.running = false;
-      this.schedule(this.interval());
+      this.schedule(this.interval() - (Date.now() - startedAt));
     }
   }
 
