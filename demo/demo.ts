@@ -9,10 +9,12 @@ import { parseMarker } from "../src/core/markers/read.js";
 import type { RunMarker } from "../src/core/markers/schema.js";
 import type { FakeGitHub, FakeWrite } from "../test/helpers/fake-github/index.js";
 import type { RunningEmulator } from "../src/emulator/index.js";
+import { classifyRunStatus, isFinalPhase } from "../src/service/status.js";
 import { SOURCE, type AgentRun, type SourceType } from "../src/service/wire.js";
 import { BOT_LOGIN, postWebhook } from "../test/helpers/app-harness.js";
 import { checkSuiteCompletedPayload, issueCommentPayload, reviewSubmittedPayload } from "../test/helpers/app-payloads.js";
 import {
+  COURSE_CORRECTION,
   DEMO_TIME_SCALE,
   FAILING_CHECK,
   FULL_NAME,
@@ -120,7 +122,13 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
   const stageOptions = {
     seed: demoSeed(),
     config: REPO_CONFIG,
-    emulator: { timeScale: DEMO_TIME_SCALE, tokens: [{ token: serviceToken, orgIds: [1] }], repositories: SERVICE_REPOSITORIES },
+    emulator: {
+      timeScale: DEMO_TIME_SCALE,
+      tokens: [{ token: serviceToken, orgIds: [1] }],
+      repositories: SERVICE_REPOSITORIES,
+      // A resume of a working run reaches its agent as a USER_MESSAGE (the repository has `follow_up: interrupt`).
+      resumeWhileRunning: "interrupt" as const,
+    },
     // The comment of step 1 is sent before the App runs: recovery on start brings it back.
     env: {
       WEBHOOK_SECRET: webhookSecret,
@@ -203,9 +211,9 @@ async function commentWhileAppIsDown(
 ): Promise<MissedComment> {
   const { out, view } = ctx;
   out(
-    `${view.style.dim(`  Repository ${FULL_NAME}: issue #${ISSUE.number} “${ISSUE.title}”, @${MAINTAINER} can write, CI auto-fix on in .github/agent-run.yml`)}\n`,
+    `${view.style.dim(`  Repository ${FULL_NAME}: issue #${ISSUE.number} “${ISSUE.title}”, @${MAINTAINER} can write; .github/agent-run.yml turns CI auto-fix on and sends follow-ups to a working agent (follow_up: interrupt)`)}\n`,
   );
-  out(renderStepHeader({ index: 1, total: STEPS, title: "A maintainer asks the bot on an issue" }, view));
+  out(renderStepHeader({ index: 1, total: STEPS, title: "A maintainer asks the bot on an issue, then corrects its course" }, view));
   github.seed({ issueComments: [{ issue_number: ISSUE.number, body: TEXTS.trigger, user: MAINTAINER }] });
   const comment = github.state.issueComments.at(-1)!;
   const payload = issueCommentPayload({ thread: ISSUE, comment: { id: comment.id, body: TEXTS.trigger, login: MAINTAINER } });
@@ -237,12 +245,21 @@ async function playSteps(h: DemoStage, ctx: StepContext): Promise<{ runId: numbe
   const { out, view } = ctx;
   /** With replicas: what each had done when the step's delivery went out, to say afterwards who handled the step. */
   let activityBefore: ReplicaActivity[] | null = null;
-  /** Sends one signed delivery and prints it; what the App writes meanwhile is printed right after. */
-  const deliver = async (step: string, event: string, payload: object, what: { actor: string; action: string; text: string }) => {
+  /**
+   * Sends one signed delivery and prints it; what the App writes meanwhile is printed right after.
+   * `withinStep`: a second delivery of the same step, whose work counts with the step's first.
+   */
+  const deliver = async (
+    step: string,
+    event: string,
+    payload: object,
+    what: { actor: string; action: string; text: string },
+    { withinStep = false } = {},
+  ) => {
     ctx.signal?.throwIfAborted();
     ctx.writes.hold();
     try {
-      activityBefore = h.replicas?.activity() ?? null;
+      if (!withinStep) activityBefore = h.replicas?.activity() ?? null;
       const deliveryId = randomUUID();
       const status = await postWebhook(h.webhookUrl, event, payload, deliveryId, ctx.webhookSecret);
       const receiver = h.replicas?.receiverOf(deliveryId);
@@ -254,27 +271,43 @@ async function playSteps(h: DemoStage, ctx: StepContext): Promise<{ runId: numbe
     }
   };
   const settle = (step: string, expectations: Expectation[]) => waitForEffects(h, step, expectations, ctx);
-  /** A step's effect confirmed; with replicas, which of them did the work. */
-  const check = async (text: string) => {
+  /** A step's effect confirmed; with replicas, which of them did the work (`expected`: how much of each kind the step made). */
+  const check = async (text: string, expected: HandledCounts = ONE_OF_EACH) => {
     out(renderCheck(text, view));
-    if (h.replicas && activityBefore) out(renderHandledBy(await describeHandling(h.replicas, activityBefore), view));
+    if (h.replicas && activityBefore) out(renderHandledBy(await describeHandling(h.replicas, activityBefore, expected), view));
   };
   const resumes = () => h.service.resumes();
   const firstRun = () => h.emulator.control.runs()[0];
 
   // 1. A maintainer asked on the issue while the App was down: on start the App has GitHub redeliver
-  //    the failed delivery; run created, tracking comment, result with a pull request.
+  //    the failed delivery; run created, tracking comment. While the run works the maintainer corrects
+  //    its course: the follow-up reaches the working agent at once; then the result with a pull request.
   const step1 = "Step 1 (a /agent comment on the issue)";
   const trigger = { id: ctx.missed.commentId };
   // Nothing was done before the replicas started: step 1's work is everything they did since.
   activityBefore = h.replicas?.activity().map((r) => ({ ...r, received: 0, accepted: 0, started: 0, results: 0 })) ?? null;
   out(renderNote("The App lists its webhook deliveries, finds the failed one and asks GitHub to redeliver it", view));
+  ctx.writes.release();
   const attemptsOfMissed = () =>
     h.github.hookDeliveries
       .filter((d) => d.guid === ctx.missed.guid)
       .map((d) => `${d.redelivery ? "redelivery" : "delivery"} ${d.status_code}`)
       .join(", ");
   await until(() => h.github.hookDeliveries.some((d) => d.guid === ctx.missed.guid && d.redelivery), ctx.stepTimeoutMs);
+  await waitFor(step1, runAtWork(h), ctx);
+  const correction = h.humanComment(ISSUE, TEXTS.courseCorrection, MAINTAINER);
+  await deliver(
+    step1,
+    "issue_comment",
+    correction.payload,
+    {
+      actor: `@${MAINTAINER}`,
+      action: `comments on issue #${ISSUE.number} while the run works`,
+      text: TEXTS.courseCorrection,
+    },
+    { withinStep: true },
+  );
+  const reached = correctionInLog(h);
   await settle(step1, [
     {
       what: "the failed delivery redelivered once, and answered 200",
@@ -287,6 +320,14 @@ async function playSteps(h: DemoStage, ctx: StepContext): Promise<{ runId: numbe
       seen: () => `${h.emulator.control.stats().runsCreated} runs created`,
     },
     reactedTo(h, trigger.id),
+    {
+      what: "the tracking comment says the follow-up reached the working agent, quoting it",
+      met: () => trackingEdits(h, ISSUE.number).some((body) => body.includes(REACHED_NOTICE) && body.includes(`> ${COURSE_CORRECTION}`)),
+      seen: () => `${trackingEdits(h, ISSUE.number).length} edits of the bot's comments on #${ISSUE.number}, none quoting it`,
+    },
+    reached.expectation,
+    resumedOnce(h, firstRun()!, 1),
+    reactedTo(h, correction.id),
     {
       what: "the run's result in the tracking comment the App posted first",
       met: () => hasResult(h, ISSUE.number, firstRun()?.id, SOURCE.gitHost, 1) && h.botComments(ISSUE.number).length === 1,
@@ -301,7 +342,18 @@ async function playSteps(h: DemoStage, ctx: StepContext): Promise<{ runId: numbe
   const run = firstRun()!;
   const produced = run.git_host_pull_requests![0]!;
   out(renderCheck("the missed comment came back: GitHub redelivered it when the App asked (same delivery id, answered 200)", view));
-  await check(`run #${run.id} created; its result names the pull request on \`${produced.head_branch_name!}\``);
+  out(
+    renderCheck(
+      `the follow-up reached run #${run.id} while it worked: its tracking comment quoted it, and the run's log shows it as a USER_MESSAGE after ${reached.stepsBefore()} steps of work, then the rest of the work`,
+      view,
+    ),
+  );
+  // Two deliveries taken (the comment and the course correction), two sends (the create and the interrupt), one result.
+  await check(`run #${run.id} created; its result names the pull request on \`${produced.head_branch_name!}\``, {
+    accepted: 2,
+    started: 2,
+    results: 1,
+  });
 
   // The service's git integration opens the pull request on GitHub: the fake gets it the same way.
   const pr = producedPull({ number: nextThreadNumber(h), title: produced.title ?? "Agent changes", branch: produced.head_branch_name! });
@@ -323,7 +375,7 @@ async function playSteps(h: DemoStage, ctx: StepContext): Promise<{ runId: numbe
     text: TEXTS.followUp,
   });
   await settle(step2, [
-    resumedOnce(h, run, 1),
+    resumedOnce(h, run, 2),
     reactedTo(h, followUp.id),
     {
       what: "no second run",
@@ -353,7 +405,7 @@ async function playSteps(h: DemoStage, ctx: StepContext): Promise<{ runId: numbe
     text: `${TEXTS.review} (+1 inline comment)`,
   });
   await settle(step3, [
-    resumedOnce(h, run, 2),
+    resumedOnce(h, run, 3),
     {
       what: `the result on PR #${pr.number}, tagged ${SOURCE.gitHostPrReview}`,
       met: () => hasResult(h, pr.number, run.id, SOURCE.gitHostPrReview, 1),
@@ -381,7 +433,7 @@ async function playSteps(h: DemoStage, ctx: StepContext): Promise<{ runId: numbe
   });
   const fixAttempts = async () => (await h.checkAttempts(OWNER, REPO, pr.number)).count;
   await settle(step4, [
-    resumedOnce(h, run, 3),
+    resumedOnce(h, run, 4),
     {
       what: "one CI fix attempt recorded for the pull request",
       met: async () => (await fixAttempts()) === 1,
@@ -463,6 +515,94 @@ function resumedOnce(h: DemoStage, run: AgentRun, expectedCount: number): Expect
   };
 }
 
+/**
+ * Waits (bounded) for one effect a step needs before it goes on, failing as `waitForEffects` does
+ * when it does not happen in time.
+ */
+async function waitFor(step: string, expectation: Expectation, ctx: StepContext): Promise<void> {
+  const giveUpAt = Date.now() + ctx.stepTimeoutMs;
+  for (;;) {
+    ctx.signal?.throwIfAborted();
+    if (await expectation.met()) return;
+    if (Date.now() >= giveUpAt) break;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  const seen = expectation.seen ? ` (seen: ${await expectation.seen()})` : "";
+  throw new DemoStepError(
+    step,
+    `expected effects did not happen within ${boundOf(ctx.stepTimeoutMs)} (the App was still working): ${expectation.what}${seen}.`,
+  );
+}
+
+const boundOf = (ms: number) => (ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(0)} s`);
+
+/** Steps the first run's agent has logged before the maintainer corrects its course: it is well under way. */
+const STEPS_BEFORE_CORRECTION = 3;
+
+/** The first run is at work: its agent has logged steps, it is not done, and its tracking comment names it. */
+function runAtWork(h: DemoStage): Expectation {
+  const state = () => {
+    const run = h.emulator.control.runs()[0];
+    if (!run) return { run: null, entries: 0, named: false };
+    return { run, entries: h.emulator.control.logs(run.id).length, named: botMarkers(h, ISSUE.number).some((m) => m.runId === run.id) };
+  };
+  return {
+    what: `the first run at work (its agent has logged ${STEPS_BEFORE_CORRECTION} steps) and named in its tracking comment`,
+    met: () => {
+      const { run, entries, named } = state();
+      return run !== null && entries >= STEPS_BEFORE_CORRECTION && named && !isFinalPhase(classifyRunStatus(run.status));
+    },
+    seen: () => {
+      const { run, entries, named } = state();
+      return run ? `run #${run.id} ${run.status}, ${entries} log entries, ${named ? "" : "not "}named in a bot comment` : "no run created";
+    },
+  };
+}
+
+/** The tracking comment's line for a follow-up that reached the working agent (src/core/render/tracking.ts). */
+const REACHED_NOTICE = "💬 Your follow-up reached the working agent:";
+
+/** The bodies the bot's edits gave its comments in a thread, oldest first. */
+function trackingEdits(h: DemoStage, thread: number): string[] {
+  return h.github.writes.flatMap((w) =>
+    w.kind === "comment_updated" && w.repo === FULL_NAME && w.issueNumber === thread && w.comment.user.login === BOT_LOGIN
+      ? [w.comment.body]
+      : [],
+  );
+}
+
+/**
+ * The course correction in the first run's log: a USER_MESSAGE holding it, after the steps the agent
+ * had already taken but before any final answer (it reached the agent at work, not a finished run),
+ * followed by the rest of the work.
+ */
+function correctionInLog(h: DemoStage): { expectation: Expectation; stepsBefore: () => number } {
+  const entries = () => {
+    const run = h.emulator.control.runs()[0];
+    return run ? h.emulator.control.logs(run.id) : [];
+  };
+  const at = () =>
+    entries().findIndex(
+      (e) => e.message_type === "USER_MESSAGE" && typeof e.observation === "string" && e.observation.includes(COURSE_CORRECTION),
+    );
+  return {
+    expectation: {
+      what: "a USER_MESSAGE with the follow-up in the run's log, amid its work (after some steps, before its final answer)",
+      met: () => {
+        const log = entries();
+        const index = at();
+        const finishedBefore = log.slice(0, Math.max(0, index)).some((e) => e.message_type === "FINAL_ANSWER");
+        return index > 0 && !finishedBefore && log.slice(index + 1).some((e) => e.message_type === "FINAL_ANSWER");
+      },
+      seen: () =>
+        `log entries [${entries()
+          .map((e) => e.message_type ?? "?")
+          .join(", ")}]`,
+    },
+    stepsBefore: at,
+  };
+}
+
 /** The bot's finished-run markers in a thread. */
 function botMarkers(h: DemoStage, thread: number): RunMarker[] {
   return h.botComments(thread).flatMap((c) => {
@@ -498,10 +638,14 @@ interface WritePrinter {
   stop(): void;
 }
 
-/** Prints every write of the fake GitHub as it happens, rendered from the state at that moment. */
+/**
+ * Prints every write of the fake GitHub as it happens, rendered from the state at that moment. It
+ * starts held, with the writes the App made while it started (step 1's redelivered comment may be
+ * at work by then, on replicas especially): the first `release` prints them where the story needs them.
+ */
 function printWrites(h: DemoStage, out: (text: string) => void, view: { width: number; style: Style }): WritePrinter {
-  let held: string[] | null = null;
   const lastVisible = new Map<number, string>();
+  let held: string[] | null = h.github.writes.map((write) => renderWrite(writeView(h, write, lastVisible), view));
   const stop = h.github.onWrite((write) => {
     const text = renderWrite(writeView(h, write, lastVisible), view);
     if (held) held.push(text);
@@ -581,14 +725,18 @@ function recapOf(h: DemoStage, runId: number, elapsedMs: number): Recap {
 
 const HANDLED_FIELDS = ["accepted", "started", "results"] as const;
 
+type HandledCounts = Record<(typeof HANDLED_FIELDS)[number], number>;
+
+const ONE_OF_EACH: HandledCounts = { accepted: 1, started: 1, results: 1 };
+
 /**
  * Which replica took the delivery, sent the run to the service and posted the result, from their
  * logs' counts before and after a step. A log line can reach the demo a moment after the effect it
- * follows, so this waits (briefly) until each kind of work shows up somewhere.
+ * follows, so this waits (briefly) until the step's work (`expected`) shows up, summed over the replicas.
  */
-async function describeHandling(replicas: ReplicaSet, before: ReplicaActivity[]): Promise<string> {
+async function describeHandling(replicas: ReplicaSet, before: ReplicaActivity[], expected: HandledCounts): Promise<string> {
   const grown = (after: ReplicaActivity[], field: (typeof HANDLED_FIELDS)[number]) =>
-    after.some((r, i) => r[field] > (before[i]?.[field] ?? 0));
+    after.reduce((sum, r, i) => sum + r[field] - (before[i]?.[field] ?? 0), 0) >= expected[field];
   const waitUntil = Date.now() + 3_000;
   let after = replicas.activity();
   while (!HANDLED_FIELDS.every((field) => grown(after, field)) && Date.now() < waitUntil) {
@@ -602,8 +750,8 @@ async function describeHandling(replicas: ReplicaSet, before: ReplicaActivity[])
       .map((r) => (r.more > 1 ? `${r.label} (×${r.more})` : r.label))
       .join(" and ");
   const parts = [
-    [who("accepted"), "took the delivery"],
-    [who("started"), "sent it to the service"],
+    [who("accepted"), expected.accepted > 1 ? "took the deliveries" : "took the delivery"],
+    [who("started"), expected.started > 1 ? "sent them to the service" : "sent it to the service"],
     [who("results"), "posted the result"],
   ].flatMap(([labels, what]) => (labels ? [`${labels} ${what}`] : []));
   return parts.length > 0 ? parts.join(" · ") : "no replica logged work for this step";

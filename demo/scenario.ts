@@ -24,12 +24,22 @@ export const ISSUE: Required<Pick<ThreadSpec, "number" | "title" | "body">> = {
 /** CI fix attempts per pull request before the bot hands it back to people. */
 export const MAX_FIX_ATTEMPTS = 2;
 
-/** `.github/agent-run.yml` of the demo repository: the defaults, plus CI auto-fix. */
-export const REPO_CONFIG = ["check_suite:", "  enabled: true", `  max_attempts: ${MAX_FIX_ATTEMPTS}`, ""].join("\n");
+/**
+ * `.github/agent-run.yml` of the demo repository: the defaults, plus CI auto-fix, and follow-ups that
+ * reach a working agent at once (the demo's emulator takes them: `resumeWhileRunning: "interrupt"`).
+ */
+export const REPO_CONFIG = ["follow_up: interrupt", "check_suite:", "  enabled: true", `  max_attempts: ${MAX_FIX_ATTEMPTS}`, ""].join(
+  "\n",
+);
+
+/** The instruction of the maintainer's course correction: what the tracking comment quotes. */
+export const COURSE_CORRECTION = "keep the fix small: no new dependencies";
 
 /** The texts people write, each with a phrase the matching emulator script keys on. */
 export const TEXTS = {
   trigger: "/agent fix the CSV export: the last row goes missing",
+  /** Written while the first run works: it reaches the agent at once (`follow_up: interrupt`). */
+  courseCorrection: `/agent ${COURSE_CORRECTION}`,
   followUp: "/agent also cover an empty export (headers only)",
   review: "Please stream the rows instead of building one big string.",
   reviewInline: "This buffers the whole file; write each row as it comes.",
@@ -47,9 +57,14 @@ export const FAILING_CHECK = {
 const REVIEW_ID = 9001;
 const REVIEW_COMMENT_ID = 9101;
 
+/** The pull request the first run opens (once the course correction has reached it). */
+const FIRST_PULL_REQUEST = { title: "Keep the last CSV row when there is no trailing newline", head_branch_name: "agent/csv-last-row" };
+
 /**
  * What the agent does at each step. Scripts match a phrase of their step's prompt; the resumes are
- * added first because a script's `match` is looked up in insertion order.
+ * added first because a script's `match` is looked up in insertion order (a later prompt may quote
+ * the thread's earlier comments). The first run is long enough for the course correction to reach
+ * it while it works; that message shapes the rest of its work, which opens the pull request.
  */
 export function agentScripts(): Array<Partial<RunScript> & { match: string }> {
   return [
@@ -78,10 +93,20 @@ export function agentScripts(): Array<Partial<RunScript> & { match: string }> {
       result: "Pushed 1 commit to `agent/csv-last-row`; `src/export.test.ts` passes locally.",
     },
     {
+      match: "no new dependencies",
+      durationMs: 16_000,
+      logSteps: 6,
+      pullRequests: [FIRST_PULL_REQUEST],
+      summary:
+        "The row splitter dropped a final line without `\\n`. It now keeps it, with a regression test; as asked, the fix stays small and adds no dependency.",
+      result: "Opened a pull request from `agent/csv-last-row` with the fix and a regression test.",
+    },
+    {
       match: "the last row goes missing",
-      durationMs: 36_000,
+      // Cut short by the course correction: the rest of the run follows the script above.
+      durationMs: 90_000,
       logSteps: 12,
-      pullRequests: [{ title: "Keep the last CSV row when there is no trailing newline", head_branch_name: "agent/csv-last-row" }],
+      pullRequests: [FIRST_PULL_REQUEST],
       summary: "The row splitter dropped a final line without `\\n`. It now keeps it, with a regression test.",
       result: "Opened a pull request from `agent/csv-last-row` with the fix and a regression test.",
     },

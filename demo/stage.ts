@@ -68,7 +68,7 @@ export interface ReplicaActivity {
   received: number;
   /** Deliveries its workers turned into a task (a run to start or a follow-up to hold). */
   accepted: number;
-  /** Creates and resumes it sent to the service. */
+  /** Creates and resumes it sent to the service (a follow-up sent to a working agent is a resume too). */
   started: number;
   /** Results it wrote into the thread. */
   results: number;
@@ -176,8 +176,8 @@ export async function startReplicatedStage(options: StageOptions & { replicas: n
           label: child.label,
           pid: child.pid,
           received: (balancer.forwarded[index] ?? 0) - (forwardedWhileDown[index] ?? 0),
-          accepted: count(child, ["run accepted", "follow-up held until the run finishes"]),
-          started: count(child, ["agent run started"]),
+          accepted: count(child, ["run accepted", "follow-up held until the run finishes", "follow-up on its way to the working agent"]),
+          started: count(child, ["agent run started", "a follow-up reached the working agent"]),
           results: count(child, ["result posted"]),
         })),
     };

@@ -89,6 +89,10 @@ export function createControl(state: EmulatorState): EmulatorControl {
     setTimeScale: (scale) => state.clock.setScale(scale),
     advanceTime: (emulatedMs) => state.clock.advance(emulatedMs),
     runs: () => state.store.all().map((r) => state.store.toWire(r)),
+    logs: (runId) => {
+      const record = state.store.find(runId);
+      return record ? state.store.logs(record).map((entry) => ({ ...entry })) : [];
+    },
     setEndpoints: (endpoints) => {
       const parsed = EndpointsSchema.safeParse(endpoints);
       if (!parsed.success) throw invalidInput("endpoints", parsed.error);

@@ -3,7 +3,7 @@
  * milliseconds (multiplied by `timeScale` to get real time); fault latencies are real milliseconds.
  */
 import type { FastifyInstance } from "fastify";
-import type { AgentRun } from "../service/wire.js";
+import type { AgentRun, LogEntry } from "../service/wire.js";
 import type { OtherRunsInput } from "./other-runs.js";
 
 export interface EmulatorOptions {
@@ -158,6 +158,8 @@ export interface EmulatorControl {
   advanceTime(emulatedMs: number): void;
   /** Every run, in the wire shape, oldest first. */
   runs(): AgentRun[];
+  /** The log entries a run shows now, oldest first, as its logs endpoint would answer them (not counted as a request); [] for an unknown run. */
+  logs(runId: number): LogEntry[];
   /** Turns optional endpoints on or off from now on (fields left out keep their setting). */
   setEndpoints(endpoints: Partial<OptionalEndpoints>): void;
   /** Replaces the repositories the list endpoint serves. */

@@ -34,6 +34,20 @@ describe("resumeWhileRunning: interrupt", () => {
     expect(emu.control.stats().runsResumed).toBe(1);
   });
 
+  it("control.logs reads a run's log as its endpoint answers it, without counting a request (the demo checks an interrupt with it)", async () => {
+    const emu = await emulator({ resumeWhileRunning: "interrupt", defaultScript: { durationMs: 60_000, logSteps: 8 } });
+    const run = await createRun(emu, { prompt: "redesign the settings page" });
+    emu.control.advanceTime(30_000);
+    await resumeRun(emu, run.body.id, "only the mobile version");
+    const requests = emu.control.stats().requests;
+
+    const read = emu.control.logs(run.body.id);
+    expect(emu.control.stats().requests).toBe(requests);
+    expect(read.at(-1)).toMatchObject({ message_type: "USER_MESSAGE", observation: "only the mobile version" });
+    expect(read).toEqual(((await runLogs(emu, run.body.id)).body as AgentRunWithLogs).logs);
+    expect(emu.control.logs(run.body.id + 1)).toEqual([]);
+  });
+
   it("a script that matches the message shapes the rest of the run (here: it fails)", async () => {
     const emu = await emulator({ resumeWhileRunning: "interrupt", defaultScript: { durationMs: 60_000 } });
     const run = await createRun(emu, { prompt: "redesign the settings page" });

@@ -250,6 +250,10 @@ async function decideAndStore(initial: PreparedStart, thread: TaskThread, ctx: A
   const { task, prepared } = section.value;
   ctx.log.info(
     { taskId: task.id, action: prepared.action, flow: prepared.trigger.flow, reason: prepared.reason },
-    prepared.action === "queue" ? "follow-up held until the run finishes" : "run accepted",
+    prepared.action !== "queue"
+      ? "run accepted"
+      : task.interrupt
+        ? "follow-up on its way to the working agent"
+        : "follow-up held until the run finishes",
   );
 }

@@ -122,7 +122,7 @@ describe("usage errors exit 2 and send nothing", () => {
     );
     const withPassword = await cliSendingNothing(["get", "1", "--api-url", "https://me:hunter2@agents.example.com"]);
     expect(withPassword.code).toBe(2);
-    expect(withPassword.stderr).toContain("got 'https://***:***@agents.example.com/'");
+    expect(withPassword.stderr).toContain("got 'https://[redacted credentials]@agents.example.com/'");
   });
 
   it.each([

@@ -34,7 +34,7 @@ describe("npm run demo", () => {
     expect(code).toBe(0);
 
     for (const header of [
-      "Step 1/4 · A maintainer asks the bot on an issue",
+      "Step 1/4 · A maintainer asks the bot on an issue, then corrects its course",
       "Step 2/4 · A follow-up on the issue resumes the same run",
       "Step 3/4 · Changes requested on the agent's pull request",
       "Step 4/4 · CI fails on the agent's pull request",
@@ -55,7 +55,24 @@ describe("npm run demo", () => {
     // One run, created in step 1 and resumed by each later step: the same id throughout.
     const runId = /run #(\d+) created; its result names the pull request on `agent\/csv-last-row`/.exec(stdout)?.[1];
     expect(runId).toBeDefined();
-    expect(stdout).toContain(`run #${runId} resumed (first resume), no new run`);
+
+    // While that run works, a course correction reaches its agent (follow_up: interrupt): the tracking comment quotes it
+    // while the run is still working, the run's log holds it as a USER_MESSAGE, and the run's one result follows.
+    const step1 = stdout.slice(stdout.indexOf("Step 1/4"), stdout.indexOf("Step 2/4"));
+    expect(step1).toContain("▶ @maintainer comments on issue #1 while the run works");
+    expect(step1).toContain("“/agent keep the fix small: no new dependencies”");
+    const reached = step1.indexOf("💬 Your follow-up reached the working agent:\n     │ > keep the fix small: no new dependencies");
+    expect(reached).toBeGreaterThan(step1.indexOf("while the run works"));
+    expect(reached).toBeLessThan(step1.indexOf(`✅ Agent run #${runId} succeeded`));
+    expect(step1).toMatch(
+      new RegExp(
+        `✔ the follow-up reached run #${runId} while it worked: its tracking comment quoted it, and the run's\\s+log shows it as a USER_MESSAGE after [3-9] steps of work`,
+      ),
+    );
+    expect(step1.match(/🚀 agent-run-bridge\[bot\] reacted rocket on @maintainer's comment/g)).toHaveLength(2);
+    expect(step1.match(/💬 agent-run-bridge\[bot\] created comment/g)).toHaveLength(1);
+
+    expect(stdout).toContain(`run #${runId} resumed (second resume), no new run`);
     expect(stdout).toContain(`run #${runId} resumed with the review (GIT_HOST_PR_REVIEW)`);
     expect(stdout).toContain(`run #${runId} resumed to fix CI (GIT_HOST_CHECK_SUITE, attempt 1 of 2)`);
     expect(stdout.match(new RegExp(`✅ Agent run #${runId} succeeded`, "g"))).toHaveLength(4);
@@ -72,12 +89,12 @@ describe("npm run demo", () => {
 
     // The recap, from the emulator's own counts.
     expect(stdout).toMatch(/Runs created {6}1\n/);
-    expect(stdout).toMatch(new RegExp(`Runs resumed {6}3  run #${runId} ×3\\n`));
+    expect(stdout).toMatch(new RegExp(`Runs resumed {6}4  run #${runId} ×4\\n`));
     expect(stdout).toMatch(
-      /Service requests {2}\d+ {2}createRun 1 · getRun \d+ · listRepositories 1 · (?:listRuns \d+ · )?resumeRun 3 · runLogs \d+\n/,
+      /Service requests {2}\d+ {2}createRun 1 · getRun \d+ · listRepositories 1 · (?:listRuns \d+ · )?resumeRun 4 · runLogs \d+\n/,
     );
     expect(stdout).toMatch(/429s {14}0\n/);
-    expect(stdout).toMatch(/GitHub writes {5}\d+ {2}4 comments · \d+ edits · 4 reactions\n/);
+    expect(stdout).toMatch(/GitHub writes {5}\d+ {2}4 comments · \d+ edits · 6 reactions\n/);
     expect(stdout).toMatch(/Elapsed {11}\d+\.\d s/);
 
     // NO_COLOR: no escape sequences at all.
@@ -104,10 +121,11 @@ describe("npm run demo", () => {
     );
     expect(error).toBeInstanceOf(DemoStepError);
     expect((error as DemoStepError).message).toMatch(
-      // Whether the redelivery of step 1's comment had reached the App when the 1 ms ran out depends on the machine.
-      /^Step 1 \(a \/agent comment on the issue\): expected effects did not happen (within 1 ms \(the App was still working\)|once the App had finished its work): .*the run's result in the tracking comment/,
+      // Step 1 waits for its run to be at work before the maintainer corrects its course: that wait runs out first.
+      /^Step 1 \(a \/agent comment on the issue\): expected effects did not happen within 1 ms \(the App was still working\): the first run at work \(its agent has logged 3 steps\) and named in its tracking comment \(seen: /,
     );
     expect(printed).toContain("Step 1/4 · A maintainer asks the bot on an issue");
+    expect(printed).not.toContain("while the run works");
     expect(printed).not.toContain("Step 2/4");
   });
 });

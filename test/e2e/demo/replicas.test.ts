@@ -71,25 +71,47 @@ describe("npm run demo -- --replicas 3", () => {
     expect([...positions].sort((a, b) => a - b)).toEqual(positions);
     const runId = /run #(\d+) created; its result names the pull request on `agent\/csv-last-row`/.exec(stdout)?.[1];
     expect(runId).toBeDefined();
-    expect(stdout).toContain(`run #${runId} resumed (first resume), no new run`);
+    // Step 1 in the order it happened: the bot's first writes (made while the replicas started, on the redelivered
+    // comment), the course correction while the run works, the tracking comment quoting it, the result.
+    const step1 = stdout.slice(stdout.indexOf("Step 1/4"), stdout.indexOf("Step 2/4"));
+    const order = [
+      "⤷ The App lists its webhook deliveries",
+      "👀 agent-run-bridge[bot] reacted eyes on @maintainer's comment",
+      "💬 agent-run-bridge[bot] created comment",
+      "▶ @maintainer comments on issue #1 while the run works",
+      "💬 Your follow-up reached the working agent:",
+      `✅ Agent run #${runId} succeeded`,
+      `✔ the follow-up reached run #${runId} while it worked`,
+    ].map((text) => step1.indexOf(text));
+    expect(order.every((p) => p >= 0)).toBe(true);
+    expect([...order].sort((a, b) => a - b)).toEqual(order);
+    expect(stdout).toContain(`run #${runId} resumed (second resume), no new run`);
     expect(stdout).toContain(`run #${runId} resumed with the review (GIT_HOST_PR_REVIEW)`);
     expect(stdout).toContain(`run #${runId} resumed to fix CI (GIT_HOST_CHECK_SUITE, attempt 1 of 2)`);
     expect(stdout.match(new RegExp(`✅ Agent run #${runId} succeeded`, "g"))).toHaveLength(4);
 
     // Step 1's comment reached the balancer before any replica listened (502); its redelivery went to whichever
-    // replica listened first in the rotation, then round robin: the three later deliveries went to the three replicas.
+    // replica listened first in the rotation, then round robin: the four later deliveries (the course correction
+    // and steps 2 to 4) went to the three replicas, the first of them twice.
     expect(stdout).toContain("signed issue_comment webhook → the load balancer → no replica yet → HTTP 502");
     const routes = [...stdout.matchAll(/webhook → the load balancer → (replica \d) → HTTP (\d+)/g)].map((m) => `${m[1]} ${m[2]}`);
-    expect([...routes].sort()).toEqual(["replica 1 200", "replica 2 200", "replica 3 200"]);
-    // Under each step's check: which replica took the delivery, sent the run to the service, posted the result.
-    const handled = stdout.match(/^ {4}replica \d took the delivery · replica \d sent it to the service · replica \d posted the result$/gm);
-    expect(handled).toHaveLength(4);
+    expect(routes).toHaveLength(4);
+    expect(routes[3]).toBe(routes[0]);
+    expect(new Set(routes)).toEqual(new Set(["replica 1 200", "replica 2 200", "replica 3 200"]));
+    // Under each step's check: which replica took the delivery, sent the run to the service, posted the result. Step 1 has
+    // two deliveries (the redelivered comment and the course correction) and two sends (the create and the interrupt).
+    // A longer line wraps: any space may be a line break followed by the same indentation.
+    const replicasDid = (what: string) => `replica \\d(?: \\(×2\\))?(?: and replica \\d)? ${what}`;
+    const handledBy = (took: string, sent: string) =>
+      new RegExp(`^ {4}${`${replicasDid(took)} · ${replicasDid(sent)} · replica \\d posted the result$`.replace(/ /g, "\\s+")}`, "gm");
+    expect(stdout.match(handledBy("took the deliveries", "sent them to the service"))).toHaveLength(1);
+    expect(stdout.match(handledBy("took the delivery", "sent it to the service"))).toHaveLength(3);
 
     // The recap: the emulator's counts as in the embedded demo, and one line per replica from its own logs.
     expect(stdout).toMatch(/Runs created {6}1\n/);
-    expect(stdout).toMatch(new RegExp(`Runs resumed {6}3  run #${runId} ×3\\n`));
+    expect(stdout).toMatch(new RegExp(`Runs resumed {6}4  run #${runId} ×4\\n`));
     expect(stdout).toMatch(/429s {14}0\n/);
-    expect(stdout).toMatch(/GitHub writes {5}\d+ {2}4 comments · \d+ edits · 4 reactions\n/);
+    expect(stdout).toMatch(/GitHub writes {5}\d+ {2}4 comments · \d+ edits · 6 reactions\n/);
     expect(stdout).toMatch(/Replicas {10}3 {2}agent-run app processes on one Redis, behind a round-robin load balancer\n/);
     const lines = [
       ...stdout.matchAll(
@@ -98,8 +120,9 @@ describe("npm run demo -- --replicas 3", () => {
     ];
     expect(lines.map((m) => m[1])).toEqual(["replica 1", "replica 2", "replica 3"]);
     const total = (column: number) => lines.reduce((sum, m) => sum + Number(m[column]), 0);
-    expect(lines.map((m) => Number(m[2])).sort()).toEqual([1, 1, 2]);
-    expect([total(3), total(4), total(5)]).toEqual([4, 4, 4]);
+    expect(lines.map((m) => Number(m[2])).sort()).toEqual([1, 2, 2]);
+    // Five deliveries taken and five sends (a create, the interrupt, three resumes); one result per run phase.
+    expect([total(3), total(4), total(5)]).toEqual([5, 5, 4]);
 
     // Everything the demo started is gone: its Redis and the replicas.
     expect(await listening(redisPort)).toBe(false);

@@ -14,6 +14,7 @@ import {
   PR_HEAD_SHA,
   actionSeed,
   failedCiPayload,
+  signedByAction,
   startActionHarness,
   withFailingCi,
   type ActionHarness,
@@ -120,7 +121,8 @@ describe("the Action on a GitHub Enterprise Server runner", () => {
         comments: [{ id: 8101, body: "Use UTC here.", path: "src/dates.ts", line: 12 }],
       },
     ];
-    h = await startActionHarness({ enterprise: true, seed });
+    // A review without the phrase acts on any pull request of the repository only when the configuration says so (the default: the bridge's own branches).
+    h = await startActionHarness({ enterprise: true, seed, config: "reviews:\n  changes_requested: base_repository\n" });
     const payload = reviewSubmittedPayload({
       pr: PR,
       review: { id: 8100, state: "changes_requested", body: "Please pin the timezone too.", login: "maintainer" },
@@ -143,7 +145,7 @@ describe("the Action on a GitHub Enterprise Server runner", () => {
         {
           issue_number: 2,
           user: "github-actions[bot]",
-          body: `${renderMarker({ ...marker, state: "done", outcome: "succeeded" })}\nearlier`,
+          body: signedByAction(`${renderMarker({ ...marker, state: "done", outcome: "succeeded" })}\nearlier`),
         },
       ],
     });

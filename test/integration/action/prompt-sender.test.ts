@@ -52,7 +52,7 @@ describe("the prompt input checks the event's sender", () => {
     expect(h.service.creates()).toHaveLength(1);
   });
 
-  it("allowed-non-write-users lets a listed reader (or everyone, `*`) in without asking for their role", async () => {
+  it("allowed-non-write-users lets a listed reader (or everyone, `*`) in; their words still reach the prompt only as material", async () => {
     h = await startActionHarness();
     const byReader = h.humanComment(ISSUE, "please look at this", "reader");
     const listed = await h.step({
@@ -68,7 +68,8 @@ describe("the prompt input checks the event's sender", () => {
     });
     expect(everyone.result.failure).toBeNull();
     expect(h.service.creates()).toHaveLength(2);
-    expect(h.github.callsTo("GET", "/repos/octo-org/widgets/collaborators/reader/permission")).toEqual([]);
+    // Let in is not promoted: the role read labels the reader's quoted comment, which stays material to read.
+    for (const create of h.service.creates()) expect(String(create.prompt)).toMatch(/#### @reader at \S+ \(read access\)\n```text\n/);
   });
 
   it("a malformed allowed-non-write-users fails the step before anything is sent", async () => {

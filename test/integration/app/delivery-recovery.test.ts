@@ -46,7 +46,7 @@ const attemptsOf = (h: AppHarness, guid: string) =>
   h.github.hookDeliveries.filter((d) => d.guid === guid).map((d) => `${d.redelivery ? "redelivery" : "delivery"} ${d.status_code}`);
 
 async function statusPage(h: AppHarness): Promise<string> {
-  const response = await fetch(`${h.app.url}/status?token=ops`);
+  const response = await fetch(`${h.app.url}/status`, { headers: { authorization: "Bearer ops" } });
   return response.text();
 }
 

@@ -219,7 +219,7 @@ describe("renderConfigReference", () => {
     expect(row("check_suite.max_attempts")).toBe(
       `| \`check_suite.max_attempts\` | integer, 1–20 | \`3\` | ${z.globalRegistry.get((objectSchemaOf(CheckSuiteSchema)!._zod.def.shape as Record<string, z.core.$ZodType>).max_attempts!)?.description} |`,
     );
-    expect(row("follow_up")).toContain('| `"queue"` or `"new"` | `"queue"` |');
+    expect(row("follow_up")).toContain('| `"queue"` or `"new"` or `"interrupt"` | `"queue"` |');
     expect(row("repo_id")).toContain("| positive integer | (unset) |");
     expect(row("permissions.teams")).toContain("| list of strings | `[]` |");
     expect(row("trigger_phrase")).toContain('`"/agent"`');
