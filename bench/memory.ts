@@ -191,7 +191,10 @@ export async function runMemoryBenchmark(options: MemoryBenchOptions = {}): Prom
     );
     bench.control.resetStats();
 
-    const readsAtLeast = (n: number) => () => runs.every((r) => (bench.watcherReadsPerRun.get(r.id) ?? 0) >= n);
+    // A sweep of the runs list (⌈watches/100⌉ pages) shows every run's status once: it counts as one read of each.
+    const pagesPerSweep = Math.ceil(watches / 100);
+    const sweeps = () => Math.floor(bench.watcherListPages.count / pagesPerSweep);
+    const readsAtLeast = (n: number) => () => runs.every((r) => (bench.watcherReadsPerRun.get(r.id) ?? 0) + sweeps() >= n);
     // Bounded: the first round is budget-bound (1 request per emulated second), later ones stretched to 75% of it.
     const timeoutMs = ((watches * readsPerRun * 60) / (60 * 0.75) + 600) * 1000 * scale + 30_000;
     const [loaded] = (await measureApp(bundle, nodeArgs, bench, github, dataDir, scale, readsAtLeast(readsPerRun), timeoutMs)) as [Phase];
@@ -199,7 +202,7 @@ export async function runMemoryBenchmark(options: MemoryBenchOptions = {}): Prom
 
     // The same watches on the distributed backend, shared by `replicas` processes over one Redis.
     let perReplica: Phase[] | null = null;
-    const redis = await connectBenchRedis(redisUrl);
+    const redis = replicas > 0 ? await connectBenchRedis(redisUrl) : null;
     if (redis) {
       const keyPrefix = `arb-bench-memory-${randomUUID()}`;
       try {
@@ -207,7 +210,7 @@ export async function runMemoryBenchmark(options: MemoryBenchOptions = {}): Prom
           new RedisBridgeStore(redis, { keyPrefix: `${keyPrefix}:store` }),
           runs.map((r) => r.id),
         );
-        const before = Math.min(...runs.map((r) => bench.watcherReadsPerRun.get(r.id) ?? 0));
+        const before = Math.min(...runs.map((r) => bench.watcherReadsPerRun.get(r.id) ?? 0)) + sweeps();
         perReplica = await measureApp(bundle, nodeArgs, bench, github, dataDir, scale, readsAtLeast(before + readsPerRun), timeoutMs, {
           url: redisUrl,
           keyPrefix,
@@ -246,15 +249,17 @@ export async function runMemoryBenchmark(options: MemoryBenchOptions = {}): Prom
       notes: [
         `The App runs as \`node --expose-gc ${nodeArgs.join(" ")}\` on a bundle of bench/lib/app-process.ts: startApp from the environment (GHE_HOST → the fake GitHub, AGENT_RUN_* → the emulator, AGENT_RUN_TIME_SCALE = ${scale}), SQLite in a temporary DATA_DIR, its per-installation GitHub write pacing scaled by the same factor. ${nodeArgs === APP_NODE_ARGS ? "The flags are the ones README.md gives every App process (NODE_OPTIONS; `npm start` passes them): they cap V8's young generation, which otherwise grows with the allocation rate (compare with `runMemoryBenchmark({ nodeArgs: [] })`)." : nodeArgs.length > 0 ? "The flags were given by the caller." : "No V8 flags: the young generation grows as V8 sees fit."}`,
         `Loaded: ${watches} runs of 24 emulated hours started at once by other tokens, each stored as a watching task with a tracking comment, which the App recovers on start. ` +
-          `Read inside the App (process.memoryUsage) once the emulator had answered every run at least ${readsPerRun} times: ${formatNumber(loaded.elapsedS, 1)} s real = ${formatNumber(emulatedS / 60, 0)} emulated minutes, ` +
+          `Read inside the App (process.memoryUsage) once the emulator had answered every run at least ${readsPerRun} times (its own reads, plus one per sweep of the runs list, which shows every run's status: ${bench.watcherListPages.count} pages): ${formatNumber(loaded.elapsedS, 1)} s real = ${formatNumber(emulatedS / 60, 0)} emulated minutes, ` +
           `${stats.requests} requests (${stats.rateLimited} answered 429). RSS is the median of ${SAMPLES} readings ${SAMPLE_EVERY_MS} ms apart from then on (range ${mb(Math.min(...loaded.rssSamples))}–${mb(Math.max(...loaded.rssSamples))}). ` +
           `Idle: the same App with an empty DATA_DIR, read the same way from ${IDLE_WAIT_MS / 1000} s after start.`,
         `Loaded: heap used ${mb(l.now.heapUsed)} of ${mb(l.now.heapTotal)} allocated; after a full collection ${mb(liveLoaded)} is live (idle: ${mb(liveIdle)}), ` +
           `so the watches themselves hold about ${formatNumber((liveLoaded - liveIdle) / 1024 / Math.max(1, watches), 1)} KB each; the rest of the difference is heap V8 sized for the allocation rate.`,
         `What the OS counts (last reading, /proc/self/status): loaded ${split(l.now)}; idle ${split(i.now)}.`,
-        perReplica
-          ? `Redis: the same ${watches} watches stored in Redis under a fresh key prefix and shared by ${replicas} App processes (REDIS_URL ${redisUrl}), started with the same flags; each replica's RSS is the median of its own ${SAMPLES} readings once every run had been read ${readsPerRun} more times; per replica: ${replicaRss.map(mb).join(", ")}; live heap after a full collection: ${perReplica.map((p) => mb(p.reading.afterGc?.heapUsed ?? Number.NaN)).join(", ")}; as the OS counts them: ${perReplica.map((p) => split(p.reading.now)).join("; ")}.`
-          : `Redis: none answered at ${redisUrl}, so the per-replica figure was not measured (start redis-server or set REDIS_URL).`,
+        replicas === 0
+          ? "Redis: not measured (replicas: 0)."
+          : perReplica
+            ? `Redis: the same ${watches} watches stored in Redis under a fresh key prefix and shared by ${replicas} App processes (REDIS_URL ${redisUrl}), started with the same flags; each replica's RSS is the median of its own ${SAMPLES} readings once every run had been read ${readsPerRun} more times; per replica: ${replicaRss.map(mb).join(", ")}; live heap after a full collection: ${perReplica.map((p) => mb(p.reading.afterGc?.heapUsed ?? Number.NaN)).join(", ")}; as the OS counts them: ${perReplica.map((p) => split(p.reading.now)).join("; ")}.`
+            : `Redis: none answered at ${redisUrl}, so the per-replica figure was not measured (start redis-server or set REDIS_URL).`,
         `Time compression raises that rate: the App polls ${formatNumber(1 / scale, 0)}× as often per real second as it would at scale 1, so this RSS is an upper bound of the real-time figure (RSS after the collection: ${mb(l.afterGc?.rss ?? Number.NaN)}, V8 keeps the pages).`,
       ],
       rows: [
@@ -276,22 +281,26 @@ export async function runMemoryBenchmark(options: MemoryBenchOptions = {}): Prom
           target,
           met: l.now.peakRss === null ? "n/a" : yesNo(l.now.peakRss < TARGET_BYTES),
         },
-        perReplica
-          ? {
-              benchmark: NAME,
-              figure: `RSS per replica, ${formatNumber(watches)} watches over ${replicas} replicas on Redis (largest)`,
-              value: mb(Math.max(...replicaRss)),
-              baseline: `${mb(rssLoaded)} (1 process, embedded)`,
-              ratio: ratioOf(Math.max(...replicaRss), rssLoaded),
-              target,
-              met: yesNo(Math.max(...replicaRss) < TARGET_BYTES),
-            }
-          : unavailableRow(
-              NAME,
-              `RSS per replica, ${formatNumber(watches)} watches over ${replicas} replicas on Redis`,
-              `no Redis at ${redisUrl}`,
-              target,
-            ),
+        ...(replicas === 0
+          ? []
+          : [
+              perReplica
+                ? {
+                    benchmark: NAME,
+                    figure: `RSS per replica, ${formatNumber(watches)} watches over ${replicas} replicas on Redis (largest)`,
+                    value: mb(Math.max(...replicaRss)),
+                    baseline: `${mb(rssLoaded)} (1 process, embedded)`,
+                    ratio: ratioOf(Math.max(...replicaRss), rssLoaded),
+                    target,
+                    met: yesNo(Math.max(...replicaRss) < TARGET_BYTES),
+                  }
+                : unavailableRow(
+                    NAME,
+                    `RSS per replica, ${formatNumber(watches)} watches over ${replicas} replicas on Redis`,
+                    `no Redis at ${redisUrl}`,
+                    target,
+                  ),
+            ]),
         {
           benchmark: NAME,
           figure: "live heap after a full GC",

@@ -22,12 +22,14 @@ import { runPollingBenchmark } from "./polling.js";
 import { runReplicasBenchmark } from "./replicas.js";
 import { runRestartBenchmark } from "./restart.js";
 import { runStoreBenchmark } from "./store.js";
+import { runWatchScaleBenchmark } from "./watch-scale.js";
 import { runUnsignedPostBenchmark } from "./unsigned-post.js";
 
 export const BENCHMARKS: ReadonlyArray<{ name: string; title: string; run: () => Promise<BenchResult> }> = [
   { name: "cold-start", title: "cold start", run: () => runColdStartBenchmark() },
   { name: "import", title: "import", run: () => runImportBenchmark() },
   { name: "polling", title: "polling", run: () => runPollingBenchmark() },
+  { name: "watch-scale", title: "watching an organization", run: () => runWatchScaleBenchmark() },
   { name: "burst", title: "burst", run: () => runBurstBenchmark() },
   { name: "replicas", title: "replicas", run: () => runReplicasBenchmark() },
   { name: "restart", title: "restart", run: () => runRestartBenchmark() },

@@ -29,6 +29,8 @@ export interface BenchEmulator {
   extraTokens: string[];
   /** Successful reads (run or logs) of each run by the watcher's token. */
   watcherReadsPerRun: Map<number, number>;
+  /** Successful pages of the runs list read by the watcher's token (each shows up to 100 runs' statuses). */
+  watcherListPages: { count: number };
   /** Calls `listener` as each request arrives; returns an unsubscribe function. */
   onArrival(listener: (arrival: Arrival) => void): () => void;
   close(): Promise<void>;
@@ -50,6 +52,7 @@ export async function startBenchEmulator(
   });
   const listeners = new Set<(arrival: Arrival) => void>();
   const watcherReadsPerRun = new Map<number, number>();
+  const watcherListPages = { count: 0 };
   app.addHook("onRequest", async (request) => {
     if (listeners.size === 0) return;
     const arrival: Arrival = { atMs: performance.now(), method: request.method, path: request.url, token: bearer(request.headers.authorization) };
@@ -59,6 +62,7 @@ export async function startBenchEmulator(
     if (request.method !== "GET" || reply.statusCode !== 200 || bearer(request.headers.authorization) !== WATCHER_TOKEN) return;
     const runId = Number((request.params as { agent_run_id?: string } | undefined)?.agent_run_id);
     if (Number.isInteger(runId) && runId > 0) watcherReadsPerRun.set(runId, (watcherReadsPerRun.get(runId) ?? 0) + 1);
+    else if (request.url.split("?")[0]!.endsWith("/agent/runs")) watcherListPages.count += 1;
   });
   await app.listen({ host: "127.0.0.1", port: 0 });
   const { port } = app.server.address() as AddressInfo;
@@ -69,6 +73,7 @@ export async function startBenchEmulator(
     setupTokens,
     extraTokens,
     watcherReadsPerRun,
+    watcherListPages,
     onArrival(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);

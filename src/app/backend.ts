@@ -21,7 +21,7 @@ export interface Backend {
   store: BridgeStore;
   queue: WorkQueue;
   locks: ThreadLocks;
-  /** Renewable leases for background work one replica does at a time (the delivery recovery sweep). */
+  /** Renewable leases for background work one replica does at a time (the delivery recovery sweep, the runs list's sweeps). */
   leases: Leases;
   /** The service's rate budget for this API token (shared by every replica with Redis). */
   budget: RateBudget;

@@ -13,13 +13,16 @@ import { engineSettings, type EngineLogger, type RunEngineOptions } from "./engi
 import { Reporter } from "./engine/reporting.js";
 import { Sender } from "./engine/sending.js";
 import { ThreadOutput } from "./engine/thread-output.js";
+import { Sweeper, type SweepReport } from "./engine/sweeping.js";
 import { Watcher } from "./engine/watching.js";
 import type { EngineObserver } from "./ops/metrics.js";
 import { taskJobId, type JobOutcome, type WorkQueue } from "./queue/types.js";
 import type { BridgeStore, NewTask, Task } from "./store/types.js";
+import { soleProcessLeases } from "./lease.js";
 
 export { threadLockKey } from "./engine/context.js";
 export { DEFAULT_WATCH_TIMEOUT_MS, type EngineLogger, type RunEngineOptions } from "./engine/options.js";
+export type { SweepReport } from "./engine/sweeping.js";
 
 const noopLogger: EngineLogger = { info() {}, warn() {}, error() {} };
 const noopObserver: EngineObserver = { acknowledged() {}, runStarted() {}, runFinished() {} };
@@ -41,6 +44,7 @@ export class RunEngine {
   private readonly acknowledger: Acknowledger;
   private readonly sender: Sender;
   private readonly watcher: Watcher;
+  private readonly sweeper: Sweeper;
   private readonly reporter: Reporter;
   readonly watchTimeoutMs: number;
 
@@ -68,12 +72,24 @@ export class RunEngine {
     this.reporter = new Reporter(context, this.output);
     this.acknowledger = new Acknowledger(context, this.output);
     this.sender = new Sender(context, this.output, this.reporter);
-    this.watcher = new Watcher(context, this.output, this.reporter, new Interrupter(context));
+    this.sweeper = new Sweeper(context, options.leases ?? soleProcessLeases());
+    this.watcher = new Watcher(context, this.output, this.reporter, this.sweeper, new Interrupter(context));
   }
 
-  /** Stops waiting for rate budget and lets steps in flight end early; the queue keeps their jobs. */
-  stop(): void {
+  /** Starts sweeping the runs list (when on, and while this process holds the sweep lease). */
+  start(): void {
+    this.sweeper.start();
+  }
+
+  /** Told what each sweep of this process did. */
+  onSweep(listener: (report: SweepReport) => void): () => void {
+    return this.sweeper.onSweep(listener);
+  }
+
+  /** Stops waiting for rate budget and lets steps in flight end early; the queue keeps their jobs. Gives the sweep lease up. */
+  stop(): Promise<void> {
     this.abort.abort("the bridge is shutting down");
+    return this.sweeper.stop();
   }
 
   /**

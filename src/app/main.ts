@@ -45,7 +45,10 @@ export interface StartAppOptions {
   /** Downloads of image attachments (tests point github.com at the fake). */
   imageFetch?: typeof fetch;
   /** Engine tuning (intervals before time scaling, watch timeout). */
-  engine?: Pick<RunEngineOptions, "pollIntervalMs" | "progressEditIntervalMs" | "progressEditsPerMinute" | "watchTimeoutMs">;
+  engine?: Pick<
+    RunEngineOptions,
+    "pollIntervalMs" | "progressEditIntervalMs" | "progressEditsPerMinute" | "watchTimeoutMs" | "sweepRunsList" | "sweepSourceType"
+  >;
   backend?: BackendOptions;
   /** Shorter bounds on slow requests (tests). */
   httpTimeouts?: Partial<HttpTimeouts>;
@@ -182,6 +185,7 @@ function createWorkers({ settings, options, backend, probot, identity, client, m
     writer,
     queue,
     locks,
+    leases: backend.leases,
     logger: probot.log.child({ name: "engine" }),
     timeScale: settings.timeScale,
     // Agent output renders images only from the GitHub the App serves (GHE_HOST's on an Enterprise Server).
@@ -254,9 +258,10 @@ async function startBackgroundWork(
   await ensureEveryTaskHasAJob(store, queue);
   // Work left by a previous process (or a dead replica) is taken up with everything else.
   queue.start(createJobProcessor(deps, engine));
+  engine.start();
   return async () => {
     clearInterval(pruner);
-    engine.stop();
+    await engine.stop();
     await queue.stop();
     await pacer.stop();
     await backend.close();

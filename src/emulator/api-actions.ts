@@ -95,6 +95,8 @@ const createRun = defineRoute({
     if (unknownRepository) return answers.invalid([unknownRepository]);
     const record = state.store.create(orgId, input, caller.userId);
     state.stats.runsCreated += 1;
+    const { userId, durationMs } = state.otherRuns.setting;
+    for (const sourceType of state.otherRuns.afterCreate()) state.store.createOther(orgId, sourceType, userId, durationMs);
     return ok(state.store.toWire(record));
   },
 });

@@ -14,6 +14,7 @@ import {
   type ResolvedOptions,
   type ResolvedRepository,
 } from "./options.js";
+import { OtherRunsMixer, OtherRunsSchema, resolveOtherRuns } from "./other-runs.js";
 import { seededRandom } from "./random.js";
 import { SlidingRateLimiter } from "./rate-limiter.js";
 import { RunScriptInputSchema, ScriptBook } from "./scripts.js";
@@ -36,6 +37,8 @@ export interface EmulatorState {
   endpoints: OptionalEndpoints;
   /** Every organization's repositories (scriptable). */
   repositories: ResolvedRepository[];
+  /** Runs of other users and sources mixed in with each create (scriptable). */
+  otherRuns: OtherRunsMixer;
   /** What a resume of a working run does (scriptable). */
   resumeWhileRunning: "interrupt" | "reject";
 }
@@ -61,6 +64,7 @@ export function createState(options: ResolvedOptions): EmulatorState {
     base,
     endpoints: { ...options.endpoints, logs: [...options.endpoints.logs] },
     repositories: [...options.repositories],
+    otherRuns: new OtherRunsMixer(options.otherRuns),
     resumeWhileRunning: options.resumeWhileRunning,
   };
 }
@@ -97,6 +101,7 @@ export function createControl(state: EmulatorState): EmulatorControl {
       if (listRuns !== undefined) state.endpoints.listRuns = listRuns;
       if (listRepositories !== undefined) state.endpoints.listRepositories = listRepositories;
     },
+    setOtherRuns: (otherRuns) => state.otherRuns.set(resolveOtherRuns(otherRuns)),
     setRepositories: (repositories: EmulatedRepository[]) => {
       const parsed = RepositoriesSchema.safeParse(repositories);
       if (!parsed.success) throw invalidInput("repositories", parsed.error);
@@ -171,6 +176,10 @@ export function registerAdminRoutes(app: FastifyInstance, control: EmulatorContr
       postChecked(admin, "/repositories", z.strictObject({ repositories: RepositoriesSchema }), ({ repositories }) => {
         control.setRepositories(repositories);
         return { ok: true, repositories: repositories.length };
+      });
+      postChecked(admin, "/other-runs", OtherRunsSchema, (otherRuns) => {
+        control.setOtherRuns(otherRuns);
+        return { ok: true, otherRuns };
       });
       postChecked(admin, "/resume-while-running", z.strictObject({ mode: ResumeWhileRunningSchema }), ({ mode }) => {
         control.setResumeWhileRunning(mode);

@@ -1,5 +1,6 @@
 /** Emulator options: validated once, with their defaults filled in. */
 import * as z from "zod";
+import { NO_OTHER_RUNS, OtherRunsSchema, resolveOtherRuns, type OtherRunsSetting } from "./other-runs.js";
 import { completeScript, DEFAULT_RUN_SCRIPT } from "./scripts.js";
 import type { ResolvedScript } from "./scripts.js";
 import type { EmulatedRepository, EmulatorOptions, ErrorStyle, OptionalEndpoints, StatusVocabulary } from "./types.js";
@@ -50,6 +51,7 @@ const EmulatorOptionsSchema = z.strictObject({
   errorStyle: z.enum(["spec", "fastapi"], { error: "errorStyle must be spec or fastapi" }).optional(),
   endpoints: EndpointsSchema.optional(),
   repositories: RepositoriesSchema.optional(),
+  otherRuns: OtherRunsSchema.optional(),
   resumeWhileRunning: ResumeWhileRunningSchema.optional(),
 });
 
@@ -68,6 +70,7 @@ export interface ResolvedOptions {
   errorStyle: ErrorStyle;
   endpoints: OptionalEndpoints;
   repositories: ResolvedRepository[];
+  otherRuns: OtherRunsSetting;
   resumeWhileRunning: "interrupt" | "reject";
 }
 
@@ -112,6 +115,7 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
     errorStyle: options.errorStyle ?? "spec",
     endpoints: { ...DEFAULT_ENDPOINTS, ...definedFields(options.endpoints ?? {}) },
     repositories: (options.repositories ?? []).map((repository) => completeRepository(repository, defaultOrgId)),
+    otherRuns: options.otherRuns ? resolveOtherRuns(options.otherRuns) : NO_OTHER_RUNS,
     resumeWhileRunning: options.resumeWhileRunning ?? "reject",
   };
 }

@@ -94,13 +94,29 @@ export class RunStore {
   constructor(private readonly options: RunStoreOptions) {}
 
   create(organizationId: number, request: ValidCreateRequest, userId = 1): RunRecord {
-    const id = this.nextRunId++;
     const { script } = this.options.scripts.take(request.prompt);
+    return this.add(organizationId, request, userId, SOURCE.api, script);
+  }
+
+  /** A run someone else started (another user, another source): it follows the default script, never a scripted one. */
+  createOther(organizationId: number, sourceType: SourceType, userId: number, durationMs?: number): RunRecord {
+    const script = { ...this.options.scripts.defaults, ...(durationMs !== undefined ? { durationMs } : {}) };
+    return this.add(organizationId, { prompt: `A run started from ${sourceType}` }, userId, sourceType, script);
+  }
+
+  private add(
+    organizationId: number,
+    request: ValidCreateRequest,
+    userId: number,
+    sourceType: SourceType,
+    script: ResolvedScript,
+  ): RunRecord {
+    const id = this.nextRunId++;
     const record: RunRecord = {
       id,
       organizationId,
       createdAt: this.options.clock.wallTimeAt(this.options.clock.now()),
-      sourceType: SOURCE.api,
+      sourceType,
       userId,
       request,
       parts: [],

@@ -4,6 +4,7 @@
  */
 import type { FastifyInstance } from "fastify";
 import type { AgentRun, LogEntry } from "../service/wire.js";
+import type { OtherRunsInput } from "./other-runs.js";
 
 export interface EmulatorOptions {
   /** Interface to listen on. Default "127.0.0.1". */
@@ -44,6 +45,13 @@ export interface EmulatorOptions {
   endpoints?: Partial<OptionalEndpoints>;
   /** The organizations' repositories, as `GET /v1/organizations/{org_id}/repos` lists them. Default none. */
   repositories?: EmulatedRepository[];
+  /**
+   * Runs of other users and other sources in the same organization, which the runs list shows
+   * between the callers' own: each create brings `perCreate` along (fractions accumulate), of
+   * `sourceTypes` in turn (default GIT_HOST, CHAT, API), by `userId`, lasting `durationMs` (default:
+   * the default script's). Default none.
+   */
+  otherRuns?: OtherRunsInput;
   /**
    * A resume of a run that is still working: "reject" (default) answers 409 naming its state;
    * "interrupt" takes it as a message to the working agent (a USER_MESSAGE entry that reshapes the rest of the run).
@@ -156,6 +164,8 @@ export interface EmulatorControl {
   setEndpoints(endpoints: Partial<OptionalEndpoints>): void;
   /** Replaces the repositories the list endpoint serves. */
   setRepositories(repositories: EmulatedRepository[]): void;
+  /** Mixes runs of other users and sources in with each create from now on (`perCreate: 0` stops it). */
+  setOtherRuns(otherRuns: OtherRunsInput): void;
   /** What a resume of a working run does from now on (see EmulatorOptions.resumeWhileRunning). */
   setResumeWhileRunning(mode: "interrupt" | "reject"): void;
 }

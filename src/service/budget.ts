@@ -8,6 +8,19 @@ import { RATE_LIMITS } from "./wire.js";
  */
 export type BudgetKind = "create" | "read";
 
+/**
+ * Which reads go first when several wait: `report` (the reads that turn a finished run into its
+ * result: a person is waiting), then `sweep` (a page of the runs list: many runs' statuses at
+ * once), then `status` (one run's own status read, the default), then `progress` (log reads that
+ * move tracking comments), which never take the last `PROGRESS_RESERVE` of the shared window:
+ * they use what the others leave.
+ */
+export type ReadPriority = "report" | "sweep" | "status" | "progress";
+export const READ_PRIORITIES: readonly ReadPriority[] = ["report", "sweep", "status", "progress"];
+
+/** Share of the shared window progress reads leave free, so a finished run or a sweep never waits a whole window behind them. */
+export const PROGRESS_RESERVE = 0.2;
+
 /** What one granted call took from the windows; given back when the service refused the call (a 429 is not counted there). */
 export interface BudgetSlot {
   readonly kind: BudgetKind;
@@ -21,10 +34,12 @@ export interface AcquireOptions {
   signal?: AbortSignal;
   /** Epoch milliseconds after which waiting gives up with a DeadlineError. */
   deadline?: number;
+  /** For reads: who goes first among waiting reads (default `status`); creates ignore it. */
+  priority?: ReadPriority;
 }
 
 export interface RateBudget {
-  /** Waits, first come first served, until one call of `kind` fits every window it counts against. */
+  /** Waits until one call of `kind` fits every window it counts against: reads by priority, then first come first served. */
   acquire(kind: BudgetKind, options?: AcquireOptions): Promise<BudgetSlot>;
   /** Frees a slot the service never counted (it answered 429): the windows hold only what the service saw. */
   giveBack(slot: BudgetSlot): void;
@@ -125,6 +140,7 @@ function defaultMargin(windows: BudgetWindows): number {
 
 interface Waiter {
   kind: BudgetKind;
+  rank: number;
   resolve: (slot: BudgetSlot) => void;
   reject: (error: Error) => void;
   cleanup: () => void;
@@ -139,8 +155,8 @@ abstract class QueuedBudget implements RateBudget {
   private timer: NodeJS.Timeout | undefined;
   private pumping = false;
 
-  /** The slot taken, or how many ms to wait (nothing taken). */
-  protected abstract tryTake(kind: BudgetKind): Promise<BudgetSlot | number> | BudgetSlot | number;
+  /** The slot taken, or how many ms to wait (nothing taken). `progress`: the take must leave PROGRESS_RESERVE of the shared window free. */
+  protected abstract tryTake(kind: BudgetKind, progress: boolean): Promise<BudgetSlot | number> | BudgetSlot | number;
   abstract pause(kind: BudgetKind, ms: number): void;
   abstract giveBack(slot: BudgetSlot): void;
   abstract usage(): Promise<BudgetUsage>;
@@ -154,12 +170,13 @@ abstract class QueuedBudget implements RateBudget {
   }
 
   /** Milliseconds a call of `kind` would wait now, without taking anything (0 when unknown). */
-  protected peekWait(_kind: BudgetKind): number {
+  protected peekWait(_kind: BudgetKind, _progress?: boolean): number {
     return 0;
   }
 
   acquire(kind: BudgetKind, options: AcquireOptions = {}): Promise<BudgetSlot> {
     const { signal, deadline } = options;
+    const rank = kind === "read" ? READ_PRIORITIES.indexOf(options.priority ?? "status") : 0;
     if (signal?.aborted) return Promise.reject(abortedError(kind, signal));
     if (deadline !== undefined && Date.now() >= deadline) return Promise.reject(deadlineError(kind));
     return new Promise<BudgetSlot>((resolve, reject) => {
@@ -167,6 +184,7 @@ abstract class QueuedBudget implements RateBudget {
       const onAbort = () => this.drop(waiter, abortedError(kind, signal));
       const waiter: Waiter = {
         kind,
+        rank,
         resolve,
         reject,
         cleanup: () => {
@@ -179,7 +197,11 @@ abstract class QueuedBudget implements RateBudget {
         deadlineTimer = setTimeout(() => this.drop(waiter, deadlineError(kind)), Math.max(0, deadline - Date.now()));
         deadlineTimer.unref?.();
       }
-      this.queues[kind].push(waiter);
+      // First come first served within a priority: a waiter goes behind every one of its rank or better.
+      const queue = this.queues[kind];
+      const before = queue.findIndex((w) => w.rank > rank);
+      if (before < 0) queue.push(waiter);
+      else queue.splice(before, 0, waiter);
       void this.pump();
     });
   }
@@ -211,7 +233,7 @@ abstract class QueuedBudget implements RateBudget {
           if (!head) continue;
           let taken: BudgetSlot | number;
           try {
-            taken = await this.tryTake(kind);
+            taken = await this.tryTake(kind, head.rank === PROGRESS_RANK);
           } catch (error) {
             // A broken shared store must not strand callers: fail them with the store's error.
             this.queues[kind].shift();
@@ -220,19 +242,23 @@ abstract class QueuedBudget implements RateBudget {
             served = true;
             continue;
           }
-          if (this.queues[kind][0] !== head) {
+          const at = this.queues[kind].indexOf(head);
+          if (at < 0) {
             // The head was aborted while we asked: nobody will send with the slot we took.
             if (typeof taken !== "number") this.giveBack(taken);
             served = true;
             continue;
           }
           if (typeof taken !== "number") {
-            this.queues[kind].shift();
+            // A waiter of higher priority may have come in front meanwhile: the slot is still this one's.
+            this.queues[kind].splice(at, 1);
             head.cleanup();
             head.resolve(taken);
             served = true;
           } else {
             nextWake = Math.min(nextWake, taken);
+            // A waiter of higher priority came in front while we asked: it gets its own try at once.
+            if (this.queues[kind][0] !== head) served = true;
           }
         }
         if (!served) break;
@@ -244,6 +270,13 @@ abstract class QueuedBudget implements RateBudget {
       this.pumping = false;
     }
   }
+}
+
+const PROGRESS_RANK = READ_PRIORITIES.indexOf("progress");
+
+/** How many of a window's points progress reads may fill: all but the reserve, and at least one. */
+export function progressPoints(points: number): number {
+  return Math.max(1, points - Math.ceil(points * PROGRESS_RESERVE));
 }
 
 function abortedError(kind: BudgetKind, signal?: AbortSignal): DeadlineError {
@@ -289,15 +322,16 @@ class InProcessBudget extends QueuedBudget {
     return kind === "create" ? ["shared", "create"] : ["shared"];
   }
 
-  protected override peekWait(kind: BudgetKind): number {
+  protected override peekWait(kind: BudgetKind, progress = false): number {
     const now = this.now();
     const paused = Math.max(this.pausedUntil.read, kind === "create" ? this.pausedUntil.create : 0) - now;
-    return Math.max(paused, this.shared.delayUntilFree(now), kind === "create" ? this.create.delayUntilFree(now) : 0);
+    const shared = progress ? this.shared.delayUntilBelow(now, progressPoints(this.shared.limit)) : this.shared.delayUntilFree(now);
+    return Math.max(paused, shared, kind === "create" ? this.create.delayUntilFree(now) : 0);
   }
 
-  protected tryTake(kind: BudgetKind): BudgetSlot | number {
+  protected tryTake(kind: BudgetKind, progress: boolean): BudgetSlot | number {
     const now = this.now();
-    const wait = this.peekWait(kind);
+    const wait = this.peekWait(kind, progress);
     if (wait > 0) return wait;
     this.ledger?.recordTake(this.windowsOf(kind), now, now - Math.max(this.shared.windowMs, this.create.windowMs));
     this.shared.record(now);
@@ -360,11 +394,10 @@ class RedisBudget extends QueuedBudget {
    * against the shared window, a create also against the creation window; a read pause holds
    * back creates too (the shared window is full).
    */
-  protected async tryTake(kind: BudgetKind): Promise<BudgetSlot | number> {
+  protected async tryTake(kind: BudgetKind, progress: boolean): Promise<BudgetSlot | number> {
     const p = this.prefix;
-    const windows: RedisWindow[] = [
-      { key: `${p}:shared`, points: this.windows.shared.points, durationMs: this.windows.shared.durationMs + this.margin },
-    ];
+    const sharedPoints = progress ? progressPoints(this.windows.shared.points) : this.windows.shared.points;
+    const windows: RedisWindow[] = [{ key: `${p}:shared`, points: sharedPoints, durationMs: this.windows.shared.durationMs + this.margin }];
     const pauses = [`${p}:pause:read`];
     if (kind === "create") {
       windows.push({ key: `${p}:create`, points: this.windows.create.points, durationMs: this.windows.create.durationMs + this.margin });

@@ -4,7 +4,7 @@
  * together in one ConfigurationError, before anything is sent.
  */
 import { BRIDGE_NAME, BRIDGE_VERSION } from "../version.js";
-import { createInProcessBudget, type RateBudget } from "./budget.js";
+import { createInProcessBudget, type RateBudget, type ReadPriority } from "./budget.js";
 import { ConfigurationError } from "./errors.js";
 import { LogsPathChoiceSchema, type LogsPathChoice } from "./wire.js";
 
@@ -57,6 +57,8 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** Epoch ms. Waits for budget, retries and polls stop here. */
   deadline?: number;
+  /** A read's turn among waiting reads (budget.ts): `report`, `sweep`, `status` (default), `progress`. */
+  priority?: ReadPriority;
   /**
    * Called after rate budget is granted, right before each attempt goes on the wire: a durable
    * caller records "sent, outcome unknown" here, so a crash mid-call is never blindly repeated.

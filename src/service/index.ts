@@ -19,3 +19,4 @@ export {
   type InterruptedRunQuery,
   type InterruptedRunSearch,
 } from "./reconcile.js";
+export { sweepRuns, type RunSweep, type RunSweepQuery } from "./run-sweep.js";

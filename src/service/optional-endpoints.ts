@@ -16,7 +16,8 @@ export type OptionalListing<P> = { kind: "page"; page: P } | { kind: "unsupporte
 
 /** What each optional endpoint enables, for the one log line that says it is off. */
 const OPTIONAL_FEATURE: Record<OptionalEndpoint, string> = {
-  listRuns: "finding runs whose create was interrupted (crash recovery)",
+  listRuns:
+    "finding runs whose create was interrupted (crash recovery) and learning many runs' statuses from one page (watches read each run instead)",
   listRepositories: "finding a repository's repo_id from the service's list",
 };
 

@@ -22,6 +22,14 @@ export class SlidingWindowLog {
     return Math.max(0, oldest + this.windowMs - now);
   }
 
+  /** Milliseconds until fewer than `points` events are in the window (a lower ceiling than the limit). */
+  delayUntilBelow(now: number, points: number): number {
+    this.prune(now);
+    if (this.stamps.length < points) return 0;
+    const oldest = this.stamps[this.stamps.length - points]!;
+    return Math.max(0, oldest + this.windowMs - now);
+  }
+
   /** Records an event; times may come out of order (a predecessor's, read back at start). */
   record(at: number): void {
     let index = this.stamps.length;

@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Redis } from "ioredis";
 import { RunEngine, type RunEngineOptions } from "../../src/app/engine.js";
+import { createRedisLeases, createSqliteLeases } from "../../src/app/lease.js";
 import { createInProcessLocks, createRedisLocks } from "../../src/app/locks.js";
 import { BullWorkQueue } from "../../src/app/queue/bullmq.js";
 import { SqliteWorkQueue } from "../../src/app/queue/sqlite.js";
@@ -59,13 +60,16 @@ export async function startEngineHarness(
       ? new SqliteWorkQueue(sqlite.database, { retry })
       : new BullWorkQueue({ connection: { ...TEST_REDIS, maxRetriesPerRequest: null }, prefix: `${prefix}:queue`, retry });
     const locks = redis ? createRedisLocks(redis, { keyPrefix: prefix }) : createInProcessLocks();
-    const engine = new RunEngine({ ...options, store, queue, locks });
+    // As the App's backends keep them: every engine of one harness shares its leases.
+    const leases = redis ? createRedisLeases(redis, { keyPrefix: prefix }) : createSqliteLeases(sqlite!.database);
+    const engine = new RunEngine({ leases, ...options, store, queue, locks });
     queue.start({
       process: (job) => (job.name === "task" ? engine.processTask(job.data.taskId) : Promise.resolve({ kind: "done" })),
       onFailed: (job, error) => (job.name === "task" ? engine.onTaskFailed(job.data.taskId, error) : Promise.resolve()),
     });
+    engine.start();
     const stop = async () => {
-      engine.stop();
+      await engine.stop();
       await queue.stop();
     };
     return {

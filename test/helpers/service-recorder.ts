@@ -9,6 +9,8 @@ import type { AddressInfo } from "node:net";
 export interface ServiceRequest {
   method: string;
   path: string;
+  /** The query string's parameters. */
+  query: Record<string, string>;
   body: Record<string, unknown> | null;
   status: number;
 }
@@ -50,7 +52,14 @@ export async function startServiceRecorder(targetUrl: string): Promise<ServiceRe
           parsed = null;
         }
       }
-      requests.push({ method: req.method ?? "GET", path: (req.url ?? "/").split("?")[0]!, body: parsed, status: answer.status });
+      const [path, query] = (req.url ?? "/").split("?");
+      requests.push({
+        method: req.method ?? "GET",
+        path: path!,
+        query: Object.fromEntries(new URLSearchParams(query ?? "")),
+        body: parsed,
+        status: answer.status,
+      });
       const out: Record<string, string> = {};
       answer.headers.forEach((value, name) => {
         if (name !== "content-length" && name !== "transfer-encoding" && name !== "content-encoding" && name !== "connection")

@@ -3,11 +3,13 @@
  * every part of the engine reads (polling, progress edits, the courtesy's wait, the watch deadline).
  */
 import type { AgentRunClient } from "../../service/client.js";
-import type { ThreadLocks } from "../locks.js";
+import { SOURCE, type SourceType } from "../../service/wire.js";
 import type { EngineObserver } from "../ops/metrics.js";
 import type { WorkQueue } from "../queue/types.js";
 import type { BridgeStore } from "../store/types.js";
 import type { ImageHosts } from "../../core/sanitize-output/image-hosts.js";
+import type { Leases } from "../lease.js";
+import type { ThreadLocks } from "../locks.js";
 import type { ThreadWriter } from "../thread-writer.js";
 
 export interface EngineLogger {
@@ -39,6 +41,18 @@ export interface RunEngineOptions {
   progressEditsPerMinute?: number;
   /** A run still going after this long is reported as such and no longer watched (ms, real time). */
   watchTimeoutMs?: number;
+  /**
+   * Learn statuses from sweeps of the organization's runs list where the service has it (detected):
+   * default on. Off, or on a service without the list, every run is read on its own.
+   */
+  sweepRunsList?: boolean;
+  /** Who may sweep: with replicas, one at a time (the backend's leases). Default: this process always. */
+  leases?: Leases;
+  /**
+   * The list's `source_type` filter that selects the bridge's runs (a run created through the API
+   * is listed as API). Null: no filter. A filtered sweep that misses watched runs drops the filter.
+   */
+  sweepSourceType?: SourceType | null;
   now?: () => number;
   /** Told of acknowledgements, starts and ends (the metrics). */
   observer?: EngineObserver;
@@ -67,6 +81,27 @@ export interface EngineSettings {
   courtesyWaitMs: number;
   /** Real time, never scaled. */
   watchTimeoutMs: number;
+  sweep: {
+    enabled: boolean;
+    /** Never two sweeps closer than this. */
+    minIntervalMs: number;
+    /** Share of the shared budget sweeps may use; the interval stretches with the pages a sweep takes. */
+    share: number;
+    /** A run a sweep showed this recently needs no status read of its own. */
+    staleMs: number;
+    sourceType: SourceType | null;
+    /** Runs the sweep did not show whose own read is brought forward, per sweep. */
+    fallbackReadsPerSweep: number;
+  };
+  /** Progress (log) reads of swept runs: what the budget leaves, active threads first. */
+  progress: {
+    /** Share of the shared budget progress reads are planned for (the budget's priorities enforce the rest). */
+    share: number;
+    /** A quiet run's tracking comment moves at least this often while the budget allows. */
+    maxIntervalMs: number;
+    /** A progress read waits this long for budget at most, then gives its turn up until its next poll. */
+    budgetWaitMs: number;
+  };
   imageHosts: ImageHosts | undefined;
 }
 
@@ -85,6 +120,18 @@ export function engineSettings(options: RunEngineOptions): EngineSettings {
     // Never less than a second of real time: on a busy machine a write's own turn takes that long.
     courtesyWaitMs: Math.max(COURTESY_WAIT_MS * scale, 1_000),
     watchTimeoutMs: options.watchTimeoutMs ?? DEFAULT_WATCH_TIMEOUT_MS,
+    sweep: {
+      enabled: options.sweepRunsList ?? true,
+      // At least 50 ms of real time: a compressed clock (tests) must not turn sweeps into a busy loop.
+      minIntervalMs: Math.max(5_000 * scale, 50),
+      // Half the budget at most: with 1,000 runs in flight a sweep of 14 pages every 28 s, the reports' reads going first.
+      share: 0.5,
+      staleMs: 120_000 * scale,
+      sourceType: options.sweepSourceType === undefined ? SOURCE.api : options.sweepSourceType,
+      fallbackReadsPerSweep: 20,
+    },
+    // Never under a quarter second of real time: a read that gives way sooner could never finish a probe (the logs path) on a busy loop.
+    progress: { share: 0.4, maxIntervalMs: 180_000 * scale, budgetWaitMs: Math.max(2_000 * scale, 250) },
     imageHosts: options.imageHosts,
   };
 }

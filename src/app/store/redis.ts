@@ -24,6 +24,7 @@ import type {
   TaskState,
   ThreadId,
   TraceProgress,
+  WatchedRun,
 } from "./types.js";
 
 export interface RedisBridgeStoreOptions {
@@ -38,6 +39,9 @@ export interface RedisBridgeStoreOptions {
   /** How long delivery ids and trigger keys are remembered even if nobody prunes (GitHub redelivers for days). */
   claimRetentionMs?: number;
 }
+
+/** Sets sweptAt on a task hash only while its state is watching (a missing hash is never created). */
+const MARK_SWEPT = "if redis.call('HGET', KEYS[1], 'state') == ARGV[1] then redis.call('HSET', KEYS[1], 'sweptAt', ARGV[2]) end return 1";
 
 export const DEFAULT_CLAIM_RETENTION_MS = 8 * 24 * 60 * 60_000;
 /** Finished tasks removed per script call by prune: each call is short, so other replicas are never held up long. */
@@ -69,6 +73,7 @@ const PATCHABLE_FIELDS = {
   receivedAt: true,
   nextPollAt: true,
   pollIntervalMs: true,
+  sweptAt: true,
   lastEditAt: true,
   deadlineAt: true,
   error: true,
@@ -140,9 +145,13 @@ function encodeFields(fields: Partial<Task>): string[] {
 
 /** Every field a stored task hash has (insert writes them all). */
 const TASK_FIELDS: ReadonlyArray<keyof Task> = ["id", "createdAt", "updatedAt", ...PATCHABLE];
-
 /** Fields added after tasks were first stored in Redis, with the value a task stored before them has (JSON). */
-const FIELDS_ADDED_LATER: Partial<Record<keyof Task, string>> = { interrupt: "null", delivered: "[]", interruptsRefused: "false" };
+const FIELDS_ADDED_LATER: Partial<Record<keyof Task, string>> = {
+  sweptAt: "null",
+  interrupt: "null",
+  delivered: "[]",
+  interruptsRefused: "false",
+};
 
 /** HGETALL as a flat [field, value, …] list (what a script returns). */
 function decodeTask(flat: unknown): Task | null {
@@ -277,6 +286,7 @@ export class RedisBridgeStore implements BridgeStore {
       receivedAt: task.receivedAt ?? null,
       nextPollAt: 0,
       pollIntervalMs: 0,
+      sweptAt: null,
       lastEditAt: 0,
       error: null,
       interrupt: task.interrupt ?? null,
@@ -306,6 +316,32 @@ export class RedisBridgeStore implements BridgeStore {
     return decodeTasks(
       await this.client.arbStoreListTasks(this.key("task", "next-id"), this.prefix, limit < 0 ? -1 : limit, order, ...unique),
     );
+  }
+
+  async listWatchedRuns(): Promise<WatchedRun[]> {
+    const ids = await this.listTaskIds(["watching"]);
+    if (ids.length === 0) return [];
+    const pipeline = this.client.pipeline();
+    for (const id of ids) pipeline.hmget(this.key("task", id), "runId", "sentAt", "startedAt", "createdAt", "nextPollAt");
+    const answers = (await pipeline.exec()) ?? [];
+    const watched: WatchedRun[] = [];
+    answers.forEach(([error, values], i) => {
+      if (error || !Array.isArray(values)) return;
+      const [runId, sentAt, startedAt, createdAt, nextPollAt] = (values as Array<string | null>).map((v) =>
+        v === null ? null : (JSON.parse(v) as number | null),
+      );
+      if (typeof runId !== "number") return;
+      watched.push({ taskId: ids[i]!, runId, sentAt: sentAt ?? startedAt ?? createdAt ?? 0, nextPollAt: nextPollAt ?? 0 });
+    });
+    return watched;
+  }
+
+  async markSwept(taskIds: readonly number[], at: number): Promise<void> {
+    if (taskIds.length === 0) return;
+    const pipeline = this.client.pipeline();
+    // Only while the hash says watching: a task finished (or pruned) meanwhile is left as it is.
+    for (const id of taskIds) pipeline.eval(MARK_SWEPT, 1, this.key("task", id), JSON.stringify("watching"), JSON.stringify(at));
+    await pipeline.exec();
   }
 
   async listTaskIds(states: TaskState[]): Promise<number[]> {

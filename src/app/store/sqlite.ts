@@ -13,6 +13,7 @@ import type {
   TaskState,
   ThreadId,
   TraceProgress,
+  WatchedRun,
 } from "./types.js";
 
 const SCHEMA = `
@@ -41,6 +42,7 @@ CREATE TABLE IF NOT EXISTS tasks (
   final_run TEXT,
   next_poll_at INTEGER NOT NULL DEFAULT 0,
   poll_interval_ms INTEGER NOT NULL DEFAULT 0,
+  swept_at INTEGER,
   last_edit_at INTEGER NOT NULL DEFAULT 0,
   deadline_at INTEGER NOT NULL,
   error TEXT,
@@ -85,6 +87,7 @@ interface TaskRow {
   received_at: number | null;
   next_poll_at: number;
   poll_interval_ms: number;
+  swept_at: number | null;
   last_edit_at: number;
   deadline_at: number;
   error: string | null;
@@ -120,6 +123,7 @@ const COLUMNS: { [K in keyof Task]?: [string, (v: Task[K]) => unknown] } = {
   receivedAt: ["received_at", (v) => v],
   nextPollAt: ["next_poll_at", (v) => v],
   pollIntervalMs: ["poll_interval_ms", (v) => v],
+  sweptAt: ["swept_at", (v) => v],
   lastEditAt: ["last_edit_at", (v) => v],
   deadlineAt: ["deadline_at", (v) => v],
   error: ["error", (v) => v],
@@ -158,6 +162,7 @@ function toTask(row: TaskRow): Task {
     receivedAt: row.received_at,
     nextPollAt: row.next_poll_at,
     pollIntervalMs: row.poll_interval_ms,
+    sweptAt: row.swept_at ?? null,
     lastEditAt: row.last_edit_at,
     deadlineAt: row.deadline_at,
     error: row.error,
@@ -185,6 +190,7 @@ export class SqliteBridgeStore implements BridgeStore {
     this.db.exec(SCHEMA);
     this.addThreadKeyColumn();
     this.addColumnsOf020();
+    this.addSweptAtColumn();
     this.moveRunBranchesToHeadKeys();
     this.addInterruptColumns();
     this.db.exec("CREATE INDEX IF NOT EXISTS tasks_by_thread ON tasks(thread_key, state, id)");
@@ -224,6 +230,12 @@ export class SqliteBridgeStore implements BridgeStore {
     })();
   }
 
+  /** Stores written before sweeps of the runs list get the column (null: never swept). */
+  private addSweptAtColumn(): void {
+    const columns = this.db.prepare("PRAGMA table_info(tasks)").all() as Array<{ name: string }>;
+    if (!columns.some((c) => c.name === "swept_at")) this.db.exec("ALTER TABLE tasks ADD COLUMN swept_at INTEGER");
+  }
+
   /**
    * Stores written before the head repository was part of the key (`run_branches`, 0.1) knew branches by name alone: every branch a run produced
    * lives in the repository it ran on, so each row becomes the same branch of that repository.
@@ -253,6 +265,22 @@ export class SqliteBridgeStore implements BridgeStore {
   /** The connection, for the embedded job queue that shares this file (one transaction log, one backup). */
   get database(): Database.Database {
     return this.db;
+  }
+
+  async listWatchedRuns(): Promise<WatchedRun[]> {
+    return this.db
+      .prepare(
+        `SELECT id AS taskId, run_id AS runId, COALESCE(sent_at, started_at, created_at) AS sentAt, next_poll_at AS nextPollAt
+         FROM tasks WHERE state = 'watching' AND run_id IS NOT NULL ORDER BY id`,
+      )
+      .all() as WatchedRun[];
+  }
+
+  async markSwept(taskIds: readonly number[], at: number): Promise<void> {
+    const mark = this.db.prepare("UPDATE tasks SET swept_at = ? WHERE id = ? AND state = 'watching'");
+    this.db.transaction(() => {
+      for (const id of taskIds) mark.run(at, id);
+    })();
   }
 
   async markDelivery(deliveryId: string, event: string): Promise<boolean> {

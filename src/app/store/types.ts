@@ -86,6 +86,8 @@ export interface Task {
   receivedAt: number | null;
   nextPollAt: number;
   pollIntervalMs: number;
+  /** When a sweep of the runs list last showed the run still going (null: never): while sweeps keep showing it, its own reads are progress only. */
+  sweptAt: number | null;
   lastEditAt: number;
   deadlineAt: number;
   error: string | null;
@@ -118,6 +120,15 @@ export type NewTask = Pick<
 };
 
 export type TaskOrder = "oldest" | "newest";
+
+/** What a sweep of the runs list needs of a watched task, without reading it whole. */
+export interface WatchedRun {
+  taskId: number;
+  runId: number;
+  /** When its create (or resume) was sent, else when it was stored: the run was not created before. */
+  sentAt: number;
+  nextPollAt: number;
+}
 
 /** What the last completed delivery recovery sweep did (src/app/delivery-recovery.ts), for the next sweep and the status page. */
 export interface DeliverySweep {
@@ -167,6 +178,10 @@ export interface BridgeStore {
   listTasks(states: TaskState[], limit?: number, order?: TaskOrder): Promise<Task[]>;
   /** The ids of every task in one of these states, oldest first: what a start needs, without reading 1,000 tasks whole. */
   listTaskIds(states: TaskState[]): Promise<number[]>;
+  /** Every watched task that has a run: what a sweep of the runs list looks for, for 1,000 watches without reading them whole. */
+  listWatchedRuns(): Promise<WatchedRun[]>;
+  /** Notes that a sweep showed these tasks' runs still going at `at`; tasks no longer watched are left alone. */
+  markSwept(taskIds: readonly number[], at: number): Promise<void>;
   /** The task of `runId` that is not finished (queued/sending/watching/reporting), if any. */
   activeTaskForRun(runId: number): Promise<Task | null>;
   /** The unfinished task whose tracking comment is in this thread, if any (its run id may not be known yet). */

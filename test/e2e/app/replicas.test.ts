@@ -58,7 +58,8 @@ beforeAll(async () => {
     [0, 1, 2].map((index) =>
       startHttpProxy([service.url], {
         beforeForward: ({ method, path }) => {
-          if (holdPollOf !== index || method !== "GET") return;
+          // A run's own read (a page of the runs list, which the sweeping replica reads, names no run).
+          if (holdPollOf !== index || method !== "GET" || !/\/agent\/run\/\d+/.test(path)) return;
           holdPollOf = null;
           pollHeld(path);
           // Never answered: the replica dies waiting for it.
@@ -204,7 +205,8 @@ describe("three App replicas on one Redis", () => {
     proxy.remove(victimIndex);
     await victim.kill();
     const killedAt = Date.now();
-    expect(running(orphanedThread)).toBe(true);
+    // The held read may be of the thread's follow-up run (sweeps read first runs rarely): one of its phases is still going.
+    expect(botComments(orphanedThread).some((c) => parseMarker(c.body)?.state === "running")).toBe(true);
 
     const done = (issueNumber: number) => botComments(issueNumber).filter((c) => parseMarker(c.body)?.state === "done").length;
     await until(

@@ -29,6 +29,7 @@ function task(overrides: Partial<Task>): Task {
     receivedAt: NOW - 90_500,
     nextPollAt: 0,
     pollIntervalMs: 0,
+    sweptAt: null,
     lastEditAt: 0,
     deadlineAt: NOW + 1,
     error: null,

@@ -123,6 +123,25 @@ describe.each([
     expect(await store.markDelivery("d-2", "issue_comment")).toBe(false);
   });
 
+  it("lists the watched runs a sweep looks for, and marks only tasks still watched as swept", async () => {
+    const { store } = await open({});
+    const watched = await store.insertTask(newTask("o", 1, { state: "watching", runId: 41 }));
+    await store.updateTask(watched.id, { sentAt: 1_500, nextPollAt: 9_000 });
+    const noRunYet = await store.insertTask(newTask("o", 2, { state: "watching" }));
+    const finished = await store.insertTask(newTask("o", 3, { state: "watching", runId: 43 }));
+    const listed = await store.listWatchedRuns();
+    expect(listed.map((w) => w.runId).sort()).toEqual([41, 43]);
+    expect(listed.find((w) => w.runId === 41)).toEqual({ taskId: watched.id, runId: 41, sentAt: 1_500, nextPollAt: 9_000 });
+    // Never sent (adopted): its creation time bounds the sweep.
+    expect(listed.find((w) => w.runId === 43)!.sentAt).toBe(finished.createdAt);
+
+    await store.updateTask(finished.id, { state: "done" });
+    await store.markSwept([watched.id, finished.id, noRunYet.id + 1_000], 7_777);
+    expect((await store.getTask(watched.id))!.sweptAt).toBe(7_777);
+    expect((await store.getTask(finished.id))!.sweptAt).toBeNull();
+    expect(await store.getTask(noRunYet.id + 1_000)).toBeNull();
+  });
+
   it("lists tasks newest first when asked, within the limit, across states", async () => {
     const { store } = await open({});
     const a = await store.insertTask(newTask("octo-org", 1, { state: "held" }));
@@ -225,6 +244,7 @@ describe.each([
       receivedAt: null,
       nextPollAt: 0,
       pollIntervalMs: 0,
+      sweptAt: null,
       lastEditAt: 0,
       error: null,
       interrupt: null,
@@ -256,6 +276,7 @@ describe.each([
       receivedAt: 2_300,
       nextPollAt: 4_000,
       pollIntervalMs: 1_500,
+      sweptAt: 2_950,
       lastEditAt: 2_900,
       deadlineAt: 9_000,
       error: "boom",

@@ -1,6 +1,6 @@
 import { Redis } from "ioredis";
 import { afterAll, describe, expect, it } from "vitest";
-import { createInProcessBudget, createRedisBudget, DeadlineError, type RateBudget } from "../../../src/service/index.js";
+import { createInProcessBudget, createRedisBudget, DeadlineError, type RateBudget, type ReadPriority } from "../../../src/service/index.js";
 import { SlidingWindowLog } from "../../../src/service/sliding-window.js";
 import { TEST_REDIS } from "../../helpers/redis.js";
 
@@ -121,6 +121,50 @@ describe("in-process budget", () => {
   });
 });
 
+describe("read priorities", () => {
+  const windows = { shared: { points: 5, durationMs: 400 }, create: { points: 2, durationMs: 400 } };
+
+  it("a waiting report read goes before waiting sweeps, status and progress reads, whatever came first", async () => {
+    const budget = createInProcessBudget({ windows, marginMs: 0 });
+    for (let i = 0; i < 5; i++) await budget.acquire("read");
+    const order: string[] = [];
+    const take = (priority: ReadPriority, name: string) => budget.acquire("read", { priority }).then(() => order.push(name));
+    const waits = [
+      take("progress", "progress 1"),
+      take("status", "status 1"),
+      take("sweep", "sweep 1"),
+      take("status", "status 2"),
+      take("report", "report 1"),
+      take("sweep", "sweep 2"),
+    ];
+    await Promise.all(waits);
+    expect(order).toEqual(["report 1", "sweep 1", "sweep 2", "status 1", "status 2", "progress 1"]);
+  });
+
+  it("progress reads leave a fifth of the window to the others", async () => {
+    const budget = createInProcessBudget({ windows: { ...windows, shared: { points: 10, durationMs: 400 } }, marginMs: 0 });
+    const start = Date.now();
+    const progress = await Promise.all(
+      Array.from({ length: 8 }, () => budget.acquire("read", { priority: "progress" }).then(() => Date.now() - start)),
+    );
+    // Eight of ten: all at once. A ninth progress read waits for the window; a report read does not.
+    expect(Math.max(...progress)).toBeLessThan(200);
+    expect(budget.busy("read")).toBe(false);
+    const ninth = budget.acquire("read", { priority: "progress" }).then(() => Date.now() - start);
+    const report = await budget.acquire("read", { priority: "report" }).then(() => Date.now() - start);
+    expect(report).toBeLessThan(200);
+    expect(await ninth).toBeGreaterThanOrEqual(350);
+  });
+
+  it("a progress read that cannot get budget before its deadline gives its turn up", async () => {
+    const budget = createInProcessBudget({ windows, marginMs: 0 });
+    for (let i = 0; i < 4; i++) await budget.acquire("read");
+    await expect(budget.acquire("read", { priority: "progress", deadline: Date.now() + 50 })).rejects.toBeInstanceOf(DeadlineError);
+    // The slot it could not take is still there for a read that may use the reserve.
+    await budget.acquire("read", { priority: "status", deadline: Date.now() + 50 });
+  });
+});
+
 describe("Redis budget: replicas sharing one token", () => {
   const redisA = new Redis({ ...TEST_REDIS, lazyConnect: false, maxRetriesPerRequest: 1 });
   const redisB = new Redis({ ...TEST_REDIS, lazyConnect: false, maxRetriesPerRequest: 1 });
@@ -172,5 +216,18 @@ describe("Redis budget: replicas sharing one token", () => {
     await b.acquire("read");
     // The pause began after `start`, so it ends 150 ms after it at the earliest (less clock rounding).
     expect(Date.now() - start).toBeGreaterThanOrEqual(145);
+  });
+
+  it("progress reads of every replica together leave the reserve free", async () => {
+    const keyPrefix = `arb-test-progress:${process.pid}:${Date.now()}`;
+    const windows = { shared: { points: 10, durationMs: 2000 }, create: { points: 3, durationMs: 2000 } };
+    const a = createRedisBudget(redisA, { keyPrefix, windows, marginMs: 0 });
+    const b = createRedisBudget(redisB, { keyPrefix, windows, marginMs: 0 });
+    for (let i = 0; i < 4; i++) await a.acquire("read", { priority: "progress" });
+    for (let i = 0; i < 4; i++) await b.acquire("read", { priority: "progress" });
+    await expect(a.acquire("read", { priority: "progress", deadline: Date.now() + 100 })).rejects.toBeInstanceOf(DeadlineError);
+    await expect(b.acquire("read", { priority: "progress", deadline: Date.now() + 100 })).rejects.toBeInstanceOf(DeadlineError);
+    await a.acquire("read", { priority: "report", deadline: Date.now() + 100 });
+    await b.acquire("read", { priority: "sweep", deadline: Date.now() + 100 });
   });
 });

@@ -1,0 +1,323 @@
+/**
+ * Watching through sweeps of the runs list, on the embedded backend and on Redis: real HTTP against
+ * the emulator (behind a recording proxy, runs of other users and sources mixed in) and the fake
+ * GitHub, every step taken from the real work queue. Sweeps show the runs' statuses a page at a
+ * time; a run seen final is handed to its task's job; a run the sweep did not show is read on its
+ * own; a service without the list is watched run by run; two engines over one Redis sweep one at a time.
+ */
+import { randomUUID } from "node:crypto";
+import { Redis } from "ioredis";
+import { afterEach, describe, expect, it } from "vitest";
+import type { RunEngineOptions, SweepReport } from "../../../src/app/engine.js";
+import type { NewTask, Task } from "../../../src/app/store/types.js";
+import { createOctokitThreadWriter } from "../../../src/app/thread-writer.js";
+import { parseMarker } from "../../../src/core/markers/read.js";
+import { startEmulator, type EmulatorOptions, type RunningEmulator } from "../../../src/emulator/index.js";
+import { createInProcessBudget, createRedisBudget, type RateBudget } from "../../../src/service/budget.js";
+import { AgentRunClient, SOURCE } from "../../../src/service/index.js";
+import { startFakeGitHub, type FakeGitHub } from "../../helpers/fake-github/index.js";
+import {
+  APP_BACKENDS,
+  BOT_LOGIN,
+  SCALE,
+  TEST_REDIS_URL,
+  TestOctokit,
+  dropRedisKeys,
+  type AppBackendKind,
+} from "../../helpers/app-harness.js";
+import { queueTaskStep, startEngineHarness, type EngineHarness } from "../../helpers/engine-harness.js";
+import { startServiceRecorder, type ServiceRecorder } from "../../helpers/service-recorder.js";
+
+const OWNER = "octo-org";
+const REPO = "widgets";
+const FULL_NAME = `${OWNER}/${REPO}`;
+const ISSUES = 8;
+/** Emulated ms: 1.2 s real, long enough for several sweeps while the runs work. */
+const RUN_MS = 600_000;
+
+type TaskDraft = Omit<NewTask, "deadlineAt">;
+
+interface World {
+  emulator: RunningEmulator;
+  service: ServiceRecorder;
+  github: FakeGitHub;
+  harness: EngineHarness;
+  sweeps: SweepReport[];
+  /** Another engine over the same store, queue prefix and sweep lease (a second replica on Redis). */
+  startReplica(): Promise<{ harness: EngineHarness; sweeps: SweepReport[] }>;
+  draft(issueNumber: number, overrides?: Partial<TaskDraft>): TaskDraft;
+  submit(issueNumber: number, overrides?: Partial<TaskDraft>): Promise<Task>;
+  botComments(issueNumber: number): Array<{ id: number; body: string }>;
+  until(condition: () => boolean | Promise<boolean>, what: string, timeoutMs?: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+let world: World | undefined;
+
+afterEach(async () => {
+  await world?.close();
+  world = undefined;
+});
+
+async function startWorld(
+  backend: AppBackendKind,
+  options: { emulator?: Omit<EmulatorOptions, "timeScale">; engine?: Partial<RunEngineOptions> } = {},
+): Promise<World> {
+  const emulator = await startEmulator({
+    timeScale: SCALE,
+    defaultScript: { durationMs: RUN_MS, logSteps: 12 },
+    // One run of another user or source beside each of ours: GIT_HOST and CHAT the filter hides, API by another user it does not.
+    otherRuns: { perCreate: 3, sourceTypes: ["GIT_HOST", "CHAT", "API"] },
+    ...options.emulator,
+  });
+  const service = await startServiceRecorder(emulator.url);
+  const github = await startFakeGitHub({
+    seed: {
+      repositories: [{ owner: OWNER, name: REPO }],
+      issues: Array.from({ length: ISSUES }, (_, i) => ({ number: i + 1, title: `Task ${i + 1}`, body: "Do it.", user: "maintainer" })),
+    },
+  });
+  const prefix = `arb-test:${randomUUID()}`;
+  const redis = backend === "redis" ? new Redis(TEST_REDIS_URL) : null;
+  const budget: RateBudget = redis
+    ? createRedisBudget(redis, { timeScale: SCALE, keyPrefix: `${prefix}:budget` })
+    : createInProcessBudget({ timeScale: SCALE });
+  const octokit = new TestOctokit({ auth: { token: "ghs_installation-token" }, baseUrl: github.url });
+  const parts = () => ({
+    client: new AgentRunClient({
+      baseUrl: service.url,
+      token: emulator.token,
+      orgId: emulator.orgId,
+      timeScale: SCALE,
+      budget,
+      backoff: { minMs: 5, maxMs: 50 },
+    }),
+    writer: createOctokitThreadWriter(async () => octokit, { botLogins: [BOT_LOGIN] }),
+  });
+  const engineOptions = { timeScale: SCALE, ...options.engine };
+  const harness = await startEngineHarness(backend, { ...engineOptions, ...parts() });
+  const sweeps: SweepReport[] = [];
+  harness.engine.onSweep((report) => sweeps.push(report));
+  const replicas: EngineHarness[] = [];
+  const draft = (issueNumber: number, overrides: Partial<TaskDraft> = {}): TaskDraft => ({
+    kind: "create",
+    state: "queued",
+    sourceType: SOURCE.gitHost,
+    thread: { installationId: 1, owner: OWNER, repo: REPO, issueNumber, triggerPhrase: "/agent" },
+    runId: null,
+    orgId: emulator.orgId,
+    trackingCommentId: null,
+    reaction: null,
+    request: { prompt: `task ${issueNumber}`, metadata: { source_type: SOURCE.gitHost } },
+    requestedBy: "maintainer",
+    ...overrides,
+  });
+  return {
+    emulator,
+    service,
+    github,
+    harness,
+    sweeps,
+    async startReplica() {
+      const next = await harness.restart(parts());
+      replicas.push(next);
+      const replicaSweeps: SweepReport[] = [];
+      next.engine.onSweep((report) => replicaSweeps.push(report));
+      return { harness: next, sweeps: replicaSweeps };
+    },
+    draft,
+    submit: (issueNumber, overrides = {}) => harness.add(draft(issueNumber, overrides)),
+    botComments: (issueNumber) => github.commentsOn(FULL_NAME, issueNumber).filter((c) => c.user.login === BOT_LOGIN),
+    async until(condition, what, timeoutMs = 15_000) {
+      const start = Date.now();
+      while (!(await condition())) {
+        if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+    },
+    async close() {
+      for (const replica of replicas) await replica.stop();
+      await harness.stop();
+      await harness.close();
+      if (redis) {
+        await dropRedisKeys(prefix);
+        redis.disconnect();
+      }
+      await service.close();
+      await emulator.close();
+      await github.close();
+    },
+  };
+}
+
+const pathOf = (path: string) => path.split("?")[0]!;
+const listPages = (service: ServiceRecorder) => service.requests.filter((r) => pathOf(r.path).endsWith("/agent/runs"));
+const runReads = (service: ServiceRecorder, runId: number) =>
+  service.requests.filter((r) => r.method === "GET" && new RegExp(`/agent/run/${runId}(?:/logs)?$`).test(pathOf(r.path)));
+
+/** Every thread has one bot comment, turned into its result, posted once. */
+function expectOneResultPerThread(w: World, threads: number[]): void {
+  for (const issueNumber of threads) {
+    expect(w.github.callsTo("POST", `/repos/${FULL_NAME}/issues/${issueNumber}/comments`)).toHaveLength(1);
+    const comments = w.botComments(issueNumber);
+    expect(comments).toHaveLength(1);
+    expect(parseMarker(comments[0]!.body)).toMatchObject({ state: "done", outcome: "succeeded" });
+  }
+}
+
+describe.each(APP_BACKENDS)("sweeps of the runs list on the %s backend", (backend) => {
+  it("learns the runs' statuses from list pages filtered to the API's runs, and hands each run seen final straight to its report", async () => {
+    // Own reads far apart (0.4 s real) and sweeps every few ms: most runs are first seen final by a sweep.
+    world = await startWorld(backend, { engine: { pollIntervalMs: { initial: 200_000, max: 200_000 } } });
+    const threads = [1, 2, 3, 4, 5, 6];
+    const tasks = await Promise.all(threads.map((n) => world!.submit(n)));
+    await world.harness.idle();
+
+    expectOneResultPerThread(world, threads);
+    const pages = listPages(world.service);
+    expect(pages.length).toBeGreaterThan(0);
+    for (const page of pages) {
+      expect(page.status).toBe(200);
+      expect(page.query).toMatchObject({ limit: "100", source_type: SOURCE.api });
+    }
+    // The pages held other users' API runs too (the filter cannot hide them): none of them was read or reported.
+    const ours = new Set((await Promise.all(tasks.map((t) => world!.harness.store.getTask(t.id)))).map((t) => t!.runId!));
+    const others = world.emulator.control.runs().filter((r) => !ours.has(r.id));
+    expect(others.filter((r) => r.source_type === SOURCE.api).length).toBeGreaterThan(0);
+    for (const other of others) expect(runReads(world.service, other.id)).toEqual([]);
+    // Sweeps saw every watched run; the runs they saw final were reported without a read of the run itself.
+    expect(world.sweeps.some((s) => s.watched === threads.length && s.seen === threads.length)).toBe(true);
+    const handedOver = new Set(world.sweeps.flatMap((s) => s.handedOver));
+    expect(handedOver.size).toBeGreaterThan(0);
+    // A run seen final by a sweep is reported from what the page showed: the run itself is not read again.
+    const runGets = (runId: number) => world!.service.requests.filter((r) => pathOf(r.path).endsWith(`/agent/run/${runId}`)).length;
+    expect([...ours].filter((runId) => runGets(runId) === 0).length).toBeGreaterThan(0);
+  });
+
+  it("reads a watched run the filtered sweep did not show on its own, then sweeps without the filter", async () => {
+    world = await startWorld(backend, { emulator: { otherRuns: { perCreate: 1, sourceTypes: ["CHAT"] } } });
+    // A run started from chat that the bridge watches (adopted into a thread): `source_type=API` hides it.
+    await world.submit(1);
+    await world.until(() => world!.emulator.control.runs().some((r) => r.source_type === "CHAT"), "a chat run to exist");
+    const chatRun = world.emulator.control.runs().find((r) => r.source_type === "CHAT")!;
+    const adopted = await world.harness.store.insertTask({
+      ...world.draft(2, { state: "watching", runId: chatRun.id }),
+      deadlineAt: Date.now() + 60_000,
+    });
+    await queueTaskStep(world.harness.queue, adopted.id);
+    await world.harness.idle();
+
+    expectOneResultPerThread(world, [1]);
+    expect(parseMarker(world.botComments(2)[0]?.body ?? "")).toMatchObject({ runId: chatRun.id, state: "done" });
+    const first = world.sweeps.find((s) => s.seen < s.watched);
+    expect(first?.ownReadsBroughtForward).toBeGreaterThan(0);
+    const pages = listPages(world.service);
+    expect(pages.some((p) => p.query.source_type === SOURCE.api)).toBe(true);
+    expect(pages.some((p) => p.query.source_type === undefined)).toBe(true);
+    expect(runReads(world.service, chatRun.id).length).toBeGreaterThan(0);
+    expect((await world.harness.store.getTask(adopted.id))?.state).toBe("done");
+  });
+
+  it("without a runs list, watches every run on its own: the list is asked once and every result is written once", async () => {
+    world = await startWorld(backend, { emulator: { endpoints: { listRuns: false } } });
+    const threads = [1, 2, 3];
+    await Promise.all(threads.map((n) => world!.submit(n)));
+    await world.harness.idle();
+
+    expectOneResultPerThread(world, threads);
+    expect(world.sweeps).toEqual([]);
+    expect(listPages(world.service).map((r) => r.status)).toEqual([404]);
+    expect(world.service.requests.filter((r) => r.method === "GET" && /\/agent\/run\/\d+/.test(r.path)).length).toBeGreaterThan(0);
+  });
+});
+
+describe("sweeps with two engines over one Redis", () => {
+  it("one engine sweeps at a time; the other's runs are handed to it through the store and queue, each reported once", async () => {
+    world = await startWorld("redis");
+    const second = await world.startReplica();
+    const threads = [1, 2, 3, 4];
+    await Promise.all(threads.map((n) => world!.submit(n)));
+    await world.harness.idle();
+
+    expectOneResultPerThread(world, threads);
+    // Both engines took task steps; only the lease holder swept.
+    expect(world.sweeps.length + second.sweeps.length).toBeGreaterThan(0);
+    expect(Math.min(world.sweeps.length, second.sweeps.length)).toBe(0);
+
+    // The holder stops (and gives the lease up): the other one sweeps from then on.
+    const [holder, other] =
+      world.sweeps.length > 0 ? [world.harness, second] : [second.harness, { harness: world.harness, sweeps: world.sweeps }];
+    await holder.stop();
+    const before = other.sweeps.length;
+    await Promise.all([5, 6].map((n) => other.harness.add(world!.draft(n))));
+    await world.until(() => other.sweeps.length > before, "the other engine to sweep");
+    await other.harness.idle();
+    expectOneResultPerThread(world, [5, 6]);
+  });
+});
+
+describe.each(APP_BACKENDS)("a run a sweep handed over, with follow-ups for the working agent, on the %s backend", (backend) => {
+  /**
+   * The state a sweep leaves when the run ends while this process is down: the task still watched,
+   * the final run stored with it (`sweptAt`: when that sweep began), its job not yet taken. A
+   * follow-up for the working agent is held for the run meanwhile; then the engine starts again.
+   */
+  async function handedOverWithFollowUp(interrupt: { firstLine: string; sendingSince?: number }) {
+    world = await startWorld(backend, { emulator: { resumeWhileRunning: "interrupt", otherRuns: { perCreate: 0 } } });
+    const task = await world.submit(1);
+    await world.until(async () => (await world!.harness.store.getTask(task.id))?.state === "watching", "the run to be watched");
+    await world.harness.stop();
+    const runId = (await world.harness.store.getTask(task.id))!.runId!;
+    await world.until(() => world!.emulator.control.runs().find((r) => r.id === runId)?.status === "completed", "the run to end", 30_000);
+    const reader = new AgentRunClient({ baseUrl: world.emulator.url, token: world.emulator.token, orgId: world.emulator.orgId });
+    const sweptFinal = await reader.getRun(runId);
+    await world.harness.store.updateTask(task.id, { finalRun: sweptFinal as Record<string, unknown>, sweptAt: Date.now() - 1 });
+    const followUp = await world.harness.store.insertTask({
+      ...world.draft(1, { kind: "resume", state: "held", runId, request: { prompt: interrupt.firstLine } }),
+      interrupt,
+      deadlineAt: Date.now() + 60_000,
+    });
+    const resumesBefore = world.service.resumes().length;
+    const { harness } = await world.startReplica();
+    await harness.idle();
+    return { task, runId, followUp, resumesBefore, harness };
+  }
+
+  it("sends a pending follow-up before reporting, and reports the run's real end, not the end the sweep saw", async () => {
+    const { task, runId, followUp, resumesBefore, harness } = await handedOverWithFollowUp({ firstLine: "also fix the docs" });
+    // Reported once the run had ended again (its new part takes another 1.2 s): not from the sweep's stale view.
+    expect(world!.emulator.control.runs().find((r) => r.id === runId)?.status).toBe("completed");
+
+    // The follow-up reached the agent, which worked again: the result is of the run as it ended after that.
+    expect(world!.service.resumes().slice(resumesBefore)).toEqual([{ agent_run_id: runId, prompt: "also fix the docs" }]);
+    const reported = (await harness.store.getTask(task.id))!;
+    expect(reported.state).toBe("done");
+    expect(reported.delivered.map((m) => [m.taskId, m.confirmed])).toEqual([[followUp.id, true]]);
+    const log = await new AgentRunClient({
+      baseUrl: world!.emulator.url,
+      token: world!.emulator.token,
+      orgId: world!.emulator.orgId,
+    }).listLogs(runId, { limit: 100 });
+    const lastEntry = log.logs.length;
+    expect(log.logs.some((e) => e.message_type === "USER_MESSAGE")).toBe(true);
+    // Its trace was followed past the follow-up to the end: the steps it shows include those after the message.
+    expect(reported.progress.logsSeen).toBe(lastEntry);
+    expect((await harness.store.getTask(followUp.id))?.state).toBe("done");
+    expectOneResultPerThread(world!, [1]);
+  });
+
+  it("records a follow-up a cut-off step had already claimed, and never sends it again as a resume", async () => {
+    const { task, followUp, resumesBefore, harness } = await handedOverWithFollowUp({
+      firstLine: "also fix the docs",
+      sendingSince: Date.now() - 1_000,
+    });
+
+    // It may have reached the agent before the cut-off: it is not sent a second time, neither now nor after the result.
+    expect(world!.service.resumes().slice(resumesBefore)).toEqual([]);
+    const reported = (await harness.store.getTask(task.id))!;
+    expect(reported.state).toBe("done");
+    expect(reported.delivered.map((m) => [m.taskId, m.confirmed])).toEqual([[followUp.id, false]]);
+    expect((await harness.store.getTask(followUp.id))?.state).toBe("done");
+    expectOneResultPerThread(world!, [1]);
+  });
+});
