@@ -51,8 +51,11 @@ describe("the status page in Chromium", () => {
     expect(signInPage?.status()).toBe(401);
     await page.getByLabel("Status token (STATUS_TOKEN)").fill("browser-token");
     const statusPage = page.waitForResponse((r) => r.url() === `${harness!.app.url}/status` && r.request().method() === "GET");
+    // The page after the sign-in's redirect: its response comes before its document is loaded, so wait for that too.
+    const loaded = page.waitForEvent("load");
     await page.getByRole("button", { name: "Sign in" }).click();
     expect((await statusPage).status()).toBe(200);
+    await loaded;
     expect(page.url()).toBe(`${harness.app.url}/status`);
     const [cookie] = await context.cookies();
     expect(cookie).toMatchObject({ name: "agent_run_status", httpOnly: true, sameSite: "Strict", path: "/" });
