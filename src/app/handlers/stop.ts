@@ -12,8 +12,7 @@ import { prepareStop, type PreparedStop } from "../../flows/stop.js";
 import type { GitHubClient } from "../../github/client.js";
 import { threadLockKey } from "../engine.js";
 import type { Task, TaskThread } from "../store/types.js";
-import type { AppDependencies } from "./types.js";
-import { selfOf } from "./webhook.js";
+import { selfOf, type AppDependencies } from "./types.js";
 
 /** What the stop ended in the store: the thread's task (if one was unfinished) and how many held follow-ups were dropped. */
 interface EndedTasks {

@@ -1,4 +1,5 @@
 import type { ProbotOctokit } from "probot";
+import type { BridgeSelf } from "../../core/actors.js";
 import type { ImageDownloadSettings } from "../../flows/index.js";
 import type { AgentRunClient } from "../../service/client.js";
 import type { RunEngine } from "../engine.js";
@@ -41,4 +42,9 @@ export interface AppDependencies {
   log: HandlerLogger;
   /** Told why a delivery started nothing (the metrics). */
   observer?: DeliveryObserver;
+}
+
+/** Who the App is, as core's decisions ask it (its slug for mentions, its bot logins for markers). */
+export function selfOf(deps: Pick<AppDependencies, "identity">): BridgeSelf {
+  return { appSlug: deps.identity.slug, botLogins: deps.identity.botLogins };
 }

@@ -10,7 +10,6 @@ import { DEFAULT_REPO_CONFIG } from "../../config/schema.js";
 import { EventPayloadError, type BridgeEvent } from "../../core/events/types.js";
 import { parseWebhookEvent } from "../../core/events/parse.js";
 import { detectTrigger, type IgnoreCode } from "../../core/detect.js";
-import type { BridgeSelf } from "../../core/actors.js";
 import { prepareRun } from "../../flows/index.js";
 import { BRIDGE_VERSION } from "../../version.js";
 import { deliveryJobId, type DeliveryJobData } from "../queue/types.js";
@@ -20,7 +19,7 @@ import { actOnPrepared } from "./act.js";
 import { handleStop } from "./stop.js";
 import { answerConfigError, loadRepoConfig } from "./config.js";
 import { storeLookup } from "./lookup.js";
-import type { AppDependencies, HandlerLogger } from "./types.js";
+import { selfOf, type AppDependencies, type HandlerLogger } from "./types.js";
 
 /** A delivery as Probot hands it to the App, after the signature check. */
 export interface WebhookDelivery {
@@ -33,10 +32,6 @@ export interface WebhookDelivery {
 
 /** Ignore reasons that no configuration can change: such events are dropped before anything is stored. */
 const CONFIG_INDEPENDENT: ReadonlySet<IgnoreCode> = new Set(["unsupported_event", "unsupported_action", "bot_sender", "own_check_suite"]);
-
-export function selfOf(deps: Pick<AppDependencies, "identity">): BridgeSelf {
-  return { appSlug: deps.identity.slug, botLogins: deps.identity.botLogins };
-}
 
 export type Receipt = "queued" | "duplicate" | "not_for_us";
 
