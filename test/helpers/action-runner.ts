@@ -9,6 +9,8 @@
  */
 import { createMarkerSigner } from "../../src/action/marker-signer.js";
 import { signMarkers } from "../../src/core/markers/signature.js";
+import { newRunMarker, renderMarker } from "../../src/core/markers/write.js";
+import { AgentRunClient } from "../../src/service/client.js";
 import { DEFAULT_TOKEN } from "../../src/emulator/options.js";
 import { execFile } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -500,4 +502,17 @@ export async function startActionHarness(
  */
 export function signedByAction(body: string, apiToken = DEFAULT_TOKEN): string {
   return signMarkers(body, createMarkerSigner(apiToken));
+}
+
+/**
+ * A run still working on issue 1, as an earlier step of the Action left it: created on the emulator
+ * (lasting `durationMs` emulated) and named by a signed tracking comment of the Action's in the thread.
+ */
+export async function seedWorkingRun(h: ActionHarness, durationMs: number, prompt = "long work"): Promise<number> {
+  const client = new AgentRunClient({ baseUrl: h.emulator.url, token: h.emulator.token, orgId: h.emulator.orgId });
+  h.emulator.control.script({ durationMs });
+  const working = await client.createRun({ prompt, metadata: { repository: FULL_NAME } });
+  const marker = renderMarker(newRunMarker({ runId: working.id, orgId: h.emulator.orgId, sourceType: "GIT_HOST" }));
+  h.github.seed({ issueComments: [{ issue_number: 1, user: ACTIONS_BOT, body: signedByAction(`${marker}\n🤖 working`) }] });
+  return working.id;
 }

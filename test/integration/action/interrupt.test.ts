@@ -4,12 +4,10 @@
  * the run (as `queue` does) and its tracking comment says why.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { newRunMarker, renderMarker } from "../../../src/core/markers/write.js";
 import { parseMarker } from "../../../src/core/markers/read.js";
 import { AgentRunClient } from "../../../src/service/client.js";
 import type { EmulatorOptions } from "../../../src/emulator/index.js";
-import { ACTIONS_BOT, signedByAction, startActionHarness, type ActionHarness } from "../../helpers/action-runner.js";
-import { FULL_NAME } from "../../helpers/app-payloads.js";
+import { seedWorkingRun, startActionHarness, type ActionHarness } from "../../helpers/action-runner.js";
 
 const ISSUE = { number: 1, title: "Flaky date test", body: "`dates.test.ts` fails on Tuesdays." };
 
@@ -18,25 +16,11 @@ afterEach(async () => {
   await h?.close();
 });
 
-/** A run working on the thread, as an earlier step of the Action left it: its tracking comment's marker. */
+/** A run working on the thread, as an earlier step of the Action left it (its signed tracking comment's marker). */
 async function threadWithWorkingRun(emulator: EmulatorOptions): Promise<number> {
   h = await startActionHarness({ emulator });
-  const client = new AgentRunClient({ baseUrl: h.emulator.url, token: h.emulator.token, orgId: h.emulator.orgId });
   // 600 s emulated = 1.2 s real: still working when the step looks, finished soon after.
-  h.emulator.control.script({ durationMs: 600_000 });
-  const working = await client.createRun({ prompt: "long work", metadata: { repository: FULL_NAME } });
-  h.github.seed({
-    issueComments: [
-      {
-        issue_number: 1,
-        user: ACTIONS_BOT,
-        body: signedByAction(
-          `${renderMarker(newRunMarker({ runId: working.id, orgId: h.emulator.orgId, sourceType: "GIT_HOST" }))}\n🤖 working`,
-        ),
-      },
-    ],
-  });
-  return working.id;
+  return seedWorkingRun(h, 600_000);
 }
 
 const stepComments = (harness: ActionHarness) =>

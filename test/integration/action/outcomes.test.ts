@@ -4,10 +4,8 @@
  * still works, and inputs that cannot be used.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { newRunMarker, renderMarker } from "../../../src/core/markers/write.js";
 import { parseMarker } from "../../../src/core/markers/read.js";
-import { AgentRunClient } from "../../../src/service/client.js";
-import { ACTIONS_BOT, startActionHarness, type ActionHarness, signedByAction } from "../../helpers/action-runner.js";
+import { ACTIONS_BOT, seedWorkingRun, startActionHarness, type ActionHarness } from "../../helpers/action-runner.js";
 import { FULL_NAME } from "../../helpers/app-payloads.js";
 
 const ISSUE = { number: 1, title: "Flaky date test", body: "`dates.test.ts` fails on Tuesdays." };
@@ -158,30 +156,17 @@ describe("the service refuses", () => {
 describe("a follow-up while the thread's run still works", () => {
   it("waits for that run (no queue outlives the step), then sends the follow-up as a resume", async () => {
     h = await startActionHarness();
-    const client = new AgentRunClient({ baseUrl: h.emulator.url, token: h.emulator.token, orgId: h.emulator.orgId });
     // 600 s emulated = 1.2 s real: still working when the step looks (even on a loaded machine), finished soon after.
-    h.emulator.control.script({ durationMs: 600_000 });
-    const working = await client.createRun({ prompt: "long work", metadata: { repository: FULL_NAME } });
-    h.github.seed({
-      issueComments: [
-        {
-          issue_number: 1,
-          user: ACTIONS_BOT,
-          body: signedByAction(
-            `${renderMarker(newRunMarker({ runId: working.id, orgId: h.emulator.orgId, sourceType: "GIT_HOST" }))}\n🤖 working`,
-          ),
-        },
-      ],
-    });
+    const workingId = await seedWorkingRun(h, 600_000, "long work");
     const trigger = h.humanComment(ISSUE, "/agent and then update the docs");
     const step = await h.step({ eventName: "issue_comment", payload: trigger.payload, inputs: {} });
     expect(step.result.failure).toBeNull();
-    expect(h.service.resumes()).toEqual([{ agent_run_id: working.id, prompt: expect.stringContaining("and then update the docs") }]);
+    expect(h.service.resumes()).toEqual([{ agent_run_id: workingId, prompt: expect.stringContaining("and then update the docs") }]);
     // The resume went out only after the run was seen finished.
     const resumeAt = h.service.requests.findIndex((r) => r.path.endsWith("/agent/run/resume"));
-    const polls = h.service.requests.slice(0, resumeAt).filter((r) => r.method === "GET" && r.path.endsWith(`/agent/run/${working.id}`));
+    const polls = h.service.requests.slice(0, resumeAt).filter((r) => r.method === "GET" && r.path.endsWith(`/agent/run/${workingId}`));
     expect(polls.length).toBeGreaterThanOrEqual(2);
-    expect(step.outputs).toMatchObject({ "run-id": String(working.id), resumed: "true", status: "completed" });
+    expect(step.outputs).toMatchObject({ "run-id": String(workingId), resumed: "true", status: "completed" });
     const tracking = h.github.writes.find((w) => w.kind === "comment_created");
     expect(tracking && "comment" in tracking ? tracking.comment.body : "").toContain(
       "📝 Your follow-up is queued: it will be sent when the run finishes.",
@@ -192,25 +177,12 @@ describe("a follow-up while the thread's run still works", () => {
 describe("a follow-up that waits past the timeout", () => {
   it("is not sent; the tracking comment says so, and the step fails", async () => {
     h = await startActionHarness();
-    const client = new AgentRunClient({ baseUrl: h.emulator.url, token: h.emulator.token, orgId: h.emulator.orgId });
-    h.emulator.control.script({ durationMs: 36_000_000 });
-    const working = await client.createRun({ prompt: "very long work", metadata: { repository: FULL_NAME } });
-    h.github.seed({
-      issueComments: [
-        {
-          issue_number: 1,
-          user: ACTIONS_BOT,
-          body: signedByAction(
-            `${renderMarker(newRunMarker({ runId: working.id, orgId: h.emulator.orgId, sourceType: "GIT_HOST" }))}\n🤖 working`,
-          ),
-        },
-      ],
-    });
+    const workingId = await seedWorkingRun(h, 36_000_000, "very long work");
     const trigger = h.humanComment(ISSUE, "/agent and then the docs");
     const step = await h.step({ eventName: "issue_comment", payload: trigger.payload, inputs: { "timeout-minutes": "0.005" } });
     expect(step.exitCode).toBe(1);
     expect(step.result.failure).toBe(
-      `Run ${working.id} was still working at the timeout, so the follow-up was not sent; trigger the agent again once it has finished.`,
+      `Run ${workingId} was still working at the timeout, so the follow-up was not sent; trigger the agent again once it has finished.`,
     );
     expect(h.service.resumes()).toEqual([]);
     const tracking = h.github.commentsOn(FULL_NAME, 1).find((c) => c.id === Number(step.outputs["comment-id"]))!;
