@@ -253,11 +253,14 @@ export async function startAppHarness(options: HarnessOptions = {}): Promise<App
   };
 }
 
-/** Waits until `condition` holds (checked every 10 ms), failing with what was awaited after `timeoutMs`. */
-export async function until(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
+/**
+ * Waits until `condition` holds (checked every 10 ms), failing with what was awaited after `timeoutMs`.
+ * The default leaves room for a child process's start on a loaded two-core machine.
+ */
+export async function until(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
   const start = Date.now();
   while (!(await condition())) {
-    if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+    if (Date.now() - start > timeoutMs) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }

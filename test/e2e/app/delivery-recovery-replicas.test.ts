@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../../src/emulator/index.js";
 import { startFakeGitHub, type FakeGitHub } from "../../helpers/fake-github/index.js";
-import { WEBHOOK_SECRET, appEnv, baseSeed, dropRedisKeys, redisBackendEnv } from "../../helpers/app-harness.js";
+import { WEBHOOK_SECRET, appEnv, baseSeed, dropRedisKeys, redisBackendEnv, until } from "../../helpers/app-harness.js";
 import { issueCommentPayload } from "../../helpers/app-payloads.js";
 import { freePort, jsonLogLines, startAppChild, startHttpProxy, type AppChild, type HttpProxy } from "../../helpers/app-process.js";
 import { startServiceRecorder, type ServiceRecorder } from "../../helpers/service-recorder.js";
@@ -36,14 +36,6 @@ afterAll(async () => {
   await github?.close();
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
-
-async function until(condition: () => boolean | Promise<boolean>, what: string, timeoutMs: number): Promise<void> {
-  const start = Date.now();
-  while (!(await condition())) {
-    if (Date.now() - start > timeoutMs) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 describe("delivery recovery on three replicas over Redis", () => {
   it("asks GitHub once per failed delivery however many replicas sweep, and each comment runs once", async () => {

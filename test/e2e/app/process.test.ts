@@ -13,18 +13,10 @@ import { parseMarker } from "../../../src/core/markers/read.js";
 import { startEmulator, type RunningEmulator } from "../../../src/emulator/index.js";
 import { startFakeGitHub, type FakeGitHub } from "../../helpers/fake-github/index.js";
 import { FULL_NAME } from "../../helpers/app-payloads.js";
-import { BOT_LOGIN, SCALE, appEnv, baseSeed, postWebhook } from "../../helpers/app-harness.js";
+import { BOT_LOGIN, SCALE, appEnv, baseSeed, postWebhook, until } from "../../helpers/app-harness.js";
 import { issueCommentPayload } from "../../helpers/app-payloads.js";
 import { API_PATHS } from "../../../src/service/wire.js";
 import { spawnAppProcess, startAppChild, startHttpProxy, type AppChild } from "../../helpers/app-process.js";
-
-async function until(condition: () => boolean, what: string, timeoutMs = 20_000): Promise<void> {
-  const start = Date.now();
-  while (!condition()) {
-    if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 const children: AppChild[] = [];
 const cleanups: Array<() => Promise<void> | void> = [];

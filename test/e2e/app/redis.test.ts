@@ -13,7 +13,7 @@ import { RECEIVE_DEADLINE_MS } from "../../../src/app/handlers/webhook.js";
 import { parseMarker } from "../../../src/core/markers/read.js";
 import { startEmulator } from "../../../src/emulator/index.js";
 import { startFakeGitHub } from "../../helpers/fake-github/index.js";
-import { BOT_LOGIN, SCALE, appEnv, baseSeed, postWebhook } from "../../helpers/app-harness.js";
+import { BOT_LOGIN, SCALE, appEnv, baseSeed, postWebhook, until } from "../../helpers/app-harness.js";
 import { FULL_NAME, issueCommentPayload } from "../../helpers/app-payloads.js";
 import { freePort, spawnAppProcess, startAppChild, startPrivateRedis, type AppChild } from "../../helpers/app-process.js";
 
@@ -21,14 +21,6 @@ const cleanups: Array<() => Promise<unknown> | unknown> = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
-
-async function until(condition: () => boolean | Promise<boolean>, what: string, timeoutMs: number): Promise<void> {
-  const start = Date.now();
-  while (!(await condition())) {
-    if (Date.now() - start > timeoutMs) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 async function healthStatus(app: AppChild): Promise<number> {
   const response = await fetch(`${app.url}/healthz`, { signal: AbortSignal.timeout(5_000) });

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseMarker } from "../../../src/core/markers/read.js";
 import { startEmulator, type RunningEmulator } from "../../../src/emulator/index.js";
 import { startFakeGitHub, type FakeGitHub } from "../../helpers/fake-github/index.js";
-import { BOT_LOGIN, appEnv, baseSeed, dropRedisKeys, postWebhook, redisBackendEnv } from "../../helpers/app-harness.js";
+import { BOT_LOGIN, appEnv, baseSeed, dropRedisKeys, postWebhook, redisBackendEnv, until } from "../../helpers/app-harness.js";
 import { FULL_NAME, issueCommentPayload } from "../../helpers/app-payloads.js";
 import { jsonLogLines, startAppChild, startHttpProxy, type AppChild, type HttpProxy } from "../../helpers/app-process.js";
 import { startServiceRecorder, type ServiceRecorder } from "../../helpers/service-recorder.js";
@@ -97,14 +97,6 @@ afterAll(async () => {
   await github?.close();
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
-
-async function until(condition: () => boolean | Promise<boolean>, what: string, timeoutMs: number): Promise<void> {
-  const start = Date.now();
-  while (!(await condition())) {
-    if (Date.now() - start > timeoutMs) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 interface Verbose {
   ok: boolean;

@@ -12,7 +12,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { startEmulator } from "../../../src/emulator/index.js";
 import { RATE_LIMITS } from "../../../src/service/wire.js";
 import { issueCommentPayload } from "../../helpers/app-payloads.js";
-import { appEnv, baseSeed, postWebhook } from "../../helpers/app-harness.js";
+import { appEnv, baseSeed, postWebhook, until } from "../../helpers/app-harness.js";
 import { startAppChild, type AppChild } from "../../helpers/app-process.js";
 import { startFakeGitHub } from "../../helpers/fake-github/index.js";
 
@@ -20,14 +20,6 @@ import { startFakeGitHub } from "../../helpers/fake-github/index.js";
 const TIME_SCALE = 0.2;
 const FIRST = RATE_LIMITS.create.points;
 const AFTER_RESTART = 5;
-
-async function until(condition: () => boolean, what: string, timeoutMs: number): Promise<void> {
-  const start = Date.now();
-  while (!condition()) {
-    if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 const children: AppChild[] = [];
 const cleanups: Array<() => Promise<void> | void> = [];

@@ -13,7 +13,7 @@ import { SWEEP_LEASE_TTL_MS } from "../../../src/app/engine/sweeping.js";
 import { parseMarker } from "../../../src/core/markers/read.js";
 import { startEmulator, type RunningEmulator } from "../../../src/emulator/index.js";
 import { startFakeGitHub, type FakeGitHub } from "../../helpers/fake-github/index.js";
-import { BOT_LOGIN, appEnv, baseSeed, dropRedisKeys, postWebhook, redisBackendEnv } from "../../helpers/app-harness.js";
+import { BOT_LOGIN, appEnv, baseSeed, dropRedisKeys, postWebhook, redisBackendEnv, until } from "../../helpers/app-harness.js";
 import { FULL_NAME, issueCommentPayload } from "../../helpers/app-payloads.js";
 import { startAppChild, startHttpProxy, type AppChild, type HttpProxy } from "../../helpers/app-process.js";
 import { startServiceRecorder, type ServiceRecorder } from "../../helpers/service-recorder.js";
@@ -77,14 +77,6 @@ afterAll(async () => {
   await github?.close();
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
-
-async function until(condition: () => boolean, what: string, timeoutMs: number): Promise<void> {
-  const start = Date.now();
-  while (!condition()) {
-    if (Date.now() - start > timeoutMs) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 const botComments = (issueNumber: number) => github.commentsOn(FULL_NAME, issueNumber).filter((c) => c.user.login === BOT_LOGIN);
 const pagesSince = (index: number, since: number) => listPagesAt[index]!.filter((at) => at >= since).length;
