@@ -118,8 +118,15 @@ export type CheckFailureTrigger = CheckSuiteTrigger | WorkflowRunTrigger;
 export const isCheckFailureTrigger = (trigger: RunTrigger): trigger is CheckFailureTrigger =>
   trigger.flow === "check_suite" || trigger.flow === "workflow_run";
 
+/** Where replies go: the issue or pull request conversation (for CI flows, the pull request). */
+export interface ReplyThread {
+  kind: ThreadKind;
+  number: number;
+  url: string;
+}
+
 /** The issue or pull request a trigger concerns (for CI flows, the pull request), or null. */
-export function triggerThread(trigger: RunTrigger): { kind: ThreadKind; number: number; url: string } | null {
+export function triggerThread(trigger: RunTrigger): ReplyThread | null {
   if (isCheckFailureTrigger(trigger)) {
     return { kind: "pull_request", number: trigger.pullRequest.number, url: trigger.pullRequest.url };
   }
