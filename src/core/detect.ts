@@ -28,7 +28,6 @@ import type {
 } from "./events/types.js";
 import { classifyActor, isBotActor, type BridgeSelf } from "./actors.js";
 import { eligibleForFix, type CheckFailureIgnoreCode, type CheckFailureInput } from "./ci.js";
-import { findKillSwitch, killSwitchReason } from "./kill-switch.js";
 import { grammarOf, parseTriggerComment, type ParsedTrigger } from "./trigger.js";
 
 // ---------------------------------------------------------------------------------------------
@@ -156,9 +155,7 @@ export type IgnoreCode =
   /** A CI failure that is not worth a fix (ci.ts). */
   | CheckFailureIgnoreCode
   /** `/agent stop`: not a task; shells handle it through `detectStopRequest` (core/stop). */
-  | "stop_requested"
-  /** The thread carries the kill-switch label. */
-  | "kill_switch";
+  | "stop_requested";
 
 export type TriggerDetection = { kind: "trigger"; trigger: RunTrigger } | { kind: "ignore"; reason: string; code: IgnoreCode };
 
@@ -182,12 +179,6 @@ const noTrigger = (config: RepoConfig, self: BridgeSelf, what: string) => ignore
 const stopRequested = (what: string) =>
   ignore("stop_requested", `${what} asks to stop the thread's run: that is a stop request (detectStopRequest), not a task.`);
 
-/** The trigger, unless the thread carries the kill-switch label. */
-function unlessKillSwitch(thread: ThreadRef, config: RepoConfig, detection: TriggerDetection): TriggerDetection {
-  const label = findKillSwitch(thread.labels, config);
-  return label === null ? detection : ignore("kill_switch", killSwitchReason(label, thread.kind));
-}
-
 /** A new comment's request (issue and review comments read alike), or why it is none. */
 function readNewComment(
   event: IssueCommentBridgeEvent | PullRequestReviewCommentBridgeEvent,
@@ -209,7 +200,7 @@ function readNewComment(
 function detectComment(event: IssueCommentBridgeEvent, config: RepoConfig, self: BridgeSelf): TriggerDetection {
   const read = readNewComment(event, config, self, "comment");
   if (!read.ok) return read.ignored;
-  return unlessKillSwitch(event.thread, config, {
+  return {
     kind: "trigger",
     trigger: {
       flow: "comment",
@@ -223,7 +214,7 @@ function detectComment(event: IssueCommentBridgeEvent, config: RepoConfig, self:
       comment: event.comment,
       instruction: read.parsed.instruction,
     },
-  });
+  };
 }
 
 function detectLabel(event: IssuesBridgeEvent, config: RepoConfig, self: BridgeSelf): TriggerDetection {
@@ -234,7 +225,7 @@ function detectLabel(event: IssuesBridgeEvent, config: RepoConfig, self: BridgeS
   }
   // Other bots may label on a person's behalf (the permission check still applies); our own labels never start a run.
   if (isSelf(event.sender, self)) return byBot(event.sender, "Label added");
-  return unlessKillSwitch(event.thread, config, {
+  return {
     kind: "trigger",
     trigger: {
       flow: "label",
@@ -247,17 +238,16 @@ function detectLabel(event: IssuesBridgeEvent, config: RepoConfig, self: BridgeS
       thread: event.thread,
       label: event.label.name,
     },
-  });
+  };
 }
 
-/** A review trigger, from a submitted review or one of its inline comments, unless the kill switch is on. */
+/** A review trigger, from a submitted review or one of its inline comments. */
 function reviewTrigger(
   event: PullRequestReviewBridgeEvent | PullRequestReviewCommentBridgeEvent,
-  config: RepoConfig,
   fields: Pick<ReviewTrigger, "actor" | "dedupeKey" | "forceNew" | "review" | "reviewComment" | "reason" | "instruction">,
 ): TriggerDetection {
   const { actor, dedupeKey, forceNew, ...about } = fields;
-  return unlessKillSwitch(event.thread, config, {
+  return {
     kind: "trigger",
     trigger: {
       flow: "review",
@@ -271,7 +261,7 @@ function reviewTrigger(
       pullRequest: event.pullRequest,
       ...about,
     },
-  });
+  };
 }
 
 function detectReview(event: PullRequestReviewBridgeEvent, config: RepoConfig, self: BridgeSelf): TriggerDetection {
@@ -294,7 +284,7 @@ function detectReview(event: PullRequestReviewBridgeEvent, config: RepoConfig, s
       `The review requests changes on a pull request from a fork (${event.pullRequest.headRepoFullName ?? "a deleted repository"}): on a fork's pull request only \`${config.trigger_phrase}\` starts or continues a run.`,
     );
   }
-  return reviewTrigger(event, config, {
+  return reviewTrigger(event, {
     actor: author,
     dedupeKey: `review:${event.review.id}`,
     forceNew: parsed?.forceNew ?? false,
@@ -311,7 +301,7 @@ function detectReviewComment(event: PullRequestReviewCommentBridgeEvent, config:
   if (!config.reviews.enabled) {
     return ignore("reviews_disabled", "The review comment has the trigger, but review triggers are off (`reviews.enabled: false`).");
   }
-  return reviewTrigger(event, config, {
+  return reviewTrigger(event, {
     actor: event.comment.author,
     // Inline comments submitted with a review share its key: one run per review.
     dedupeKey: event.comment.reviewId !== null ? `review:${event.comment.reviewId}` : `review-comment:${event.comment.id}`,
@@ -384,12 +374,10 @@ function detectWorkflowRun(event: WorkflowRunBridgeEvent, config: RepoConfig): T
   };
 }
 
-function dispatchTrigger(event: BridgeEvent, prompt: string, config: RepoConfig, self: BridgeSelf): TriggerDetection {
+function dispatchTrigger(event: BridgeEvent, prompt: string, self: BridgeSelf): TriggerDetection {
   // An explicit prompt runs for whoever caused the event: the bridge itself and other bots never (loops, automation echoing text).
   if (event.sender && isBotActor(event.sender, self)) return byBot(event.sender, `The ${event.name} event`);
   const thread = "thread" in event ? event.thread : null;
-  const killSwitch = thread ? findKillSwitch(thread.labels, config) : null;
-  if (thread && killSwitch !== null) return ignore("kill_switch", killSwitchReason(killSwitch, thread.kind));
   return {
     kind: "trigger",
     trigger: {
@@ -410,7 +398,7 @@ function dispatchTrigger(event: BridgeEvent, prompt: string, config: RepoConfig,
 /** Decides whether an event asks for the agent. Pure: reads only the event, the config and who we are. */
 export function detectTrigger(event: BridgeEvent, config: RepoConfig, self: BridgeSelf, options: DetectOptions = {}): TriggerDetection {
   const explicit = options.explicitPrompt?.trim();
-  if (explicit) return dispatchTrigger(event, explicit, config, self);
+  if (explicit) return dispatchTrigger(event, explicit, self);
   switch (event.kind) {
     case "issue_comment":
       return detectComment(event, config, self);

@@ -10,11 +10,15 @@ import type { BridgeEvent } from "../core/events/types.js";
 import { findTrustedComment, type BotIdentity } from "../core/markers/trust.js";
 import { withoutMarkerSignature } from "../core/markers/signature.js";
 import { detectTrigger, type TriggerDetection } from "../core/detect.js";
+import type { PlanIgnoreCode } from "../core/plan.js";
 import type { BridgeSelf } from "../core/actors.js";
 import { renderConfigError } from "../core/render/replies.js";
 import type { GitHubClient, RepoRef } from "../github/client.js";
 import { listIssueComments } from "../github/comments.js";
-import { asMarkerComments } from "./facts.js";
+import { asMarkerComments, planFromEvent } from "./facts.js";
+
+/** What detectTrigger says, or that the kill switch holds the trigger back (planRun's answer from the payload). */
+export type ConfigErrorDetection = TriggerDetection | { kind: "ignore"; reason: string; code: PlanIgnoreCode | undefined };
 import { THREAD_COMMENT_SCAN_LIMIT } from "./prepare.js";
 
 /**
@@ -31,9 +35,14 @@ export function configForDetection(raw: unknown): RepoConfig {
  * failure, a label or a review affected by the broken section therefore gets the config-error reply;
  * one the file cannot have affected (CI auto-fix left off in a valid section) stays quiet.
  */
-export function detectDespiteConfigError(event: BridgeEvent, raw: unknown, self: BridgeSelf): TriggerDetection {
+export function detectDespiteConfigError(event: BridgeEvent, raw: unknown, self: BridgeSelf): ConfigErrorDetection {
   const addedLabel = event.kind === "issues" && event.action === "labeled" ? (event.label?.name ?? null) : null;
-  return detectTrigger(event, configForJudging(salvageConfig(raw), addedLabel), self);
+  const config = configForJudging(salvageConfig(raw), addedLabel);
+  const detection = detectTrigger(event, config, self);
+  if (detection.kind !== "trigger") return detection;
+  // A thread the kill switch holds back hears nothing, a broken file included.
+  const early = planFromEvent(detection.trigger, config);
+  return early?.action === "ignore" ? { kind: "ignore", reason: early.reason, code: early.code } : detection;
 }
 
 /**

@@ -18,7 +18,10 @@ import {
   asMarkerComments,
   configErrorReply,
   detectDespiteConfigError,
+  factsFromConfig,
+  killSwitchInPayload,
   MARKERS_ONLY_LOOKUP,
+  planFromEvent,
   prepareRun,
   sharedRepositoryIds,
   type PreparedRun,
@@ -123,6 +126,12 @@ export async function decide(step: Step, config: RepoConfig): Promise<Decision> 
   // adds which bot is us, never let in by the list).
   const detect = () => detectTrigger(event, config, step.self, inputs.prompt ? { explicitPrompt: inputs.prompt } : {});
   let detection = detect();
+  // A thread the kill switch holds back: planRun says so from the payload, before GitHub is asked anything.
+  const early = detection.kind === "trigger" ? planFromEvent(detection.trigger, config) : null;
+  if (early?.action === "ignore") {
+    log.info(`Nothing to do: ${early.reason}`);
+    return done({ outcome: { kind: "ignored", reason: early.reason }, failure: null });
+  }
   if (detection.kind !== "ignore") {
     await identify(step);
     detection = detect();
@@ -211,7 +220,7 @@ async function actOnPrepared(step: Step, prepared: PreparedRun): Promise<Decisio
 /** Someone who may not trigger was refused in this thread within a day: the Action reads its own earlier refusal there. */
 async function toldAlready(step: Step, prepared: Extract<PreparedRun, { action: "refuse" }>): Promise<boolean> {
   const login = prepared.trigger.actor?.login;
-  if (prepared.facts.permission.allowed || !login || !step.repo) return false;
+  if (prepared.facts.permission?.allowed !== false || !login || !step.repo) return false;
   const self = await identify(step);
   const { comments } = await listIssueComments(step.octokit, step.repo, prepared.thread.number, { limit: REFUSAL_SCAN });
   return refusedRecently(asMarkerComments(comments), login, { botLogins: self.botLogins }, step.now());
@@ -246,10 +255,10 @@ function resumeAsNamed(step: Step, config: RepoConfig, trigger: RunTrigger): Dec
   const { inputs, event } = step;
   const mode: RunMode = { kind: "resume", runId: inputs.runId!, orgId: inputs.orgId };
   const plan = planRun(trigger, {
-    mode,
+    ...factsFromConfig(config, mode),
+    killSwitch: killSwitchInPayload(trigger, config),
     permission: { allowed: true, why: "The workflow names the run (`mode: resume`)." },
     knownRun: null,
-    followUp: config.follow_up,
   });
   if (plan.action !== "resume") return done(fail(step, `\`mode: resume\` could not resume run ${mode.runId}: ${plan.reason}`, null));
   log.info(plan.reason);

@@ -28,8 +28,10 @@ export async function actOnPrepared(prepared: PreparedRun, ctx: ActContext): Pro
   const { log } = ctx;
   const trigger = prepared.trigger;
   if (prepared.action === "ignore") {
-    log.info({ flow: trigger.flow, reason: prepared.reason }, "nothing to do");
-    ctx.deps.observer?.ignored("nothing_to_do");
+    // planRun's "no"s that carry a code (the kill switch, a paused CI auto-fix) are counted under it.
+    const code = (prepared.plan.action === "ignore" ? prepared.plan.code : undefined) ?? "nothing_to_do";
+    log.info({ flow: trigger.flow, code, reason: prepared.reason }, "nothing to do");
+    ctx.deps.observer?.ignored(code);
     return;
   }
   if (!trigger.repo || !prepared.thread) return;
@@ -47,7 +49,7 @@ export async function actOnPrepared(prepared: PreparedRun, ctx: ActContext): Pro
     return;
   }
   try {
-    if (prepared.action === "refuse" && !prepared.facts.permission.allowed) {
+    if (prepared.action === "refuse" && prepared.facts.permission?.allowed === false) {
       await refuseOutsider(prepared, thread, ctx);
       return;
     }

@@ -10,6 +10,7 @@ import { detectTrigger } from "../../../src/core/detect.js";
 import type { BridgeSelf } from "../../../src/core/actors.js";
 import { detectStopRequest, isCiPausedByStop, renderStopReply, renderStoppedComment } from "../../../src/core/stop.js";
 import { parseTriggerComment } from "../../../src/core/trigger.js";
+import { planFromEvent } from "../../../src/flows/facts.js";
 import { commentEvent, labelEvent, repoConfig, reviewCommentEvent, reviewEvent } from "../core-events/scenarios.js";
 import { mentionsIn, readGfm } from "../core-output/gfm.js";
 
@@ -163,20 +164,26 @@ describe("the kill switch", () => {
       if ("thread" in event) event.thread.labels = [...event.thread.labels, "agent:off"];
       return event;
     };
+    // planRun's answer from the payload alone: null while it still needs a read (the permission), a "no" for the kill switch.
+    const planned = (event: ReturnType<typeof commentEvent>, explicitPrompt?: string) => {
+      const detection = detectTrigger(event, config, self, explicitPrompt ? { explicitPrompt } : {});
+      if (detection.kind !== "trigger") throw new Error(`not a trigger: ${detection.kind}`);
+      return planFromEvent(detection.trigger, config);
+    };
     for (const event of [
       commentEvent("/agent fix it"),
       labelEvent("agent"),
       reviewEvent("changes_requested", "Handle null."),
       reviewCommentEvent("/agent rename"),
     ]) {
-      expect(detectTrigger(event, config, self).kind).toBe("trigger");
-      expect(detectTrigger(labelled(event), config, self)).toMatchObject({
-        kind: "ignore",
+      expect(planned(event)).toBeNull();
+      expect(planned(labelled(event))).toMatchObject({
+        action: "ignore",
         code: "kill_switch",
         reason: expect.stringContaining('"agent:off"'),
       });
     }
-    expect(detectTrigger(labelled(commentEvent("anything")), config, self, { explicitPrompt: "Do it" })).toMatchObject({
+    expect(planned(labelled(commentEvent("anything")), "Do it")).toMatchObject({
       code: "kill_switch",
     });
   });
