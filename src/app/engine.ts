@@ -1,10 +1,13 @@
 /**
- * RunEngine: one step of one App task, dispatched by the task's state. The steps themselves live in
- * engine/: acknowledging (👀 and the tracking comment), sending (create or resume, and recovering a
- * send cut off by a crash), watching (polls and progress), reporting (the result and the follow-ups),
- * and thread-output (the writes to the thread they share).
+ * RunEngine: one step of one App task, dispatched by the task's state, and every other word the App
+ * writes in a thread. The steps themselves live in engine/: acknowledging (👀 and the tracking
+ * comment), sending (create or resume, and recovering a send cut off by a crash), watching (polls
+ * and progress), reporting (the result and the follow-ups), stopping (`/agent stop`), and
+ * thread-output (the writes to the thread they share).
  */
 import { setMaxListeners } from "node:events";
+import type { StopRequest } from "../core/detect.js";
+import type { PreparedStop } from "../flows/stop.js";
 import type { AgentRun } from "../service/wire.js";
 import { Acknowledger } from "./engine/acknowledging.js";
 import { Interrupter } from "./engine/interrupting.js";
@@ -12,12 +15,14 @@ import { DONE, TAKE_AGAIN, type EngineContext } from "./engine/context.js";
 import { engineSettings, type EngineLogger, type RunEngineOptions } from "./engine/options.js";
 import { Reporter } from "./engine/reporting.js";
 import { Sender } from "./engine/sending.js";
+import { Stopper, type StopOutcome } from "./engine/stopping.js";
 import { ThreadOutput } from "./engine/thread-output.js";
 import { Sweeper, type SweepReport } from "./engine/sweeping.js";
 import { Watcher } from "./engine/watching.js";
 import type { EngineObserver } from "./ops/metrics.js";
 import { taskJobId, type JobOutcome } from "./queue/types.js";
-import type { NewTask, Task } from "./store/types.js";
+import type { NewTask, Task, TaskThread } from "./store/types.js";
+import type { WritePriority } from "./thread-writer.js";
 import { soleProcessLeases } from "./lease.js";
 
 export { threadLockKey } from "./engine/context.js";
@@ -43,6 +48,7 @@ export class RunEngine {
   private readonly watcher: Watcher;
   private readonly sweeper: Sweeper;
   private readonly reporter: Reporter;
+  private readonly stopper: Stopper;
 
   constructor(options: RunEngineOptions) {
     // Every call in flight listens to the shutdown signal: hundreds at once are expected, not a leak.
@@ -66,6 +72,7 @@ export class RunEngine {
     this.sender = new Sender(context, this.output, this.reporter);
     this.sweeper = new Sweeper(context, options.leases ?? soleProcessLeases());
     this.watcher = new Watcher(context, this.output, this.reporter, this.sweeper, new Interrupter(context));
+    this.stopper = new Stopper(context);
   }
 
   /** Starts sweeping the runs list (when on, and while this process holds the sweep lease). */
@@ -94,6 +101,19 @@ export class RunEngine {
     if (knownPage) inserted = await this.context.store.updateTask(inserted.id, { webUrl: knownPage });
     await this.context.queue.add({ id: taskJobId(inserted.id), name: "task", data: { taskId: inserted.id } });
     return inserted;
+  }
+
+  /**
+   * `/agent stop` as flows/stop.ts prepared it: the refusal, or the thread's task and held
+   * follow-ups ended under the thread's lock, then the stopped comments, the 👍 and the reply.
+   */
+  stopThread(thread: TaskThread, request: StopRequest, prepared: PreparedStop): Promise<StopOutcome> {
+    return this.stopper.stop(thread, request, prepared);
+  }
+
+  /** The one comment a request that starts no run gets (a refusal, a hand-back, a spend limit, a broken config, a failed delivery). */
+  async reply(thread: TaskThread, body: string, priority: WritePriority): Promise<void> {
+    await this.context.writer.createComment(thread, body, { priority });
   }
 
   /** Runs a task's next step now (e.g. to show a new follow-up on its tracking comment). */

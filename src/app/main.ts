@@ -199,7 +199,6 @@ function createWorkers({ settings, options, backend, probot, identity, client, m
     locks,
     engine,
     client,
-    writer,
     identity,
     octokitFor,
     log: probot.log.child({ name: "worker" }),

@@ -1,8 +1,10 @@
 /**
  * Is this event a request for the agent, and of which flow? `detectTrigger(event, config, self)`
  * reads only the event, the repository configuration and who the bridge is, and answers a
- * `RunTrigger` (comment, label, review, CI failure, explicit prompt) or why it is none. What to do
- * about a trigger is plan.ts's; which CI failures count is ci.ts's; the comment grammar is trigger.ts's.
+ * `RunTrigger` (comment, label, review, CI failure, explicit prompt), a `StopRequest` (`/agent
+ * stop`), or why it is neither. Both pass the same gates (a new comment, never from a bot). What to
+ * do about them (the kill switch and the permission included) is plan.ts's; which CI failures count
+ * is ci.ts's; the comment grammar is trigger.ts's.
  */
 import type { RepoConfig } from "../config/schema.js";
 import { SOURCE } from "../service/wire.js";
@@ -110,6 +112,24 @@ export interface DispatchTrigger extends Omit<TriggerCommon, "repo" | "actor"> {
   thread: ThreadRef | null;
 }
 
+/**
+ * `/agent stop` (or a leading `@app stop`) from a person, in a new comment, review or review comment:
+ * not a task, but a request to let go of the thread's run (core/stop.ts says what that means).
+ */
+export interface StopRequest {
+  flow: "stop";
+  repo: RepositoryFacts;
+  thread: ThreadRef;
+  /** Who asked: they must be allowed to trigger runs (a refusal otherwise, as for a trigger). */
+  actor: Actor;
+  /** The comment to react to (a review itself takes no reactions). */
+  reaction: { kind: "issue_comment" | "review_comment"; id: number } | null;
+  /** The stop's own URL, for logs. */
+  url: string;
+  /** `stop:<comment or review id>`: a redelivery is the same request. */
+  dedupeKey: string;
+}
+
 export type RunTrigger = CommentTrigger | LabelTrigger | ReviewTrigger | CheckSuiteTrigger | WorkflowRunTrigger | DispatchTrigger;
 export type RunFlow = RunTrigger["flow"];
 export type CheckFailureTrigger = CheckSuiteTrigger | WorkflowRunTrigger;
@@ -153,11 +173,11 @@ export type IgnoreCode =
   | "fork_without_trigger"
   | "own_check_suite"
   /** A CI failure that is not worth a fix (ci.ts). */
-  | CheckFailureIgnoreCode
-  /** `/agent stop`: not a task; shells handle it through `detectStopRequest` (core/stop). */
-  | "stop_requested";
+  | CheckFailureIgnoreCode;
 
-export type TriggerDetection = { kind: "trigger"; trigger: RunTrigger } | { kind: "ignore"; reason: string; code: IgnoreCode };
+/** A request for a run, a request to stop the thread's run, or why the event is neither. */
+export type TriggerDetection =
+  { kind: "trigger"; trigger: RunTrigger } | { kind: "stop"; stop: StopRequest } | { kind: "ignore"; reason: string; code: IgnoreCode };
 
 const ignore = (code: IgnoreCode, reason: string): TriggerDetection => ({ kind: "ignore", code, reason });
 
@@ -176,30 +196,45 @@ function noTriggerReason(config: RepoConfig, self: BridgeSelf, what: string): st
 
 const noTrigger = (config: RepoConfig, self: BridgeSelf, what: string) => ignore("no_trigger", noTriggerReason(config, self, what));
 
-const stopRequested = (what: string) =>
-  ignore("stop_requested", `${what} asks to stop the thread's run: that is a stop request (detectStopRequest), not a task.`);
-
-/** A new comment's request (issue and review comments read alike), or why it is none. */
+/** A new comment's run request (issue and review comments read alike); else its stop, or why it is neither. */
 function readNewComment(
   event: IssueCommentBridgeEvent | PullRequestReviewCommentBridgeEvent,
   config: RepoConfig,
   self: BridgeSelf,
   what: "comment" | "review comment",
-): { ok: true; parsed: ParsedTrigger } | { ok: false; ignored: TriggerDetection } {
-  const no = (ignored: TriggerDetection) => ({ ok: false as const, ignored });
+): { ok: true; parsed: ParsedTrigger } | { ok: false; answer: TriggerDetection } {
+  const no = (answer: TriggerDetection) => ({ ok: false as const, answer });
   const capitalised = `${what[0]!.toUpperCase()}${what.slice(1)}`;
   if (event.action !== "created") return no(onlyAction(event, "created", `new ${what}s`));
   if (isBotActor(event.comment.author, self)) return no(byBot(event.comment.author, capitalised));
   if (isBotActor(event.sender, self)) return no(byBot(event.sender, capitalised));
   const parsed = parseTriggerComment(event.comment.body, grammarOf(config, self));
   if (!parsed) return no(noTrigger(config, self, `The ${what}`));
-  if (parsed.kind === "stop") return no(stopRequested(`The ${what}`));
+  if (parsed.kind === "stop") {
+    const keyPrefix = what === "comment" ? "comment" : "review-comment";
+    return no(
+      stopOf(event, event.comment.author, {
+        reaction: { kind: what === "comment" ? "issue_comment" : "review_comment", id: event.comment.id },
+        url: event.comment.url,
+        dedupeKey: `stop:${keyPrefix}:${event.comment.id}`,
+      }),
+    );
+  }
   return { ok: true, parsed };
+}
+
+/** The stop intent of a new comment, review or review comment. */
+function stopOf(
+  event: IssueCommentBridgeEvent | PullRequestReviewBridgeEvent | PullRequestReviewCommentBridgeEvent,
+  actor: Actor,
+  about: Pick<StopRequest, "reaction" | "url" | "dedupeKey">,
+): TriggerDetection {
+  return { kind: "stop", stop: { flow: "stop", repo: event.repo, thread: event.thread, actor, ...about } };
 }
 
 function detectComment(event: IssueCommentBridgeEvent, config: RepoConfig, self: BridgeSelf): TriggerDetection {
   const read = readNewComment(event, config, self, "comment");
-  if (!read.ok) return read.ignored;
+  if (!read.ok) return read.answer;
   return {
     kind: "trigger",
     trigger: {
@@ -270,7 +305,8 @@ function detectReview(event: PullRequestReviewBridgeEvent, config: RepoConfig, s
   if (isBotActor(author, self)) return byBot(author, "Review");
   if (isBotActor(event.sender, self)) return byBot(event.sender, "Review");
   const parsed = parseTriggerComment(event.review.body, grammarOf(config, self));
-  if (parsed?.kind === "stop") return stopRequested("The review");
+  if (parsed?.kind === "stop")
+    return stopOf(event, author, { reaction: null, url: event.review.url, dedupeKey: `stop:review:${event.review.id}` });
   const changesRequested = event.review.state === "changes_requested";
   if (!parsed && !changesRequested) {
     const why = noTriggerReason(config, self, `The review (state ${event.review.state})`);
@@ -297,7 +333,7 @@ function detectReview(event: PullRequestReviewBridgeEvent, config: RepoConfig, s
 
 function detectReviewComment(event: PullRequestReviewCommentBridgeEvent, config: RepoConfig, self: BridgeSelf): TriggerDetection {
   const read = readNewComment(event, config, self, "review comment");
-  if (!read.ok) return read.ignored;
+  if (!read.ok) return read.answer;
   if (!config.reviews.enabled) {
     return ignore("reviews_disabled", "The review comment has the trigger, but review triggers are off (`reviews.enabled: false`).");
   }

@@ -8,7 +8,14 @@
  */
 import type { ChangesRequestedScope, FollowUpPolicy } from "../config/schema.js";
 import { judgeFixAttempt, type CheckSuiteFacts } from "./ci.js";
-import { isCheckFailureTrigger, triggerThread, type CheckFailureTrigger, type ReviewTrigger, type RunTrigger } from "./detect.js";
+import {
+  isCheckFailureTrigger,
+  triggerThread,
+  type CheckFailureTrigger,
+  type ReviewTrigger,
+  type RunTrigger,
+  type StopRequest,
+} from "./detect.js";
 import { killSwitchReason } from "./kill-switch.js";
 
 export interface KnownRun {
@@ -75,6 +82,8 @@ export type RunPlan =
    */
   | { action: "queue"; runId: number; orgId: number; reason: string; interrupt: boolean }
   | { action: "refuse"; reason: string }
+  /** `/agent stop`: let go of the thread's run (core/stop.ts). */
+  | { action: "stop"; reason: string }
   | { action: "ignore"; reason: string; code?: PlanIgnoreCode }
   | { action: "hand_back"; reason: string };
 
@@ -166,11 +175,23 @@ function planCheckFailure(trigger: CheckFailureTrigger, facts: RunFacts): RunPla
 }
 
 /**
- * Turns a trigger and the facts read so far into the one thing to do, or into the next fact to
- * read: the cheapest "no" first (the kill switch, from the payload), then the permission, then what
- * the thread holds.
+ * `/agent stop`: heard from whoever may trigger runs. The kill switch holds back runs, and a stop
+ * starts none: it is heard in a switched-off thread too, so that a run started before the label
+ * can still be let go.
  */
-export function planRun(trigger: RunTrigger, facts: RunFacts): RunPlan | FactNeeded {
+function planStop(stop: StopRequest, facts: RunFacts): RunPlan | FactNeeded {
+  if (!facts.permission) return read("permission", "Whether the author may trigger runs, and so stop them.");
+  if (!facts.permission.allowed) return { action: "refuse", reason: facts.permission.why };
+  return { action: "stop", reason: `@${stop.actor.login} asked to stop the thread's run.` };
+}
+
+/**
+ * Turns a trigger (or a stop) and the facts read so far into the one thing to do, or into the
+ * next fact to read: the cheapest "no" first (the kill switch, from the payload), then the
+ * permission, then what the thread holds.
+ */
+export function planRun(trigger: RunTrigger | StopRequest, facts: RunFacts): RunPlan | FactNeeded {
+  if (trigger.flow === "stop") return planStop(trigger, facts);
   const killed = judgeKillSwitch(trigger, facts);
   if (killed) return killed;
   // CI failures come from GitHub itself: nobody's permission is involved.

@@ -10,15 +10,14 @@ import type { BridgeEvent } from "../core/events/types.js";
 import { findTrustedComment, type BotIdentity } from "../core/markers/trust.js";
 import { withoutMarkerSignature } from "../core/markers/signature.js";
 import { detectTrigger, type TriggerDetection } from "../core/detect.js";
-import type { PlanIgnoreCode } from "../core/plan.js";
 import type { BridgeSelf } from "../core/actors.js";
 import { renderConfigError } from "../core/render/replies.js";
 import type { GitHubClient, RepoRef } from "../github/client.js";
 import { listIssueComments } from "../github/comments.js";
 import { asMarkerComments, planFromEvent } from "./facts.js";
 
-/** What detectTrigger says, or that the kill switch holds the trigger back (planRun's answer from the payload). */
-export type ConfigErrorDetection = TriggerDetection | { kind: "ignore"; reason: string; code: PlanIgnoreCode | undefined };
+/** Whether the event would have been a request for a run, or why not. */
+export type ConfigErrorDetection = Extract<TriggerDetection, { kind: "trigger" }> | { kind: "ignore"; reason: string };
 import { THREAD_COMMENT_SCAN_LIMIT } from "./prepare.js";
 
 /**
@@ -39,10 +38,12 @@ export function detectDespiteConfigError(event: BridgeEvent, raw: unknown, self:
   const addedLabel = event.kind === "issues" && event.action === "labeled" ? (event.label?.name ?? null) : null;
   const config = configForJudging(salvageConfig(raw), addedLabel);
   const detection = detectTrigger(event, config, self);
-  if (detection.kind !== "trigger") return detection;
+  // A stop asks for no run: nothing a broken file holds back.
+  if (detection.kind === "stop") return { kind: "ignore", reason: "A stop request starts no run." };
+  if (detection.kind === "ignore") return detection;
   // A thread the kill switch holds back hears nothing, a broken file included.
   const early = planFromEvent(detection.trigger, config);
-  return early?.action === "ignore" ? { kind: "ignore", reason: early.reason, code: early.code } : detection;
+  return early?.action === "ignore" ? { kind: "ignore", reason: early.reason } : detection;
 }
 
 /**

@@ -1,8 +1,9 @@
 /**
- * Acting on a prepared run, in the delivery worker: a reply (refusal, hand-back) goes out through the
- * paced writer; a run to start, or a follow-up to hold, becomes a task in the store, decided and
- * stored under the thread's lock so that one thread never has two runs starting at once. The engine
- * owns everything the task writes from then on: 👀, the tracking comment, progress, the result.
+ * Acting on a prepared run, in the delivery worker: a reply (refusal, hand-back, spend limit) is
+ * handed to the engine, which posts it; a run to start, or a follow-up to hold, becomes a task in
+ * the store, decided and stored under the thread's lock so that one thread never has two runs
+ * starting at once. The engine owns everything the task writes from then on: 👀, the tracking
+ * comment, progress, the result.
  */
 import type { RepoConfig, RunLimitName } from "../../config/schema.js";
 import { LIMIT_WINDOW_MS, judgeSpendLimits, type OverLimitReply, type SpendVerdict } from "../../core/limits.js";
@@ -54,7 +55,7 @@ export async function actOnPrepared(prepared: PreparedRun, ctx: ActContext): Pro
       return;
     }
     if (prepared.action === "refuse" || prepared.action === "hand_back") {
-      await ctx.deps.writer.createComment(thread, prepared.body, { priority: "acknowledge" });
+      await ctx.deps.engine.reply(thread, prepared.body, "acknowledge");
       ctx.deps.observer?.refused(prepared.action === "refuse" ? "permission" : "ci_attempts_used");
       log.info(
         { action: prepared.action, reason: prepared.reason },
@@ -204,7 +205,7 @@ async function refuseOutsider(prepared: Extract<PreparedRun, { action: "refuse" 
     ctx.log.info({ reason: prepared.reason, login }, "refused; this person was already told in this thread today");
     return;
   }
-  await ctx.deps.writer.createComment(thread, prepared.body, { priority: "outsider" });
+  await ctx.deps.engine.reply(thread, prepared.body, "outsider");
   ctx.log.info({ action: prepared.action, reason: prepared.reason }, "refused");
 }
 
@@ -212,7 +213,7 @@ async function refuseOutsider(prepared: Extract<PreparedRun, { action: "refuse" 
 async function refuseOverLimit(overLimit: Extract<SpendVerdict, { allowed: false }>, thread: TaskThread, ctx: ActContext): Promise<void> {
   ctx.log.info({ limit: overLimit.over.limit, count: overLimit.over.count, reason: overLimit.reason }, "over a spend limit; nothing sent");
   ctx.deps.observer?.refused("over_limit");
-  if (overLimit.reply !== null) await ctx.deps.writer.createComment(thread, overLimit.reply, { priority: "acknowledge" });
+  if (overLimit.reply !== null) await ctx.deps.engine.reply(thread, overLimit.reply, "acknowledge");
 }
 
 /**

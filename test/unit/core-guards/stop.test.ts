@@ -8,7 +8,7 @@ import { newRunMarker } from "../../../src/core/markers/write.js";
 import { parseCommentKind, parseMarker } from "../../../src/core/markers/read.js";
 import { detectTrigger } from "../../../src/core/detect.js";
 import type { BridgeSelf } from "../../../src/core/actors.js";
-import { detectStopRequest, isCiPausedByStop, renderStopReply, renderStoppedComment } from "../../../src/core/stop.js";
+import { isCiPausedByStop, renderStopReply, renderStoppedComment } from "../../../src/core/stop.js";
 import { parseTriggerComment } from "../../../src/core/trigger.js";
 import { planFromEvent } from "../../../src/flows/facts.js";
 import { commentEvent, labelEvent, repoConfig, reviewCommentEvent, reviewEvent } from "../core-events/scenarios.js";
@@ -18,7 +18,13 @@ const self: BridgeSelf & { botLogins: string[] } = { appSlug: "run-bot", botLogi
 const config = repoConfig();
 const TRIGGER = { phrase: "/agent", appSlug: "run-bot", mention: true };
 
-describe("detectStopRequest", () => {
+/** The stop detectTrigger answers for an event, or null when it answers something else. */
+function detectStopRequest(...args: Parameters<typeof detectTrigger>) {
+  const detection = detectTrigger(...args);
+  return detection.kind === "stop" ? detection.stop : null;
+}
+
+describe("the stop detectTrigger answers", () => {
   it("a person's `/agent stop` comment: the thread, who, and the comment to react to", () => {
     expect(detectStopRequest(commentEvent("/agent stop"), config, self)).toMatchObject({
       actor: { login: "Codertocat" },
@@ -51,9 +57,9 @@ describe("detectStopRequest", () => {
     expect(detectStopRequest(commentEvent("/agent stop"), repoConfig({ trigger_phrase: "/bot" }), self)).toBeNull();
   });
 
-  it("is never a task: detectTrigger ignores it with its own code, so no shell resumes a run with the word `stop`", () => {
+  it("is never a task: detectTrigger answers a stop, never a trigger, so no shell resumes a run with the word `stop`", () => {
     for (const event of [commentEvent("/agent stop"), reviewCommentEvent("/agent stop"), reviewEvent("changes_requested", "/agent stop")]) {
-      expect(detectTrigger(event, config, self)).toMatchObject({ kind: "ignore", code: "stop_requested" });
+      expect(detectTrigger(event, config, self)).toMatchObject({ kind: "stop", stop: { flow: "stop" } });
     }
   });
 });
