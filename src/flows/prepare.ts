@@ -219,11 +219,13 @@ export async function prepareRun(input: PrepareRunInput): Promise<PreparedRun> {
     next = planRun(trigger, facts);
   }
   let plan: RunPlan = next;
-  const { knownRun, gathered } = reading;
+  const { knownRun } = reading;
   if (knownRun.pending && plan.action === "queue")
     plan = { ...plan, reason: "The thread's run is still being started; the follow-up is queued for it." };
-  if ((plan.action !== "create" && plan.action !== "resume" && plan.action !== "queue") || !gathered)
+  if (plan.action !== "create" && plan.action !== "resume" && plan.action !== "queue")
     return finishEarly(trigger, facts, plan, thread, config);
+  // The prompt quotes the thread: read now if the plan did not need it (a run named by `mode: resume`).
+  const gathered = reading.gathered ?? (await gather(input, repo, thread));
   // A create's repository first: a configured repo_id that is another repository's refuses the run before a prompt is built.
   const repository = plan.action === "create" ? await resolveRepositoryId(input) : null;
   if (repository && "elsewhere" in repository) return refuseRepository(trigger, facts, thread, repository.elsewhere);
