@@ -1,10 +1,13 @@
 /**
- * RunEngine: one step of one App task, dispatched by the task's state. The steps themselves live in
- * engine/: acknowledging (👀 and the tracking comment), sending (create or resume, and recovering a
- * send cut off by a crash), watching (polls and progress), reporting (the result and the follow-ups),
- * and thread-output (the writes to the thread they share).
+ * RunEngine: one step of one App task, dispatched by the task's state, and every other word the App
+ * writes in a thread. The steps themselves live in engine/: acknowledging (👀 and the tracking
+ * comment), sending (create or resume, and recovering a send cut off by a crash), watching (polls
+ * and progress), reporting (the result and the follow-ups), stopping (`/agent stop`), and
+ * thread-output (the writes to the thread they share).
  */
 import { setMaxListeners } from "node:events";
+import type { StopRequest } from "../core/detect.js";
+import type { PreparedStop } from "../flows/stop.js";
 import type { AgentRun } from "../service/wire.js";
 import { Acknowledger } from "./engine/acknowledging.js";
 import { Interrupter } from "./engine/interrupting.js";
@@ -12,12 +15,14 @@ import { DONE, TAKE_AGAIN, type EngineContext } from "./engine/context.js";
 import { engineSettings, type EngineLogger, type RunEngineOptions } from "./engine/options.js";
 import { Reporter } from "./engine/reporting.js";
 import { Sender } from "./engine/sending.js";
+import { Stopper, type StopOutcome } from "./engine/stopping.js";
 import { ThreadOutput } from "./engine/thread-output.js";
 import { Sweeper, type SweepReport } from "./engine/sweeping.js";
 import { Watcher } from "./engine/watching.js";
 import type { EngineObserver } from "./ops/metrics.js";
-import { taskJobId, type JobOutcome, type WorkQueue } from "./queue/types.js";
-import type { BridgeStore, NewTask, Task } from "./store/types.js";
+import { taskJobId, type JobOutcome } from "./queue/types.js";
+import type { NewTask, Task, TaskThread } from "./store/types.js";
+import type { WritePriority } from "./thread-writer.js";
 import { soleProcessLeases } from "./lease.js";
 
 export { threadLockKey } from "./engine/context.js";
@@ -35,10 +40,7 @@ const noopObserver: EngineObserver = { acknowledged() {}, runStarted() {}, runFi
  * any step, and a step cut off by a crash is taken again where it stopped.
  */
 export class RunEngine {
-  private readonly store: BridgeStore;
-  private readonly queue: WorkQueue;
-  private readonly log: EngineLogger;
-  private readonly now: () => number;
+  private readonly context: EngineContext;
   private readonly abort = new AbortController();
   private readonly output: ThreadOutput;
   private readonly acknowledger: Acknowledger;
@@ -46,12 +48,12 @@ export class RunEngine {
   private readonly watcher: Watcher;
   private readonly sweeper: Sweeper;
   private readonly reporter: Reporter;
-  readonly watchTimeoutMs: number;
+  private readonly stopper: Stopper;
 
   constructor(options: RunEngineOptions) {
     // Every call in flight listens to the shutdown signal: hundreds at once are expected, not a leak.
     setMaxListeners(0, this.abort.signal);
-    const context: EngineContext = {
+    this.context = {
       store: options.store,
       client: options.client,
       writer: options.writer,
@@ -63,17 +65,14 @@ export class RunEngine {
       now: options.now ?? Date.now,
       signal: this.abort.signal,
     };
-    this.store = context.store;
-    this.queue = context.queue;
-    this.log = context.log;
-    this.now = context.now;
-    this.watchTimeoutMs = context.settings.watchTimeoutMs;
+    const context = this.context;
     this.output = new ThreadOutput(context);
     this.reporter = new Reporter(context, this.output);
     this.acknowledger = new Acknowledger(context, this.output);
     this.sender = new Sender(context, this.output, this.reporter);
     this.sweeper = new Sweeper(context, options.leases ?? soleProcessLeases());
     this.watcher = new Watcher(context, this.output, this.reporter, this.sweeper, new Interrupter(context));
+    this.stopper = new Stopper(context);
   }
 
   /** Starts sweeping the runs list (when on, and while this process holds the sweep lease). */
@@ -97,21 +96,34 @@ export class RunEngine {
    * hold the thread's lock, so the decision that led here and the insert are one step for the thread.
    */
   async submit(task: Omit<NewTask, "deadlineAt">): Promise<Task> {
-    let inserted = await this.store.insertTask({ ...task, deadlineAt: this.now() + this.watchTimeoutMs });
-    const knownPage = inserted.runId !== null ? await this.store.lastWebUrlForRun(inserted.runId) : null;
-    if (knownPage) inserted = await this.store.updateTask(inserted.id, { webUrl: knownPage });
-    await this.queue.add({ id: taskJobId(inserted.id), name: "task", data: { taskId: inserted.id } });
+    let inserted = await this.context.store.insertTask({ ...task, deadlineAt: this.context.now() + this.context.settings.watchTimeoutMs });
+    const knownPage = inserted.runId !== null ? await this.context.store.lastWebUrlForRun(inserted.runId) : null;
+    if (knownPage) inserted = await this.context.store.updateTask(inserted.id, { webUrl: knownPage });
+    await this.context.queue.add({ id: taskJobId(inserted.id), name: "task", data: { taskId: inserted.id } });
     return inserted;
+  }
+
+  /**
+   * `/agent stop` as flows/stop.ts prepared it: the refusal, or the thread's task and held
+   * follow-ups ended under the thread's lock, then the stopped comments, the 👍 and the reply.
+   */
+  stopThread(thread: TaskThread, request: StopRequest, prepared: PreparedStop): Promise<StopOutcome> {
+    return this.stopper.stop(thread, request, prepared);
+  }
+
+  /** The one comment a request that starts no run gets (a refusal, a hand-back, a spend limit, a broken config, a failed delivery). */
+  async reply(thread: TaskThread, body: string, priority: WritePriority): Promise<void> {
+    await this.context.writer.createComment(thread, body, { priority });
   }
 
   /** Runs a task's next step now (e.g. to show a new follow-up on its tracking comment). */
   async nudge(taskId: number): Promise<void> {
-    await this.queue.promote(taskJobId(taskId));
+    await this.context.queue.promote(taskJobId(taskId));
   }
 
   /** One step of one task; `later` when it has to be looked at again (the next poll). */
   async processTask(taskId: number): Promise<JobOutcome> {
-    const task = await this.store.getTask(taskId);
+    const task = await this.context.store.getTask(taskId);
     if (!task) return DONE;
     if (this.abort.signal.aborted) return TAKE_AGAIN;
     switch (task.state) {
@@ -134,20 +146,20 @@ export class RunEngine {
 
   /** The step failed again and again (GitHub or the service down for many minutes): end the task with one word in the thread. */
   async onTaskFailed(taskId: number, error: unknown): Promise<void> {
-    const task = await this.store.getTask(taskId);
+    const task = await this.context.store.getTask(taskId);
     if (!task || task.state === "done" || task.state === "abandoned") return;
-    this.log.error({ taskId, err: error }, "task step failed too often; giving up on it");
+    this.context.log.error({ taskId, err: error }, "task step failed too often; giving up on it");
     if (task.state === "watching" || task.state === "reporting") {
       // The run exists: say it is still going (or finished) with its link rather than lose it.
       const run = (task.finalRun ?? { id: task.runId }) as AgentRun;
-      const updated = await this.store.updateTask(task.id, {
+      const updated = await this.context.store.updateTask(task.id, {
         state: "reporting",
         finalRun: run as Record<string, unknown>,
         watchTimedOut: task.finalRun === null,
       });
       await this.reporter
         .report(updated)
-        .catch((reportError: unknown) => this.log.error({ taskId, err: reportError }, "could not report the run either"));
+        .catch((reportError: unknown) => this.context.log.error({ taskId, err: reportError }, "could not report the run either"));
       return;
     }
     const why = `The bridge could not handle this request (${error instanceof Error ? error.message : String(error)}).`;

@@ -1,35 +1,10 @@
 /**
- * The Probot app: a factory that takes its dependencies (backend, engine, service client, identity)
- * and returns the app function. The webhook handler only stores the delivery (handlers/webhook.ts);
- * the work it asks for runs in the queue's workers. `startApp` in main.ts wires it all to a server.
+ * The App's public entry: the Probot app function (probot-app.ts), the webhook's two halves
+ * (handlers/webhook.ts) and `startApp` (main.ts), which wires them to a server. Re-exports only,
+ * so that nothing below imports this file.
  */
-import type { Probot } from "probot";
-import { receiveDelivery } from "./handlers/webhook.js";
-import type { AppDependencies, AppIdentity } from "./handlers/types.js";
-
 export type { AppDependencies, AppIdentity, HandlerLogger } from "./handlers/types.js";
 export { processDelivery, receiveDelivery, type WebhookDelivery } from "./handlers/webhook.js";
+export { APP_EVENTS, createAgentRunApp, fetchAppIdentity } from "./probot-app.js";
 export { startApp, type AppHandle, type StartAppOptions } from "./main.js";
 export { AppConfigurationError, parseAppEnv, type AppSettings } from "./env.js";
-
-/** The events the App subscribes to (app.yml's `default_events`); every action arrives, core decides which count. */
-export const APP_EVENTS = ["issue_comment", "issues", "pull_request_review", "pull_request_review_comment", "check_suite"] as const;
-
-export function createAgentRunApp(deps: AppDependencies): (app: Probot) => void {
-  return (app) => {
-    app.on([...APP_EVENTS], async (context) => {
-      const receipt = await receiveDelivery({ id: context.id, name: context.name, payload: context.payload }, deps);
-      deps.observer?.received(context.name, receipt);
-      if (receipt === "duplicate") context.log.info({ delivery: context.id }, "delivery already received; a redelivery changes nothing");
-    });
-  };
-}
-
-/** Reads the App's own slug and name once (`GET /app`, authenticated as the App itself). */
-export async function fetchAppIdentity(probot: Probot): Promise<AppIdentity> {
-  const octokit = await probot.auth();
-  const { data } = await octokit.request("GET /app");
-  const app = data as { slug?: string; name?: string } | null;
-  if (!app?.slug) throw new Error("GET /app answered without a slug: is APP_ID the id of a GitHub App?");
-  return { slug: app.slug, name: app.name ?? app.slug, botLogins: [`${app.slug}[bot]`] };
-}

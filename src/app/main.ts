@@ -16,7 +16,7 @@ import { openBackend, type Backend, type BackendOptions } from "./backend.js";
 import { RunEngine, type RunEngineOptions } from "./engine.js";
 import { parseAppEnv, type AppSettings } from "./env.js";
 import type { AppDependencies, AppIdentity } from "./handlers/types.js";
-import { createAgentRunApp, fetchAppIdentity } from "./index.js";
+import { createAgentRunApp, fetchAppIdentity } from "./probot-app.js";
 import { nodeFetch } from "../http/node-fetch.js";
 import { taskJobId, type WorkQueue } from "./queue/types.js";
 import type { BridgeStore } from "./store/types.js";
@@ -199,7 +199,6 @@ function createWorkers({ settings, options, backend, probot, identity, client, m
     locks,
     engine,
     client,
-    writer,
     identity,
     octokitFor,
     log: probot.log.child({ name: "worker" }),

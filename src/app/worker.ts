@@ -40,9 +40,9 @@ async function answerFailedDelivery(job: Extract<QueuedJob, { name: "delivery" }
     message: `The bridge could not handle this request: ${message}`,
     whatToDo: "Ask again in a new comment; if it keeps failing, tell whoever runs the bridge.",
   });
-  await deps.writer.createComment(
+  await deps.engine.reply(
     { installationId: job.data.installationId, owner: thread.owner, repo: thread.repo, issueNumber: thread.number },
     body,
-    { priority: "result" },
+    "result",
   );
 }

@@ -1,8 +1,10 @@
 /**
  * Is this event a request for the agent, and of which flow? `detectTrigger(event, config, self)`
  * reads only the event, the repository configuration and who the bridge is, and answers a
- * `RunTrigger` (comment, label, review, CI failure, explicit prompt) or why it is none. What to do
- * about a trigger is plan.ts's; which CI failures count is ci.ts's; the comment grammar is trigger.ts's.
+ * `RunTrigger` (comment, label, review, CI failure, explicit prompt), a `StopRequest` (`/agent
+ * stop`), or why it is neither. Both pass the same gates (a new comment, never from a bot). What to
+ * do about them (the kill switch and the permission included) is plan.ts's; which CI failures count
+ * is ci.ts's; the comment grammar is trigger.ts's.
  */
 import type { RepoConfig } from "../config/schema.js";
 import { SOURCE } from "../service/wire.js";
@@ -28,7 +30,6 @@ import type {
 } from "./events/types.js";
 import { classifyActor, isBotActor, type BridgeSelf } from "./actors.js";
 import { eligibleForFix, type CheckFailureIgnoreCode, type CheckFailureInput } from "./ci.js";
-import { findKillSwitch, killSwitchReason } from "./kill-switch.js";
 import { grammarOf, parseTriggerComment, type ParsedTrigger } from "./trigger.js";
 
 // ---------------------------------------------------------------------------------------------
@@ -111,6 +112,24 @@ export interface DispatchTrigger extends Omit<TriggerCommon, "repo" | "actor"> {
   thread: ThreadRef | null;
 }
 
+/**
+ * `/agent stop` (or a leading `@app stop`) from a person, in a new comment, review or review comment:
+ * not a task, but a request to let go of the thread's run (core/stop.ts says what that means).
+ */
+export interface StopRequest {
+  flow: "stop";
+  repo: RepositoryFacts;
+  thread: ThreadRef;
+  /** Who asked: they must be allowed to trigger runs (a refusal otherwise, as for a trigger). */
+  actor: Actor;
+  /** The comment to react to (a review itself takes no reactions). */
+  reaction: { kind: "issue_comment" | "review_comment"; id: number } | null;
+  /** The stop's own URL, for logs. */
+  url: string;
+  /** `stop:<comment or review id>`: a redelivery is the same request. */
+  dedupeKey: string;
+}
+
 export type RunTrigger = CommentTrigger | LabelTrigger | ReviewTrigger | CheckSuiteTrigger | WorkflowRunTrigger | DispatchTrigger;
 export type RunFlow = RunTrigger["flow"];
 export type CheckFailureTrigger = CheckSuiteTrigger | WorkflowRunTrigger;
@@ -118,8 +137,15 @@ export type CheckFailureTrigger = CheckSuiteTrigger | WorkflowRunTrigger;
 export const isCheckFailureTrigger = (trigger: RunTrigger): trigger is CheckFailureTrigger =>
   trigger.flow === "check_suite" || trigger.flow === "workflow_run";
 
+/** Where replies go: the issue or pull request conversation (for CI flows, the pull request). */
+export interface ReplyThread {
+  kind: ThreadKind;
+  number: number;
+  url: string;
+}
+
 /** The issue or pull request a trigger concerns (for CI flows, the pull request), or null. */
-export function triggerThread(trigger: RunTrigger): { kind: ThreadKind; number: number; url: string } | null {
+export function triggerThread(trigger: RunTrigger): ReplyThread | null {
   if (isCheckFailureTrigger(trigger)) {
     return { kind: "pull_request", number: trigger.pullRequest.number, url: trigger.pullRequest.url };
   }
@@ -147,13 +173,11 @@ export type IgnoreCode =
   | "fork_without_trigger"
   | "own_check_suite"
   /** A CI failure that is not worth a fix (ci.ts). */
-  | CheckFailureIgnoreCode
-  /** `/agent stop`: not a task; shells handle it through `detectStopRequest` (core/stop). */
-  | "stop_requested"
-  /** The thread carries the kill-switch label. */
-  | "kill_switch";
+  | CheckFailureIgnoreCode;
 
-export type TriggerDetection = { kind: "trigger"; trigger: RunTrigger } | { kind: "ignore"; reason: string; code: IgnoreCode };
+/** A request for a run, a request to stop the thread's run, or why the event is neither. */
+export type TriggerDetection =
+  { kind: "trigger"; trigger: RunTrigger } | { kind: "stop"; stop: StopRequest } | { kind: "ignore"; reason: string; code: IgnoreCode };
 
 const ignore = (code: IgnoreCode, reason: string): TriggerDetection => ({ kind: "ignore", code, reason });
 
@@ -172,37 +196,46 @@ function noTriggerReason(config: RepoConfig, self: BridgeSelf, what: string): st
 
 const noTrigger = (config: RepoConfig, self: BridgeSelf, what: string) => ignore("no_trigger", noTriggerReason(config, self, what));
 
-const stopRequested = (what: string) =>
-  ignore("stop_requested", `${what} asks to stop the thread's run: that is a stop request (detectStopRequest), not a task.`);
-
-/** The trigger, unless the thread carries the kill-switch label. */
-function unlessKillSwitch(thread: ThreadRef, config: RepoConfig, detection: TriggerDetection): TriggerDetection {
-  const label = findKillSwitch(thread.labels, config);
-  return label === null ? detection : ignore("kill_switch", killSwitchReason(label, thread.kind));
-}
-
-/** A new comment's request (issue and review comments read alike), or why it is none. */
+/** A new comment's run request (issue and review comments read alike); else its stop, or why it is neither. */
 function readNewComment(
   event: IssueCommentBridgeEvent | PullRequestReviewCommentBridgeEvent,
   config: RepoConfig,
   self: BridgeSelf,
   what: "comment" | "review comment",
-): { ok: true; parsed: ParsedTrigger } | { ok: false; ignored: TriggerDetection } {
-  const no = (ignored: TriggerDetection) => ({ ok: false as const, ignored });
+): { ok: true; parsed: ParsedTrigger } | { ok: false; answer: TriggerDetection } {
+  const no = (answer: TriggerDetection) => ({ ok: false as const, answer });
   const capitalised = `${what[0]!.toUpperCase()}${what.slice(1)}`;
   if (event.action !== "created") return no(onlyAction(event, "created", `new ${what}s`));
   if (isBotActor(event.comment.author, self)) return no(byBot(event.comment.author, capitalised));
   if (isBotActor(event.sender, self)) return no(byBot(event.sender, capitalised));
   const parsed = parseTriggerComment(event.comment.body, grammarOf(config, self));
   if (!parsed) return no(noTrigger(config, self, `The ${what}`));
-  if (parsed.kind === "stop") return no(stopRequested(`The ${what}`));
+  if (parsed.kind === "stop") {
+    const keyPrefix = what === "comment" ? "comment" : "review-comment";
+    return no(
+      stopOf(event, event.comment.author, {
+        reaction: { kind: what === "comment" ? "issue_comment" : "review_comment", id: event.comment.id },
+        url: event.comment.url,
+        dedupeKey: `stop:${keyPrefix}:${event.comment.id}`,
+      }),
+    );
+  }
   return { ok: true, parsed };
+}
+
+/** The stop intent of a new comment, review or review comment. */
+function stopOf(
+  event: IssueCommentBridgeEvent | PullRequestReviewBridgeEvent | PullRequestReviewCommentBridgeEvent,
+  actor: Actor,
+  about: Pick<StopRequest, "reaction" | "url" | "dedupeKey">,
+): TriggerDetection {
+  return { kind: "stop", stop: { flow: "stop", repo: event.repo, thread: event.thread, actor, ...about } };
 }
 
 function detectComment(event: IssueCommentBridgeEvent, config: RepoConfig, self: BridgeSelf): TriggerDetection {
   const read = readNewComment(event, config, self, "comment");
-  if (!read.ok) return read.ignored;
-  return unlessKillSwitch(event.thread, config, {
+  if (!read.ok) return read.answer;
+  return {
     kind: "trigger",
     trigger: {
       flow: "comment",
@@ -216,7 +249,7 @@ function detectComment(event: IssueCommentBridgeEvent, config: RepoConfig, self:
       comment: event.comment,
       instruction: read.parsed.instruction,
     },
-  });
+  };
 }
 
 function detectLabel(event: IssuesBridgeEvent, config: RepoConfig, self: BridgeSelf): TriggerDetection {
@@ -227,7 +260,7 @@ function detectLabel(event: IssuesBridgeEvent, config: RepoConfig, self: BridgeS
   }
   // Other bots may label on a person's behalf (the permission check still applies); our own labels never start a run.
   if (isSelf(event.sender, self)) return byBot(event.sender, "Label added");
-  return unlessKillSwitch(event.thread, config, {
+  return {
     kind: "trigger",
     trigger: {
       flow: "label",
@@ -240,17 +273,16 @@ function detectLabel(event: IssuesBridgeEvent, config: RepoConfig, self: BridgeS
       thread: event.thread,
       label: event.label.name,
     },
-  });
+  };
 }
 
-/** A review trigger, from a submitted review or one of its inline comments, unless the kill switch is on. */
+/** A review trigger, from a submitted review or one of its inline comments. */
 function reviewTrigger(
   event: PullRequestReviewBridgeEvent | PullRequestReviewCommentBridgeEvent,
-  config: RepoConfig,
   fields: Pick<ReviewTrigger, "actor" | "dedupeKey" | "forceNew" | "review" | "reviewComment" | "reason" | "instruction">,
 ): TriggerDetection {
   const { actor, dedupeKey, forceNew, ...about } = fields;
-  return unlessKillSwitch(event.thread, config, {
+  return {
     kind: "trigger",
     trigger: {
       flow: "review",
@@ -264,7 +296,7 @@ function reviewTrigger(
       pullRequest: event.pullRequest,
       ...about,
     },
-  });
+  };
 }
 
 function detectReview(event: PullRequestReviewBridgeEvent, config: RepoConfig, self: BridgeSelf): TriggerDetection {
@@ -273,7 +305,8 @@ function detectReview(event: PullRequestReviewBridgeEvent, config: RepoConfig, s
   if (isBotActor(author, self)) return byBot(author, "Review");
   if (isBotActor(event.sender, self)) return byBot(event.sender, "Review");
   const parsed = parseTriggerComment(event.review.body, grammarOf(config, self));
-  if (parsed?.kind === "stop") return stopRequested("The review");
+  if (parsed?.kind === "stop")
+    return stopOf(event, author, { reaction: null, url: event.review.url, dedupeKey: `stop:review:${event.review.id}` });
   const changesRequested = event.review.state === "changes_requested";
   if (!parsed && !changesRequested) {
     const why = noTriggerReason(config, self, `The review (state ${event.review.state})`);
@@ -287,7 +320,7 @@ function detectReview(event: PullRequestReviewBridgeEvent, config: RepoConfig, s
       `The review requests changes on a pull request from a fork (${event.pullRequest.headRepoFullName ?? "a deleted repository"}): on a fork's pull request only \`${config.trigger_phrase}\` starts or continues a run.`,
     );
   }
-  return reviewTrigger(event, config, {
+  return reviewTrigger(event, {
     actor: author,
     dedupeKey: `review:${event.review.id}`,
     forceNew: parsed?.forceNew ?? false,
@@ -300,11 +333,11 @@ function detectReview(event: PullRequestReviewBridgeEvent, config: RepoConfig, s
 
 function detectReviewComment(event: PullRequestReviewCommentBridgeEvent, config: RepoConfig, self: BridgeSelf): TriggerDetection {
   const read = readNewComment(event, config, self, "review comment");
-  if (!read.ok) return read.ignored;
+  if (!read.ok) return read.answer;
   if (!config.reviews.enabled) {
     return ignore("reviews_disabled", "The review comment has the trigger, but review triggers are off (`reviews.enabled: false`).");
   }
-  return reviewTrigger(event, config, {
+  return reviewTrigger(event, {
     actor: event.comment.author,
     // Inline comments submitted with a review share its key: one run per review.
     dedupeKey: event.comment.reviewId !== null ? `review:${event.comment.reviewId}` : `review-comment:${event.comment.id}`,
@@ -377,12 +410,10 @@ function detectWorkflowRun(event: WorkflowRunBridgeEvent, config: RepoConfig): T
   };
 }
 
-function dispatchTrigger(event: BridgeEvent, prompt: string, config: RepoConfig, self: BridgeSelf): TriggerDetection {
+function dispatchTrigger(event: BridgeEvent, prompt: string, self: BridgeSelf): TriggerDetection {
   // An explicit prompt runs for whoever caused the event: the bridge itself and other bots never (loops, automation echoing text).
   if (event.sender && isBotActor(event.sender, self)) return byBot(event.sender, `The ${event.name} event`);
   const thread = "thread" in event ? event.thread : null;
-  const killSwitch = thread ? findKillSwitch(thread.labels, config) : null;
-  if (thread && killSwitch !== null) return ignore("kill_switch", killSwitchReason(killSwitch, thread.kind));
   return {
     kind: "trigger",
     trigger: {
@@ -403,7 +434,7 @@ function dispatchTrigger(event: BridgeEvent, prompt: string, config: RepoConfig,
 /** Decides whether an event asks for the agent. Pure: reads only the event, the config and who we are. */
 export function detectTrigger(event: BridgeEvent, config: RepoConfig, self: BridgeSelf, options: DetectOptions = {}): TriggerDetection {
   const explicit = options.explicitPrompt?.trim();
-  if (explicit) return dispatchTrigger(event, explicit, config, self);
+  if (explicit) return dispatchTrigger(event, explicit, self);
   switch (event.kind) {
     case "issue_comment":
       return detectComment(event, config, self);

@@ -1,13 +1,22 @@
 /**
  * What to do about a trigger: create a run, resume the thread's run, queue behind it while it
- * works, refuse, ignore or hand back. `planRun(trigger, facts)` is the one place that chooses
- * between resuming and creating; the shell gathers the facts first (the sender's permission, the
- * thread's known run, for CI the attempts so far: flows/facts.ts). Every "no" carries a reason a
- * user or a log reader can act on.
+ * works, refuse, ignore or hand back. `planRun(trigger, facts)` is the one place that decides, every
+ * "no" included (the kill switch, CI auto-fix paused by a stop, the CI attempt cap, the permission).
+ * It asks for the facts as it needs them: while one is not read yet it answers `read` with the fact
+ * to read, so the shell (flows/prepare.ts) reads nothing an earlier "no" makes useless. Every "no"
+ * carries a reason a user or a log reader can act on.
  */
 import type { ChangesRequestedScope, FollowUpPolicy } from "../config/schema.js";
 import { judgeFixAttempt, type CheckSuiteFacts } from "./ci.js";
-import { isCheckFailureTrigger, type CheckFailureTrigger, type ReviewTrigger, type RunTrigger } from "./detect.js";
+import {
+  isCheckFailureTrigger,
+  triggerThread,
+  type CheckFailureTrigger,
+  type ReviewTrigger,
+  type RunTrigger,
+  type StopRequest,
+} from "./detect.js";
+import { killSwitchReason } from "./kill-switch.js";
 
 export interface KnownRun {
   runId: number;
@@ -22,13 +31,22 @@ export interface KnownRun {
  */
 export type RunMode = { kind: "auto" } | { kind: "create" } | { kind: "resume"; runId: number; orgId: number };
 
+/**
+ * What planRun decides from. The facts that cost a read are optional: absent means "not read yet",
+ * and planRun answers `read` when it reaches a decision that needs one of them.
+ */
 export interface RunFacts {
   /** Default `auto`. */
   mode?: RunMode;
-  /** Whether the actor may trigger runs (`decidePermission`); CI flows pass `{ allowed: true }`. */
-  permission: { allowed: boolean; why: string };
-  /** The run already attached to this thread, if any. */
-  knownRun: KnownRun | null;
+  /**
+   * The kill-switch label the thread carries (as written), or null/absent when it carries none.
+   * From the payload's labels; for CI flows, whose payloads have none, from the pull request as read.
+   */
+  killSwitch?: string | null;
+  /** Whether the actor may trigger runs (`checkTriggerPermission`); not read for CI flows. */
+  permission?: { allowed: boolean; why: string };
+  /** The run already attached to this thread, if any (read with the thread's comments). */
+  knownRun?: KnownRun | null;
   followUp: FollowUpPolicy;
   /** What a review requesting changes without the trigger acts on (`reviews.changes_requested`); default `bridge_branches`. */
   changesRequested?: ChangesRequestedScope;
@@ -37,8 +55,22 @@ export interface RunFacts {
    * null when none did. Only a review requesting changes without the trigger needs it.
    */
   branchRun?: { runId: number; orgId: number } | null;
-  /** Required for the check_suite and workflow_run flows. */
+  /** For the check_suite and workflow_run flows, read with the thread's comments. */
   checkSuite?: CheckSuiteFacts;
+  /** For CI flows: the bot answered a `/agent stop` on the pull request and no person has asked since (core/stop.ts). */
+  ciPausedByStop?: boolean;
+  /** The trigger phrase, for the reason a paused CI auto-fix gives; default `/agent`. */
+  triggerPhrase?: string;
+}
+
+/** A fact planRun needs before it can decide: `thread` is the thread's comments (for CI, the attempts and a stop's pause), `known_run` the run found through them. */
+export type RunFactName = "permission" | "thread" | "known_run";
+
+/** Not decided yet: read this fact, then plan again. */
+export interface FactNeeded {
+  action: "read";
+  fact: RunFactName;
+  reason: string;
 }
 
 export type RunPlan =
@@ -50,6 +82,8 @@ export type RunPlan =
    */
   | { action: "queue"; runId: number; orgId: number; reason: string; interrupt: boolean }
   | { action: "refuse"; reason: string }
+  /** `/agent stop`: let go of the thread's run (core/stop.ts). */
+  | { action: "stop"; reason: string }
   | { action: "ignore"; reason: string; code?: PlanIgnoreCode }
   | { action: "hand_back"; reason: string };
 
@@ -61,13 +95,25 @@ export type RunPlanAction = RunPlan["action"];
  * - `review_not_on_bridge_branch`: no run of the bridge produced the pull request's branch;
  * - `review_by_outsider`: the reviewer may not trigger runs (no refusal: nobody asked the bot).
  */
-export type PlanIgnoreCode = "review_not_on_bridge_branch" | "review_by_outsider";
+export type PlanIgnoreCode = "review_not_on_bridge_branch" | "review_by_outsider" | "kill_switch" | "ci_paused";
+
+const read = (fact: RunFactName, reason: string): FactNeeded => ({ action: "read", fact, reason });
+
+/** The kill switch holds back every run in its thread, CI auto-fix included; null when the thread does not carry it. */
+function judgeKillSwitch(trigger: RunTrigger, facts: RunFacts): RunPlan | null {
+  const thread = triggerThread(trigger);
+  if (!facts.killSwitch || !thread) return null;
+  return { action: "ignore", code: "kill_switch", reason: killSwitchReason(facts.killSwitch, thread.kind) };
+}
 
 const isImplicitReview = (trigger: RunTrigger): trigger is ReviewTrigger =>
   trigger.flow === "review" && trigger.reason === "changes_requested";
 
 /** A review requesting changes without the trigger: whether it may act at all, before anything else is decided. */
-function judgeImplicitReview(trigger: ReviewTrigger, facts: RunFacts): RunPlan | null {
+function judgeImplicitReview(
+  trigger: ReviewTrigger,
+  facts: RunFacts & Required<Pick<RunFacts, "permission">>,
+): RunPlan | FactNeeded | null {
   if (!facts.permission.allowed) {
     return {
       action: "ignore",
@@ -76,6 +122,7 @@ function judgeImplicitReview(trigger: ReviewTrigger, facts: RunFacts): RunPlan |
     };
   }
   if ((facts.changesRequested ?? "bridge_branches") === "base_repository") return null;
+  if (facts.knownRun === undefined) return read("known_run", "Whether a run of the bridge produced the reviewed branch.");
   if (facts.branchRun) return null;
   return {
     action: "ignore",
@@ -84,12 +131,25 @@ function judgeImplicitReview(trigger: ReviewTrigger, facts: RunFacts): RunPlan |
   };
 }
 
-/** A CI failure: the attempt cap and head-SHA guard first (ci.ts), then the run to fix it with. */
-function planCheckFailure(trigger: CheckFailureTrigger, facts: RunFacts): RunPlan {
+/** A CI failure: a stop's pause, the attempt cap and head-SHA guard first (ci.ts), then the run to fix it with. */
+function planCheckFailure(trigger: CheckFailureTrigger, facts: RunFacts): RunPlan | FactNeeded {
   const ci = facts.checkSuite;
-  if (!ci) throw new TypeError(`planRun: facts.checkSuite is required for the ${trigger.flow} flow`);
+  if (!ci) {
+    // The known run is read after the CI facts: with it and without them, the shell forgot them.
+    if (facts.knownRun !== undefined) throw new TypeError(`planRun: facts.checkSuite is required for the ${trigger.flow} flow`);
+    return read("thread", "The fix attempts so far and any stop, from the pull request's comments.");
+  }
+  if (facts.ciPausedByStop) {
+    const phrase = facts.triggerPhrase ?? "/agent";
+    return {
+      action: "ignore",
+      code: "ci_paused",
+      reason: `CI auto-fix is paused on this pull request: its run was stopped with \`${phrase} stop\`, and nobody has asked with \`${phrase}\` since.`,
+    };
+  }
   const verdict = judgeFixAttempt(trigger.headSha, ci);
   if (verdict) return verdict;
+  if (facts.knownRun === undefined) return read("known_run", "The run already working on this pull request, if any.");
   if (facts.mode?.kind === "create") {
     return {
       action: "create",
@@ -114,17 +174,38 @@ function planCheckFailure(trigger: CheckFailureTrigger, facts: RunFacts): RunPla
   return { action: "create", sourceType: trigger.sourceType, reason: `CI failed on ${trigger.headSha.slice(0, 7)}: starting a fix.` };
 }
 
-/** Turns a trigger and the gathered facts into the one thing to do. */
-export function planRun(trigger: RunTrigger, facts: RunFacts): RunPlan {
+/**
+ * `/agent stop`: heard from whoever may trigger runs. The kill switch holds back runs, and a stop
+ * starts none: it is heard in a switched-off thread too, so that a run started before the label
+ * can still be let go.
+ */
+function planStop(stop: StopRequest, facts: RunFacts): RunPlan | FactNeeded {
+  if (!facts.permission) return read("permission", "Whether the author may trigger runs, and so stop them.");
+  if (!facts.permission.allowed) return { action: "refuse", reason: facts.permission.why };
+  return { action: "stop", reason: `@${stop.actor.login} asked to stop the thread's run.` };
+}
+
+/**
+ * Turns a trigger (or a stop) and the facts read so far into the one thing to do, or into the
+ * next fact to read: the cheapest "no" first (the kill switch, from the payload), then the
+ * permission, then what the thread holds.
+ */
+export function planRun(trigger: RunTrigger | StopRequest, facts: RunFacts): RunPlan | FactNeeded {
+  if (trigger.flow === "stop") return planStop(trigger, facts);
+  const killed = judgeKillSwitch(trigger, facts);
+  if (killed) return killed;
   // CI failures come from GitHub itself: nobody's permission is involved.
   if (isCheckFailureTrigger(trigger)) return planCheckFailure(trigger, facts);
 
+  const permission = facts.permission;
+  if (!permission) return read("permission", "Whether the author may trigger runs.");
   if (isImplicitReview(trigger)) {
-    const verdict = judgeImplicitReview(trigger, facts);
+    const verdict = judgeImplicitReview(trigger, { ...facts, permission });
     if (verdict) return verdict;
   }
   // The reply people read is rendered from the reason by the shell (renderRefusal).
-  if (!facts.permission.allowed) return { action: "refuse", reason: facts.permission.why };
+  if (!permission.allowed) return { action: "refuse", reason: permission.why };
+  if (facts.knownRun === undefined) return read("known_run", "The run this thread already has, if any.");
   const mode = facts.mode ?? { kind: "auto" };
   if (mode.kind === "resume") {
     return { action: "resume", runId: mode.runId, orgId: mode.orgId, reason: `Resuming run ${mode.runId}, as asked (\`mode: resume\`).` };

@@ -5,18 +5,11 @@
  * `/agent`, turn the tracking comment into a final "stopped by @who" state, and say plainly that
  * the run itself may go on, with the link to its page where it can be stopped.
  *
- * Pure: detecting the request, the comment bodies, and whether CI auto-fix is paused. The shell
- * checks the permission (as for any trigger) and does the writes.
+ * Pure: the comment bodies, and whether CI auto-fix is paused. The request itself is one of
+ * detectTrigger's answers (detect.ts), decided by planRun like any trigger (the permission); the
+ * shell reads the thread (flows/stop.ts) and does the writes (the App's engine, the Action's step).
  */
 import type { RepoConfig } from "../config/schema.js";
-import type {
-  Actor,
-  BridgeEvent,
-  IssueCommentBridgeEvent,
-  PullRequestReviewCommentBridgeEvent,
-  RepositoryFacts,
-  ThreadRef,
-} from "./events/types.js";
 import { isTrustedMarkerComment, type BotIdentity, type MarkerComment } from "./markers/trust.js";
 import { parseCommentKind } from "./markers/read.js";
 import { renderKindMarker, renderMarker } from "./markers/write.js";
@@ -27,63 +20,6 @@ import { inlineCode } from "./sanitize-output/code.js";
 import { md, type SafeMarkdown } from "./sanitize-output/safe-markdown.js";
 import { renderLink } from "./sanitize-output/links.js";
 import { grammarOf, parseTriggerComment } from "./trigger.js";
-
-export interface StopRequest {
-  repo: RepositoryFacts;
-  thread: ThreadRef;
-  /** Who asked: the shell checks they may trigger runs (a refusal otherwise, as for a trigger). */
-  actor: Actor;
-  /** The comment to react to (a review itself takes no reactions). */
-  reaction: { kind: "issue_comment" | "review_comment"; id: number } | null;
-  /** The stop's own URL, for logs. */
-  url: string;
-  /** `stop:<comment or review id>`: a redelivery is the same request. */
-  dedupeKey: string;
-}
-
-/** A `/agent stop` (or leading `@app stop`) from a person, in a new comment, review or review comment; else null. */
-export function detectStopRequest(event: BridgeEvent, config: RepoConfig, self: BridgeSelf): StopRequest | null {
-  const grammar = grammarOf(config, self);
-  const isStop = (body: string | null | undefined) => parseTriggerComment(body, grammar)?.kind === "stop";
-  const person = (actor: Actor | null) => actor !== null && !isBotActor(actor, self) && !isBotActor(event.sender, self);
-  const fromComment = (
-    commented: IssueCommentBridgeEvent | PullRequestReviewCommentBridgeEvent,
-    kind: "issue_comment" | "review_comment",
-    keyPrefix: string,
-  ): StopRequest | null => {
-    const { comment } = commented;
-    if (commented.action !== "created" || !person(comment.author) || !isStop(comment.body)) return null;
-    const reaction = { kind, id: comment.id };
-    return {
-      repo: commented.repo,
-      thread: commented.thread,
-      actor: comment.author,
-      reaction,
-      url: comment.url,
-      dedupeKey: `stop:${keyPrefix}:${comment.id}`,
-    };
-  };
-  switch (event.kind) {
-    case "issue_comment":
-      return fromComment(event, "issue_comment", "comment");
-    case "pull_request_review_comment":
-      return fromComment(event, "review_comment", "review-comment");
-    case "pull_request_review": {
-      const author = event.review.author ?? event.sender;
-      if (event.action !== "submitted" || !person(author) || !isStop(event.review.body)) return null;
-      return {
-        repo: event.repo,
-        thread: event.thread,
-        actor: author,
-        reaction: null,
-        url: event.review.url,
-        dedupeKey: `stop:review:${event.review.id}`,
-      };
-    }
-    default:
-      return null;
-  }
-}
 
 // ---------------------------------------------------------------------------------------------
 // What the thread says

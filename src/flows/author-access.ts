@@ -6,7 +6,7 @@
 import { authorAccessOfRole, type AuthorAccess } from "../core/prompt/context.js";
 import type { GitHubClient, RepoRef } from "../github/client.js";
 import { getRepoPermission } from "../github/permissions.js";
-import type { FlowLogger } from "./types.js";
+import type { FlowLogger } from "./logger.js";
 
 /**
  * Reads per prompt: a thread quotes its description and up to 20 comments, mostly by a few people.

@@ -14,7 +14,10 @@ import type { BridgeSelf } from "../core/actors.js";
 import { renderConfigError } from "../core/render/replies.js";
 import type { GitHubClient, RepoRef } from "../github/client.js";
 import { listIssueComments } from "../github/comments.js";
-import { asMarkerComments } from "./facts.js";
+import { asMarkerComments, planFromEvent } from "./facts.js";
+
+/** Whether the event would have been a request for a run, or why not. */
+export type ConfigErrorDetection = Extract<TriggerDetection, { kind: "trigger" }> | { kind: "ignore"; reason: string };
 import { THREAD_COMMENT_SCAN_LIMIT } from "./prepare.js";
 
 /**
@@ -31,9 +34,16 @@ export function configForDetection(raw: unknown): RepoConfig {
  * failure, a label or a review affected by the broken section therefore gets the config-error reply;
  * one the file cannot have affected (CI auto-fix left off in a valid section) stays quiet.
  */
-export function detectDespiteConfigError(event: BridgeEvent, raw: unknown, self: BridgeSelf): TriggerDetection {
+export function detectDespiteConfigError(event: BridgeEvent, raw: unknown, self: BridgeSelf): ConfigErrorDetection {
   const addedLabel = event.kind === "issues" && event.action === "labeled" ? (event.label?.name ?? null) : null;
-  return detectTrigger(event, configForJudging(salvageConfig(raw), addedLabel), self);
+  const config = configForJudging(salvageConfig(raw), addedLabel);
+  const detection = detectTrigger(event, config, self);
+  // A stop asks for no run: nothing a broken file holds back.
+  if (detection.kind === "stop") return { kind: "ignore", reason: "A stop request starts no run." };
+  if (detection.kind === "ignore") return detection;
+  // A thread the kill switch holds back hears nothing, a broken file included.
+  const early = planFromEvent(detection.trigger, config);
+  return early?.action === "ignore" ? { kind: "ignore", reason: early.reason } : detection;
 }
 
 /**

@@ -15,7 +15,8 @@ import {
 } from "../core/markers/trust.js";
 import { isCheckFailureTrigger, type RunTrigger } from "../core/detect.js";
 import type { CheckSuiteFacts } from "../core/ci.js";
-import type { KnownRun } from "../core/plan.js";
+import { findKillSwitch } from "../core/kill-switch.js";
+import { planRun, type KnownRun, type RunFacts, type RunMode, type RunPlan } from "../core/plan.js";
 import type { GitHubClient, RepoRef } from "../github/client.js";
 import type { IssueComment } from "../github/comments.js";
 import { checkTriggerPermission } from "../github/permissions.js";
@@ -32,6 +33,32 @@ export function asMarkerComments(comments: readonly IssueComment[]): MarkerComme
     user: { login: comment.author.login, type: comment.author.type },
     performed_via_github_app: comment.viaApp ? { slug: comment.viaApp.slug } : null,
   }));
+}
+
+/** The facts the configuration gives planRun (and the caller's `mode`), before anything is read. */
+export function factsFromConfig(config: RepoConfig, mode?: RunMode): RunFacts {
+  return {
+    followUp: config.follow_up,
+    changesRequested: config.reviews.changes_requested,
+    triggerPhrase: config.trigger_phrase,
+    ...(mode ? { mode } : {}),
+  };
+}
+
+/** The kill-switch label on the trigger's thread as the payload lists its labels; null for CI failures (their payloads list none) and threadless prompts. */
+export function killSwitchInPayload(trigger: RunTrigger, config: RepoConfig): string | null {
+  if (isCheckFailureTrigger(trigger) || !trigger.thread) return null;
+  return findKillSwitch(trigger.thread.labels, config);
+}
+
+/**
+ * planRun's answer from the event and the configuration alone (the kill switch in the payload's
+ * labels), or null when it needs a read first: lets a shell stay quiet about a switched-off thread
+ * before it asks GitHub anything.
+ */
+export function planFromEvent(trigger: RunTrigger, config: RepoConfig, mode?: RunMode): RunPlan | null {
+  const plan = planRun(trigger, { ...factsFromConfig(config, mode), killSwitch: killSwitchInPayload(trigger, config) });
+  return plan.action === "read" ? null : plan;
 }
 
 export async function triggerPermission(

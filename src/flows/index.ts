@@ -6,8 +6,18 @@
  */
 export * from "./types.js";
 export { prepareRun, replanWithKnownRun, THREAD_COMMENT_SCAN_LIMIT } from "./prepare.js";
-export { configErrorReply, configForDetection, detectDespiteConfigError } from "./config-errors.js";
-export { asMarkerComments, checkFailureFacts, findKnownRun, pullRequestHeadOf, triggerPermission, type KnownRunQuery } from "./facts.js";
+export { configErrorReply, configForDetection, detectDespiteConfigError, type ConfigErrorDetection } from "./config-errors.js";
+export {
+  asMarkerComments,
+  checkFailureFacts,
+  factsFromConfig,
+  findKnownRun,
+  killSwitchInPayload,
+  planFromEvent,
+  pullRequestHeadOf,
+  triggerPermission,
+  type KnownRunQuery,
+} from "./facts.js";
 export {
   asPromptComments,
   fetchReviewComments,

@@ -9,7 +9,7 @@ import type { ThreadRef } from "../core/events/types.js";
 import { buildRunMetadata } from "../core/metadata.js";
 import { isCheckFailureTrigger, triggerThread, type RunTrigger } from "../core/detect.js";
 import { interruptLineOf } from "../core/interrupt.js";
-import { planRun, type KnownRun, type RunFacts, type RunPlan } from "../core/plan.js";
+import { planRun, type KnownRun, type RunFactName, type RunFacts, type RunPlan } from "../core/plan.js";
 import { buildResumePrompt, buildRunPrompt, promptThreadAuthors, withAuthorAccess } from "../core/prompt/build.js";
 import {
   DEFAULT_PROMPT_LIMITS,
@@ -19,7 +19,7 @@ import {
   type PullRequestDetails,
   type ReviewCommentContext,
 } from "../core/prompt/context.js";
-import { findKillSwitch, killSwitchReason } from "../core/kill-switch.js";
+import { findKillSwitch } from "../core/kill-switch.js";
 import { renderHandBack, renderRefusal, renderRepositoryMismatch } from "../core/render/replies.js";
 import { isCiPausedByStop } from "../core/stop.js";
 import type { MarkerComment } from "../core/markers/trust.js";
@@ -36,7 +36,16 @@ import {
   type ListedCheckFailures,
 } from "./context.js";
 import { readAuthorAccess } from "./author-access.js";
-import { asMarkerComments, checkFailureFacts, findKnownRun, pullRequestHeadOf, triggerPermission, type KnownRunFinding } from "./facts.js";
+import {
+  asMarkerComments,
+  checkFailureFacts,
+  factsFromConfig,
+  findKnownRun,
+  killSwitchInPayload,
+  pullRequestHeadOf,
+  triggerPermission,
+  type KnownRunFinding,
+} from "./facts.js";
 import { triggerImages } from "./images.js";
 import { sharedRepositoryIds, type RepositoryIdResolution, type RepositoryLister } from "./repository-id.js";
 import type { MarkerHints, PreparedRun, PreparedStart, PrepareRunInput, ReplyThread } from "./types.js";
@@ -118,39 +127,44 @@ async function gather(input: PrepareRunInput, repo: RepoRef | null, thread: Repl
   return { listed, pullRequest, reviewComments: inline, failures, markerComments: asMarkerComments(listed.comments) };
 }
 
-/** For a CI failure: why it stays quiet on its pull request (the kill-switch label, whose labels CI payloads lack), or null. */
-async function killSwitchOnPullRequest(input: PrepareRunInput, repo: RepoRef | null): Promise<string | null> {
+/**
+ * The kill-switch label the trigger's thread carries, or null: from the payload's labels, or for a
+ * CI failure (whose payload has none) from its pull request, one read.
+ */
+async function killSwitchOf(input: PrepareRunInput, repo: RepoRef | null): Promise<string | null> {
   const { trigger } = input;
-  if (!isCheckFailureTrigger(trigger) || !repo) return null;
+  if (!isCheckFailureTrigger(trigger)) return killSwitchInPayload(trigger, input.config);
+  if (!repo) return null;
   const pr = await getPullRequest(input.octokit, repo, trigger.pullRequest.number);
-  const label = findKillSwitch(pr.labels, input.config);
-  return label === null ? null : killSwitchReason(label, "pull_request");
+  return findKillSwitch(pr.labels, input.config);
 }
 
-/** The facts planRun still needs once a trigger is allowed: the run the thread or branch has, and for CI the attempts so far. */
-async function knownRunAndAttempts(
-  input: PrepareRunInput,
-  known: { repo: RepoRef | null; thread: ReplyThread | null; gathered: Gathered; facts: RunFacts },
-): Promise<{ knownRun: KnownRunFinding; facts: RunFacts }> {
-  const { trigger, config, lookup, client } = input;
-  const { repo, thread, gathered } = known;
-  const identity = { botLogins: input.self.botLogins, markerSigner: input.self.markerSigner };
-  const knownRun =
-    thread && repo
-      ? await findKnownRun({
-          repo,
-          threadNumber: thread.number,
-          comments: gathered.markerComments,
-          head: pullRequestHeadOf(trigger, gathered.pullRequest),
-          branchFirst: trigger.flow === "review" || isCheckFailureTrigger(trigger),
-          self: identity,
-          lookup,
-          client,
-        })
-      : { known: null, pending: false, from: null, branchRun: null };
+/** What prepareRun has read so far for planRun, beyond the facts themselves. */
+interface Reading {
+  gathered: Gathered | null;
+  knownRun: KnownRunFinding;
+}
 
-  const facts: RunFacts = { ...known.facts, knownRun: knownRun.known, branchRun: knownRun.branchRun };
-  if (isCheckFailureTrigger(trigger) && repo) {
+const NO_KNOWN_RUN: KnownRunFinding = { known: null, pending: false, from: null, branchRun: null };
+
+/** Reads the one fact planRun asked for into `facts` (and what it took into `reading`). */
+async function readFact(
+  fact: RunFactName,
+  input: PrepareRunInput,
+  at: { repo: RepoRef | null; thread: ReplyThread | null; facts: RunFacts; reading: Reading },
+): Promise<void> {
+  const { trigger, octokit, config, self, lookup, client } = input;
+  const { repo, thread, facts, reading } = at;
+  const identity = { botLogins: self.botLogins, markerSigner: self.markerSigner };
+  if (fact === "permission") {
+    facts.permission = repo ? await triggerPermission(octokit, repo, trigger, config, self) : { allowed: true, why: "No repository." };
+    return;
+  }
+  // The thread, pull request, review and the list of failing checks, in one go, once.
+  const gathered = (reading.gathered ??= await gather(input, repo, thread));
+  if (fact === "thread") {
+    if (!isCheckFailureTrigger(trigger) || !repo) return;
+    facts.ciPausedByStop = isCiPausedByStop(gathered.markerComments, config, { ...identity, appSlug: self.appSlug });
     facts.checkSuite = await checkFailureFacts({
       repo,
       prNumber: trigger.pullRequest.number,
@@ -162,62 +176,56 @@ async function knownRunAndAttempts(
       lookup,
       relevantFailures: gathered.failures?.relevantFailures,
     });
+    return;
   }
-  return { knownRun, facts };
+  reading.knownRun =
+    thread && repo
+      ? await findKnownRun({
+          repo,
+          threadNumber: thread.number,
+          comments: gathered.markerComments,
+          head: pullRequestHeadOf(trigger, gathered.pullRequest),
+          branchFirst: trigger.flow === "review" || isCheckFailureTrigger(trigger),
+          self: identity,
+          lookup,
+          client,
+        })
+      : NO_KNOWN_RUN;
+  facts.knownRun = reading.knownRun.known;
+  facts.branchRun = reading.knownRun.branchRun;
 }
 
 /**
- * Gathers the facts in the cheapest order (a CI failure's kill switch, the permission, then the
- * thread, pull request, review and the list of failing checks in one go, the known run and the CI
- * attempts), plans, and for a run to start or continue reads the failing checks' annotations or logs
- * and builds its prompt, metadata and images. The caller then acts:
- * reply (refuse / hand_back), react and post a tracking comment, and create, resume or hold the run.
+ * Plans, reading each fact when planRun asks for it (cheapest first: a CI failure's kill switch,
+ * the permission, then the thread, pull request, review and the list of failing checks in one go,
+ * the CI attempts, the known run), so that a "no" costs only the reads it needed; then, for a run
+ * to start or continue, reads the failing checks' annotations or logs and builds its prompt,
+ * metadata and images. The caller then acts: reply (refuse / hand_back), react and post a tracking
+ * comment, and create, resume or hold the run.
  */
 export async function prepareRun(input: PrepareRunInput): Promise<PreparedRun> {
-  const { trigger, octokit, config, self } = input;
+  const { trigger, config } = input;
   const limits = { ...DEFAULT_PROMPT_LIMITS, ...input.promptLimits };
   const repo = repoRefOf(trigger);
   const thread: ReplyThread | null = triggerThread(trigger);
-  const baseFacts = {
-    followUp: config.follow_up,
-    changesRequested: config.reviews.changes_requested,
-    ...(input.mode ? { mode: input.mode } : {}),
-  };
-
-  const killed = await killSwitchOnPullRequest(input, repo);
-  if (killed !== null) {
-    const facts: RunFacts = { ...baseFacts, permission: { allowed: true, why: "CI failures need no permission." }, knownRun: null };
-    return finishEarly(trigger, facts, { action: "ignore", reason: killed }, thread, config);
+  const facts: RunFacts = { ...factsFromConfig(config, input.mode), killSwitch: await killSwitchOf(input, repo) };
+  const reading: Reading = { gathered: null, knownRun: NO_KNOWN_RUN };
+  const asked = new Set<RunFactName>();
+  let next = planRun(trigger, facts);
+  while (next.action === "read") {
+    if (asked.has(next.fact)) throw new Error(`prepareRun: planRun asked for the fact "${next.fact}" twice (${next.reason})`);
+    asked.add(next.fact);
+    await readFact(next.fact, input, { repo, thread, facts, reading });
+    next = planRun(trigger, facts);
   }
-
-  // The cheapest "no" first: one call, before anything is read for a prompt.
-  const permission = repo ? await triggerPermission(octokit, repo, trigger, config, self) : { allowed: true, why: "No repository." };
-  if (!permission.allowed) {
-    const facts: RunFacts = { ...baseFacts, permission, knownRun: null };
-    return finishEarly(trigger, facts, planRun(trigger, facts), thread, config);
-  }
-
-  const gathered = await gather(input, repo, thread);
-  if (
-    isCheckFailureTrigger(trigger) &&
-    isCiPausedByStop(gathered.markerComments, config, { botLogins: self.botLogins, appSlug: self.appSlug, markerSigner: self.markerSigner })
-  ) {
-    const facts: RunFacts = { ...baseFacts, permission, knownRun: null };
-    const reason = `CI auto-fix is paused on this pull request: its run was stopped with \`${config.trigger_phrase} stop\`, and nobody has asked with \`${config.trigger_phrase}\` since.`;
-    return finishEarly(trigger, facts, { action: "ignore", reason }, thread, config);
-  }
-
-  const { knownRun, facts } = await knownRunAndAttempts(input, {
-    repo,
-    thread,
-    gathered,
-    facts: { ...baseFacts, permission, knownRun: null },
-  });
-  let plan = planRun(trigger, facts);
+  let plan: RunPlan = next;
+  const { knownRun } = reading;
   if (knownRun.pending && plan.action === "queue")
     plan = { ...plan, reason: "The thread's run is still being started; the follow-up is queued for it." };
   if (plan.action !== "create" && plan.action !== "resume" && plan.action !== "queue")
     return finishEarly(trigger, facts, plan, thread, config);
+  // The prompt quotes the thread: read now if the plan did not need it (a run named by `mode: resume`).
+  const gathered = reading.gathered ?? (await gather(input, repo, thread));
   // A create's repository first: a configured repo_id that is another repository's refuses the run before a prompt is built.
   const repository = plan.action === "create" ? await resolveRepositoryId(input) : null;
   if (repository && "elsewhere" in repository) return refuseRepository(trigger, facts, thread, repository.elsewhere);

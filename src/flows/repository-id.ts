@@ -9,7 +9,7 @@
 import type { CallOptions, OptionalListing } from "../service/client.js";
 import type { ListRepositoriesQuery, RepositoriesPage } from "../service/wire.js";
 import { LIST_PAGE_MAX } from "../service/wire.js";
-import type { FlowLogger } from "./types.js";
+import type { FlowLogger } from "./logger.js";
 
 /** The part of the service client that lists repositories (`AgentRunClient` satisfies it). */
 export interface RepositoryLister {

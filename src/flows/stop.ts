@@ -1,8 +1,9 @@
 /**
- * `/agent stop`, the I/O half shared by the App and the Action: may this person stop (the same
- * permission as triggering), which of the bot's tracking comments in the thread are still open
- * (`running` or `queued` markers), and what each becomes. Reads GitHub and the run's page link;
- * writes nothing: the shell edits the comments, posts the reply, reacts, and drops what it holds.
+ * `/agent stop`, the I/O half shared by the App and the Action: the stop detectTrigger answered is
+ * planned by planRun like any trigger (it asks for the permission, the same as triggering's); then,
+ * which of the bot's tracking comments in the thread are still open (`running` or `queued`
+ * markers), and what each becomes. Reads GitHub and the run's page link; writes nothing: the shell
+ * (the App's engine, the Action's step) edits the comments, posts the reply, reacts, and drops what it holds.
  *
  * A thread's open comments for one run: the oldest is the run's own (the one being watched), the
  * later ones are follow-ups waiting for it. Each becomes a final `done`/`stopped` state; a watcher
@@ -13,12 +14,14 @@ import { listTrustedRunMarkers, type BotIdentity } from "../core/markers/trust.j
 import type { RunMarker } from "../core/markers/schema.js";
 import type { BridgeSelf } from "../core/actors.js";
 import { renderRefusal } from "../core/render/replies.js";
-import { renderStoppedComment, renderStopReply, type StopRequest } from "../core/stop.js";
+import type { StopRequest } from "../core/detect.js";
+import { planRun, type RunFacts } from "../core/plan.js";
+import { renderStoppedComment, renderStopReply } from "../core/stop.js";
 import type { GitHubClient, RepoRef } from "../github/client.js";
 import { listIssueComments } from "../github/comments.js";
 import { checkTriggerPermission } from "../github/permissions.js";
 import type { ReactionTarget } from "../core/render/reactions.js";
-import { asMarkerComments } from "./facts.js";
+import { asMarkerComments, factsFromConfig } from "./facts.js";
 import { THREAD_COMMENT_SCAN_LIMIT } from "./prepare.js";
 import type { RunReader } from "./types.js";
 
@@ -55,10 +58,17 @@ export async function prepareStop(input: {
 }): Promise<PreparedStop> {
   const { octokit, request, config } = input;
   const repo: RepoRef = { owner: request.repo.owner, repo: request.repo.name };
-  const permission = await checkTriggerPermission(octokit, repo, request.actor, config.permissions);
-  if (!permission.allowed) {
-    return { action: "refuse", reason: permission.why, body: renderRefusal({ login: request.actor.login, reason: permission.why }) };
+  const facts: RunFacts = factsFromConfig(config);
+  let plan = planRun(request, facts);
+  // A stop needs one fact read: the permission.
+  if (plan.action === "read") {
+    facts.permission = await checkTriggerPermission(octokit, repo, request.actor, config.permissions);
+    plan = planRun(request, facts);
   }
+  if (plan.action === "refuse") {
+    return { action: "refuse", reason: plan.reason, body: renderRefusal({ login: request.actor.login, reason: plan.reason }) };
+  }
+  if (plan.action !== "stop") throw new Error(`prepareStop: planRun answered "${plan.action}" to a stop (${plan.reason})`);
 
   const identity: BotIdentity = { botLogins: input.self.botLogins, markerSigner: input.self.markerSigner };
   const { comments } = await listIssueComments(octokit, repo, request.thread.number, { limit: THREAD_COMMENT_SCAN_LIMIT });

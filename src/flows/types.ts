@@ -7,7 +7,7 @@ import type { RepoConfig } from "../config/schema.js";
 import type { RunMetadata } from "../core/metadata.js";
 import type { BridgeSelf } from "../core/actors.js";
 import type { RunFacts, RunMode, RunPlan } from "../core/plan.js";
-import type { RunTrigger } from "../core/detect.js";
+import type { ReplyThread, RunTrigger } from "../core/detect.js";
 import type { GitHubServer } from "../core/github-hosts.js";
 import type { PromptInput, PromptLimits } from "../core/prompt/context.js";
 import type { GitHubClient, RepoRef } from "../github/client.js";
@@ -15,7 +15,10 @@ import type { ReactionTarget } from "../core/render/reactions.js";
 import type { SkippedImage } from "../github/attachments.js";
 import type { CallOptions, OptionalListing } from "../service/client.js";
 import type { AgentRun, CreateRunRequest, ListRepositoriesQuery, RepositoriesPage, SourceType } from "../service/wire.js";
+import type { FlowLogger } from "./logger.js";
 import type { RepositoryIdDirectory, RepositoryIdResolution } from "./repository-id.js";
+
+export type { FlowLogger, ReplyThread };
 
 export type Awaitable<T> = T | Promise<T>;
 
@@ -86,11 +89,6 @@ export interface ImageDownloadSettings {
   timeoutMs?: number;
 }
 
-export interface FlowLogger {
-  debug?(obj: object, msg: string): void;
-  warn(obj: object, msg: string): void;
-}
-
 export interface PrepareRunInput {
   /** Installation-scoped (App) or `GITHUB_TOKEN` (Action) octokit; only `request` is used. */
   octokit: GitHubClient;
@@ -109,13 +107,6 @@ export interface PrepareRunInput {
   logger?: FlowLogger;
   /** Where repository ids found on the service are remembered (an hour). Default: one cache per process. */
   repositoryIds?: RepositoryIdDirectory;
-}
-
-/** Where replies go: the issue or pull request conversation (for CI flows, the pull request). */
-export interface ReplyThread {
-  kind: "issue" | "pull_request";
-  number: number;
-  url: string;
 }
 
 /** What a shell needs to write its own run marker (the Action) or CI bookkeeping (the App). */

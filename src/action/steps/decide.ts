@@ -8,17 +8,20 @@ import type { RepoConfig } from "../../config/schema.js";
 import { isThreadEvent } from "../../core/events/types.js";
 import { newRunMarker } from "../../core/markers/write.js";
 import type { RunMarker } from "../../core/markers/schema.js";
-import { detectTrigger, triggerThread, type RunTrigger } from "../../core/detect.js";
+import { detectTrigger, triggerThread, type RunTrigger, type StopRequest } from "../../core/detect.js";
 import { planRun, type RunMode } from "../../core/plan.js";
-import { detectStopRequest } from "../../core/stop.js";
 import { refusedRecently } from "../../core/refusals.js";
+import type { RepoRef } from "../../github/client.js";
 import { listIssueComments } from "../../github/comments.js";
 import type { TrackingPhase } from "../../core/render/tracking.js";
 import {
   asMarkerComments,
   configErrorReply,
   detectDespiteConfigError,
+  factsFromConfig,
+  killSwitchInPayload,
   MARKERS_ONLY_LOOKUP,
+  planFromEvent,
   prepareRun,
   sharedRepositoryIds,
   type PreparedRun,
@@ -115,14 +118,17 @@ const done = (result: StepResult): Decision => ({ kind: "done", result });
 /** Stop, ignore, reply, or start: what the event (and the `mode` and `prompt` inputs) ask for. */
 export async function decide(step: Step, config: RepoConfig): Promise<Decision> {
   const { inputs, event } = step;
-  const stopped = await stopIfAsked(step, config);
-  if (stopped) return stopped;
-
   // Most events of a comment workflow are not for the agent: decide that before asking GitHub who
   // the token is (every bot not in `allowed-bots` is already refused by type; the identity only
   // adds which bot is us, never let in by the list).
   const detect = () => detectTrigger(event, config, step.self, inputs.prompt ? { explicitPrompt: inputs.prompt } : {});
   let detection = detect();
+  // A thread the kill switch holds back: planRun says so from the payload, before GitHub is asked anything.
+  const early = detection.kind === "trigger" ? planFromEvent(detection.trigger, config) : null;
+  if (early?.action === "ignore") return done(ignored(early.reason));
+  // `mode: resume` names the run and its follow-up: the comment that started the workflow is no request of its own.
+  if (detection.kind === "stop" && inputs.mode === "resume")
+    return done(ignored("The comment asks to stop the thread's run, and this step resumes the run its workflow names (`mode: resume`)."));
   if (detection.kind !== "ignore") {
     await identify(step);
     detection = detect();
@@ -137,9 +143,10 @@ export async function decide(step: Step, config: RepoConfig): Promise<Decision> 
         ),
       );
     }
-    log.info(`Nothing to do: ${detection.reason}`);
-    return done({ outcome: { kind: "ignored", reason: detection.reason }, failure: null });
+    return done(ignored(detection.reason));
   }
+  if (detection.kind === "stop")
+    return step.repo ? stopAsAsked(step, step.repo, config, detection.stop) : done(ignored("The stop names no repository to act in."));
 
   if (inputs.mode === "resume") return resumeAsNamed(step, config, detection.trigger);
 
@@ -161,15 +168,18 @@ export async function decide(step: Step, config: RepoConfig): Promise<Decision> 
   return actOnPrepared(step, prepared);
 }
 
-/** `/agent stop` is not a task: this job lets go of the thread's runs (see stop.ts). Null when the event is no stop. */
-async function stopIfAsked(step: Step, config: RepoConfig): Promise<Decision | null> {
-  const { inputs } = step;
-  const stop = inputs.prompt || inputs.mode === "resume" ? null : detectStopRequest(step.event, config, step.self);
-  if (!stop || !step.repo) return null;
+/** Nothing to do, said in the log. */
+function ignored(reason: string): StepResult {
+  log.info(`Nothing to do: ${reason}`);
+  return { outcome: { kind: "ignored", reason }, failure: null };
+}
+
+/** `/agent stop` is not a task: this job lets go of the thread's runs (see stop.ts). */
+async function stopAsAsked(step: Step, repo: RepoRef, config: RepoConfig, stop: StopRequest): Promise<Decision> {
   const self = await identify(step);
   const thread = threadReporter(step, { number: stop.thread.number });
   return done({
-    outcome: await stopFromThread({ octokit: step.octokit, repo: step.repo, request: stop, config, self, client: step.runs, thread }),
+    outcome: await stopFromThread({ octokit: step.octokit, repo, request: stop, config, self, client: step.runs, thread }),
     failure: null,
   });
 }
@@ -211,7 +221,7 @@ async function actOnPrepared(step: Step, prepared: PreparedRun): Promise<Decisio
 /** Someone who may not trigger was refused in this thread within a day: the Action reads its own earlier refusal there. */
 async function toldAlready(step: Step, prepared: Extract<PreparedRun, { action: "refuse" }>): Promise<boolean> {
   const login = prepared.trigger.actor?.login;
-  if (prepared.facts.permission.allowed || !login || !step.repo) return false;
+  if (prepared.facts.permission?.allowed !== false || !login || !step.repo) return false;
   const self = await identify(step);
   const { comments } = await listIssueComments(step.octokit, step.repo, prepared.thread.number, { limit: REFUSAL_SCAN });
   return refusedRecently(asMarkerComments(comments), login, { botLogins: self.botLogins }, step.now());
@@ -246,10 +256,10 @@ function resumeAsNamed(step: Step, config: RepoConfig, trigger: RunTrigger): Dec
   const { inputs, event } = step;
   const mode: RunMode = { kind: "resume", runId: inputs.runId!, orgId: inputs.orgId };
   const plan = planRun(trigger, {
-    mode,
+    ...factsFromConfig(config, mode),
+    killSwitch: killSwitchInPayload(trigger, config),
     permission: { allowed: true, why: "The workflow names the run (`mode: resume`)." },
     knownRun: null,
-    followUp: config.follow_up,
   });
   if (plan.action !== "resume") return done(fail(step, `\`mode: resume\` could not resume run ${mode.runId}: ${plan.reason}`, null));
   log.info(plan.reason);

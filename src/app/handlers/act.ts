@@ -1,8 +1,9 @@
 /**
- * Acting on a prepared run, in the delivery worker: a reply (refusal, hand-back) goes out through the
- * paced writer; a run to start, or a follow-up to hold, becomes a task in the store, decided and
- * stored under the thread's lock so that one thread never has two runs starting at once. The engine
- * owns everything the task writes from then on: 👀, the tracking comment, progress, the result.
+ * Acting on a prepared run, in the delivery worker: a reply (refusal, hand-back, spend limit) is
+ * handed to the engine, which posts it; a run to start, or a follow-up to hold, becomes a task in
+ * the store, decided and stored under the thread's lock so that one thread never has two runs
+ * starting at once. The engine owns everything the task writes from then on: 👀, the tracking
+ * comment, progress, the result.
  */
 import type { RepoConfig, RunLimitName } from "../../config/schema.js";
 import { LIMIT_WINDOW_MS, judgeSpendLimits, type OverLimitReply, type SpendVerdict } from "../../core/limits.js";
@@ -28,8 +29,10 @@ export async function actOnPrepared(prepared: PreparedRun, ctx: ActContext): Pro
   const { log } = ctx;
   const trigger = prepared.trigger;
   if (prepared.action === "ignore") {
-    log.info({ flow: trigger.flow, reason: prepared.reason }, "nothing to do");
-    ctx.deps.observer?.ignored("nothing_to_do");
+    // planRun's "no"s that carry a code (the kill switch, a paused CI auto-fix) are counted under it.
+    const code = (prepared.plan.action === "ignore" ? prepared.plan.code : undefined) ?? "nothing_to_do";
+    log.info({ flow: trigger.flow, code, reason: prepared.reason }, "nothing to do");
+    ctx.deps.observer?.ignored(code);
     return;
   }
   if (!trigger.repo || !prepared.thread) return;
@@ -47,12 +50,12 @@ export async function actOnPrepared(prepared: PreparedRun, ctx: ActContext): Pro
     return;
   }
   try {
-    if (prepared.action === "refuse" && !prepared.facts.permission.allowed) {
+    if (prepared.action === "refuse" && prepared.facts.permission?.allowed === false) {
       await refuseOutsider(prepared, thread, ctx);
       return;
     }
     if (prepared.action === "refuse" || prepared.action === "hand_back") {
-      await ctx.deps.writer.createComment(thread, prepared.body, { priority: "acknowledge" });
+      await ctx.deps.engine.reply(thread, prepared.body, "acknowledge");
       ctx.deps.observer?.refused(prepared.action === "refuse" ? "permission" : "ci_attempts_used");
       log.info(
         { action: prepared.action, reason: prepared.reason },
@@ -202,7 +205,7 @@ async function refuseOutsider(prepared: Extract<PreparedRun, { action: "refuse" 
     ctx.log.info({ reason: prepared.reason, login }, "refused; this person was already told in this thread today");
     return;
   }
-  await ctx.deps.writer.createComment(thread, prepared.body, { priority: "outsider" });
+  await ctx.deps.engine.reply(thread, prepared.body, "outsider");
   ctx.log.info({ action: prepared.action, reason: prepared.reason }, "refused");
 }
 
@@ -210,7 +213,7 @@ async function refuseOutsider(prepared: Extract<PreparedRun, { action: "refuse" 
 async function refuseOverLimit(overLimit: Extract<SpendVerdict, { allowed: false }>, thread: TaskThread, ctx: ActContext): Promise<void> {
   ctx.log.info({ limit: overLimit.over.limit, count: overLimit.over.count, reason: overLimit.reason }, "over a spend limit; nothing sent");
   ctx.deps.observer?.refused("over_limit");
-  if (overLimit.reply !== null) await ctx.deps.writer.createComment(thread, overLimit.reply, { priority: "acknowledge" });
+  if (overLimit.reply !== null) await ctx.deps.engine.reply(thread, overLimit.reply, "acknowledge");
 }
 
 /**

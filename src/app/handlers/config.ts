@@ -79,7 +79,7 @@ export async function answerConfigError(input: {
       return;
     }
     const replyThread = { installationId: input.installationId, owner: repo.owner, repo: repo.repo, issueNumber: thread.number };
-    await deps.writer.createComment(replyThread, body, { priority: "acknowledge" });
+    await deps.engine.reply(replyThread, body, "acknowledge");
   } catch (error) {
     await deps.store.releaseTrigger(triggerKey);
     await deps.store.releaseTrigger(problemsKey);

@@ -7,7 +7,6 @@ import type { ThreadLocks } from "../locks.js";
 import type { DeliveryObserver } from "../ops/metrics.js";
 import type { WorkQueue } from "../queue/types.js";
 import type { BridgeStore } from "../store/types.js";
-import type { ThreadWriter } from "../thread-writer.js";
 
 /** The slice of pino the handlers use (Probot's `context.log`). */
 export interface HandlerLogger {
@@ -30,10 +29,9 @@ export interface AppDependencies {
   store: BridgeStore;
   queue: WorkQueue;
   locks: ThreadLocks;
+  /** Every GitHub write of the App: the handlers hand over, the engine writes. */
   engine: RunEngine;
   client: AgentRunClient;
-  /** Every GitHub write of the App, paced per installation. */
-  writer: ThreadWriter;
   identity: AppIdentity;
   /** An installation's octokit (reads), as Probot authenticates it. */
   octokitFor(installationId: number | null): Promise<ProbotOctokit>;

@@ -2,8 +2,9 @@
  * A webhook in two halves. `receiveDelivery` runs before GitHub gets its answer and does only what
  * cannot wait: (Probot has verified the signature) drop what no configuration could make a trigger,
  * dedupe the delivery id, store the delivery in the queue. `processDelivery` runs in a worker, on any
- * replica: parse, config, permission, prepare, decide. Every decision is core's; every read goes
- * through flows and github; every write through the paced writer or the engine.
+ * replica: parse, config, detect, prepare (flows, which plan through core), then dedupe, store and
+ * hand over to the engine. Every decision is core's; every read goes through flows and github;
+ * every write is the engine's: nothing under handlers/ writes to GitHub.
  */
 import { Context, type ProbotOctokit } from "probot";
 import { DEFAULT_REPO_CONFIG } from "../../config/schema.js";
@@ -13,7 +14,6 @@ import { detectTrigger, type IgnoreCode } from "../../core/detect.js";
 import { prepareRun } from "../../flows/index.js";
 import { BRIDGE_VERSION } from "../../version.js";
 import { deliveryJobId, type DeliveryJobData } from "../queue/types.js";
-import { detectStopRequest } from "../../core/stop.js";
 import { judgeTriggerAge } from "../../core/trigger-age.js";
 import { actOnPrepared } from "./act.js";
 import { handleStop } from "./stop.js";
@@ -143,16 +143,14 @@ export async function processDelivery(data: DeliveryJobData, deps: AppDependenci
     return;
   }
 
-  const stop = detectStopRequest(event, loaded.config, self);
-  if (stop) {
-    await handleStop({ request: stop, config: loaded.config, octokit, installationId: data.installationId, deps });
-    return;
-  }
-
   const detection = detectTrigger(event, loaded.config, self);
   if (detection.kind === "ignore") {
     log.info({ delivery: data.deliveryId, code: detection.code, reason: detection.reason }, "ignored");
     deps.observer?.ignored(detection.code);
+    return;
+  }
+  if (detection.kind === "stop") {
+    await handleStop({ request: detection.stop, config: loaded.config, octokit, installationId: data.installationId, deps });
     return;
   }
 

@@ -8,8 +8,9 @@ import { newRunMarker } from "../../../src/core/markers/write.js";
 import { parseCommentKind, parseMarker } from "../../../src/core/markers/read.js";
 import { detectTrigger } from "../../../src/core/detect.js";
 import type { BridgeSelf } from "../../../src/core/actors.js";
-import { detectStopRequest, isCiPausedByStop, renderStopReply, renderStoppedComment } from "../../../src/core/stop.js";
+import { isCiPausedByStop, renderStopReply, renderStoppedComment } from "../../../src/core/stop.js";
 import { parseTriggerComment } from "../../../src/core/trigger.js";
+import { planFromEvent } from "../../../src/flows/facts.js";
 import { commentEvent, labelEvent, repoConfig, reviewCommentEvent, reviewEvent } from "../core-events/scenarios.js";
 import { mentionsIn, readGfm } from "../core-output/gfm.js";
 
@@ -17,7 +18,13 @@ const self: BridgeSelf & { botLogins: string[] } = { appSlug: "run-bot", botLogi
 const config = repoConfig();
 const TRIGGER = { phrase: "/agent", appSlug: "run-bot", mention: true };
 
-describe("detectStopRequest", () => {
+/** The stop detectTrigger answers for an event, or null when it answers something else. */
+function detectStopRequest(...args: Parameters<typeof detectTrigger>) {
+  const detection = detectTrigger(...args);
+  return detection.kind === "stop" ? detection.stop : null;
+}
+
+describe("the stop detectTrigger answers", () => {
   it("a person's `/agent stop` comment: the thread, who, and the comment to react to", () => {
     expect(detectStopRequest(commentEvent("/agent stop"), config, self)).toMatchObject({
       actor: { login: "Codertocat" },
@@ -50,9 +57,9 @@ describe("detectStopRequest", () => {
     expect(detectStopRequest(commentEvent("/agent stop"), repoConfig({ trigger_phrase: "/bot" }), self)).toBeNull();
   });
 
-  it("is never a task: detectTrigger ignores it with its own code, so no shell resumes a run with the word `stop`", () => {
+  it("is never a task: detectTrigger answers a stop, never a trigger, so no shell resumes a run with the word `stop`", () => {
     for (const event of [commentEvent("/agent stop"), reviewCommentEvent("/agent stop"), reviewEvent("changes_requested", "/agent stop")]) {
-      expect(detectTrigger(event, config, self)).toMatchObject({ kind: "ignore", code: "stop_requested" });
+      expect(detectTrigger(event, config, self)).toMatchObject({ kind: "stop", stop: { flow: "stop" } });
     }
   });
 });
@@ -163,20 +170,26 @@ describe("the kill switch", () => {
       if ("thread" in event) event.thread.labels = [...event.thread.labels, "agent:off"];
       return event;
     };
+    // planRun's answer from the payload alone: null while it still needs a read (the permission), a "no" for the kill switch.
+    const planned = (event: ReturnType<typeof commentEvent>, explicitPrompt?: string) => {
+      const detection = detectTrigger(event, config, self, explicitPrompt ? { explicitPrompt } : {});
+      if (detection.kind !== "trigger") throw new Error(`not a trigger: ${detection.kind}`);
+      return planFromEvent(detection.trigger, config);
+    };
     for (const event of [
       commentEvent("/agent fix it"),
       labelEvent("agent"),
       reviewEvent("changes_requested", "Handle null."),
       reviewCommentEvent("/agent rename"),
     ]) {
-      expect(detectTrigger(event, config, self).kind).toBe("trigger");
-      expect(detectTrigger(labelled(event), config, self)).toMatchObject({
-        kind: "ignore",
+      expect(planned(event)).toBeNull();
+      expect(planned(labelled(event))).toMatchObject({
+        action: "ignore",
         code: "kill_switch",
         reason: expect.stringContaining('"agent:off"'),
       });
     }
-    expect(detectTrigger(labelled(commentEvent("anything")), config, self, { explicitPrompt: "Do it" })).toMatchObject({
+    expect(planned(labelled(commentEvent("anything")), "Do it")).toMatchObject({
       code: "kill_switch",
     });
   });

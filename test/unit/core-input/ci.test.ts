@@ -127,6 +127,21 @@ describe("planRun for CI failures", () => {
     expect(planRun(suite, facts({ mode: { kind: "create" }, checkSuite: ci({ attemptsSoFar: 3 }) })).action).toBe("hand_back");
   });
 
+  it("a stop's pause comes before the attempt cap; the thread's comments are read first, the known run only for a fix that may start", () => {
+    const unread: RunFacts = { followUp: "queue" };
+    expect(planRun(suite, unread)).toMatchObject({ action: "read", fact: "thread" });
+    expect(planRun(suite, { ...unread, killSwitch: "agent:off" })).toMatchObject({ action: "ignore", code: "kill_switch" });
+    const paused = { ...unread, checkSuite: ci({ attemptsSoFar: 3 }), ciPausedByStop: true };
+    expect(planRun(suite, paused)).toEqual({
+      action: "ignore",
+      code: "ci_paused",
+      reason:
+        "CI auto-fix is paused on this pull request: its run was stopped with `/agent stop`, and nobody has asked with `/agent` since.",
+    });
+    expect(planRun(suite, { ...paused, ciPausedByStop: false }).action).toBe("hand_back");
+    expect(planRun(suite, { ...unread, checkSuite: ci({ attemptsSoFar: 1 }) })).toMatchObject({ action: "read", fact: "known_run" });
+  });
+
   it("without CI facts it is a programming error", () => {
     expect(() => planRun(suite, facts())).toThrow("facts.checkSuite is required for the check_suite flow");
   });

@@ -116,3 +116,20 @@ describe("planRun", () => {
     });
   });
 });
+
+describe("planRun asks for what it needs, cheapest first", () => {
+  const comment = triggerOf(commentEvent("/agent do it"));
+  const base: RunFacts = { followUp: "queue" };
+
+  it("the kill switch answers before anything is read; then the permission, then the thread's run", () => {
+    expect(planRun(comment, { ...base, killSwitch: "Agent:Off" })).toEqual({
+      action: "ignore",
+      code: "kill_switch",
+      reason: 'The issue carries the kill-switch label "Agent:Off" (`kill_switch_label`): no run starts here until it is removed.',
+    });
+    expect(planRun(comment, base)).toMatchObject({ action: "read", fact: "permission" });
+    expect(planRun(comment, { ...base, permission: { allowed: false, why: "no" } })).toEqual({ action: "refuse", reason: "no" });
+    expect(planRun(comment, { ...base, permission: { allowed: true, why: "yes" } })).toMatchObject({ action: "read", fact: "known_run" });
+    expect(planRun(comment, { ...base, permission: { allowed: true, why: "yes" }, knownRun: null })).toMatchObject({ action: "create" });
+  });
+});
