@@ -46,11 +46,17 @@ const IDLE_WAIT_MS = 5_000;
 const SAMPLES = 9;
 const SAMPLE_EVERY_MS = 250;
 /**
- * What README.md gives every App process (NODE_OPTIONS; `npm start` passes it): V8's young generation
- * capped at 2 × 4 MB. Without it (`nodeArgs: []`) V8 grew it to 32 MB under this benchmark's polling rate:
- * on 2026-11-26 the embedded App peaked at 140–149 MB in three runs, the busiest Redis replica read 132–133 MB.
+ * What README.md gives every App process (NODE_OPTIONS; `npm start` passes them):
+ * - V8's young generation capped at 2 × 4 MB. Without it V8 grew it to 32 MB under this benchmark's
+ *   polling rate: on 2026-11-26 the embedded App peaked at 140–149 MB in three runs, the busiest Redis
+ *   replica read 132–133 MB.
+ * - its old generation capped at 512 MB, which also lowers the factor V8 grows it by after a full
+ *   collection (up to 4× what the collection left when the cap is 2 GB or more; `--trace-gc` showed
+ *   the next full collection at 4.2× without the cap, at 1.5× with it). Without
+ *   it the replica that starts first and sweeps let its heap reach 58 MB over a 21 MB live heap while
+ *   1,000 recovered watches took their first turns, and read 122–124 MB (two runs, 2026-11-26).
  */
-const APP_NODE_ARGS = ["--max-semi-space-size=4"];
+const APP_NODE_ARGS = ["--max-semi-space-size=4", "--max-old-space-size=512"];
 
 /** Decimal megabytes, as the target is stated (120 MB = 120,000,000 bytes). */
 const mb = (bytes: number) => `${formatNumber(bytes / 1e6, 1)} MB`;
@@ -247,7 +253,7 @@ export async function runMemoryBenchmark(options: MemoryBenchOptions = {}): Prom
       benchmark: NAME,
       scale,
       notes: [
-        `The App runs as \`node --expose-gc ${nodeArgs.join(" ")}\` on a bundle of bench/lib/app-process.ts: startApp from the environment (GHE_HOST → the fake GitHub, AGENT_RUN_* → the emulator, AGENT_RUN_TIME_SCALE = ${scale}), SQLite in a temporary DATA_DIR, its per-installation GitHub write pacing scaled by the same factor. ${nodeArgs === APP_NODE_ARGS ? "The flags are the ones README.md gives every App process (NODE_OPTIONS; `npm start` passes them): they cap V8's young generation, which otherwise grows with the allocation rate (compare with `runMemoryBenchmark({ nodeArgs: [] })`)." : nodeArgs.length > 0 ? "The flags were given by the caller." : "No V8 flags: the young generation grows as V8 sees fit."}`,
+        `The App runs as \`node --expose-gc ${nodeArgs.join(" ")}\` on a bundle of bench/lib/app-process.ts: startApp from the environment (GHE_HOST → the fake GitHub, AGENT_RUN_* → the emulator, AGENT_RUN_TIME_SCALE = ${scale}), SQLite in a temporary DATA_DIR, its per-installation GitHub write pacing scaled by the same factor. ${nodeArgs === APP_NODE_ARGS ? "The flags are the ones README.md gives every App process (NODE_OPTIONS; `npm start` passes them): they cap V8's young generation, which otherwise grows with the allocation rate, and its old generation at 512 MB, which makes V8 grow it by a smaller factor after each full collection (compare with `runMemoryBenchmark({ nodeArgs: [] })`)." : nodeArgs.length > 0 ? "The flags were given by the caller." : "No V8 flags: the young generation grows as V8 sees fit."}`,
         `Loaded: ${watches} runs of 24 emulated hours started at once by other tokens, each stored as a watching task with a tracking comment, which the App recovers on start. ` +
           `Read inside the App (process.memoryUsage) once the emulator had answered every run at least ${readsPerRun} times (its own reads, plus one per sweep of the runs list, which shows every run's status: ${bench.watcherListPages.count} pages): ${formatNumber(loaded.elapsedS, 1)} s real = ${formatNumber(emulatedS / 60, 0)} emulated minutes, ` +
           `${stats.requests} requests (${stats.rateLimited} answered 429). RSS is the median of ${SAMPLES} readings ${SAMPLE_EVERY_MS} ms apart from then on (range ${mb(Math.min(...loaded.rssSamples))}–${mb(Math.max(...loaded.rssSamples))}). ` +

@@ -1,6 +1,6 @@
 /**
  * The part of `fetch` that the Action's two clients (octokit's `request` and AgentRunClient) and the
- * App's AgentRunClient use, over node:http and node:https.
+ * App's two (Probot's octokit and AgentRunClient) use, over node:http and node:https.
  *
  * Why not Node's own fetch:
  * - the Action: on first use it loads and compiles the undici bundled inside Node, which costs a
@@ -8,7 +8,9 @@
  *   everything else the step does by then (BENCHMARKS.md, cold start). node:http is already
  *   compiled into Node.
  * - the App: every fetch builds WHATWG streams, Headers, a Request and a Response; an App polling
- *   1,000 runs kept about 14 MB more resident with it (BENCHMARKS.md, memory: 125 MB against 111 MB). It is loaded through `require` on purpose: an ESM `import` of node:http reads
+ *   1,000 runs kept about 14 MB more resident with it (BENCHMARKS.md, memory: 125 MB against 111 MB),
+ *   and the first fetch compiles undici's HTTP parser (WebAssembly), a transient of about 30 MB
+ *   that was the idle App's peak (113 MB against 77 MB without). It is loaded through `require` on purpose: an ESM `import` of node:http reads
  * every export, and some are lazy getters that load that same undici.
  *
  * Used only where it is safe (see `canUseNodeFetch`): no proxy (the proxy path keeps undici), request

@@ -42,6 +42,8 @@ export class Watcher {
   private logsUnavailable = false;
   /** Progress edits of this process in the last minute, across all threads. */
   private readonly editWindow: SlidingWindowLog;
+  /** The count of tasks by state being read for the polls rescheduling right now (see `taskCounts`). */
+  private counting: Promise<Partial<Record<Task["state"], number>>> | null = null;
 
   constructor(
     private readonly context: EngineContext,
@@ -194,7 +196,7 @@ export class Watcher {
   /** Next poll: the run's own backoff, stretched so that all watches fit in their share of the budget. */
   private async reschedule(task: Task, changed: boolean): Promise<JobOutcome> {
     const { poll, pollShare, progress, scale } = this.context.settings;
-    const counts = await this.context.store.countByState();
+    const counts = await this.taskCounts();
     const watching = counts.watching ?? 0;
     const points = RATE_LIMITS.sharedStrict.points;
     const durationMs = RATE_LIMITS.sharedStrict.durationSeconds * 1000 * scale;
@@ -212,6 +214,17 @@ export class Watcher {
     const delayMs = Math.max(own, fairShare) * (0.9 + Math.random() * 0.2);
     await this.context.store.updateTask(task.id, { nextPollAt: this.context.now() + delayMs, pollIntervalMs: own });
     return { kind: "later", delayMs };
+  }
+
+  /**
+   * The tasks by state, for pacing: polls that reschedule while a count is being read share it. On
+   * Redis a count is a transaction of one command a state; 200 jobs rescheduling at once (a replica's
+   * start with 1,000 watches) each read their own, a burst of short-lived replies that V8 promotes
+   * and keeps as heap until its next full collection (BENCHMARKS.md, memory).
+   */
+  private taskCounts(): Promise<Partial<Record<Task["state"], number>>> {
+    this.counting ??= this.context.store.countByState().finally(() => (this.counting = null));
+    return this.counting;
   }
 
   /** Progress is optional (results are not): at most one edit per interval per comment, and a new follow-up shows at once. */

@@ -1,5 +1,5 @@
 /** The server around the webhook endpoint, and the tracking comment while the rate budget is busy. */
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { parseMarker } from "../../../src/core/markers/read.js";
 import { SCALE, baseSeed, startAppHarness, type AppHarness, until } from "../../helpers/app-harness.js";
 
@@ -7,6 +7,7 @@ const ISSUE = { number: 1, title: "Flaky date test", body: "" };
 
 let harness: AppHarness;
 afterEach(async () => {
+  vi.restoreAllMocks();
   await harness?.close();
 });
 
@@ -35,6 +36,25 @@ describe("the App's server", () => {
     expect(
       (await fetch(harness.app.webhookUrl, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" })).status,
     ).toBe(400);
+  });
+
+  it("talks to GitHub over node:http, never through Node's fetch (its undici costs a process a burst of about 30 MB)", async () => {
+    // Calls through: the spy only records which URLs Node's fetch was asked for.
+    const fetchSpy = vi.spyOn(globalThis, "fetch");
+    harness = await startAppHarness();
+    await harness.deliver("issue_comment", harness.humanComment(ISSUE, "/agent fix it").payload);
+    await harness.idle();
+    // The App identified itself, took an installation token, checked the commenter and wrote its result.
+    expect(harness.github.requests.map((r) => `${r.method} ${r.path}`)).toEqual(
+      expect.arrayContaining([
+        "GET /app",
+        expect.stringMatching(/^POST \/app\/installations\/\d+\/access_tokens$/),
+        "POST /repos/octo-org/widgets/issues/1/comments",
+      ]),
+    );
+    expect(harness.botComments(1)).toHaveLength(1);
+    const viaFetch = fetchSpy.mock.calls.map(([input]) => String(input instanceof Request ? input.url : input));
+    expect(viaFetch.filter((url) => url.startsWith(harness.github.url))).toEqual([]);
   });
 
   it("says 'queued' with the position while creations wait for the service's rate budget", async () => {
