@@ -11,7 +11,8 @@
  * requests, one a second, so a run's end is seen at best within ⌈P/100⌉ s; without it each run is
  * read at best every P seconds.
  *
- * `npx tsx bench/watch-scale.ts`
+ * `npx tsx bench/watch-scale.ts` runs all three; `npx tsx bench/watch-scale.ts 1000` (or `300`, `300-nolist`,
+ * several separated by spaces) runs only those.
  */
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { ProbotOctokit } from "probot";
@@ -241,4 +242,18 @@ export async function runWatchScaleBenchmark(options: WatchScaleOptions = {}): P
   };
 }
 
-if (isMainModule(import.meta.url)) runAsScript(() => runWatchScaleBenchmark());
+/** The workloads named on the command line (`300`, `1000`, `300-nolist`), or all of them. */
+function workloadsFromArgs(args: readonly string[]): Workload[] | undefined {
+  if (args.length === 0) return undefined;
+  const nameOf = (w: Workload) => `${w.runs}${w.list ? "" : "-nolist"}`;
+  return args.map((arg) => {
+    const found = DEFAULT_WORKLOADS.find((w) => nameOf(w) === arg);
+    if (!found) throw new Error(`unknown workload ${arg}: use ${DEFAULT_WORKLOADS.map(nameOf).join(", ")}`);
+    return found;
+  });
+}
+
+if (isMainModule(import.meta.url)) {
+  const workloads = workloadsFromArgs(process.argv.slice(2));
+  runAsScript(() => runWatchScaleBenchmark(workloads ? { workloads } : {}));
+}
