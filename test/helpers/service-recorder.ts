@@ -13,6 +13,8 @@ export interface ServiceRequest {
   query: Record<string, string>;
   body: Record<string, unknown> | null;
   status: number;
+  /** When the request arrived (epoch ms). */
+  at: number;
 }
 
 export interface ServiceRecorder {
@@ -39,6 +41,7 @@ export interface ServiceRecorderOptions {
 export async function startServiceRecorder(targetUrl: string, options: ServiceRecorderOptions = {}): Promise<ServiceRecorder> {
   const requests: ServiceRequest[] = [];
   const server = createServer((req, res) => {
+    const at = Date.now();
     void (async () => {
       const body = await readBody(req);
       if (options.hold) {
@@ -67,6 +70,7 @@ export async function startServiceRecorder(targetUrl: string, options: ServiceRe
       }
       const [path, query] = (req.url ?? "/").split("?");
       requests.push({
+        at,
         method: req.method ?? "GET",
         path: path!,
         query: Object.fromEntries(new URLSearchParams(query ?? "")),

@@ -282,6 +282,60 @@ describe.each(APP_BACKENDS)("sweeps of the runs list on the %s backend", (backen
   });
 });
 
+describe.each(APP_BACKENDS)("own reads without a runs list on the %s backend", (backend) => {
+  it("reads the watched runs round robin when they fill the budget: between two reads of one run, no other run is read twice", async () => {
+    // 20 runs whose share of the budget (one read each per 21 s) is longer than their own backoff (0.5 s): the budget sets the pace.
+    // The emulator counts nothing here; the engine's own budget keeps it to 60 reads per 60 s.
+    world = await startWorld(backend, {
+      scale: 0.05,
+      emulator: { endpoints: { listRuns: false }, rateLimits: false, otherRuns: { perCreate: 0 } },
+      engine: { pollIntervalMs: { initial: 500, max: 500 } },
+    });
+    // Runs that show no new steps: no progress edit waits its turn at GitHub between two reads.
+    world.emulator.control.script({ match: "task ", durationMs: RUN_MS, logSteps: 0 });
+    const wide = { points: 10_000, durationMs: 1_000 };
+    const creator = new AgentRunClient({
+      baseUrl: world.emulator.url,
+      token: world.emulator.token,
+      orgId: world.emulator.orgId,
+      budget: createInProcessBudget({ windows: { shared: wide, create: wide }, marginMs: 0 }),
+    });
+    const runIds: number[] = [];
+    for (let n = 1; n <= 20; n++) {
+      const run = await creator.createRun({ prompt: `task ${n}` });
+      runIds.push(run.id);
+      const task = await world.harness.store.insertTask({
+        ...world.draft(n, { state: "watching", runId: run.id }),
+        deadlineAt: Date.now() + 600_000,
+      });
+      await queueTaskStep(world.harness.queue, task.id);
+    }
+    const ours = new Set(runIds);
+    const reads = () =>
+      world!.service.requests.flatMap((r) => {
+        const runId = Number(/\/agent\/run\/(\d+)\/logs$/.exec(pathOf(r.path))?.[1]);
+        return ours.has(runId) ? [{ runId, at: r.at }] : [];
+      });
+    // Four rounds after the first.
+    await world.until(() => reads().length >= 5 * runIds.length, "five rounds of reads", 30_000);
+
+    // Reads that arrive within 20 ms of each other (2% of a round) count as together: two jobs due together may start in either order.
+    const together = 20;
+    const sequence = reads();
+    const readTwice: string[] = [];
+    for (const runId of runIds) {
+      const own = sequence.filter((r) => r.runId === runId);
+      for (let k = 1; k < own.length; k++) {
+        const [from, to] = [own[k - 1]!.at + together, own[k]!.at - together];
+        const between = sequence.filter((r) => r.runId !== runId && r.at > from && r.at < to);
+        const twice = runIds.filter((other) => between.filter((r) => r.runId === other).length > 1);
+        if (twice.length > 0) readTwice.push(`between reads ${k} and ${k + 1} of run ${runId}: ${twice.join(", ")}`);
+      }
+    }
+    expect(readTwice).toEqual([]);
+  });
+});
+
 describe("sweeps with two engines over one Redis", () => {
   it("one engine sweeps at a time; the other's runs are handed to it through the store and queue, each reported once", async () => {
     world = await startWorld("redis");
