@@ -61,6 +61,10 @@ interface Outcome {
   reported: number;
   /** Real seconds (unscaled) from each run's end to its result written over its tracking comment. */
   delaysS: number[];
+  /** Of which: from the run's end to the first answer that showed it final (a list page, a logs page or the run). */
+  seenDelaysS: number[];
+  /** Of which: from that answer to the result written. */
+  reportDelaysS: number[];
   requests: number;
   rateLimited: number;
   byRoute: Record<string, number>;
@@ -104,7 +108,7 @@ async function watchWorkload(workload: Workload, scale: number, seed: number): P
       if (task.runId !== null && !reportedAt.has(task.runId)) reportedAt.set(task.runId, Date.now());
     },
   };
-  const { client } = watcherClient(bench, scale);
+  const { client, observed } = watcherClient(bench, scale);
   const octokit = new TestOctokit({ auth: { token: "installation-token" }, baseUrl: github.url });
   const writer = createOctokitThreadWriter(async () => octokit, { botLogins: ["agent-run-bridge[bot]"] });
   const harness = await startEngineHarness("embedded", { client, writer, timeScale: scale, observer });
@@ -137,11 +141,19 @@ async function watchWorkload(workload: Workload, scale: number, seed: number): P
     const limitMs = (MAX_MINUTES + 30) * 60_000 * scale;
     await Promise.race([harness.idle(), new Promise((resolve) => setTimeout(resolve, limitMs))]);
     const delaysS = [...reportedAt].map(([runId, at]) => Math.max(0, at - finishAt.get(runId)!) / 1000 / scale);
+    const seen = [...reportedAt].flatMap(([runId, at]) => {
+      const seenAt = observed.finishedSeenAt.get(runId);
+      return seenAt === undefined ? [] : [{ end: finishAt.get(runId)!, seenAt, at }];
+    });
+    const seenDelaysS = seen.map((r) => Math.max(0, r.seenAt - r.end) / 1000 / scale);
+    const reportDelaysS = seen.map((r) => Math.max(0, r.at - r.seenAt) / 1000 / scale);
     const stats = bench.control.stats();
     return {
       workload,
       reported: reportedAt.size,
       delaysS,
+      seenDelaysS,
+      reportDelaysS,
       requests: stats.requests,
       rateLimited: stats.rateLimited,
       byRoute: stats.byRoute,
@@ -198,6 +210,22 @@ function rowsOf(outcome: Outcome): BenchRow[] {
       yesNo(p95 <= p95Target),
     ),
     row("run end → result max", seconds(max), `floor ${seconds(floorS)}`, ratioOf(max, floorS), "—", "n/a"),
+    row(
+      "of which: run end → seen final p50 / p95",
+      `${seconds(percentile(outcome.seenDelaysS, 50))} / ${seconds(percentile(outcome.seenDelaysS, 95))}`,
+      `floor ${seconds(floorS)}`,
+      "—",
+      "—",
+      "n/a",
+    ),
+    row(
+      "of which: seen final → result written p50 / p95",
+      `${seconds(percentile(outcome.reportDelaysS, 50))} / ${seconds(percentile(outcome.reportDelaysS, 95))}`,
+      "—",
+      "—",
+      "—",
+      "n/a",
+    ),
     row(
       "requests per run",
       formatNumber(perRun, 1),
