@@ -139,7 +139,10 @@ async function watchWorkload(workload: Workload, scale: number, seed: number): P
     }
     // Bounded: the longest run plus 30 emulated minutes for the tail.
     const limitMs = (MAX_MINUTES + 30) * 60_000 * scale;
-    await Promise.race([harness.idle(), new Promise((resolve) => setTimeout(resolve, limitMs))]);
+    let limitTimer: NodeJS.Timeout | undefined;
+    await Promise.race([harness.idle(), new Promise((resolve) => (limitTimer = setTimeout(resolve, limitMs)))]);
+    // Done before the bound: its timer would keep the process alive for minutes after the figures are printed.
+    clearTimeout(limitTimer);
     const delaysS = [...reportedAt].map(([runId, at]) => Math.max(0, at - finishAt.get(runId)!) / 1000 / scale);
     const seen = [...reportedAt].flatMap(([runId, at]) => {
       const seenAt = observed.finishedSeenAt.get(runId);
