@@ -11,7 +11,8 @@
  * requests, one a second, so a run's end is seen at best within ⌈P/100⌉ s; without it each run is
  * read at best every P seconds.
  *
- * `npx tsx bench/watch-scale.ts`
+ * `npx tsx bench/watch-scale.ts` runs all three; `npx tsx bench/watch-scale.ts 1000` (or `300`, `300-nolist`,
+ * several separated by spaces) runs only those.
  */
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { ProbotOctokit } from "probot";
@@ -60,6 +61,10 @@ interface Outcome {
   reported: number;
   /** Real seconds (unscaled) from each run's end to its result written over its tracking comment. */
   delaysS: number[];
+  /** Of which: from the run's end to the first answer that showed it final (a list page, a logs page or the run). */
+  seenDelaysS: number[];
+  /** Of which: from that answer to the result written. */
+  reportDelaysS: number[];
   requests: number;
   rateLimited: number;
   byRoute: Record<string, number>;
@@ -103,7 +108,7 @@ async function watchWorkload(workload: Workload, scale: number, seed: number): P
       if (task.runId !== null && !reportedAt.has(task.runId)) reportedAt.set(task.runId, Date.now());
     },
   };
-  const { client } = watcherClient(bench, scale);
+  const { client, observed } = watcherClient(bench, scale);
   const octokit = new TestOctokit({ auth: { token: "installation-token" }, baseUrl: github.url });
   const writer = createOctokitThreadWriter(async () => octokit, { botLogins: ["agent-run-bridge[bot]"] });
   const harness = await startEngineHarness("embedded", { client, writer, timeScale: scale, observer });
@@ -134,13 +139,24 @@ async function watchWorkload(workload: Workload, scale: number, seed: number): P
     }
     // Bounded: the longest run plus 30 emulated minutes for the tail.
     const limitMs = (MAX_MINUTES + 30) * 60_000 * scale;
-    await Promise.race([harness.idle(), new Promise((resolve) => setTimeout(resolve, limitMs))]);
+    let limitTimer: NodeJS.Timeout | undefined;
+    await Promise.race([harness.idle(), new Promise((resolve) => (limitTimer = setTimeout(resolve, limitMs)))]);
+    // Done before the bound: its timer would keep the process alive for minutes after the figures are printed.
+    clearTimeout(limitTimer);
     const delaysS = [...reportedAt].map(([runId, at]) => Math.max(0, at - finishAt.get(runId)!) / 1000 / scale);
+    const seen = [...reportedAt].flatMap(([runId, at]) => {
+      const seenAt = observed.finishedSeenAt.get(runId);
+      return seenAt === undefined ? [] : [{ end: finishAt.get(runId)!, seenAt, at }];
+    });
+    const seenDelaysS = seen.map((r) => Math.max(0, r.seenAt - r.end) / 1000 / scale);
+    const reportDelaysS = seen.map((r) => Math.max(0, r.at - r.seenAt) / 1000 / scale);
     const stats = bench.control.stats();
     return {
       workload,
       reported: reportedAt.size,
       delaysS,
+      seenDelaysS,
+      reportDelaysS,
       requests: stats.requests,
       rateLimited: stats.rateLimited,
       byRoute: stats.byRoute,
@@ -198,6 +214,22 @@ function rowsOf(outcome: Outcome): BenchRow[] {
     ),
     row("run end → result max", seconds(max), `floor ${seconds(floorS)}`, ratioOf(max, floorS), "—", "n/a"),
     row(
+      "of which: run end → seen final p50 / p95",
+      `${seconds(percentile(outcome.seenDelaysS, 50))} / ${seconds(percentile(outcome.seenDelaysS, 95))}`,
+      `floor ${seconds(floorS)}`,
+      "—",
+      "—",
+      "n/a",
+    ),
+    row(
+      "of which: seen final → result written p50 / p95",
+      `${seconds(percentile(outcome.reportDelaysS, 50))} / ${seconds(percentile(outcome.reportDelaysS, 95))}`,
+      "—",
+      "—",
+      "—",
+      "n/a",
+    ),
+    row(
       "requests per run",
       formatNumber(perRun, 1),
       workload.list
@@ -241,4 +273,18 @@ export async function runWatchScaleBenchmark(options: WatchScaleOptions = {}): P
   };
 }
 
-if (isMainModule(import.meta.url)) runAsScript(() => runWatchScaleBenchmark());
+/** The workloads named on the command line (`300`, `1000`, `300-nolist`), or all of them. */
+function workloadsFromArgs(args: readonly string[]): Workload[] | undefined {
+  if (args.length === 0) return undefined;
+  const nameOf = (w: Workload) => `${w.runs}${w.list ? "" : "-nolist"}`;
+  return args.map((arg) => {
+    const found = DEFAULT_WORKLOADS.find((w) => nameOf(w) === arg);
+    if (!found) throw new Error(`unknown workload ${arg}: use ${DEFAULT_WORKLOADS.map(nameOf).join(", ")}`);
+    return found;
+  });
+}
+
+if (isMainModule(import.meta.url)) {
+  const workloads = workloadsFromArgs(process.argv.slice(2));
+  runAsScript(() => runWatchScaleBenchmark(workloads ? { workloads } : {}));
+}

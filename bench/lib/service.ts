@@ -112,7 +112,7 @@ export interface ObservedFetch {
 }
 
 /**
- * Wraps fetch to note, for every run answer (a run or a logs page), the first moment its status was
+ * Wraps fetch to note, for every run answer (a run, a logs page or a runs list page), the first moment its status was
  * final. The body is read from a clone, so the caller's own reading is untouched.
  */
 export function observeFetch(inner: typeof fetch = globalThis.fetch): ObservedFetch {
@@ -127,9 +127,13 @@ export function observeFetch(inner: typeof fetch = globalThis.fetch): ObservedFe
     const at = Date.now();
     byStatus.set(response.status, (byStatus.get(response.status) ?? 0) + 1);
     if (response.ok && (init?.method ?? "GET") === "GET") {
-      const body = parseJson(text) as { id?: unknown; status?: unknown } | null;
-      if (body && typeof body.id === "number" && typeof body.status === "string" && isFinalPhase(classifyRunStatus(body.status))) {
-        if (!finishedSeenAt.has(body.id)) finishedSeenAt.set(body.id, at);
+      const body = parseJson(text) as { id?: unknown; status?: unknown; items?: unknown } | null;
+      // A run or a logs page, or each run of a runs list page.
+      const runs = (Array.isArray(body?.items) ? body.items : [body]) as Array<{ id?: unknown; status?: unknown } | null>;
+      for (const run of runs) {
+        if (run && typeof run.id === "number" && typeof run.status === "string" && isFinalPhase(classifyRunStatus(run.status))) {
+          if (!finishedSeenAt.has(run.id)) finishedSeenAt.set(run.id, at);
+        }
       }
     }
     return response;

@@ -36,6 +36,11 @@ export interface AcquireOptions {
   deadline?: number;
   /** For reads: who goes first among waiting reads (default `status`); creates ignore it. */
   priority?: ReadPriority;
+  /**
+   * Among waiters of one priority, smaller goes first (epoch ms; default: when `acquire` is called,
+   * first come first served). A poll passes the time it was due, so the run read longest ago goes next.
+   */
+  order?: number;
 }
 
 export interface RateBudget {
@@ -141,6 +146,7 @@ function defaultMargin(windows: BudgetWindows): number {
 interface Waiter {
   kind: BudgetKind;
   rank: number;
+  order: number;
   resolve: (slot: BudgetSlot) => void;
   reject: (error: Error) => void;
   cleanup: () => void;
@@ -177,6 +183,7 @@ abstract class QueuedBudget implements RateBudget {
   acquire(kind: BudgetKind, options: AcquireOptions = {}): Promise<BudgetSlot> {
     const { signal, deadline } = options;
     const rank = kind === "read" ? READ_PRIORITIES.indexOf(options.priority ?? "status") : 0;
+    const order = options.order ?? Date.now();
     if (signal?.aborted) return Promise.reject(abortedError(kind, signal));
     if (deadline !== undefined && Date.now() >= deadline) return Promise.reject(deadlineError(kind));
     return new Promise<BudgetSlot>((resolve, reject) => {
@@ -185,6 +192,7 @@ abstract class QueuedBudget implements RateBudget {
       const waiter: Waiter = {
         kind,
         rank,
+        order,
         resolve,
         reject,
         cleanup: () => {
@@ -197,9 +205,9 @@ abstract class QueuedBudget implements RateBudget {
         deadlineTimer = setTimeout(() => this.drop(waiter, deadlineError(kind)), Math.max(0, deadline - Date.now()));
         deadlineTimer.unref?.();
       }
-      // First come first served within a priority: a waiter goes behind every one of its rank or better.
+      // Within a priority by `order` (first come first served by default): a waiter goes behind every one of a better rank, or of its rank and an order not after its own.
       const queue = this.queues[kind];
-      const before = queue.findIndex((w) => w.rank > rank);
+      const before = queue.findIndex((w) => w.rank > rank || (w.rank === rank && w.order > order));
       if (before < 0) queue.push(waiter);
       else queue.splice(before, 0, waiter);
       void this.pump();

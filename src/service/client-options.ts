@@ -59,6 +59,8 @@ export interface CallOptions {
   deadline?: number;
   /** A read's turn among waiting reads (budget.ts): `report`, `sweep`, `status` (default), `progress`. */
   priority?: ReadPriority;
+  /** Among waiting reads of one priority, smaller goes first (epoch ms; budget.ts). Default: first come first served. */
+  order?: number;
   /**
    * Called after rate budget is granted, right before each attempt goes on the wire: a durable
    * caller records "sent, outcome unknown" here, so a crash mid-call is never blindly repeated.

@@ -31,6 +31,11 @@ export interface RunSweepQuery {
   clockSkewMs?: number;
   signal?: CallOptions["signal"];
   priority?: CallOptions["priority"];
+  /**
+   * Called with the wanted runs each page showed for the first time in this sweep, before the next
+   * page is asked for: a run seen final on page 1 need not wait for the other pages.
+   */
+  onPage?: (runs: readonly AgentRun[]) => Promise<void> | void;
 }
 
 export type RunSweep =
@@ -59,13 +64,17 @@ export async function sweepRuns(client: AgentRunClient, query: RunSweepQuery): P
     pagesRead++;
     const { items, total } = listing.page;
     let pastOldest = false;
-    const seenBefore = seen.size;
+    const firstSeen: AgentRun[] = [];
     for (const run of items) {
-      if (query.runIds.has(run.id)) seen.set(run.id, run);
+      if (query.runIds.has(run.id)) {
+        if (!seen.has(run.id)) firstSeen.push(run);
+        seen.set(run.id, run);
+      }
       const createdAt = parseServiceTimestamp(run.created_at);
       if (createdAt !== undefined && createdAt < olderThanAll) pastOldest = true;
     }
-    showedNew = seen.size > seenBefore;
+    showedNew = firstSeen.length > 0;
+    if (firstSeen.length > 0) await query.onPage?.(firstSeen);
     skip += items.length;
     const ended = items.length === 0 || (typeof total === "number" && skip >= total);
     covered = pastOldest || ended || seen.size === query.runIds.size;

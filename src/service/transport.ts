@@ -85,7 +85,7 @@ export class ServiceTransport {
     let slot: BudgetSlot | null = null;
     const attempt = async (): Promise<unknown> => {
       slot = null;
-      slot = await budget.acquire(options.kind, { signal: options.signal, deadline, priority: options.priority });
+      slot = await budget.acquire(options.kind, { signal: options.signal, deadline, priority: options.priority, order: options.order });
       await options.beforeSend?.();
       return this.sendOnce(method, path, url, options);
     };

@@ -13,6 +13,8 @@ export interface ServiceRequest {
   query: Record<string, string>;
   body: Record<string, unknown> | null;
   status: number;
+  /** When the request arrived (epoch ms). */
+  at: number;
 }
 
 export interface ServiceRecorder {
@@ -31,11 +33,25 @@ async function readBody(req: IncomingMessage): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-export async function startServiceRecorder(targetUrl: string): Promise<ServiceRecorder> {
+export interface ServiceRecorderOptions {
+  /** Called before a request is passed on; the request waits for it (a test holds one page back). */
+  hold?: (request: { method: string; path: string; query: Record<string, string> }) => Promise<void> | void;
+}
+
+export async function startServiceRecorder(targetUrl: string, options: ServiceRecorderOptions = {}): Promise<ServiceRecorder> {
   const requests: ServiceRequest[] = [];
   const server = createServer((req, res) => {
+    const at = Date.now();
     void (async () => {
       const body = await readBody(req);
+      if (options.hold) {
+        const [heldPath, heldQuery] = (req.url ?? "/").split("?");
+        await options.hold({
+          method: req.method ?? "GET",
+          path: heldPath!,
+          query: Object.fromEntries(new URLSearchParams(heldQuery ?? "")),
+        });
+      }
       const headers: Record<string, string> = {};
       for (const name of ["authorization", "content-type", "accept", "user-agent"]) {
         const value = req.headers[name];
@@ -54,6 +70,7 @@ export async function startServiceRecorder(targetUrl: string): Promise<ServiceRe
       }
       const [path, query] = (req.url ?? "/").split("?");
       requests.push({
+        at,
         method: req.method ?? "GET",
         path: path!,
         query: Object.fromEntries(new URLSearchParams(query ?? "")),

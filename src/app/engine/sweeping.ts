@@ -166,11 +166,22 @@ export class Sweeper {
     const byRun = new Map(watched.map((w) => [w.runId, w]));
     // Before the first page: a follow-up that reaches a run after this is known to be newer than what the pages show.
     const startedAt = now();
+    const stillGoing: number[] = [];
+    const handedOver: number[] = [];
+    // Page by page: a run seen final is handed over before the sweep reads on (with 1,000 runs in flight a sweep takes half a minute).
+    const onPage = async (runs: readonly AgentRun[]) => {
+      for (const run of runs) {
+        const { taskId } = byRun.get(run.id)!;
+        if (!isFinalPhase(classifyRunStatus(run.status))) stillGoing.push(taskId);
+        else if (await this.handOver(taskId, run, startedAt)) handedOver.push(run.id);
+      }
+    };
     const sweep = await sweepRuns(client, {
       runIds: new Set(byRun.keys()),
       oldestSentAt: Math.min(...watched.map((w) => w.sentAt)),
       signal,
       priority: "sweep",
+      onPage,
       ...(this.sourceType ? { sourceType: this.sourceType } : {}),
     });
     if (sweep.kind === "unsupported") {
@@ -179,13 +190,6 @@ export class Sweeper {
     }
     this.listWorks = true;
     this.lastPages = Math.max(1, sweep.pagesRead, Math.ceil(watched.length / LIST_PAGE_MAX));
-    const stillGoing: number[] = [];
-    const handedOver: number[] = [];
-    for (const [runId, run] of sweep.seen) {
-      const { taskId } = byRun.get(runId)!;
-      if (!isFinalPhase(classifyRunStatus(run.status))) stillGoing.push(taskId);
-      else if (await this.handOver(taskId, run, startedAt)) handedOver.push(runId);
-    }
     await store.markSwept(stillGoing, now());
     const missing = watched.filter((w) => !sweep.seen.has(w.runId));
     if (missing.length > 0 && sweep.complete && this.sourceType) {

@@ -71,7 +71,7 @@ export class Watcher {
     const givesWay = swept || (task.sweptAt === null && this.sweeper.expectsSweeps);
     let poll: PollResult;
     try {
-      poll = await this.poll(runId, task.progress.logsSeen, swept, givesWay);
+      poll = await this.poll(runId, task.progress.logsSeen, swept, givesWay, task.nextPollAt);
     } catch (error) {
       if (givesWay && error instanceof DeadlineError && !this.context.signal.aborted) {
         // No budget left for this read right now: the turn is given up until the next poll.
@@ -89,8 +89,10 @@ export class Watcher {
     if (handedOverMeanwhile) return this.finishSwept(task, runId, handedOverMeanwhile);
     if (isFinalPhase(classifyRunStatus(poll.status))) return this.finishWithTrace(task, runId, poll, progress);
     const outcome = await this.reschedule(task, changed);
+    const dueAt = this.context.now() + outcome.delayMs;
     await this.maybeEditProgress(task, changed);
-    return outcome;
+    // The next read is due a share after this one, not after the edit: an edit waiting its turn at GitHub must not push this run back in the round.
+    return { kind: "later", delayMs: Math.max(0, dueAt - this.context.now()) };
   }
 
   /**
@@ -145,19 +147,21 @@ export class Watcher {
     return reporting ? this.reporter.report(reporting) : DONE;
   }
 
-  private async poll(runId: number, logsSeen: number, swept: boolean, givesWay: boolean): Promise<PollResult> {
+  /** `dueAt`: when this poll was due; among reads waiting for budget the one due first goes first (the run read longest ago). */
+  private async poll(runId: number, logsSeen: number, swept: boolean, givesWay: boolean, dueAt: number): Promise<PollResult> {
     const { client, signal, now, settings } = this.context;
     const priority: ReadPriority = swept ? "progress" : "status";
     const deadline = givesWay ? now() + settings.progress.budgetWaitMs : undefined;
+    const order = Math.min(dueAt, now());
     if (this.logsUnavailable) {
       // Without logs a swept run has no progress to read: its status comes from the sweeps.
       if (swept) return { status: undefined, entries: [], totalLogs: undefined };
-      const run = await client.getRun(runId, { signal });
+      const run = await client.getRun(runId, { signal, order });
       if (isFinalPhase(classifyRunStatus(run.status))) return { status: run.status, entries: [], totalLogs: undefined, finalRun: run };
       return { status: run.status, entries: [], totalLogs: undefined };
     }
     // One request gives both the status and the new steps (ALPHA endpoint; falls back to getRun).
-    const page = await client.listLogs(runId, { skip: logsSeen, limit: LOG_PAGE }, { signal, priority, deadline });
+    const page = await client.listLogs(runId, { skip: logsSeen, limit: LOG_PAGE }, { signal, priority, deadline, order });
     return { status: page.status, entries: page.logs, totalLogs: page.total_logs };
   }
 
@@ -194,24 +198,29 @@ export class Watcher {
   }
 
   /** Next poll: the run's own backoff, stretched so that all watches fit in their share of the budget. */
-  private async reschedule(task: Task, changed: boolean): Promise<JobOutcome> {
+  private async reschedule(task: Task, changed: boolean): Promise<JobOutcome & { kind: "later" }> {
     const { poll, pollShare, progress, scale } = this.context.settings;
     const counts = await this.taskCounts();
     const watching = counts.watching ?? 0;
     const points = RATE_LIMITS.sharedStrict.points;
     const durationMs = RATE_LIMITS.sharedStrict.durationSeconds * 1000 * scale;
+    const jitter = 0.9 + Math.random() * 0.2;
     let own: number;
-    let fairShare: number;
+    let delayMs: number;
     if (this.isSwept(task)) {
       // Progress only: a thread with news is read again twice as soon as a quiet one, and a quiet one at least every few minutes when the budget allows.
       own = changed ? poll.initial : Math.min(progress.maxIntervalMs, Math.max(poll.initial, task.pollIntervalMs * poll.factor));
-      fairShare = ((watching * durationMs) / (points * progress.share)) * (changed ? 0.5 : 1);
+      const fairShare = ((watching * durationMs) / (points * progress.share)) * (changed ? 0.5 : 1);
+      delayMs = Math.max(own, fairShare) * jitter;
     } else {
       own = changed ? poll.initial : Math.min(poll.max, Math.max(poll.initial, task.pollIntervalMs * poll.factor));
-      const startsWaiting = (counts.queued ?? 0) > 0 || this.context.client.budget.busy("create");
-      fairShare = (watching * durationMs) / (points * (startsWaiting ? pollShare.busy : pollShare.idle));
+      // Creates waiting, not a full window: a read rescheduled while the window is full would otherwise wait a longer share than its round's.
+      const startsWaiting = (counts.queued ?? 0) > 0 || this.context.client.budget.waiting("create") > 0;
+      const fairShare = (watching * durationMs) / (points * (startsWaiting ? pollShare.busy : pollShare.idle));
+      // Status reads that fill the budget go round robin: every run waits the same share, so the run read longest ago is
+      // read next and none waits a cycle and a tenth. The jitter only spreads runs' own backoff, where the budget has room.
+      delayMs = Math.max(own * jitter, fairShare);
     }
-    const delayMs = Math.max(own, fairShare) * (0.9 + Math.random() * 0.2);
     await this.context.store.updateTask(task.id, { nextPollAt: this.context.now() + delayMs, pollIntervalMs: own });
     return { kind: "later", delayMs };
   }

@@ -26,7 +26,7 @@ import {
   type AppBackendKind,
 } from "../../helpers/app-harness.js";
 import { queueTaskStep, startEngineHarness, type EngineHarness } from "../../helpers/engine-harness.js";
-import { startServiceRecorder, type ServiceRecorder } from "../../helpers/service-recorder.js";
+import { startServiceRecorder, type ServiceRecorder, type ServiceRecorderOptions } from "../../helpers/service-recorder.js";
 
 const OWNER = "octo-org";
 const REPO = "widgets";
@@ -61,16 +61,23 @@ afterEach(async () => {
 
 async function startWorld(
   backend: AppBackendKind,
-  options: { emulator?: Omit<EmulatorOptions, "timeScale">; engine?: Partial<RunEngineOptions> } = {},
+  options: {
+    emulator?: Omit<EmulatorOptions, "timeScale">;
+    engine?: Partial<RunEngineOptions>;
+    hold?: ServiceRecorderOptions["hold"];
+    /** The one time scale of the emulator, the budget and the engine (default SCALE). */
+    scale?: number;
+  } = {},
 ): Promise<World> {
+  const scale = options.scale ?? SCALE;
   const emulator = await startEmulator({
-    timeScale: SCALE,
+    timeScale: scale,
     defaultScript: { durationMs: RUN_MS, logSteps: 12 },
     // One run of another user or source beside each of ours: GIT_HOST and CHAT the filter hides, API by another user it does not.
     otherRuns: { perCreate: 3, sourceTypes: ["GIT_HOST", "CHAT", "API"] },
     ...options.emulator,
   });
-  const service = await startServiceRecorder(emulator.url);
+  const service = await startServiceRecorder(emulator.url, { hold: options.hold });
   const github = await startFakeGitHub({
     seed: {
       repositories: [{ owner: OWNER, name: REPO }],
@@ -80,21 +87,21 @@ async function startWorld(
   const prefix = `arb-test:${randomUUID()}`;
   const redis = backend === "redis" ? new Redis(TEST_REDIS_URL) : null;
   const budget: RateBudget = redis
-    ? createRedisBudget(redis, { timeScale: SCALE, keyPrefix: `${prefix}:budget` })
-    : createInProcessBudget({ timeScale: SCALE });
+    ? createRedisBudget(redis, { timeScale: scale, keyPrefix: `${prefix}:budget` })
+    : createInProcessBudget({ timeScale: scale });
   const octokit = new TestOctokit({ auth: { token: "ghs_installation-token" }, baseUrl: github.url });
   const parts = () => ({
     client: new AgentRunClient({
       baseUrl: service.url,
       token: emulator.token,
       orgId: emulator.orgId,
-      timeScale: SCALE,
+      timeScale: scale,
       budget,
       backoff: { minMs: 5, maxMs: 50 },
     }),
     writer: createOctokitThreadWriter(async () => octokit, { botLogins: [BOT_LOGIN] }),
   });
-  const engineOptions = { timeScale: SCALE, ...options.engine };
+  const engineOptions = { timeScale: scale, ...options.engine };
   const harness = await startEngineHarness(backend, { ...engineOptions, ...parts() });
   const sweeps: SweepReport[] = [];
   harness.engine.onSweep((report) => sweeps.push(report));
@@ -194,6 +201,50 @@ describe.each(APP_BACKENDS)("sweeps of the runs list on the %s backend", (backen
     expect([...ours].filter((runId) => runGets(runId) === 0).length).toBeGreaterThan(0);
   });
 
+  it("hands a run seen final on a sweep's first page over before the sweep reads its next page", async () => {
+    // Without the logs endpoint a swept run has no reads of its own: only a sweep can see it end.
+    // Each create brings 60 API runs of another user: the long run sits on page 2, the short one on page 1.
+    const shortRun: { runId?: number; taskId?: number } = {};
+    let firstPageShowsEnd = false;
+    const heldPages: boolean[] = [];
+    // A slower clock than the other tests': a run a sweep showed counts as swept for 1.2 s real, longer than any hold below.
+    world = await startWorld(backend, {
+      scale: 0.01,
+      emulator: { endpoints: { logs: [] }, otherRuns: { perCreate: 60, sourceTypes: ["API"] } },
+      hold: async ({ method, path, query }) => {
+        const { runId, taskId } = shortRun;
+        if (runId === undefined || taskId === undefined) return;
+        const ended = world!.emulator.control.runs().find((r) => r.id === runId)?.status === "completed";
+        const reported = async () => (await world!.harness.store.getTask(taskId))?.state === "done";
+        if (method === "GET" && path.endsWith(`/agent/run/${runId}`) && ended) {
+          // The run's own reads after its end wait for its result: only a sweep can report it.
+          await world!.until(reported, "the short run's report", 3_000).catch(() => undefined);
+        } else if (path.endsWith("/agent/runs") && Number(query.skip ?? 0) === 0) {
+          firstPageShowsEnd = ended;
+        } else if (path.endsWith("/agent/runs") && firstPageShowsEnd && heldPages.length === 0) {
+          // The second page of the first sweep whose first page showed the short run ended waits (at most 0.6 s) for its result.
+          await world!.until(reported, "the short run's report", 600).catch(() => undefined);
+          heldPages.push(await reported());
+        }
+      },
+    });
+    world.emulator.control.script({ match: "task 1", durationMs: 5_000_000 });
+    world.emulator.control.script({ match: "task 2", durationMs: 100_000 });
+    const long = await world.submit(1);
+    await world.until(async () => (await world!.harness.store.getTask(long.id))?.runId != null, "the long run to start");
+    const short = await world.submit(2);
+    await world.until(async () => (await world!.harness.store.getTask(short.id))?.runId != null, "the short run to start");
+    shortRun.runId = (await world.harness.store.getTask(short.id))!.runId!;
+    shortRun.taskId = short.id;
+    await world.until(async () => (await world!.harness.store.getTask(short.id))?.state === "done", "the short run's result");
+    await world.until(() => heldPages.length > 0, "a sweep's second page after the short run's end");
+
+    expectOneResultPerThread(world, [2]);
+    // Its result was written while the sweep that saw it final held its second page back.
+    expect(heldPages).toEqual([true]);
+    expect(listPages(world.service).some((p) => p.query.skip === "100")).toBe(true);
+  });
+
   it("reads a watched run the filtered sweep did not show on its own, then sweeps without the filter", async () => {
     world = await startWorld(backend, { emulator: { otherRuns: { perCreate: 1, sourceTypes: ["CHAT"] } } });
     // A run started from chat that the bridge watches (adopted into a thread): `source_type=API` hides it.
@@ -228,6 +279,60 @@ describe.each(APP_BACKENDS)("sweeps of the runs list on the %s backend", (backen
     expect(world.sweeps).toEqual([]);
     expect(listPages(world.service).map((r) => r.status)).toEqual([404]);
     expect(world.service.requests.filter((r) => r.method === "GET" && /\/agent\/run\/\d+/.test(r.path)).length).toBeGreaterThan(0);
+  });
+});
+
+describe.each(APP_BACKENDS)("own reads without a runs list on the %s backend", (backend) => {
+  it("reads the watched runs round robin when they fill the budget: between two reads of one run, no other run is read twice", async () => {
+    // 20 runs whose share of the budget (one read each per 21 s) is longer than their own backoff (0.5 s): the budget sets the pace.
+    // The emulator counts nothing here; the engine's own budget keeps it to 60 reads per 60 s.
+    world = await startWorld(backend, {
+      scale: 0.05,
+      emulator: { endpoints: { listRuns: false }, rateLimits: false, otherRuns: { perCreate: 0 } },
+      engine: { pollIntervalMs: { initial: 500, max: 500 } },
+    });
+    // Runs that show no new steps: no progress edit waits its turn at GitHub between two reads.
+    world.emulator.control.script({ match: "task ", durationMs: RUN_MS, logSteps: 0 });
+    const wide = { points: 10_000, durationMs: 1_000 };
+    const creator = new AgentRunClient({
+      baseUrl: world.emulator.url,
+      token: world.emulator.token,
+      orgId: world.emulator.orgId,
+      budget: createInProcessBudget({ windows: { shared: wide, create: wide }, marginMs: 0 }),
+    });
+    const runIds: number[] = [];
+    for (let n = 1; n <= 20; n++) {
+      const run = await creator.createRun({ prompt: `task ${n}` });
+      runIds.push(run.id);
+      const task = await world.harness.store.insertTask({
+        ...world.draft(n, { state: "watching", runId: run.id }),
+        deadlineAt: Date.now() + 600_000,
+      });
+      await queueTaskStep(world.harness.queue, task.id);
+    }
+    const ours = new Set(runIds);
+    const reads = () =>
+      world!.service.requests.flatMap((r) => {
+        const runId = Number(/\/agent\/run\/(\d+)\/logs$/.exec(pathOf(r.path))?.[1]);
+        return ours.has(runId) ? [{ runId, at: r.at }] : [];
+      });
+    // Four rounds after the first.
+    await world.until(() => reads().length >= 5 * runIds.length, "five rounds of reads", 30_000);
+
+    // Reads that arrive within 20 ms of each other (2% of a round) count as together: two jobs due together may start in either order.
+    const together = 20;
+    const sequence = reads();
+    const readTwice: string[] = [];
+    for (const runId of runIds) {
+      const own = sequence.filter((r) => r.runId === runId);
+      for (let k = 1; k < own.length; k++) {
+        const [from, to] = [own[k - 1]!.at + together, own[k]!.at - together];
+        const between = sequence.filter((r) => r.runId !== runId && r.at > from && r.at < to);
+        const twice = runIds.filter((other) => between.filter((r) => r.runId === other).length > 1);
+        if (twice.length > 0) readTwice.push(`between reads ${k} and ${k + 1} of run ${runId}: ${twice.join(", ")}`);
+      }
+    }
+    expect(readTwice).toEqual([]);
   });
 });
 

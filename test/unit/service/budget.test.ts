@@ -141,6 +141,24 @@ describe("read priorities", () => {
     expect(order).toEqual(["report 1", "sweep 1", "sweep 2", "status 1", "status 2", "progress 1"]);
   });
 
+  it("within a priority, a waiting read with an earlier order goes first (the poll due first), else first come first served", async () => {
+    const budget = createInProcessBudget({ windows, marginMs: 0 });
+    for (let i = 0; i < 5; i++) await budget.acquire("read");
+    const order: string[] = [];
+    const now = Date.now();
+    const take = (name: string, options: { order?: number; priority?: ReadPriority } = {}) =>
+      budget.acquire("read", options).then(() => order.push(name));
+    const waits = [
+      take("due now"),
+      take("due 3 s ago", { order: now - 3_000 }),
+      take("arrived next"),
+      take("due 5 s ago", { order: now - 5_000 }),
+      take("sweep", { priority: "sweep", order: now + 60_000 }),
+    ];
+    await Promise.all(waits);
+    expect(order).toEqual(["sweep", "due 5 s ago", "due 3 s ago", "due now", "arrived next"]);
+  });
+
   it("progress reads leave a fifth of the window to the others", async () => {
     const budget = createInProcessBudget({ windows: { ...windows, shared: { points: 10, durationMs: 400 } }, marginMs: 0 });
     const start = Date.now();
