@@ -31,7 +31,6 @@ const OWNER = "octo-org";
 const REPO = "widgets";
 const MIN_MINUTES = 10;
 const MAX_MINUTES = 40;
-const TARGET_RSS_BYTES = 120e6;
 
 export interface WatchScaleOptions {
   /** One factor for the emulator clock, the client's budget and the engine's intervals. */
@@ -245,8 +244,10 @@ function rowsOf(outcome: Outcome): BenchRow[] {
       `${formatNumber(outcome.peakRssBytes / 1e6, 1)} MB`,
       "—",
       "—",
-      workload.runs >= 1_000 ? "< 120 MB" : "—",
-      workload.runs >= 1_000 ? yesNo(outcome.peakRssBytes < TARGET_RSS_BYTES) : "n/a",
+      // The issue's 120 MB is the App's own memory, which this process (emulator and fake GitHub holding every run and
+      // comment) cannot show: bench/memory.ts measures it on the App process alone.
+      "— (the App alone: memory rows)",
+      "n/a",
     ),
   ];
 }
