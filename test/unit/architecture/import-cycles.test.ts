@@ -4,32 +4,11 @@
  * relative imports of every .ts file (as the shared import-cycles tool does) and lists the
  * strongly connected components with more than one file.
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, existsSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, relative, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join, relative } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-
-const SRC = resolve(dirname(fileURLToPath(import.meta.url)), "../../../src");
-const IMPORT = /(?:import|export)\s+(?:type\s+)?(?:[^'";]*?\sfrom\s+)?["'](\.{1,2}\/[^"']+)["']/g;
-
-function tsFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) return tsFiles(path);
-    return path.endsWith(".ts") && !path.endsWith(".d.ts") ? [path] : [];
-  });
-}
-
-function importsOf(file: string): string[] {
-  const found: string[] = [];
-  for (const match of readFileSync(file, "utf8").matchAll(IMPORT)) {
-    let target = resolve(dirname(file), match[1]!).replace(/\.js$/, ".ts");
-    if (!existsSync(target) && existsSync(target.replace(/\.ts$/, "/index.ts"))) target = target.replace(/\.ts$/, "/index.ts");
-    if (existsSync(target)) found.push(target);
-  }
-  return found;
-}
+import { SRC, importsOf, tsFiles } from "./imports.js";
 
 /** The import cycles under `root`, each as its files relative to `root`, sorted (Tarjan's strongly connected components). */
 function importCycles(root: string): string[][] {
