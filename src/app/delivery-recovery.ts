@@ -2,11 +2,20 @@
  * Missed deliveries come back by themselves. GitHub does not retry a failed webhook delivery, so on
  * start and then every DELIVERY_RECOVERY_INTERVAL one replica at a time (a lease, lease.ts) lists
  * the App's deliveries back to the last completed sweep and asks GitHub to redeliver each one whose
- * attempts all failed and that the App never stored (core/delivery-recovery.ts decides which). Each
- * GUID is claimed in the store before it is asked for, so the deployment asks at most once. The
- * redelivery arrives as an ordinary signed webhook: signature, dedupe and queue as for any other.
+ * attempts all failed and that the App never stored (core/delivery-recovery.ts decides which). The
+ * newest failed attempt is claimed in the store before it is asked for, so the deployment asks at
+ * most once per attempt: a redelivery that fails too is a newer attempt, asked for on a later sweep,
+ * up to MAX_REDELIVERIES. The redelivery arrives as an ordinary signed webhook: signature, dedupe and
+ * queue as for any other.
  */
-import { pageReachesCutoff, planRecovery, sweepCutoff, type FailedDelivery, type RecoverySkipReason } from "../core/delivery-recovery.js";
+import {
+  MAX_REDELIVERIES,
+  pageReachesCutoff,
+  planRecovery,
+  sweepCutoff,
+  type FailedDelivery,
+  type RecoverySkipReason,
+} from "../core/delivery-recovery.js";
 import type { GitHubClient } from "../github/client.js";
 import { listAppDeliveries, redeliverAppDelivery } from "../github/deliveries.js";
 import type { HandlerLogger } from "./handlers/types.js";
@@ -52,9 +61,9 @@ export function createDeliveryRecovery(options: DeliveryRecoveryOptions): Delive
   let timer: NodeJS.Timeout | undefined;
   let inFlight: Promise<DeliverySweep | null> | null = null;
 
-  /** Claims, then asks GitHub; a failed request keeps its claim (the deployment asks at most once) and says what to do. */
+  /** Claims the newest attempt, then asks GitHub; a failed request keeps its claim (asked once per attempt) and says what to do. */
   async function redeliver(octokit: GitHubClient, failed: FailedDelivery, skip: (reason: RecoverySkip) => void): Promise<boolean> {
-    if (!(await store.claimRedelivery(failed.guid))) {
+    if (!(await store.claimRedelivery(`${failed.guid}:${failed.attemptId}`))) {
       skip("already_claimed");
       return false;
     }
@@ -69,7 +78,13 @@ export function createDeliveryRecovery(options: DeliveryRecoveryOptions): Delive
       return false;
     }
     log.info(
-      { delivery: failed.guid, event: failed.event, attempt: failed.attemptId, failedAttempts: failed.attempts },
+      {
+        delivery: failed.guid,
+        event: failed.event,
+        attempt: failed.attemptId,
+        failedAttempts: failed.attempts,
+        redeliveries: failed.redeliveries + 1,
+      },
       "failed webhook delivery redelivered",
     );
     return true;
@@ -88,7 +103,15 @@ export function createDeliveryRecovery(options: DeliveryRecoveryOptions): Delive
     const plan = planRecovery({ attempts: listing.attempts, cutoff, now: startedAt, stored });
     const skipped: Record<string, number> = {};
     const skip = (reason: RecoverySkip) => (skipped[reason] = (skipped[reason] ?? 0) + 1);
-    for (const { reason } of plan.skipped) skip(reason);
+    for (const { guid, reason } of plan.skipped) {
+      skip(reason);
+      if (reason === "gave_up") {
+        log.warn(
+          { delivery: guid, redeliveries: MAX_REDELIVERIES },
+          "a failed webhook delivery failed again on each redelivery and is not asked for again; redeliver it by hand from the App's advanced settings once the App answers",
+        );
+      }
+    }
     let redelivered = 0;
     let interrupted = false;
     for (const failed of plan.candidates) {

@@ -19,6 +19,11 @@ export interface DeliveryAttempt {
   event: string;
 }
 
+/**
+ * How many redeliveries of one delivery the deployment asks for: one that fails again (the App going
+ * down again, a balancer's 502) is asked for once more on a later sweep, up to this many in all.
+ */
+export const MAX_REDELIVERIES = 3;
 /** GitHub redelivers only what it delivered within the past three days (422 beyond). */
 export const REDELIVERY_WINDOW_MS = 3 * 24 * 60 * 60_000;
 /**
@@ -33,20 +38,30 @@ export type RecoverySkipReason =
   | "already_stored"
   /** Older than GitHub's three days: it cannot be redelivered. */
   | "too_old"
-  /** This deployment already asked for it once (another replica, or an earlier sweep). */
-  | "already_claimed";
+  /** This deployment already asked for a redelivery of its newest attempt (another replica, or an earlier sweep). */
+  | "already_claimed"
+  /** MAX_REDELIVERIES redeliveries failed too: left for a person (the App's advanced settings). */
+  | "gave_up";
 
-export const RECOVERY_SKIP_REASONS: readonly RecoverySkipReason[] = ["succeeded_later", "already_stored", "too_old", "already_claimed"];
+export const RECOVERY_SKIP_REASONS: readonly RecoverySkipReason[] = [
+  "succeeded_later",
+  "already_stored",
+  "too_old",
+  "already_claimed",
+  "gave_up",
+];
 
 /** A delivery whose attempts all failed: the newest attempt is the one to redeliver. */
 export interface FailedDelivery {
   guid: string;
   event: string;
-  /** The newest attempt's id. */
+  /** The newest attempt's id: the one to redeliver, and what a claim is for (a failed redelivery is a newer attempt). */
   attemptId: number;
   /** When the first listed attempt was made (ms). */
   firstDeliveredAt: number;
   attempts: number;
+  /** How many of them were redeliveries (asked for by this App or by hand). */
+  redeliveries: number;
 }
 
 export interface SweepPlan {
@@ -104,11 +119,19 @@ export function planRecovery(input: {
     if (attempts.some((a) => isSuccess(a.statusCode))) skipped.push({ guid, reason: "succeeded_later" });
     else if (newest < oldestRedeliverable) skipped.push({ guid, reason: "too_old" });
     else if (input.stored.has(guid)) skipped.push({ guid, reason: "already_stored" });
+    else if (attempts.filter((a) => a.redelivery).length >= MAX_REDELIVERIES) skipped.push({ guid, reason: "gave_up" });
     else {
       const latest = attempts.reduce((a, b) =>
         Date.parse(b.deliveredAt) > Date.parse(a.deliveredAt) || (b.deliveredAt === a.deliveredAt && b.id > a.id) ? b : a,
       );
-      candidates.push({ guid, event: latest.event, attemptId: latest.id, firstDeliveredAt: Math.min(...times), attempts: attempts.length });
+      candidates.push({
+        guid,
+        event: latest.event,
+        attemptId: latest.id,
+        firstDeliveredAt: Math.min(...times),
+        attempts: attempts.length,
+        redeliveries: attempts.filter((a) => a.redelivery).length,
+      });
     }
   }
   candidates.sort((a, b) => a.firstDeliveredAt - b.firstDeliveredAt);

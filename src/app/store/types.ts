@@ -138,7 +138,7 @@ export interface DeliverySweep {
   found: number;
   /** Of those, how many GitHub was asked to deliver again. */
   redelivered: number;
-  /** The others, by reason (succeeded_later, already_stored, too_old, already_claimed, request_failed). */
+  /** The others, by reason (succeeded_later, already_stored, too_old, already_claimed, gave_up, request_failed). */
   skipped: Record<string, number>;
   /** False when the page limit stopped the listing before it reached the previous sweep. */
   complete: boolean;
@@ -159,8 +159,8 @@ export interface BridgeStore {
   forgetDelivery(deliveryId: string): Promise<void>;
   /** Which of these delivery ids the App stored itself (through `markDelivery`, not forgotten since). */
   knownDeliveries(deliveryIds: readonly string[]): Promise<Set<string>>;
-  /** True the first time a delivery's GUID is claimed for a redelivery request: one request per GUID per deployment. */
-  claimRedelivery(deliveryId: string): Promise<boolean>;
+  /** True the first time this key (a delivery's GUID and its newest attempt's id) is claimed: one request per attempt per deployment. */
+  claimRedelivery(key: string): Promise<boolean>;
   /** The last completed delivery recovery sweep, shared by every replica. */
   lastDeliverySweep(): Promise<DeliverySweep | null>;
   recordDeliverySweep(sweep: DeliverySweep): Promise<void>;

@@ -9,7 +9,9 @@ import { afterEach, describe, expect, it } from "vitest";
 import { parseMarker } from "../../../src/core/markers/read.js";
 import type { FakeGitHub } from "../../helpers/fake-github/index.js";
 import { FULL_NAME, issueCommentPayload } from "../../helpers/app-payloads.js";
-import { BOT_LOGIN, baseSeed, startAppHarness, until, type AppHarness } from "../../helpers/app-harness.js";
+import { BOT_LOGIN, WEBHOOK_SECRET, baseSeed, startAppHarness, until, type AppHarness } from "../../helpers/app-harness.js";
+import { freePort } from "../../helpers/app-process.js";
+import { MAX_REDELIVERIES } from "../../../src/core/delivery-recovery.js";
 
 const THREADS = [11, 12, 13];
 const DAY_MS = 24 * 60 * 60_000;
@@ -146,6 +148,56 @@ describe("delivery recovery", () => {
     await harness.idle();
     expect(redeliveryRequests(harness)).toEqual([]);
     expect(harness.emulator.control.stats().runsCreated).toBe(1);
+  });
+
+  /** The App started and swept once; GitHub now cannot reach it (a balancer with no replica behind it) and `reachable()` or `unreachable()` says where it delivers. */
+  async function startThenBecomeUnreachable(): Promise<{ reachable: () => void; unreachable: () => void }> {
+    harness = await startAppHarness({ seed: seedWithThreads(), env: RECOVERY_ON });
+    await until(async () => (await harness.app.store.lastDeliverySweep()) !== null, "the start sweep");
+    const nowhere = { url: `http://127.0.0.1:${await freePort()}/api/github/webhooks`, secret: WEBHOOK_SECRET };
+    const app = { url: harness.app.webhookUrl, secret: WEBHOOK_SECRET };
+    harness.github.setWebhookTarget(nowhere);
+    return { reachable: () => harness.github.setWebhookTarget(app), unreachable: () => harness.github.setWebhookTarget(nowhere) };
+  }
+
+  it("asks again for a redelivery that failed too (a newer failed attempt), and the next one starts the run", async () => {
+    const target = await startThenBecomeUnreachable();
+    const guid = (await harness.github.sendWebhook("issue_comment", trigger(harness.github, 11))).guid;
+
+    expect(await harness.app.recovery!.sweep()).toMatchObject({ found: 1, redelivered: 1 });
+    await harness.github.webhooksSettled();
+    expect(attemptsOf(harness, guid)).toEqual(["delivery 0", "redelivery 0"]);
+    expect(harness.emulator.control.stats().runsCreated).toBe(0);
+
+    // The App answers again: the next sweep asks for the failed redelivery, which arrives and starts the run.
+    target.reachable();
+    expect(await harness.app.recovery!.sweep()).toMatchObject({ found: 1, redelivered: 1 });
+    await harness.github.webhooksSettled();
+    await until(() => harness.emulator.control.stats().runsCreated === 1, "the run");
+    await harness.idle();
+    expect(attemptsOf(harness, guid)).toEqual(["delivery 0", "redelivery 0", "redelivery 200"]);
+    expect(redeliveryRequests(harness)).toHaveLength(2);
+
+    // Answered now: not asked for again, and one run.
+    expect(await harness.app.recovery!.sweep()).toMatchObject({ redelivered: 0, skipped: { succeeded_later: 1 } });
+    expect(redeliveryRequests(harness)).toHaveLength(2);
+    expect(harness.emulator.control.stats().runsCreated).toBe(1);
+  });
+
+  it("gives up on a delivery after three redeliveries failed too, and says so", async () => {
+    await startThenBecomeUnreachable();
+    const guid = (await harness.github.sendWebhook("issue_comment", trigger(harness.github, 12))).guid;
+    for (let sweep = 1; sweep <= MAX_REDELIVERIES; sweep++) {
+      expect(await harness.app.recovery!.sweep()).toMatchObject({ redelivered: 1 });
+      await harness.github.webhooksSettled();
+    }
+    expect(attemptsOf(harness, guid)).toEqual(["delivery 0", ...Array.from({ length: MAX_REDELIVERIES }, () => "redelivery 0")]);
+
+    expect(await harness.app.recovery!.sweep()).toMatchObject({ found: 1, redelivered: 0, skipped: { gave_up: 1 } });
+    expect(redeliveryRequests(harness)).toHaveLength(MAX_REDELIVERIES);
+    const metrics = await (await fetch(`${harness.app.url}/metrics`)).text();
+    expect(metrics).toContain('agent_run_bridge_delivery_recovery_skipped_total{reason="gave_up"} 1');
+    expect(harness.emulator.control.stats().runsCreated).toBe(0);
   });
 
   it("is off with DELIVERY_RECOVERY_INTERVAL=0: a failed delivery stays failed and the deliveries are never listed", async () => {

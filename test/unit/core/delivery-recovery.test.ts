@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  MAX_REDELIVERIES,
   pageReachesCutoff,
   planRecovery,
   sweepCutoff,
@@ -61,5 +62,20 @@ describe("which failed deliveries a sweep asks for", () => {
     expect(first.skipped).toEqual([{ guid: "ancient", reason: "too_old" }]);
     const later = planRecovery({ attempts: [decided, ancient], cutoff: sweepCutoff(NOW, NOW - 5 * 60_000), now: NOW, stored: new Set() });
     expect(later).toEqual({ candidates: [], skipped: [], foundFailed: 0 });
+  });
+
+  it("asks again for a delivery whose redeliveries failed too, from its newest attempt, until MAX_REDELIVERIES of them failed", () => {
+    const failedTwice = [attempt("again", 50_000, 0), attempt("again", 40_000, 502, true)];
+    const plan = planRecovery({ attempts: failedTwice, cutoff: sweepCutoff(NOW, null), now: NOW, stored: new Set() });
+    expect(plan.candidates.map((c) => [c.guid, c.attemptId, c.attempts, c.redeliveries])).toEqual([["again", failedTwice[1]!.id, 2, 1]]);
+
+    const exhausted = [
+      attempt("exhausted", 50_000, 0),
+      ...Array.from({ length: MAX_REDELIVERIES }, (_, i) => attempt("exhausted", 40_000 - i * 1_000, 0, true)),
+    ];
+    const after = planRecovery({ attempts: exhausted, cutoff: sweepCutoff(NOW, null), now: NOW, stored: new Set() });
+    expect(after.candidates).toEqual([]);
+    expect(after.skipped).toEqual([{ guid: "exhausted", reason: "gave_up" }]);
+    expect(after.foundFailed).toBe(1);
   });
 });
