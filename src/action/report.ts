@@ -7,6 +7,7 @@ import { formatElapsed } from "../core/render/pieces.js";
 import { inlineCode } from "../core/sanitize-output/code.js";
 import { renderLink } from "../core/sanitize-output/links.js";
 import { sanitizeMarkdown } from "../core/sanitize-output/prose.js";
+import type { ImageHosts } from "../core/sanitize-output/image-hosts.js";
 import { truncateText, type SafeMarkdown } from "../core/sanitize-output/safe-markdown.js";
 import type { RunPhase } from "../service/status.js";
 import type { AgentRun, GitHostPullRequest } from "../service/wire.js";
@@ -124,6 +125,8 @@ export interface SummaryContext {
   thread: { label: string; url: string } | null;
   /** Shown in the "reply with …" hint and neutralised in agent text. */
   triggerPhrase: string;
+  /** Where agent text's images may come from (the server's own hosts on GitHub Enterprise Server); github.com's when absent. */
+  imageHosts?: ImageHosts;
 }
 
 function headline(outcome: Extract<ActionOutcome, { kind: "run" }>): string {
@@ -155,8 +158,8 @@ const utf8Bytes = (text: string) => Buffer.byteLength(text, "utf8");
  * length is estimated from the bytes per character of the last rendering (a few renderings, not a
  * search: agent results can be megabytes).
  */
-function fitText(text: string, maxBytes: number, triggerPhrase: string): string {
-  const render = (chars: number) => sanitizeMarkdown(truncateText(text, chars), { triggerPhrase });
+function fitText(text: string, maxBytes: number, triggerPhrase: string, imageHosts: ImageHosts | undefined): string {
+  const render = (chars: number) => sanitizeMarkdown(truncateText(text, chars), { triggerPhrase, ...(imageHosts ? { imageHosts } : {}) });
   // A character is at least one byte, so more than `maxBytes` characters never fit.
   let chars = Math.min(text.length, maxBytes);
   for (let attempt = 0; attempt < 8 && chars > 0; attempt++) {
@@ -266,7 +269,7 @@ function renderRunSummary(
   const blocks: string[] = [];
   texts.forEach((part, index) => {
     const share = Math.floor(budget / (texts.length - index));
-    const fitted = share > 0 ? fitText(part.text, share, context.triggerPhrase) : "";
+    const fitted = share > 0 ? fitText(part.text, share, context.triggerPhrase, context.imageHosts) : "";
     budget -= utf8Bytes(fitted);
     if (fitted) blocks.push(`\n### ${part.title}\n\n${fitted}\n`);
   });

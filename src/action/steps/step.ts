@@ -7,6 +7,7 @@ import { DEFAULT_REPO_CONFIG } from "../../config/schema.js";
 import { isThreadEvent, type BridgeEvent } from "../../core/events/types.js";
 import { parseWebhookEvent } from "../../core/events/parse.js";
 import type { BridgeSelf } from "../../core/actors.js";
+import { imageHostsFor } from "../../core/sanitize-output/image-hosts.js";
 import type { ReplyThread, RepositoryLister, RunReader } from "../../flows/index.js";
 import type { RecentRepositoryComments } from "../../flows/spend-limits.js";
 import type { GitHubClient, RepoRef } from "../../github/client.js";
@@ -126,6 +127,7 @@ export async function openStep(inputs: ActionInputs, env: Env, now: () => number
         ? { label: `${repoFullName ?? event.repo.fullName}#${event.thread.number}`, url: event.thread.url }
         : null,
       triggerPhrase: DEFAULT_REPO_CONFIG.trigger_phrase,
+      imageHosts: imageHostsFor(runner.server),
     },
   };
   if (head) {

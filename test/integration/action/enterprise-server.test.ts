@@ -94,6 +94,26 @@ describe("the Action on a GitHub Enterprise Server runner", () => {
     ]);
   });
 
+  it("keeps the agent's images on the server in the result comment and the job summary, and drops an image from anywhere else", async () => {
+    h = await startActionHarness({ enterprise: true, seed: { ...actionSeed(), writer: APP_BOT } });
+    const onServer = `${h.github.webUrl}/user-attachments/assets/4242`;
+    const elsewhere = "https://tracker.example/pixel.png";
+    h.emulator.control.script({ summary: `Pinned the clock.\n\n![before and after](${onServer})\n\n![pixel](${elsewhere})` });
+    const step = await h.step({
+      eventName: "issue_comment",
+      payload: h.humanComment(ISSUE, "/agent fix the flaky test").payload,
+      inputs: APP_TOKEN,
+    });
+    expect(step.result.failure).toBeNull();
+    const result = h.github.commentsOn(FULL_NAME, 1).find((c) => c.id === Number(step.outputs["comment-id"]))!.body;
+    for (const text of [result, step.summary]) {
+      // An image, on a line of its own as the agent wrote it (its "!" not escaped).
+      expect(text.split("\n")).toContain(`![before and after](${onServer})`);
+      // Anywhere else, it is text (its "!" escaped): a link at most, never an image GitHub would fetch.
+      expect(text).not.toMatch(/(?<!\\)!\[pixel\]/);
+    }
+  });
+
   it("without GITHUB_GRAPHQL_URL, asks GraphQL at /api/graphql beside the /api/v3 API URL", async () => {
     h = await startActionHarness({ enterprise: true, seed: { ...actionSeed(), writer: APP_BOT } });
     const trigger = h.humanComment(ISSUE, "/agent fix the flaky test");
