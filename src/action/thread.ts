@@ -5,7 +5,7 @@
  * writing at once) is waited out a few times before giving up.
  */
 import type { GitHubClient, RepoRef } from "../github/client.js";
-import type { IssueComment } from "../github/comments.js";
+import { getComment, type IssueComment } from "../github/comments.js";
 import { GitHubNotFoundError, GitHubRateLimitError } from "../github/errors.js";
 import { addReaction } from "../github/reactions.js";
 import type { ReactionContent, ReactionTarget } from "../core/render/reactions.js";
@@ -20,6 +20,8 @@ export interface ThreadLog {
 /** Longest wait for GitHub's rate limit on one write; beyond it the write is skipped. */
 const MAX_RATE_LIMIT_WAIT_MS = 90_000;
 const RATE_LIMIT_RETRIES = 3;
+/** Longest wait for a fresh read of the tracking comment before a cancelled job's last word. */
+const FRESH_READ_MS = 2_000;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -85,14 +87,29 @@ export class ThreadReporter {
   }
 
   /**
-   * The tracking comment's last word (a cancelled job): rendered from the body last written once every
-   * write in flight has landed (null: that body stays, e.g. a result that made it), and nothing after it.
+   * The tracking comment's last word (a cancelled job): rendered, once every write in flight has landed, from
+   * its body as GitHub holds it then (null: that body stays, e.g. a result or a stop that made it), and nothing after it.
    */
   async seal(render: (lastBody: string | null) => string | null): Promise<PostedComment | null> {
     this.sealed = true;
     await this.inFlight;
-    const body = render(this.lastBody);
+    const body = render(await this.currentBody());
     return body === null ? this.tracking : this.write(() => body);
+  }
+
+  /**
+   * The tracking comment as GitHub holds it now: another job may have written its last word meanwhile
+   * (`/agent stop` edits this comment from its own workflow run). The body last written when it cannot be
+   * read within FRESH_READ_MS (the runner's SIGTERM follows a cancel's SIGINT by 7.5 s) or is gone.
+   */
+  private async currentBody(): Promise<string | null> {
+    const tracking = this.tracking;
+    if (!tracking) return this.lastBody;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), FRESH_READ_MS)));
+    const read = getComment(this.octokit, this.repo, tracking.id).catch(() => undefined);
+    const fresh = await Promise.race([read, late]).finally(() => clearTimeout(timer));
+    return fresh?.body ?? this.lastBody;
   }
 
   private write(render: () => CommentBody): Promise<PostedComment | null> {

@@ -11,10 +11,12 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseMarker } from "../../../src/core/markers/read.js";
+import { renderStoppedComment } from "../../../src/core/stop.js";
 import { startEmulator, type RunningEmulator } from "../../../src/emulator/index.js";
 import { startFakeGitHub, type FakeGitHub } from "../../helpers/fake-github/index.js";
 import {
   ACTIONS_BOT,
+  GITHUB_TOKEN,
   ROOT,
   SCALE,
   TEST_POLL_INTERVAL,
@@ -24,6 +26,7 @@ import {
   readOutputs,
   readSummary,
   runBundledAction,
+  signedByAction,
   stepEnv,
   type RunnerFiles,
 } from "../../helpers/action-runner.js";
@@ -42,11 +45,13 @@ beforeAll(async () => {
   node24 = stdout.trim();
   // One issue per test: a thread whose run goes on makes the next trigger there wait for it.
   const seed = actionSeed();
-  seed.issues = [1, 3, 4].map((number) => ({ number, title: `Task ${number}`, body: "Something to do.", user: "maintainer" }));
+  seed.issues = [1, 3, 4, 5].map((number) => ({ number, title: `Task ${number}`, body: "Something to do.", user: "maintainer" }));
   [github, emulator] = await Promise.all([startFakeGitHub({ seed }), startEmulator({ timeScale: SCALE })]);
   // 100 s of real time: still working whenever the job is cancelled.
   emulator.control.script({ match: "long job", durationMs: 50_000_000, summary: "Did the long job." });
   emulator.control.script({ match: "quick job", durationMs: 5_000, summary: "Did the quick job." });
+  // Working without a step in its log: nothing for the step to write while it watches.
+  emulator.control.script({ match: "quiet job", durationMs: 50_000_000, logSteps: 0, summary: "Did the quiet job." });
 }, 180_000);
 
 afterAll(async () => {
@@ -55,7 +60,11 @@ afterAll(async () => {
 
 let nextCommentId = 9500;
 /** A /agent comment on an issue and the step environment for it. */
-function stepFor(issue: number, body: string): { files: RunnerFiles; env: Record<string, string>; issue: number } {
+function stepFor(
+  issue: number,
+  body: string,
+  pollInterval = TEST_POLL_INTERVAL,
+): { files: RunnerFiles; env: Record<string, string>; issue: number } {
   const id = nextCommentId++;
   github.seed({ issueComments: [{ id, issue_number: issue, body, user: "maintainer" }] });
   const payload = issueCommentPayload({ thread: { number: issue, title: `Task ${issue}` }, comment: { id, body, login: "maintainer" } });
@@ -66,7 +75,7 @@ function stepFor(issue: number, body: string): { files: RunnerFiles; env: Record
     inputs: { "api-url": emulator.url, "api-token": emulator.token, "org-id": String(emulator.orgId) },
     githubApiUrl: github.url,
     files,
-    extra: { AGENT_RUN_POLL_INTERVAL: TEST_POLL_INTERVAL },
+    extra: { AGENT_RUN_POLL_INTERVAL: pollInterval },
   });
   return { files, env, issue };
 }
@@ -151,6 +160,46 @@ describe("a cancelled job on Node 24", () => {
     expect(post.stdout).toContain("already has its last word");
     expect(updatesOf(comment.id)).toBe(before);
     expect(trackingComment(issue)!.body).toBe(body);
+  });
+
+  it("SIGINT after another job's /agent stop: the stopped comment stays, the cancel does not write over it", async () => {
+    // Polls a second apart, so the step looks at its comment for a stop every 15 s (and before a write, but a quiet
+    // run gives it none): the cancel comes first.
+    const { env, issue } = stepFor(5, "/agent do the quiet job", "1");
+    const step = startMainStep(env);
+    const { runId } = await watching(issue);
+    // Settled: no write of the step's for longer than a poll.
+    let writes = github.writes.length;
+    let quietSince = Date.now();
+    await until(() => {
+      if (github.writes.length !== writes) [writes, quietSince] = [github.writes.length, Date.now()];
+      return Date.now() - quietSince > 1_500;
+    }, "the step to stop writing");
+    const comment = trackingComment(issue)!;
+    // The stop's own workflow run turns this step's tracking comment into its "stopped" state, as the job's token.
+    const stopped = signedByAction(
+      renderStoppedComment({
+        marker: parseMarker(comment.body)!,
+        webUrl: `${emulator.url}/runs/${runId}`,
+        stoppedBy: "maintainer",
+        role: "run",
+        triggerPhrase: "/agent",
+      }),
+      emulator.token,
+    );
+    const edit = await fetch(`${github.url}/repos/${FULL_NAME}/issues/comments/${comment.id}`, {
+      method: "PATCH",
+      headers: { authorization: `token ${GITHUB_TOKEN}`, "content-type": "application/json" },
+      body: JSON.stringify({ body: stopped }),
+    });
+    expect(edit.status).toBe(200);
+    const before = updatesOf(comment.id);
+    step.child.kill("SIGINT");
+    expect((await step.exited).code).toBe(1);
+
+    expect(updatesOf(comment.id)).toBe(before);
+    expect(trackingComment(issue)!.body).toBe(stopped);
+    expect(parseMarker(trackingComment(issue)!.body)).toMatchObject({ runId, state: "done", outcome: "stopped" });
   });
 
   it("SIGKILL mid-watch: the post step finishes the comment from the saved state, once", async () => {
