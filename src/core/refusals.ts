@@ -5,7 +5,7 @@
  * Action, which keeps nothing, reads its own earlier refusal in the thread (`refusedRecently`).
  */
 import { parseCommentKind } from "./markers/read.js";
-import { isTrustedAuthor, type BotIdentity, type MarkerComment } from "./markers/trust.js";
+import { isTrustedMarkerComment, type BotIdentity, type MarkerComment } from "./markers/trust.js";
 import { mentionOf } from "./render/pieces.js";
 
 /** One refusal per person per thread within this window. */
@@ -16,11 +16,15 @@ export function refusalKey(thread: { owner: string; repo: string; issueNumber: n
   return `refusal:${thread.owner.toLowerCase()}/${thread.repo.toLowerCase()}#${thread.issueNumber}:${login.toLowerCase()}`;
 }
 
-/** Whether the bridge's own refusal to `login` is in the thread, written within the window before `now`. */
+/**
+ * Whether the bridge's own refusal to `login` is in the thread, written within the window before `now`. Its
+ * marker must be the bot's (signed, when the bot signs): any workflow of the repository writes as
+ * github-actions[bot], and a look-alike refusal must not silence the real one.
+ */
 export function refusedRecently(comments: readonly MarkerComment[], login: string, self: BotIdentity, now: number): boolean {
   const addressed = `${mentionOf(login)},`.toLowerCase();
   return comments.some((comment) => {
-    if (!isTrustedAuthor(comment, self) || parseCommentKind(comment.body) !== "refusal") return false;
+    if (!isTrustedMarkerComment(comment, self) || parseCommentKind(comment.body) !== "refusal") return false;
     const at = comment.created_at ? Date.parse(comment.created_at) : Number.NaN;
     if (!(now - at < REFUSAL_WINDOW_MS)) return false;
     return (comment.body ?? "").toLowerCase().includes(`🚫 ${addressed}`);

@@ -224,7 +224,7 @@ async function toldAlready(step: Step, prepared: Extract<PreparedRun, { action: 
   if (prepared.facts.permission?.allowed !== false || !login || !step.repo) return false;
   const self = await identify(step);
   const { comments } = await listIssueComments(step.octokit, step.repo, prepared.thread.number, { limit: REFUSAL_SCAN });
-  return refusedRecently(asMarkerComments(comments), login, { botLogins: self.botLogins }, step.now());
+  return refusedRecently(asMarkerComments(comments), login, { botLogins: self.botLogins, markerSigner: self.markerSigner }, step.now());
 }
 
 /**

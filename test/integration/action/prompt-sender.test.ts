@@ -5,6 +5,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { parseCommentKind } from "../../../src/core/markers/read.js";
+import { renderKindMarker } from "../../../src/core/markers/write.js";
 import { ACTIONS_BOT, startActionHarness, type ActionHarness } from "../../helpers/action-runner.js";
 import { FULL_NAME } from "../../helpers/app-payloads.js";
 
@@ -92,6 +93,31 @@ describe("the prompt input checks the event's sender", () => {
     }
     const replies = h.github.commentsOn(FULL_NAME, 1).filter((c) => c.user.login === ACTIONS_BOT);
     expect(replies.map((c) => parseCommentKind(c.body))).toEqual(["refusal"]);
+    expect(h.github.writes.filter((w) => w.kind === "comment_created")).toHaveLength(1);
+  });
+
+  it("a look-alike refusal that another workflow posted as github-actions[bot] (its marker unsigned) does not silence the real one", async () => {
+    h = await startActionHarness();
+    // Any workflow of the repository writes as github-actions[bot]; only the Action's own markers carry its signature.
+    h.github.seed({
+      issueComments: [
+        {
+          issue_number: 1,
+          body: `${renderKindMarker("refusal")}\n🚫 @reader, you already asked today.`,
+          user: ACTIONS_BOT,
+        },
+      ],
+    });
+    const step = await h.step({
+      eventName: "issue_comment",
+      payload: h.humanComment(ISSUE, "/agent fix it", "reader").payload,
+      inputs: {},
+    });
+    expect(step.result.outcome).toMatchObject({ kind: "refused" });
+    const refusals = h.github
+      .commentsOn(FULL_NAME, 1)
+      .filter((c) => c.user.login === ACTIONS_BOT && parseCommentKind(c.body) === "refusal");
+    expect(refusals).toHaveLength(2);
     expect(h.github.writes.filter((w) => w.kind === "comment_created")).toHaveLength(1);
   });
 });
