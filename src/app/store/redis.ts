@@ -40,8 +40,13 @@ export interface RedisBridgeStoreOptions {
   claimRetentionMs?: number;
 }
 
-/** Sets sweptAt on a task hash only while its state is watching (a missing hash is never created). */
-const MARK_SWEPT = "if redis.call('HGET', KEYS[1], 'state') == ARGV[1] then redis.call('HSET', KEYS[1], 'sweptAt', ARGV[2]) end return 1";
+/**
+ * Sets sweptAt on a task hash only while its state is watching and no final run is handed over (a missing hash is
+ * never created): a hand-over's sweptAt dates its final run, which a later "still going" must not make look newer.
+ */
+const MARK_SWEPT =
+  "local f = redis.call('HGET', KEYS[1], 'finalRun') " +
+  "if redis.call('HGET', KEYS[1], 'state') == ARGV[1] and (f == false or f == 'null') then redis.call('HSET', KEYS[1], 'sweptAt', ARGV[2]) end return 1";
 
 export const DEFAULT_CLAIM_RETENTION_MS = 8 * 24 * 60 * 60_000;
 /** Finished tasks removed per script call by prune: each call is short, so other replicas are never held up long. */
@@ -339,7 +344,7 @@ export class RedisBridgeStore implements BridgeStore {
   async markSwept(taskIds: readonly number[], at: number): Promise<void> {
     if (taskIds.length === 0) return;
     const pipeline = this.client.pipeline();
-    // Only while the hash says watching: a task finished (or pruned) meanwhile is left as it is.
+    // Only while the hash says watching with no final run: a task finished (or pruned) or handed over meanwhile is left as it is.
     for (const id of taskIds) pipeline.eval(MARK_SWEPT, 1, this.key("task", id), JSON.stringify("watching"), JSON.stringify(at));
     await pipeline.exec();
   }

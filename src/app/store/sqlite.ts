@@ -277,7 +277,8 @@ export class SqliteBridgeStore implements BridgeStore {
   }
 
   async markSwept(taskIds: readonly number[], at: number): Promise<void> {
-    const mark = this.db.prepare("UPDATE tasks SET swept_at = ? WHERE id = ? AND state = 'watching'");
+    // Not a task a sweep handed a final run over to: its swept_at dates that run (a follow-up after it makes it stale).
+    const mark = this.db.prepare("UPDATE tasks SET swept_at = ? WHERE id = ? AND state = 'watching' AND final_run IS NULL");
     this.db.transaction(() => {
       for (const id of taskIds) mark.run(at, id);
     })();

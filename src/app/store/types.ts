@@ -180,7 +180,10 @@ export interface BridgeStore {
   listTaskIds(states: TaskState[]): Promise<number[]>;
   /** Every watched task that has a run: what a sweep of the runs list looks for, for 1,000 watches without reading them whole. */
   listWatchedRuns(): Promise<WatchedRun[]>;
-  /** Notes that a sweep showed these tasks' runs still going at `at`; tasks no longer watched are left alone. */
+  /**
+   * Notes that a sweep showed these tasks' runs still going at `at`; tasks no longer watched, or holding a final run
+   * a sweep handed over (whose `sweptAt` dates that run), are left alone.
+   */
   markSwept(taskIds: readonly number[], at: number): Promise<void>;
   /** The task of `runId` that is not finished (queued/sending/watching/reporting), if any. */
   activeTaskForRun(runId: number): Promise<Task | null>;

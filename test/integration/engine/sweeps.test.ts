@@ -411,6 +411,39 @@ describe.each(APP_BACKENDS)("a run a sweep handed over, with follow-ups for the 
     expectOneResultPerThread(world!, [1]);
   });
 
+  it("a later sweep that sees the resumed run going does not make an earlier sweep's final view look new", async () => {
+    world = await startWorld(backend, { emulator: { resumeWhileRunning: "interrupt", otherRuns: { perCreate: 0 } } });
+    const task = await world.submit(1);
+    await world.until(async () => (await world!.harness.store.getTask(task.id))?.state === "watching", "the run to be watched");
+    await world.harness.stop();
+    const runId = (await world.harness.store.getTask(task.id))!.runId!;
+    await world.until(() => world!.emulator.control.runs().find((r) => r.id === runId)?.status === "completed", "the run to end", 30_000);
+    const reader = new AgentRunClient({ baseUrl: world.emulator.url, token: world.emulator.token, orgId: world.emulator.orgId });
+    // A sweep saw the run final and handed it over…
+    const stale = await reader.getRun(runId);
+    const store = world.harness.store;
+    await store.updateTask(task.id, { finalRun: stale as Record<string, unknown>, sweptAt: Date.now() - 1 });
+    // …then a follow-up reached the agent, which works again…
+    const followUp = await store.insertTask({
+      ...world.draft(1, { kind: "resume", state: "done", runId, request: { prompt: "also fix the docs" } }),
+      deadlineAt: Date.now() + 60_000,
+    });
+    await reader.resumeRun(runId, "also fix the docs");
+    await store.updateTask(task.id, {
+      delivered: [{ taskId: followUp.id, firstLine: "also fix the docs", at: Date.now(), reaction: null, confirmed: true }],
+    });
+    // …and a later sweep showed it going again.
+    await store.markSwept([task.id], Date.now() + 1);
+    const { harness } = await world.startReplica();
+    await harness.idle();
+
+    // Reported at the run's real end, not from the first sweep's view.
+    expect(world.emulator.control.runs().find((r) => r.id === runId)?.status).toBe("completed");
+    const log = await reader.listLogs(runId, { limit: 100 });
+    expect((await harness.store.getTask(task.id))!.progress.logsSeen).toBe(log.logs.length);
+    expectOneResultPerThread(world, [1]);
+  });
+
   it("records a follow-up a cut-off step had already claimed, and never sends it again as a resume", async () => {
     const { task, followUp, resumesBefore, harness } = await handedOverWithFollowUp({
       firstLine: "also fix the docs",
