@@ -3,35 +3,26 @@
  * store, BullMQ, Redis locks, the GitHub write pacer shared through Redis): real HTTP against the
  * emulator (behind a recording proxy) and the fake GitHub, every step taken from the real work queue.
  */
-import { randomUUID } from "node:crypto";
-import { Redis } from "ioredis";
 import { afterEach, describe, expect, it } from "vitest";
 import type { RunEngineOptions } from "../../../src/app/engine.js";
 import type { RetryPolicy } from "../../../src/app/queue/types.js";
-import type { NewTask, Task } from "../../../src/app/store/types.js";
-import { createOctokitThreadWriter, createPacedThreadWriter, type ThreadWriter } from "../../../src/app/thread-writer.js";
+import type { Task } from "../../../src/app/store/types.js";
 import { renderTaskTracking } from "../../../src/app/views.js";
 import { parseMarker } from "../../../src/core/markers/read.js";
-import { startEmulator, type RunningEmulator } from "../../../src/emulator/index.js";
-import { startFakeGitHub, type FakeGitHub } from "../../helpers/fake-github/index.js";
-import { createWritePacer, type WriteEvent, type WritePacer } from "../../../src/github/pacing.js";
-import { createInProcessBudget, createRedisBudget, type RateBudget } from "../../../src/service/budget.js";
+import type { WritePacer } from "../../../src/github/pacing.js";
 import { AgentRunClient, SOURCE } from "../../../src/service/index.js";
+import { APP_BACKENDS, SCALE, TestOctokit, type AppBackendKind } from "../../helpers/app-harness.js";
+import { queueTaskStep } from "../../helpers/engine-harness.js";
 import {
-  APP_BACKENDS,
-  BOT_LOGIN,
-  SCALE,
-  TEST_REDIS_URL,
-  TestOctokit,
-  dropRedisKeys,
-  type AppBackendKind,
-} from "../../helpers/app-harness.js";
-import { queueTaskStep, startEngineHarness, type EngineHarness } from "../../helpers/engine-harness.js";
-import { startServiceRecorder, type ServiceRecorder } from "../../helpers/service-recorder.js";
+  closeEngineWorlds,
+  FULL_NAME,
+  OWNER,
+  REPO,
+  startEngineWorld,
+  type EngineWorld,
+  type TaskDraft,
+} from "../../helpers/engine-world.js";
 
-const OWNER = "octo-org";
-const REPO = "widgets";
-const FULL_NAME = `${OWNER}/${REPO}`;
 const INSTALLATION_ID = 7;
 /** Issues 1–25, each with a person's trigger comment whose id is 500 + the issue number. */
 const ISSUES = 25;
@@ -39,42 +30,16 @@ const triggerCommentOf = (issueNumber: number) => 500 + issueNumber;
 /** Emulated ms: a run long enough (0.6 s real) for a test to act while it is watched. */
 const LONG_RUN_MS = 300_000;
 
-type TaskDraft = Omit<NewTask, "deadlineAt">;
-
-interface World {
-  backend: AppBackendKind;
-  emulator: RunningEmulator;
-  service: ServiceRecorder;
-  github: FakeGitHub;
-  /** The first engine; `replica()` and `restart()` add more over the same store and queue prefix. */
-  harness: EngineHarness;
-  /** The first engine's paced writer, its pacer and every write event the pacer reported. */
+interface World extends EngineWorld {
+  /** The first engine's paced writer's pacer. */
   pacer: WritePacer;
-  writeEvents: WriteEvent[];
-  /** The API token's rate budget, shared by every process of the world. */
-  budget: RateBudget;
-  /**
-   * Another process over the same store (a restart, or a second replica on Redis): an engine with its
-   * own queue object, pacer and client (which counts its service requests); stopped by `close()`.
-   */
-  startProcess(): Promise<{ harness: EngineHarness; serviceRequests: () => number }>;
+  /** A task in the thread `overrides.thread` names (default issue 1). */
   task(overrides?: Partial<TaskDraft>): TaskDraft;
   submit(overrides?: Partial<TaskDraft>): Promise<Task>;
-  getTask(id: number): Promise<Task>;
-  /** A comment written by the App outside any engine (what a process that then died had posted). */
-  postAsBot(thread: Task["thread"], body: string): Promise<number>;
-  botComments(issueNumber?: number): Array<{ id: number; body: string }>;
-  reactionsOn(commentId: number): string[];
-  until(condition: () => boolean | Promise<boolean>, what: string, timeoutMs?: number): Promise<void>;
-  close(): Promise<void>;
 }
 
 let world: World | undefined;
-
-afterEach(async () => {
-  await world?.close();
-  world = undefined;
-});
+afterEach(closeEngineWorlds);
 
 async function startWorld(
   backend: AppBackendKind,
@@ -85,11 +50,9 @@ async function startWorld(
     /** GitHub write pacing, when slower. */ pacingTimeScale?: number;
   } = {},
 ): Promise<World> {
-  const emulator = await startEmulator({ timeScale: SCALE, defaultScript: { durationMs: 20_000, logSteps: 12 } });
-  const service = await startServiceRecorder(emulator.url);
-  const github = await startFakeGitHub({
+  const base = await startEngineWorld(backend, {
+    emulator: { defaultScript: { durationMs: 20_000, logSteps: 12 } },
     seed: {
-      repositories: [{ owner: OWNER, name: REPO }],
       issues: Array.from({ length: ISSUES }, (_, i) => ({
         number: i + 1,
         title: `Flaky test ${i + 1}`,
@@ -103,123 +66,19 @@ async function startWorld(
         user: "maintainer",
       })),
     },
+    budgetTimeScale: options.budgetTimeScale,
+    pacingTimeScale: options.pacingTimeScale ?? SCALE,
+    retry: options.retry,
+    engine: { progressEditIntervalMs: 5_000, ...options.engine },
+    draft: {
+      installationId: INSTALLATION_ID,
+      prompt: () => "fix the flaky test",
+      reaction: (issueNumber) => ({ kind: "issue_comment", id: triggerCommentOf(issueNumber) }),
+    },
+    untilTimeoutMs: 10_000,
   });
-  // Everything this test keeps in Redis besides the harness's own keys: the service budget and the write pacer.
-  const prefix = `arb-test:${randomUUID()}`;
-  const redis = backend === "redis" ? new Redis(TEST_REDIS_URL) : null;
-  // One budget per API token, shared by every replica (in-process when embedded: there is one process).
-  const budgetScale = options.budgetTimeScale ?? SCALE;
-  const budget = redis
-    ? createRedisBudget(redis, { timeScale: budgetScale, keyPrefix: `${prefix}:budget` })
-    : createInProcessBudget({ timeScale: budgetScale });
-  const octokit = new TestOctokit({ auth: { token: "ghs_installation-token" }, baseUrl: github.url });
-  const stoppers: Array<() => Promise<void>> = [];
-
-  const processParts = (onWrite?: (event: WriteEvent) => void) => {
-    let serviceRequests = 0;
-    const countingFetch: typeof fetch = (input, init) => {
-      serviceRequests += 1;
-      return fetch(input, init);
-    };
-    const client = new AgentRunClient({
-      baseUrl: service.url,
-      token: emulator.token,
-      orgId: emulator.orgId,
-      timeScale: SCALE,
-      budget,
-      backoff: { minMs: 5, maxMs: 50 },
-      fetch: countingFetch,
-    });
-    const pacer = createWritePacer({
-      timeScale: options.pacingTimeScale ?? SCALE,
-      ...(redis ? { redis, keyPrefix: `${prefix}:github-writes` } : {}),
-      ...(onWrite ? { onWrite } : {}),
-    });
-    stoppers.push(() => pacer.stop());
-    const writer: ThreadWriter = createPacedThreadWriter(
-      createOctokitThreadWriter(async () => octokit, { botLogins: [BOT_LOGIN] }),
-      pacer,
-    );
-    return { client, writer, pacer, serviceRequests: () => serviceRequests };
-  };
-
-  const writeEvents: WriteEvent[] = [];
-  const first = processParts((event) => writeEvents.push(event));
-  const engineOptions = { timeScale: SCALE, progressEditIntervalMs: 5_000, ...options.engine };
-  const harness = await startEngineHarness(
-    backend,
-    { ...engineOptions, client: first.client, writer: first.writer },
-    { ...(options.retry ? { retry: options.retry } : {}) },
-  );
-
-  const task = (overrides: Partial<TaskDraft> = {}): TaskDraft => {
-    const issueNumber = overrides.thread?.issueNumber ?? 1;
-    return {
-      kind: "create",
-      state: "queued",
-      sourceType: SOURCE.gitHost,
-      thread: { installationId: INSTALLATION_ID, owner: OWNER, repo: REPO, issueNumber, triggerPhrase: "/agent" },
-      runId: null,
-      orgId: emulator.orgId,
-      trackingCommentId: null,
-      reaction: { kind: "issue_comment", id: triggerCommentOf(issueNumber) },
-      request: { prompt: "fix the flaky test", metadata: { source_type: SOURCE.gitHost } },
-      requestedBy: "maintainer",
-      ...overrides,
-    };
-  };
-
-  return {
-    backend,
-    emulator,
-    service,
-    github,
-    harness,
-    pacer: first.pacer,
-    writeEvents,
-    budget,
-    async startProcess() {
-      const parts = processParts();
-      const next = await harness.restart({ client: parts.client, writer: parts.writer });
-      stoppers.push(() => next.stop());
-      return { harness: next, serviceRequests: parts.serviceRequests };
-    },
-    task,
-    submit: (overrides) => harness.add(task(overrides)),
-    async getTask(id) {
-      const found = await harness.store.getTask(id);
-      if (!found) throw new Error(`task ${id} is not in the store`);
-      return found;
-    },
-    postAsBot: (thread, body) =>
-      createOctokitThreadWriter(async () => octokit, { botLogins: [BOT_LOGIN] }).createComment(thread, body, { priority: "acknowledge" }),
-    botComments: (issueNumber = 1) => github.commentsOn(FULL_NAME, issueNumber).filter((c) => c.user.login === BOT_LOGIN),
-    reactionsOn: (commentId) =>
-      github
-        .callsTo("POST", `/repos/${FULL_NAME}/issues/comments/${commentId}/reactions`)
-        .filter((r) => !r.fault)
-        .map((r) => (r.body as { content: string }).content),
-    async until(condition, what, timeoutMs = 10_000) {
-      const start = Date.now();
-      while (!(await condition())) {
-        if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-        await new Promise((resolve) => setTimeout(resolve, 5));
-      }
-    },
-    async close() {
-      // Engines first (they wait for their steps), then the pacers their steps wrote through.
-      await harness.stop();
-      for (const stop of stoppers.reverse()) await stop();
-      await harness.close();
-      if (redis) {
-        await dropRedisKeys(prefix);
-        redis.disconnect();
-      }
-      await service.close();
-      await emulator.close();
-      await github.close();
-    },
-  };
+  const task = (overrides: Partial<TaskDraft> = {}) => base.draft(overrides.thread?.issueNumber ?? 1, overrides);
+  return { ...base, pacer: base.pacer!, task, submit: (overrides) => base.harness.add(task(overrides)) };
 }
 
 function markerOf(body: string) {

@@ -7,46 +7,25 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import type { Task } from "../../../src/app/store/types.js";
-import { createOctokitThreadWriter } from "../../../src/app/thread-writer.js";
 import { parseMarker } from "../../../src/core/markers/read.js";
-import { startEmulator, type RunningEmulator } from "../../../src/emulator/index.js";
-import { startFakeGitHub, type FakeGitHub } from "../../helpers/fake-github/index.js";
-import { AgentRunClient } from "../../../src/service/index.js";
-import { APP_BACKENDS, BOT_LOGIN, SCALE, TestOctokit } from "../../helpers/app-harness.js";
-import { queueTaskStep, startEngineHarness, type EngineHarness } from "../../helpers/engine-harness.js";
+import { APP_BACKENDS, BOT_LOGIN } from "../../helpers/app-harness.js";
+import { queueTaskStep, type EngineHarness } from "../../helpers/engine-harness.js";
+import { closeEngineWorlds, OWNER, REPO, startEngineWorld, type EngineWorld } from "../../helpers/engine-world.js";
 
-const OWNER = "octo-org";
-const REPO = "widgets";
-
-let emulator: RunningEmulator;
-let github: FakeGitHub;
+let emulator: EngineWorld["emulator"];
+let github: EngineWorld["github"];
 let harness: EngineHarness | undefined;
-
-afterEach(async () => {
-  await harness?.close();
-  harness = undefined;
-  await emulator?.close();
-  await github?.close();
-});
+afterEach(closeEngineWorlds);
 
 async function setUp(backend: (typeof APP_BACKENDS)[number], listRuns: boolean) {
-  emulator = await startEmulator({ timeScale: SCALE, defaultScript: { durationMs: 20_000, logSteps: 6 }, endpoints: { listRuns } });
-  github = await startFakeGitHub({
-    seed: { repositories: [{ owner: OWNER, name: REPO }], issues: [{ number: 1, title: "Flaky", body: "", user: "maintainer" }] },
+  const world = await startEngineWorld(backend, {
+    emulator: { defaultScript: { durationMs: 20_000, logSteps: 6 }, endpoints: { listRuns } },
+    seed: { issues: [{ number: 1, title: "Flaky", body: "", user: "maintainer" }] },
   });
-  const client = new AgentRunClient({
-    baseUrl: emulator.url,
-    token: emulator.token,
-    orgId: emulator.orgId,
-    timeScale: SCALE,
-    backoff: { minMs: 5, maxMs: 50 },
-  });
-  const octokit = new TestOctokit({ auth: { token: "installation-token" }, baseUrl: github.url });
-  const writer = createOctokitThreadWriter(async () => octokit, { botLogins: [BOT_LOGIN] });
-  harness = await startEngineHarness(backend, { client, writer, timeScale: SCALE });
+  ({ emulator, github, harness } = world);
   const thread = { installationId: 1, owner: OWNER, repo: REPO, issueNumber: 1, triggerPhrase: "/agent" };
-  const tracking = await writer.createComment(thread, "tracking…", { priority: "acknowledge" });
-  return { client, thread, tracking };
+  const tracking = await world.postAsBot(thread, "tracking…");
+  return { client: world.client, thread, tracking };
 }
 
 /** A task as a process leaves it when killed after sending its create and before storing the answer. */

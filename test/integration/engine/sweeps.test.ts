@@ -5,59 +5,31 @@
  * time; a run seen final is handed to its task's job; a run the sweep did not show is read on its
  * own; a service without the list is watched run by run; two engines over one Redis sweep one at a time.
  */
-import { randomUUID } from "node:crypto";
-import { Redis } from "ioredis";
 import { afterEach, describe, expect, it } from "vitest";
 import type { RunEngineOptions, SweepReport } from "../../../src/app/engine.js";
-import type { NewTask, Task } from "../../../src/app/store/types.js";
-import { createOctokitThreadWriter } from "../../../src/app/thread-writer.js";
+import type { Task } from "../../../src/app/store/types.js";
 import { parseMarker } from "../../../src/core/markers/read.js";
-import { startEmulator, type EmulatorOptions, type RunningEmulator } from "../../../src/emulator/index.js";
-import { createInProcessBudget, createRedisBudget, type RateBudget } from "../../../src/service/budget.js";
+import type { EmulatorOptions } from "../../../src/emulator/index.js";
+import { createInProcessBudget } from "../../../src/service/budget.js";
 import { AgentRunClient, SOURCE } from "../../../src/service/index.js";
-import { startFakeGitHub, type FakeGitHub } from "../../helpers/fake-github/index.js";
-import {
-  APP_BACKENDS,
-  BOT_LOGIN,
-  SCALE,
-  TEST_REDIS_URL,
-  TestOctokit,
-  dropRedisKeys,
-  type AppBackendKind,
-} from "../../helpers/app-harness.js";
-import { queueTaskStep, startEngineHarness, type EngineHarness } from "../../helpers/engine-harness.js";
-import { startServiceRecorder, type ServiceRecorder, type ServiceRecorderOptions } from "../../helpers/service-recorder.js";
+import { APP_BACKENDS, type AppBackendKind } from "../../helpers/app-harness.js";
+import { queueTaskStep, type EngineHarness } from "../../helpers/engine-harness.js";
+import { closeEngineWorlds, FULL_NAME, startEngineWorld, type EngineWorld, type TaskDraft } from "../../helpers/engine-world.js";
+import type { ServiceRecorder, ServiceRecorderOptions } from "../../helpers/service-recorder.js";
 
-const OWNER = "octo-org";
-const REPO = "widgets";
-const FULL_NAME = `${OWNER}/${REPO}`;
 const ISSUES = 8;
 /** Emulated ms: 1.2 s real, long enough for several sweeps while the runs work. */
 const RUN_MS = 600_000;
 
-type TaskDraft = Omit<NewTask, "deadlineAt">;
-
-interface World {
-  emulator: RunningEmulator;
-  service: ServiceRecorder;
-  github: FakeGitHub;
-  harness: EngineHarness;
+interface World extends EngineWorld {
   sweeps: SweepReport[];
   /** Another engine over the same store, queue prefix and sweep lease (a second replica on Redis). */
   startReplica(): Promise<{ harness: EngineHarness; sweeps: SweepReport[] }>;
-  draft(issueNumber: number, overrides?: Partial<TaskDraft>): TaskDraft;
   submit(issueNumber: number, overrides?: Partial<TaskDraft>): Promise<Task>;
-  botComments(issueNumber: number): Array<{ id: number; body: string }>;
-  until(condition: () => boolean | Promise<boolean>, what: string, timeoutMs?: number): Promise<void>;
-  close(): Promise<void>;
 }
 
 let world: World | undefined;
-
-afterEach(async () => {
-  await world?.close();
-  world = undefined;
-});
+afterEach(closeEngineWorlds);
 
 async function startWorld(
   backend: AppBackendKind,
@@ -69,91 +41,34 @@ async function startWorld(
     scale?: number;
   } = {},
 ): Promise<World> {
-  const scale = options.scale ?? SCALE;
-  const emulator = await startEmulator({
-    timeScale: scale,
-    defaultScript: { durationMs: RUN_MS, logSteps: 12 },
-    // One run of another user or source beside each of ours: GIT_HOST and CHAT the filter hides, API by another user it does not.
-    otherRuns: { perCreate: 3, sourceTypes: ["GIT_HOST", "CHAT", "API"] },
-    ...options.emulator,
-  });
-  const service = await startServiceRecorder(emulator.url, { hold: options.hold });
-  const github = await startFakeGitHub({
+  const base = await startEngineWorld(backend, {
+    emulator: {
+      defaultScript: { durationMs: RUN_MS, logSteps: 12 },
+      // One run of another user or source beside each of ours: GIT_HOST and CHAT the filter hides, API by another user it does not.
+      otherRuns: { perCreate: 3, sourceTypes: ["GIT_HOST", "CHAT", "API"] },
+      ...options.emulator,
+    },
     seed: {
-      repositories: [{ owner: OWNER, name: REPO }],
       issues: Array.from({ length: ISSUES }, (_, i) => ({ number: i + 1, title: `Task ${i + 1}`, body: "Do it.", user: "maintainer" })),
     },
+    scale: options.scale,
+    recorder: { hold: options.hold },
+    engine: options.engine,
+    draft: { installationId: 1, prompt: (issueNumber) => `task ${issueNumber}` },
+    untilTimeoutMs: 15_000,
   });
-  const prefix = `arb-test:${randomUUID()}`;
-  const redis = backend === "redis" ? new Redis(TEST_REDIS_URL) : null;
-  const budget: RateBudget = redis
-    ? createRedisBudget(redis, { timeScale: scale, keyPrefix: `${prefix}:budget` })
-    : createInProcessBudget({ timeScale: scale });
-  const octokit = new TestOctokit({ auth: { token: "ghs_installation-token" }, baseUrl: github.url });
-  const parts = () => ({
-    client: new AgentRunClient({
-      baseUrl: service.url,
-      token: emulator.token,
-      orgId: emulator.orgId,
-      timeScale: scale,
-      budget,
-      backoff: { minMs: 5, maxMs: 50 },
-    }),
-    writer: createOctokitThreadWriter(async () => octokit, { botLogins: [BOT_LOGIN] }),
-  });
-  const engineOptions = { timeScale: scale, ...options.engine };
-  const harness = await startEngineHarness(backend, { ...engineOptions, ...parts() });
   const sweeps: SweepReport[] = [];
-  harness.engine.onSweep((report) => sweeps.push(report));
-  const replicas: EngineHarness[] = [];
-  const draft = (issueNumber: number, overrides: Partial<TaskDraft> = {}): TaskDraft => ({
-    kind: "create",
-    state: "queued",
-    sourceType: SOURCE.gitHost,
-    thread: { installationId: 1, owner: OWNER, repo: REPO, issueNumber, triggerPhrase: "/agent" },
-    runId: null,
-    orgId: emulator.orgId,
-    trackingCommentId: null,
-    reaction: null,
-    request: { prompt: `task ${issueNumber}`, metadata: { source_type: SOURCE.gitHost } },
-    requestedBy: "maintainer",
-    ...overrides,
-  });
+  base.harness.engine.onSweep((report) => sweeps.push(report));
   return {
-    emulator,
-    service,
-    github,
-    harness,
+    ...base,
     sweeps,
     async startReplica() {
-      const next = await harness.restart(parts());
-      replicas.push(next);
+      const { harness } = await base.startProcess();
       const replicaSweeps: SweepReport[] = [];
-      next.engine.onSweep((report) => replicaSweeps.push(report));
-      return { harness: next, sweeps: replicaSweeps };
+      harness.engine.onSweep((report) => replicaSweeps.push(report));
+      return { harness, sweeps: replicaSweeps };
     },
-    draft,
-    submit: (issueNumber, overrides = {}) => harness.add(draft(issueNumber, overrides)),
-    botComments: (issueNumber) => github.commentsOn(FULL_NAME, issueNumber).filter((c) => c.user.login === BOT_LOGIN),
-    async until(condition, what, timeoutMs = 15_000) {
-      const start = Date.now();
-      while (!(await condition())) {
-        if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-        await new Promise((resolve) => setTimeout(resolve, 5));
-      }
-    },
-    async close() {
-      for (const replica of replicas) await replica.stop();
-      await harness.stop();
-      await harness.close();
-      if (redis) {
-        await dropRedisKeys(prefix);
-        redis.disconnect();
-      }
-      await service.close();
-      await emulator.close();
-      await github.close();
-    },
+    submit: (issueNumber, overrides = {}) => base.harness.add(base.draft(issueNumber, overrides)),
   };
 }
 
