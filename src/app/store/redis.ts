@@ -101,6 +101,7 @@ interface StoreCommands {
   arbStoreClaim: Script;
   arbStoreRecordCheckAttempt: Script;
   arbStoreMigrateRunBranches: Script;
+  arbStoreMarkSwept: Script;
 }
 
 const SCRIPTS: Record<keyof StoreCommands, { lua: string; numberOfKeys: number }> = {
@@ -115,6 +116,7 @@ const SCRIPTS: Record<keyof StoreCommands, { lua: string; numberOfKeys: number }
   arbStoreClaim: { lua: CLAIM, numberOfKeys: 1 },
   arbStoreRecordCheckAttempt: { lua: RECORD_CHECK_ATTEMPT, numberOfKeys: 2 },
   arbStoreMigrateRunBranches: { lua: MIGRATE_RUN_BRANCHES, numberOfKeys: 2 },
+  arbStoreMarkSwept: { lua: MARK_SWEPT, numberOfKeys: 1 },
 };
 
 /** Same key as the SQLite store's thread_key: lookups ignore the case of owner and repo, as GitHub does. */
@@ -345,7 +347,9 @@ export class RedisBridgeStore implements BridgeStore {
     if (taskIds.length === 0) return;
     const pipeline = this.client.pipeline();
     // Only while the hash says watching with no final run: a task finished (or pruned) or handed over meanwhile is left as it is.
-    for (const id of taskIds) pipeline.eval(MARK_SWEPT, 1, this.key("task", id), JSON.stringify("watching"), JSON.stringify(at));
+    // By its SHA (defineCommand): a sweep of 1,000 watched runs sends the script's text once, not 1,000 times.
+    const marking = pipeline as typeof pipeline & { arbStoreMarkSwept(key: string, state: string, at: string): unknown };
+    for (const id of taskIds) marking.arbStoreMarkSwept(this.key("task", id), JSON.stringify("watching"), JSON.stringify(at));
     await pipeline.exec();
   }
 
