@@ -279,10 +279,9 @@ describe("sweeps with two engines over one Redis", () => {
 describe.each(APP_BACKENDS)("a run a sweep handed over, with follow-ups for the working agent, on the %s backend", (backend) => {
   /**
    * The state a sweep leaves when the run ends while this process is down: the task still watched,
-   * the final run stored with it (`sweptAt`: when that sweep began), its job not yet taken. A
-   * follow-up for the working agent is held for the run meanwhile; then the engine starts again.
+   * the final run stored with it (`sweptAt`: when that sweep began), its job not yet taken.
    */
-  async function handedOverWithFollowUp(interrupt: { firstLine: string; sendingSince?: number }) {
+  async function handedOverWhileDown() {
     world = await startWorld(backend, { emulator: { resumeWhileRunning: "interrupt", otherRuns: { perCreate: 0 } } });
     const task = await world.submit(1);
     await world.until(async () => (await world!.harness.store.getTask(task.id))?.state === "watching", "the run to be watched");
@@ -292,13 +291,19 @@ describe.each(APP_BACKENDS)("a run a sweep handed over, with follow-ups for the 
     const reader = new AgentRunClient({ baseUrl: world.emulator.url, token: world.emulator.token, orgId: world.emulator.orgId });
     const sweptFinal = await reader.getRun(runId);
     await world.harness.store.updateTask(task.id, { finalRun: sweptFinal as Record<string, unknown>, sweptAt: Date.now() - 1 });
-    const followUp = await world.harness.store.insertTask({
-      ...world.draft(1, { kind: "resume", state: "held", runId, request: { prompt: interrupt.firstLine } }),
+    return { task, runId, reader, store: world.harness.store };
+  }
+
+  /** That state, with a follow-up for the working agent held for the run meanwhile; then the engine starts again. */
+  async function handedOverWithFollowUp(interrupt: { firstLine: string; sendingSince?: number }) {
+    const { task, runId, store } = await handedOverWhileDown();
+    const followUp = await store.insertTask({
+      ...world!.draft(1, { kind: "resume", state: "held", runId, request: { prompt: interrupt.firstLine } }),
       interrupt,
       deadlineAt: Date.now() + 60_000,
     });
-    const resumesBefore = world.service.resumes().length;
-    const { harness } = await world.startReplica();
+    const resumesBefore = world!.service.resumes().length;
+    const { harness } = await world!.startReplica();
     await harness.idle();
     return { task, runId, followUp, resumesBefore, harness };
   }
@@ -327,20 +332,11 @@ describe.each(APP_BACKENDS)("a run a sweep handed over, with follow-ups for the 
   });
 
   it("a later sweep that sees the resumed run going does not make an earlier sweep's final view look new", async () => {
-    world = await startWorld(backend, { emulator: { resumeWhileRunning: "interrupt", otherRuns: { perCreate: 0 } } });
-    const task = await world.submit(1);
-    await world.until(async () => (await world!.harness.store.getTask(task.id))?.state === "watching", "the run to be watched");
-    await world.harness.stop();
-    const runId = (await world.harness.store.getTask(task.id))!.runId!;
-    await world.until(() => world!.emulator.control.runs().find((r) => r.id === runId)?.status === "completed", "the run to end", 30_000);
-    const reader = new AgentRunClient({ baseUrl: world.emulator.url, token: world.emulator.token, orgId: world.emulator.orgId });
     // A sweep saw the run final and handed it over…
-    const stale = await reader.getRun(runId);
-    const store = world.harness.store;
-    await store.updateTask(task.id, { finalRun: stale as Record<string, unknown>, sweptAt: Date.now() - 1 });
+    const { task, runId, reader, store } = await handedOverWhileDown();
     // …then a follow-up reached the agent, which works again…
     const followUp = await store.insertTask({
-      ...world.draft(1, { kind: "resume", state: "done", runId, request: { prompt: "also fix the docs" } }),
+      ...world!.draft(1, { kind: "resume", state: "done", runId, request: { prompt: "also fix the docs" } }),
       deadlineAt: Date.now() + 60_000,
     });
     await reader.resumeRun(runId, "also fix the docs");
@@ -349,14 +345,14 @@ describe.each(APP_BACKENDS)("a run a sweep handed over, with follow-ups for the 
     });
     // …and a later sweep showed it going again.
     await store.markSwept([task.id], Date.now() + 1);
-    const { harness } = await world.startReplica();
+    const { harness } = await world!.startReplica();
     await harness.idle();
 
     // Reported at the run's real end, not from the first sweep's view.
-    expect(world.emulator.control.runs().find((r) => r.id === runId)?.status).toBe("completed");
+    expect(world!.emulator.control.runs().find((r) => r.id === runId)?.status).toBe("completed");
     const log = await reader.listLogs(runId, { limit: 100 });
     expect((await harness.store.getTask(task.id))!.progress.logsSeen).toBe(log.logs.length);
-    expectOneResultPerThread(world, [1]);
+    expectOneResultPerThread(world!, [1]);
   });
 
   it("records a follow-up a cut-off step had already claimed, and never sends it again as a resume", async () => {
