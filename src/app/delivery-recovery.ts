@@ -24,14 +24,14 @@ import type { RecoveryObserver } from "./ops/metrics.js";
 import type { DeliverySweep, BridgeStore } from "./store/types.js";
 
 /** The lease every replica's sweep takes (one sweep at a time in the deployment). */
-export const RECOVERY_LEASE = "delivery-recovery";
+const RECOVERY_LEASE = "delivery-recovery";
 /** Renewed every third of this while a sweep runs; a replica killed mid-sweep frees it this long after. */
 const LEASE_TTL_MS = 60_000;
 /** 100 deliveries a page: a sweep reads at most 1,000 deliveries back, however busy the App was. */
-export const MAX_SWEEP_PAGES = 10;
+const MAX_SWEEP_PAGES = 10;
 
 /** Why a delivery was not redelivered: core's reasons, or GitHub refused the redelivery request. */
-export type RecoverySkip = RecoverySkipReason | "request_failed";
+type RecoverySkip = RecoverySkipReason | "request_failed";
 
 export interface DeliveryRecoveryOptions {
   store: BridgeStore;

@@ -8,6 +8,7 @@
 import { randomUUID } from "node:crypto";
 import type Database from "better-sqlite3";
 import type { Redis } from "ioredis";
+import { RELEASE_SCRIPT } from "./locks.js";
 
 export interface LeaseHold {
   /** Extends the hold by its TTL; false when it was lost (it expired and another holder took it). */
@@ -54,7 +55,6 @@ export async function withLease<T>(
 }
 
 const RENEW_SCRIPT = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0";
-const RELEASE_SCRIPT = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0";
 
 /** Every replica over one Redis: `${keyPrefix}:lease:${name}` holds the holder's token, with Redis's own expiry. */
 export function createRedisLeases(redis: Redis, options: { keyPrefix: string }): Leases {

@@ -32,7 +32,8 @@ export function createInProcessLocks(): ThreadLocks {
   };
 }
 
-const RELEASE_SCRIPT = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0";
+/** Deletes KEYS[1] only while it still holds ARGV[1] (the holder's token): a holder never frees what someone else took since. */
+export const RELEASE_SCRIPT = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0";
 
 /**
  * Every replica: `SET key token NX PX ttl`, released only by its holder. A replica that dies holding a

@@ -17,7 +17,7 @@ interface DeliveryItem {
 }
 
 /** The `cursor` of the Link header's rel="next", or undefined on the last page. */
-export function nextCursorFromLink(link: string | undefined): string | undefined {
+function nextCursorFromLink(link: string | undefined): string | undefined {
   if (!link) return undefined;
   for (const part of link.split(",")) {
     const match = /<([^>]+)>\s*;\s*rel="next"/.exec(part);

@@ -197,10 +197,14 @@ export class SqliteBridgeStore implements BridgeStore {
     this.now = options.now ?? Date.now;
   }
 
+  /** The tasks table's columns as the file has them: each migration below adds what an older store lacks. */
+  private taskColumns(): Set<string> {
+    return new Set((this.db.prepare("PRAGMA table_info(tasks)").all() as Array<{ name: string }>).map((c) => c.name));
+  }
+
   /** Stores written before the column existed get it, filled from each task's thread. */
   private addThreadKeyColumn(): void {
-    const columns = this.db.prepare("PRAGMA table_info(tasks)").all() as Array<{ name: string }>;
-    if (columns.some((c) => c.name === "thread_key")) return;
+    if (this.taskColumns().has("thread_key")) return;
     this.db.exec("ALTER TABLE tasks ADD COLUMN thread_key TEXT NOT NULL DEFAULT ''");
     const rows = this.db.prepare("SELECT id, thread FROM tasks").all() as Array<{ id: number; thread: string }>;
     const update = this.db.prepare("UPDATE tasks SET thread_key = ? WHERE id = ?");
@@ -214,8 +218,7 @@ export class SqliteBridgeStore implements BridgeStore {
    * (the old way of saying "the watch timed out") becomes the column.
    */
   private addColumnsOf020(): void {
-    const columns = new Set((this.db.prepare("PRAGMA table_info(tasks)").all() as Array<{ name: string }>).map((c) => c.name));
-    if (columns.has("watch_timed_out")) return;
+    if (this.taskColumns().has("watch_timed_out")) return;
     this.db.transaction(() => {
       this.db.exec("ALTER TABLE tasks ADD COLUMN watch_timed_out INTEGER NOT NULL DEFAULT 0");
       this.db.exec("ALTER TABLE tasks ADD COLUMN acknowledged_at INTEGER");
@@ -232,8 +235,7 @@ export class SqliteBridgeStore implements BridgeStore {
 
   /** Stores written before sweeps of the runs list get the column (null: never swept). */
   private addSweptAtColumn(): void {
-    const columns = this.db.prepare("PRAGMA table_info(tasks)").all() as Array<{ name: string }>;
-    if (!columns.some((c) => c.name === "swept_at")) this.db.exec("ALTER TABLE tasks ADD COLUMN swept_at INTEGER");
+    if (!this.taskColumns().has("swept_at")) this.db.exec("ALTER TABLE tasks ADD COLUMN swept_at INTEGER");
   }
 
   /**
@@ -253,8 +255,7 @@ export class SqliteBridgeStore implements BridgeStore {
 
   /** Columns added with `follow_up: interrupt`: older stores get them, empty. */
   private addInterruptColumns(): void {
-    const columns = new Set((this.db.prepare("PRAGMA table_info(tasks)").all() as Array<{ name: string }>).map((c) => c.name));
-    if (columns.has("interrupt")) return;
+    if (this.taskColumns().has("interrupt")) return;
     this.db.transaction(() => {
       this.db.exec("ALTER TABLE tasks ADD COLUMN interrupt TEXT");
       this.db.exec("ALTER TABLE tasks ADD COLUMN delivered TEXT NOT NULL DEFAULT '[]'");
