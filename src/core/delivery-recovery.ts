@@ -43,14 +43,6 @@ export type RecoverySkipReason =
   /** MAX_REDELIVERIES redeliveries failed too: left for a person (the App's advanced settings). */
   | "gave_up";
 
-export const RECOVERY_SKIP_REASONS: readonly RecoverySkipReason[] = [
-  "succeeded_later",
-  "already_stored",
-  "too_old",
-  "already_claimed",
-  "gave_up",
-];
-
 /** A delivery whose attempts all failed: the newest attempt is the one to redeliver. */
 export interface FailedDelivery {
   guid: string;
