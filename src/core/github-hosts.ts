@@ -1,10 +1,11 @@
 /**
  * Which GitHub the bridge talks to, github.com or a GitHub Enterprise Server, and what follows from
- * it: the web origin, the GraphQL endpoint, the hosts whose images are GitHub's own and the one
- * origin that may receive the token when an attachment is downloaded. Pure: the shells read the
+ * it: the web origin, the GraphQL endpoint, which pasted URLs are attachments and the one origin
+ * that may receive the token when an attachment is downloaded. Pure: the shells read the
  * environment and pass it here. The App: `githubServerAt(webUrlOfApiUrl(base))`, its base being
  * `{GHE_PROTOCOL}://{GHE_HOST}/api/v3` (app/env.ts); the Action: `githubServerAt(GITHUB_SERVER_URL)`
- * (action/runner-env.ts). Agent output's image rule takes `imageHosts` from the same object.
+ * (action/runner-env.ts). Agent output's image rule derives its hosts from the same object
+ * (`imageHostsFor`, sanitize-output/image-hosts.ts).
  */
 
 export const GITHUB_COM_WEB_URL = "https://github.com";
@@ -15,23 +16,17 @@ export interface GitHubServer {
   readonly webOrigin: string;
   /** True for an Enterprise Server (any web origin other than github.com). */
   readonly enterprise: boolean;
-  /**
-   * Host names (exact, lower case) whose images are GitHub's own: where users' attachments live.
-   * github.com: github.com and its two user-image hosts; an Enterprise Server: its host and
-   * `media.{host}` (subdomain isolation serves uploads there).
-   */
-  readonly imageHosts: readonly string[];
   /** The only origins that receive the token with an attachment download: the web origin itself. */
   readonly tokenOrigins: readonly string[];
 }
 
-const GITHUB_COM_IMAGE_HOSTS = ["github.com", "user-images.githubusercontent.com", "private-user-images.githubusercontent.com"];
+/** github.com's hosts for users' pasted images, besides its own `/user-attachments/` paths. */
+const GITHUB_COM_USER_IMAGE_HOSTS = ["user-images.githubusercontent.com", "private-user-images.githubusercontent.com"];
 
 /** github.com, the default everywhere. */
 export const GITHUB_COM: GitHubServer = {
   webOrigin: GITHUB_COM_WEB_URL,
   enterprise: false,
-  imageHosts: GITHUB_COM_IMAGE_HOSTS,
   tokenOrigins: [GITHUB_COM_WEB_URL],
 };
 
@@ -52,7 +47,6 @@ export function githubServerAt(webUrl: string | null | undefined): GitHubServer 
   return {
     webOrigin: url.origin,
     enterprise: true,
-    imageHosts: [url.hostname, `media.${url.hostname}`],
     tokenOrigins: [url.origin],
   };
 }
@@ -95,7 +89,7 @@ export function isAttachmentUrl(candidate: string, server: GitHubServer = GITHUB
   if (!server.enterprise) {
     if (url.protocol !== "https:") return false;
     if (url.hostname === "github.com") return url.port === "" && url.pathname.startsWith("/user-attachments/");
-    return url.port === "" && GITHUB_COM_IMAGE_HOSTS.includes(url.hostname);
+    return url.port === "" && GITHUB_COM_USER_IMAGE_HOSTS.includes(url.hostname);
   }
   const web = new URL(server.webOrigin);
   if (url.protocol !== web.protocol || url.port !== web.port) return false;

@@ -3,6 +3,7 @@
  */
 import type { RunTrigger } from "./detect.js";
 import { sanitizeUserText } from "./sanitize-input.js";
+import { truncateText } from "./sanitize-output/safe-markdown.js";
 
 /** How much of the follow-up's first line the tracking comment quotes. */
 export const INTERRUPT_LINE_MAX = 120;
@@ -15,5 +16,5 @@ export function interruptLineOf(trigger: RunTrigger): string {
       .split("\n")
       .map((l) => l.trim())
       .find((l) => l.length > 0) ?? "";
-  return line.length > INTERRUPT_LINE_MAX ? `${line.slice(0, INTERRUPT_LINE_MAX - 1)}…` : line;
+  return truncateText(line, INTERRUPT_LINE_MAX);
 }

@@ -11,7 +11,7 @@
  * a token's known prefix, URL credentials or the start of a known secret right before "…".
  * The bridge's hidden markers (`<!-- agent-run-bridge … -->`) are left as they are.
  */
-import { MARKER_OPENING } from "./sanitize-output/safe-markdown.js";
+import { escapeRegExp, MARKER_OPENING } from "./sanitize-output/safe-markdown.js";
 
 export interface Redactor {
   /** `text` with every secret replaced by a label. */
@@ -92,8 +92,6 @@ function writtenForms(value: string): string[] {
   const code = value.replace(/[&<>\\`*_~[\]!|@]/g, (c) => `&#${c.charCodeAt(0)};`);
   return [...new Set([value, html, json, code])];
 }
-
-const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
 
 function knownSecretRules(secrets: readonly KnownSecret[]): Rule[] {
   const rules: Rule[] = [];

@@ -7,7 +7,6 @@ describe("the GitHub a shell serves", () => {
     expect(githubServerAt(webUrlOfApiUrl("https://ghe.example.com/api/v3"))).toEqual({
       webOrigin: "https://ghe.example.com",
       enterprise: true,
-      imageHosts: ["ghe.example.com", "media.ghe.example.com"],
       tokenOrigins: ["https://ghe.example.com"],
     });
     expect(githubServerAt(webUrlOfApiUrl("http://ghe.example.com:8080/api/v3")).tokenOrigins).toEqual(["http://ghe.example.com:8080"]);
