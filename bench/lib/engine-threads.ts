@@ -8,10 +8,8 @@ import { createOctokitThreadWriter, type ThreadWriter } from "../../src/app/thre
 import { SOURCE, type AgentRun } from "../../src/service/index.js";
 import { startFakeGitHub, type FakeGitHub } from "../../test/helpers/fake-github/index.js";
 import { queueTaskStep, type EngineHarness } from "../../test/helpers/engine-harness.js";
+import { OWNER, REPO } from "./app.js";
 import { BENCH_ORG_ID } from "./service.js";
-
-const OWNER = "octo-org";
-const REPO = "widgets";
 
 const TestOctokit = ProbotOctokit.defaults((o: object) => ({ ...o, retry: { enabled: false }, throttle: { enabled: false } }));
 
