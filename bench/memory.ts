@@ -17,7 +17,7 @@ import { RedisBridgeStore } from "../src/app/store/redis.js";
 import { SqliteBridgeStore } from "../src/app/store/sqlite.js";
 import type { BridgeStore } from "../src/app/store/types.js";
 import { DEFAULT_INSTALLATION_ID, startFakeGitHub, type FakeGitHub } from "../test/helpers/fake-github/index.js";
-import { SOURCE } from "../src/service/index.js";
+import { LIST_PAGE_MAX, SOURCE } from "../src/service/index.js";
 import { OWNER, REPO, REPO_ID, appAvailable, appEnv, buildAppProcess, startAppProcess, type AppProcess } from "./lib/app.js";
 import type { MemoryReading, MemorySample } from "./lib/app-process.js";
 import { formatNumber, isMainModule, ratioOf, runAsScript, unavailableRow, yesNo, type BenchResult } from "./lib/report.js";
@@ -197,8 +197,8 @@ export async function runMemoryBenchmark(options: MemoryBenchOptions = {}): Prom
     );
     bench.control.resetStats();
 
-    // A sweep of the runs list (⌈watches/100⌉ pages) shows every run's status once: it counts as one read of each.
-    const pagesPerSweep = Math.ceil(watches / 100);
+    // A sweep of the runs list (⌈watches/LIST_PAGE_MAX⌉ pages) shows every run's status once: it counts as one read of each.
+    const pagesPerSweep = Math.ceil(watches / LIST_PAGE_MAX);
     const sweeps = () => Math.floor(bench.watcherListPages.count / pagesPerSweep);
     const readsAtLeast = (n: number) => () => runs.every((r) => (bench.watcherReadsPerRun.get(r.id) ?? 0) + sweeps() >= n);
     // Bounded: the first round is budget-bound (1 request per emulated second), later ones stretched to 75% of it.

@@ -9,14 +9,10 @@
  *
  * `npx tsx bench/polling.ts`
  */
-import { ProbotOctokit } from "probot";
 import type { RunEngineOptions } from "../src/app/engine.js";
-import { createOctokitThreadWriter } from "../src/app/thread-writer.js";
-import { startFakeGitHub } from "../test/helpers/fake-github/index.js";
-import { RATE_LIMITS, SOURCE, classifyRunStatus, isFinalPhase } from "../src/service/index.js";
+import { RATE_LIMITS, classifyRunStatus, isFinalPhase } from "../src/service/index.js";
 import { formatNumber, isMainModule, ratioOf, runAsScript, yesNo, type BenchResult, type BenchRow } from "./lib/report.js";
 import {
-  BENCH_ORG_ID,
   WATCHER_TOKEN,
   createRunsAtOnce,
   observeFetch,
@@ -26,7 +22,8 @@ import {
   type ObservedFetch,
 } from "./lib/service.js";
 import { percentile, seededRandom, sleep } from "./lib/stats.js";
-import { queueTaskStep, startEngineHarness } from "../test/helpers/engine-harness.js";
+import { startEngineHarness } from "../test/helpers/engine-harness.js";
+import { finishesWithin, startThreadsGitHub, watchRunsInThreads } from "./lib/engine-threads.js";
 
 export interface PollingBenchOptions {
   runs?: number;
@@ -54,8 +51,6 @@ export interface WatchOutcome {
 }
 
 const NAME = "polling";
-const OWNER = "octo-org";
-const REPO = "widgets";
 
 export interface Workload {
   prompts: string[];
@@ -110,8 +105,6 @@ function outcomeOf(
   };
 }
 
-const TestOctokit = ProbotOctokit.defaults((o: object) => ({ ...o, retry: { enabled: false }, throttle: { enabled: false } }));
-
 /** Ours: the RunEngine watching every run, as the App does after creating them. */
 export async function watchWithEngine(
   workload: Workload,
@@ -120,37 +113,11 @@ export async function watchWithEngine(
   engineOptions: PollingBenchOptions["engineOptions"] = {},
 ): Promise<WatchOutcome> {
   const { bench, runs, finishAt, startedAt } = await startWorkload(workload, scale);
-  const github = await startFakeGitHub({
-    seed: {
-      repositories: [{ owner: OWNER, name: REPO }],
-      issues: runs.map((_, i) => ({ number: i + 1, title: `Issue ${i + 1}`, body: "Please fix." })),
-    },
-  });
+  const { github, writer } = await startThreadsGitHub(runs.length);
   const { client, observed } = watcherClient(bench, scale);
-  const octokit = new TestOctokit({ auth: { token: "installation-token" }, baseUrl: github.url });
-  const writer = createOctokitThreadWriter(async () => octokit, { botLogins: ["agent-run-bridge[bot]"] });
   const harness = await startEngineHarness("embedded", { client, writer, timeScale: scale, ...engineOptions });
-  const { store, queue } = harness;
   try {
-    // The App posts a tracking comment when it accepts a trigger; the engine edits it and finally replaces it with the result.
-    for (const [i, run] of runs.entries()) {
-      const thread = { installationId: 1, owner: OWNER, repo: REPO, issueNumber: i + 1, triggerPhrase: "/agent" };
-      const trackingCommentId = await writer.createComment(thread, "tracking", { priority: "acknowledge" });
-      const task = await store.insertTask({
-        kind: "create",
-        state: "watching",
-        sourceType: SOURCE.gitHost,
-        thread,
-        runId: run.id,
-        orgId: BENCH_ORG_ID,
-        trackingCommentId,
-        reaction: null,
-        request: { prompt: workload.prompts[i]! },
-        requestedBy: "maintainer",
-        deadlineAt: Date.now() + 24 * 3_600_000,
-      });
-      await queueTaskStep(queue, task.id);
-    }
+    await watchRunsInThreads(harness, writer, runs, workload.prompts);
     const timedOut = await finishesWithin(harness.idle(), timeoutMs);
     const outcome = outcomeOf("ours", observed, finishAt, startedAt, bench.control.stats(), scale);
     if (timedOut) outcome.approach += " (stopped at the time limit)";
@@ -159,19 +126,6 @@ export async function watchWithEngine(
     await harness.close();
     await github.close();
     await bench.close();
-  }
-}
-
-/** True when `work` did not settle within `ms` (the timer is cleared either way, so nothing lingers). */
-async function finishesWithin(work: Promise<void>, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const limit = new Promise<boolean>((resolve) => {
-    timer = setTimeout(() => resolve(true), ms);
-  });
-  try {
-    return await Promise.race([work.then(() => false), limit]);
-  } finally {
-    clearTimeout(timer);
   }
 }
 

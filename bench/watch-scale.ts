@@ -15,20 +15,15 @@
  * several separated by spaces) runs only those.
  */
 import { monitorEventLoopDelay } from "node:perf_hooks";
-import { ProbotOctokit } from "probot";
-import { createOctokitThreadWriter } from "../src/app/thread-writer.js";
 import type { EngineObserver } from "../src/app/ops/metrics.js";
-import { startFakeGitHub } from "../test/helpers/fake-github/index.js";
-import { SOURCE } from "../src/service/index.js";
-import { queueTaskStep, startEngineHarness } from "../test/helpers/engine-harness.js";
+import { startEngineHarness } from "../test/helpers/engine-harness.js";
+import { finishesWithin, startThreadsGitHub, watchRunsInThreads } from "./lib/engine-threads.js";
 import { formatNumber, isMainModule, ratioOf, runAsScript, yesNo, type BenchResult, type BenchRow } from "./lib/report.js";
-import { BENCH_ORG_ID, createRunsAtOnce, startBenchEmulator, watcherClient } from "./lib/service.js";
+import { createRunsAtOnce, startBenchEmulator, watcherClient } from "./lib/service.js";
 import { percentile } from "./lib/stats.js";
 import { planWorkload } from "./polling.js";
 
 const NAME = "watch-scale";
-const OWNER = "octo-org";
-const REPO = "widgets";
 const MIN_MINUTES = 10;
 const MAX_MINUTES = 40;
 
@@ -74,8 +69,6 @@ interface Outcome {
   loopDelayMs: { p99: number; max: number };
 }
 
-const TestOctokit = ProbotOctokit.defaults((o: object) => ({ ...o, retry: { enabled: false }, throttle: { enabled: false } }));
-
 async function watchWorkload(workload: Workload, scale: number, seed: number): Promise<Outcome> {
   const plan = planWorkload(workload.runs, MIN_MINUTES, MAX_MINUTES, seed);
   // Other users' runs: one create of theirs per create of ours, made by the emulator alongside (the list shows them in between).
@@ -90,12 +83,7 @@ async function watchWorkload(workload: Workload, scale: number, seed: number): P
   plan.prompts.forEach((prompt, i) => {
     bench.control.script({ match: prompt.slice(0, prompt.indexOf("]") + 1), durationMs: plan.durationsMs[i]!, logSteps: 12 });
   });
-  const github = await startFakeGitHub({
-    seed: {
-      repositories: [{ owner: OWNER, name: REPO }],
-      issues: plan.prompts.map((_, i) => ({ number: i + 1, title: `Issue ${i + 1}`, body: "Please fix." })),
-    },
-  });
+  const { github, writer } = await startThreadsGitHub(plan.prompts.length);
   const runs = await createRunsAtOnce(bench, plan.prompts, scale);
   bench.control.resetStats();
   const finishAt = new Map(runs.map((run, i) => [run.id, Date.parse(run.created_at!) + plan.durationsMs[i]! * scale]));
@@ -108,8 +96,6 @@ async function watchWorkload(workload: Workload, scale: number, seed: number): P
     },
   };
   const { client, observed } = watcherClient(bench, scale);
-  const octokit = new TestOctokit({ auth: { token: "installation-token" }, baseUrl: github.url });
-  const writer = createOctokitThreadWriter(async () => octokit, { botLogins: ["agent-run-bridge[bot]"] });
   const harness = await startEngineHarness("embedded", { client, writer, timeScale: scale, observer });
   const loopDelay = monitorEventLoopDelay({ resolution: 10 });
   loopDelay.enable();
@@ -117,31 +103,9 @@ async function watchWorkload(workload: Workload, scale: number, seed: number): P
   const sampler = setInterval(() => (peakRssBytes = Math.max(peakRssBytes, process.memoryUsage.rss())), 200);
   const startedAt = Date.now();
   try {
-    for (const [i, run] of runs.entries()) {
-      const thread = { installationId: 1, owner: OWNER, repo: REPO, issueNumber: i + 1, triggerPhrase: "/agent" };
-      const trackingCommentId = await writer.createComment(thread, "tracking", { priority: "acknowledge" });
-      const task = await harness.store.insertTask({
-        kind: "create",
-        state: "watching",
-        sourceType: SOURCE.gitHost,
-        thread,
-        runId: run.id,
-        orgId: BENCH_ORG_ID,
-        trackingCommentId,
-        reaction: null,
-        request: { prompt: plan.prompts[i]! },
-        requestedBy: "maintainer",
-        deadlineAt: Date.now() + 24 * 3_600_000,
-      });
-      await harness.store.updateTask(task.id, { sentAt: Date.parse(run.created_at!) });
-      await queueTaskStep(harness.queue, task.id);
-    }
+    await watchRunsInThreads(harness, writer, runs, plan.prompts, { sentAtCreated: true });
     // Bounded: the longest run plus 30 emulated minutes for the tail.
-    const limitMs = (MAX_MINUTES + 30) * 60_000 * scale;
-    let limitTimer: NodeJS.Timeout | undefined;
-    await Promise.race([harness.idle(), new Promise((resolve) => (limitTimer = setTimeout(resolve, limitMs)))]);
-    // Done before the bound: its timer would keep the process alive for minutes after the figures are printed.
-    clearTimeout(limitTimer);
+    await finishesWithin(harness.idle(), (MAX_MINUTES + 30) * 60_000 * scale);
     const delaysS = [...reportedAt].map(([runId, at]) => Math.max(0, at - finishAt.get(runId)!) / 1000 / scale);
     const seen = [...reportedAt].flatMap(([runId, at]) => {
       const seenAt = observed.finishedSeenAt.get(runId);

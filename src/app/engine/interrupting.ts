@@ -32,7 +32,7 @@ export class Interrupter {
       } catch (error) {
         if (this.context.signal.aborted) break;
         if (error instanceof InterruptRefusedError) {
-          await this.holdAll(task, true);
+          await this.holdAll(task);
           break;
         }
         // The service answered no for another reason (nothing reached the agent): the follow-up waits for the run to finish.
@@ -68,7 +68,7 @@ export class Interrupter {
       if (first.interrupt.sendingSince !== undefined) return { followUp: first, firstLine, cutOff: true };
       if (!client.interrupts.accepted) {
         // A refusal this client remembers (another thread's run, moments ago): no call, the thread is told once.
-        await this.holdAllLocked(watching, true);
+        await this.holdAllLocked(watching);
         return null;
       }
       const claimed = await store.updateTask(first.id, { interrupt: { ...first.interrupt, sendingSince: now() }, sentAt: now() });
@@ -111,15 +111,16 @@ export class Interrupter {
     });
   }
 
-  private holdAll(task: Task, refused: boolean): Promise<void> {
+  /** The service refused: every follow-up waiting for this run waits for it to finish, and the thread is told once. */
+  private holdAll(task: Task): Promise<void> {
     return underThreadLock(this.context, task.thread, async () => {
       const watching = await this.context.store.getTask(task.id);
-      if (watching) await this.holdAllLocked(watching, refused);
+      if (watching) await this.holdAllLocked(watching);
     });
   }
 
-  private async holdAllLocked(watching: Task, refused: boolean): Promise<void> {
+  private async holdAllLocked(watching: Task): Promise<void> {
     for (const followUp of await this.pending(watching)) await this.context.store.updateTask(followUp.id, { interrupt: null });
-    if (refused && !watching.interruptsRefused) await this.context.store.updateTask(watching.id, { interruptsRefused: true });
+    if (!watching.interruptsRefused) await this.context.store.updateTask(watching.id, { interruptsRefused: true });
   }
 }

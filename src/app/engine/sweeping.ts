@@ -17,7 +17,7 @@ import type { LeaseHold, Leases } from "../lease.js";
 import { transition, type EngineContext } from "./context.js";
 
 /** The lease's name among the backend's leases (one sweeper per deployment). */
-export const SWEEP_LEASE = "runs-sweep";
+const SWEEP_LEASE = "runs-sweep";
 /**
  * How long the lease outlives its holder's last renewal (real ms): a replica killed outright hands
  * the sweeps over after at most this. Its holder renews it every third of it.

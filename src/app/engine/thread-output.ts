@@ -20,13 +20,13 @@ export class ThreadOutput {
   constructor(private readonly context: EngineContext) {}
 
   /** What the tracking comment shows of the follow-ups: held, delivered to the working agent, refused. */
-  followUpsView(task: Task, held: number): string {
+  followUpsView(task: Pick<Task, "delivered" | "interruptsRefused">, held: number): string {
     return `${held}/${task.delivered.length}/${task.interruptsRefused}`;
   }
 
-  /** The follow-ups view the tracking comment of this task last showed, as far as this process knows. */
+  /** The follow-ups view the tracking comment of this task last showed, as far as this process knows (none: no follow-ups). */
   followUpsShown(taskId: number): string {
-    return this.shown.get(taskId)?.followUps ?? "0/0/false";
+    return this.shown.get(taskId)?.followUps ?? this.followUpsView({ delivered: [], interruptsRefused: false }, 0);
   }
 
   /** The task ended: its tracking comment will not be edited by this process again. */
