@@ -29,7 +29,7 @@ import { inputVariable, type Env } from "../../src/action/inputs.js";
 import { runAction, type StepResult } from "../../src/action/runner.js";
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from "../../src/emulator/index.js";
 import { startFakeGitHub, type FakeGitHub, type FakeGitHubSeed } from "./fake-github/index.js";
-import { FULL_NAME, HTML, OWNER, REPO, REPO_ID, issueCommentPayload, type ThreadSpec } from "./app-payloads.js";
+import { FULL_NAME, HTML, OWNER, REPO, REPO_ID, issueCommentPayload, reviewSubmittedPayload, type ThreadSpec } from "./app-payloads.js";
 import { startServiceRecorder, type ServiceRecorder } from "./service-recorder.js";
 
 export const ROOT = resolve(fileURLToPath(new URL("../..", import.meta.url)));
@@ -307,6 +307,31 @@ export function actionSeed(): FakeGitHubSeed {
       { login: "maintainer", permission: "write" },
       { login: "reader", permission: "read" },
     ],
+  };
+}
+
+/** actionSeed's pull request #2, as the payload helpers describe a pull request. */
+export const SEEDED_PR = { number: 2, headRef: PR_BRANCH, headSha: PR_HEAD_SHA, title: "Fix the flaky date test" };
+
+/**
+ * A maintainer's review of #2 requesting changes, with one inline comment: the review to add to the
+ * seed, and the `pull_request_review` payload GitHub sends for it.
+ */
+export function changesRequestedReview(): {
+  seed: NonNullable<FakeGitHubSeed["reviews"]>[number];
+  payload: WebhookEventMap["pull_request_review"];
+} {
+  const body = "Please pin the timezone too.";
+  return {
+    seed: {
+      id: 8100,
+      pull_number: 2,
+      user: "maintainer",
+      state: "CHANGES_REQUESTED",
+      body,
+      comments: [{ id: 8101, body: "Use UTC here.", path: "src/dates.ts", line: 12 }],
+    },
+    payload: reviewSubmittedPayload({ pr: SEEDED_PR, review: { id: 8100, state: "changes_requested", body, login: "maintainer" } }),
   };
 }
 
