@@ -20,6 +20,7 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 import type { WebhookDefinition } from "@octokit/webhooks-examples";
 import type { WebhookEventMap } from "@octokit/webhooks-types";
 import { afterAll } from "vitest";
@@ -168,6 +169,15 @@ export interface ChildResult {
   exitCode: number | null;
   stdout: string;
   stderr: string;
+}
+
+/**
+ * The path of a Node 24 binary (the Action's `runs.using`), through the same script CI runs: it
+ * installs Node 24 under .cache/ once, then only prints its path. Call it in a beforeAll of 180 s.
+ */
+export async function ensureNode24(): Promise<string> {
+  const { stdout } = await promisify(execFile)(process.execPath, [join(ROOT, "scripts", "ensure-node24.mjs")], { timeout: 170_000 });
+  return stdout.trim();
 }
 
 /** Runs the bundle with exactly the step's environment (plus PATH and HOME), as the runner starts `node dist/index.js`. */
