@@ -473,8 +473,8 @@ async function waitForEffects(h: DemoStage, step: string, expectations: Expectat
     const missing: Expectation[] = [];
     for (const e of expectations) if (!(await e.met())) missing.push(e);
     if (missing.length === 0) return;
-    const bound = ctx.stepTimeoutMs < 1000 ? `${ctx.stepTimeoutMs} ms` : `${(ctx.stepTimeoutMs / 1000).toFixed(0)} s`;
-    const waited = outcome === "timeout" ? `within ${bound} (the App was still working)` : "once the App had finished its work";
+    const waited =
+      outcome === "timeout" ? `within ${boundOf(ctx.stepTimeoutMs)} (the App was still working)` : "once the App had finished its work";
     const details = (await Promise.all(missing.map(async (e) => `${e.what}${e.seen ? ` (seen: ${await e.seen()})` : ""}`))).join("; ");
     throw new DemoStepError(step, `expected effects did not happen ${waited}: ${details}.`);
   } finally {

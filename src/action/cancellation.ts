@@ -3,11 +3,11 @@
  * 7.5 s later and kills the process tree 2.5 s after that. The first signal starts the step's last
  * word (steps/cancel.ts); whatever happens, the process leaves before the kill.
  */
-export const CANCEL_SIGNALS = ["SIGINT", "SIGTERM"] as const;
+const CANCEL_SIGNALS = ["SIGINT", "SIGTERM"] as const;
 export type CancelSignal = (typeof CANCEL_SIGNALS)[number];
 
 /** The runner kills the process tree 10 s after SIGINT: leave half a second before that. */
-export const CANCEL_EXIT_MS = 9_500;
+const CANCEL_EXIT_MS = 9_500;
 
 /** Resolves with the first cancel signal; from then on the process exits by CANCEL_EXIT_MS at the latest. */
 export function listenForCancel(): Promise<CancelSignal> {

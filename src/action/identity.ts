@@ -30,7 +30,7 @@ export interface ActionIdentity {
 export type ViewerLogin = { login: string } | { login: null; because: string };
 
 /** The token's login through GraphQL `viewer` at `graphqlUrl`, or why GitHub did not say. */
-export async function readViewerLogin(octokit: GitHubClient, graphqlUrl: string): Promise<ViewerLogin> {
+async function readViewerLogin(octokit: GitHubClient, graphqlUrl: string): Promise<ViewerLogin> {
   try {
     // An absolute URL: octokit sends it as is, not under the REST base.
     const response = await octokit.request({ method: "POST", url: graphqlUrl, query: "query { viewer { login } }" });

@@ -15,6 +15,7 @@ import { CHECKPOINT_STATE, readCheckpoint } from "./checkpoint.js";
 import { ACTION_USER_AGENT } from "./head-start.js";
 import { createActionOctokit } from "./octokit.js";
 import { rawInput, type Env } from "./raw-inputs.js";
+import { apiUrlOf } from "./runner-env.js";
 
 export type PostStepOutcome = "nothing_saved" | "finished" | "comment_gone" | "already_final" | "finalised" | "failed";
 
@@ -39,7 +40,7 @@ export async function runPostStep(env: Env): Promise<PostStepOutcome> {
   const token = rawInput(env, "github-token");
   if (token) core.setSecret(token);
   try {
-    const octokit = await createActionOctokit(token, env.GITHUB_API_URL || "https://api.github.com", ACTION_USER_AGENT);
+    const octokit = await createActionOctokit(token, apiUrlOf(env), ACTION_USER_AGENT);
     const comment = await getComment(octokit, saved.repo, saved.commentId);
     if (!comment) {
       log.info(`The tracking comment ${saved.commentId} is gone: nothing to finish.`);

@@ -25,6 +25,13 @@ const FRESH_READ_MS = 2_000;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** What `work` resolves to within `ms`, or null when it fails or takes longer: a cancelled step cannot wait. */
+export function answerWithin<T>(work: Promise<T>, ms: number): Promise<T | null> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), ms)));
+  return Promise.race([work.catch(() => null), late]).finally(() => clearTimeout(timer));
+}
+
 export class ThreadReporter {
   private tracking: PostedComment | null = null;
   /** Set by `seal`: the tracking comment has its last word. */
@@ -105,10 +112,7 @@ export class ThreadReporter {
   private async currentBody(): Promise<string | null> {
     const tracking = this.tracking;
     if (!tracking) return this.lastBody;
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), FRESH_READ_MS)));
-    const read = getComment(this.octokit, this.repo, tracking.id).catch(() => undefined);
-    const fresh = await Promise.race([read, late]).finally(() => clearTimeout(timer));
+    const fresh = await answerWithin(getComment(this.octokit, this.repo, tracking.id), FRESH_READ_MS);
     return fresh?.body ?? this.lastBody;
   }
 

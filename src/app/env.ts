@@ -62,7 +62,7 @@ export class AppConfigurationError extends Error {
 export const DEFAULT_PORT = 3000;
 export const DEFAULT_WEBHOOK_PATH = "/api/github/webhooks";
 export const DEFAULT_DATA_DIR = ".data";
-export const DEFAULT_DELIVERY_RECOVERY_INTERVAL_MS = 5 * 60_000;
+const DEFAULT_DELIVERY_RECOVERY_INTERVAL_MS = 5 * 60_000;
 const MIN_DELIVERY_RECOVERY_INTERVAL_MS = 1_000;
 const DURATION_UNITS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 };
 

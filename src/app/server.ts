@@ -136,7 +136,7 @@ export interface HttpTimeouts {
   checkEveryMs: number;
 }
 
-export const HTTP_TIMEOUTS: HttpTimeouts = { headersMs: 10_000, requestMs: 30_000, checkEveryMs: 1_000 };
+const HTTP_TIMEOUTS: HttpTimeouts = { headersMs: 10_000, requestMs: 30_000, checkEveryMs: 1_000 };
 
 /** The one log line of a refused delivery: who, what, how big, why; never the payload. */
 function logRefusal(log: AppServerParts["log"], refusal: RefusedDelivery): void {

@@ -62,7 +62,7 @@ function headerOf(req: IncomingMessage, name: string): string | null {
 }
 
 /** `sha256=<hex>` over the exact body, compared in constant time. */
-export function signatureMatches(secret: string, body: Buffer, signature: string): boolean {
+function signatureMatches(secret: string, body: Buffer, signature: string): boolean {
   const expected = Buffer.from(`sha256=${createHmac("sha256", secret).update(body).digest("hex")}`);
   const given = Buffer.from(signature);
   return given.length === expected.length && timingSafeEqual(given, expected);

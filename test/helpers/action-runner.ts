@@ -20,6 +20,7 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 import type { WebhookDefinition } from "@octokit/webhooks-examples";
 import type { WebhookEventMap } from "@octokit/webhooks-types";
 import { afterAll } from "vitest";
@@ -29,7 +30,7 @@ import { inputVariable, type Env } from "../../src/action/inputs.js";
 import { runAction, type StepResult } from "../../src/action/runner.js";
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from "../../src/emulator/index.js";
 import { startFakeGitHub, type FakeGitHub, type FakeGitHubSeed } from "./fake-github/index.js";
-import { FULL_NAME, HTML, OWNER, REPO, REPO_ID, issueCommentPayload, type ThreadSpec } from "./app-payloads.js";
+import { FULL_NAME, HTML, OWNER, REPO, REPO_ID, issueCommentPayload, reviewSubmittedPayload, type ThreadSpec } from "./app-payloads.js";
 import { startServiceRecorder, type ServiceRecorder } from "./service-recorder.js";
 
 export const ROOT = resolve(fileURLToPath(new URL("../..", import.meta.url)));
@@ -170,6 +171,15 @@ export interface ChildResult {
   stderr: string;
 }
 
+/**
+ * The path of a Node 24 binary (the Action's `runs.using`), through the same script CI runs: it
+ * installs Node 24 under .cache/ once, then only prints its path. Call it in a beforeAll of 180 s.
+ */
+export async function ensureNode24(): Promise<string> {
+  const { stdout } = await promisify(execFile)(process.execPath, [join(ROOT, "scripts", "ensure-node24.mjs")], { timeout: 170_000 });
+  return stdout.trim();
+}
+
 /** Runs the bundle with exactly the step's environment (plus PATH and HOME), as the runner starts `node dist/index.js`. */
 export function runBundledAction(
   nodeBinary: string,
@@ -307,6 +317,31 @@ export function actionSeed(): FakeGitHubSeed {
       { login: "maintainer", permission: "write" },
       { login: "reader", permission: "read" },
     ],
+  };
+}
+
+/** actionSeed's pull request #2, as the payload helpers describe a pull request. */
+export const SEEDED_PR = { number: 2, headRef: PR_BRANCH, headSha: PR_HEAD_SHA, title: "Fix the flaky date test" };
+
+/**
+ * A maintainer's review of #2 requesting changes, with one inline comment: the review to add to the
+ * seed, and the `pull_request_review` payload GitHub sends for it.
+ */
+export function changesRequestedReview(): {
+  seed: NonNullable<FakeGitHubSeed["reviews"]>[number];
+  payload: WebhookEventMap["pull_request_review"];
+} {
+  const body = "Please pin the timezone too.";
+  return {
+    seed: {
+      id: 8100,
+      pull_number: 2,
+      user: "maintainer",
+      state: "CHANGES_REQUESTED",
+      body,
+      comments: [{ id: 8101, body: "Use UTC here.", path: "src/dates.ts", line: 12 }],
+    },
+    payload: reviewSubmittedPayload({ pr: SEEDED_PR, review: { id: 8100, state: "changes_requested", body, login: "maintainer" } }),
   };
 }
 

@@ -5,10 +5,10 @@
  */
 import { parseMarker } from "../../core/markers/read.js";
 import { isWorkingMarker, renderCancelledComment } from "../../core/render/cancelled.js";
-import type { AgentRun } from "../../service/wire.js";
 import type { CancelSignal } from "../cancellation.js";
 import type { JobCheckpoint } from "../checkpoint.js";
 import { log } from "../door.js";
+import { answerWithin } from "../thread.js";
 import type { StepResult } from "./step.js";
 
 /** How long a create or resume already sent may take to answer, so that the comment can name its run. */
@@ -20,7 +20,7 @@ export async function cancelStep(checkpoint: JobCheckpoint, signal: CancelSignal
     const message = `The job was cancelled (${signal}) before a run was started.`;
     return { outcome: { kind: "cancelled", signal, run: null, resumed: false, comment: null }, failure: message };
   }
-  const run = watching.run ?? (await answerWithin(watching.sending, SENDING_GRACE_MS));
+  const run = watching.run ?? (watching.sending ? await answerWithin(watching.sending, SENDING_GRACE_MS) : null);
   const marker = run ? { ...watching.marker, runId: run.id } : watching.marker;
   const webUrl = run?.web_url ?? null;
   // A result (or a stop) that landed meanwhile is the thread's last word: it stays.
@@ -34,12 +34,4 @@ export async function cancelStep(checkpoint: JobCheckpoint, signal: CancelSignal
     : `The job was cancelled (${signal}) before the run was started.`;
   log.warning(message);
   return { outcome: { kind: "cancelled", signal, run, resumed: watching.resumed, comment }, failure: message };
-}
-
-/** The run the pending call answers with, or null when it fails or takes longer than `ms`. */
-function answerWithin(sending: Promise<AgentRun> | null, ms: number): Promise<AgentRun | null> {
-  if (!sending) return Promise.resolve(null);
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), ms)));
-  return Promise.race([sending.catch(() => null), late]).finally(() => clearTimeout(timer));
 }

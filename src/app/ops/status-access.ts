@@ -10,7 +10,7 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 
-export const STATUS_COOKIE = "agent_run_status";
+const STATUS_COOKIE = "agent_run_status";
 /** A browser stays signed in for 12 hours. */
 const COOKIE_MAX_AGE_S = 12 * 60 * 60;
 /** A sign-in form is a few hundred bytes; anything much bigger is not one. */
@@ -23,7 +23,7 @@ function sameText(given: string, wanted: string): boolean {
 }
 
 /** The cookie's value for a token. */
-export function statusCookieValue(token: string): string {
+function statusCookieValue(token: string): string {
   return createHmac("sha256", token).update("agent-run-bridge status sign-in v1").digest("base64url");
 }
 

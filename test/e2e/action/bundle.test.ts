@@ -7,7 +7,6 @@
  */
 import { execFile } from "node:child_process";
 import { createServer, type AddressInfo, type Socket } from "node:net";
-import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { parseMarker } from "../../../src/core/markers/read.js";
@@ -17,11 +16,11 @@ import {
   ACTIONS_BOT,
   PR_BRANCH,
   PR_HEAD_SHA,
-  ROOT,
   SCALE,
   TEST_POLL_INTERVAL,
   actionSeed,
   createRunnerFiles,
+  ensureNode24,
   readOutputs,
   readSummary,
   runBundledAction,
@@ -40,9 +39,7 @@ let emulator: RunningEmulator;
 let service: ServiceRecorder;
 
 beforeAll(async () => {
-  // The same script CI runs: installs Node 24 under .cache/ once, then only prints its path.
-  const { stdout } = await run(process.execPath, [join(ROOT, "scripts", "ensure-node24.mjs")], { timeout: 170_000 });
-  node24 = stdout.trim();
+  node24 = await ensureNode24();
   const seed = actionSeed();
   seed.workflowRuns = [
     {

@@ -5,10 +5,9 @@
  * step saved (the runner hands GITHUB_STATE's values over as STATE_<name>). The thread never keeps
  * a comment saying "working": the main step's own last word, or the post step's, written once.
  */
-import { execFile, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseMarker } from "../../../src/core/markers/read.js";
 import { renderStoppedComment } from "../../../src/core/stop.js";
@@ -22,6 +21,7 @@ import {
   TEST_POLL_INTERVAL,
   actionSeed,
   createRunnerFiles,
+  ensureNode24,
   parseOutputFile,
   readOutputs,
   readSummary,
@@ -32,7 +32,6 @@ import {
 } from "../../helpers/action-runner.js";
 import { FULL_NAME, issueCommentPayload } from "../../helpers/app-payloads.js";
 
-const run = promisify(execFile);
 /** The runner sends SIGTERM 7.5 s after SIGINT: the step must be gone before. */
 const SIGINT_GRACE_MS = 7_500;
 
@@ -41,8 +40,7 @@ let github: FakeGitHub;
 let emulator: RunningEmulator;
 
 beforeAll(async () => {
-  const { stdout } = await run(process.execPath, [join(ROOT, "scripts", "ensure-node24.mjs")], { timeout: 170_000 });
-  node24 = stdout.trim();
+  node24 = await ensureNode24();
   // One issue per test: a thread whose run goes on makes the next trigger there wait for it.
   const seed = actionSeed();
   seed.issues = [1, 3, 4, 5].map((number) => ({ number, title: `Task ${number}`, body: "Something to do.", user: "maintainer" }));

@@ -4,9 +4,6 @@
  * records every comment and edit. The comments, the job summary, the `summary`/`result` outputs and
  * the log redact them and say what each was; images render only from GitHub's hosts.
  */
-import { execFile } from "node:child_process";
-import { join } from "node:path";
-import { promisify } from "node:util";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { parseMarker } from "../../../src/core/markers/read.js";
 import { startEmulator, type RunningEmulator } from "../../../src/emulator/index.js";
@@ -14,11 +11,11 @@ import { readGfm } from "../../unit/core-output/gfm.js";
 import { startFakeGitHub, type FakeGitHub, type FakeGitHubSeed } from "../../helpers/fake-github/index.js";
 import {
   ACTIONS_BOT,
-  ROOT,
   SCALE,
   TEST_POLL_INTERVAL,
   actionSeed,
   createRunnerFiles,
+  ensureNode24,
   readOutputs,
   readSummary,
   runBundledAction,
@@ -38,8 +35,7 @@ afterEach(async () => {
 });
 
 beforeAll(async () => {
-  const { stdout } = await promisify(execFile)(process.execPath, [join(ROOT, "scripts", "ensure-node24.mjs")], { timeout: 170_000 });
-  node24 = stdout.trim();
+  node24 = await ensureNode24();
 }, 180_000);
 
 async function world(seed: FakeGitHubSeed): Promise<{ github: FakeGitHub; emulator: RunningEmulator }> {

@@ -11,19 +11,18 @@ import { parseMarker } from "../../../src/core/markers/read.js";
 import { AgentRunClient } from "../../../src/service/client.js";
 import {
   PR_BRANCH,
-  PR_HEAD_SHA,
   actionSeed,
+  changesRequestedReview,
   failedCiPayload,
   signedByAction,
   startActionHarness,
   withFailingCi,
   type ActionHarness,
 } from "../../helpers/action-runner.js";
-import { FULL_NAME, reviewSubmittedPayload } from "../../helpers/app-payloads.js";
+import { FULL_NAME } from "../../helpers/app-payloads.js";
 import { createPng } from "../../helpers/fake-github/index.js";
 
 const ISSUE = { number: 1, title: "Flaky date test", body: "`dates.test.ts` fails on Tuesdays." };
-const PR = { number: 2, headRef: PR_BRANCH, headSha: PR_HEAD_SHA, title: "Fix the flaky date test" };
 /** A GitHub App's installation token (actions/create-github-app-token): its login is learnt through GraphQL `viewer`. */
 const APP_BOT = "enterprise-agent[bot]";
 const APP_TOKEN = { "github-token": "ghs_enterprise_app_installation_token" };
@@ -130,24 +129,14 @@ describe("the Action on a GitHub Enterprise Server runner", () => {
   });
 
   it("a review requesting changes starts a GIT_HOST_PR_REVIEW run with the inline comments", async () => {
-    const seed = actionSeed();
-    seed.reviews = [
-      {
-        id: 8100,
-        pull_number: 2,
-        user: "maintainer",
-        state: "CHANGES_REQUESTED",
-        body: "Please pin the timezone too.",
-        comments: [{ id: 8101, body: "Use UTC here.", path: "src/dates.ts", line: 12 }],
-      },
-    ];
+    const review = changesRequestedReview();
     // A review without the phrase acts on any pull request of the repository only when the configuration says so (the default: the bridge's own branches).
-    h = await startActionHarness({ enterprise: true, seed, config: "reviews:\n  changes_requested: base_repository\n" });
-    const payload = reviewSubmittedPayload({
-      pr: PR,
-      review: { id: 8100, state: "changes_requested", body: "Please pin the timezone too.", login: "maintainer" },
+    h = await startActionHarness({
+      enterprise: true,
+      seed: { ...actionSeed(), reviews: [review.seed] },
+      config: "reviews:\n  changes_requested: base_repository\n",
     });
-    const step = await h.step({ eventName: "pull_request_review", payload, inputs: {} });
+    const step = await h.step({ eventName: "pull_request_review", payload: review.payload, inputs: {} });
     expect(step.result.failure).toBeNull();
     const create = h.service.creates()[0]!;
     expect(create.metadata).toMatchObject({ source_type: "GIT_HOST_PR_REVIEW", review_id: 8100, pull_request_number: 2 });

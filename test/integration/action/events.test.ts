@@ -12,7 +12,9 @@ import {
   ACTIONS_BOT,
   PR_BRANCH,
   PR_HEAD_SHA,
+  SEEDED_PR,
   actionSeed,
+  changesRequestedReview,
   failedCiPayload,
   startActionHarness,
   workflowDispatchPayload,
@@ -27,8 +29,6 @@ let h: ActionHarness;
 afterEach(async () => {
   await h?.close();
 });
-
-const PR = { number: 2, headRef: PR_BRANCH, headSha: PR_HEAD_SHA, title: "Fix the flaky date test" };
 
 /** A comment by the Action's own login on the pull request, holding a marker. */
 function markerComment(marker: RunMarker, issueNumber = 2): IssueCommentSeed {
@@ -78,7 +78,7 @@ describe("pull request reviews", () => {
     seed.reviews = [8200, 8201].map((id) => ({ id, pull_number: 2, user: "maintainer", state: "CHANGES_REQUESTED", body: "Pin it." }));
     h = await startActionHarness({ seed });
     const review = (id: number) =>
-      reviewSubmittedPayload({ pr: PR, review: { id, state: "changes_requested", body: "Pin it.", login: "maintainer" } });
+      reviewSubmittedPayload({ pr: SEEDED_PR, review: { id, state: "changes_requested", body: "Pin it.", login: "maintainer" } });
     const ignored = await h.step({ eventName: "pull_request_review", payload: review(8200), inputs: {} });
     expect(ignored.result.outcome).toMatchObject({
       kind: "ignored",
@@ -100,23 +100,12 @@ describe("pull request reviews", () => {
   });
 
   it("with `reviews.changes_requested: base_repository`, changes requested start a GIT_HOST_PR_REVIEW run with the inline comments in the prompt", async () => {
-    const seed = actionSeed();
-    seed.reviews = [
-      {
-        id: 8100,
-        pull_number: 2,
-        user: "maintainer",
-        state: "CHANGES_REQUESTED",
-        body: "Please pin the timezone too.",
-        comments: [{ id: 8101, body: "Use UTC here.", path: "src/dates.ts", line: 12 }],
-      },
-    ];
-    h = await startActionHarness({ seed, config: "reviews:\n  changes_requested: base_repository\n" });
-    const payload = reviewSubmittedPayload({
-      pr: PR,
-      review: { id: 8100, state: "changes_requested", body: "Please pin the timezone too.", login: "maintainer" },
+    const review = changesRequestedReview();
+    h = await startActionHarness({
+      seed: { ...actionSeed(), reviews: [review.seed] },
+      config: "reviews:\n  changes_requested: base_repository\n",
     });
-    const step = await h.step({ eventName: "pull_request_review", payload, inputs: {} });
+    const step = await h.step({ eventName: "pull_request_review", payload: review.payload, inputs: {} });
     expect(step.result.failure).toBeNull();
     const create = h.service.creates()[0]!;
     expect(create.metadata).toMatchObject({

@@ -29,6 +29,17 @@ const doneMarker = (runId: number, orgId: number) =>
     `${renderMarker({ ...newRunMarker({ runId, orgId, sourceType: "GIT_HOST" }), state: "done", outcome: "succeeded" })}\n### ✅ done`,
   );
 
+/**
+ * Starts `h` with `writer` as the thread's comment author: an earlier run finished, its done marker
+ * in a comment by `writer`, and a person's `/agent continue` under it.
+ */
+async function continueAfterMarkerBy(writer: string, options: { viewerLogin?: string } = {}) {
+  h = await startActionHarness({ seed: { ...actionSeed(), writer }, ...options });
+  const earlier = await finishedRun(h);
+  h.github.seed({ issueComments: [{ issue_number: 1, user: writer, body: doneMarker(earlier, h.emulator.orgId) }] });
+  return { earlier, trigger: h.humanComment(ISSUE, "/agent continue") };
+}
+
 /** What `run` wrote as `::warning::` lines (it still reaches the output). */
 async function capturingWarnings<T>(run: () => Promise<T>): Promise<{ step: T; lines: string[] }> {
   const lines: string[] = [];
@@ -59,10 +70,7 @@ describe("identityFor", () => {
 
 describe("with a GitHub App installation token", () => {
   it("trusts the app bot's markers (resume) and never triggers on its comments", async () => {
-    h = await startActionHarness({ seed: { ...actionSeed(), writer: "my-app[bot]" }, viewerLogin: "my-app[bot]" });
-    const earlier = await finishedRun(h);
-    h.github.seed({ issueComments: [{ issue_number: 1, user: "my-app[bot]", body: doneMarker(earlier, h.emulator.orgId) }] });
-    const trigger = h.humanComment(ISSUE, "/agent continue");
+    const { earlier, trigger } = await continueAfterMarkerBy("my-app[bot]", { viewerLogin: "my-app[bot]" });
     const step = await h.step({
       eventName: "issue_comment",
       payload: trigger.payload,
@@ -82,10 +90,7 @@ describe("with a GitHub App installation token", () => {
 
   it("without that identity, the same app's markers are not trusted: a new run starts, and one warning line says why", async () => {
     // The fake in github.com mode serves no GraphQL: POST /graphql answers 404.
-    h = await startActionHarness({ seed: { ...actionSeed(), writer: "my-app[bot]" } });
-    const earlier = await finishedRun(h);
-    h.github.seed({ issueComments: [{ issue_number: 1, user: "my-app[bot]", body: doneMarker(earlier, h.emulator.orgId) }] });
-    const trigger = h.humanComment(ISSUE, "/agent continue");
+    const { trigger } = await continueAfterMarkerBy("my-app[bot]");
     const warnings = await capturingWarnings(() => h.step({ eventName: "issue_comment", payload: trigger.payload, inputs: {} }));
     expect(warnings.step.outputs.resumed).toBe("false");
     expect(h.service.resumes()).toEqual([]);
@@ -98,12 +103,9 @@ describe("with a GitHub App installation token", () => {
   });
 
   it("asks GraphQL at GITHUB_GRAPHQL_URL, not under the REST base", async () => {
-    h = await startActionHarness({ seed: { ...actionSeed(), writer: "my-app[bot]" } });
+    const { earlier, trigger } = await continueAfterMarkerBy("my-app[bot]");
     const front = await startViewerFront(h.github.url, "my-app[bot]");
     try {
-      const earlier = await finishedRun(h);
-      h.github.seed({ issueComments: [{ issue_number: 1, user: "my-app[bot]", body: doneMarker(earlier, h.emulator.orgId) }] });
-      const trigger = h.humanComment(ISSUE, "/agent continue");
       // REST on the fake itself (no GraphQL there); GraphQL only through the front.
       const step = await h.step({
         eventName: "issue_comment",
@@ -121,10 +123,7 @@ describe("with a GitHub App installation token", () => {
 
 describe("with a personal access token", () => {
   it("the person still triggers runs, and markers in their comments are not trusted", async () => {
-    h = await startActionHarness({ seed: { ...actionSeed(), writer: "maintainer" }, viewerLogin: "maintainer" });
-    const earlier = await finishedRun(h);
-    h.github.seed({ issueComments: [{ issue_number: 1, user: "maintainer", body: doneMarker(earlier, h.emulator.orgId) }] });
-    const trigger = h.humanComment(ISSUE, "/agent continue");
+    const { trigger } = await continueAfterMarkerBy("maintainer", { viewerLogin: "maintainer" });
     const step = await h.step({
       eventName: "issue_comment",
       payload: trigger.payload,
