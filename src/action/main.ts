@@ -3,6 +3,7 @@
  * bot's own logins) are the memory that lets a later step resume the same run. Each step lives in
  * steps/; runner.ts reads what this returns into outputs, the job summary and `setFailed`.
  */
+import { botIdentityOf } from "../core/markers/trust.js";
 import type { RepoConfig } from "../config/schema.js";
 import { AgentRunError } from "../service/errors.js";
 import type { JobCheckpoint } from "./checkpoint.js";
@@ -48,7 +49,7 @@ export async function main(
         repo: step.repo,
         prepared: decision.prepared,
         config: config.config,
-        self: { botLogins: step.self.botLogins, markerSigner: step.self.markerSigner },
+        self: botIdentityOf(step.self),
         now: now(),
         thread: decision.thread,
         recent: step.recentComments,

@@ -22,7 +22,7 @@ import {
 import { findKillSwitch } from "../core/kill-switch.js";
 import { renderHandBack, renderRefusal, renderRepositoryMismatch } from "../core/render/replies.js";
 import { isCiPausedByStop } from "../core/stop.js";
-import type { MarkerComment } from "../core/markers/trust.js";
+import { botIdentityOf, type MarkerComment } from "../core/markers/trust.js";
 import type { GitHubClient, RepoRef } from "../github/client.js";
 import { listIssueComments, type IssueComment } from "../github/comments.js";
 import { getPullRequest } from "../github/pulls.js";
@@ -155,7 +155,7 @@ async function readFact(
 ): Promise<void> {
   const { trigger, octokit, config, self, lookup, client } = input;
   const { repo, thread, facts, reading } = at;
-  const identity = { botLogins: self.botLogins, markerSigner: self.markerSigner };
+  const identity = botIdentityOf(self);
   if (fact === "permission") {
     facts.permission = repo ? await triggerPermission(octokit, repo, trigger, config, self) : { allowed: true, why: "No repository." };
     return;

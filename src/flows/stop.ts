@@ -10,7 +10,7 @@
  * (an Action job, the App's engine) that finds its comment so ends without writing again.
  */
 import type { RepoConfig } from "../config/schema.js";
-import { listTrustedRunMarkers, type BotIdentity } from "../core/markers/trust.js";
+import { botIdentityOf, listTrustedRunMarkers } from "../core/markers/trust.js";
 import type { RunMarker } from "../core/markers/schema.js";
 import type { BridgeSelf } from "../core/actors.js";
 import { renderRefusal } from "../core/render/replies.js";
@@ -70,7 +70,7 @@ export async function prepareStop(input: {
   }
   if (plan.action !== "stop") throw new Error(`prepareStop: planRun answered "${plan.action}" to a stop (${plan.reason})`);
 
-  const identity: BotIdentity = { botLogins: input.self.botLogins, markerSigner: input.self.markerSigner };
+  const identity = botIdentityOf(input.self);
   const { comments } = await listIssueComments(octokit, repo, request.thread.number, { limit: THREAD_COMMENT_SCAN_LIMIT });
   const open = listTrustedRunMarkers(asMarkerComments(comments), identity).filter(({ marker }) => marker.state !== "done");
   // Oldest first within a run: the first open comment is the run's own, the others wait behind it.

@@ -4,6 +4,7 @@
  * `prepareRun`); this part gathers what those decisions need and turns their answer into either a
  * finished step (nothing to do, a reply, a stop) or a run to start.
  */
+import { botIdentityOf } from "../../core/markers/trust.js";
 import type { RepoConfig } from "../../config/schema.js";
 import { isThreadEvent } from "../../core/events/types.js";
 import { newRunMarker } from "../../core/markers/write.js";
@@ -82,7 +83,7 @@ export async function reportConfigError(step: Step, config: Extract<LoadedConfig
       repo: step.repo,
       threadNumber,
       errors: config.errors,
-      self: { botLogins: self.botLogins, markerSigner: self.markerSigner },
+      self: botIdentityOf(self),
     });
     if (body) comment = await thread.reply(body);
   }
@@ -224,7 +225,7 @@ async function toldAlready(step: Step, prepared: Extract<PreparedRun, { action: 
   if (prepared.facts.permission?.allowed !== false || !login || !step.repo) return false;
   const self = await identify(step);
   const { comments } = await listIssueComments(step.octokit, step.repo, prepared.thread.number, { limit: REFUSAL_SCAN });
-  return refusedRecently(asMarkerComments(comments), login, { botLogins: self.botLogins, markerSigner: self.markerSigner }, step.now());
+  return refusedRecently(asMarkerComments(comments), login, botIdentityOf(self), step.now());
 }
 
 /**

@@ -4,6 +4,7 @@
  * the step fails. A run stopped from the thread is left as the stop job wrote it; a service error
  * replaces the tracking comment with what to do about it.
  */
+import { botIdentityOf } from "../../core/markers/trust.js";
 import { outcomeForPhase } from "../../core/markers/write.js";
 import { reactionForPhase } from "../../core/render/reactions.js";
 import { renderDeliveredFollowUp, resultCommentBody } from "../../core/render/result.js";
@@ -93,7 +94,7 @@ export async function finishRun(step: Step, tracked: TrackedRun, watched: WatchR
       sourceType: tracked.marker.sourceType,
       outcome: outcomeForPhase(phase),
       triggerPhrase,
-      self: { botLogins: step.self.botLogins, markerSigner: step.self.markerSigner },
+      self: botIdentityOf(step.self),
       log: logSink,
       skipThread: thread.number,
     });

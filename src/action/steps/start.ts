@@ -3,6 +3,7 @@
  * follow-up was queued behind it, then the create or resume call. A `/agent stop` from another job
  * is looked for before anything is sent.
  */
+import { botIdentityOf } from "../../core/markers/trust.js";
 import type { RepoConfig } from "../../config/schema.js";
 import type { RunMarker } from "../../core/markers/schema.js";
 import { reactionForPhase } from "../../core/render/reactions.js";
@@ -86,7 +87,7 @@ export function watchForStop(step: Step, thread: ThreadReporter): StopWatch | nu
     step.octokit,
     step.repo,
     () => thread.comment?.id ?? null,
-    { botLogins: step.self.botLogins, markerSigner: step.self.markerSigner },
+    botIdentityOf(step.self),
     stopCheckIntervalMs(step.poll),
     (message) => log.warning(message),
   ).start();

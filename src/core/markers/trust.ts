@@ -26,6 +26,11 @@ export interface BotIdentity {
   markerSigner?: MarkerSigner | undefined;
 }
 
+/** Just who the bot is, from a wider self (the bots it lets in, say, are not the bot). */
+export function botIdentityOf(self: BotIdentity): BotIdentity {
+  return { botLogins: self.botLogins, markerSigner: self.markerSigner };
+}
+
 export interface FoundRunMarker {
   marker: RunMarker;
   commentId: number;
