@@ -32,7 +32,7 @@ afterEach(async () => {
 
 describe("the status page in Chromium", () => {
   it("shows the run in flight on a phone-sized screen, with JavaScript off", async () => {
-    harness = await startAppHarness({ env: { STATUS_TOKEN: "browser-token" } });
+    harness = await startAppHarness({ env: { STATUS_TOKEN: "browser-token-0123456789abcdef012345" } });
     harness.emulator.control.script({ match: "slow", durationMs: 600_000 });
     await harness.deliver(
       "issue_comment",
@@ -49,7 +49,7 @@ describe("the status page in Chromium", () => {
     const page = await context.newPage();
     const signInPage = await page.goto(`${harness.app.url}/status`);
     expect(signInPage?.status()).toBe(401);
-    await page.getByLabel("Status token (STATUS_TOKEN)").fill("browser-token");
+    await page.getByLabel("Status token (STATUS_TOKEN)").fill("browser-token-0123456789abcdef012345");
     const statusPage = page.waitForResponse((r) => r.url() === `${harness!.app.url}/status` && r.request().method() === "GET");
     // The page after the sign-in's redirect: its response comes before its document is loaded, so wait for that too.
     const loaded = page.waitForEvent("load");
@@ -59,7 +59,7 @@ describe("the status page in Chromium", () => {
     expect(page.url()).toBe(`${harness.app.url}/status`);
     const [cookie] = await context.cookies();
     expect(cookie).toMatchObject({ name: "agent_run_status", httpOnly: true, sameSite: "Strict", path: "/" });
-    expect(cookie!.value).not.toContain("browser-token");
+    expect(cookie!.value).not.toContain("browser-token-0123456789abcdef012345");
     await expect(page.title()).resolves.toBe("agent-run-bridge status");
 
     const runLink = page.getByRole("link", { name: `#${task!.runId}`, exact: true });

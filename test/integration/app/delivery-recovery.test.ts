@@ -15,7 +15,8 @@ import { MAX_REDELIVERIES } from "../../../src/core/delivery-recovery.js";
 
 const THREADS = [11, 12, 13];
 const DAY_MS = 24 * 60 * 60_000;
-const RECOVERY_ON = { DELIVERY_RECOVERY_INTERVAL: "5m", STATUS_TOKEN: "ops", METRICS: "true" };
+const STATUS_TOKEN = "ops-token-0123456789abcdef0123456789";
+const RECOVERY_ON = { DELIVERY_RECOVERY_INTERVAL: "5m", STATUS_TOKEN, METRICS: "true" };
 
 let harness: AppHarness;
 
@@ -48,7 +49,7 @@ const attemptsOf = (h: AppHarness, guid: string) =>
   h.github.hookDeliveries.filter((d) => d.guid === guid).map((d) => `${d.redelivery ? "redelivery" : "delivery"} ${d.status_code}`);
 
 async function statusPage(h: AppHarness): Promise<string> {
-  const response = await fetch(`${h.app.url}/status`, { headers: { authorization: "Bearer ops" } });
+  const response = await fetch(`${h.app.url}/status`, { headers: { authorization: `Bearer ${STATUS_TOKEN}` } });
   return response.text();
 }
 
@@ -204,7 +205,7 @@ describe("delivery recovery", () => {
     let failed = "";
     harness = await startAppHarness({
       seed: seedWithThreads(),
-      env: { DELIVERY_RECOVERY_INTERVAL: "0", STATUS_TOKEN: "ops" },
+      env: { DELIVERY_RECOVERY_INTERVAL: "0", STATUS_TOKEN },
       whileAppIsDown: async ({ github }) => {
         failed = (await github.sendWebhook("issue_comment", trigger(github, 11))).guid;
       },
