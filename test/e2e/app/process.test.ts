@@ -67,6 +67,8 @@ describe("agent-run app as a child process", () => {
   it("will not guard the operators' views with a guessable token: exits 2 and says how to make one, without quoting it", async () => {
     const { emulator, envFor } = await startWorld();
     const child = spawnAppProcess({ ...envFor(emulator.url), STATUS_TOKEN: "letmein", METRICS_TOKEN: "m".repeat(40) });
+    // Were it to start after all, it must not outlive the test.
+    cleanups.push(() => void child.child.kill("SIGKILL"));
     const { code } = await child.exited;
     expect(code).toBe(2);
     const message = child.stderr();

@@ -29,7 +29,7 @@ interface Answer {
 /** One request over node:http, from a chosen loopback address (127.0.0.0/8 is all loopback on Linux). */
 function send(
   url: string,
-  options: { method?: string; headers?: Record<string, string>; body?: string; from?: string } = {},
+  options: { method?: string; headers?: Record<string, string>; body?: string; from?: string; bodyAfter?: Promise<void> } = {},
 ): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const req = request(
@@ -42,7 +42,10 @@ function send(
       },
     );
     req.on("error", reject);
-    req.end(options.body);
+    if (!options.bodyAfter) return void req.end(options.body);
+    // The headers now, the body later: the server has begun every request of a burst before it reads any form.
+    req.flushHeaders();
+    void options.bodyAfter.then(() => req.end(options.body));
   });
 }
 
@@ -91,8 +94,12 @@ describe("wrong tokens", () => {
       Array.from({ length: 3 }, (_, i) => send(`${harness.app.url}/metrics`, { headers: bearer(`m-${i}`), from: "127.0.0.3" })),
     );
     expect(metricsGuesses.map((answer) => answer.status)).toEqual([401, 401, 401]);
-    // Twenty guesses at once: the form is read first, then each is judged and counted in one turn.
-    const burst = await Promise.all(Array.from({ length: 20 }, (_, i) => send(status, { ...signInForm(`form-${i}`), from: "127.0.0.3" })));
+    // Twenty guesses at once, their forms sent only once every request has begun: each is judged and counted
+    // in one turn after its form is read, so none slips through between another's check and its count.
+    const bodiesSent = new Promise<void>((resolve) => setTimeout(resolve, 300));
+    const burst = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => send(status, { ...signInForm(`form-${i}`), from: "127.0.0.3", bodyAfter: bodiesSent })),
+    );
     const statuses = burst.map((answer) => answer.status);
     expect(statuses.filter((code) => code === 401)).toHaveLength(ALLOWANCE - 3);
     expect(statuses.filter((code) => code === 429)).toHaveLength(20 - (ALLOWANCE - 3));
