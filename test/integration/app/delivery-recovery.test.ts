@@ -99,6 +99,34 @@ describe("delivery recovery", () => {
     expect(harness.emulator.control.stats().runsCreated).toBe(3);
   });
 
+  it("holds redeliveries to ALLOWED_OWNERS: a stranger's failed delivery comes back, is answered 200, and starts nothing", async () => {
+    const failed: string[] = [];
+    harness = await startAppHarness({
+      seed: seedWithThreads(),
+      env: { ...RECOVERY_ON, ALLOWED_OWNERS: "octo-org" },
+      whileAppIsDown: async ({ github }) => {
+        const strangers = trigger(github, 11) as { repository: { owner: { login: string } }; installation: { id: number } };
+        strangers.repository.owner.login = "stranger-org";
+        strangers.installation.id = 777_002;
+        failed.push((await github.sendWebhook("issue_comment", strangers)).guid);
+        failed.push((await github.sendWebhook("issue_comment", trigger(github, 12))).guid);
+      },
+    });
+    await until(() => harness.emulator.control.stats().runsCreated === 1, "the listed owner's run", 15_000);
+    await harness.github.webhooksSettled();
+    await harness.idle();
+    expect(failed.map((guid) => attemptsOf(harness, guid))).toEqual([
+      ["delivery 0", "redelivery 200"],
+      ["delivery 0", "redelivery 200"],
+    ]);
+    expect(harness.emulator.control.stats().runsCreated).toBe(1);
+    expect(harness.botComments(11)).toEqual([]);
+    expect(harness.botComments(12)).toHaveLength(1);
+    expect(await (await fetch(`${harness.app.url}/metrics`)).text()).toContain(
+      'agent_run_bridge_webhooks_received_total{event="issue_comment",receipt="not_allowed"} 1',
+    );
+  });
+
   it("leaves alone a failure someone already redelivered, one older than three days, and one the App stored itself", async () => {
     let redeliveredByHand = "";
     let tooOld = "";
