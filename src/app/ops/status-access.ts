@@ -56,10 +56,15 @@ export function bearerAccess(req: IncomingMessage, expected: string): Access {
   return judged(bearerOf(req), expected);
 }
 
-/** The bearer of STATUS_TOKEN, or a browser holding the sign-in cookie (a bearer, when sent, decides). */
+/**
+ * The bearer of STATUS_TOKEN, or a browser holding the sign-in cookie (a bearer, when sent, decides).
+ * A cookie that does not match counts as none, not as a wrong guess: it is what every browser holds
+ * after the token changed, and guessing a 256-bit HMAC is hopeless anyway.
+ */
 export function statusAccess(req: IncomingMessage, token: string): Access {
   const bearer = bearerAccess(req, token);
-  return bearer === "absent" ? judged(cookieOf(req, STATUS_COOKIE), statusCookieValue(token)) : bearer;
+  if (bearer !== "absent") return bearer;
+  return judged(cookieOf(req, STATUS_COOKIE), statusCookieValue(token)) === "granted" ? "granted" : "absent";
 }
 
 /** Whether the browser reached us over TLS (directly, or through a proxy that says so): the cookie is then `Secure`. */

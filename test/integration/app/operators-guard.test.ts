@@ -87,6 +87,14 @@ describe("wrong tokens", () => {
     expect((await send(`${harness.app.url}/metrics`, { headers: bearer(METRICS_TOKEN), from: "127.0.0.2" })).status).toBe(200);
   });
 
+  it("do not include a browser's stale cookie (what every browser holds after the token changed)", async () => {
+    harness = await startAppHarness({ env: { STATUS_TOKEN } });
+    const status = `${harness.app.url}/status`;
+    const stale = { cookie: "agent_run_status=signed-with-the-previous-token" };
+    for (let load = 0; load < ALLOWANCE * 2; load++) expect((await send(status, { headers: stale })).status).toBe(401);
+    expect((await send(status, signInForm(STATUS_TOKEN, stale))).status).toBe(303);
+  });
+
   it("count alike on the sign-in form and /metrics, and a parallel burst gets no more than the allowance", async () => {
     harness = await startAppHarness({ env: { STATUS_TOKEN, METRICS_TOKEN } });
     const status = `${harness.app.url}/status`;
