@@ -3,6 +3,9 @@
  * validated together, so that a missing or bad setting is reported in one message listing them all.
  */
 import { readFileSync } from "node:fs";
+import proxyAddr from "@fastify/proxy-addr";
+import { parseAllowedOwners, type AllowedOwners } from "../core/allowed-owners.js";
+import { MAKE_OPERATOR_TOKEN, operatorTokenWeakness } from "../core/operator-token.js";
 import { compileRedactPatterns, splitRedactPatterns } from "../core/redact.js";
 import { LOGS_PATH_CHOICES, type LogsPathChoice } from "../service/wire.js";
 import { isAllowedServiceUrl, SERVICE_URL_RULE, urlForMessage } from "../service/service-url.js";
@@ -33,6 +36,14 @@ export interface AppSettings {
   metrics: { enabled: boolean; token: string | undefined; repoLabels: boolean };
   /** `GET /status` and `GET /healthz?verbose` are served only with this token (bearer, or the status page's sign-in cookie). */
   statusToken: string | undefined;
+  /**
+   * Which proxies in front of the App to believe about the client's address (TRUST_PROXY), for the
+   * throttle of wrong tokens: 0 = none (the socket's peer is the client), a number = that many hops
+   * of `X-Forwarded-For`, or the proxies' addresses and subnets.
+   */
+  trustProxy: number | string[];
+  /** The accounts and organizations whose installations the App serves (ALLOWED_OWNERS, lower-cased); null = any. */
+  allowedOwners: AllowedOwners;
   /** Scales every wait (1 = real time); for the demo and tests with the emulator only. */
   timeScale: number;
   /** The operator's own redaction patterns (REDACT_PATTERNS, one per line), on top of the built-in ones. */
@@ -190,8 +201,16 @@ function readRedisUrl(read: EnvReader): string | undefined {
   return redisUrl;
 }
 
+/** A token guarding an operators' view: unset, or strong enough (core/operator-token.ts); the message never quotes it. */
+function readOperatorToken(read: EnvReader, name: string): string | undefined {
+  const token = read.value(name);
+  const weakness = token === undefined ? null : operatorTokenWeakness(token);
+  if (weakness !== null) read.invalid.push(`${name} (${weakness}: ${MAKE_OPERATOR_TOKEN})`);
+  return token;
+}
+
 function readMetrics(read: EnvReader): AppSettings["metrics"] {
-  const metricsToken = read.value("METRICS_TOKEN");
+  const metricsToken = readOperatorToken(read, "METRICS_TOKEN");
   return { enabled: read.flag("METRICS") || metricsToken !== undefined, token: metricsToken, repoLabels: read.flag("METRICS_REPO_LABELS") };
 }
 
@@ -208,6 +227,45 @@ function readRedactPatterns(read: EnvReader): RegExp[] {
   const { patterns, errors } = compileRedactPatterns(splitRedactPatterns(read.value("REDACT_PATTERNS")));
   for (const error of errors) read.invalid.push(`REDACT_PATTERNS (${error})`);
   return patterns;
+}
+
+/**
+ * TRUST_PROXY: unset, `false` or `0` (no proxy is believed); a number of proxy hops; or the proxies'
+ * addresses and subnets, comma-separated (`loopback`, `uniquelocal` and `linklocal` name the usual
+ * ranges). `true` is refused: believing every hop lets any client write its own address.
+ */
+function readTrustProxy(read: EnvReader): number | string[] {
+  const text = read.value("TRUST_PROXY")?.toLowerCase();
+  if (text === undefined || text === "false") return 0;
+  if (/^\d+$/.test(text)) return Number(text);
+  const rule =
+    "must be the number of proxies in front of the App, or their addresses or subnets such as loopback, 10.0.0.0/8; never true, which lets any client choose its own address";
+  if (text === "true") {
+    read.invalid.push(`TRUST_PROXY (${rule})`);
+    return 0;
+  }
+  const addresses = text
+    .split(",")
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== "");
+  try {
+    proxyAddr.compile(addresses);
+    return addresses;
+  } catch (error) {
+    read.invalid.push(`TRUST_PROXY (${rule}; ${(error as Error).message})`);
+    return 0;
+  }
+}
+
+function readAllowedOwners(read: EnvReader): AllowedOwners {
+  const { owners, invalid } = parseAllowedOwners(read.value("ALLOWED_OWNERS"));
+  if (invalid.length > 0)
+    read.invalid.push(
+      `ALLOWED_OWNERS (must be GitHub logins separated by commas, such as octo-org,octocat; not ${invalid.map((entry) => `"${entry}"`).join(", ")})`,
+    );
+  else if (owners !== null && owners.size === 0)
+    read.invalid.push("ALLOWED_OWNERS (names no account; unset it to serve every installation)");
+  return owners;
 }
 
 /** DELIVERY_RECOVERY_INTERVAL: `0` (off), or a duration such as `5m`, `90s`, `1h` (a bare number is seconds). */
@@ -238,6 +296,9 @@ export function parseAppEnv(env: Env): AppSettings {
   const service = readService(read);
   const redisUrl = readRedisUrl(read);
   const metrics = readMetrics(read);
+  const statusToken = readOperatorToken(read, "STATUS_TOKEN");
+  const trustProxy = readTrustProxy(read);
+  const allowedOwners = readAllowedOwners(read);
   const timeScale = readTimeScale(read);
   const redactPatterns = readRedactPatterns(read);
   const deliveryRecoveryIntervalMs = readDeliveryRecoveryInterval(read);
@@ -258,7 +319,9 @@ export function parseAppEnv(env: Env): AppSettings {
     redisUrl,
     redisKeyPrefix: read.value("REDIS_KEY_PREFIX"),
     metrics,
-    statusToken: read.value("STATUS_TOKEN"),
+    statusToken,
+    trustProxy,
+    allowedOwners,
     timeScale,
     redactPatterns,
     deliveryRecoveryIntervalMs,

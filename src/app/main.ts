@@ -28,6 +28,7 @@ import { loadOptional } from "./optional-deps.js";
 import { createAppServer, listen, urlOf, type HttpTimeouts } from "./server.js";
 import { createJobProcessor } from "./worker.js";
 import { createDeliveryRecovery, type DeliveryRecovery } from "./delivery-recovery.js";
+import { createInstallationGate } from "./installation-gate.js";
 import { ConditionalReadCache, readFilesConditionally } from "../github/conditional-reads.js";
 
 /**
@@ -207,6 +208,7 @@ function createWorkers({ settings, options, backend, probot, identity, client, m
     octokitFor,
     log: probot.log.child({ name: "worker" }),
     ...(metrics ? { observer: metrics } : {}),
+    installations: createInstallationGate(settings.allowedOwners, probot.log.child({ name: "installations" })),
     images: { server: github, ...(options.imageFetch ? { fetch: options.imageFetch } : {}) },
   };
   return { pacer, engine, deps };

@@ -11,8 +11,18 @@ import type { Backend } from "./backend.js";
 import type { AppSettings } from "./env.js";
 import type { AppIdentity } from "./handlers/types.js";
 import type { AppMetrics } from "./ops/metrics.js";
-import { answerSignIn, hasBearer, hasStatusAccess, signIn } from "./ops/status-access.js";
-import { collectStatus, renderStatusPage, type StatusSnapshot } from "./ops/status-page.js";
+import { createOperatorGate, type Guard } from "./ops/operator-gate.js";
+import {
+  answerCrossSiteSignIn,
+  answerSignedIn,
+  answerSignIn,
+  answerSignInLater,
+  bearerAccess,
+  signInAccess,
+  signInAttempt,
+  statusAccess,
+} from "./ops/status-access.js";
+import { collectStatus, renderStatusPage, STATUS_PAGE_HEADERS, type StatusSnapshot } from "./ops/status-page.js";
 import { isWebhookPath, refuseUnfitDelivery, type RefusedDelivery } from "./webhook-intake.js";
 
 /** A probe that waits longer than this says "not ready" (Redis unreachable, say). */
@@ -33,10 +43,15 @@ async function healthz(
   backend: Backend,
   identity: AppIdentity,
   replica: string,
+  guard: Guard,
   statusToken: string | undefined,
 ): Promise<void> {
   const verbose = new URL(req.url ?? "/", "http://x").searchParams.has("verbose");
-  if (verbose && !hasStatusAccess(req, statusToken)) return unauthorized(res, "status", VERBOSE_HEALTH_NEEDS);
+  if (verbose) {
+    const verdict = statusToken === undefined ? { access: "absent" as const } : guard(() => statusAccess(req, statusToken));
+    if ("turnedAway" in verdict) return tooManyWrongTokens(res, verdict.waitS);
+    if (verdict.access !== "granted") return unauthorized(res, "status", VERBOSE_HEALTH_NEEDS);
+  }
   const base = { app: identity.slug, version: BRIDGE_VERSION, backend: backend.kind, replica };
   try {
     await withTimeout(Promise.all([backend.store.ping(), backend.queue.ping()]), PROBE_TIMEOUT_MS, "the store");
@@ -68,6 +83,12 @@ function unauthorized(res: ServerResponse, realm: string, message = "A valid tok
   res.writeHead(401, { "content-type": "text/plain; charset=utf-8", "www-authenticate": `Bearer realm="${realm}"` }).end(`${message}\n`);
 }
 
+function tooManyWrongTokens(res: ServerResponse, waitS: number): void {
+  res
+    .writeHead(429, { "content-type": "text/plain; charset=utf-8", "retry-after": String(waitS), "cache-control": "no-store" })
+    .end(`Too many wrong tokens from this address: try again in ${waitS} s.\n`);
+}
+
 const VERBOSE_HEALTH_NEEDS = "GET /healthz?verbose needs STATUS_TOKEN as `Authorization: Bearer …` (plain /healthz needs nothing).";
 
 /** Off (404) unless METRICS=true or METRICS_TOKEN is set; with a token, only a bearer of it is answered. */
@@ -75,10 +96,15 @@ async function serveMetrics(
   req: IncomingMessage,
   res: ServerResponse,
   metrics: AppMetrics | null,
+  guard: Guard,
   token: string | undefined,
 ): Promise<void> {
   if (!metrics) return notFound(res);
-  if (token !== undefined && !hasBearer(req, token)) return unauthorized(res, "metrics");
+  if (token !== undefined) {
+    const verdict = guard(() => bearerAccess(req, token));
+    if ("turnedAway" in verdict) return tooManyWrongTokens(res, verdict.waitS);
+    if (verdict.access !== "granted") return unauthorized(res, "metrics");
+  }
   try {
     const body = await metrics.render();
     res.writeHead(200, { "content-type": metrics.registry.contentType }).end(body);
@@ -87,22 +113,36 @@ async function serveMetrics(
   }
 }
 
+/**
+ * `POST /status` from the sign-in form: the form is read first, then judged and counted in one turn
+ * (ops/operator-gate.ts); a wrong token shows the form again.
+ */
+async function signIn(req: IncomingMessage, res: ServerResponse, token: string, guard: Guard): Promise<void> {
+  const attempt = await signInAttempt(req);
+  if (attempt === "cross_site") return answerCrossSiteSignIn(res);
+  const verdict = guard(() => signInAccess(attempt.given, token));
+  if ("turnedAway" in verdict) return answerSignInLater(res, verdict.waitS);
+  if (verdict.access !== "granted") return answerSignIn(res, "That is not the status token.");
+  answerSignedIn(req, res, token);
+}
+
 /** 404 unless STATUS_TOKEN is set; then only for its bearer, or a browser signed in through the page's form (ops/status-access.ts). */
 async function serveStatus(
   req: IncomingMessage,
   res: ServerResponse,
   token: string | undefined,
+  guard: Guard,
   collect: () => Promise<StatusSnapshot>,
   githubWebUrl: string,
 ): Promise<void> {
   if (token === undefined) return notFound(res);
-  if (req.method === "POST") return signIn(req, res, token);
-  if (!hasStatusAccess(req, token)) return answerSignIn(res);
+  if (req.method === "POST") return signIn(req, res, token, guard);
+  const verdict = guard(() => statusAccess(req, token));
+  if ("turnedAway" in verdict) return answerSignInLater(res, verdict.waitS);
+  if (verdict.access !== "granted") return answerSignIn(res);
   try {
     const html = renderStatusPage(await withTimeout(collect(), PROBE_TIMEOUT_MS * 2, "the store"), { githubWebUrl });
-    res
-      .writeHead(200, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store", "referrer-policy": "no-referrer" })
-      .end(html);
+    res.writeHead(200, STATUS_PAGE_HEADERS).end(html);
   } catch (error) {
     res.writeHead(503, { "content-type": "text/plain; charset=utf-8" }).end(`status unavailable: ${(error as Error).message}\n`);
   }
@@ -148,6 +188,8 @@ export function createAppServer(parts: AppServerParts): Server {
   const githubWebUrl = githubWebUrlOf(githubBaseUrl);
   const timeouts = { ...HTTP_TIMEOUTS, ...parts.timeouts };
   const intake = { secret: settings.webhookSecret, onRefused: (refusal: RefusedDelivery) => logRefusal(log, refusal) };
+  // One count of wrong tokens for every operators' view: guesses at /metrics and /status add up.
+  const gate = createOperatorGate(settings.trustProxy);
   const serverOptions = {
     headersTimeout: timeouts.headersMs,
     requestTimeout: timeouts.requestMs,
@@ -155,13 +197,15 @@ export function createAppServer(parts: AppServerParts): Server {
   };
   return createServer(serverOptions, (req: IncomingMessage, res: ServerResponse) => {
     const path = (req.url ?? "/").split("?")[0];
-    if (req.method === "GET" && path === "/healthz") return void healthz(req, res, backend, identity, replica, settings.statusToken);
-    if (req.method === "GET" && path === "/metrics") return void serveMetrics(req, res, metrics, settings.metrics.token);
+    const guard: Guard = (check) => gate.judge(req, check);
+    if (req.method === "GET" && path === "/healthz") return void healthz(req, res, backend, identity, replica, guard, settings.statusToken);
+    if (req.method === "GET" && path === "/metrics") return void serveMetrics(req, res, metrics, guard, settings.metrics.token);
     if ((req.method === "GET" || req.method === "POST") && path === "/status")
       return void serveStatus(
         req,
         res,
         settings.statusToken,
+        guard,
         () =>
           collectStatus({
             store: backend.store,

@@ -4,6 +4,7 @@ import type { ImageDownloadSettings } from "../../flows/index.js";
 import type { AgentRunClient } from "../../service/client.js";
 import type { RunEngine } from "../engine.js";
 import type { ThreadLocks } from "../locks.js";
+import type { InstallationGate } from "../installation-gate.js";
 import type { DeliveryObserver } from "../ops/metrics.js";
 import type { WorkQueue } from "../queue/types.js";
 import type { BridgeStore } from "../store/types.js";
@@ -40,6 +41,8 @@ export interface AppDependencies {
   log: HandlerLogger;
   /** Told why a delivery started nothing (the metrics). */
   observer?: DeliveryObserver;
+  /** ALLOWED_OWNERS: deliveries of other accounts' installations start nothing (absent: every installation is served). */
+  installations?: InstallationGate;
 }
 
 /** Who the App is, as core's decisions ask it (its slug for mentions, its bot logins for markers). */

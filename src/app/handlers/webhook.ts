@@ -33,7 +33,8 @@ export interface WebhookDelivery {
 /** Ignore reasons that no configuration can change: such events are dropped before anything is stored. */
 const CONFIG_INDEPENDENT: ReadonlySet<IgnoreCode> = new Set(["unsupported_event", "unsupported_action", "bot_sender", "own_check_suite"]);
 
-export type Receipt = "queued" | "duplicate" | "not_for_us";
+/** `not_allowed`: the installation's account is not in ALLOWED_OWNERS. */
+export type Receipt = "queued" | "duplicate" | "not_for_us" | "not_allowed";
 
 /**
  * How long storing a delivery may take before the answer is 503. GitHub waits 10 s, and with Redis
@@ -54,6 +55,8 @@ export class DeliveryNotStoredError extends Error {
  * RECEIVE_DEADLINE_MS, so GitHub shows the delivery as failed and it can be redelivered.
  */
 export async function receiveDelivery(delivery: WebhookDelivery, deps: AppDependencies): Promise<Receipt> {
+  // Before anything is parsed or stored: a stranger's installation costs nothing but this check.
+  if (deps.installations && !deps.installations.admits(delivery)) return "not_allowed";
   let event: BridgeEvent | null = null;
   try {
     event = parseWebhookEvent(delivery.name, delivery.payload);
@@ -119,6 +122,8 @@ async function installationToken(octokit: ProbotOctokit): Promise<string | undef
 /** The worker's half: everything the delivery asks for, retried by the queue when GitHub or the service fails. */
 export async function processDelivery(data: DeliveryJobData, deps: AppDependencies): Promise<void> {
   const log: HandlerLogger = deps.log;
+  // Queued before ALLOWED_OWNERS was set (or changed), and taken up now: the list as it is now decides.
+  if (deps.installations && !deps.installations.admits({ id: data.deliveryId, name: data.event, payload: data.payload })) return;
   let event: BridgeEvent;
   try {
     event = parseWebhookEvent(data.event, data.payload);

@@ -7,8 +7,9 @@
  * new token signs everyone out), and is HttpOnly and SameSite=Strict: no script reads it and no
  * other site's page sends it.
  */
-import { createHmac, timingSafeEqual } from "node:crypto";
+import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { operatorPageHeaders, styleElement } from "./page-headers.js";
 
 const STATUS_COOKIE = "agent_run_status";
 /** A browser stays signed in for 12 hours. */
@@ -16,12 +17,22 @@ const COOKIE_MAX_AGE_S = 12 * 60 * 60;
 /** A sign-in form is a few hundred bytes; anything much bigger is not one. */
 const FORM_LIMIT_BYTES = 4_096;
 
-function sameText(given: string, wanted: string): boolean {
-  const a = Buffer.from(given);
-  const b = Buffer.from(wanted);
-  return a.length === b.length && timingSafeEqual(a, b);
+/** What a request showed: the right token (or its cookie), none at all, or a wrong one (the throttle counts those). */
+export type Access = "granted" | "absent" | "wrong";
+
+/**
+ * Equal in constant time, whatever the lengths: both sides are hashed first, so the comparison
+ * always runs over 32 bytes and its time tells nothing of the secret's length or its first bytes.
+ */
+function sameSecret(given: string, wanted: string): boolean {
+  const digest = (text: string) => createHash("sha256").update(text).digest();
+  return timingSafeEqual(digest(given), digest(wanted));
 }
 
+function judged(given: string | null, wanted: string): Access {
+  if (given === null) return "absent";
+  return sameSecret(given, wanted) ? "granted" : "wrong";
+}
 /** The cookie's value for a token. */
 function statusCookieValue(token: string): string {
   return createHmac("sha256", token).update("agent-run-bridge status sign-in v1").digest("base64url");
@@ -41,16 +52,19 @@ function cookieOf(req: IncomingMessage, name: string): string | null {
 }
 
 /** A bearer token compared in constant time (also what guards `/metrics` with METRICS_TOKEN). */
-export function hasBearer(req: IncomingMessage, expected: string): boolean {
-  return sameText(bearerOf(req) ?? "", expected);
+export function bearerAccess(req: IncomingMessage, expected: string): Access {
+  return judged(bearerOf(req), expected);
 }
 
-/** The bearer of STATUS_TOKEN, or a browser holding the sign-in cookie; false when no token is set. */
-export function hasStatusAccess(req: IncomingMessage, token: string | undefined): boolean {
-  if (token === undefined) return false;
-  if (hasBearer(req, token)) return true;
-  const cookie = cookieOf(req, STATUS_COOKIE);
-  return cookie !== null && sameText(cookie, statusCookieValue(token));
+/**
+ * The bearer of STATUS_TOKEN, or a browser holding the sign-in cookie (a bearer, when sent, decides).
+ * A cookie that does not match counts as none, not as a wrong guess: it is what every browser holds
+ * after the token changed, and guessing a 256-bit HMAC is hopeless anyway.
+ */
+export function statusAccess(req: IncomingMessage, token: string): Access {
+  const bearer = bearerAccess(req, token);
+  if (bearer !== "absent") return bearer;
+  return judged(cookieOf(req, STATUS_COOKIE), statusCookieValue(token)) === "granted" ? "granted" : "absent";
 }
 
 /** Whether the browser reached us over TLS (directly, or through a proxy that says so): the cookie is then `Secure`. */
@@ -62,6 +76,13 @@ function overTls(req: IncomingMessage): boolean {
   );
 }
 
+const SIGN_IN_STYLE = `
+  body { font: 15px/1.45 system-ui, sans-serif; margin: 0 auto; padding: 1rem; max-width: 28rem; color: #1f2328; }
+  h1 { font-size: 1.3rem; } input, button { font: inherit; padding: .4rem; } input { width: 100%; box-sizing: border-box; }
+  .problem { color: #d1242f; } .meta { color: #59636e; }
+`;
+const SIGN_IN_HEADERS = operatorPageHeaders(SIGN_IN_STYLE);
+
 const SIGN_IN_PAGE = (problem: string | null) => `<!doctype html>
 <html lang="en">
 <head>
@@ -69,11 +90,7 @@ const SIGN_IN_PAGE = (problem: string | null) => `<!doctype html>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
 <title>agent-run-bridge status: sign in</title>
-<style>
-  body { font: 15px/1.45 system-ui, sans-serif; margin: 0 auto; padding: 1rem; max-width: 28rem; color: #1f2328; }
-  h1 { font-size: 1.3rem; } input, button { font: inherit; padding: .4rem; } input { width: 100%; box-sizing: border-box; }
-  .problem { color: #d1242f; } .meta { color: #59636e; }
-</style>
+${styleElement(SIGN_IN_STYLE)}
 </head>
 <body>
 <h1>agent-run-bridge status</h1>
@@ -88,14 +105,14 @@ ${problem ? `<p class="problem">${problem}</p>\n` : ""}<form method="post" actio
 
 /** 401 with the sign-in form (scripts read the `www-authenticate` header). */
 export function answerSignIn(res: ServerResponse, problem: string | null = null): void {
+  res.writeHead(401, { ...SIGN_IN_HEADERS, "www-authenticate": 'Bearer realm="status"' }).end(SIGN_IN_PAGE(problem));
+}
+
+/** 429 to a client that presented too many wrong tokens: the form says when it may try again. */
+export function answerSignInLater(res: ServerResponse, waitS: number): void {
   res
-    .writeHead(401, {
-      "content-type": "text/html; charset=utf-8",
-      "www-authenticate": 'Bearer realm="status"',
-      "cache-control": "no-store",
-      "referrer-policy": "no-referrer",
-    })
-    .end(SIGN_IN_PAGE(problem));
+    .writeHead(429, { ...SIGN_IN_HEADERS, "retry-after": String(waitS) })
+    .end(SIGN_IN_PAGE(`Too many wrong tokens from your address: try again in ${waitS} s.`));
 }
 
 function readForm(req: IncomingMessage): Promise<URLSearchParams | null> {
@@ -112,13 +129,40 @@ function readForm(req: IncomingMessage): Promise<URLSearchParams | null> {
 }
 
 /**
- * `POST /status` from the sign-in form: the right token sets the cookie and sends the browser back
- * to `GET /status` (303, so a reload does not post the token again); a wrong one shows the form again.
+ * Whether a browser sent the sign-in from another site's page (`Sec-Fetch-Site`, which browsers set
+ * themselves and no page can change). A proxy in front of the App cannot confuse it as it would an
+ * `Origin` compared with a rewritten `Host`; tools that send no such header are not browsers.
  */
-export async function signIn(req: IncomingMessage, res: ServerResponse, token: string): Promise<void> {
+function fromAnotherSite(req: IncomingMessage): boolean {
+  const site = req.headers["sec-fetch-site"];
+  return typeof site === "string" && site !== "same-origin" && site !== "none";
+}
+
+/** The token a `POST /status` carries, or null when it carries none; `cross_site` when another site's page posted it. */
+export async function signInAttempt(req: IncomingMessage): Promise<{ given: string | null } | "cross_site"> {
+  if (fromAnotherSite(req)) return "cross_site";
   const form = (req.headers["content-type"] ?? "").startsWith("application/x-www-form-urlencoded") ? await readForm(req) : null;
-  const given = form?.get("token") ?? null;
-  if (given === null || !sameText(given.trim(), token)) return answerSignIn(res, "That is not the status token.");
+  const given = form?.get("token")?.trim();
+  return { given: given ? given : null };
+}
+
+/** Whether a sign-in's token is the status token. */
+export function signInAccess(given: string | null, token: string): Access {
+  return judged(given, token);
+}
+
+/** 403 to a sign-in posted from another site (a page that would use an operator's browser to guess). */
+export function answerCrossSiteSignIn(res: ServerResponse): void {
+  res
+    .writeHead(403, { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store" })
+    .end("The status page's sign-in takes forms from its own page only.\n");
+}
+
+/**
+ * The right token from the sign-in form: the cookie is set and the browser sent back to
+ * `GET /status` (303, so a reload does not post the token again).
+ */
+export function answerSignedIn(req: IncomingMessage, res: ServerResponse, token: string): void {
   const attributes = ["Path=/", "HttpOnly", "SameSite=Strict", `Max-Age=${COOKIE_MAX_AGE_S}`, ...(overTls(req) ? ["Secure"] : [])];
   res
     .writeHead(303, {

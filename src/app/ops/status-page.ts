@@ -5,6 +5,7 @@
  */
 import type { BudgetUsage, RateBudget } from "../../service/budget.js";
 import type { BridgeStore, DeliverySweep, Task } from "../store/types.js";
+import { operatorPageHeaders, styleElement } from "./page-headers.js";
 
 export interface StatusSnapshot {
   generatedAt: number;
@@ -143,20 +144,7 @@ function recoverySection({ intervalMs, lastSweep }: StatusSnapshot["deliveryReco
   return `<section><h2>Missed webhook deliveries</h2><p>${escapeHtml(text)}</p></section>`;
 }
 
-export function renderStatusPage(snapshot: StatusSnapshot, options: { githubWebUrl?: string } = {}): string {
-  const web = (options.githubWebUrl ?? "https://github.com").replace(/\/+$/, "");
-  const now = snapshot.generatedAt;
-  const inFlight = snapshot.inFlight.map((t) => inFlightRow(t, web, now));
-  const held = snapshot.held.map((t) => heldRow(t, web, now));
-  const failures = snapshot.failures.map((t) => failureRow(t, web, now));
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-<title>agent-run-bridge status</title>
-<style>
+const STATUS_PAGE_STYLE = `
   body { font: 15px/1.45 system-ui, sans-serif; margin: 0 auto; padding: 1rem; max-width: 72rem; color: #1f2328; }
   h1 { font-size: 1.3rem; } h2 { font-size: 1.05rem; margin-top: 1.5rem; }
   .count { color: #59636e; font-weight: normal; }
@@ -171,7 +159,25 @@ export function renderStatusPage(snapshot: StatusSnapshot, options: { githubWebU
     td { border: 0; padding: .15rem .3rem; }
     td::before { content: attr(data-label) ": "; font-weight: 600; }
   }
-</style>
+`;
+
+/** What `GET /status` is sent with: its policy allows its one stylesheet and nothing else (ops/page-headers.ts). */
+export const STATUS_PAGE_HEADERS = operatorPageHeaders(STATUS_PAGE_STYLE);
+
+export function renderStatusPage(snapshot: StatusSnapshot, options: { githubWebUrl?: string } = {}): string {
+  const web = (options.githubWebUrl ?? "https://github.com").replace(/\/+$/, "");
+  const now = snapshot.generatedAt;
+  const inFlight = snapshot.inFlight.map((t) => inFlightRow(t, web, now));
+  const held = snapshot.held.map((t) => heldRow(t, web, now));
+  const failures = snapshot.failures.map((t) => failureRow(t, web, now));
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
+<title>agent-run-bridge status</title>
+${styleElement(STATUS_PAGE_STYLE)}
 </head>
 <body>
 <h1>agent-run-bridge status</h1>

@@ -12,6 +12,9 @@ Configuration (environment only):
   AGENT_RUN_API_URL, AGENT_RUN_API_TOKEN, AGENT_RUN_ORG_ID   the Agent Run Service
   DATA_DIR (.data)                                           durable state without Redis (bridge.sqlite)
   REDIS_URL, REDIS_KEY_PREFIX                                run as one of several replicas sharing a queue and store in Redis
+  ALLOWED_OWNERS                                             the accounts whose installations are served (recommended)
+  STATUS_TOKEN, METRICS_TOKEN                                GET /status and GET /metrics; 32+ characters: openssl rand -hex 32
+  TRUST_PROXY                                                proxies whose X-Forwarded-For is believed (hop count or addresses)
 
 Packages (installed beside agent-run-bridge):
   npm install probot better-sqlite3                          one replica, state in SQLite

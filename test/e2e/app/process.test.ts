@@ -64,6 +64,20 @@ describe("agent-run app as a child process", () => {
     expect(message.trim().split("\n")).toHaveLength(1);
   });
 
+  it("will not guard the operators' views with a guessable token: exits 2 and says how to make one, without quoting it", async () => {
+    const { emulator, envFor } = await startWorld();
+    const child = spawnAppProcess({ ...envFor(emulator.url), STATUS_TOKEN: "letmein", METRICS_TOKEN: "m".repeat(40) });
+    // Were it to start after all, it must not outlive the test.
+    cleanups.push(() => void child.child.kill("SIGKILL"));
+    const { code } = await child.exited;
+    expect(code).toBe(2);
+    const message = child.stderr();
+    expect(message).toContain("invalid METRICS_TOKEN (uses one kind of character only;");
+    expect(message).toContain("STATUS_TOKEN (is 7 characters long; it must have at least 32: make one with `openssl rand -hex 32`");
+    expect(message).not.toContain("letmein");
+    expect(message).not.toContain("m".repeat(40));
+  });
+
   it("will not send its token to a service over plain http:// off loopback, and says which variable to fix", async () => {
     const { envFor } = await startWorld();
     const child = spawnAppProcess(envFor("http://agents.example.com"));

@@ -24,7 +24,7 @@ const THREADS = [11, 12, 13, 14];
 const FIRST_TASK = "first-task";
 const FOLLOW_UP = "follow-up-task";
 /** Verbose health answers (the shared store's counts) need the status token. */
-const STATUS_TOKEN = "replicas-status-token";
+const STATUS_TOKEN = "replicas-status-token-0123456789abcdef";
 /** BullMQ's lock (10 s) plus its stalled check (5 s) bound a takeover; the rest is margin on a loaded machine. */
 const TAKEOVER_BOUND_MS = 30_000;
 

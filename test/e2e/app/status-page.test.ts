@@ -32,7 +32,7 @@ afterEach(async () => {
 
 describe("the status page in Chromium", () => {
   it("shows the run in flight on a phone-sized screen, with JavaScript off", async () => {
-    harness = await startAppHarness({ env: { STATUS_TOKEN: "browser-token" } });
+    harness = await startAppHarness({ env: { STATUS_TOKEN: "browser-token-0123456789abcdef012345" } });
     harness.emulator.control.script({ match: "slow", durationMs: 600_000 });
     await harness.deliver(
       "issue_comment",
@@ -47,9 +47,14 @@ describe("the status page in Chromium", () => {
 
     const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 390, height: 844 }, isMobile: true });
     const page = await context.newPage();
+    // The pages' content-security policy allows their own stylesheets: the browser reports any it refused.
+    const refused: string[] = [];
+    page.on("console", (message) => {
+      if (message.text().includes("Content Security Policy")) refused.push(message.text());
+    });
     const signInPage = await page.goto(`${harness.app.url}/status`);
     expect(signInPage?.status()).toBe(401);
-    await page.getByLabel("Status token (STATUS_TOKEN)").fill("browser-token");
+    await page.getByLabel("Status token (STATUS_TOKEN)").fill("browser-token-0123456789abcdef012345");
     const statusPage = page.waitForResponse((r) => r.url() === `${harness!.app.url}/status` && r.request().method() === "GET");
     // The page after the sign-in's redirect: its response comes before its document is loaded, so wait for that too.
     const loaded = page.waitForEvent("load");
@@ -59,7 +64,7 @@ describe("the status page in Chromium", () => {
     expect(page.url()).toBe(`${harness.app.url}/status`);
     const [cookie] = await context.cookies();
     expect(cookie).toMatchObject({ name: "agent_run_status", httpOnly: true, sameSite: "Strict", path: "/" });
-    expect(cookie!.value).not.toContain("browser-token");
+    expect(cookie!.value).not.toContain("browser-token-0123456789abcdef012345");
     await expect(page.title()).resolves.toBe("agent-run-bridge status");
 
     const runLink = page.getByRole("link", { name: `#${task!.runId}`, exact: true });
@@ -67,10 +72,12 @@ describe("the status page in Chromium", () => {
     const row = page.locator("tr", { has: runLink });
     await expect(row.locator('td[data-label="Thread"]').innerText()).resolves.toBe("octo-org/widgets#1");
     await expect(row.locator('td[data-label="State"]').innerText()).resolves.toMatch(/^watching/);
-    // Narrow screens stack each row's cells with their labels; nothing scrolls sideways.
+    // Narrow screens stack each row's cells with their labels (the stylesheet applied); nothing scrolls sideways.
+    await expect(page.locator("thead").first().isVisible()).resolves.toBe(false);
     const width = await page.evaluate("document.documentElement.scrollWidth");
     expect(width).toBeLessThanOrEqual(390);
     await page.screenshot({ path: join(OUTPUT, "status-phone.png"), fullPage: true });
+    expect(refused).toEqual([]);
     await context.close();
   });
 });

@@ -15,7 +15,8 @@ import { MAX_REDELIVERIES } from "../../../src/core/delivery-recovery.js";
 
 const THREADS = [11, 12, 13];
 const DAY_MS = 24 * 60 * 60_000;
-const RECOVERY_ON = { DELIVERY_RECOVERY_INTERVAL: "5m", STATUS_TOKEN: "ops", METRICS: "true" };
+const STATUS_TOKEN = "ops-token-0123456789abcdef0123456789";
+const RECOVERY_ON = { DELIVERY_RECOVERY_INTERVAL: "5m", STATUS_TOKEN, METRICS: "true" };
 
 let harness: AppHarness;
 
@@ -48,7 +49,7 @@ const attemptsOf = (h: AppHarness, guid: string) =>
   h.github.hookDeliveries.filter((d) => d.guid === guid).map((d) => `${d.redelivery ? "redelivery" : "delivery"} ${d.status_code}`);
 
 async function statusPage(h: AppHarness): Promise<string> {
-  const response = await fetch(`${h.app.url}/status`, { headers: { authorization: "Bearer ops" } });
+  const response = await fetch(`${h.app.url}/status`, { headers: { authorization: `Bearer ${STATUS_TOKEN}` } });
   return response.text();
 }
 
@@ -96,6 +97,34 @@ describe("delivery recovery", () => {
     await harness.idle();
     expect(redeliveryRequests(harness)).toHaveLength(3);
     expect(harness.emulator.control.stats().runsCreated).toBe(3);
+  });
+
+  it("holds redeliveries to ALLOWED_OWNERS: a stranger's failed delivery comes back, is answered 200, and starts nothing", async () => {
+    const failed: string[] = [];
+    harness = await startAppHarness({
+      seed: seedWithThreads(),
+      env: { ...RECOVERY_ON, ALLOWED_OWNERS: "octo-org" },
+      whileAppIsDown: async ({ github }) => {
+        const strangers = trigger(github, 11) as { repository: { owner: { login: string } }; installation: { id: number } };
+        strangers.repository.owner.login = "stranger-org";
+        strangers.installation.id = 777_002;
+        failed.push((await github.sendWebhook("issue_comment", strangers)).guid);
+        failed.push((await github.sendWebhook("issue_comment", trigger(github, 12))).guid);
+      },
+    });
+    await until(() => harness.emulator.control.stats().runsCreated === 1, "the listed owner's run", 15_000);
+    await harness.github.webhooksSettled();
+    await harness.idle();
+    expect(failed.map((guid) => attemptsOf(harness, guid))).toEqual([
+      ["delivery 0", "redelivery 200"],
+      ["delivery 0", "redelivery 200"],
+    ]);
+    expect(harness.emulator.control.stats().runsCreated).toBe(1);
+    expect(harness.botComments(11)).toEqual([]);
+    expect(harness.botComments(12)).toHaveLength(1);
+    expect(await (await fetch(`${harness.app.url}/metrics`)).text()).toContain(
+      'agent_run_bridge_webhooks_received_total{event="issue_comment",receipt="not_allowed"} 1',
+    );
   });
 
   it("leaves alone a failure someone already redelivered, one older than three days, and one the App stored itself", async () => {
@@ -204,7 +233,7 @@ describe("delivery recovery", () => {
     let failed = "";
     harness = await startAppHarness({
       seed: seedWithThreads(),
-      env: { DELIVERY_RECOVERY_INTERVAL: "0", STATUS_TOKEN: "ops" },
+      env: { DELIVERY_RECOVERY_INTERVAL: "0", STATUS_TOKEN },
       whileAppIsDown: async ({ github }) => {
         failed = (await github.sendWebhook("issue_comment", trigger(github, 11))).guid;
       },

@@ -1,4 +1,6 @@
 /** The App's settings from the environment: Probot's names and ours, every problem in one message. */
+import { execFileSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -142,5 +144,65 @@ describe("parseAppEnv", () => {
     );
     expect(error.message).not.toContain("not a key");
     expect(problems({ ...complete(), AGENT_RUN_API_TOKEN: "" }).message).not.toContain("tok_");
+  });
+
+  it("refuses a weak STATUS_TOKEN or METRICS_TOKEN, says how to make one, and never quotes it", () => {
+    const strong = "Zk3-" + "q".repeat(28);
+    expect(parseAppEnv({ ...complete(), STATUS_TOKEN: strong, METRICS_TOKEN: strong }).statusToken).toBe(strong);
+    const make =
+      "make one with `openssl rand -hex 32` or `node -e \"console.log(require('crypto').randomBytes(32).toString('base64url'))\"`";
+    for (const [name, weak, why] of [
+      ["STATUS_TOKEN", "letmein", "is 7 characters long; it must have at least 32"],
+      ["STATUS_TOKEN", "a".repeat(31) + "1", null],
+      ["METRICS_TOKEN", "x".repeat(40), "uses one kind of character only; it must mix at least two of letters, digits and symbols"],
+      ["METRICS_TOKEN", "1234567890".repeat(4), "uses one kind of character only; it must mix at least two of letters, digits and symbols"],
+    ] as const) {
+      if (why === null) {
+        expect(parseAppEnv({ ...complete(), [name]: weak })).toBeDefined();
+        continue;
+      }
+      const error = problems({ ...complete(), [name]: weak });
+      expect(error.invalid).toEqual([`${name} (${why}: ${make})`]);
+      expect(error.message).not.toContain(weak);
+    }
+  });
+
+  it("accepts what the suggested commands make, every time", () => {
+    expect(
+      parseAppEnv({ ...complete(), STATUS_TOKEN: execFileSync("openssl", ["rand", "-hex", "32"], { encoding: "utf8" }) }),
+    ).toBeDefined();
+    // All 64 hex characters digits (or all letters) has a chance below 1 in 10^13; base64url mixes kinds as surely.
+    for (let i = 0; i < 2_000; i++) {
+      expect(() => parseAppEnv({ ...complete(), STATUS_TOKEN: randomBytes(32).toString("hex") })).not.toThrow();
+      expect(() => parseAppEnv({ ...complete(), METRICS_TOKEN: randomBytes(32).toString("base64url") })).not.toThrow();
+    }
+  });
+
+  it("reads TRUST_PROXY (a hop count or the proxies' addresses) and refuses `true`, which would believe any client", () => {
+    expect(parseAppEnv(complete()).trustProxy).toBe(0);
+    expect(parseAppEnv({ ...complete(), TRUST_PROXY: "false" }).trustProxy).toBe(0);
+    expect(parseAppEnv({ ...complete(), TRUST_PROXY: "2" }).trustProxy).toBe(2);
+    expect(parseAppEnv({ ...complete(), TRUST_PROXY: "loopback, 10.0.0.0/8" }).trustProxy).toEqual(["loopback", "10.0.0.0/8"]);
+    expect(problems({ ...complete(), TRUST_PROXY: "true" }).invalid).toEqual([
+      "TRUST_PROXY (must be the number of proxies in front of the App, or their addresses or subnets such as loopback, 10.0.0.0/8; never true, which lets any client choose its own address)",
+    ]);
+    expect(problems({ ...complete(), TRUST_PROXY: "10.0.0.0/99" }).invalid[0]).toMatch(
+      /^TRUST_PROXY \(must be .*; invalid range on address: 10.0.0.0\/99\)$/,
+    );
+  });
+
+  it("reads ALLOWED_OWNERS: comma-separated logins in any case, each entry that is no login named", () => {
+    expect(parseAppEnv(complete()).allowedOwners).toBeNull();
+    expect([...parseAppEnv({ ...complete(), ALLOWED_OWNERS: " Octo-Org, octocat ,,emu_corp " }).allowedOwners!]).toEqual([
+      "octo-org",
+      "octocat",
+      "emu_corp",
+    ]);
+    expect(problems({ ...complete(), ALLOWED_OWNERS: "octo-org, @octocat, https://github.com/x" }).invalid).toEqual([
+      'ALLOWED_OWNERS (must be GitHub logins separated by commas, such as octo-org,octocat; not "@octocat", "https://github.com/x")',
+    ]);
+    expect(problems({ ...complete(), ALLOWED_OWNERS: " , " }).invalid).toEqual([
+      "ALLOWED_OWNERS (names no account; unset it to serve every installation)",
+    ]);
   });
 });

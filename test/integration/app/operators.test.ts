@@ -26,7 +26,7 @@ describe("/metrics", () => {
   });
 
   it("counts webhooks, runs and service requests of a real run, behind its bearer token, without repository names", async () => {
-    harness = await startAppHarness({ env: { METRICS_TOKEN: "scrape-me" } });
+    harness = await startAppHarness({ env: { METRICS_TOKEN: "scrape-me-0123456789abcdef0123456789" } });
     const trigger = harness.humanComment(ISSUE, "/agent fix the flaky test");
     await harness.deliver("issue_comment", trigger.payload);
     await harness.deliver("issue_comment", trigger.payload, "same-twice");
@@ -36,7 +36,9 @@ describe("/metrics", () => {
 
     expect((await fetch(`${harness.app.url}/metrics`)).status).toBe(401);
     expect((await fetch(`${harness.app.url}/metrics`, { headers: { authorization: "Bearer wrong" } })).status).toBe(401);
-    const response = await fetch(`${harness.app.url}/metrics`, { headers: { authorization: "Bearer scrape-me" } });
+    const response = await fetch(`${harness.app.url}/metrics`, {
+      headers: { authorization: "Bearer scrape-me-0123456789abcdef0123456789" },
+    });
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toMatch(/^text\/plain/);
     const text = await response.text();
@@ -78,7 +80,7 @@ describe("/status", () => {
   });
 
   it("shows the runs in flight, held follow-ups and recent failures to the holder of the token", async () => {
-    harness = await startAppHarness({ env: { STATUS_TOKEN: "let-me-see" } });
+    harness = await startAppHarness({ env: { STATUS_TOKEN: "let-me-see-0123456789abcdef0123456789" } });
     harness.emulator.control.script({ match: "slow", durationMs: 600_000 });
     await harness.deliver("issue_comment", harness.humanComment({ ...ISSUE, number: 1 }, "/agent a slow task").payload);
     await until(async () => (await harness.app.store.listTasks(["watching"])).length === 1, "the slow run to be watched");
@@ -87,7 +89,7 @@ describe("/status", () => {
 
     expect((await fetch(`${harness.app.url}/status`)).status).toBe(401);
     expect((await fetch(`${harness.app.url}/status`, { headers: { authorization: "Bearer nope" } })).status).toBe(401);
-    const page = await fetch(`${harness.app.url}/status`, { headers: { authorization: "Bearer let-me-see" } });
+    const page = await fetch(`${harness.app.url}/status`, { headers: { authorization: "Bearer let-me-see-0123456789abcdef0123456789" } });
     expect(page.status).toBe(200);
     expect(page.headers.get("content-type")).toBe("text/html; charset=utf-8");
     const html = await page.text();
@@ -103,10 +105,10 @@ describe("/status", () => {
   });
 
   it("never takes the token from the query string; a browser signs in through a form that sets an HttpOnly, SameSite=Strict cookie", async () => {
-    harness = await startAppHarness({ env: { STATUS_TOKEN: "let-me-see" } });
+    harness = await startAppHarness({ env: { STATUS_TOKEN: "let-me-see-0123456789abcdef0123456789" } });
     const url = `${harness.app.url}/status`;
     // Query strings end up in access logs and browser history.
-    const byQuery = await fetch(`${url}?token=let-me-see`);
+    const byQuery = await fetch(`${url}?token=let-me-see-0123456789abcdef0123456789`);
     expect(byQuery.status).toBe(401);
     const form = await byQuery.text();
     expect(form).toContain('<form method="post" action="/status">');
@@ -124,12 +126,12 @@ describe("/status", () => {
     expect(wrong.headers.get("set-cookie")).toBeNull();
     expect(await wrong.text()).toContain("That is not the status token.");
 
-    const right = await post("let-me-see");
+    const right = await post("let-me-see-0123456789abcdef0123456789");
     expect(right.status).toBe(303);
     expect(right.headers.get("location")).toBe("/status");
     const cookie = right.headers.get("set-cookie")!;
     expect(cookie).toMatch(/^agent_run_status=[\w-]+; Path=\/; HttpOnly; SameSite=Strict; Max-Age=43200$/);
-    expect(cookie).not.toContain("let-me-see");
+    expect(cookie).not.toContain("let-me-see-0123456789abcdef0123456789");
     const pair = cookie.split(";")[0]!;
     const page = await fetch(url, { headers: { cookie: pair } });
     expect(page.status).toBe(200);
@@ -138,19 +140,19 @@ describe("/status", () => {
     const behindTls = await fetch(url, {
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded", "x-forwarded-proto": "https" },
-      body: "token=let-me-see",
+      body: "token=let-me-see-0123456789abcdef0123456789",
       redirect: "manual",
     });
     expect(behindTls.headers.get("set-cookie")).toMatch(/; Secure$/);
     // The token itself is no cookie, nor a cookie made with another token.
-    expect((await fetch(url, { headers: { cookie: "agent_run_status=let-me-see" } })).status).toBe(401);
+    expect((await fetch(url, { headers: { cookie: "agent_run_status=let-me-see-0123456789abcdef0123456789" } })).status).toBe(401);
     const otherHarnessCookie = `agent_run_status=${createHmac("sha256", "other").update("agent-run-bridge status sign-in v1").digest("base64url")}`;
     expect((await fetch(url, { headers: { cookie: otherHarnessCookie } })).status).toBe(401);
 
     // The verbose health answer shows the work in flight: the same token or cookie.
     expect((await fetch(`${harness.app.url}/healthz`)).status).toBe(200);
     expect((await fetch(`${harness.app.url}/healthz?verbose`)).status).toBe(401);
-    expect((await fetch(`${harness.app.url}/healthz?verbose&token=let-me-see`)).status).toBe(401);
+    expect((await fetch(`${harness.app.url}/healthz?verbose&token=let-me-see-0123456789abcdef0123456789`)).status).toBe(401);
     const verbose = await fetch(`${harness.app.url}/healthz?verbose`, { headers: { cookie: pair } });
     expect(await verbose.json()).toMatchObject({ ok: true, tasks: {}, queue: { task: { active: 0 } } });
   });

@@ -13,7 +13,7 @@ afterEach(async () => {
 
 describe("the App's server", () => {
   it("answers GET /healthz with the task counts, 404 elsewhere, and only POSTs on the webhook path", async () => {
-    harness = await startAppHarness({ env: { STATUS_TOKEN: "ops-token" } });
+    harness = await startAppHarness({ env: { STATUS_TOKEN: "ops-token-0123456789abcdef0123456789" } });
     await harness.deliver("issue_comment", harness.humanComment(ISSUE, "/agent fix it").payload);
     await harness.idle();
     const health = await fetch(`${harness.app.url}/healthz`);
@@ -26,7 +26,9 @@ describe("the App's server", () => {
       replica: expect.any(String),
     });
     expect((await fetch(`${harness.app.url}/healthz?verbose`)).status).toBe(401);
-    const verbose = await fetch(`${harness.app.url}/healthz?verbose`, { headers: { authorization: "Bearer ops-token" } });
+    const verbose = await fetch(`${harness.app.url}/healthz?verbose`, {
+      headers: { authorization: "Bearer ops-token-0123456789abcdef0123456789" },
+    });
     expect(await verbose.json()).toMatchObject({
       ok: true,
       tasks: { done: 1 },
