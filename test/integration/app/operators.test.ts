@@ -80,8 +80,10 @@ describe("/status", () => {
   });
 
   it("shows the runs in flight, held follow-ups and recent failures to the holder of the token", async () => {
-    harness = await startAppHarness({ env: { STATUS_TOKEN: "let-me-see-0123456789abcdef0123456789" } });
-    harness.emulator.control.script({ match: "slow", durationMs: 600_000 });
+    // The App's clock runs 20× rather than 500× faster here: the creation budget's minute then lasts 3 s, not 120 ms,
+    // so the one creation is still inside it when the page is read on a loaded machine; the run outlasts the test.
+    harness = await startAppHarness({ env: { STATUS_TOKEN: "let-me-see-0123456789abcdef0123456789", AGENT_RUN_TIME_SCALE: "0.05" } });
+    harness.emulator.control.script({ match: "slow", durationMs: 3_600_000 });
     await harness.deliver("issue_comment", harness.humanComment({ ...ISSUE, number: 1 }, "/agent a slow task").payload);
     await until(async () => (await harness.app.store.listTasks(["watching"])).length === 1, "the slow run to be watched");
     await harness.deliver("issue_comment", harness.humanComment({ ...ISSUE, number: 1 }, "/agent and then this").payload);
