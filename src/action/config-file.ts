@@ -4,6 +4,8 @@
  * schema, so the head start can send the read before they are loaded.
  */
 import { CONFIG_PATH } from "../config/path.js";
+import { judgeExtends } from "../config/sources.js";
+import { describeYamlProblem } from "../config/yaml-problems.js";
 import type { GitHubClient, RepoRef } from "../github/client.js";
 import { isNotFound, toGitHubError } from "../github/errors.js";
 
@@ -37,18 +39,25 @@ function yamlParse(module: YamlModule | { default: YamlModule }): YamlModule["pa
 /**
  * Parses the file's YAML (validation happens once the inputs are layered over it). The YAML parser
  * is loaded only when there is a file: most repositories have none, and a step starts faster without it.
+ * `_extends` is judged by the App's rule (config/sources.ts), though the Action never reads the file
+ * it names: a value the App refuses is refused here too.
  */
-export async function parseConfigFile(text: string | undefined): Promise<ConfigFileRead> {
+export async function parseConfigFile(text: string | undefined, repo: RepoRef | null): Promise<ConfigFileRead> {
   if (text === undefined) return { ok: true, raw: undefined, found: false, warnings: [] };
   const parseYaml = yamlParse(await import("yaml"));
   let raw: unknown;
   try {
     raw = parseYaml(text);
   } catch (error) {
-    return { ok: false, errors: [`${CONFIG_PATH} is not valid YAML: ${(error as Error).message.split("\n")[0]}`] };
+    // The parser's own message may quote the file's line: only where and what kind of mistake.
+    return { ok: false, errors: [describeYamlProblem(error, `\`${CONFIG_PATH}\``)] };
   }
   const warnings: string[] = [];
   if (raw !== null && typeof raw === "object" && "_extends" in raw) {
+    if (repo) {
+      const judged = judgeExtends(raw._extends, { ...repo, path: CONFIG_PATH }, repo);
+      if (!judged.ok) return { ok: false, errors: [judged.problem] };
+    }
     warnings.push(`${CONFIG_PATH}: \`_extends\` is resolved by the App only; the Action reads this file alone.`);
   }
   return { ok: true, raw: raw ?? undefined, found: true, warnings };

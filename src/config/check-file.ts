@@ -77,7 +77,8 @@ export function checkConfigText(text: string, file: string): ConfigFileCheck {
       message: "`_extends`: must be the file to inherit from, such as `octo-org/.github` or `octo-org/.github:agent-run.yml`",
     });
   }
-  const result = validateRepoConfig(raw);
+  // The file is the reader's own, checked on their machine: quoting its values helps and reveals nothing.
+  const result = validateRepoConfig(raw, { values: "quoted" });
   if (!result.ok) problems.push(...result.problems);
   if (!result.ok || problems.length > 0) {
     return {
