@@ -31,7 +31,7 @@ const RULE =
   "settings are read only from this repository and the owner's `.github` repository (organization defaults), so that no other repository's settings configure this one";
 
 const VISIBILITY_RULE =
-  "settings are never read from a repository more private than the one they configure (public < internal < private)";
+  "settings are never read from a repository more private than the one they configure (public, then internal, then private)";
 
 const sameName = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
@@ -64,9 +64,7 @@ export function labelWithOrigin(
   };
 }
 
-export type ExtendsJudgement =
-  | { ok: true; target: ConfigFileRef; crossesRepository: boolean }
-  | { ok: false; problem: string };
+export type ExtendsJudgement = { ok: true; target: ConfigFileRef; crossesRepository: boolean } | { ok: false; problem: string };
 
 /**
  * The file `_extends` (written in `from`) names, if the rule lets it be read: a repository-only

@@ -102,8 +102,7 @@ export async function readConfigSources(octokit: GitHubClient, repo: RepoRef): P
     const named = `\`_extends\` in ${describeConfigFile(current.file, repo)}`;
     if (read.some((entry) => sameFile(entry.file, judged.target)))
       return failed(`${named}: leads back to a file already read (a loop); remove one of the \`_extends\``);
-    if (read.length >= MAX_CONFIG_FILES)
-      return failed(`${named}: chains more than ${MAX_CONFIG_FILES} files; inherit from fewer files`);
+    if (read.length >= MAX_CONFIG_FILES) return failed(`${named}: chains more than ${MAX_CONFIG_FILES} files; inherit from fewer files`);
     const next = await readConfigFile(octokit, judged.target, repo);
     // An absent base adds nothing (as in Probot).
     if (next.kind === "absent") break;

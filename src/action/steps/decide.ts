@@ -70,7 +70,13 @@ export async function reportConfigError(step: Step, config: Extract<LoadedConfig
   }
   // Someone who may not trigger runs hears nothing of the repository's settings.
   if (!askedByWorkflow && despite.kind === "trigger" && step.repo) {
-    const audience = await mayHearConfigError({ octokit: step.octokit, repo: step.repo, trigger: despite.trigger, raw: config.fileRaw, self: step.self });
+    const audience = await mayHearConfigError({
+      octokit: step.octokit,
+      repo: step.repo,
+      trigger: despite.trigger,
+      raw: config.fileRaw,
+      self: step.self,
+    });
     if (!audience.allowed) {
       const reason = `${message} Nothing was said in the thread: ${audience.why}`;
       log.warning(reason);

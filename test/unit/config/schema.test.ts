@@ -81,7 +81,7 @@ instructions: Run npm test before pushing.
 describe("parseRepoConfig: errors name the field, what is wrong and what was given", () => {
   it("wrong type for an integer", () => {
     expect(errorsOf({ check_suite: { max_attempts: "three" } })).toEqual([
-      '`check_suite.max_attempts`: must be an integer between 1 and 20 (got text of 5 characters)',
+      "`check_suite.max_attempts`: must be an integer between 1 and 20 (got text of 5 characters)",
     ]);
   });
 
@@ -110,10 +110,10 @@ describe("parseRepoConfig: errors name the field, what is wrong and what was giv
 
   it("enums list the allowed values", () => {
     expect(errorsOf({ permissions: { minimum: "read" } })).toEqual([
-      '`permissions.minimum`: must be one of: write, maintain, admin (got text of 4 characters)',
+      "`permissions.minimum`: must be one of: write, maintain, admin (got text of 4 characters)",
     ]);
-    expect(errorsOf({ follow_up: "later" })).toEqual(['`follow_up`: must be one of: queue, new, interrupt (got text of 5 characters)']);
-    expect(errorsOf({ agent_type: "claude" })).toEqual(['`agent_type`: must be one of: native, partner_code (got text of 6 characters)']);
+    expect(errorsOf({ follow_up: "later" })).toEqual(["`follow_up`: must be one of: queue, new, interrupt (got text of 5 characters)"]);
+    expect(errorsOf({ agent_type: "claude" })).toEqual(["`agent_type`: must be one of: native, partner_code (got text of 6 characters)"]);
   });
 
   it("trigger phrase: one line, no leading or trailing space", () => {
@@ -127,7 +127,7 @@ describe("parseRepoConfig: errors name the field, what is wrong and what was giv
 
   it("lists, list entries and sections of the wrong shape", () => {
     expect(errorsOf({ permissions: "write" })).toEqual([
-      '`permissions`: must be a mapping with the keys minimum, users, teams (got text of 5 characters)',
+      "`permissions`: must be a mapping with the keys minimum, users, teams (got text of 5 characters)",
     ]);
     expect(errorsOf({ permissions: { users: "octocat" } })).toEqual([
       '`permissions.users`: must be a list of GitHub logins such as ["octocat"] (got text of 7 characters)',
@@ -137,7 +137,7 @@ describe("parseRepoConfig: errors name the field, what is wrong and what was giv
     ]);
     expect(errorsOf({ permissions: { teams: ["a/b/c"] } })[0]).toMatch(/^`permissions\.teams\[0\]`: each entry must be a team/);
     expect(errorsOf({ check_suite: { branches: ["!main"] } })[0]).toContain('a leading "!" is not supported');
-    expect(errorsOf({ label: { enabled: "yes" } })).toEqual(['`label.enabled`: must be true or false (got text of 3 characters)']);
+    expect(errorsOf({ label: { enabled: "yes" } })).toEqual(["`label.enabled`: must be true or false (got text of 3 characters)"]);
   });
 
   it("instructions are bounded", () => {
@@ -152,7 +152,7 @@ describe("parseRepoConfig: errors name the field, what is wrong and what was giv
       "configuration: must be a YAML mapping of keys to values, such as `trigger_phrase: /agent` (got a list of 1)",
     ]);
     expect(errorsOf("/agent")).toEqual([
-      'configuration: must be a YAML mapping of keys to values, such as `trigger_phrase: /agent` (got text of 6 characters)',
+      "configuration: must be a YAML mapping of keys to values, such as `trigger_phrase: /agent` (got text of 6 characters)",
     ]);
   });
 
