@@ -5,7 +5,7 @@
  */
 import { CONFIG_PATH } from "../config/path.js";
 import { judgeExtends } from "../config/sources.js";
-import { describeYamlProblem } from "../config/yaml-problems.js";
+import { readConfigYaml, type ParseYamlDocument } from "../config/yaml-problems.js";
 import type { GitHubClient, RepoRef } from "../github/client.js";
 import { isNotFound, toGitHubError } from "../github/errors.js";
 
@@ -29,11 +29,11 @@ export async function fetchConfigFile(octokit: GitHubClient, repo: RepoRef): Pro
 type YamlModule = typeof import("yaml");
 
 /**
- * `parse` from the yaml module as it arrives: named under Node (which reads yaml's CommonJS exports),
+ * `parseDocument` from the yaml module as it arrives: named under Node (which reads yaml's CommonJS exports),
  * but only as `default` in the bundle, where esbuild inlines that CommonJS build into an ESM chunk.
  */
-function yamlParse(module: YamlModule | { default: YamlModule }): YamlModule["parse"] {
-  return "parse" in module ? module.parse : module.default.parse;
+function yamlParseDocument(module: YamlModule | { default: YamlModule }): ParseYamlDocument {
+  return "parseDocument" in module ? module.parseDocument : module.default.parseDocument;
 }
 
 /**
@@ -44,14 +44,10 @@ function yamlParse(module: YamlModule | { default: YamlModule }): YamlModule["pa
  */
 export async function parseConfigFile(text: string | undefined, repo: RepoRef | null): Promise<ConfigFileRead> {
   if (text === undefined) return { ok: true, raw: undefined, found: false, warnings: [] };
-  const parseYaml = yamlParse(await import("yaml"));
-  let raw: unknown;
-  try {
-    raw = parseYaml(text);
-  } catch (error) {
-    // The parser's own message may quote the file's line: only where and what kind of mistake.
-    return { ok: false, errors: [describeYamlProblem(error, `\`${CONFIG_PATH}\``)] };
-  }
+  // The parser's own messages may quote the file's line: only where and what kind of mistake.
+  const yaml = readConfigYaml(yamlParseDocument(await import("yaml")), text, `\`${CONFIG_PATH}\``);
+  if (!yaml.ok) return { ok: false, errors: [yaml.problem] };
+  const raw = yaml.value;
   const warnings: string[] = [];
   if (raw !== null && typeof raw === "object" && "_extends" in raw) {
     if (repo) {

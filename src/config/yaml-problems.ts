@@ -47,3 +47,27 @@ export function describeYamlProblem(error: unknown, file: string): string {
   const mistake = code === undefined ? undefined : YAML_MISTAKES[code];
   return `${where}: not valid YAML${mistake ? ` (${mistake})` : ""}`;
 }
+
+/** yaml's `parseDocument`, handed in: the Action loads the parser only when there is a file to read. */
+export type ParseYamlDocument = typeof import("yaml").parseDocument;
+
+/**
+ * A configuration file's YAML as a value, or where and what is wrong with it. A warning (an unknown
+ * tag) counts as a mistake: yaml's `parse` would write it, with the line quoted, to the process's
+ * warnings (stderr, a public job log in the Action), past every redaction.
+ */
+export function readConfigYaml(
+  parseDocument: ParseYamlDocument,
+  text: string,
+  file: string,
+): { ok: true; value: unknown } | { ok: false; problem: string } {
+  const doc = parseDocument(text);
+  const mistake = doc.errors[0] ?? doc.warnings[0];
+  if (mistake) return { ok: false, problem: describeYamlProblem(mistake, file) };
+  try {
+    return { ok: true, value: doc.toJS() };
+  } catch (error) {
+    // An alias naming no anchor, or aliases expanding too far, are found while building the value.
+    return { ok: false, problem: describeYamlProblem(error, file) };
+  }
+}

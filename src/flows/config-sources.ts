@@ -8,7 +8,7 @@
  * A broken file is an answer (`ok: false`, every message naming key, rule and file, never a value);
  * GitHub failing to answer is thrown, and the caller retries.
  */
-import { parse } from "yaml";
+import { parseDocument } from "yaml";
 import { CONFIG_PATH } from "../config/path.js";
 import {
   describeConfigFile,
@@ -19,7 +19,7 @@ import {
   type ConfigFileRef,
   type RepoVisibility,
 } from "../config/sources.js";
-import { describeYamlProblem } from "../config/yaml-problems.js";
+import { readConfigYaml } from "../config/yaml-problems.js";
 import type { GitHubClient, RepoRef } from "../github/client.js";
 import { readRepositoryFile, readRepositoryVisibility } from "../github/repository-files.js";
 
@@ -51,12 +51,9 @@ async function readConfigFile(octokit: GitHubClient, file: ConfigFileRef, config
   const named = describeConfigFile(file, configured);
   if (found.kind === "absent") return found;
   if (found.kind === "not_a_file") return { kind: "problem", problem: `${named}: is a directory or a submodule, not a file` };
-  let parsed: unknown;
-  try {
-    parsed = parse(found.text);
-  } catch (error) {
-    return { kind: "problem", problem: describeYamlProblem(error, named) };
-  }
+  const yaml = readConfigYaml(parseDocument, found.text, named);
+  if (!yaml.ok) return { kind: "problem", problem: yaml.problem };
+  const parsed = yaml.value;
   // An empty file says nothing (Probot reads it as `{}`).
   if (parsed === null || parsed === undefined) return { kind: "values", values: {} };
   if (!isValues(parsed))
