@@ -132,6 +132,37 @@ describe("never from a repository more private than the one configured", () => {
   });
 });
 
+describe("the visibility is asked only when a file comes from the owner's .github", () => {
+  it("then conditionally (304 while nothing changed), and a repository turned private is seen at the next event", async () => {
+    harness = await startAppHarness({
+      seed: seedWith({
+        dotGithubPrivate: false,
+        files: [{ repo: "octo-org/.github", path: ".github/agent-run.yml", content: "follow_up: new\n" }],
+      }),
+    });
+    await comment(harness, "/agent fix the flaky test");
+    await comment(harness, "/agent and the other one");
+    const kinds = () => harness.botComments(1).map((c) => parseCommentKind(c.body));
+    expect(kinds()).not.toContain("config_error");
+    expect(harness.github.callsTo("GET", "/repos/octo-org/.github").map((r) => r.status)).toEqual([200, 304]);
+    expect(harness.github.callsTo("GET", "/repos/octo-org/widgets").map((r) => r.status)).toEqual([200, 304]);
+
+    harness.github.state.repositories.find((r) => r.name === ".github")!.private = true;
+    const runs = harness.service.creates().length;
+    await comment(harness, "/agent once more");
+    expect(harness.service.creates()).toHaveLength(runs);
+    expect(kinds()).toContain("config_error");
+    expect(harness.github.callsTo("GET", "/repos/octo-org/.github").at(-1)!.status).toBe(200);
+  });
+
+  it("a repository with its own file asks no visibility at all", async () => {
+    harness = await startAppHarness({ seed: seedWith({ files: [{ path: ".github/agent-run.yml", content: "follow_up: new\n" }] }) });
+    await comment(harness, "/agent fix the flaky test");
+    expect(harness.service.creates()).toHaveLength(1);
+    expect(harness.github.callsTo("GET", /^\/repos\/[^/]+\/[^/]+$/)).toEqual([]);
+  });
+});
+
 describe("no reply quotes a value of a configuration file", () => {
   it("an invalid value: the reply names the key, the rule and the file, never the value", async () => {
     harness = await startAppHarness({ config: `permissions:\n  minimum: ${SECRET}\nfollow_up: ${SECRET}\n` });
