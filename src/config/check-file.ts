@@ -88,7 +88,7 @@ export function checkConfigText(text: string, file: string): ConfigFileCheck {
   }
   const extended =
     typeof extendsValue === "string"
-      ? `; it extends \`${extendsValue}\`, which the App merges in when it reads the file (not checked here)`
+      ? `; it extends \`${extendsValue}\`, which the App merges in when it reads the file if it is a file of this repository or of the owner's \`.github\` repository, no more private than this one (not checked here)`
       : "";
   const empty = raw === null || raw === undefined ? " (empty: every default applies)" : "";
   return { ok: true, config: result.config, summary: `${file} is valid${empty}: ${summariseConfig(result.config)}${extended}.` };
