@@ -88,6 +88,23 @@ describe("_extends names only this repository or the owner's .github", () => {
   });
 });
 
+describe("_extends chains", () => {
+  it("a loop is a config error naming the file where it closes", async () => {
+    harness = await startAppHarness({
+      seed: seedWith({
+        files: [
+          { path: ".github/agent-run.yml", content: "_extends: widgets:.github/base.yml\n" },
+          { path: ".github/base.yml", content: "_extends: widgets\n" },
+        ],
+      }),
+    });
+    await comment(harness, "/agent fix the flaky test");
+    const [reply] = harness.botComments(1);
+    expect(reply!.body).toContain("`_extends` in `.github/base.yml`: leads back to a file already read (a loop)");
+    expect(harness.service.requests).toEqual([]);
+  });
+});
+
 describe("never from a repository more private than the one configured", () => {
   it("a public repository extending a private .github: a config error naming the rule; the private settings reach nothing", async () => {
     harness = await startAppHarness({
