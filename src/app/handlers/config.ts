@@ -53,7 +53,7 @@ export async function answerConfigError(input: {
   if (!audience.allowed) {
     log.info(
       { errors: loaded.errors, thread: thread.number, why: audience.why },
-      "the repository's agent-run.yml is invalid; the commenter may not trigger runs, so nothing is said",
+      "the repository's agent-run.yml is invalid; whoever asked may not trigger runs, so nothing is said",
     );
     return;
   }
