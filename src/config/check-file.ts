@@ -77,7 +77,8 @@ export function checkConfigText(text: string, file: string): ConfigFileCheck {
       message: "`_extends`: must be the file to inherit from, such as `octo-org/.github` or `octo-org/.github:agent-run.yml`",
     });
   }
-  const result = validateRepoConfig(raw);
+  // The file is the reader's own, checked on their machine: quoting its values helps and reveals nothing.
+  const result = validateRepoConfig(raw, { values: "quoted" });
   if (!result.ok) problems.push(...result.problems);
   if (!result.ok || problems.length > 0) {
     return {
@@ -87,7 +88,7 @@ export function checkConfigText(text: string, file: string): ConfigFileCheck {
   }
   const extended =
     typeof extendsValue === "string"
-      ? `; it extends \`${extendsValue}\`, which the App merges in when it reads the file (not checked here)`
+      ? `; it extends \`${extendsValue}\`, which the App merges in when it reads the file if it is a file of this repository or of the owner's \`.github\` repository, no more private than this one (not checked here)`
       : "";
   const empty = raw === null || raw === undefined ? " (empty: every default applies)" : "";
   return { ok: true, config: result.config, summary: `${file} is valid${empty}: ${summariseConfig(result.config)}${extended}.` };

@@ -1,6 +1,8 @@
 /**
  * Turns zod issues into messages a person editing a YAML file can act on: each names the field
- * path, says what is wrong and what is allowed, and quotes the value that was given.
+ * path, says what is wrong and what is allowed, and says what kind of value was given. The value
+ * itself is quoted only where the caller asks for it (a local check of one's own file): a
+ * repository's settings may hold what a public thread or log must not show.
  */
 import type * as z from "zod/mini";
 
@@ -38,6 +40,17 @@ export function describeGivenValue(value: unknown): string {
   return String(value);
 }
 
+/** What kind of value was given, without the value: "text of 12 characters", "a number", "a list of 2"… */
+export function describeGivenKind(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return value.length === 0 ? "an empty list" : `a list of ${value.length}`;
+  if (typeof value === "object") return "a mapping";
+  if (typeof value === "string") return value === "" ? "empty text" : `text of ${value.length} character${value.length === 1 ? "" : "s"}`;
+  if (typeof value === "number") return Number.isInteger(value) ? "an integer" : "a number";
+  if (typeof value === "boolean") return "true or false";
+  return `a ${typeof value}`;
+}
+
 /** Edit distance, for "did you mean" on unknown keys. */
 function distance(a: string, b: string): number {
   const previous = Array.from({ length: b.length + 1 }, (_, j) => j);
@@ -73,6 +86,8 @@ export interface DescribeIssuesOptions {
   label?: (path: string) => string;
   /** The allowed key an unknown one probably meant; default: the closest by edit distance. */
   suggest?: (key: string, allowed: readonly string[]) => string | undefined;
+  /** `quoted`: the given value is shown (only for one's own input, read locally); default `kinds`: only its kind. */
+  values?: "quoted" | "kinds";
 }
 
 /** One problem: where it is (the path in the input) and the whole message, which names that path. */
@@ -83,7 +98,7 @@ export interface LocatedProblem {
   unknownKey?: boolean;
 }
 
-/** One message per problem, e.g. "`check_suite.max_attempts`: must be an integer between 1 and 20 (got \"three\")". */
+/** One message per problem, e.g. "`check_suite.max_attempts`: must be an integer between 1 and 20 (got text of 5 characters)". */
 export function describeIssues(issues: readonly Issue[], input: unknown, options: DescribeIssuesOptions = {}): string[] {
   return locateIssues(issues, input, options).map((problem) => problem.message);
 }
@@ -105,7 +120,8 @@ export function locateIssues(issues: readonly Issue[], input: unknown, options: 
       continue;
     }
     const given = valueAt(input, issue.path);
-    const got = given.found ? ` (got ${describeGivenValue(given.value)})` : " (missing)";
+    const describe = options.values === "quoted" ? describeGivenValue : describeGivenKind;
+    const got = given.found ? ` (got ${describe(given.value)})` : " (missing)";
     problems.push({ path: [...issue.path], message: `${label(formatFieldPath(issue.path))}: ${issue.message}${got}` });
   }
   return problems;

@@ -15,12 +15,12 @@ export const CONFIG_SCHEMA_PATH = "schema/agent-run.schema.json";
 export const CONFIG_SCHEMA_URL = `https://unpkg.com/agent-run-bridge/${CONFIG_SCHEMA_PATH}`;
 
 /**
- * `_extends` is Probot's, resolved before the bridge validates the file (`repo`, `owner/repo` or
- * `owner/repo:path/to/file.yml`); editors must not flag it as unknown.
+ * `_extends` (Probot's convention), resolved before the bridge validates the file within the rule
+ * of config/sources.ts; editors must not flag it as unknown.
  */
 const ExtendsSchema = z.optional(z.string().check(z.minLength(1))).register(z.globalRegistry, {
   description:
-    "Inherit the settings of another file, merged under this one: `other-repo`, `owner/other-repo` or `owner/other-repo:path/to/file.yml`. The App resolves it; the Action reads this file alone.",
+    "Inherit the settings of another file, merged under this one: the owner's `.github` repository (`.github` or `.github:path/to/file.yml`) or another file of this repository (`this-repo:path/to/file.yml`). Any other repository, or one more private than this one, is a configuration error. The App resolves it; the Action reads this file alone.",
 });
 
 /** The schema as an object (draft 2020-12, strict: an unknown key is an error, as in the bridge). */

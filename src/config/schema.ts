@@ -309,6 +309,8 @@ export function allowedKeysAt(schema: z.core.$ZodType, path: readonly PropertyKe
 export interface ParseRepoConfigOptions {
   /** How a field is named in messages; default "`a.b`". The Action names its inputs instead. */
   label?: (path: string) => string;
+  /** Whether messages quote the values given (only a local check of one's own file does); default: their kind only. */
+  values?: "quoted" | "kinds";
 }
 
 export function parseRepoConfig(raw: unknown, options: ParseRepoConfigOptions = {}): ParseRepoConfigResult {
@@ -332,6 +334,7 @@ export function validateRepoConfig(
     allowedKeysAt: (path) => allowedKeysAt(RepoConfigSchema, path),
     label: options.label,
     suggest: suggestKey,
+    values: options.values,
   });
   return { ok: false, problems };
 }

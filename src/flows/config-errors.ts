@@ -9,12 +9,12 @@ import type { RepoConfig } from "../config/schema.js";
 import type { BridgeEvent } from "../core/events/types.js";
 import { findTrustedComment, type BotIdentity } from "../core/markers/trust.js";
 import { withoutMarkerSignature } from "../core/markers/signature.js";
-import { detectTrigger, type TriggerDetection } from "../core/detect.js";
+import { detectTrigger, type RunTrigger, type TriggerDetection } from "../core/detect.js";
 import type { BridgeSelf } from "../core/actors.js";
 import { renderConfigError } from "../core/render/replies.js";
 import type { GitHubClient, RepoRef } from "../github/client.js";
 import { listIssueComments } from "../github/comments.js";
-import { asMarkerComments, planFromEvent } from "./facts.js";
+import { asMarkerComments, planFromEvent, triggerPermission } from "./facts.js";
 
 /** Whether the event would have been a request for a run, or why not. */
 export type ConfigErrorDetection = Extract<TriggerDetection, { kind: "trigger" }> | { kind: "ignore"; reason: string };
@@ -44,6 +44,21 @@ export function detectDespiteConfigError(event: BridgeEvent, raw: unknown, self:
   // A thread the kill switch holds back hears nothing, a broken file included.
   const early = planFromEvent(detection.trigger, config);
   return early?.action === "ignore" ? { kind: "ignore", reason: early.reason } : detection;
+}
+
+/**
+ * Whether the trigger's author may hear that the file is broken: only someone who may trigger runs,
+ * judged by the file's readable `permissions` (defaults where it cannot be read), so that a
+ * stranger's comment learns nothing of the repository's settings. CI failures need no permission.
+ */
+export async function mayHearConfigError(input: {
+  octokit: GitHubClient;
+  repo: RepoRef;
+  trigger: RunTrigger;
+  raw: unknown;
+  self: BridgeSelf;
+}): Promise<{ allowed: boolean; why: string }> {
+  return triggerPermission(input.octokit, input.repo, input.trigger, salvageConfig(input.raw).config, input.self);
 }
 
 /**

@@ -6,7 +6,13 @@
  */
 export * from "./types.js";
 export { prepareRun, replanWithKnownRun, THREAD_COMMENT_SCAN_LIMIT } from "./prepare.js";
-export { configErrorReply, configForDetection, detectDespiteConfigError, type ConfigErrorDetection } from "./config-errors.js";
+export {
+  configErrorReply,
+  configForDetection,
+  detectDespiteConfigError,
+  mayHearConfigError,
+  type ConfigErrorDetection,
+} from "./config-errors.js";
 export {
   asMarkerComments,
   checkFailureFacts,

@@ -239,8 +239,8 @@ function refuseRepository(
   thread: ReplyThread | null,
   elsewhere: { repoId: number; repository: string; listedAs: string | null },
 ): PreparedRun {
-  const where = elsewhere.listedAs ? ` (${elsewhere.listedAs})` : "";
-  const reason = `The configured repo_id ${elsewhere.repoId} is another repository on the service${where}, not ${elsewhere.repository}.`;
+  // The service's name for that id stays out: it may be a private repository, and the Action's log may be public.
+  const reason = `The configured repo_id ${elsewhere.repoId} is another repository on the service, not ${elsewhere.repository}.`;
   const plan: RunPlan = { action: "refuse", reason };
   if (!thread) return { trigger, facts, plan, reason, thread, action: "ignore" };
   return { trigger, facts, plan, reason, thread, action: "refuse", body: renderRepositoryMismatch(elsewhere) };

@@ -1,6 +1,7 @@
 /**
- * Conditional reads of repository files (`GET /repos/{owner}/{repo}/contents/{path}`, what
- * Probot's config loader asks for `.github/agent-run.yml`, its `.github` fallback and `_extends`):
+ * Conditional reads of repository files (`GET /repos/{owner}/{repo}/contents/{path}`: the
+ * configuration loader's `.github/agent-run.yml`, its `.github` fallback and `_extends`) and of
+ * repositories (`GET /repos/{owner}/{repo}`: their visibility, asked when a file comes from `.github`):
  * the first answer is kept with its ETag, later reads send `If-None-Match`, and a 304 is answered
  * from the copy. A comment from someone who may not trigger then costs no fresh read of the
  * configuration, and GitHub does not count a 304 against the rate limit. A changed file answers 200
@@ -11,7 +12,7 @@ import type { Octokit } from "@octokit/core";
 /** Files remembered per process (least recently used first out): a configuration file and its fallbacks per repository. */
 export const CONDITIONAL_READ_ENTRIES = 2_000;
 
-const CONTENTS_ROUTE = /^\/repos\/[^/]+\/[^/]+\/contents(\/|$)/;
+const CONDITIONAL_ROUTE = /^\/repos\/[^/]+\/[^/]+(?:$|\/contents(?:\/|$))/;
 
 type CachedResponse = Awaited<ReturnType<Octokit["request"]>>;
 
@@ -53,7 +54,7 @@ const isNotModified = (error: unknown) => (error as { status?: unknown } | null)
 export function readFilesConditionally(octokit: Pick<Octokit, "hook" | "request">, cache: ConditionalReadCache): void {
   octokit.hook.wrap("request", async (request, options) => {
     const parsed = octokit.request.endpoint.parse(options);
-    if (parsed.method !== "GET" || !CONTENTS_ROUTE.test(new URL(parsed.url).pathname.replace(/^\/api\/v3/, ""))) return request(options);
+    if (parsed.method !== "GET" || !CONDITIONAL_ROUTE.test(new URL(parsed.url).pathname.replace(/^\/api\/v3/, ""))) return request(options);
     // The URL names the repository, path and ref; the Accept header the format (raw or JSON).
     const key = `${parsed.url} ${String(parsed.headers.accept ?? "")}`;
     const cached = cache.get(key);

@@ -20,6 +20,7 @@ import {
   configErrorReply,
   detectDespiteConfigError,
   factsFromConfig,
+  mayHearConfigError,
   killSwitchInPayload,
   MARKERS_ONLY_LOOKUP,
   planFromEvent,
@@ -48,7 +49,7 @@ export type LoadedConfig = { ok: true; config: RepoConfig } | { ok: false; error
 /** `.github/agent-run.yml` from the default branch, then the inputs laid over it. */
 export async function loadConfig(step: Step): Promise<LoadedConfig> {
   const text = step.repo ? await (step.configFile ?? fetchConfigFile(step.octokit, step.repo)) : undefined;
-  const file = await parseConfigFile(text);
+  const file = await parseConfigFile(text, step.repo ?? null);
   if (!file.ok) return { ok: false, errors: file.errors, fileRaw: undefined };
   for (const warning of file.warnings) log.warning(warning);
   const parsed = effectiveConfig(file.raw, step.inputs, step.event.name);
@@ -62,10 +63,25 @@ export async function loadConfig(step: Step): Promise<LoadedConfig> {
 export async function reportConfigError(step: Step, config: Extract<LoadedConfig, { ok: false }>): Promise<StepResult> {
   const message = `The agent configuration is invalid, so nothing was started: ${config.errors.join("; ")}`;
   const despite = detectDespiteConfigError(step.event, config.fileRaw, step.self);
-  const wouldTrigger = step.inputs.prompt !== undefined || step.inputs.mode === "resume" || despite.kind === "trigger";
-  if (!wouldTrigger) {
+  const askedByWorkflow = step.inputs.prompt !== undefined || step.inputs.mode === "resume";
+  if (!askedByWorkflow && despite.kind !== "trigger") {
     log.warning(message);
     return { outcome: { kind: "ignored", reason: message }, failure: null };
+  }
+  // Someone who may not trigger runs hears nothing of the repository's settings.
+  if (!askedByWorkflow && despite.kind === "trigger" && step.repo) {
+    const audience = await mayHearConfigError({
+      octokit: step.octokit,
+      repo: step.repo,
+      trigger: despite.trigger,
+      raw: config.fileRaw,
+      self: step.self,
+    });
+    if (!audience.allowed) {
+      const reason = `${message} Nothing was said in the thread: ${audience.why}`;
+      log.warning(reason);
+      return { outcome: { kind: "ignored", reason }, failure: null };
+    }
   }
   // The bot's earlier config-error reply, if any, must be recognised as its own.
   const self = await identify(step);

@@ -1,35 +1,29 @@
 /**
- * The repository's `.github/agent-run.yml`, read through Probot (`context.config`: the default
- * branch, the owner's `.github` repository as a fallback, `_extends`) and validated. A broken file
- * gets one answer in the thread of an event that would have been a trigger, and nothing else.
+ * The repository's `.github/agent-run.yml`, read like Probot's config loader reads it (the default
+ * branch, the owner's `.github` repository as a fallback, `_extends`) but through flows/config-sources,
+ * which applies a file only where config/sources allows it, and validated. A broken file gets one
+ * answer in the thread of an event that would have been a trigger, for someone who may trigger runs.
  */
 import { createHash } from "node:crypto";
-import { CONFIG_FILE_NAME } from "../../config/path.js";
-import { parseRepoConfig, type RepoConfig } from "../../config/schema.js";
+import { DEFAULT_REPO_CONFIG, parseRepoConfig, type RepoConfig } from "../../config/schema.js";
+import { labelWithOrigin } from "../../config/sources.js";
 import type { BridgeEvent } from "../../core/events/types.js";
 import { triggerThread } from "../../core/detect.js";
 import type { BridgeSelf } from "../../core/actors.js";
-import { configErrorReply, detectDespiteConfigError } from "../../flows/index.js";
+import { configErrorReply, detectDespiteConfigError, mayHearConfigError } from "../../flows/index.js";
+import { readConfigSources } from "../../flows/config-sources.js";
+import type { GitHubClient, RepoRef } from "../../github/client.js";
 import type { AppDependencies } from "./types.js";
-
-const CONFIG_LOADER_PREFIX = "[@probot/octokit-plugin-config]";
 
 export type LoadedConfig = { ok: true; config: RepoConfig } | { ok: false; errors: string[]; raw: unknown };
 
-export async function loadRepoConfig(readConfig: (file: string) => Promise<unknown>): Promise<LoadedConfig> {
-  let raw: unknown;
-  try {
-    raw = await readConfig(CONFIG_FILE_NAME);
-  } catch (error) {
-    // Probot's config loader names the file's own problems (invalid YAML, a bad `_extends`) with
-    // its prefix; anything else (GitHub failing, no access) is not the file's fault: the delivery fails.
-    const message = error instanceof Error ? error.message : String(error);
-    if (!message.startsWith(CONFIG_LOADER_PREFIX)) throw error;
-    const cause = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message.split("\n")[0]}` : "";
-    return { ok: false, errors: [`the file could not be read: ${message.slice(CONFIG_LOADER_PREFIX.length).trim()}${cause}`], raw: null };
-  }
-  const parsed = parseRepoConfig(raw);
-  return parsed.ok ? { ok: true, config: parsed.config } : { ok: false, errors: parsed.errors, raw };
+/** The repository's settings; a repository-less event (none can be a trigger) has the defaults. */
+export async function loadRepoConfig(octokit: GitHubClient, repo: RepoRef | null): Promise<LoadedConfig> {
+  if (!repo) return { ok: true, config: DEFAULT_REPO_CONFIG };
+  const read = await readConfigSources(octokit, repo);
+  if (!read.ok) return read;
+  const parsed = parseRepoConfig(read.raw, { label: labelWithOrigin(read.origins, repo) });
+  return parsed.ok ? { ok: true, config: parsed.config } : { ok: false, errors: parsed.errors, raw: read.raw };
 }
 
 /** Answers a broken config once per thread, only for events that would have started something. */
@@ -53,12 +47,21 @@ export async function answerConfigError(input: {
   const trigger = detection.trigger;
   const thread = triggerThread(trigger);
   if (!thread || !trigger.repo) return;
+  const repo = { owner: trigger.repo.owner, repo: trigger.repo.name };
+  const octokit = await deps.octokitFor(input.installationId);
+  const audience = await mayHearConfigError({ octokit, repo, trigger, raw: loaded.raw, self: input.self });
+  if (!audience.allowed) {
+    log.info(
+      { errors: loaded.errors, thread: thread.number, why: audience.why },
+      "the repository's agent-run.yml is invalid; whoever asked may not trigger runs, so nothing is said",
+    );
+    return;
+  }
   const triggerKey = `${trigger.repo.id}:${trigger.dedupeKey}`;
   if (!(await deps.store.claimTrigger(triggerKey))) {
     log.info({ key: trigger.dedupeKey }, "this trigger was already handled");
     return;
   }
-  const repo = { owner: trigger.repo.owner, repo: trigger.repo.name };
   // Deliveries are handled side by side: the same problems are answered once per thread, whichever comes first.
   const problemsKey = `${trigger.repo.id}:config-error:${thread.number}:${createHash("sha256").update(loaded.errors.join("\n")).digest("hex").slice(0, 16)}`;
   if (!(await deps.store.claimTrigger(problemsKey))) {
@@ -66,7 +69,6 @@ export async function answerConfigError(input: {
     return;
   }
   try {
-    const octokit = await deps.octokitFor(input.installationId);
     const body = await configErrorReply({
       octokit,
       repo,

@@ -6,7 +6,7 @@
  * hand over to the engine. Every decision is core's; every read goes through flows and github;
  * every write is the engine's: nothing under handlers/ writes to GitHub.
  */
-import { Context, type ProbotOctokit } from "probot";
+import type { ProbotOctokit } from "probot";
 import { DEFAULT_REPO_CONFIG } from "../../config/schema.js";
 import { EventPayloadError, type BridgeEvent } from "../../core/events/types.js";
 import { parseWebhookEvent } from "../../core/events/parse.js";
@@ -138,10 +138,8 @@ export async function processDelivery(data: DeliveryJobData, deps: AppDependenci
   }
 
   const octokit = await deps.octokitFor(data.installationId);
-  // Probot's own context, rebuilt from the stored delivery: `config()` reads `.github/agent-run.yml` with `_extends`.
-  const context = new Context({ id: data.deliveryId, name: data.event, payload: data.payload } as never, octokit, deps.log as never);
   const self = selfOf(deps);
-  const loaded = await loadRepoConfig((file) => context.config(file));
+  const loaded = await loadRepoConfig(octokit, event.repo ? { owner: event.repo.owner, repo: event.repo.name } : null);
   if (!loaded.ok) {
     deps.observer?.refused("config_error");
     await answerConfigError({ event, loaded, self, deps, installationId: data.installationId });

@@ -183,6 +183,6 @@ export type LinkedPullRequestPayload = z.output<typeof LinkedPullRequestSchema>;
 /** The fields of a known event's payload; throws `EventPayloadError` naming what is missing or wrong. */
 export function parseKnown<N extends KnownEventName>(name: N, payload: unknown): z.output<(typeof schemas)[N]> {
   const result = schemas[name].safeParse(payload);
-  if (!result.success) throw new EventPayloadError(name, describeIssues(result.error.issues, payload));
+  if (!result.success) throw new EventPayloadError(name, describeIssues(result.error.issues, payload, { values: "quoted" }));
   return result.data as z.output<(typeof schemas)[N]>;
 }

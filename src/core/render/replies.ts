@@ -32,12 +32,8 @@ export interface RefusalInput {
 }
 
 export interface RepositoryMismatchInput {
-  /** The configured `repo_id`. */
-  repoId: number;
   /** The repository the run was asked for (`owner/name`). */
   repository: string;
-  /** What the service lists under that id (`owner/name`), when it says. */
-  listedAs: string | null;
 }
 
 export interface ConfigErrorInput {
@@ -66,12 +62,13 @@ export function renderRefusal(input: RefusalInput): string {
   return `${renderKindMarker("refusal")}\n🚫 ${who}, I can't start the agent for you${because}`;
 }
 
-/** The configured `repo_id` is another repository's on the service: nothing was started. */
+/**
+ * The configured `repo_id` is another repository's on the service: nothing was started. Names the
+ * key and the file, not the id nor the repository the service lists under it (which may be private).
+ */
 export function renderRepositoryMismatch(input: RepositoryMismatchInput): string {
-  const id = inlineCode(`repo_id: ${input.repoId}`, { maxLength: 40 });
   const repository = inlineCode(input.repository, { maxLength: 200 });
-  const listed = input.listedAs ? md` (${inlineCode(input.listedAs, { maxLength: 200 })})` : md``;
-  return `${renderKindMarker("refusal")}\n🚫 I did not start the agent: the configuration's ${id} is another repository on the service${listed}, not ${repository}. Set \`repo_id\` in \`.github/agent-run.yml\` to this repository's id on the service, or remove it to let the bridge find it.`;
+  return `${renderKindMarker("refusal")}\n🚫 I did not start the agent: \`repo_id\` in \`.github/agent-run.yml\` names another repository on the service, not ${repository}. Set it to this repository's id on the service, or remove it to let the bridge find it.`;
 }
 
 /** The repository's configuration file is invalid: nothing was started. */

@@ -118,14 +118,15 @@ describe("the Action's one door out (dist/index.js on Node 24)", () => {
     expect(child.stdout).not.toContain(GITHUB_TOKEN_IN_TEXT);
   });
 
-  it("redacts the log too: a token echoed by a configuration error is not in the failure, the reply or the job summary", async () => {
+  it("redacts the log too: a token echoed by a configuration error (as an unknown key: values are never quoted) is not in the failure, the reply or the job summary", async () => {
     const seed = actionSeed();
-    seed.files = [{ path: ".github/agent-run.yml", content: `check_suite:\n  max_attempts: ${GITHUB_TOKEN_IN_TEXT}\n` }];
+    seed.files = [{ path: ".github/agent-run.yml", content: `check_suite:\n  ${GITHUB_TOKEN_IN_TEXT}: 3\n` }];
     const { github, emulator } = await world(seed);
     const { child, summary } = await runStep(github, emulator, "/agent fix it");
     expect(child.exitCode).toBe(1);
-    expect(child.stdout).toContain("::error::The agent configuration is invalid, so nothing was started: `check_suite.max_attempts`");
-    expect(child.stdout).toContain('(got "[redacted GitHub token]")');
+    expect(child.stdout).toContain(
+      "::error::The agent configuration is invalid, so nothing was started: `check_suite.[redacted GitHub token]` in .github/agent-run.yml: unknown key",
+    );
     const reply = github.commentsOn(FULL_NAME, 1).find((c) => c.user.login === ACTIONS_BOT)!.body;
     for (const text of [child.stdout, reply, summary]) {
       expect(text).toContain("[redacted GitHub token]");

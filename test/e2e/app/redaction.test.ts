@@ -1,7 +1,8 @@
 /**
  * The App's logs go through the same redaction as its comments: `agent-run app` as a child process
- * (JSON logs on stdout), a repository configuration whose invalid values hold a GitHub token and an
- * operator's secret. The configuration error is both logged and replied; neither shows them.
+ * (JSON logs on stdout), a repository configuration whose unknown keys hold a GitHub token and an
+ * operator's secret (a configuration error names keys, never values). The configuration error is
+ * both logged and replied; neither shows them.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -23,9 +24,7 @@ afterEach(async () => {
 describe("agent-run app's logs", () => {
   it("redact what its comments redact: a token and an operator pattern echoed by a configuration error", async () => {
     const seed = baseSeed();
-    seed.files = [
-      { path: ".github/agent-run.yml", content: `check_suite:\n  max_attempts: ${TOKEN}\n  allow_forks: codename-BLUEBIRD-7\n` },
-    ];
+    seed.files = [{ path: ".github/agent-run.yml", content: `check_suite:\n  ${TOKEN}: 3\n  codename-BLUEBIRD-7: true\n` }];
     const github = await startFakeGitHub({ seed });
     const emulator = await startEmulator({ timeScale: SCALE });
     const dataDir = mkdtempSync(join(tmpdir(), "arb-app-redact-"));

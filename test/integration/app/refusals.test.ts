@@ -67,7 +67,9 @@ describe("refusals", () => {
     await harness.idle();
     const [reply] = harness.botComments(1);
     expect(parseCommentKind(reply!.body)).toBe("config_error");
-    expect(reply!.body).toContain("(invalid YAML)");
+    // Where, and what kind of mistake; never the file's line itself.
+    expect(reply!.body).toContain("`.github/agent-run.yml` line 2, column 1: not valid YAML (wrong indentation)");
+    expect(reply!.body).not.toContain("unclosed");
 
     harness.github.injectFault({ method: "GET", path: "/repos/{o}/{r}/contents/.github/agent-run.yml", times: 1, status: 502 });
     const { status } = await harness.deliver("issue_comment", harness.humanComment(ISSUE, "/agent try again").payload);

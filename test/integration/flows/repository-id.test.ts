@@ -173,9 +173,10 @@ describe("the App sends the repository's repo_id", () => {
     await harness.idle();
     expect(harness.service.creates()).toEqual([]);
     const reply = firstBodyPosted(harness.github.writes);
-    expect(reply).toContain(
-      "the configuration's `repo_id: 77` is another repository on the service (`octo-org/payroll`), not `octo-org/widgets`",
-    );
+    expect(reply).toContain("`repo_id` in `.github/agent-run.yml` names another repository on the service, not `octo-org/widgets`");
+    // Neither the value nor the (possibly private) repository the service lists under it.
+    expect(reply).not.toContain("77");
+    expect(reply).not.toContain("payroll");
     expect(harness.github.writes.filter((w) => w.kind === "comment_created")).toHaveLength(1);
   });
 
@@ -211,7 +212,7 @@ describe("the Action sends the repository's repo_id", () => {
     const step = await h.step({ eventName: "issue_comment", payload: trigger.payload, inputs: {} });
     expect(step.result.outcome).toMatchObject({ kind: "refused", reason: expect.stringContaining("repo_id 77") });
     expect(h.service.creates()).toEqual([]);
-    expect(firstBodyPosted(h.github.writes)).toContain("`repo_id: 77` is another repository on the service");
+    expect(firstBodyPosted(h.github.writes)).toContain("`repo_id` in `.github/agent-run.yml` names another repository on the service");
   });
 
   it("no repository list on the service: sent without repo_id, and the tracking comment says so", async () => {

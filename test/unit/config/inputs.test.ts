@@ -74,8 +74,8 @@ describe("configuration from strings (the Action's inputs)", () => {
     expect(result).toEqual({
       ok: false,
       errors: [
-        'input `check-suite-enabled`: must be true or false (got "yes")',
-        'input `check-suite-max-attempts`: must be an integer between 1 and 20 (got "three")',
+        "input `check-suite-enabled`: must be true or false (got text of 3 characters)",
+        "input `check-suite-max-attempts`: must be an integer between 1 and 20 (got text of 5 characters)",
         "input `chek-suite`: unknown key (a typo?). Did you mean `check_suite`? Allowed keys here: trigger_phrase, mention, repo_id, model, agent_type, permissions, label, reviews, check_suite, limits, kill_switch_label, follow_up, instructions.",
       ],
     });

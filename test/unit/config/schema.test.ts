@@ -81,21 +81,21 @@ instructions: Run npm test before pushing.
 describe("parseRepoConfig: errors name the field, what is wrong and what was given", () => {
   it("wrong type for an integer", () => {
     expect(errorsOf({ check_suite: { max_attempts: "three" } })).toEqual([
-      '`check_suite.max_attempts`: must be an integer between 1 and 20 (got "three")',
+      "`check_suite.max_attempts`: must be an integer between 1 and 20 (got text of 5 characters)",
     ]);
   });
 
   it("out of range integers", () => {
     expect(errorsOf({ check_suite: { max_attempts: 0 } })).toEqual([
-      "`check_suite.max_attempts`: must be an integer between 1 and 20 (got 0)",
+      "`check_suite.max_attempts`: must be an integer between 1 and 20 (got an integer)",
     ]);
     expect(errorsOf({ check_suite: { max_attempts: 21 } })).toEqual([
-      "`check_suite.max_attempts`: must be an integer between 1 and 20 (got 21)",
+      "`check_suite.max_attempts`: must be an integer between 1 and 20 (got an integer)",
     ]);
     expect(errorsOf({ check_suite: { max_attempts: 2.5 } })).toEqual([
-      "`check_suite.max_attempts`: must be an integer between 1 and 20 (got 2.5)",
+      "`check_suite.max_attempts`: must be an integer between 1 and 20 (got a number)",
     ]);
-    expect(errorsOf({ repo_id: -1 })).toEqual(["`repo_id`: must be a positive integer (the service's repository id) (got -1)"]);
+    expect(errorsOf({ repo_id: -1 })).toEqual(["`repo_id`: must be a positive integer (the service's repository id) (got an integer)"]);
   });
 
   it("unknown keys, with a suggestion and the allowed keys (typo protection)", () => {
@@ -110,10 +110,10 @@ describe("parseRepoConfig: errors name the field, what is wrong and what was giv
 
   it("enums list the allowed values", () => {
     expect(errorsOf({ permissions: { minimum: "read" } })).toEqual([
-      '`permissions.minimum`: must be one of: write, maintain, admin (got "read")',
+      "`permissions.minimum`: must be one of: write, maintain, admin (got text of 4 characters)",
     ]);
-    expect(errorsOf({ follow_up: "later" })).toEqual(['`follow_up`: must be one of: queue, new, interrupt (got "later")']);
-    expect(errorsOf({ agent_type: "claude" })).toEqual(['`agent_type`: must be one of: native, partner_code (got "claude")']);
+    expect(errorsOf({ follow_up: "later" })).toEqual(["`follow_up`: must be one of: queue, new, interrupt (got text of 5 characters)"]);
+    expect(errorsOf({ agent_type: "claude" })).toEqual(["`agent_type`: must be one of: native, partner_code (got text of 6 characters)"]);
   });
 
   it("trigger phrase: one line, no leading or trailing space", () => {
@@ -127,23 +127,23 @@ describe("parseRepoConfig: errors name the field, what is wrong and what was giv
 
   it("lists, list entries and sections of the wrong shape", () => {
     expect(errorsOf({ permissions: "write" })).toEqual([
-      '`permissions`: must be a mapping with the keys minimum, users, teams (got "write")',
+      "`permissions`: must be a mapping with the keys minimum, users, teams (got text of 5 characters)",
     ]);
     expect(errorsOf({ permissions: { users: "octocat" } })).toEqual([
-      '`permissions.users`: must be a list of GitHub logins such as ["octocat"] (got "octocat")',
+      '`permissions.users`: must be a list of GitHub logins such as ["octocat"] (got text of 7 characters)',
     ]);
     expect(errorsOf({ permissions: { users: ["@octocat"] } })).toEqual([
-      '`permissions.users[0]`: each entry must be a GitHub login such as "octocat" (without the @) (got "@octocat")',
+      '`permissions.users[0]`: each entry must be a GitHub login such as "octocat" (without the @) (got text of 8 characters)',
     ]);
     expect(errorsOf({ permissions: { teams: ["a/b/c"] } })[0]).toMatch(/^`permissions\.teams\[0\]`: each entry must be a team/);
     expect(errorsOf({ check_suite: { branches: ["!main"] } })[0]).toContain('a leading "!" is not supported');
-    expect(errorsOf({ label: { enabled: "yes" } })).toEqual(['`label.enabled`: must be true or false (got "yes")']);
+    expect(errorsOf({ label: { enabled: "yes" } })).toEqual(["`label.enabled`: must be true or false (got text of 3 characters)"]);
   });
 
   it("instructions are bounded", () => {
     expect(parseRepoConfig({ instructions: "x".repeat(4000) }).ok).toBe(true);
     expect(errorsOf({ instructions: "x".repeat(4001) })[0]).toMatch(
-      /^`instructions`: must be at most 4000 characters \(got "x+\.\.\.", 4001 characters\)$/,
+      /^`instructions`: must be at most 4000 characters \(got text of 4001 characters\)$/,
     );
   });
 
@@ -152,7 +152,7 @@ describe("parseRepoConfig: errors name the field, what is wrong and what was giv
       "configuration: must be a YAML mapping of keys to values, such as `trigger_phrase: /agent` (got a list of 1)",
     ]);
     expect(errorsOf("/agent")).toEqual([
-      'configuration: must be a YAML mapping of keys to values, such as `trigger_phrase: /agent` (got "/agent")',
+      "configuration: must be a YAML mapping of keys to values, such as `trigger_phrase: /agent` (got text of 6 characters)",
     ]);
   });
 

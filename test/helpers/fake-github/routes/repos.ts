@@ -43,7 +43,13 @@ export function registerRepositoryRoutes(app: FastifyInstance, ctx: RouteContext
 
   app.get("/repos/:owner/:repo", async (request, reply) => {
     const found = repositoryOf(ctx, request);
-    return found ? renderRepository(ctx, found.repository) : notFound(reply);
+    if (!found) return notFound(reply);
+    // Like GitHub: an ETag of the answer, and 304 (no body) while If-None-Match still matches.
+    const body = renderRepository(ctx, found.repository);
+    const etag = `W/"${createHash("sha1").update(JSON.stringify(body)).digest("hex")}"`;
+    reply.header("etag", etag);
+    if (request.headers["if-none-match"] === etag) return reply.code(304).send();
+    return body;
   });
 
   const contents = async (request: FastifyRequest, reply: FastifyReply) => {
