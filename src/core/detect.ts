@@ -52,6 +52,8 @@ export interface CommentTrigger extends TriggerCommon {
   thread: ThreadRef;
   comment: CommentRef;
   instruction: string;
+  /** The lines the comment quotes: someone else's words, shown as material, never the request. */
+  quoted: string;
 }
 
 export interface LabelTrigger extends TriggerCommon {
@@ -75,6 +77,8 @@ export interface ReviewTrigger extends TriggerCommon {
   /** The review (comment) that holds the trigger: `changes_requested`, or the trigger phrase / mention. */
   reason: "changes_requested" | "trigger";
   instruction: string;
+  /** The lines the review (comment) quotes, as for a comment. */
+  quoted: string;
 }
 
 export interface CheckSuiteTrigger extends TriggerCommon {
@@ -248,6 +252,7 @@ function detectComment(event: IssueCommentBridgeEvent, config: RepoConfig, self:
       thread: event.thread,
       comment: event.comment,
       instruction: read.parsed.instruction,
+      quoted: read.parsed.quoted,
     },
   };
 }
@@ -279,7 +284,7 @@ function detectLabel(event: IssuesBridgeEvent, config: RepoConfig, self: BridgeS
 /** A review trigger, from a submitted review or one of its inline comments. */
 function reviewTrigger(
   event: PullRequestReviewBridgeEvent | PullRequestReviewCommentBridgeEvent,
-  fields: Pick<ReviewTrigger, "actor" | "dedupeKey" | "forceNew" | "review" | "reviewComment" | "reason" | "instruction">,
+  fields: Pick<ReviewTrigger, "actor" | "dedupeKey" | "forceNew" | "review" | "reviewComment" | "reason" | "instruction" | "quoted">,
 ): TriggerDetection {
   const { actor, dedupeKey, forceNew, ...about } = fields;
   return {
@@ -328,6 +333,7 @@ function detectReview(event: PullRequestReviewBridgeEvent, config: RepoConfig, s
     reviewComment: null,
     reason: parsed ? "trigger" : "changes_requested",
     instruction: parsed?.instruction ?? "",
+    quoted: parsed?.quoted ?? "",
   });
 }
 
@@ -346,6 +352,7 @@ function detectReviewComment(event: PullRequestReviewCommentBridgeEvent, config:
     reviewComment: event.comment,
     reason: "trigger",
     instruction: read.parsed.instruction,
+    quoted: read.parsed.quoted,
   });
 }
 

@@ -178,6 +178,7 @@ export function promptInputFor(
       return {
         flow: "comment",
         instruction: trigger.instruction,
+        quoted: trigger.quoted,
         requester: trigger.actor.login,
         commentUrl: trigger.comment.url,
         commentId: trigger.comment.id,
@@ -190,6 +191,7 @@ export function promptInputFor(
       return {
         flow: "review",
         instruction: trigger.instruction,
+        quoted: trigger.quoted,
         requester: trigger.actor.login,
         thread: threadContext(trigger, trigger.repo, thread!),
         review: review
