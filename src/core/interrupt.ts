@@ -1,7 +1,7 @@
 /**
  * A follow-up sent to a working agent (`follow_up: interrupt`): what the thread is shown of it.
  */
-import type { RunTrigger } from "./detect.js";
+import type { RunTrigger } from "./detect/triggers.js";
 import { sanitizeUserText } from "./sanitize-input.js";
 import { truncateText } from "./sanitize-output/safe-markdown.js";
 

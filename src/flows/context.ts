@@ -6,7 +6,7 @@
 import type { RepoConfig } from "../config/schema.js";
 import type { RepositoryFacts, ThreadRef } from "../core/events/types.js";
 import { selectFailedChecks, type CheckOutcome } from "../core/ci.js";
-import type { CheckFailureTrigger, RunTrigger } from "../core/detect.js";
+import type { CheckFailureTrigger, RunTrigger } from "../core/detect/triggers.js";
 import {
   eventTimeOf,
   reviewCommentContextFrom,

@@ -7,7 +7,7 @@ import { createHash } from "node:crypto";
 import { CONFIG_FILE_NAME } from "../../config/path.js";
 import { parseRepoConfig, type RepoConfig } from "../../config/schema.js";
 import type { BridgeEvent } from "../../core/events/types.js";
-import { triggerThread } from "../../core/detect.js";
+import { triggerThread } from "../../core/detect/triggers.js";
 import type { BridgeSelf } from "../../core/actors.js";
 import { configErrorReply, detectDespiteConfigError } from "../../flows/index.js";
 import type { AppDependencies } from "./types.js";
