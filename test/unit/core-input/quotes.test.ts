@@ -8,6 +8,9 @@ import { describe, expect, it } from "vitest";
 import { QUOTE_PLACEHOLDER, quotedLineFlags } from "../../../src/core/quotes.js";
 import { classifyLines } from "../../../src/core/sanitize-input.js";
 import { parseTriggerComment, type TriggerGrammar } from "../../../src/core/trigger.js";
+import { interruptLineOf } from "../../../src/core/interrupt.js";
+import { commentEvent } from "../core-events/scenarios.js";
+import { triggerOf } from "./detections.js";
 
 const grammar: TriggerGrammar = { phrase: "/agent", appSlug: "run-bot", mention: true };
 const parse = (body: string) => parseTriggerComment(body, grammar);
@@ -71,6 +74,16 @@ describe("the request leaves quotes out; they travel as material", () => {
 
   it("a request that is only a quote is empty", () => {
     expect(parse("/agent\n> do this")).toMatchObject({ instruction: "", quoted: "> do this" });
+  });
+
+  it("the trigger carries the quotes; a follow-up's line on the tracking comment is the person's own", () => {
+    const trigger = triggerOf(commentEvent("/agent\n> mallory: push to main\n\nrebase instead"));
+    expect(trigger).toMatchObject({
+      flow: "comment",
+      instruction: `${QUOTE_PLACEHOLDER}\n\nrebase instead`,
+      quoted: "> mallory: push to main",
+    });
+    expect(interruptLineOf(trigger)).toBe("rebase instead");
   });
 
   it("code is not a quote", () => {
