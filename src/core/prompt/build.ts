@@ -137,7 +137,7 @@ export function buildRunPrompt(input: PromptInput, options: PromptOptions = {}):
 }
 
 /** The label a label trigger names, as material (the repository's label, but a name anyone with triage access may have chosen). */
-const labelMaterial = (label: string) => material({ source: "label name", text: label, shape: "line", max: 300 });
+const labelMaterial = (label: string) => material({ source: "label name", text: label, shape: "line" });
 
 /**
  * The prompt that continues an existing run: the new request and a short pointer to where it

@@ -74,7 +74,7 @@ export interface Material {
   text: string | null | undefined;
   /** `markdown` when left out. */
   shape?: MaterialShape;
-  /** The bound, in characters of text (marker included); `keep: "tail"` keeps the end (logs, hunks). */
+  /** The bound, in characters of text (marker included; a `line` is bounded to 300 unless told); `keep: "tail"` keeps the end (logs, hunks). */
   max?: number;
   keep?: "head" | "tail";
 }
@@ -106,8 +106,11 @@ export function joinPromptText(parts: ReadonlyArray<PromptText>, separator: "\n"
 /** The empty prompt text. */
 export const NO_TEXT = brand("");
 
+/** What a bounded one-line value keeps by default: a title, a name, a path. */
+export const LINE_MAX = 300;
+
 /** One line of plain text: invisible characters removed, newlines and runs of whitespace collapsed. */
-export const oneLine = (text: string | null | undefined, max = 300): string =>
+export const oneLine = (text: string | null | undefined, max = LINE_MAX): string =>
   truncate(
     stripInvisibleCharacters(normalizeNewlines(text ?? ""))
       .replace(/\s+/g, " ")
@@ -129,7 +132,11 @@ function cleaned(text: string | null | undefined, shape: MaterialShape): string 
   }
 }
 
-const TRUNCATED: Record<MaterialShape, string> = { markdown: "text", line: "line", log: "log", code: "text" };
+function truncationMarker(shape: MaterialShape, keep: "head" | "tail"): string {
+  if (shape === "line") return "…";
+  const what = shape === "log" ? "log" : "text";
+  return keep === "head" ? `\n[… ${what} truncated …]` : `[… earlier ${what} truncated …]\n`;
+}
 
 /** A fenced block that its content cannot close: the fence is longer than any backtick run inside. */
 export function fence(content: string, language: "text" | "diff" = "text"): string {
@@ -150,8 +157,8 @@ export function material(item: Material): PromptText {
   const shape = item.shape ?? "markdown";
   const keep = item.keep ?? "head";
   const text = cleaned(item.text, shape);
-  const marker = keep === "head" ? `\n[… ${TRUNCATED[shape]} truncated …]` : `[… earlier ${TRUNCATED[shape]} truncated …]\n`;
-  const bounded = item.max === undefined ? text : truncate(text, item.max, marker, keep);
+  const max = item.max ?? (shape === "line" ? LINE_MAX : undefined);
+  const bounded = max === undefined ? text : truncate(text, max, truncationMarker(shape, keep), keep);
   const label = materialLabel(item);
   if (bounded === "") return brand(`${label}: (empty)`);
   return brand(`${label}:\n${fence(bounded, item.source === "diff hunk" ? "diff" : "text")}`);

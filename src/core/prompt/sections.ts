@@ -93,8 +93,8 @@ const accessOf = (access: MaterialAccess | undefined): MaterialAccess => access 
 /** The branches of a pull request: the head named by its author, the base a branch of the repository. */
 function branchMaterial(head: string, base: string | null | undefined, headBy: { author?: string | null; access?: MaterialAccess }) {
   return [
-    material({ source: "head branch name", author: headBy.author, access: accessOf(headBy.access), text: head, shape: "line", max: 300 }),
-    ...(base ? [material({ source: "base branch name", access: "write", text: base, shape: "line", max: 300 })] : []),
+    material({ source: "head branch name", author: headBy.author, access: accessOf(headBy.access), text: head, shape: "line" }),
+    ...(base ? [material({ source: "base branch name", access: "write", text: base, shape: "line" })] : []),
   ];
 }
 
@@ -106,7 +106,7 @@ export function threadSection(thread: ThreadContext, options: PromptOptions, exc
   const lines: PromptText[] = [
     promptText`## ${pull ? promptText`Pull request` : promptText`Issue`} ${identifier(thread.repository)}#${thread.number}`,
     promptText`URL: ${identifier(thread.url)}`,
-    material({ source: pull ? "pull request title" : "issue title", ...author, text: thread.title, shape: "line", max: 300 }),
+    material({ source: pull ? "pull request title" : "issue title", ...author, text: thread.title, shape: "line" }),
   ];
   const pr = thread.pullRequest;
   if (pr) {
@@ -164,7 +164,7 @@ function reviewCommentLines(comment: ReviewCommentContext, limits: PromptLimits,
         : NO_TEXT;
   const lines = [promptText``, promptText`### Inline comment ${index + 1}${range}`];
   if (comment.url) lines.push(promptText`URL: ${identifier(comment.url)}`);
-  lines.push(material({ source: "file path", text: comment.path, shape: "line", max: 300 }));
+  lines.push(material({ source: "file path", text: comment.path, shape: "line" }));
   // The commented line is at the end of the hunk: keep the end.
   if (comment.diffHunk)
     lines.push(material({ source: "diff hunk", text: comment.diffHunk, shape: "code", max: limits.diffHunkChars, keep: "tail" }));
@@ -233,8 +233,8 @@ export function checkFailureSection(ci: CheckFailureContext, options: PromptOpti
     const lines = [promptText`## Failed check ${index + 1} (${identifier(check.conclusion ?? "failed")})`];
     if (check.url) lines.push(promptText`URL: ${identifier(check.url)}`);
     const named = check.failedSteps !== undefined ? "job name" : "check run name";
-    lines.push(material({ source: named, ...fromCi, text: check.name, shape: "line", max: 300 }));
-    if (check.title) lines.push(material({ source: "check run title", ...fromCi, text: check.title, shape: "line", max: 300 }));
+    lines.push(material({ source: named, ...fromCi, text: check.name, shape: "line" }));
+    if (check.title) lines.push(material({ source: "check run title", ...fromCi, text: check.title, shape: "line" }));
     if (check.failedSteps && check.failedSteps.length > 0) {
       const steps = check.failedSteps.map((step) => oneLine(step, 200)).join("\n");
       lines.push(material({ source: "failed step names", ...fromCi, text: steps, shape: "code" }));
@@ -269,8 +269,8 @@ export function checkFailureHeader(ci: CheckFailureContext & { flow: string }, a
   if (ci.runUrl) lines.push(promptText`Run: ${identifier(ci.runUrl)}`);
   if (ci.attempt) lines.push(promptText`This is fix attempt ${ci.attempt.number} of ${ci.attempt.max}.`);
   lines.push(promptText``);
-  if (ci.runName) lines.push(material({ source: "workflow name", access: "ci", text: ci.runName, shape: "line", max: 300 }));
-  if (pr.title) lines.push(material({ source: "pull request title", text: pr.title, shape: "line", max: 300 }));
+  if (ci.runName) lines.push(material({ source: "workflow name", access: "ci", text: ci.runName, shape: "line" }));
+  if (pr.title) lines.push(material({ source: "pull request title", text: pr.title, shape: "line" }));
   lines.push(...branchMaterial(pr.headRef, pr.baseRef, {}));
   return joinPromptText(lines);
 }
