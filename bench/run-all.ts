@@ -4,7 +4,7 @@
  *
  *   npm run bench               print the table
  *   npm run bench -- --write    print it and update BENCHMARKS.md
- *   npm run bench -- logs memory   only these (by name: cold-start, import, polling, burst, replicas, restart, logs, memory, store, pacing, attachments, unsigned-post)
+ *   npm run bench -- logs memory   only these (by name: cold-start, import, polling, burst, replicas, restart, logs, memory, store, pacing, attachments, quotes, unsigned-post)
  */
 import { writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
@@ -19,6 +19,7 @@ import { runLogsBenchmark } from "./logs.js";
 import { runMemoryBenchmark } from "./memory.js";
 import { runPacingBenchmark } from "./pacing.js";
 import { runPollingBenchmark } from "./polling.js";
+import { runQuotesBenchmark } from "./quotes.js";
 import { runReplicasBenchmark } from "./replicas.js";
 import { runRestartBenchmark } from "./restart.js";
 import { runStoreBenchmark } from "./store.js";
@@ -38,6 +39,7 @@ export const BENCHMARKS: ReadonlyArray<{ name: string; title: string; run: () =>
   { name: "store", title: "store", run: () => runStoreBenchmark() },
   { name: "pacing", title: "GitHub pacing", run: () => runPacingBenchmark() },
   { name: "attachments", title: "image attachments on hostile input", run: () => runAttachmentsBenchmark() },
+  { name: "quotes", title: "trigger quotes on hostile input", run: () => runQuotesBenchmark() },
   { name: "unsigned-post", title: "unsigned POST", run: () => runUnsignedPostBenchmark() },
 ];
 

@@ -7,7 +7,7 @@
 import type { RepoConfig } from "../config/schema.js";
 import type { BridgeSelf } from "../core/actors.js";
 import { reactionForPhase } from "../core/render/reactions.js";
-import type { StopRequest } from "../core/detect.js";
+import type { StopRequest } from "../core/detect/triggers.js";
 import { prepareStop } from "../flows/stop.js";
 import type { RunReader } from "../flows/types.js";
 import type { GitHubClient, RepoRef } from "../github/client.js";

@@ -6,7 +6,7 @@
  * thread-output (the writes to the thread they share).
  */
 import { setMaxListeners } from "node:events";
-import type { StopRequest } from "../core/detect.js";
+import type { StopRequest } from "../core/detect/triggers.js";
 import type { PreparedStop } from "../flows/stop.js";
 import type { AgentRun } from "../service/wire.js";
 import { Acknowledger } from "./engine/acknowledging.js";

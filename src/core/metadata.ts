@@ -5,7 +5,7 @@
  */
 import { BRIDGE_METADATA_KEYS, type SourceType } from "../service/wire.js";
 import type { BridgeEvent } from "./events/types.js";
-import { triggerThread, type CheckFailureTrigger, type RunTrigger } from "./detect.js";
+import { triggerThread, type CheckFailureTrigger, type RunTrigger } from "./detect/triggers.js";
 
 export interface MetadataExtras {
   /** `X-GitHub-Delivery` (the App) or the workflow run id and attempt (the Action). */

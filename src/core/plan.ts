@@ -15,7 +15,7 @@ import {
   type ReviewTrigger,
   type RunTrigger,
   type StopRequest,
-} from "./detect.js";
+} from "./detect/triggers.js";
 import { killSwitchReason } from "./kill-switch.js";
 
 export interface KnownRun {

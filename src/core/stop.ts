@@ -6,7 +6,7 @@
  * the run itself may go on, with the link to its page where it can be stopped.
  *
  * Pure: the comment bodies, and whether CI auto-fix is paused. The request itself is one of
- * detectTrigger's answers (detect.ts), decided by planRun like any trigger (the permission); the
+ * detectTrigger's answers (detect/), decided by planRun like any trigger (the permission); the
  * shell reads the thread (flows/stop.ts) and does the writes (the App's engine, the Action's step).
  */
 import type { RepoConfig } from "../config/schema.js";

@@ -7,8 +7,12 @@
  *   fresh run instead of resuming the thread's run.
  * - When `mention` is on, `@<appSlug>` or `@<appSlug>[bot]` works like the phrase at the start
  *   of a line, and anywhere else in the text it makes the whole comment the instruction.
- * - Nothing inside a fenced code block, an inline code span, a quote line (`> …`) or hidden
- *   markup (HTML comments, see sanitize-input) triggers.
+ * - Nothing inside a fenced code block, an inline code span, a quote (`> …`, with its lazy
+ *   continuation lines, in a list or a `<blockquote>`: see quotes.ts) or hidden markup (HTML
+ *   comments, see sanitize-input) triggers.
+ * - A quote is someone else's words, never the request: the instruction leaves the quoted lines
+ *   out (a placeholder line stands where each quote was) and `quoted` carries them, for the
+ *   prompt to show as material.
  * An empty instruction is allowed: it means "handle this thread".
  * - `<phrase> stop` (the word alone on the trigger's line, any case, a trailing `.` or `!`
  *   allowed) is not an instruction but the stop intent: stop watching this thread's run. Lines
@@ -17,7 +21,8 @@
  */
 import type { RepoConfig } from "../config/schema.js";
 import type { BridgeSelf } from "./actors.js";
-import { classifyLines, sanitizeUserText } from "./sanitize-input.js";
+import { QUOTE_PLACEHOLDER, quotedLineFlags, splitQuotes } from "./quotes.js";
+import { classifyLines, sanitizeUserText, type MarkdownLine } from "./sanitize-input.js";
 
 export interface TriggerGrammar {
   /** The configured trigger phrase, e.g. "/agent". */
@@ -38,8 +43,10 @@ export const grammarOf = (config: Pick<RepoConfig, "trigger_phrase" | "mention">
 export interface ParsedTrigger {
   /** `run`: start or continue a run with the instruction; `stop`: stop watching the thread's run (the instruction is empty). */
   kind: "run" | "stop";
-  /** What the user asked for, sanitised; may be empty ("handle this thread"). */
+  /** What the user asked for, sanitised, without the lines it quotes; may be empty ("handle this thread"). */
   instruction: string;
+  /** The lines the request quotes (`>`, `<blockquote>`), each quote as written, separated by blank lines; empty when none. */
+  quoted: string;
   /** `<phrase> new …`: start a fresh run even when the thread has one. */
   forceNew: boolean;
   /** Which part of the grammar matched. */
@@ -48,7 +55,6 @@ export interface ParsedTrigger {
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
 
-const QUOTE_LINE = /^ {0,3}>/;
 const INLINE_CODE = /(`+)(?:(?!\1)[\s\S])*?\1/g;
 
 function mentionPattern(appSlug: string, flags: string, anchored: boolean): RegExp {
@@ -58,11 +64,17 @@ function mentionPattern(appSlug: string, flags: string, anchored: boolean): RegE
 
 const STOP_WORD = /^\s*stop[.!]?\s*$/i;
 
-function instructionFrom(
-  rest: string,
-  following: readonly string[],
-): { kind: ParsedTrigger["kind"]; instruction: string; forceNew: boolean } {
-  if (STOP_WORD.test(rest)) return { kind: "stop", instruction: "", forceNew: false };
+type ParsedRequest = Pick<ParsedTrigger, "kind" | "instruction" | "quoted" | "forceNew">;
+
+/** The request in `lines` (the person's own, quotes set aside) and the quotes. */
+function requestOf(lines: readonly MarkdownLine[]): Pick<ParsedTrigger, "instruction" | "quoted"> {
+  const split = splitQuotes(lines);
+  const instruction = split.own.join("\n").trim();
+  return { instruction: instruction === QUOTE_PLACEHOLDER ? "" : instruction, quoted: split.quoted.join("\n\n") };
+}
+
+function instructionFrom(rest: string, following: readonly MarkdownLine[]): ParsedRequest {
+  if (STOP_WORD.test(rest)) return { kind: "stop", instruction: "", quoted: "", forceNew: false };
   let head = rest.trimStart();
   let forceNew = false;
   const newMatch = /^new(?=\s|$)/i.exec(head);
@@ -70,16 +82,16 @@ function instructionFrom(
     forceNew = true;
     head = head.slice(newMatch[0].length).trimStart();
   }
-  const instruction = [head, ...following].join("\n").trim();
-  return { kind: "run", instruction, forceNew };
+  return { kind: "run", forceNew, ...requestOf([{ text: head, code: false }, ...following]) };
 }
 
 export function parseTriggerComment(body: string | null | undefined, grammar: TriggerGrammar): ParsedTrigger | null {
   const text = sanitizeUserText(body);
   if (text === "") return null;
   const lines = classifyLines(text);
-  const eligible = (index: number) => !lines[index]!.code && !QUOTE_LINE.test(lines[index]!.text);
-  const following = (index: number) => lines.slice(index + 1).map((line) => line.text);
+  const quoted = quotedLineFlags(lines);
+  const eligible = (index: number) => !lines[index]!.code && !quoted[index];
+  const following = (index: number) => lines.slice(index + 1);
 
   const phrase = grammar.phrase.trim();
   if (phrase !== "") {
@@ -101,7 +113,7 @@ export function parseTriggerComment(body: string | null | undefined, grammar: Tr
   const anywhere = mentionPattern(grammar.appSlug, "i", false);
   for (let i = 0; i < lines.length; i++) {
     if (eligible(i) && anywhere.test(lines[i]!.text.replace(INLINE_CODE, ""))) {
-      return { kind: "run", instruction: text, forceNew: false, matchedBy: "mention" };
+      return { kind: "run", ...requestOf(lines), forceNew: false, matchedBy: "mention" };
     }
   }
   return null;

@@ -9,7 +9,7 @@ import type { RepoConfig } from "../config/schema.js";
 import type { BridgeEvent } from "../core/events/types.js";
 import { findTrustedComment, type BotIdentity } from "../core/markers/trust.js";
 import { withoutMarkerSignature } from "../core/markers/signature.js";
-import { detectTrigger, type RunTrigger, type TriggerDetection } from "../core/detect.js";
+import { detectTrigger, type RunTrigger, type TriggerDetection } from "../core/detect/index.js";
 import type { BridgeSelf } from "../core/actors.js";
 import { renderConfigError } from "../core/render/replies.js";
 import type { GitHubClient, RepoRef } from "../github/client.js";

@@ -6,7 +6,7 @@
 import type { RepoConfig } from "../config/schema.js";
 import type { RepositoryFacts, ThreadRef } from "../core/events/types.js";
 import { selectFailedChecks, type CheckOutcome } from "../core/ci.js";
-import type { CheckFailureTrigger, RunTrigger } from "../core/detect.js";
+import type { CheckFailureTrigger, RunTrigger } from "../core/detect/triggers.js";
 import {
   eventTimeOf,
   reviewCommentContextFrom,
@@ -178,6 +178,7 @@ export function promptInputFor(
       return {
         flow: "comment",
         instruction: trigger.instruction,
+        quoted: trigger.quoted,
         requester: trigger.actor.login,
         commentUrl: trigger.comment.url,
         commentId: trigger.comment.id,
@@ -190,6 +191,7 @@ export function promptInputFor(
       return {
         flow: "review",
         instruction: trigger.instruction,
+        quoted: trigger.quoted,
         requester: trigger.actor.login,
         thread: threadContext(trigger, trigger.repo, thread!),
         review: review

@@ -13,7 +13,7 @@ import {
   type BotIdentity,
   type MarkerComment,
 } from "../core/markers/trust.js";
-import { isCheckFailureTrigger, type RunTrigger } from "../core/detect.js";
+import { isCheckFailureTrigger, type RunTrigger } from "../core/detect/triggers.js";
 import type { CheckSuiteFacts } from "../core/ci.js";
 import { findKillSwitch } from "../core/kill-switch.js";
 import { planRun, type KnownRun, type RunFacts, type RunMode, type RunPlan } from "../core/plan.js";

@@ -1,6 +1,6 @@
 /** Images pasted into the trigger (GitHub attachments), downloaded as data URIs for a create request. */
 import { GITHUB_COM } from "../core/github-hosts.js";
-import type { RunTrigger } from "../core/detect.js";
+import type { RunTrigger } from "../core/detect/triggers.js";
 import { MAX_IMAGE_ATTACHMENTS, parseImageAttachments } from "../core/prompt/images.js";
 import { downloadImagesAsDataUris, type SkippedImage } from "../github/attachments.js";
 import type { ImageDownloadSettings } from "./types.js";

@@ -7,7 +7,7 @@
 import type { RepoConfig } from "../config/schema.js";
 import type { ThreadRef } from "../core/events/types.js";
 import { buildRunMetadata } from "../core/metadata.js";
-import { isCheckFailureTrigger, triggerThread, type RunTrigger } from "../core/detect.js";
+import { isCheckFailureTrigger, triggerThread, type RunTrigger } from "../core/detect/triggers.js";
 import { interruptLineOf } from "../core/interrupt.js";
 import { planRun, type KnownRun, type RunFactName, type RunFacts, type RunPlan } from "../core/plan.js";
 import { buildResumePrompt, buildRunPrompt, promptThreadAuthors, withAuthorAccess } from "../core/prompt/build.js";

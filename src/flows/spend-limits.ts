@@ -8,7 +8,7 @@
 import type { RepoConfig } from "../config/schema.js";
 import { judgeSpendLimits, overLimitRepliesFromComments, runStartsFromComments, type SpendVerdict } from "../core/limits.js";
 import type { BotIdentity } from "../core/markers/trust.js";
-import { isCheckFailureTrigger } from "../core/detect.js";
+import { isCheckFailureTrigger } from "../core/detect/triggers.js";
 import type { GitHubClient, RepoRef } from "../github/client.js";
 import { listIssueComments } from "../github/comments.js";
 import { asMarkerComments } from "./facts.js";

@@ -14,7 +14,7 @@ import { botIdentityOf, listTrustedRunMarkers } from "../core/markers/trust.js";
 import type { RunMarker } from "../core/markers/schema.js";
 import type { BridgeSelf } from "../core/actors.js";
 import { renderRefusal } from "../core/render/replies.js";
-import type { StopRequest } from "../core/detect.js";
+import type { StopRequest } from "../core/detect/triggers.js";
 import { planRun, type RunFacts } from "../core/plan.js";
 import { renderStoppedComment, renderStopReply } from "../core/stop.js";
 import type { GitHubClient, RepoRef } from "../github/client.js";

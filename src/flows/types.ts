@@ -7,7 +7,7 @@ import type { RepoConfig } from "../config/schema.js";
 import type { RunMetadata } from "../core/metadata.js";
 import type { BridgeSelf } from "../core/actors.js";
 import type { RunFacts, RunMode, RunPlan } from "../core/plan.js";
-import type { ReplyThread, RunTrigger } from "../core/detect.js";
+import type { ReplyThread, RunTrigger } from "../core/detect/triggers.js";
 import type { GitHubServer } from "../core/github-hosts.js";
 import type { PromptInput, PromptLimits } from "../core/prompt/context.js";
 import type { GitHubClient, RepoRef } from "../github/client.js";

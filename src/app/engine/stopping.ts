@@ -5,7 +5,7 @@
  * their stopped state, the stop gets 👍 and the reply. Nothing running is not an error: the reply
  * says so. The decision (who may stop, which comments are open, what they become) is flows/stop.ts's.
  */
-import type { StopRequest } from "../../core/detect.js";
+import type { StopRequest } from "../../core/detect/triggers.js";
 import { reactionForPhase } from "../../core/render/reactions.js";
 import { renderStopReply } from "../../core/stop.js";
 import type { PreparedStop } from "../../flows/stop.js";

@@ -8,7 +8,7 @@ import { createHash } from "node:crypto";
 import { DEFAULT_REPO_CONFIG, parseRepoConfig, type RepoConfig } from "../../config/schema.js";
 import { labelWithOrigin } from "../../config/sources.js";
 import type { BridgeEvent } from "../../core/events/types.js";
-import { triggerThread } from "../../core/detect.js";
+import { triggerThread } from "../../core/detect/triggers.js";
 import type { BridgeSelf } from "../../core/actors.js";
 import { configErrorReply, detectDespiteConfigError, mayHearConfigError } from "../../flows/index.js";
 import { readConfigSources } from "../../flows/config-sources.js";

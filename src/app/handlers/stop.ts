@@ -5,7 +5,7 @@
  * Nothing is written here.
  */
 import type { RepoConfig } from "../../config/schema.js";
-import type { StopRequest } from "../../core/detect.js";
+import type { StopRequest } from "../../core/detect/triggers.js";
 import { prepareStop } from "../../flows/stop.js";
 import type { GitHubClient } from "../../github/client.js";
 import type { TaskThread } from "../store/types.js";

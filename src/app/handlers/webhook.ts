@@ -10,7 +10,7 @@ import type { ProbotOctokit } from "probot";
 import { DEFAULT_REPO_CONFIG } from "../../config/schema.js";
 import { EventPayloadError, type BridgeEvent } from "../../core/events/types.js";
 import { parseWebhookEvent } from "../../core/events/parse.js";
-import { detectTrigger, type IgnoreCode } from "../../core/detect.js";
+import { detectTrigger, type IgnoreCode } from "../../core/detect/index.js";
 import { prepareRun } from "../../flows/index.js";
 import { BRIDGE_VERSION } from "../../version.js";
 import { deliveryJobId, type DeliveryJobData } from "../queue/types.js";

@@ -4,6 +4,7 @@
  * prompt, and the whole is bounded.
  */
 import type { AuthorAccess, PromptInput, PromptOptions, ThreadContext } from "./context.js";
+import { NO_TEXT, identifier, joinPromptText, material, promptText, type PromptText } from "./material.js";
 import {
   threadSectionAuthors,
   type ThreadExclusion,
@@ -11,7 +12,7 @@ import {
   checkFailureSection,
   fitPrompt,
   instructionText,
-  oneLine,
+  quotedSection,
   reviewSection,
   threadNoun,
   threadSection,
@@ -33,10 +34,15 @@ function quotedThreadOf(input: PromptInput): { thread: ThreadContext; exclude: T
   }
 }
 
-/** Whose access a new run's prompt labels: the thread description's author and the comments' it quotes, each once. */
+/**
+ * Whose access a new run's prompt labels, each once: a review's author and its inline comments'
+ * authors, then the thread description's author and the comments' it quotes.
+ */
 export function promptThreadAuthors(input: PromptInput, options: PromptOptions = {}): string[] {
   const quoted = quotedThreadOf(input);
-  return quoted ? threadSectionAuthors(quoted.thread, options, quoted.exclude) : [];
+  const threadAuthors = quoted ? threadSectionAuthors(quoted.thread, options, quoted.exclude) : [];
+  const reviewAuthors = input.flow === "review" ? [input.review?.author, ...input.reviewComments.map((comment) => comment.author)] : [];
+  return [...new Set([...reviewAuthors, ...threadAuthors].filter((login): login is string => !!login))];
 }
 
 /** The input with each quoted author's access filled in from `access` (a login it lacks stays unknown, which reads as none). */
@@ -52,77 +58,128 @@ export function withAuthorAccess(input: PromptInput, access: ReadonlyMap<string,
       return known ? { ...comment, access: known } : comment;
     }),
   };
-  return { ...input, thread: labelled };
+  if (input.flow !== "review") return { ...input, thread: labelled };
+  return {
+    ...input,
+    thread: labelled,
+    review: input.review && accessOf(input.review.author) ? { ...input.review, access: accessOf(input.review.author) } : input.review,
+    reviewComments: input.reviewComments.map((comment) => {
+      const known = accessOf(comment.author);
+      return known ? { ...comment, access: known } : comment;
+    }),
+  };
+}
+
+/** The request with the trigger's quoted lines after it, as material. */
+function requestWithQuotes(
+  instruction: PromptText,
+  empty: PromptText,
+  quoted: string | null | undefined,
+  options: PromptOptions,
+): PromptText {
+  const quotes = quotedSection(quoted, options);
+  return joinPromptText([instruction === "" ? empty : instruction, ...(quotes === "" ? [] : [quotes])], "\n\n");
 }
 
 /** The prompt of a new run. */
-export function buildRunPrompt(input: PromptInput, options: PromptOptions = {}): string {
+export function buildRunPrompt(input: PromptInput, options: PromptOptions = {}): PromptText {
   switch (input.flow) {
     case "comment": {
       const noun = threadNoun(input.thread.kind);
-      const instruction = instructionText(input.instruction, options);
-      const head = [
-        `@${input.requester} asked for help on ${noun} ${input.thread.repository}#${input.thread.number} (${input.commentUrl}):`,
-        "",
-        instruction === "" ? `(No instruction was given: read the ${noun} below and do what it asks.)` : instruction,
-      ].join("\n");
+      const where = promptText`${identifier(input.thread.repository)}#${input.thread.number} (${identifier(input.commentUrl)})`;
+      const head = joinPromptText(
+        [
+          promptText`@${identifier(input.requester)} asked for help on ${noun} ${where}:`,
+          requestWithQuotes(
+            instructionText(input.instruction, options),
+            promptText`(No instruction was given: read the ${noun} below and do what it asks.)`,
+            input.quoted,
+            options,
+          ),
+        ],
+        "\n\n",
+      );
       return fitPrompt(head, threadSection(input.thread, options, quotedThreadOf(input)!.exclude), options);
     }
     case "label": {
-      const head = `@${input.requester} added the label "${oneLine(input.label)}" to issue ${input.thread.repository}#${input.thread.number} (${input.thread.url}). Resolve the issue described below.`;
+      const head = joinPromptText([
+        promptText`@${identifier(input.requester)} added a label to issue ${identifier(input.thread.repository)}#${input.thread.number} (${identifier(input.thread.url)}). Resolve the issue described below.`,
+        labelMaterial(input.label),
+      ]);
       return fitPrompt(head, threadSection(input.thread, options), options);
     }
     case "review": {
       const instruction = instructionText(input.instruction, options);
-      const where = `pull request ${input.thread.repository}#${input.thread.number} (${input.thread.url})`;
-      const head = [
-        input.review && input.review.state === "changes_requested" && instruction === ""
-          ? `@${input.requester} requested changes on ${where}. Address the review below and push to the pull request's branch.`
-          : `@${input.requester} asked for help in a review of pull request ${input.thread.repository}#${input.thread.number} (${input.triggerCommentUrl ?? input.review?.url ?? input.thread.url}):`,
-        ...(instruction === "" ? [] : ["", instruction]),
-      ].join("\n");
-      const context = [reviewSection(input.review, input.reviewComments, options), threadSection(input.thread, options)]
-        .filter(Boolean)
-        .join("\n\n");
+      const requester = identifier(input.requester);
+      const pr = promptText`pull request ${identifier(input.thread.repository)}#${input.thread.number}`;
+      const opening =
+        input.review && input.review.state === "changes_requested" && instruction === "" && !input.quoted
+          ? promptText`@${requester} requested changes on ${pr} (${identifier(input.thread.url)}). Address the review below and push to the pull request's branch.`
+          : promptText`@${requester} asked for help in a review of ${pr} (${identifier(input.triggerCommentUrl ?? input.review?.url ?? input.thread.url)}):`;
+      const asked =
+        instruction === "" && !input.quoted
+          ? NO_TEXT
+          : requestWithQuotes(instruction, promptText`(No instruction was given.)`, input.quoted, options);
+      const head = asked === "" ? opening : joinPromptText([opening, asked], "\n\n");
+      const review = reviewSection(input.review, input.reviewComments, options);
+      const context = joinPromptText([...(review === "" ? [] : [review]), threadSection(input.thread, options)], "\n\n");
       return fitPrompt(head, context, options);
     }
     case "check_suite":
     case "workflow_run":
       return fitPrompt(checkFailureHeader(input, false), checkFailureSection(input, options), options);
     case "dispatch": {
+      // A workflow's own `prompt` input: its author's instruction, followed like a request.
       const head = instructionText(input.prompt, options);
-      return fitPrompt(head, input.thread ? threadSection(input.thread, options) : "", options);
+      return fitPrompt(head, input.thread ? threadSection(input.thread, options) : NO_TEXT, options);
     }
   }
 }
+
+/** The label a label trigger names, as material (the repository's label, but a name anyone with triage access may have chosen). */
+const labelMaterial = (label: string) => material({ source: "label name", text: label, shape: "line" });
 
 /**
  * The prompt that continues an existing run: the new request and a short pointer to where it
  * came from; the run already knows the thread.
  */
-export function buildResumePrompt(input: PromptInput, options: PromptOptions = {}): string {
+export function buildResumePrompt(input: PromptInput, options: PromptOptions = {}): PromptText {
   switch (input.flow) {
     case "comment": {
-      const instruction = instructionText(input.instruction, options);
-      const head = `Follow-up from @${input.requester} on ${input.commentUrl}:\n\n${instruction === "" ? "(No new instruction: check the thread for what changed and continue.)" : instruction}`;
-      return fitPrompt(head, "", options);
+      const asked = requestWithQuotes(
+        instructionText(input.instruction, options),
+        promptText`(No new instruction: check the thread for what changed and continue.)`,
+        input.quoted,
+        options,
+      );
+      return fitPrompt(
+        promptText`Follow-up from @${identifier(input.requester)} on ${identifier(input.commentUrl)}:\n\n${asked}`,
+        NO_TEXT,
+        options,
+      );
     }
     case "label":
       return fitPrompt(
-        `@${input.requester} added the label "${oneLine(input.label)}" again on ${input.thread.url}. Check the issue for what changed and continue.`,
-        "",
+        joinPromptText([
+          promptText`@${identifier(input.requester)} added a label again on ${identifier(input.thread.url)}. Check the issue for what changed and continue.`,
+          labelMaterial(input.label),
+        ]),
+        NO_TEXT,
         options,
       );
     case "review": {
       const instruction = instructionText(input.instruction, options);
-      const url = input.triggerCommentUrl ?? input.review?.url ?? input.thread.url;
-      const head = `Follow-up review from @${input.requester} on ${url}${instruction === "" ? ". Address it and push to the pull request's branch." : `:\n\n${instruction}`}`;
+      const from = promptText`Follow-up review from @${identifier(input.requester)} on ${identifier(input.triggerCommentUrl ?? input.review?.url ?? input.thread.url)}`;
+      const head =
+        instruction === "" && !input.quoted
+          ? promptText`${from}. Address it and push to the pull request's branch.`
+          : promptText`${from}:\n\n${requestWithQuotes(instruction, promptText`(No instruction was given.)`, input.quoted, options)}`;
       return fitPrompt(head, reviewSection(input.review, input.reviewComments, options), options);
     }
     case "check_suite":
     case "workflow_run":
       return fitPrompt(checkFailureHeader(input, true), checkFailureSection(input, options), options);
     case "dispatch":
-      return fitPrompt(instructionText(input.prompt, options), "", options);
+      return fitPrompt(instructionText(input.prompt, options), NO_TEXT, options);
   }
 }

@@ -113,6 +113,8 @@ export interface ThreadContext {
 
 export interface ReviewContext {
   author: string;
+  /** The review author's access; unknown reads as `none`. */
+  access?: AuthorAccess;
   /** `changes_requested`, `commented`, `approved`. */
   state: string;
   body: string;
@@ -122,6 +124,8 @@ export interface ReviewContext {
 export interface ReviewCommentContext {
   id?: number;
   author: string;
+  /** Unknown reads as `none`. */
+  access?: AuthorAccess;
   path: string;
   line?: number | null;
   startLine?: number | null;
@@ -168,11 +172,22 @@ export interface CheckFailureContext {
 }
 
 export type PromptInput =
-  | { flow: "comment"; instruction: string; requester: string; commentUrl: string; commentId?: number; thread: ThreadContext }
+  | {
+      flow: "comment";
+      instruction: string;
+      /** The lines the trigger comment quotes (`>`, `<blockquote>`): someone else's words, never the request. */
+      quoted?: string | null;
+      requester: string;
+      commentUrl: string;
+      commentId?: number;
+      thread: ThreadContext;
+    }
   | { flow: "label"; label: string; requester: string; thread: ThreadContext }
   | {
       flow: "review";
       instruction: string;
+      /** The lines the trigger quotes, as for a comment. */
+      quoted?: string | null;
       requester: string;
       thread: ThreadContext;
       review: ReviewContext | null;

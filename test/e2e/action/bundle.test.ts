@@ -187,10 +187,11 @@ describe("dist/index.js on Node 24, as a runner starts it", () => {
       head_sha: PR_HEAD_SHA,
       head_branch: PR_BRANCH,
     });
-    expect(String(create.prompt)).toContain("## Failed: test (failure)");
-    expect(String(create.prompt)).toContain("Failed steps: Run the tests");
+    expect(String(create.prompt)).toContain("## Failed check 1 (failure)");
+    expect(String(create.prompt)).toContain("job name (CI output):\n```text\ntest\n```");
+    expect(String(create.prompt)).toContain("failed step names (CI output):\n```text\nRun the tests\n```");
     expect(String(create.prompt)).toContain("expected Tuesday, got Wednesday");
-    expect(String(create.prompt)).not.toContain("## Failed: lint");
+    expect(String(create.prompt)).not.toContain("## Failed check 2");
     const comment = github.commentsOn(FULL_NAME, 2).find((c) => c.id === Number(readOutputs(files)["comment-id"]))!;
     expect(parseMarker(comment.body)).toMatchObject({
       sourceType: "GIT_HOST_CHECK_SUITE",

@@ -115,7 +115,8 @@ describe("pull request reviews", () => {
       pull_request_number: 2,
     });
     expect(String(create.prompt)).toContain("Use UTC here.");
-    expect(String(create.prompt)).toContain("src/dates.ts:12");
+    expect(String(create.prompt)).toContain("### Inline comment 1, line 12");
+    expect(String(create.prompt)).toContain("file path (access unknown):\n```text\nsrc/dates.ts\n```");
     const comment = h.github.commentsOn(FULL_NAME, 2).find((c) => c.id === Number(step.outputs["comment-id"]))!;
     expect(parseMarker(comment.body)).toMatchObject({ sourceType: "GIT_HOST_PR_REVIEW", branches: expect.arrayContaining([PR_BRANCH]) });
   });
@@ -278,7 +279,9 @@ describe("explicit prompts", () => {
     expect(step.result.failure).toBeNull();
     const create = h.service.creates()[0]!;
     expect(create.metadata).toMatchObject({ source_type: "API", issue_number: 1 });
-    expect(String(create.prompt)).toMatch(/^Triage this issue\n\n## Issue octo-org\/widgets#1/);
+    expect(String(create.prompt)).toMatch(
+      /^Triage this issue\n\nText quoted from GitHub stands in fenced blocks[^\n]*\n\n## Issue octo-org\/widgets#1\n/,
+    );
     expect(h.github.commentsOn(FULL_NAME, 1).some((c) => c.id === Number(step.outputs["comment-id"]))).toBe(true);
   });
 

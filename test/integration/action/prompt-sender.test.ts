@@ -70,7 +70,8 @@ describe("the prompt input checks the event's sender", () => {
     expect(everyone.result.failure).toBeNull();
     expect(h.service.creates()).toHaveLength(2);
     // Let in is not promoted: the role read labels the reader's quoted comment, which stays material to read.
-    for (const create of h.service.creates()) expect(String(create.prompt)).toMatch(/#### @reader at \S+ \(read access\)\n```text\n/);
+    for (const create of h.service.creates())
+      expect(String(create.prompt)).toMatch(/comment by @reader at \S+ \(read access\):\n```text\n/);
   });
 
   it("a malformed allowed-non-write-users fails the step before anything is sent", async () => {

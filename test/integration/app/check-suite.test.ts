@@ -68,14 +68,16 @@ describe("a failing check suite with auto-fix on", () => {
       conclusion: "failure",
     });
     const prompt = String(create!.prompt);
+    expect(prompt).toContain("CI failed on pull request octo-org/widgets#2 (https://github.com/octo-org/widgets/pull/2), commit ");
+    expect(prompt).toContain("head branch name (access unknown):\n```text\nagent/fix-dates\n```");
+    expect(prompt).toContain("## Failed check 1 (failure)");
+    expect(prompt).toContain("check run name (CI output):\n```text\nunit tests\n```");
+    expect(prompt).toContain("check run title (CI output):\n```text\n1 test failed\n```");
     expect(prompt).toContain(
-      `CI failed on pull request octo-org/widgets#2 (https://github.com/octo-org/widgets/pull/2), branch \`agent/fix-dates\``,
+      "annotation (CI output):\n```text\nsrc/dates.test.ts:12 (failure): expected 'Tuesday' but received 'Wednesday'\n```",
     );
-    expect(prompt).toContain("## Failed: unit tests (failure)");
-    expect(prompt).toContain("Title: 1 test failed");
-    expect(prompt).toContain("- src/dates.test.ts:12 (failure): expected 'Tuesday' but received 'Wednesday'");
     expect(prompt).toContain("This is fix attempt 1 of 2.");
-    expect(prompt).not.toContain("## Failed: lint");
+    expect(prompt).not.toContain("## Failed check 2");
     expect(harness.botComments(2).map((c) => parseMarker(c.body))).toMatchObject([{ sourceType: "GIT_HOST_CHECK_SUITE", state: "done" }]);
     // Annotations are read for the prompt of a run that starts, never for a failure that starts nothing.
     const annotationReads = () => harness.github.requests.filter((r) => r.path.endsWith("/annotations")).length;

@@ -99,7 +99,8 @@ describe("a /agent comment", () => {
     expect(Object.keys(create!).sort()).toEqual(["metadata", "prompt"]);
     expect(create!.prompt).toContain("@maintainer asked for help on issue octo-org/widgets#1");
     expect(create!.prompt).toContain("fix the flaky test\nIt is in `dates.test.ts`.");
-    expect(create!.prompt).toContain("## Issue octo-org/widgets#1: Flaky date test");
+    expect(create!.prompt).toContain("## Issue octo-org/widgets#1\n");
+    expect(create!.prompt).toMatch(/issue title by @\S+ \([^)]+\):\n```text\nFlaky date test\n```/);
     expect(create!.metadata).toMatchObject({
       source_type: "GIT_HOST",
       trigger_flow: "comment",

@@ -24,7 +24,8 @@ describe("the label flow", () => {
 
     const [create] = harness.service.creates();
     expect(harness.service.creates()).toHaveLength(1);
-    expect(create!.prompt).toContain('@maintainer added the label "agent" to issue octo-org/widgets#1');
+    expect(create!.prompt).toContain("@maintainer added a label to issue octo-org/widgets#1");
+    expect(create!.prompt).toContain("label name (access unknown):\n```text\nagent\n```");
     expect(create!.prompt).toContain("`dates.test.ts` fails on Tuesdays.");
     expect(create!.metadata).toMatchObject({
       source_type: "GIT_HOST",
@@ -98,7 +99,8 @@ describe("the review flow", () => {
     const prompt = resumes[0]!.prompt;
     expect(prompt).toContain("Follow-up review from @maintainer on https://github.com/octo-org/widgets/pull/2#pullrequestreview-9001");
     expect(prompt).toContain("Please use a fixed date instead of mocking the clock.");
-    expect(prompt).toContain("### src/dates.test.ts:14 (by @maintainer)");
+    expect(prompt).toContain("### Inline comment 1, line 14");
+    expect(prompt).toContain("file path (access unknown):\n```text\nsrc/dates.test.ts\n```");
     expect(prompt).toContain("+  vi.setSystemTime(now)");
     expect(prompt).toContain("Use 2024-01-02 here.");
 
@@ -154,8 +156,11 @@ describe("the review flow", () => {
       head_branch: "agent/fix-dates",
     });
     expect(creates[0]!.prompt).toContain("rename this to `today`");
-    expect(creates[0]!.prompt).toContain("### src/dates.ts:3 (by @maintainer)");
-    expect(creates[0]!.prompt).toContain("Branches: `agent/fix-dates` into `main`");
+    expect(creates[0]!.prompt).toContain("### Inline comment 1, line 3");
+    expect(creates[0]!.prompt).toContain("file path (access unknown):\n```text\nsrc/dates.ts\n```");
+    expect(creates[0]!.prompt).toMatch(
+      /head branch name by @\S+ \([^)]+\):\n```text\nagent\/fix-dates\n```\nbase branch name \(write access\):\n```text\nmain\n```/,
+    );
     expect(reactions(harness)).toEqual(["eyes review_comment 9102", "rocket review_comment 9102"]);
     expect(harness.botComments(2)).toHaveLength(1);
   });

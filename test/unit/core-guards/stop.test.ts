@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { findKillSwitch } from "../../../src/core/kill-switch.js";
 import { newRunMarker } from "../../../src/core/markers/write.js";
 import { parseCommentKind, parseMarker } from "../../../src/core/markers/read.js";
-import { detectTrigger } from "../../../src/core/detect.js";
+import { detectTrigger } from "../../../src/core/detect/index.js";
 import type { BridgeSelf } from "../../../src/core/actors.js";
 import { isCiPausedByStop, renderStopReply, renderStoppedComment } from "../../../src/core/stop.js";
 import { parseTriggerComment } from "../../../src/core/trigger.js";

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parseWebhookEvent } from "../../../src/core/events/parse.js";
-import { detectTrigger, triggerThread } from "../../../src/core/detect.js";
+import { detectTrigger } from "../../../src/core/detect/index.js";
+import { triggerThread } from "../../../src/core/detect/triggers.js";
 import { SOURCE } from "../../../src/service/wire.js";
 import {
   checkSuiteEvent,

@@ -1,5 +1,6 @@
 /** Detection helpers shared by the detect, plan and ci tests: who the bot is, and a trigger or an ignore asserted. */
-import { detectTrigger, type IgnoreCode, type RunTrigger } from "../../../src/core/detect.js";
+import { detectTrigger, type IgnoreCode } from "../../../src/core/detect/index.js";
+import type { RunTrigger } from "../../../src/core/detect/triggers.js";
 import type { BridgeSelf } from "../../../src/core/actors.js";
 import type { BridgeEvent } from "../../../src/core/events/types.js";
 import { repoConfig } from "../core-events/scenarios.js";

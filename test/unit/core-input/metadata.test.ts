@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { parseWebhookEvent } from "../../../src/core/events/parse.js";
 import type { BridgeEvent } from "../../../src/core/events/types.js";
 import { buildRunMetadata, looksLikeSecret, type MetadataExtras } from "../../../src/core/metadata.js";
-import { detectTrigger, type RunTrigger } from "../../../src/core/detect.js";
+import { detectTrigger } from "../../../src/core/detect/index.js";
+import type { RunTrigger } from "../../../src/core/detect/triggers.js";
 import { MetadataSchema, SourceTypeSchema } from "../../../src/service/wire.js";
 import {
   checkSuiteEvent,
