@@ -7,13 +7,15 @@ import { classifyActor, isAllowedNonWriteUser, type BridgeSelf } from "../core/a
 import type { RepoConfig } from "../config/schema.js";
 import { countFixAttempts } from "../core/ci.js";
 import {
-  findRunForBranch,
   findTrustedComment,
   listTrustedRunMarkers,
+  runRecordNamesPlace,
   type BotIdentity,
+  type FoundRunMarker,
   type MarkerComment,
 } from "../core/markers/trust.js";
 import { isCheckFailureTrigger, type RunTrigger } from "../core/detect.js";
+import { normalizeBranch, type MarkerPlace } from "../core/markers/schema.js";
 import type { CheckSuiteFacts } from "../core/ci.js";
 import { findKillSwitch } from "../core/kill-switch.js";
 import { planRun, type KnownRun, type RunFacts, type RunMode, type RunPlan } from "../core/plan.js";
@@ -22,7 +24,13 @@ import type { IssueComment } from "../github/comments.js";
 import { checkTriggerPermission } from "../github/permissions.js";
 import { NotFoundError } from "../service/errors.js";
 import { classifyRunStatus } from "../service/status.js";
+import type { AgentRun } from "../service/wire.js";
 import type { BranchHead, KnownRunLookup, RunReader } from "./types.js";
+
+/** The thread a marker is read in or written for: `owner/name` and its issue or pull-request number. */
+export function markerPlaceOf(repo: RepoRef, threadNumber: number): MarkerPlace {
+  return { repository: `${repo.owner}/${repo.repo}`, thread: threadNumber };
+}
 
 /** Bot comments as the marker readers take them. */
 export function asMarkerComments(comments: readonly IssueComment[]): MarkerComment[] {
@@ -88,6 +96,48 @@ interface Candidate {
   runId: number;
   orgId: number;
   from: string;
+  /** The run as the service answered when a legacy marker's run was checked (saves the status read). */
+  run?: AgentRun;
+}
+
+/** Legacy markers checked against the service per reading: a thread rarely holds more than a run or two. */
+const MAX_LEGACY_CHECKS = 3;
+
+/**
+ * The run the service has for a legacy marker, when its record names `place` (runRecordNamesPlace);
+ * null when it names another thread, none, or the service no longer knows the run.
+ */
+export async function legacyRunOf(client: RunReader, runId: number, place: MarkerPlace): Promise<AgentRun | null> {
+  try {
+    const run = await client.getRun(runId);
+    return runRecordNamesPlace(run, place) ? run : null;
+  } catch (error) {
+    if (error instanceof NotFoundError) return null;
+    throw error;
+  }
+}
+
+/**
+ * The newest of `found` (trusted markers of this thread, newest first) whose run is this thread's:
+ * a bound marker at once, a legacy one once the service's record of its run names the thread.
+ */
+async function firstOwnRun(
+  found: readonly FoundRunMarker[],
+  place: MarkerPlace,
+  client: RunReader,
+  describe: (found: FoundRunMarker) => string,
+): Promise<Candidate | null> {
+  let checks = 0;
+  for (const entry of found) {
+    const { runId, orgId } = entry.marker;
+    if (runId === null || orgId !== client.orgId) continue;
+    if (!entry.legacy) return { runId, orgId, from: describe(entry) };
+    if (checks++ >= MAX_LEGACY_CHECKS) return null;
+    const run = await legacyRunOf(client, runId, place);
+    if (run)
+      return { runId, orgId, from: `${describe(entry)} (written before markers named their thread; the run's record names it)`, run };
+  }
+  return null;
 }
 
 /**
@@ -113,6 +163,7 @@ export function pullRequestHeadOf(
 
 export interface KnownRunQuery {
   repo: RepoRef;
+  /** The thread whose comments these are: only markers naming it (or legacy ones its run's record names) count. */
   threadNumber: number;
   /** The thread's comments (bot comments included), oldest first. */
   comments: readonly MarkerComment[];
@@ -147,14 +198,10 @@ async function findBranchRun(query: KnownRunQuery): Promise<Candidate | null> {
     const recorded = await lookup.runForBranch(repo, { branch: head.branch, repoFullName: head.repoFullName });
     if (recorded) return sameOrg({ ...recorded, from: `the run that produced the branch ${head.repoFullName}:${head.branch}` });
   }
-  const found = findRunForBranch(query.comments, head.branch, self);
-  return found
-    ? sameOrg({
-        runId: found.marker.runId!,
-        orgId: found.marker.orgId,
-        from: `the bot's comment ${found.commentId} naming the branch ${head.branch}`,
-      })
-    : null;
+  const wanted = normalizeBranch(head.branch);
+  const place = markerPlaceOf(repo, query.threadNumber);
+  const naming = listTrustedRunMarkers(query.comments, self, place).filter(({ marker }) => marker.branches.includes(wanted));
+  return firstOwnRun(naming, place, query.client, (found) => `the bot's comment ${found.commentId} naming the branch ${head.branch}`);
 }
 
 /**
@@ -177,16 +224,19 @@ export async function findKnownRun(query: KnownRunQuery): Promise<KnownRunFindin
     };
   }
 
-  const fromThread = (): Candidate | null => {
-    const found = listTrustedRunMarkers(query.comments, self).find(({ marker }) => marker.runId !== null && marker.orgId === client.orgId);
-    return found
-      ? { runId: found.marker.runId!, orgId: found.marker.orgId, from: `the bot's comment ${found.commentId} in this thread` }
-      : null;
-  };
-  const candidate = query.branchFirst ? (branchCandidate ?? fromThread()) : (fromThread() ?? branchCandidate);
+  const place = markerPlaceOf(repo, query.threadNumber);
+  const fromThread = () =>
+    firstOwnRun(
+      listTrustedRunMarkers(query.comments, self, place),
+      place,
+      client,
+      (found) => `the bot's comment ${found.commentId} in this thread`,
+    );
+  const candidate = query.branchFirst ? (branchCandidate ?? (await fromThread())) : ((await fromThread()) ?? branchCandidate);
   if (!candidate) return none;
 
   let inProgress = await lookup.isRunInProgress(candidate.runId);
+  if (inProgress === null && candidate.run) inProgress = classifyRunStatus(candidate.run.status) === "in_progress";
   if (inProgress === null) {
     try {
       inProgress = classifyRunStatus((await client.getRun(candidate.runId)).status) === "in_progress";
@@ -211,7 +261,8 @@ export async function checkFailureFacts(input: {
   relevantFailures: number | undefined;
 }): Promise<CheckSuiteFacts> {
   const recorded = await input.lookup.checkAttempts(input.repo, input.prNumber, input.branch);
-  const { attempts, headShas } = recorded ?? countFixAttempts(input.comments, input.branch, input.self);
+  const { attempts, headShas } =
+    recorded ?? countFixAttempts(input.comments, input.branch, input.self, markerPlaceOf(input.repo, input.prNumber));
   return {
     attemptsSoFar: attempts,
     headShaAlreadyAttempted: headShas.includes(input.headSha),

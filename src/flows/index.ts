@@ -13,6 +13,7 @@ export {
   factsFromConfig,
   findKnownRun,
   killSwitchInPayload,
+  markerPlaceOf,
   planFromEvent,
   pullRequestHeadOf,
   triggerPermission,
