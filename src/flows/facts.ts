@@ -8,6 +8,7 @@ import type { RepoConfig } from "../config/schema.js";
 import { countFixAttempts } from "../core/ci.js";
 import {
   findTrustedComment,
+  listRunsForBranch,
   listTrustedRunMarkers,
   runRecordNamesPlace,
   type BotIdentity,
@@ -15,7 +16,7 @@ import {
   type MarkerComment,
 } from "../core/markers/trust.js";
 import { isCheckFailureTrigger, type RunTrigger } from "../core/detect.js";
-import { normalizeBranch, type MarkerPlace } from "../core/markers/schema.js";
+import type { MarkerPlace } from "../core/markers/schema.js";
 import type { CheckSuiteFacts } from "../core/ci.js";
 import { findKillSwitch } from "../core/kill-switch.js";
 import { planRun, type KnownRun, type RunFacts, type RunMode, type RunPlan } from "../core/plan.js";
@@ -198,15 +199,19 @@ async function findBranchRun(query: KnownRunQuery): Promise<Candidate | null> {
     const recorded = await lookup.runForBranch(repo, { branch: head.branch, repoFullName: head.repoFullName });
     if (recorded) return sameOrg({ ...recorded, from: `the run that produced the branch ${head.repoFullName}:${head.branch}` });
   }
-  const wanted = normalizeBranch(head.branch);
   const place = markerPlaceOf(repo, query.threadNumber);
-  const naming = listTrustedRunMarkers(query.comments, self, place).filter(({ marker }) => marker.branches.includes(wanted));
-  return firstOwnRun(naming, place, query.client, (found) => `the bot's comment ${found.commentId} naming the branch ${head.branch}`);
+  return firstOwnRun(
+    listRunsForBranch(query.comments, head.branch, self, place),
+    place,
+    query.client,
+    (found) => `the bot's comment ${found.commentId} naming the branch ${head.branch}`,
+  );
 }
 
 /**
  * The run to continue, if any. Only runs of the client's own organization count (a token cannot
- * resume another organization's run). A run the service no longer knows (404) counts as none.
+ * resume another organization's run), and only markers of this thread (a legacy one when the
+ * service's record of its run names the thread). A run the service no longer knows (404) counts as none.
  */
 export async function findKnownRun(query: KnownRunQuery): Promise<KnownRunFinding> {
   const { repo, lookup, client, self } = query;

@@ -117,19 +117,17 @@ export function findTrustedRunMarker(comments: readonly MarkerComment[], self: B
 }
 
 /**
- * The newest trusted run marker that names `branch`: for a review or a check failure on a pull
- * request whose head branch a known run produced or worked on.
+ * The trusted markers of runs that name `branch`, newest first: for a review or a check failure on
+ * a pull request whose head branch a known run produced or worked on.
  */
-export function findRunForBranch(
+export function listRunsForBranch(
   comments: readonly MarkerComment[],
   branch: string,
   self: BotIdentity,
   place: MarkerPlace,
-): FoundRunMarker | null {
+): FoundRunMarker[] {
   const wanted = normalizeBranch(branch);
-  return (
-    listTrustedRunMarkers(comments, self, place).find(({ marker }) => marker.runId !== null && marker.branches.includes(wanted)) ?? null
-  );
+  return listTrustedRunMarkers(comments, self, place).filter(({ marker }) => marker.runId !== null && marker.branches.includes(wanted));
 }
 
 /** The newest trusted marker of one run: its state says whether the result was already delivered. */

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   findLatestMarkerForRun,
   findMarkerForRequest,
-  findRunForBranch,
+  listRunsForBranch,
   findTrustedComment,
   findTrustedRunMarker,
   isTrustedAuthor,
@@ -98,18 +98,19 @@ describe("a marker belongs to its thread", () => {
 describe("finding a run by branch, run id or request", () => {
   const cycle = (id: number, fields: Partial<RunMarker>, login = "my-app[bot]") => bot(id, renderMarker({ ...running, ...fields }), login);
 
-  it("findRunForBranch: the newest trusted run that names the branch (refs/heads/ or not)", () => {
+  it("listRunsForBranch: the trusted runs that name the branch (refs/heads/ or not), newest first", () => {
     const comments = [
       cycle(10, { runId: 1, branches: ["agent/one"] }),
       cycle(20, { runId: 2, branches: ["agent/two", "agent/shared"] }),
       cycle(30, { runId: 3, branches: ["agent/shared"] }),
       human(40, renderMarker({ ...running, runId: 666, branches: ["agent/one"] })),
     ];
-    expect(findRunForBranch(comments, "agent/one", APP, PLACE)?.marker.runId).toBe(1);
-    expect(findRunForBranch(comments, "refs/heads/agent/shared", APP, PLACE)?.marker.runId).toBe(3);
-    expect(findRunForBranch(comments, "main", APP, PLACE)).toBeNull();
+    expect(listRunsForBranch(comments, "agent/one", APP, PLACE)[0]?.marker.runId).toBe(1);
+    expect(listRunsForBranch(comments, "refs/heads/agent/shared", APP, PLACE)[0]?.marker.runId).toBe(3);
+    expect(listRunsForBranch(comments, "agent/shared", APP, PLACE).map((found) => found.marker.runId)).toEqual([3, 2]);
+    expect(listRunsForBranch(comments, "main", APP, PLACE)).toEqual([]);
     // A queued request names no run yet.
-    expect(findRunForBranch([cycle(50, { runId: null, state: "queued", branches: ["agent/q"] })], "agent/q", APP, PLACE)).toBeNull();
+    expect(listRunsForBranch([cycle(50, { runId: null, state: "queued", branches: ["agent/q"] })], "agent/q", APP, PLACE)).toEqual([]);
   });
 
   it("findLatestMarkerForRun: a restarted watcher sees whether the result was delivered", () => {
