@@ -63,7 +63,7 @@ function resultExample(): string {
     { maxSteps: 5, triggerPhrase: "/agent" },
   );
   const body = renderResultComment({
-    marker: newRunMarker({ runId: 1842, orgId: 42, sourceType: "GIT_HOST" }),
+    marker: newRunMarker({ place: { repository: "octo-org/widgets", thread: 5 }, runId: 1842, orgId: 42, sourceType: "GIT_HOST" }),
     run: {
       id: 1842,
       status: "completed",

@@ -9,6 +9,7 @@
  */
 import type { AllowedBots, AllowedUsers } from "../core/actors.js";
 import { compileRedactPatterns, splitRedactPatterns } from "../core/redact.js";
+import { RESERVED_METADATA_KEYS, reservedKeysIn } from "../core/metadata.js";
 import * as z from "zod/mini";
 import { rawInput, type Env } from "./raw-inputs.js";
 import { AgentTypeFieldSchema, ModelSchema, RepoIdValueSchema, TriggerPhraseTextSchema } from "../config/schema.js";
@@ -80,7 +81,7 @@ export interface ActionInputs {
   repoId: number | undefined;
   model: string | undefined;
   agentType: AgentType | undefined;
-  /** A JSON object merged over the event's metadata, or undefined. */
+  /** A JSON object sent beside the bridge's own metadata (none of its keys reserved), or undefined. */
   metadata: Record<string, unknown> | undefined;
   images: ImageSource[];
   /** Undefined: the repository configuration's (default `/agent`). */
@@ -174,9 +175,23 @@ const metadataText = z.optional(
         return z.NEVER;
       }
     }),
-    z.record(z.string(), z.unknown(), {
-      error: 'must be a JSON object such as {"ticket":"ENG-1"}, not an array, a string, a number or null',
-    }),
+    z
+      .record(z.string(), z.unknown(), {
+        error: 'must be a JSON object such as {"ticket":"ENG-1"}, not an array, a string, a number or null',
+      })
+      .check(
+        // The bridge's own keys say where a run came from and are read back (core/metadata.ts): a workflow's go beside them.
+        z.superRefine((metadata, ctx) => {
+          const clashes = reservedKeysIn(metadata);
+          if (clashes.length === 0) return;
+          const named = clashes.map((key) => `"${key}"`).join(", ");
+          ctx.addIssue({
+            code: "custom",
+            input: metadata,
+            message: `sets ${named}, which the bridge writes itself; rename ${clashes.length === 1 ? "that key" : "those keys"} (reserved: ${RESERVED_METADATA_KEYS.join(", ")})`,
+          });
+        }),
+      ),
   ),
 );
 

@@ -7,11 +7,11 @@
  */
 import { findLatestMarkerForRun, type BotIdentity } from "../core/markers/trust.js";
 import { newRunMarker, renderMarker } from "../core/markers/write.js";
-import type { RunOutcome } from "../core/markers/schema.js";
+import type { MarkerPlace, RunOutcome } from "../core/markers/schema.js";
 import { inlineCode } from "../core/sanitize-output/code.js";
 import { md, type SafeMarkdown } from "../core/sanitize-output/safe-markdown.js";
 import { renderLink } from "../core/sanitize-output/links.js";
-import { asMarkerComments } from "../flows/facts.js";
+import { asMarkerComments, markerPlaceOf } from "../flows/facts.js";
 import type { GitHubClient, RepoRef } from "../github/client.js";
 import { listIssueComments } from "../github/comments.js";
 import { postComment } from "./door.js";
@@ -33,9 +33,17 @@ export function renderPullRequestLink(input: {
   branch: string;
   outcome: RunOutcome;
   triggerPhrase: string;
+  /** The pull request's thread, which the marker names. */
+  place: MarkerPlace;
 }): string {
   const marker = renderMarker({
-    ...newRunMarker({ runId: input.run.id, orgId: input.orgId, sourceType: input.sourceType, branches: [input.branch] }),
+    ...newRunMarker({
+      place: input.place,
+      runId: input.run.id,
+      orgId: input.orgId,
+      sourceType: input.sourceType,
+      branches: [input.branch],
+    }),
     state: "done",
     outcome: input.outcome,
   });
@@ -69,8 +77,9 @@ export async function linkPullRequests(
       for (const pull of await findPullRequestsForBranch(octokit, repo, branch, { limit: 3 })) {
         if (pull.number === input.skipThread || pull.fromFork) continue;
         const { comments } = await listIssueComments(octokit, repo, pull.number, { limit: 100 });
-        if (findLatestMarkerForRun(asMarkerComments(comments), input.run.id, input.self)) continue;
-        await postComment(octokit, repo, pull.number, renderPullRequestLink({ ...input, branch }));
+        const place = markerPlaceOf(repo, pull.number);
+        if (findLatestMarkerForRun(asMarkerComments(comments), input.run.id, input.self, place)) continue;
+        await postComment(octokit, repo, pull.number, renderPullRequestLink({ ...input, branch, place }));
         linked.push(pull.number);
       }
     } catch (error) {

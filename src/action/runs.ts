@@ -11,10 +11,11 @@ import { classifyRunStatus, type RunPhase } from "../service/status.js";
 import type { AgentRun, LogEntry } from "../service/wire.js";
 
 /**
- * A run reader that only vouches for runs of this repository. Markers are trusted by author, but
- * other workflows also write as `github-actions[bot]` and might echo someone's text: a marker that
- * points at a run started for another repository is treated as no run at all. Repositories are
- * listed as the client lists them (for a `repo_id` the configuration does not set).
+ * A run reader that only vouches for runs of this repository. Markers are signed and name their
+ * thread (core/markers/trust.ts), but other workflows also write as `github-actions[bot]` and might
+ * echo a marker from elsewhere: as a second check, a run whose metadata names another repository
+ * is treated as no run at all (the `metadata` input cannot set that key). Repositories are listed
+ * as the client lists them (for a `repo_id` the configuration does not set).
  */
 export function repositoryRunReader(client: AgentRunClient, repositoryFullName: string | null): RunReader & RepositoryLister {
   return {

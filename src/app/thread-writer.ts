@@ -1,7 +1,7 @@
 import { findMarkerForRequest } from "../core/markers/trust.js";
 import { createRedactor, type Redactor } from "../core/redact.js";
 import { redactToFit, type CommentBody } from "../core/render/fit.js";
-import { asMarkerComments } from "../flows/facts.js";
+import { asMarkerComments, markerPlaceOf } from "../flows/facts.js";
 import type { GitHubClient } from "../github/client.js";
 import { createComment, listIssueComments, updateComment } from "../github/comments.js";
 import { GitHubNotFoundError } from "../github/errors.js";
@@ -77,7 +77,10 @@ export function createOctokitThreadWriter(
       const { comments } = await listIssueComments(await octokitFor(thread.installationId), repoOf(thread), thread.issueNumber, {
         limit: OWN_COMMENT_SCAN,
       });
-      return findMarkerForRequest(asMarkerComments(comments), requestId, self)?.commentId ?? null;
+      return (
+        findMarkerForRequest(asMarkerComments(comments), requestId, self, markerPlaceOf(repoOf(thread), thread.issueNumber))?.commentId ??
+        null
+      );
     },
   };
 }

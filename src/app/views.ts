@@ -1,5 +1,6 @@
 import { DEFAULT_REPO_CONFIG } from "../config/schema.js";
 import { newRunMarker } from "../core/markers/write.js";
+import { markerPlaceOf } from "../flows/facts.js";
 import type { RunMarker } from "../core/markers/schema.js";
 import type { CommentBody } from "../core/render/fit.js";
 import { resultCommentBody } from "../core/render/result.js";
@@ -20,6 +21,7 @@ export function trackingRequestId(task: Pick<Task, "id">): string {
 
 function markerOf(task: Task): RunMarker {
   return newRunMarker({
+    place: markerPlaceOf({ owner: task.thread.owner, repo: task.thread.repo }, task.thread.issueNumber),
     runId: task.runId,
     orgId: task.orgId,
     sourceType: task.sourceType,

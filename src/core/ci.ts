@@ -9,7 +9,7 @@ import { firstMatchingGlob } from "../config/glob.js";
 import type { RepoConfig } from "../config/schema.js";
 import { SOURCE } from "../service/wire.js";
 import type { LinkedPullRequest } from "./events/types.js";
-import { normalizeBranch } from "./markers/schema.js";
+import { normalizeBranch, type MarkerPlace } from "./markers/schema.js";
 import { listTrustedRunMarkers, type BotIdentity, type MarkerComment } from "./markers/trust.js";
 
 /** Check and workflow conclusions that mean "CI failed" (others: success, neutral, cancelled, skipped…). */
@@ -100,9 +100,11 @@ export function countFixAttempts(
   comments: readonly MarkerComment[],
   branch: string,
   self: BotIdentity,
+  place: MarkerPlace,
 ): { attempts: number; headShas: string[] } {
   const wanted = normalizeBranch(branch);
-  const cycles = listTrustedRunMarkers(comments, self).filter(
+  // Legacy markers count too: counting one too many only stops fixes sooner.
+  const cycles = listTrustedRunMarkers(comments, self, place).filter(
     ({ marker }) => marker.sourceType === SOURCE.gitHostCheckSuite && marker.branches.includes(wanted),
   );
   const headShas = [...new Set(cycles.map(({ marker }) => marker.headSha).filter((sha): sha is string => sha !== undefined))];

@@ -2,6 +2,11 @@
  * The `metadata` stored with a run: where it came from, flat and searchable. `source_type` lives
  * here because the create request has no such field. Only identifiers and links go in: never a
  * token, never a payload dump; a value that looks like a credential is dropped.
+ *
+ * Every key the bridge may write is reserved (`RESERVED_METADATA_KEYS`): metadata a workflow adds
+ * (the Action's `metadata` input) goes beside them and may not name one, since the bridge reads
+ * some back and believes them (the repository and thread, for markers written before they named
+ * their thread; the delivery and task ids, for crash recovery).
  */
 import { BRIDGE_METADATA_KEYS, type SourceType } from "../service/wire.js";
 import type { BridgeEvent } from "./events/types.js";
@@ -16,6 +21,47 @@ export interface MetadataExtras {
   /** The bridge's own status comment on the thread, once posted. */
   statusCommentUrl?: string;
   statusCommentId?: number;
+}
+
+/** Every key the bridge writes into a run's metadata, whatever the trigger; none can come from a workflow. */
+export const RESERVED_METADATA_KEYS = [
+  "source_type",
+  "bridge",
+  BRIDGE_METADATA_KEYS.bridgeTaskId,
+  BRIDGE_METADATA_KEYS.deliveryId,
+  BRIDGE_METADATA_KEYS.repository,
+  "repository_id",
+  "installation_id",
+  BRIDGE_METADATA_KEYS.issueNumber,
+  BRIDGE_METADATA_KEYS.pullRequestNumber,
+  "html_url",
+  "trigger_flow",
+  "github_event",
+  "github_action",
+  "sender",
+  "status_comment_id",
+  "status_comment_url",
+  "comment_id",
+  "comment_url",
+  "label",
+  "head_sha",
+  "head_branch",
+  "review_id",
+  "review_url",
+  "review_state",
+  "check_suite_id",
+  "check_suite_url",
+  "conclusion",
+  "workflow_run_id",
+  "workflow_run_url",
+  "workflow_name",
+  "github_actions_run_url",
+] as const;
+export type ReservedMetadataKey = (typeof RESERVED_METADATA_KEYS)[number];
+
+/** The keys of a workflow's own metadata that the bridge reserves (empty when it may be sent beside the bridge's). */
+export function reservedKeysIn(metadata: Record<string, unknown>): ReservedMetadataKey[] {
+  return RESERVED_METADATA_KEYS.filter((key) => Object.hasOwn(metadata, key));
 }
 
 export type MetadataValue = string | number | boolean;
@@ -43,7 +89,8 @@ export function looksLikeSecret(value: string): boolean {
   return SECRET_PATTERNS.some((pattern) => pattern.test(value));
 }
 
-type Fields = Record<string, MetadataValue | null | undefined>;
+// Only reserved keys: a key the bridge writes but does not reserve would be a workflow's to forge.
+type Fields = Partial<Record<ReservedMetadataKey, MetadataValue | null | undefined>>;
 
 /** Where the run came from: the event, the repository, who asked, and the bridge's status comment. */
 function originFields(trigger: RunTrigger, event: BridgeEvent, extras: MetadataExtras): Fields {

@@ -17,6 +17,7 @@ import {
   type StopRequest,
 } from "./detect/triggers.js";
 import { killSwitchReason } from "./kill-switch.js";
+import type { TriggerCommentState } from "./trigger.js";
 
 export interface KnownRun {
   runId: number;
@@ -61,10 +62,12 @@ export interface RunFacts {
   ciPausedByStop?: boolean;
   /** The trigger phrase, for the reason a paused CI auto-fix gives; default `/agent`. */
   triggerPhrase?: string;
+  /** For a trigger held in a comment: that comment read again before acting (core/trigger.ts). */
+  triggerComment?: TriggerCommentState;
 }
 
 /** A fact planRun needs before it can decide: `thread` is the thread's comments (for CI, the attempts and a stop's pause), `known_run` the run found through them. */
-export type RunFactName = "permission" | "thread" | "known_run";
+export type RunFactName = "permission" | "thread" | "known_run" | "trigger_comment";
 
 /** Not decided yet: read this fact, then plan again. */
 export interface FactNeeded {
@@ -95,7 +98,14 @@ export type RunPlanAction = RunPlan["action"];
  * - `review_not_on_bridge_branch`: no run of the bridge produced the pull request's branch;
  * - `review_by_outsider`: the reviewer may not trigger runs (no refusal: nobody asked the bot).
  */
-export type PlanIgnoreCode = "review_not_on_bridge_branch" | "review_by_outsider" | "kill_switch" | "ci_paused";
+export type PlanIgnoreCode =
+  | "review_not_on_bridge_branch"
+  | "review_by_outsider"
+  | "kill_switch"
+  | "ci_paused"
+  /** The trigger comment was deleted, or edited so that it no longer asks for a run, before the job acted on it. */
+  | "trigger_deleted"
+  | "trigger_withdrawn";
 
 const read = (fact: RunFactName, reason: string): FactNeeded => ({ action: "read", fact, reason });
 
@@ -185,6 +195,25 @@ function planStop(stop: StopRequest, facts: RunFacts): RunPlan | FactNeeded {
   return { action: "stop", reason: `@${stop.actor.login} asked to stop the thread's run.` };
 }
 
+/** Whether the trigger is a comment its author can still delete or edit before the job acts (an issue or inline review comment). */
+function heldInComment(trigger: RunTrigger): boolean {
+  return trigger.flow === "comment" || (trigger.flow === "review" && trigger.reviewComment !== null);
+}
+
+function withdrawnTrigger(state: Exclude<TriggerCommentState, "standing">): RunPlan {
+  return state === "deleted"
+    ? {
+        action: "ignore",
+        code: "trigger_deleted",
+        reason: "The trigger comment was deleted before the job acted on it; nothing was started.",
+      }
+    : {
+        action: "ignore",
+        code: "trigger_withdrawn",
+        reason: "The trigger comment was edited and no longer asks for a run; nothing was started.",
+      };
+}
+
 /**
  * Turns a trigger (or a stop) and the facts read so far into the one thing to do, or into the
  * next fact to read: the cheapest "no" first (the kill switch, from the payload), then the
@@ -205,8 +234,13 @@ export function planRun(trigger: RunTrigger | StopRequest, facts: RunFacts): Run
   }
   // The reply people read is rendered from the reason by the shell (renderRefusal).
   if (!permission.allowed) return { action: "refuse", reason: permission.why };
-  if (facts.knownRun === undefined) return read("known_run", "The run this thread already has, if any.");
   const mode = facts.mode ?? { kind: "auto" };
+  // `mode: resume` sends the workflow's own prompt: the comment that started the job is not what runs.
+  if (mode.kind !== "resume" && heldInComment(trigger)) {
+    if (facts.triggerComment === undefined) return read("trigger_comment", "Whether the trigger comment still asks for a run.");
+    if (facts.triggerComment !== "standing") return withdrawnTrigger(facts.triggerComment);
+  }
+  if (facts.knownRun === undefined) return read("known_run", "The run this thread already has, if any.");
   if (mode.kind === "resume") {
     return { action: "resume", runId: mode.runId, orgId: mode.orgId, reason: `Resuming run ${mode.runId}, as asked (\`mode: resume\`).` };
   }

@@ -119,6 +119,24 @@ export function parseTriggerComment(body: string | null | undefined, grammar: Tr
   return null;
 }
 
+/**
+ * A trigger comment as the job finds it when it reads it again, right before acting:
+ * `standing` (still there and still asking for a run), `deleted` (GitHub answers 404: its author
+ * took it back) or `withdrawn` (edited so that it no longer asks, or now asks to stop).
+ */
+export type TriggerCommentState = "standing" | "deleted" | "withdrawn";
+
+/**
+ * What a trigger comment read again says (`current`: its body now, null when it is gone). Only
+ * whether it still asks is taken from it: the run gets the text that was delivered, which GitHub
+ * signed and whose author's permission was checked; an edit by someone else (a maintainer may edit
+ * any comment) must not put their words under the author's name.
+ */
+export function triggerCommentState(current: { body: string } | null, grammar: TriggerGrammar): TriggerCommentState {
+  if (current === null) return "deleted";
+  return parseTriggerComment(current.body, grammar)?.kind === "run" ? "standing" : "withdrawn";
+}
+
 /** True when the body contains a trigger (the phrase or, when enabled, a mention), a stop included. */
 export function containsTrigger(body: string | null | undefined, grammar: TriggerGrammar): boolean {
   return parseTriggerComment(body, grammar) !== null;

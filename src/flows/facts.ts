@@ -7,13 +7,16 @@ import { classifyActor, isAllowedNonWriteUser, type BridgeSelf } from "../core/a
 import type { RepoConfig } from "../config/schema.js";
 import { countFixAttempts } from "../core/ci.js";
 import {
-  findRunForBranch,
   findTrustedComment,
+  listRunsForBranch,
   listTrustedRunMarkers,
+  runRecordNamesPlace,
   type BotIdentity,
+  type FoundRunMarker,
   type MarkerComment,
 } from "../core/markers/trust.js";
 import { isCheckFailureTrigger, type RunTrigger } from "../core/detect/triggers.js";
+import type { MarkerPlace } from "../core/markers/schema.js";
 import type { CheckSuiteFacts } from "../core/ci.js";
 import { findKillSwitch } from "../core/kill-switch.js";
 import { planRun, type KnownRun, type RunFacts, type RunMode, type RunPlan } from "../core/plan.js";
@@ -22,7 +25,13 @@ import type { IssueComment } from "../github/comments.js";
 import { checkTriggerPermission } from "../github/permissions.js";
 import { NotFoundError } from "../service/errors.js";
 import { classifyRunStatus } from "../service/status.js";
+import type { AgentRun } from "../service/wire.js";
 import type { BranchHead, KnownRunLookup, RunReader } from "./types.js";
+
+/** The thread a marker is read in or written for: `owner/name` and its issue or pull-request number. */
+export function markerPlaceOf(repo: RepoRef, threadNumber: number): MarkerPlace {
+  return { repository: `${repo.owner}/${repo.repo}`, thread: threadNumber };
+}
 
 /** Bot comments as the marker readers take them. */
 export function asMarkerComments(comments: readonly IssueComment[]): MarkerComment[] {
@@ -88,6 +97,48 @@ interface Candidate {
   runId: number;
   orgId: number;
   from: string;
+  /** The run as the service answered when a legacy marker's run was checked (saves the status read). */
+  run?: AgentRun;
+}
+
+/** Legacy markers checked against the service per reading: a thread rarely holds more than a run or two. */
+const MAX_LEGACY_CHECKS = 3;
+
+/**
+ * The run the service has for a legacy marker, when its record names `place` (runRecordNamesPlace);
+ * null when it names another thread, none, or the service no longer knows the run.
+ */
+export async function legacyRunOf(client: RunReader, runId: number, place: MarkerPlace): Promise<AgentRun | null> {
+  try {
+    const run = await client.getRun(runId);
+    return runRecordNamesPlace(run, place) ? run : null;
+  } catch (error) {
+    if (error instanceof NotFoundError) return null;
+    throw error;
+  }
+}
+
+/**
+ * The newest of `found` (trusted markers of this thread, newest first) whose run is this thread's:
+ * a bound marker at once, a legacy one once the service's record of its run names the thread.
+ */
+async function firstOwnRun(
+  found: readonly FoundRunMarker[],
+  place: MarkerPlace,
+  client: RunReader,
+  describe: (found: FoundRunMarker) => string,
+): Promise<Candidate | null> {
+  let checks = 0;
+  for (const entry of found) {
+    const { runId, orgId } = entry.marker;
+    if (runId === null || orgId !== client.orgId) continue;
+    if (!entry.legacy) return { runId, orgId, from: describe(entry) };
+    if (checks++ >= MAX_LEGACY_CHECKS) return null;
+    const run = await legacyRunOf(client, runId, place);
+    if (run)
+      return { runId, orgId, from: `${describe(entry)} (written before markers named their thread; the run's record names it)`, run };
+  }
+  return null;
 }
 
 /**
@@ -113,6 +164,7 @@ export function pullRequestHeadOf(
 
 export interface KnownRunQuery {
   repo: RepoRef;
+  /** The thread whose comments these are: only markers naming it (or legacy ones its run's record names) count. */
   threadNumber: number;
   /** The thread's comments (bot comments included), oldest first. */
   comments: readonly MarkerComment[];
@@ -147,19 +199,19 @@ async function findBranchRun(query: KnownRunQuery): Promise<Candidate | null> {
     const recorded = await lookup.runForBranch(repo, { branch: head.branch, repoFullName: head.repoFullName });
     if (recorded) return sameOrg({ ...recorded, from: `the run that produced the branch ${head.repoFullName}:${head.branch}` });
   }
-  const found = findRunForBranch(query.comments, head.branch, self);
-  return found
-    ? sameOrg({
-        runId: found.marker.runId!,
-        orgId: found.marker.orgId,
-        from: `the bot's comment ${found.commentId} naming the branch ${head.branch}`,
-      })
-    : null;
+  const place = markerPlaceOf(repo, query.threadNumber);
+  return firstOwnRun(
+    listRunsForBranch(query.comments, head.branch, self, place),
+    place,
+    query.client,
+    (found) => `the bot's comment ${found.commentId} naming the branch ${head.branch}`,
+  );
 }
 
 /**
  * The run to continue, if any. Only runs of the client's own organization count (a token cannot
- * resume another organization's run). A run the service no longer knows (404) counts as none.
+ * resume another organization's run), and only markers of this thread (a legacy one when the
+ * service's record of its run names the thread). A run the service no longer knows (404) counts as none.
  */
 export async function findKnownRun(query: KnownRunQuery): Promise<KnownRunFinding> {
   const { repo, lookup, client, self } = query;
@@ -177,16 +229,19 @@ export async function findKnownRun(query: KnownRunQuery): Promise<KnownRunFindin
     };
   }
 
-  const fromThread = (): Candidate | null => {
-    const found = listTrustedRunMarkers(query.comments, self).find(({ marker }) => marker.runId !== null && marker.orgId === client.orgId);
-    return found
-      ? { runId: found.marker.runId!, orgId: found.marker.orgId, from: `the bot's comment ${found.commentId} in this thread` }
-      : null;
-  };
-  const candidate = query.branchFirst ? (branchCandidate ?? fromThread()) : (fromThread() ?? branchCandidate);
+  const place = markerPlaceOf(repo, query.threadNumber);
+  const fromThread = () =>
+    firstOwnRun(
+      listTrustedRunMarkers(query.comments, self, place),
+      place,
+      client,
+      (found) => `the bot's comment ${found.commentId} in this thread`,
+    );
+  const candidate = query.branchFirst ? (branchCandidate ?? (await fromThread())) : ((await fromThread()) ?? branchCandidate);
   if (!candidate) return none;
 
   let inProgress = await lookup.isRunInProgress(candidate.runId);
+  if (inProgress === null && candidate.run) inProgress = classifyRunStatus(candidate.run.status) === "in_progress";
   if (inProgress === null) {
     try {
       inProgress = classifyRunStatus((await client.getRun(candidate.runId)).status) === "in_progress";
@@ -211,7 +266,8 @@ export async function checkFailureFacts(input: {
   relevantFailures: number | undefined;
 }): Promise<CheckSuiteFacts> {
   const recorded = await input.lookup.checkAttempts(input.repo, input.prNumber, input.branch);
-  const { attempts, headShas } = recorded ?? countFixAttempts(input.comments, input.branch, input.self);
+  const { attempts, headShas } =
+    recorded ?? countFixAttempts(input.comments, input.branch, input.self, markerPlaceOf(input.repo, input.prNumber));
   return {
     attemptsSoFar: attempts,
     headShaAlreadyAttempted: headShas.includes(input.headSha),

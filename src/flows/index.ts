@@ -19,6 +19,7 @@ export {
   factsFromConfig,
   findKnownRun,
   killSwitchInPayload,
+  markerPlaceOf,
   planFromEvent,
   pullRequestHeadOf,
   triggerPermission,

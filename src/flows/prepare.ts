@@ -36,6 +36,7 @@ import {
   type ListedCheckFailures,
 } from "./context.js";
 import { readAuthorAccess } from "./author-access.js";
+import { readTriggerComment } from "./trigger-comment.js";
 import {
   asMarkerComments,
   checkFailureFacts,
@@ -158,6 +159,10 @@ async function readFact(
   const identity = botIdentityOf(self);
   if (fact === "permission") {
     facts.permission = repo ? await triggerPermission(octokit, repo, trigger, config, self) : { allowed: true, why: "No repository." };
+    return;
+  }
+  if (fact === "trigger_comment") {
+    facts.triggerComment = repo ? await readTriggerComment(octokit, repo, trigger, { config, self }) : "standing";
     return;
   }
   // The thread, pull request, review and the list of failing checks, in one go, once.

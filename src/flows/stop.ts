@@ -21,7 +21,7 @@ import type { GitHubClient, RepoRef } from "../github/client.js";
 import { listIssueComments } from "../github/comments.js";
 import { checkTriggerPermission } from "../github/permissions.js";
 import type { ReactionTarget } from "../core/render/reactions.js";
-import { asMarkerComments, factsFromConfig } from "./facts.js";
+import { asMarkerComments, factsFromConfig, markerPlaceOf } from "./facts.js";
 import { THREAD_COMMENT_SCAN_LIMIT } from "./prepare.js";
 import type { RunReader } from "./types.js";
 
@@ -72,7 +72,9 @@ export async function prepareStop(input: {
 
   const identity = botIdentityOf(input.self);
   const { comments } = await listIssueComments(octokit, repo, request.thread.number, { limit: THREAD_COMMENT_SCAN_LIMIT });
-  const open = listTrustedRunMarkers(asMarkerComments(comments), identity).filter(({ marker }) => marker.state !== "done");
+  // Legacy markers too: a stop only edits the bot's own comments in this thread, it sends nothing to their runs.
+  const place = markerPlaceOf(repo, request.thread.number);
+  const open = listTrustedRunMarkers(asMarkerComments(comments), identity, place).filter(({ marker }) => marker.state !== "done");
   // Oldest first within a run: the first open comment is the run's own, the others wait behind it.
   const ownerOf = new Map<string, number>();
   for (const found of [...open].reverse()) {

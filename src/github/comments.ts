@@ -81,6 +81,17 @@ export async function getComment(octokit: GitHubClient, repo: RepoRef, commentId
   }
 }
 
+/** The body of an inline review comment as it is now, or null when it does not exist (any more). */
+export async function getReviewCommentBody(octokit: GitHubClient, repo: RepoRef, commentId: number): Promise<string | null> {
+  try {
+    const { data } = await octokit.request("GET /repos/{owner}/{repo}/pulls/comments/{comment_id}", { ...repo, comment_id: commentId });
+    return data.body ?? "";
+  } catch (error) {
+    if (isNotFound(error)) return null;
+    throw toGitHubError(error, `reading review comment ${commentId} in ${repo.owner}/${repo.repo}`);
+  }
+}
+
 /**
  * The most recent `limit` comments of an issue or pull request, oldest first, reading only the
  * pages that hold them; `total` is how many the thread has (so `total - comments.length` older

@@ -303,7 +303,15 @@ export const ListRepositoriesQuerySchema = z.lazy(() => z.strictObject(pageQuery
 export type ListRepositoriesQuery = z.input<typeof ListRepositoriesQuerySchema>;
 
 /**
- * Metadata keys the bridge itself reads back from runs (crash recovery matches on them): the
- * delivery that asked for the run, and the bridge's own task id, set when the create is sent.
+ * Metadata keys the bridge itself reads back from runs: the delivery that asked for the run and
+ * the bridge's own task id, set when the create is sent (crash recovery matches on them); the
+ * repository and the issue or pull-request number the run was started from (a legacy marker's
+ * run is believed only in the thread these name).
  */
-export const BRIDGE_METADATA_KEYS = { deliveryId: "delivery_id", bridgeTaskId: "bridge_task_id" } as const;
+export const BRIDGE_METADATA_KEYS = {
+  deliveryId: "delivery_id",
+  bridgeTaskId: "bridge_task_id",
+  repository: "repository",
+  issueNumber: "issue_number",
+  pullRequestNumber: "pull_request_number",
+} as const;

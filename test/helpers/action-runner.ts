@@ -10,6 +10,7 @@
 import { createMarkerSigner } from "../../src/action/marker-signer.js";
 import { signMarkers } from "../../src/core/markers/signature.js";
 import { newRunMarker, renderMarker } from "../../src/core/markers/write.js";
+import type { MarkerPlace } from "../../src/core/markers/schema.js";
 import { AgentRunClient } from "../../src/service/client.js";
 import { DEFAULT_TOKEN } from "../../src/emulator/options.js";
 import { execFile } from "node:child_process";
@@ -294,6 +295,9 @@ export const SCALE = 0.002;
 /** Seconds between polls in tests (AGENT_RUN_POLL_INTERVAL): 20 ms, growing to 240 ms. */
 export const TEST_POLL_INTERVAL = "0.02";
 export const ACTIONS_BOT = "github-actions[bot]";
+
+/** Where a marker in thread `thread` of the harness's repository belongs (what the Action writes there). */
+export const placeIn = (thread: number): MarkerPlace => ({ repository: FULL_NAME, thread });
 export const PR_HEAD_SHA = "a".repeat(40);
 export const PR_BRANCH = "agent/fix-dates";
 
@@ -547,7 +551,7 @@ export async function seedWorkingRun(h: ActionHarness, durationMs: number, promp
   const client = new AgentRunClient({ baseUrl: h.emulator.url, token: h.emulator.token, orgId: h.emulator.orgId });
   h.emulator.control.script({ durationMs });
   const working = await client.createRun({ prompt, metadata: { repository: FULL_NAME } });
-  const marker = renderMarker(newRunMarker({ runId: working.id, orgId: h.emulator.orgId, sourceType: "GIT_HOST" }));
+  const marker = renderMarker(newRunMarker({ place: placeIn(1), runId: working.id, orgId: h.emulator.orgId, sourceType: "GIT_HOST" }));
   h.github.seed({ issueComments: [{ issue_number: 1, user: ACTIONS_BOT, body: signedByAction(`${marker}\n🤖 working`) }] });
   return working.id;
 }

@@ -8,7 +8,7 @@ import { botIdentityOf } from "../../core/markers/trust.js";
 import type { RepoConfig } from "../../config/schema.js";
 import { isThreadEvent } from "../../core/events/types.js";
 import { newRunMarker } from "../../core/markers/write.js";
-import type { RunMarker } from "../../core/markers/schema.js";
+import type { MarkerPlace, RunMarker } from "../../core/markers/schema.js";
 import { detectTrigger } from "../../core/detect/index.js";
 import { triggerThread, type RunTrigger, type StopRequest } from "../../core/detect/triggers.js";
 import { planRun, type RunMode } from "../../core/plan.js";
@@ -23,6 +23,7 @@ import {
   factsFromConfig,
   mayHearConfigError,
   killSwitchInPayload,
+  markerPlaceOf,
   MARKERS_ONLY_LOOKUP,
   planFromEvent,
   prepareRun,
@@ -284,7 +285,13 @@ function resumeAsNamed(step: Step, config: RepoConfig, trigger: RunTrigger): Dec
   if (step.images.length > 0 || inputs.metadata)
     log.warning("`images` and `metadata` are only sent when a run is created; a resume sends the prompt alone.");
   const thread = threadReporter(step, isThreadEvent(event) ? { number: event.thread.number } : null);
-  const marker = newRunMarker({ runId: plan.runId, orgId: plan.orgId, sourceType: SOURCE.api, requestId: requestIdOf(step.runner) });
+  const marker = newRunMarker({
+    place: placeOf(step, isThreadEvent(event) ? event.thread.number : null),
+    runId: plan.runId,
+    orgId: plan.orgId,
+    sourceType: SOURCE.api,
+    requestId: requestIdOf(step.runner),
+  });
   return {
     kind: "start",
     thread,
@@ -300,10 +307,16 @@ function resumeAsNamed(step: Step, config: RepoConfig, trigger: RunTrigger): Dec
   };
 }
 
+/** Where this step's markers belong: the repository's thread it comments in, or none. */
+function placeOf(step: Step, threadNumber: number | null): MarkerPlace | null {
+  return step.repo && threadNumber !== null ? markerPlaceOf(step.repo, threadNumber) : null;
+}
+
 /** What `prepareRun`'s plan means for this step: the marker, the first phase, the call. */
 function startFor(step: Step, prepared: PreparedStart): Start {
   const { inputs, client } = step;
   const marker = newRunMarker({
+    place: placeOf(step, prepared.thread?.number ?? null),
     runId: prepared.action === "create" ? null : prepared.runId,
     orgId: inputs.orgId,
     sourceType: prepared.markerHints.sourceType,
@@ -353,15 +366,14 @@ function startFor(step: Step, prepared: PreparedStart): Start {
   }
 }
 
-/** The create body: the prepared one, the workflow's metadata over the event's, the workflow's images added. */
+/** The create body: the prepared one, the workflow's metadata beside the bridge's, the workflow's images added. */
 function createRequest(step: Step, prepared: CreateRunRequest & { metadata: Record<string, unknown> }): CreateRunRequest {
   const workflowRun = workflowRunUrl(step.runner);
+  // The inputs refuse a workflow key the bridge reserves; the bridge's own keys still come last, whatever the input held.
   const metadata: Record<string, unknown> = {
+    ...step.inputs.metadata,
     ...prepared.metadata,
     ...(workflowRun ? { github_actions_run_url: workflowRun } : {}),
-    ...step.inputs.metadata,
-    // The origin stays what the event says, whatever the workflow merges in.
-    source_type: prepared.metadata.source_type,
   };
   const images = [...(prepared.images ?? []), ...step.images];
   return { ...prepared, metadata, ...(images.length > 0 ? { images } : {}) };

@@ -10,8 +10,8 @@
  *
  * An earlier attempt that wrote its run id finished its create: a re-run then starts a new run, as asked.
  */
-import { listTrustedRunMarkers } from "../../core/markers/trust.js";
-import { asMarkerComments, THREAD_COMMENT_SCAN_LIMIT, type PreparedStart } from "../../flows/index.js";
+import { botIdentityOf, listTrustedRunMarkers } from "../../core/markers/trust.js";
+import { asMarkerComments, markerPlaceOf, THREAD_COMMENT_SCAN_LIMIT, type PreparedStart } from "../../flows/index.js";
 import { listIssueComments } from "../../github/comments.js";
 import { findInterruptedRun } from "../../service/reconcile.js";
 import type { AgentRun } from "../../service/wire.js";
@@ -40,10 +40,11 @@ export async function findEarlierAttempt(
   const earlierAttemptOf = (requestId: string | undefined) =>
     requestId?.startsWith(prefix) ? Number(requestId.slice(prefix.length)) : Number.NaN;
   // Newest first: the latest interrupted attempt of this workflow run.
-  const interrupted = listTrustedRunMarkers(asMarkerComments(comments), {
-    botLogins: step.self.botLogins,
-    markerSigner: step.self.markerSigner,
-  }).find(({ marker }) => marker.runId === null && earlierAttemptOf(marker.requestId) < attempt);
+  const interrupted = listTrustedRunMarkers(
+    asMarkerComments(comments),
+    botIdentityOf(step.self),
+    markerPlaceOf(step.repo, prepared.thread.number),
+  ).find(({ marker }) => marker.runId === null && earlierAttemptOf(marker.requestId) < attempt);
   if (!interrupted) return null;
   const comment = comments.find((c) => c.id === interrupted.commentId)!;
   const earlier = earlierAttemptOf(interrupted.marker.requestId);

@@ -2,7 +2,7 @@
  * The hidden markers the bot writes into its own comments, so that the thread itself remembers
  * which run it belongs to (no database needed, e.g. in the Action):
  *
- *   <!-- agent-run-bridge:run {"v":1,"runId":123,"orgId":1,"sourceType":"GIT_HOST","branches":["agent/run-123"],"state":"running"} -->
+ *   <!-- agent-run-bridge:run {"v":2,"repo":"octo/app","thread":7,"runId":123,"orgId":1,"sourceType":"GIT_HOST","branches":["agent/run-123"],"state":"running"} -->
  *   <!-- agent-run-bridge:refusal -->
  *   <!-- agent-run-bridge:over_limit {"v":1,"limit":"runs_per_repo_per_hour"} -->
  *
@@ -10,6 +10,11 @@
  * reading read.ts, and which comments to believe trust.ts). The run marker's `state` is also the
  * delivery record: the result comment says `"state":"done"`, so a restarted watcher that finds it
  * knows the result was already posted.
+ *
+ * A run marker names the thread it was written in (`repo`, `thread`, since `"v":2`): a marker copied
+ * into another thread, even a signed one (trust.ts), does not point that thread at its run. Markers
+ * of `"v":1` name no thread, nor does one made for a step without a thread (never posted): trust.ts
+ * reads such markers as legacy (believed only where the service's record of the run names the thread).
  */
 import * as z from "zod/mini";
 import { SourceTypeSchema } from "../../service/wire.js";
@@ -28,7 +33,10 @@ export const RUN_OUTCOMES = ["succeeded", "failed", "stopped", "waiting_for_inpu
 export type RunOutcome = (typeof RUN_OUTCOMES)[number];
 
 /** Bounds: a marker stays small whatever a run produced. */
-export const MARKER_LIMITS = { json: 3000, branches: 10, branchLength: 200, requestId: 100 } as const;
+export const MARKER_LIMITS = { json: 3000, branches: 10, branchLength: 200, requestId: 100, repository: 200 } as const;
+
+/** The marker version the bridge writes: 2 names the thread; 1 (read, rewritten as it was) does not. */
+export const RUN_MARKER_VERSION = 2;
 
 // Built on first use (`z.lazy`), like the wire schemas: a step that reads no marker builds none.
 export const BranchSchema = z.lazy(() =>
@@ -43,7 +51,15 @@ export const BranchSchema = z.lazy(() =>
 export const RunMarkerSchema = z.lazy(() =>
   z
     .strictObject({
-      v: z.literal(1),
+      v: z.union([z.literal(1), z.literal(RUN_MARKER_VERSION)]),
+      /** `owner/name` of the repository whose thread the marker was written in (v2). */
+      repo: z.optional(
+        z
+          .string()
+          .check(z.maxLength(MARKER_LIMITS.repository), z.regex(/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/, { error: "repo is owner/name" })),
+      ),
+      /** The issue or pull-request number of that thread (v2). */
+      thread: z.optional(z.int().check(z.positive())),
       /** Null only while `queued` for a run that does not exist yet (and after a stop that came before it did). */
       runId: z.nullable(z.int().check(z.nonnegative())),
       orgId: z.int().check(z.nonnegative()),
@@ -64,6 +80,13 @@ export const RunMarkerSchema = z.lazy(() =>
         if (marker.runId === null && marker.state !== "queued" && marker.outcome !== "stopped") {
           ctx.addIssue({ code: "custom", path: ["runId"], message: `a "${marker.state}" marker needs a runId` });
         }
+        // A place is whole or absent, and only v2 has one (a v2 marker for no thread, never posted, has none).
+        if ((marker.repo === undefined) !== (marker.thread === undefined)) {
+          ctx.addIssue({ code: "custom", path: ["thread"], message: "repo and thread are set together" });
+        }
+        if (marker.v === 1 && marker.repo !== undefined) {
+          ctx.addIssue({ code: "custom", path: ["repo"], message: "a v1 marker names no thread" });
+        }
         if ((marker.state === "done") !== (marker.outcome !== undefined)) {
           ctx.addIssue({ code: "custom", path: ["outcome"], message: "outcome is set exactly when state is done" });
         }
@@ -79,6 +102,12 @@ export type BotCommentKind = (typeof BOT_COMMENT_KINDS)[number];
 
 // Built on first use, like the run marker's schema.
 export const OverLimitMarkerSchema = z.lazy(() => z.strictObject({ v: z.literal(1), limit: z.enum(RUN_LIMIT_NAMES) }));
+
+/** Where a marker is written or read: the repository (`owner/name`) and the issue or pull-request number. */
+export interface MarkerPlace {
+  repository: string;
+  thread: number;
+}
 
 /** Strips `refs/heads/`: events name branches both ways. */
 export function normalizeBranch(branch: string): string {

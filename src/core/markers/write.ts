@@ -13,7 +13,9 @@ import {
   MARKER_LIMITS,
   normalizeBranch,
   RunMarkerSchema,
+  RUN_MARKER_VERSION,
   type BotCommentKind,
+  type MarkerPlace,
   type RunMarker,
   type RunMarkerState,
   type RunOutcome,
@@ -35,6 +37,7 @@ export function renderMarker(marker: RunMarker): string {
   // Fixed key order: the same marker always renders to the same line.
   const ordered = {
     v: m.v,
+    ...(m.repo !== undefined ? { repo: m.repo, thread: m.thread } : {}),
     runId: m.runId,
     orgId: m.orgId,
     sourceType: m.sourceType,
@@ -89,8 +92,9 @@ export function resultMarker(marker: RunMarker, run: AgentRun, phase: RunPhase):
   return { ...withBranches(marker, prBranches), runId: run.id, state: "done", outcome: outcomeForPhase(phase) };
 }
 
-/** A fresh marker for a run (or a queued request) from what the caller knows. */
+/** A fresh marker for a run (or a queued request) from what the caller knows, bound to the thread it is written in (null: none, never posted). */
 export function newRunMarker(fields: {
+  place: MarkerPlace | null;
   runId: number | null;
   orgId: number;
   sourceType: SourceType;
@@ -102,7 +106,8 @@ export function newRunMarker(fields: {
   const state = fields.state ?? (fields.runId === null ? "queued" : "running");
   return withBranches(
     {
-      v: 1,
+      v: RUN_MARKER_VERSION,
+      ...(fields.place ? { repo: fields.place.repository, thread: fields.place.thread } : {}),
       runId: fields.runId,
       orgId: fields.orgId,
       sourceType: fields.sourceType,

@@ -81,8 +81,10 @@ function envFor(eventName: string, payload: object, inputs: Record<string, strin
   return { files, env };
 }
 
-function humanComment(id: number, body: string) {
-  github.seed({ issueComments: [{ id, issue_number: 1, body, user: "maintainer" }] });
+/** A person's comment on issue 1, numbered by the fake as GitHub would (after every comment so far), and its delivery payload. */
+function humanComment(body: string) {
+  github.seed({ issueComments: [{ issue_number: 1, body, user: "maintainer" }] });
+  const id = Math.max(...github.commentsOn(FULL_NAME, 1).map((c) => c.id));
   return issueCommentPayload({
     thread: { number: 1, title: "Flaky date test", body: "`dates.test.ts` fails on Tuesdays." },
     comment: { id, body, login: "maintainer" },
@@ -96,7 +98,8 @@ describe("dist/index.js on Node 24, as a runner starts it", () => {
   });
 
   it("turns a /agent comment into a run and reports it in the outputs, the job summary and the thread", async () => {
-    const { files, env } = envFor("issue_comment", humanComment(9001, "/agent fix the flaky date test"), {
+    const trigger = humanComment("/agent fix the flaky date test");
+    const { files, env } = envFor("issue_comment", trigger, {
       metadata: '{"ticket":"ENG-7"}',
     });
     const child = await runBundledAction(node24, env);
@@ -151,7 +154,7 @@ describe("dist/index.js on Node 24, as a runner starts it", () => {
       ticket: "ENG-7",
       trigger_flow: "comment",
       github_event: "issue_comment",
-      comment_id: 9001,
+      comment_id: trigger.comment.id,
       delivery_id: "9100-1",
     });
     expect(String(create.prompt)).toContain("fix the flaky date test");
@@ -159,7 +162,7 @@ describe("dist/index.js on Node 24, as a runner starts it", () => {
 
   it("resumes the thread's run on a follow-up comment, found through the marker the first step left", async () => {
     const firstRun = emulator.control.runs().at(-1)!.id;
-    const { files, env } = envFor("issue_comment", humanComment(9002, "/agent also cover Mondays"), {});
+    const { files, env } = envFor("issue_comment", humanComment("/agent also cover Mondays"), {});
     const child = await runBundledAction(node24, env);
     expect(child.exitCode).toBe(0);
     const outputs = readOutputs(files);
@@ -202,7 +205,7 @@ describe("dist/index.js on Node 24, as a runner starts it", () => {
 
   it("at the timeout: the comment says the run keeps going, status is the last seen, and the step fails (fail-on-error)", async () => {
     emulator.control.script({ match: "take your time", durationMs: 3_600_000 });
-    const { files, env } = envFor("issue_comment", humanComment(9003, "/agent new take your time"), { "timeout-minutes": "0.01" });
+    const { files, env } = envFor("issue_comment", humanComment("/agent new take your time"), { "timeout-minutes": "0.01" });
     const child = await runBundledAction(node24, env);
     expect(child.exitCode).toBe(1);
     const outputs = readOutputs(files);
@@ -221,7 +224,7 @@ describe("dist/index.js on Node 24, as a runner starts it", () => {
   it("refuses bad inputs before anything is written or sent to the service, naming each input", async () => {
     const requestsBefore = github.requests.length;
     const serviceBefore = service.requests.length;
-    const { files, env } = envFor("issue_comment", humanComment(9004, "/agent hello"), { "org-id": "acme", metadata: "[1]" });
+    const { files, env } = envFor("issue_comment", humanComment("/agent hello"), { "org-id": "acme", metadata: "[1]" });
     const child = await runBundledAction(node24, env);
     expect(child.exitCode).toBe(1);
     expect(child.stdout).toContain(
@@ -237,7 +240,7 @@ describe("dist/index.js on Node 24, as a runner starts it", () => {
 
   it("refuses a plain http:// service URL off loopback before the token is sent anywhere", async () => {
     const serviceBefore = service.requests.length;
-    const { files, env } = envFor("issue_comment", humanComment(9005, "/agent hello"), {
+    const { files, env } = envFor("issue_comment", humanComment("/agent hello"), {
       "api-url": "http://agents.example.com",
     });
     const child = await runBundledAction(node24, env);
@@ -283,8 +286,10 @@ describe("dist/index.js on Node 24 on a GitHub Enterprise Server runner", () => 
     try {
       const png = createPng({ width: 2, height: 2 });
       const image = ghes.addAttachment(png, "image/png", { private: true });
-      const step = (id: number, body: string) => {
-        ghes.seed({ issueComments: [{ id, issue_number: 1, body, user: "maintainer" }] });
+      const step = (body: string) => {
+        // Numbered by the fake, after the bot's own comments, as GitHub would.
+        ghes.seed({ issueComments: [{ issue_number: 1, body, user: "maintainer" }] });
+        const id = Math.max(...ghes.commentsOn(FULL_NAME, 1).map((c) => c.id));
         const payload = issueCommentPayload({
           thread: { number: 1, title: "Flaky date test", body: "`dates.test.ts` fails on Tuesdays." },
           comment: { id, body, login: "maintainer" },
@@ -309,7 +314,7 @@ describe("dist/index.js on Node 24 on a GitHub Enterprise Server runner", () => 
         return runBundledAction(node24, env).then((child) => ({ child, outputs: readOutputs(files) }));
       };
       const creates = service.creates().length;
-      const first = await step(9501, `/agent the date is wrong on this screen\n\n![screen](${image})`);
+      const first = await step(`/agent the date is wrong on this screen\n\n![screen](${image})`);
       expect(first.child.exitCode).toBe(0);
       expect(
         service
@@ -318,7 +323,7 @@ describe("dist/index.js on Node 24 on a GitHub Enterprise Server runner", () => 
           .map((c) => c.images),
       ).toEqual([[`data:image/png;base64,${png.toString("base64")}`]]);
 
-      const second = await step(9502, "/agent also handle Mondays");
+      const second = await step("/agent also handle Mondays");
       expect(second.child.exitCode).toBe(0);
       expect(second.child.stdout).not.toContain("Could not learn who github-token writes as");
       expect(second.outputs).toMatchObject({ "run-id": first.outputs["run-id"], resumed: "true" });

@@ -56,15 +56,15 @@ afterAll(async () => {
   await Promise.all([github?.close(), emulator?.close()]);
 });
 
-let nextCommentId = 9500;
 /** A /agent comment on an issue and the step environment for it. */
 function stepFor(
   issue: number,
   body: string,
   pollInterval = TEST_POLL_INTERVAL,
 ): { files: RunnerFiles; env: Record<string, string>; issue: number } {
-  const id = nextCommentId++;
-  github.seed({ issueComments: [{ id, issue_number: issue, body, user: "maintainer" }] });
+  // Numbered by the fake, after every comment so far (the bot's included), as GitHub would.
+  github.seed({ issueComments: [{ issue_number: issue, body, user: "maintainer" }] });
+  const id = Math.max(...github.commentsOn(FULL_NAME, issue).map((c) => c.id));
   const payload = issueCommentPayload({ thread: { number: issue, title: `Task ${issue}` }, comment: { id, body, login: "maintainer" } });
   const files = createRunnerFiles();
   const env = stepEnv({

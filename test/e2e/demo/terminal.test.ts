@@ -22,7 +22,7 @@ const stripAnsi = (text: string) => text.replace(new RegExp(`${String.fromCharCo
 
 function resultBody(): string {
   return renderResultComment({
-    marker: newRunMarker({ runId: 7, orgId: 1, sourceType: SOURCE.gitHost }),
+    marker: newRunMarker({ place: { repository: "octo-org/widgets", thread: 1 }, runId: 7, orgId: 1, sourceType: SOURCE.gitHost }),
     run: {
       id: 7,
       status: "completed",
@@ -72,7 +72,13 @@ describe("compactBody", () => {
   it("sees two tracking comments that differ only in their marker as the same text", () => {
     const running = (branches: string[]) =>
       renderTrackingComment({
-        marker: newRunMarker({ runId: 7, orgId: 1, sourceType: SOURCE.gitHost, branches }),
+        marker: newRunMarker({
+          place: { repository: "octo-org/widgets", thread: 1 },
+          runId: 7,
+          orgId: 1,
+          sourceType: SOURCE.gitHost,
+          branches,
+        }),
         phase: "running",
         startedAt: 0,
         now: 5_000,

@@ -12,7 +12,14 @@ import { createMarkerSigner } from "../../../src/action/marker-signer.js";
 import { parseMarker } from "../../../src/core/markers/read.js";
 import { createPng, type FakeWrite } from "../../helpers/fake-github/index.js";
 import { AgentRunClient } from "../../../src/service/client.js";
-import { ACTIONS_BOT, createRunnerFiles, startActionHarness, type ActionHarness, signedByAction } from "../../helpers/action-runner.js";
+import {
+  ACTIONS_BOT,
+  createRunnerFiles,
+  placeIn,
+  startActionHarness,
+  type ActionHarness,
+  signedByAction,
+} from "../../helpers/action-runner.js";
 import { FULL_NAME } from "../../helpers/app-payloads.js";
 
 const ISSUE = { number: 1, title: "Flaky date test", body: "`dates.test.ts` fails on Tuesdays." };
@@ -49,7 +56,7 @@ const botMarkerComment = (runId: number, orgId: number, user = ACTIONS_BOT) => (
   issue_number: 1,
   user,
   body: signedByAction(
-    `${renderMarker({ ...newRunMarker({ runId, orgId, sourceType: "GIT_HOST" }), state: "done", outcome: "succeeded" })}\n### ✅ Agent run #${runId} succeeded`,
+    `${renderMarker({ ...newRunMarker({ place: placeIn(1), runId, orgId, sourceType: "GIT_HOST" }), state: "done", outcome: "succeeded" })}\n### ✅ Agent run #${runId} succeeded`,
   ),
 });
 
@@ -69,7 +76,7 @@ describe("a /agent comment", () => {
       payload: trigger.payload,
       files,
       inputs: {
-        metadata: '{"ticket":"ENG-1","source_type":"LOCAL"}',
+        metadata: '{"ticket":"ENG-1"}',
         "repo-id": "77",
         model: "big-model",
         "agent-type": "native",
@@ -87,8 +94,9 @@ describe("a /agent comment", () => {
       images: [expect.stringMatching(/^data:image\/png;base64,/)],
     });
     expect(create!.metadata).toMatchObject({
-      // The workflow's metadata is merged in, but the origin stays the event's.
+      // The workflow's metadata goes beside the bridge's own keys.
       source_type: "GIT_HOST",
+      issue_number: ISSUE.number,
       ticket: "ENG-1",
       trigger_flow: "comment",
       comment_id: trigger.id,
@@ -117,7 +125,9 @@ describe("a /agent comment", () => {
 
     const [final] = h.github.commentsOn(FULL_NAME, 1).filter((c) => c.id === commentId);
     expect(parseMarker(final!.body)).toEqual({
-      v: 1,
+      v: 2,
+      repo: FULL_NAME,
+      thread: 1,
       runId,
       orgId: h.emulator.orgId,
       sourceType: "GIT_HOST",
@@ -211,7 +221,7 @@ describe("a /agent comment", () => {
     const ours = await finishedRun(h);
     const other = await finishedRun(h);
     const doneBody = (runId: number) =>
-      `${renderMarker({ ...newRunMarker({ runId, orgId: h.emulator.orgId, sourceType: "GIT_HOST" }), state: "done", outcome: "succeeded" })}\n### ✅ done`;
+      `${renderMarker({ ...newRunMarker({ place: placeIn(1), runId, orgId: h.emulator.orgId, sourceType: "GIT_HOST" }), state: "done", outcome: "succeeded" })}\n### ✅ done`;
     // Any workflow of the repository writes as github-actions[bot], but holds no service token: each of these names `ours`.
     h.github.seed({
       issueComments: [

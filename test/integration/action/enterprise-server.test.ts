@@ -148,7 +148,15 @@ describe("the Action on a GitHub Enterprise Server runner", () => {
     const client = new AgentRunClient({ baseUrl: h.emulator.url, token: h.emulator.token, orgId: h.emulator.orgId });
     const producer = (await client.createRun({ prompt: "earlier work", metadata: { repository: FULL_NAME } })).id;
     h.emulator.control.advanceTime(60_000);
-    const marker = { ...newRunMarker({ runId: producer, orgId: h.emulator.orgId, sourceType: "GIT_HOST", branches: [PR_BRANCH] }) };
+    const marker = {
+      ...newRunMarker({
+        place: { repository: FULL_NAME, thread: 2 },
+        runId: producer,
+        orgId: h.emulator.orgId,
+        sourceType: "GIT_HOST",
+        branches: [PR_BRANCH],
+      }),
+    };
     h.github.seed({
       issueComments: [
         {

@@ -22,6 +22,7 @@ import {
   withFailingCi,
   type ActionHarness,
   signedByAction,
+  placeIn,
 } from "../../helpers/action-runner.js";
 import { FULL_NAME, issuesLabeledPayload, reviewSubmittedPayload } from "../../helpers/app-payloads.js";
 
@@ -36,7 +37,7 @@ function markerComment(marker: RunMarker, issueNumber = 2): IssueCommentSeed {
 }
 
 const ciMarker = (runId: number, orgId: number, headSha: string): RunMarker => ({
-  ...newRunMarker({ runId, orgId, sourceType: "GIT_HOST_CHECK_SUITE", branches: [PR_BRANCH], headSha }),
+  ...newRunMarker({ place: placeIn(2), runId, orgId, sourceType: "GIT_HOST_CHECK_SUITE", branches: [PR_BRANCH], headSha }),
   state: "done",
   outcome: "failed",
 });
@@ -89,7 +90,7 @@ describe("pull request reviews", () => {
 
     const producer = await finishedRun(h);
     const marker: RunMarker = {
-      ...newRunMarker({ runId: producer, orgId: h.emulator.orgId, sourceType: "GIT_HOST", branches: [PR_BRANCH] }),
+      ...newRunMarker({ place: placeIn(2), runId: producer, orgId: h.emulator.orgId, sourceType: "GIT_HOST", branches: [PR_BRANCH] }),
       state: "done",
       outcome: "succeeded",
     };
@@ -146,7 +147,7 @@ describe("failing CI (workflow_run completed)", () => {
     h.github.seed({
       issueComments: [
         markerComment({
-          ...newRunMarker({ runId: producer, orgId: h.emulator.orgId, sourceType: "GIT_HOST", branches: [PR_BRANCH] }),
+          ...newRunMarker({ place: placeIn(2), runId: producer, orgId: h.emulator.orgId, sourceType: "GIT_HOST", branches: [PR_BRANCH] }),
           state: "done",
           outcome: "succeeded",
         }),

@@ -17,6 +17,7 @@ import {
   withFailingCi,
   type ActionHarness,
   signedByAction,
+  placeIn,
 } from "../../helpers/action-runner.js";
 import { FULL_NAME } from "../../helpers/app-payloads.js";
 
@@ -37,7 +38,7 @@ function startedRun(
   runId = 900 + issueNumber * 10 + minutes,
 ): IssueCommentSeed {
   const marker: RunMarker = {
-    ...newRunMarker({ runId, orgId: 1, sourceType: "GIT_HOST", requestId: `actions:${runId}:1` }),
+    ...newRunMarker({ place: placeIn(issueNumber), runId, orgId: 1, sourceType: "GIT_HOST", requestId: `actions:${runId}:1` }),
     state: "done",
     outcome: "succeeded",
     ...fields,

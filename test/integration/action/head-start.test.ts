@@ -14,6 +14,7 @@ import {
   workflowDispatchPayload,
   type ActionHarness,
   signedByAction,
+  placeIn,
 } from "../../helpers/action-runner.js";
 import { FULL_NAME, OWNER, REPO_ID } from "../../helpers/app-payloads.js";
 
@@ -30,7 +31,7 @@ const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000).
 /** A tracking comment an earlier job left: one run started `minutes` ago. */
 function startedRun(minutes: number, runId: number): IssueCommentSeed {
   const marker = {
-    ...newRunMarker({ runId, orgId: 1, sourceType: "GIT_HOST", requestId: `actions:${runId}:1` }),
+    ...newRunMarker({ place: placeIn(1), runId, orgId: 1, sourceType: "GIT_HOST", requestId: `actions:${runId}:1` }),
     state: "done" as const,
     outcome: "succeeded" as const,
   };

@@ -7,7 +7,14 @@ import { afterEach, describe, expect, it } from "vitest";
 import { identityFor } from "../../../src/action/identity.js";
 import { newRunMarker, renderMarker } from "../../../src/core/markers/write.js";
 import { AgentRunClient } from "../../../src/service/client.js";
-import { actionSeed, signedByAction, startActionHarness, startViewerFront, type ActionHarness } from "../../helpers/action-runner.js";
+import {
+  actionSeed,
+  placeIn,
+  signedByAction,
+  startActionHarness,
+  startViewerFront,
+  type ActionHarness,
+} from "../../helpers/action-runner.js";
 import { FULL_NAME } from "../../helpers/app-payloads.js";
 
 const ISSUE = { number: 1, title: "Flaky date test", body: "Fails on Tuesdays." };
@@ -26,7 +33,7 @@ async function finishedRun(harness: ActionHarness): Promise<number> {
 
 const doneMarker = (runId: number, orgId: number) =>
   signedByAction(
-    `${renderMarker({ ...newRunMarker({ runId, orgId, sourceType: "GIT_HOST" }), state: "done", outcome: "succeeded" })}\n### ✅ done`,
+    `${renderMarker({ ...newRunMarker({ place: placeIn(1), runId, orgId, sourceType: "GIT_HOST" }), state: "done", outcome: "succeeded" })}\n### ✅ done`,
   );
 
 /**

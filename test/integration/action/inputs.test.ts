@@ -170,6 +170,19 @@ describe("readInputs", () => {
     );
   });
 
+  it("refuses metadata that sets a key the bridge writes itself, naming it and listing the reserved keys", () => {
+    const [problem] = problems({ ...required, INPUT_METADATA: '{"ticket":"ENG-1","repository":"octo/other","issue_number":2}' });
+    expect(problem).toMatch(
+      /^`metadata` sets "repository", "issue_number", which the bridge writes itself; rename those keys \(reserved: source_type, /,
+    );
+    for (const key of ["source_type", "pull_request_number", "delivery_id", "bridge_task_id", "comment_id", "github_actions_run_url"]) {
+      expect(problem).toContain(key);
+    }
+    expect(problems({ ...required, INPUT_METADATA: '{"source_type":"LOCAL"}' })).toEqual([
+      expect.stringMatching(/^`metadata` sets "source_type", which the bridge writes itself; rename that key/),
+    ]);
+  });
+
   it("checks images, allowed bots and the resume pair", () => {
     expect(problems({ ...required, INPUT_IMAGES: "a.png\ndata:image/png;base64,???" })).toEqual([
       "`images` line 2 is not a base64 data URI such as data:image/png;base64,iVBOR…",

@@ -8,7 +8,14 @@ import { afterEach, describe, expect, it } from "vitest";
 import { newRunMarker, renderMarker } from "../../../src/core/markers/write.js";
 import { parseMarker } from "../../../src/core/markers/read.js";
 import { AgentRunClient } from "../../../src/service/client.js";
-import { ACTIONS_BOT, startActionHarness, WORKFLOW_RUN_ID, type ActionHarness, signedByAction } from "../../helpers/action-runner.js";
+import {
+  ACTIONS_BOT,
+  placeIn,
+  startActionHarness,
+  WORKFLOW_RUN_ID,
+  type ActionHarness,
+  signedByAction,
+} from "../../helpers/action-runner.js";
 import { FULL_NAME } from "../../helpers/app-payloads.js";
 
 let h: ActionHarness;
@@ -21,7 +28,13 @@ const secondsAgo = (seconds: number) => new Date(Date.now() - seconds * 1000).to
 
 /** Attempt `attempt`'s tracking comment as it stood when the job was cancelled: posted, no run id in it. */
 function interruptedTrackingComment(attempt: number, runId: number | null = null) {
-  const marker = newRunMarker({ runId, orgId: 1, sourceType: "GIT_HOST", requestId: `actions:${WORKFLOW_RUN_ID}:${attempt}` });
+  const marker = newRunMarker({
+    place: placeIn(ISSUE.number),
+    runId,
+    orgId: 1,
+    sourceType: "GIT_HOST",
+    requestId: `actions:${WORKFLOW_RUN_ID}:${attempt}`,
+  });
   return {
     issue_number: ISSUE.number,
     user: ACTIONS_BOT,

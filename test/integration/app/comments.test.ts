@@ -48,7 +48,7 @@ describe("a /agent comment", () => {
     await until(() => harness.botComments(1).length === 1, "the tracking comment");
     const early = harness.botComments(1);
     expect(early).toHaveLength(1);
-    expect(parseMarker(early[0]!.body)).toMatchObject({ v: 1, sourceType: "GIT_HOST" });
+    expect(parseMarker(early[0]!.body)).toMatchObject({ v: 2, repo: FULL_NAME, thread: 1, sourceType: "GIT_HOST" });
     expect(harness.github.state.reactions.map((r) => `${r.content} ${r.target.kind} ${r.target.id} ${r.user.login}`)).toEqual([
       `eyes issue_comment ${trigger.id} ${BOT_LOGIN}`,
     ]);
@@ -75,22 +75,23 @@ describe("a /agent comment", () => {
     expect(lines.slice(2, -1).every((line) => line === `comment ${trackingId} updated`)).toBe(true);
     expect(harness.github.unknownRouteCalls()).toEqual([]);
     // Every call, in order: who the App is, its token, the config (repo, then the owner's .github),
-    // the permission, the thread, the access of the description's author (quoted in the prompt), 👀,
-    // the tracking comment, the edits, 🚀.
+    // the permission, the trigger comment read again (still there?), the thread, the access of the
+    // description's author (quoted in the prompt), 👀, the tracking comment, the edits, 🚀.
     const calls = harness.github.requests.map((r) => `${r.method} ${r.path} → ${r.status}`);
-    expect(calls.slice(0, 9)).toEqual([
+    expect(calls.slice(0, 10)).toEqual([
       "GET /app → 200",
       "POST /app/installations/2002/access_tokens → 201",
       "GET /repos/octo-org/widgets/contents/.github/agent-run.yml → 404",
       "GET /repos/octo-org/.github/contents/.github/agent-run.yml → 404",
       "GET /repos/octo-org/widgets/collaborators/maintainer/permission → 200",
+      `GET /repos/octo-org/widgets/issues/comments/${trigger.id} → 200`,
       "GET /repos/octo-org/widgets/issues/1/comments → 200",
       "GET /repos/octo-org/widgets/collaborators/octocat/permission → 404",
       `POST /repos/octo-org/widgets/issues/comments/${trigger.id}/reactions → 201`,
       `POST /repos/octo-org/widgets/issues/1/comments → 201`,
     ]);
-    expect(calls.slice(9, -1).length).toBeGreaterThan(0);
-    expect(calls.slice(9, -1).every((call) => call === `PATCH /repos/octo-org/widgets/issues/comments/${trackingId} → 200`)).toBe(true);
+    expect(calls.slice(10, -1).length).toBeGreaterThan(0);
+    expect(calls.slice(10, -1).every((call) => call === `PATCH /repos/octo-org/widgets/issues/comments/${trackingId} → 200`)).toBe(true);
     expect(calls.at(-1)).toBe(`POST /repos/octo-org/widgets/issues/comments/${trigger.id}/reactions → 201`);
 
     // The service got one create whose body the spec allows, tagged GIT_HOST in metadata.

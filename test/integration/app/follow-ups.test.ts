@@ -7,6 +7,7 @@ import { parseMarker } from "../../../src/core/markers/read.js";
 import { renderMarker, newRunMarker } from "../../../src/core/markers/write.js";
 import { AgentRunClient } from "../../../src/service/index.js";
 import { startAppHarness, type AppHarness, until } from "../../helpers/app-harness.js";
+import { FULL_NAME } from "../../helpers/app-payloads.js";
 
 const ISSUE = { number: 1, title: "Flaky date test", body: "`dates.test.ts` fails on Tuesdays." };
 
@@ -160,7 +161,12 @@ describe("deduplication and trust", () => {
     const existing = await client.createRun({ prompt: "someone else's run" });
     await client.waitForRun(existing.id, { intervalMs: { initial: 5, max: 20 } });
     const forged = renderMarker({
-      ...newRunMarker({ runId: existing.id, orgId: harness.emulator.orgId, sourceType: "GIT_HOST" }),
+      ...newRunMarker({
+        place: { repository: FULL_NAME, thread: ISSUE.number },
+        runId: existing.id,
+        orgId: harness.emulator.orgId,
+        sourceType: "GIT_HOST",
+      }),
       state: "done",
       outcome: "succeeded",
     });

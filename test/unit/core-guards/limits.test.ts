@@ -143,7 +143,7 @@ describe("facts from the bot's own comments", () => {
     id,
     user: bot,
     created_at: at(offset),
-    body: `${renderMarker(newRunMarker({ runId: id, orgId: 1, sourceType, ...(requestId ? { requestId } : {}) }))}\n🤖 working`,
+    body: `${renderMarker(newRunMarker({ place: { repository: "octo-org/widgets", thread: 1 }, runId: id, orgId: 1, sourceType, ...(requestId ? { requestId } : {}) }))}\n🤖 working`,
   });
 
   it("one start per tracking comment of the bot (with the request that started it), with its time and kind", () => {

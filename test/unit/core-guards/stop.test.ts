@@ -65,7 +65,15 @@ describe("the stop detectTrigger answers", () => {
 });
 
 describe("what the thread is told", () => {
-  const marker = { ...newRunMarker({ runId: 1842, orgId: 42, sourceType: "GIT_HOST", requestId: "actions:9100:1" }) };
+  const marker = {
+    ...newRunMarker({
+      place: { repository: "octo-org/widgets", thread: 1 },
+      runId: 1842,
+      orgId: 42,
+      sourceType: "GIT_HOST",
+      requestId: "actions:9100:1",
+    }),
+  };
   const webUrl = "https://agents.example.com/runs/1842";
 
   it("the tracking comment's final state: stopped by whom, the run's link, no cancel call, a done/stopped marker", () => {
@@ -87,7 +95,7 @@ describe("what the thread is told", () => {
   });
 
   it("a request stopped before its run existed ends without a run id", () => {
-    const queued = newRunMarker({ runId: null, orgId: 42, sourceType: "GIT_HOST" });
+    const queued = newRunMarker({ place: { repository: "octo-org/widgets", thread: 1 }, runId: null, orgId: 42, sourceType: "GIT_HOST" });
     expect(parseMarker(renderStoppedComment({ marker: queued, stoppedBy: "octocat", role: "run", triggerPhrase: "/agent" }))).toMatchObject(
       { runId: null, outcome: "stopped" },
     );

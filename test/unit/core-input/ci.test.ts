@@ -3,7 +3,7 @@ import { countFixAttempts, selectFailedChecks } from "../../../src/core/ci.js";
 import type { RunMarker } from "../../../src/core/markers/schema.js";
 import { renderMarker } from "../../../src/core/markers/write.js";
 import { SOURCE } from "../../../src/service/wire.js";
-import { APP, bot, human, running } from "../core-markers/fixtures.js";
+import { APP, bot, human, PLACE, running } from "../core-markers/fixtures.js";
 import { planRun, type RunFacts } from "../../../src/core/plan.js";
 import { checkSuiteEvent, repoConfig, workflowRunEvent } from "../core-events/scenarios.js";
 import { ciOn, ignored, triggerOf } from "./detections.js";
@@ -175,6 +175,6 @@ describe("countFixAttempts", () => {
       cycle(40, { sourceType: SOURCE.gitHostCheckSuite, branches: ["other"], headSha: sha("c") }),
       human(50, renderMarker({ ...running, sourceType: SOURCE.gitHostCheckSuite, branches: ["feature"], headSha: sha("d") })),
     ];
-    expect(countFixAttempts(comments, "refs/heads/feature", APP)).toEqual({ attempts: 2, headShas: [sha("b"), sha("a")] });
+    expect(countFixAttempts(comments, "refs/heads/feature", APP, PLACE)).toEqual({ attempts: 2, headShas: [sha("b"), sha("a")] });
   });
 });

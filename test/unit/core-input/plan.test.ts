@@ -1,11 +1,18 @@
 import { describe, expect, it } from "vitest";
 import { planRun, type RunFacts } from "../../../src/core/plan.js";
+import { triggerCommentState } from "../../../src/core/trigger.js";
 import { commentEvent, labelEvent, repoConfig, reviewEvent } from "../core-events/scenarios.js";
 import { triggerOf } from "./detections.js";
 
 describe("planRun", () => {
   const allowed = { allowed: true, why: "@Codertocat has the admin role on this repository." };
-  const facts = (over: Partial<RunFacts> = {}): RunFacts => ({ permission: allowed, knownRun: null, followUp: "queue", ...over });
+  const facts = (over: Partial<RunFacts> = {}): RunFacts => ({
+    permission: allowed,
+    triggerComment: "standing",
+    knownRun: null,
+    followUp: "queue",
+    ...over,
+  });
   const comment = triggerOf(commentEvent("/agent do it"));
   const fresh = triggerOf(commentEvent("/agent new do it"));
 
@@ -129,7 +136,26 @@ describe("planRun asks for what it needs, cheapest first", () => {
     });
     expect(planRun(comment, base)).toMatchObject({ action: "read", fact: "permission" });
     expect(planRun(comment, { ...base, permission: { allowed: false, why: "no" } })).toEqual({ action: "refuse", reason: "no" });
-    expect(planRun(comment, { ...base, permission: { allowed: true, why: "yes" } })).toMatchObject({ action: "read", fact: "known_run" });
-    expect(planRun(comment, { ...base, permission: { allowed: true, why: "yes" }, knownRun: null })).toMatchObject({ action: "create" });
+    const allowed = { ...base, permission: { allowed: true, why: "yes" } };
+    expect(planRun(comment, allowed)).toMatchObject({ action: "read", fact: "trigger_comment" });
+    expect(planRun(comment, { ...allowed, triggerComment: "standing" })).toMatchObject({ action: "read", fact: "known_run" });
+    expect(planRun(comment, { ...allowed, triggerComment: "standing", knownRun: null })).toMatchObject({ action: "create" });
+  });
+
+  it("a trigger comment deleted, or edited so that it no longer asks, before the job acts starts nothing", () => {
+    const allowed = { ...base, permission: { allowed: true, why: "yes" }, knownRun: null };
+    expect(planRun(comment, { ...allowed, triggerComment: "deleted" })).toMatchObject({ action: "ignore", code: "trigger_deleted" });
+    expect(planRun(comment, { ...allowed, triggerComment: "withdrawn" })).toMatchObject({ action: "ignore", code: "trigger_withdrawn" });
+    // `mode: resume` sends the workflow's prompt, not the comment's: nothing to read again.
+    const named = { ...allowed, mode: { kind: "resume" as const, runId: 5, orgId: 1 } };
+    expect(planRun(comment, named)).toMatchObject({ action: "resume", runId: 5 });
+  });
+
+  it("triggerCommentState: gone, no longer asking (or asking to stop), or standing whatever else the edit changed", () => {
+    const grammar = { phrase: "/agent", appSlug: "my-app", mention: true };
+    expect(triggerCommentState(null, grammar)).toBe("deleted");
+    expect(triggerCommentState({ body: "never mind" }, grammar)).toBe("withdrawn");
+    expect(triggerCommentState({ body: "/agent stop" }, grammar)).toBe("withdrawn");
+    expect(triggerCommentState({ body: "/agent do something else" }, grammar)).toBe("standing");
   });
 });

@@ -4,7 +4,7 @@ import { newRunMarker, renderKindMarker, renderMarker, resultMarker, withBranche
 import { parseCommentKind, parseMarker } from "../../../src/core/markers/read.js";
 import { renderRefusal } from "../../../src/core/render/replies.js";
 import { SOURCE } from "../../../src/service/wire.js";
-import { running, RUNNING_LINE } from "./fixtures.js";
+import { LEGACY_RUNNING_LINE, running, RUNNING_LINE } from "./fixtures.js";
 
 describe("renderMarker / parseMarker", () => {
   it("writes one line with a fixed key order and reads it back", () => {
@@ -24,7 +24,7 @@ describe("renderMarker / parseMarker", () => {
     const tricky = { ...running, branches: ["fix-->x", "a<b&c"] };
     const line = renderMarker(tricky);
     expect(line).toBe(
-      '<!-- agent-run-bridge:run {"v":1,"runId":123,"orgId":1,"sourceType":"GIT_HOST","branches":["fix--\\u003ex","a\\u003cb\\u0026c"],"state":"running"} -->',
+      '<!-- agent-run-bridge:run {"v":2,"repo":"octo-org/widgets","thread":1,"runId":123,"orgId":1,"sourceType":"GIT_HOST","branches":["fix--\\u003ex","a\\u003cb\\u0026c"],"state":"running"} -->',
     );
     expect(line.indexOf("-->")).toBe(line.length - 3);
     expect(parseMarker(line)).toEqual(tricky);
@@ -43,7 +43,11 @@ describe("renderMarker / parseMarker", () => {
   it.each([
     ["no marker", "just a comment"],
     ["malformed JSON", '<!-- agent-run-bridge:run {"v":1,"runId":123,} -->'],
-    ["unknown version", RUNNING_LINE.replace('"v":1', '"v":2')],
+    ["unknown version", RUNNING_LINE.replace('"v":2', '"v":3')],
+    ["a v1 marker naming a thread", RUNNING_LINE.replace('"v":2', '"v":1')],
+    ["a repository without a thread", RUNNING_LINE.replace('"thread":1,', "")],
+    ["a thread that is no number", RUNNING_LINE.replace('"thread":1', '"thread":"1"')],
+    ["a repository that is no owner/name", RUNNING_LINE.replace("octo-org/widgets", "widgets")],
     ["an extra field", RUNNING_LINE.replace('"state":"running"', '"state":"running","admin":true')],
     ["a missing field", RUNNING_LINE.replace('"orgId":1,', "")],
     ["a wrong type", RUNNING_LINE.replace('"runId":123', '"runId":"123"')],
@@ -63,7 +67,7 @@ describe("renderMarker / parseMarker", () => {
       ),
     ],
     // Valid JSON and a valid marker but for its size: only the size bound rejects it.
-    ["oversized JSON", RUNNING_LINE.replace('{"v":1,', `{"v":1,${" ".repeat(MARKER_LIMITS.json)}`)],
+    ["oversized JSON", RUNNING_LINE.replace('{"v":2,', `{"v":2,${" ".repeat(MARKER_LIMITS.json)}`)],
     ["a JSON array", "<!-- agent-run-bridge:run {} -->".replace("{}", "{[1]}")],
   ])("rejects %s", (_, body) => {
     expect(parseMarker(body)).toBeNull();
@@ -73,6 +77,14 @@ describe("renderMarker / parseMarker", () => {
     expect(parseMarker(`${RUNNING_LINE}\n${"x".repeat(65_536)}`)).toBeNull();
     expect(parseMarker(null)).toBeNull();
     expect(parseMarker(undefined)).toBeNull();
+  });
+
+  it("reads a marker written before markers named their thread (v1), and writes it back as it was", () => {
+    const legacy = parseMarker(LEGACY_RUNNING_LINE);
+    expect(legacy).toEqual({ v: 1, runId: 123, orgId: 1, sourceType: "GIT_HOST", branches: ["agent/run-123"], state: "running" });
+    expect(renderMarker(legacy!)).toBe(LEGACY_RUNNING_LINE);
+    // A marker for a step without a thread (never posted) names none either.
+    expect(newRunMarker({ place: null, runId: 9, orgId: 1, sourceType: SOURCE.api })).not.toHaveProperty("repo");
   });
 
   it("tells the bot's comment kinds apart", () => {
@@ -88,8 +100,12 @@ describe("renderMarker / parseMarker", () => {
 
 describe("marker transitions", () => {
   it("newRunMarker: queued without a run, running with one", () => {
-    expect(newRunMarker({ runId: null, orgId: 1, sourceType: SOURCE.gitHost })).toEqual({
-      v: 1,
+    expect(
+      newRunMarker({ place: { repository: "octo-org/widgets", thread: 1 }, runId: null, orgId: 1, sourceType: SOURCE.gitHost }),
+    ).toEqual({
+      v: 2,
+      repo: "octo-org/widgets",
+      thread: 1,
       runId: null,
       orgId: 1,
       sourceType: "GIT_HOST",
@@ -97,9 +113,18 @@ describe("marker transitions", () => {
       state: "queued",
     });
     expect(
-      newRunMarker({ runId: 9, orgId: 1, sourceType: SOURCE.gitHostCheckSuite, branches: ["refs/heads/fix"], headSha: "f".repeat(40) }),
+      newRunMarker({
+        place: { repository: "octo-org/widgets", thread: 1 },
+        runId: 9,
+        orgId: 1,
+        sourceType: SOURCE.gitHostCheckSuite,
+        branches: ["refs/heads/fix"],
+        headSha: "f".repeat(40),
+      }),
     ).toEqual({
-      v: 1,
+      v: 2,
+      repo: "octo-org/widgets",
+      thread: 1,
       runId: 9,
       orgId: 1,
       sourceType: "GIT_HOST_CHECK_SUITE",

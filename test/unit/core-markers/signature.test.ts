@@ -7,7 +7,13 @@ import { findTrustedRunMarker } from "../../../src/core/markers/trust.js";
 import { newRunMarker, renderKindMarker, renderMarker } from "../../../src/core/markers/write.js";
 
 const signer = createMarkerSigner("service-token");
-const marker = newRunMarker({ runId: 42, orgId: 7, sourceType: "GIT_HOST", branches: ["agent-run/42-fix"] });
+const marker = newRunMarker({
+  place: { repository: "octo-org/widgets", thread: 1 },
+  runId: 42,
+  orgId: 7,
+  sourceType: "GIT_HOST",
+  branches: ["agent-run/42-fix"],
+});
 const body = `${renderMarker(marker)}\n### ⏳ Working on it`;
 const ACTIONS_BOT = { login: "github-actions[bot]", type: "Bot" };
 
@@ -44,7 +50,13 @@ describe("trust with a marker key", () => {
       { id: 2, body: renderMarker({ ...marker, runId: 99 }), user: ACTIONS_BOT },
     ];
     const withKey = { botLogins: ["github-actions[bot]"], markerSigner: signer };
-    expect(findTrustedRunMarker(comments, withKey)).toEqual({ marker, commentId: 1 });
-    expect(findTrustedRunMarker(comments, { botLogins: ["github-actions[bot]"] })?.commentId).toBe(2);
+    expect(findTrustedRunMarker(comments, withKey, { repository: "octo-org/widgets", thread: 1 })).toEqual({
+      marker,
+      commentId: 1,
+      legacy: false,
+    });
+    expect(
+      findTrustedRunMarker(comments, { botLogins: ["github-actions[bot]"] }, { repository: "octo-org/widgets", thread: 1 })?.commentId,
+    ).toBe(2);
   });
 });

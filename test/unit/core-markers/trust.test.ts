@@ -2,32 +2,33 @@ import { describe, expect, it } from "vitest";
 import {
   findLatestMarkerForRun,
   findMarkerForRequest,
-  findRunForBranch,
+  listRunsForBranch,
   findTrustedComment,
   findTrustedRunMarker,
   isTrustedAuthor,
   listTrustedRunMarkers,
+  runRecordNamesPlace,
 } from "../../../src/core/markers/trust.js";
 import type { RunMarker } from "../../../src/core/markers/schema.js";
 import { renderMarker } from "../../../src/core/markers/write.js";
 import { renderResultComment } from "../../../src/core/render/result.js";
-import { ACTION, APP, bot, human, running, RUNNING_LINE } from "./fixtures.js";
+import { ACTION, APP, bot, human, LEGACY_RUNNING_LINE, PLACE, running, RUNNING_LINE } from "./fixtures.js";
 
 describe("trust", () => {
   it("ignores a human's comment holding a perfect marker; trusts the bot's", () => {
     const forged = { ...running, runId: 666 };
     const comments = [bot(10, RUNNING_LINE), human(20, renderMarker(forged))];
-    expect(findTrustedRunMarker(comments, APP)).toEqual({ marker: running, commentId: 10 });
-    expect(findTrustedRunMarker([human(20, renderMarker(forged))], APP)).toBeNull();
+    expect(findTrustedRunMarker(comments, APP, PLACE)).toEqual({ marker: running, commentId: 10, legacy: false });
+    expect(findTrustedRunMarker([human(20, renderMarker(forged))], APP, PLACE)).toBeNull();
   });
 
   it("ignores other bots, a [bot] login that is not of type Bot, and comments without an author", () => {
-    expect(findTrustedRunMarker([bot(10, RUNNING_LINE, "other-app[bot]")], APP)).toBeNull();
-    expect(findTrustedRunMarker([{ id: 11, body: RUNNING_LINE, user: { login: "my-app[bot]", type: "User" } }], APP)).toBeNull();
-    expect(findTrustedRunMarker([{ id: 12, body: RUNNING_LINE, user: null }], APP)).toBeNull();
-    expect(findTrustedRunMarker([{ id: 13, body: RUNNING_LINE }], APP)).toBeNull();
+    expect(findTrustedRunMarker([bot(10, RUNNING_LINE, "other-app[bot]")], APP, PLACE)).toBeNull();
+    expect(findTrustedRunMarker([{ id: 11, body: RUNNING_LINE, user: { login: "my-app[bot]", type: "User" } }], APP, PLACE)).toBeNull();
+    expect(findTrustedRunMarker([{ id: 12, body: RUNNING_LINE, user: null }], APP, PLACE)).toBeNull();
+    expect(findTrustedRunMarker([{ id: 13, body: RUNNING_LINE }], APP, PLACE)).toBeNull();
     // A comment a person made through some app (performed_via_github_app) is still that person's.
-    expect(findTrustedRunMarker([{ ...human(14, RUNNING_LINE), performed_via_github_app: { slug: "my-app" } }], APP)).toBeNull();
+    expect(findTrustedRunMarker([{ ...human(14, RUNNING_LINE), performed_via_github_app: { slug: "my-app" } }], APP, PLACE)).toBeNull();
   });
 
   it("compares logins case-insensitively and accepts a missing user type", () => {
@@ -40,8 +41,8 @@ describe("trust", () => {
     const older = bot(10, renderMarker({ ...running, runId: 100 }));
     const newer = bot(30, renderMarker({ ...running, runId: 200 }));
     const forgedNewest = human(40, renderMarker({ ...running, runId: 666 }));
-    expect(findTrustedRunMarker([newer, forgedNewest, older], APP)?.marker.runId).toBe(200);
-    expect(listTrustedRunMarkers([older, newer, forgedNewest], APP).map((found) => found.commentId)).toEqual([30, 10]);
+    expect(findTrustedRunMarker([newer, forgedNewest, older], APP, PLACE)?.marker.runId).toBe(200);
+    expect(listTrustedRunMarkers([older, newer, forgedNewest], APP, PLACE).map((found) => found.commentId)).toEqual([30, 10]);
   });
 
   it("keeps the bot's own marker when agent text in the same comment tries to forge one", () => {
@@ -52,41 +53,80 @@ describe("trust", () => {
       result: "```\n<!-- agent-run-bridge:run {} -->\n```",
     };
     const body = renderResultComment({ marker: running, run, phase: "succeeded", startedAt: 0, finishedAt: 1000, triggerPhrase: "/agent" });
-    expect(findTrustedRunMarker([bot(50, body)], APP)?.marker).toEqual({ ...running, state: "done", outcome: "succeeded" });
+    expect(findTrustedRunMarker([bot(50, body)], APP, PLACE)?.marker).toEqual({ ...running, state: "done", outcome: "succeeded" });
+  });
+});
+
+describe("a marker belongs to its thread", () => {
+  it("ignores the bot's own marker when it names another thread or repository (a copied marker)", () => {
+    expect(findTrustedRunMarker([bot(10, RUNNING_LINE)], APP, { ...PLACE, thread: 2 })).toBeNull();
+    expect(findTrustedRunMarker([bot(10, RUNNING_LINE)], APP, { ...PLACE, repository: "octo-org/other" })).toBeNull();
+    // GitHub's names are case-insensitive.
+    expect(findTrustedRunMarker([bot(10, RUNNING_LINE)], APP, { ...PLACE, repository: "Octo-Org/Widgets" })?.legacy).toBe(false);
+    // The copy does not hide the thread's own run either.
+    const own = bot(10, renderMarker({ ...running, thread: 2, runId: 5 }));
+    expect(findTrustedRunMarker([own, bot(20, RUNNING_LINE)], APP, { ...PLACE, thread: 2 })?.marker.runId).toBe(5);
+  });
+
+  it("returns a marker that names no thread (v1) as legacy, in any thread: its run must be confirmed by the service", () => {
+    expect(findTrustedRunMarker([bot(10, LEGACY_RUNNING_LINE)], APP, { ...PLACE, thread: 9 })).toMatchObject({
+      commentId: 10,
+      legacy: true,
+    });
+  });
+
+  it("runRecordNamesPlace: the run's metadata (repository and issue or pull-request number) or one of its pull requests", () => {
+    const place = { repository: "octo-org/widgets", thread: 7 };
+    const record = (metadata: Record<string, unknown> | null, prUrl?: string) => ({
+      metadata,
+      git_host_pull_requests: prUrl ? [{ id: 1, title: null, url: prUrl, created_at: null, head_branch_name: null }] : null,
+    });
+    expect(runRecordNamesPlace(record({ repository: "octo-org/widgets", issue_number: 7 }), place)).toBe(true);
+    expect(runRecordNamesPlace(record({ repository: "OCTO-ORG/widgets", pull_request_number: 7 }), place)).toBe(true);
+    expect(runRecordNamesPlace(record({ repository: "octo-org/widgets", issue_number: 8 }), place)).toBe(false);
+    expect(runRecordNamesPlace(record({ repository: "octo-org/other", issue_number: 7 }), place)).toBe(false);
+    expect(runRecordNamesPlace(record({ repository: "octo-org/widgets", issue_number: "7" }), place)).toBe(false);
+    expect(runRecordNamesPlace(record({ issue_number: 7 }), place)).toBe(false);
+    expect(runRecordNamesPlace(record(null), place)).toBe(false);
+    expect(runRecordNamesPlace(record(null, "https://github.com/octo-org/widgets/pull/7"), place)).toBe(true);
+    expect(runRecordNamesPlace(record(null, "https://ghe.example.com/octo-org/widgets/pull/7"), place)).toBe(true);
+    expect(runRecordNamesPlace(record(null, "https://github.com/octo-org/widgets/pull/70"), place)).toBe(false);
+    expect(runRecordNamesPlace(record(null, "https://github.com/evil/widgets/pull/7"), place)).toBe(false);
   });
 });
 
 describe("finding a run by branch, run id or request", () => {
   const cycle = (id: number, fields: Partial<RunMarker>, login = "my-app[bot]") => bot(id, renderMarker({ ...running, ...fields }), login);
 
-  it("findRunForBranch: the newest trusted run that names the branch (refs/heads/ or not)", () => {
+  it("listRunsForBranch: the trusted runs that name the branch (refs/heads/ or not), newest first", () => {
     const comments = [
       cycle(10, { runId: 1, branches: ["agent/one"] }),
       cycle(20, { runId: 2, branches: ["agent/two", "agent/shared"] }),
       cycle(30, { runId: 3, branches: ["agent/shared"] }),
       human(40, renderMarker({ ...running, runId: 666, branches: ["agent/one"] })),
     ];
-    expect(findRunForBranch(comments, "agent/one", APP)?.marker.runId).toBe(1);
-    expect(findRunForBranch(comments, "refs/heads/agent/shared", APP)?.marker.runId).toBe(3);
-    expect(findRunForBranch(comments, "main", APP)).toBeNull();
+    expect(listRunsForBranch(comments, "agent/one", APP, PLACE)[0]?.marker.runId).toBe(1);
+    expect(listRunsForBranch(comments, "refs/heads/agent/shared", APP, PLACE)[0]?.marker.runId).toBe(3);
+    expect(listRunsForBranch(comments, "agent/shared", APP, PLACE).map((found) => found.marker.runId)).toEqual([3, 2]);
+    expect(listRunsForBranch(comments, "main", APP, PLACE)).toEqual([]);
     // A queued request names no run yet.
-    expect(findRunForBranch([cycle(50, { runId: null, state: "queued", branches: ["agent/q"] })], "agent/q", APP)).toBeNull();
+    expect(listRunsForBranch([cycle(50, { runId: null, state: "queued", branches: ["agent/q"] })], "agent/q", APP, PLACE)).toEqual([]);
   });
 
   it("findLatestMarkerForRun: a restarted watcher sees whether the result was delivered", () => {
     const tracking = cycle(10, { runId: 5 });
-    expect(findLatestMarkerForRun([tracking], 5, APP)?.marker.state).toBe("running");
+    expect(findLatestMarkerForRun([tracking], 5, APP, PLACE)?.marker.state).toBe("running");
     const delivered = bot(10, renderMarker({ ...running, runId: 5, state: "done", outcome: "failed" }));
-    expect(findLatestMarkerForRun([delivered], 5, APP)?.marker.state).toBe("done");
+    expect(findLatestMarkerForRun([delivered], 5, APP, PLACE)?.marker.state).toBe("done");
     // After a follow-up resumed the run, the newer tracking comment is what counts.
-    expect(findLatestMarkerForRun([delivered, cycle(20, { runId: 5 })], 5, APP)?.commentId).toBe(20);
-    expect(findLatestMarkerForRun([delivered], 6, APP)).toBeNull();
+    expect(findLatestMarkerForRun([delivered, cycle(20, { runId: 5 })], 5, APP, PLACE)?.commentId).toBe(20);
+    expect(findLatestMarkerForRun([delivered], 6, APP, PLACE)).toBeNull();
   });
 
   it("findMarkerForRequest: a redelivered webhook finds the comment it already posted", () => {
     const comments = [cycle(10, { runId: null, state: "queued", requestId: "delivery-1" }), cycle(20, { requestId: "delivery-2" })];
-    expect(findMarkerForRequest(comments, "delivery-1", APP)?.commentId).toBe(10);
-    expect(findMarkerForRequest(comments, "delivery-3", APP)).toBeNull();
+    expect(findMarkerForRequest(comments, "delivery-1", APP, PLACE)?.commentId).toBe(10);
+    expect(findMarkerForRequest(comments, "delivery-3", APP, PLACE)).toBeNull();
   });
 
   it("findTrustedComment: e.g. whether the pull request was already handed back", () => {

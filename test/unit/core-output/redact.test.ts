@@ -67,7 +67,15 @@ describe("createRedactor: built-in rules", () => {
   });
 
   it("keeps the bridge's marker whole, even when a pattern would match inside it", () => {
-    const marker = renderMarker(newRunMarker({ runId: 4242, orgId: 1, sourceType: "GIT_HOST", requestId: "task-4242" }));
+    const marker = renderMarker(
+      newRunMarker({
+        place: { repository: "octo-org/widgets", thread: 1 },
+        runId: 4242,
+        orgId: 1,
+        sourceType: "GIT_HOST",
+        requestId: "task-4242",
+      }),
+    );
     const { patterns } = compileRedactPatterns(["4242"]);
     const body = `${marker}\nRun 4242 done, ${TOKENS.ghp}`;
     const redacted = createRedactor({ patterns }).redact(body);

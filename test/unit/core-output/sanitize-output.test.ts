@@ -13,7 +13,9 @@ const ZWSP = "\u200B";
 
 /** What a bot comment built around agent text looks like: our marker, the text, our details block. */
 function botComment(agentMarkdown: string): string {
-  const marker = renderMarker(newRunMarker({ runId: 7, orgId: 1, sourceType: "GIT_HOST" }));
+  const marker = renderMarker(
+    newRunMarker({ place: { repository: "octo-org/widgets", thread: 1 }, runId: 7, orgId: 1, sourceType: "GIT_HOST" }),
+  );
   return `${marker}\n\n${agentMarkdown}\n\n<details>\n<summary>Trace</summary>\n\nsteps\n\n</details>\n\nend`;
 }
 

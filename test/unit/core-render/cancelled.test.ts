@@ -23,7 +23,12 @@ describe("renderCancelledComment", () => {
   });
 
   it("a job cancelled before its run existed: nothing was sent, the marker ends without a run", () => {
-    const queued = newRunMarker({ runId: null, orgId: 1, sourceType: SOURCE.gitHost });
+    const queued = newRunMarker({
+      place: { repository: "octo-org/widgets", thread: 1 },
+      runId: null,
+      orgId: 1,
+      sourceType: SOURCE.gitHost,
+    });
     expect(isWorkingMarker(queued)).toBe(true);
     const body = renderCancelledComment({ marker: queued, triggerPhrase: "/agent" });
     expect(parseMarker(body)).toMatchObject({ runId: null, state: "done", outcome: "stopped" });

@@ -9,7 +9,13 @@ import { mentionsIn, readGfm } from "../core-output/gfm.js";
 
 export const TRIGGER = { phrase: "/agent", appSlug: "my-app", mention: true };
 export const RUN_URL = "https://agents.example.com/runs/123";
-export const marker: RunMarker = newRunMarker({ runId: 123, orgId: 1, sourceType: SOURCE.gitHost, requestId: "delivery-1" });
+export const marker: RunMarker = newRunMarker({
+  place: { repository: "octo-org/widgets", thread: 1 },
+  runId: 123,
+  orgId: 1,
+  sourceType: SOURCE.gitHost,
+  requestId: "delivery-1",
+});
 
 export const entries: LogEntry[] = [
   {

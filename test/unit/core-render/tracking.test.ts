@@ -11,7 +11,12 @@ describe("renderTrackingComment", () => {
   const base = { marker, webUrl: RUN_URL, startedAt: 0, now: 65_000 };
 
   it("queued for rate budget, before any run exists", () => {
-    const queued = newRunMarker({ runId: null, orgId: 1, sourceType: SOURCE.gitHost });
+    const queued = newRunMarker({
+      place: { repository: "octo-org/widgets", thread: 1 },
+      runId: null,
+      orgId: 1,
+      sourceType: SOURCE.gitHost,
+    });
     const body = renderTrackingComment({
       ...base,
       marker: queued,
@@ -21,7 +26,7 @@ describe("renderTrackingComment", () => {
     });
     expect(body).toBe(
       [
-        '<!-- agent-run-bridge:run {"v":1,"runId":null,"orgId":1,"sourceType":"GIT_HOST","branches":[],"state":"queued"} -->',
+        '<!-- agent-run-bridge:run {"v":2,"repo":"octo-org/widgets","thread":1,"runId":null,"orgId":1,"sourceType":"GIT_HOST","branches":[],"state":"queued"} -->',
         "⏳ **Queued** (position 3): waiting for the Agent Run Service's rate budget. The run starts by itself.",
         "",
         "<sub>Triggered by [this comment](https://github.com/acme/widgets/issues/1#issuecomment-5) · this comment updates as the run progresses.</sub>",
@@ -46,7 +51,7 @@ describe("renderTrackingComment", () => {
     const body = renderTrackingComment({ ...base, phase: "running", currentStep: step, followUps: 1 });
     expect(body).toBe(
       [
-        '<!-- agent-run-bridge:run {"v":1,"runId":123,"orgId":1,"sourceType":"GIT_HOST","branches":[],"state":"running","requestId":"delivery-1"} -->',
+        '<!-- agent-run-bridge:run {"v":2,"repo":"octo-org/widgets","thread":1,"runId":123,"orgId":1,"sourceType":"GIT_HOST","branches":[],"state":"running","requestId":"delivery-1"} -->',
         `🤖 Agent run [#123](${RUN_URL}) is working · 1m 5s so far`,
         "",
         "**Now:** Searching the code for `retryDelay` in `src/`",
