@@ -116,15 +116,17 @@ function statusTable(): string {
   ].join("\n");
 }
 
-/** Each page with generated blocks, and the blocks' contents by name. */
-export function docSections(): Record<string, Record<string, string>> {
-  const action = actionTables();
+/** Each page with generated blocks, and how to build its blocks' contents by name (built on demand: one page's failure is its own). */
+export function docSections(): Record<string, () => Record<string, string>> {
   return {
-    "README.md": { "result-example": resultExample() },
-    "docs/action.md": { "action-inputs": action.inputs, "action-outputs": action.outputs },
-    "docs/configuration.md": { "config-reference": renderConfigReference().trim() },
-    "docs/operations.md": { "app-settings": appSettingsTable(), metrics: metricsTable() },
-    "docs/client.md": { "status-classes": statusTable() },
+    "README.md": () => ({ "result-example": resultExample() }),
+    "docs/action.md": () => {
+      const action = actionTables();
+      return { "action-inputs": action.inputs, "action-outputs": action.outputs };
+    },
+    "docs/configuration.md": () => ({ "config-reference": renderConfigReference().trim() }),
+    "docs/operations.md": () => ({ "app-settings": appSettingsTable(), metrics: metricsTable() }),
+    "docs/client.md": () => ({ "status-classes": statusTable() }),
   };
 }
 
@@ -145,8 +147,8 @@ export function readDoc(file: string): string {
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  for (const [file, sections] of Object.entries(docSections())) {
-    writeFileSync(`${ROOT}${file}`, applySections(file, readDoc(file), sections));
+  for (const [file, build] of Object.entries(docSections())) {
+    writeFileSync(`${ROOT}${file}`, applySections(file, readDoc(file), build()));
     console.log(`${file}: generated blocks updated`);
   }
 }
