@@ -69,6 +69,23 @@ describe("documentation and metadata stay true", () => {
     expect(firstBlock).toContain("npm test");
   });
 
+  it("the README says why each dependency is there: every package of package.json has its row", () => {
+    const pkg = JSON.parse(readDoc("package.json")) as Record<
+      "dependencies" | "peerDependencies" | "devDependencies" | "overrides",
+      object
+    >;
+    const readme = readDoc("README.md");
+    const section = readme.slice(
+      readme.indexOf("## Why each dependency is there"),
+      readme.indexOf("\n## ", readme.indexOf("## Why each dependency")),
+    );
+    // The first cell of each row names its packages in backquotes, a pinned one with its version (`msgpackr-extract@3.0.4`).
+    const firstCells = [...section.matchAll(/^\|([^|]*)\|/gm)].map((row) => row[1]!);
+    const named = new Set(firstCells.flatMap((cell) => [...cell.matchAll(/`([^`]+)`/g)].map((m) => m[1]!.replace(/@\d[^@]*$/, ""))));
+    const packages = [pkg.dependencies, pkg.peerDependencies, pkg.devDependencies, pkg.overrides].flatMap((group) => Object.keys(group));
+    expect(packages.filter((name) => !named.has(name))).toEqual([]);
+  });
+
   it("the README is a five-minute read (at most 200 lines) and each docs page stays under 400", () => {
     expect(readDoc("README.md").split("\n").length).toBeLessThanOrEqual(200);
     const long = readdirSync(new URL("../../../docs/", import.meta.url))
