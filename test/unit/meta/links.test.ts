@@ -88,6 +88,15 @@ describe("links in the documentation", () => {
     expect(broken).toEqual([]);
   });
 
+  it("docs/README.md, the index, links every page of docs/", () => {
+    const index = join(ROOT, "docs/README.md");
+    const linked = new Set(readPage(index).links.map((link) => resolve(dirname(index), link.split("#")[0]!)));
+    const pagesOfDocs = readdirSync(join(ROOT, "docs"))
+      .filter((name) => name.endsWith(".md") && name !== "README.md")
+      .map((name) => join(ROOT, "docs", name));
+    expect(pagesOfDocs.filter((page) => !linked.has(page)).map((page) => relative(ROOT, page))).toEqual([]);
+  });
+
   it("every page linked ahead of its branch is still missing here (drop it from PAGES_ON_OTHER_BRANCHES once it exists)", () => {
     expect(PAGES_ON_OTHER_BRANCHES.filter((page) => existsSync(join(ROOT, page)))).toEqual([]);
   });
