@@ -3,6 +3,9 @@ import { defineConfig } from "vitest/config";
 const shared = {
   testTimeout: 30_000,
   hookTimeout: 60_000,
+  // GitHub's workflow parser imports its schema as JSON without an import attribute, which Node's own loader refuses:
+  // Vite's transform reads it instead.
+  server: { deps: { inline: ["@actions/workflow-parser"] } },
 };
 
 export default defineConfig({

@@ -31,7 +31,7 @@ export const MAX_ATTEMPTS_LIMIT = 20;
 
 const booleanField = () => z.boolean({ error: "must be true or false" });
 
-/** A schema with its description for the JSON Schema and the README's reference (registered on the schema itself). */
+/** A schema with its description for the JSON Schema and the configuration reference in docs/configuration.md (registered on the schema itself). */
 function described<T extends z.ZodMiniType>(schema: T, description: string): T {
   z.globalRegistry.add(schema, { description });
   return schema;

@@ -12,7 +12,7 @@ import { KNOWN_STATUSES } from "./wire.js";
  */
 export type RunPhase = "in_progress" | "waiting_for_input" | "succeeded" | "failed" | "stopped" | "unknown";
 
-/** The phase of each known status group, in the order the README's table lists them. */
+/** The phase of each known status group, in the order docs/client.md's table lists them. */
 export const PHASE_OF_STATUS_GROUP = {
   inProgress: "in_progress",
   waitingForInput: "waiting_for_input",
@@ -37,7 +37,7 @@ export function isFinalPhase(phase: RunPhase): boolean {
   return phase === "succeeded" || phase === "failed" || phase === "stopped" || phase === "waiting_for_input";
 }
 
-/** Every known status with its phase, for documentation (the README's table). */
+/** Every known status with its phase, for documentation (docs/client.md's table). */
 export function knownStatusTable(): Array<{ status: string; phase: RunPhase }> {
   return (Object.entries(PHASE_OF_STATUS_GROUP) as Array<[keyof typeof KNOWN_STATUSES, RunPhase]>).flatMap(([group, phase]) =>
     KNOWN_STATUSES[group].map((status) => ({ status, phase })),

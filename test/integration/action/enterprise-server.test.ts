@@ -3,7 +3,7 @@
  * GITHUB_GRAPHQL_URL=http://HOST/api/graphql, GITHUB_SERVER_URL=http://HOST, nothing else set for
  * it. The fake lays GitHub out as GHES does (REST only under /api/v3, GraphQL only at /api/graphql,
  * attachments on the web host, 404 elsewhere), and every main flow runs without one request off
- * those paths. README "GitHub Enterprise Server" states what this file asserts.
+ * those paths. docs/enterprise-server.md states what this file asserts.
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { newRunMarker, renderMarker } from "../../../src/core/markers/write.js";

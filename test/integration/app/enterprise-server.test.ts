@@ -2,7 +2,7 @@
  * The App on a GitHub Enterprise Server, pointed there as an operator points it (GHE_HOST,
  * GHE_PROTOCOL): the fake lays GitHub out as GHES does (REST only under /api/v3, GraphQL only at
  * /api/graphql, attachments on the web host, 404 elsewhere), and every main flow runs without one
- * request off those paths. README "GitHub Enterprise Server" states what this file asserts.
+ * request off those paths. docs/enterprise-server.md states what this file asserts.
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { parseMarker } from "../../../src/core/markers/read.js";

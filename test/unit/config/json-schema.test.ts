@@ -1,6 +1,6 @@
 /**
  * The committed JSON Schema for `.github/agent-run.yml`: fresh (generated from the zod schema),
- * shipped, linked from the README's example, and judging files the way the bridge does, checked
+ * shipped, linked from the example configuration, and judging files the way the bridge does, checked
  * with a real JSON Schema validator (Ajv, draft 2020-12) as an editor's language server would.
  */
 import { readFileSync } from "node:fs";
@@ -12,14 +12,8 @@ import { CONFIG_SCHEMA_PATH, CONFIG_SCHEMA_URL, parseRepoConfig, renderConfigJso
 
 const committed = readFileSync(configSchemaFile(), "utf8");
 const validate = new Ajv2020({ allErrors: true, strict: true }).compile(JSON.parse(committed) as object);
-const readme = readFileSync(new URL("../../../README.md", import.meta.url), "utf8");
-
-/** The example configuration in the README, the block with the language-server line. */
-function readmeExample(): string {
-  const match = /```yaml\n(# yaml-language-server: \$schema=[^\n]+\n# \.github\/agent-run\.yml\n[\s\S]*?)```/.exec(readme);
-  if (!match) throw new Error("the README has no agent-run.yml example starting with a yaml-language-server line");
-  return match[1]!;
-}
+/** The example configuration readers copy (docs/configuration.md links it). */
+const example = readFileSync(new URL("../../../examples/agent-run.yml", import.meta.url), "utf8");
 
 describe("schema/agent-run.schema.json", () => {
   it("is the schema generated from the zod schema (run `npm run docs`)", () => {
@@ -32,8 +26,7 @@ describe("schema/agent-run.schema.json", () => {
     expect((JSON.parse(committed) as { $id: string }).$id).toBe(CONFIG_SCHEMA_URL);
   });
 
-  it("the README's example points editors at it and is valid for both the schema and the bridge", () => {
-    const example = readmeExample();
+  it("examples/agent-run.yml points editors at it and is valid for both the schema and the bridge", () => {
     expect(example.split("\n")[0]).toBe(`# yaml-language-server: $schema=${CONFIG_SCHEMA_URL}`);
     const raw: unknown = parseYaml(example);
     expect(validate(raw)).toBe(true);

@@ -1,11 +1,15 @@
 /**
- * The README's reference tables are generated, never hand-edited: the repository configuration
- * table from the config schema, the Action's inputs and outputs from action.yml. `npm run docs`
- * rewrites them; a unit test fails when the README is stale.
+ * The documentation's reference blocks are generated, never hand-edited: the README's example result
+ * from the renderer, and in docs/ the repository configuration table from the config schema, the
+ * Action's inputs and outputs from action.yml, the App's settings from its settings parser, its
+ * metrics from its registry, the run status classes from the classifier. `npm run docs` rewrites
+ * them; a unit test fails when a page is stale.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { parse } from "yaml";
+import { appSettingsTable } from "./docs/app-settings.js";
+import { metricsTable } from "./docs/metrics.js";
 import { renderConfigReference } from "../src/config/index.js";
 import { newRunMarker } from "../src/core/markers/write.js";
 import { renderResultComment } from "../src/core/render/result.js";
@@ -112,33 +116,39 @@ function statusTable(): string {
   ].join("\n");
 }
 
-export function readmeSections(): Record<string, string> {
-  const action = actionTables();
+/** Each page with generated blocks, and how to build its blocks' contents by name (built on demand: one page's failure is its own). */
+export function docSections(): Record<string, () => Record<string, string>> {
   return {
-    "status-classes": statusTable(),
-    "result-example": resultExample(),
-    "config-reference": renderConfigReference().trim(),
-    "action-inputs": action.inputs,
-    "action-outputs": action.outputs,
+    "README.md": () => ({ "result-example": resultExample() }),
+    "docs/action.md": () => {
+      const action = actionTables();
+      return { "action-inputs": action.inputs, "action-outputs": action.outputs };
+    },
+    "docs/configuration.md": () => ({ "config-reference": renderConfigReference().trim() }),
+    "docs/operations.md": () => ({ "app-settings": appSettingsTable(), metrics: metricsTable() }),
+    "docs/client.md": () => ({ "status-classes": statusTable() }),
   };
 }
 
-/** Replaces the text between `<!-- generated:NAME -->` and `<!-- /generated:NAME -->`. */
-export function applySections(readme: string, sections: Record<string, string>): string {
-  let out = readme;
+/** Replaces the text between `<!-- generated:NAME -->` and `<!-- /generated:NAME -->` in the page `file`. */
+export function applySections(file: string, text: string, sections: Record<string, string>): string {
+  let out = text;
   for (const [name, content] of Object.entries(sections)) {
     const pattern = new RegExp(`(<!-- generated:${name} -->)[\\s\\S]*?(<!-- /generated:${name} -->)`);
-    if (!pattern.test(out)) throw new Error(`README.md has no generated:${name} section`);
+    if (!pattern.test(out)) throw new Error(`${file} has no generated:${name} block`);
     out = out.replace(pattern, (_m, open: string, close: string) => `${open}\n${content}\n${close}`);
   }
   return out;
 }
 
-export function readReadme(): string {
-  return readFileSync(`${ROOT}README.md`, "utf8");
+/** A page of the repository by its path from the root. */
+export function readDoc(file: string): string {
+  return readFileSync(`${ROOT}${file}`, "utf8");
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  writeFileSync(`${ROOT}README.md`, applySections(readReadme(), readmeSections()));
-  console.log("README.md: generated sections updated");
+  for (const [file, build] of Object.entries(docSections())) {
+    writeFileSync(`${ROOT}${file}`, applySections(file, readDoc(file), build()));
+    console.log(`${file}: generated blocks updated`);
+  }
 }
