@@ -55,11 +55,22 @@ export const APP_SETTING_DOCS: Record<string, SettingDoc> = {
     default: "false",
     meaning: "`true` serves `GET /metrics` to anyone who can reach it ([Metrics](#metrics)); needs `prom-client` installed",
   },
-  METRICS_TOKEN: { meaning: "serves `GET /metrics` only to `Authorization: Bearer <token>` (turns metrics on by itself)" },
+  METRICS_TOKEN: {
+    meaning:
+      "serves `GET /metrics` only to `Authorization: Bearer <token>` (turns metrics on by itself); the same strength rule as `STATUS_TOKEN`, and wrong tokens are throttled alike",
+  },
   METRICS_REPO_LABELS: { default: "false", meaning: "`true` puts repository names on the run counters (an unbounded label set)" },
   STATUS_TOKEN: {
     meaning:
-      "serves `GET /status` (the page for operators) and `GET /healthz?verbose` to holders of this token, as `Authorization: Bearer <token>` or, in a browser, through the page's sign-in form (an HttpOnly, SameSite=Strict cookie); never as `?token=`, which would land in access logs; without it the page does not exist (404)",
+      "at least 32 characters of at least two kinds (lower-case, upper-case, digits, symbols), else the App stops at start (exit 2); make one with `openssl rand -hex 32`. Serves `GET /status` (the page for operators) and `GET /healthz?verbose` to holders of this token, as `Authorization: Bearer <token>` or, in a browser, through the page's sign-in form (an HttpOnly, SameSite=Strict cookie); never as `?token=`, which would land in access logs; without it the page does not exist (404)",
+  },
+  TRUST_PROXY: {
+    meaning:
+      "which proxies in front of the App to believe about the client's address (used only to throttle wrong operator tokens): unset, `false` or `0` means the connection's own address; a number means that many proxy hops of `X-Forwarded-For`; otherwise the proxies' addresses or subnets, comma-separated (`loopback`, `uniquelocal`, `linklocal`, `10.0.0.0/8`). `true` is refused: it would let any client choose its own address",
+  },
+  ALLOWED_OWNERS: {
+    meaning:
+      "the GitHub accounts and organizations whose installations the App serves: logins separated by commas, any case (`octo-org,octocat`). A delivery from any other account's installation is answered 200 and starts nothing (not stored, queued, or sent on); each such installation is logged once a day. Unset, every installation is served. **Recommended**: an App made public by mistake could otherwise be installed by anyone and spend your service budget",
   },
   AGENT_RUN_TIME_SCALE: {
     default: "1",
