@@ -14,8 +14,8 @@
  * every export, and some are lazy getters that load that same undici.
  *
  * Used only where it is safe (see `canUseNodeFetch`): no proxy (the proxy path keeps undici), request
- * bodies that are strings or bytes, responses read whole. Redirects are followed as fetch follows
- * them; an Authorization header is not carried to another origin.
+ * bodies that are strings or bytes. JSON responses are read whole; others stream (`NodeResponse`).
+ * Redirects are followed as fetch follows them; an Authorization header is not carried to another origin.
  */
 import type { ClientRequest, IncomingMessage, RequestOptions } from "node:http";
 import { createRequire } from "node:module";
@@ -57,34 +57,66 @@ export class ResponseHeaders implements Iterable<[string, string]> {
   }
 }
 
-/** A response read whole, with the reading half of `Response`. */
-export class BufferedResponse {
+/**
+ * A response with the reading half of `Response`. A JSON body is read whole before `fetch`
+ * resolves: it is parsed whole anyway, and a connection lost halfway then fails the fetch, where
+ * octokit and AgentRunClient report it. Any other body (a job log, a download) is read as the
+ * caller reads it: `body` streams it, so a caller that keeps only its end holds only that.
+ */
+export class NodeResponse {
   readonly ok: boolean;
   readonly redirected: boolean;
+  private taken = false;
 
   constructor(
     readonly status: number,
     readonly statusText: string,
     readonly headers: ResponseHeaders,
     readonly url: string,
-    private readonly bytes: Buffer,
+    private readonly source: Buffer | IncomingMessage,
     redirected: boolean,
+    private readonly signal: AbortSignal | undefined,
   ) {
     this.ok = status >= 200 && status < 300;
     this.redirected = redirected;
   }
 
+  /** The body's chunks, once, as Node's fetch's `body` is iterated (`for await`). */
+  get body(): AsyncIterable<Uint8Array> {
+    return chunksOf(this.take(), this.signal);
+  }
+
   async text(): Promise<string> {
-    return this.bytes.toString("utf8");
+    return (await this.bytes()).toString("utf8");
   }
 
   async json(): Promise<unknown> {
-    return JSON.parse(this.bytes.toString("utf8"));
+    return JSON.parse((await this.bytes()).toString("utf8"));
   }
 
   async arrayBuffer(): Promise<ArrayBuffer> {
-    return this.bytes.buffer.slice(this.bytes.byteOffset, this.bytes.byteOffset + this.bytes.byteLength) as ArrayBuffer;
+    const bytes = await this.bytes();
+    return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
   }
+
+  private bytes(): Promise<Buffer> {
+    const source = this.take();
+    return Buffer.isBuffer(source) ? Promise.resolve(source) : readAll(source, this.signal);
+  }
+
+  private take(): Buffer | IncomingMessage {
+    if (this.taken) throw new TypeError("Body is unusable: Body has already been read");
+    this.taken = true;
+    return this.source;
+  }
+}
+
+/** Whether a response's body is read before `fetch` resolves: JSON, and bodies that are empty by definition. */
+function readsWhole(method: string, response: IncomingMessage): boolean {
+  const status = response.statusCode ?? 0;
+  if (method === "HEAD" || status === 204 || status === 205 || status === 304 || response.headers["content-length"] === "0") return true;
+  const type = (response.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
+  return type === "application/json" || type.endsWith("+json");
 }
 
 /** Whether `nodeFetch` can take this request as Node's fetch would: no body, or a string or bytes. */
@@ -126,14 +158,15 @@ export const nodeFetch = (async (input: FetchInput, init?: RequestInit) => {
       url = next;
       continue;
     }
-    const bytes = await readAll(response, signal);
-    return new BufferedResponse(
+    const source = readsWhole(method, response) ? await readAll(response, signal) : response;
+    return new NodeResponse(
       status,
       response.statusMessage ?? "",
       new ResponseHeaders(response.headers),
       url.href,
-      bytes,
+      source,
       redirects > 0,
+      signal,
     );
   }
 }) as unknown as typeof fetch;
@@ -180,6 +213,26 @@ function send(
     });
     request.end(body ?? undefined);
   });
+}
+
+async function* chunksOf(source: Buffer | IncomingMessage, signal: AbortSignal | undefined): AsyncGenerator<Uint8Array> {
+  if (Buffer.isBuffer(source)) {
+    if (source.length > 0) yield source;
+    return;
+  }
+  const onAbort = () => source.destroy();
+  if (signal?.aborted) onAbort();
+  signal?.addEventListener("abort", onAbort, { once: true });
+  try {
+    // Leaving the loop early (a `break`, a throw) destroys the response: the rest is never read.
+    for await (const chunk of source) yield chunk as Buffer;
+  } catch (error) {
+    if (signal?.aborted) throw signal.reason;
+    throw new TypeError("terminated", { cause: error });
+  } finally {
+    signal?.removeEventListener("abort", onAbort);
+  }
+  if (signal?.aborted) throw signal.reason;
 }
 
 function readAll(response: IncomingMessage, signal: AbortSignal | undefined): Promise<Buffer> {

@@ -115,6 +115,34 @@ describe("nodeFetch", () => {
     expect([manual.status, manual.headers.get("location")]).toEqual([301, "/here"]);
   });
 
+  it("hands a body that is not JSON over as it arrives: `body` yields the first chunk before the server has sent the rest", async () => {
+    let finish: (() => void) | undefined;
+    const { url } = await serve((_req, res) => {
+      res.writeHead(200, { "content-type": "text/plain" });
+      res.write("first chunk\n");
+      finish = () => res.end("last chunk\n");
+    });
+    // A reader that waited for the end would wait forever: bounded, so that it fails instead.
+    const response = await nodeFetch(`${url}/log`, { signal: AbortSignal.timeout(5_000) });
+    const chunks: string[] = [];
+    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+      chunks.push(Buffer.from(chunk).toString("utf8"));
+      // The rest is sent only once the first chunk was read.
+      if (chunks.length === 1) finish!();
+    }
+    expect(chunks.join("")).toBe("first chunk\nlast chunk\n");
+    await expect(response.text()).rejects.toThrow("Body is unusable");
+  });
+
+  it("reads a JSON body whole before it resolves: a connection lost halfway fails the fetch", async () => {
+    const { url } = await serve((req, res) => {
+      res.writeHead(200, { "content-type": "application/json", "content-length": "100" });
+      res.write('{"partial": ');
+      setTimeout(() => res.destroy(), 20);
+    });
+    await expect(nodeFetch(`${url}/page`)).rejects.toMatchObject({ name: "TypeError", message: "terminated" });
+  });
+
   it("gives up after 20 redirects with fetch's TypeError", async () => {
     const { url } = await serve((_req, res) => res.writeHead(302, { location: "/again" }).end());
     await expect(nodeFetch(url)).rejects.toMatchObject({
