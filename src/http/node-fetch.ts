@@ -36,6 +36,12 @@ const transportFor = (protocol: string): Transport | undefined => {
 };
 
 const MAX_REDIRECTS = 20;
+/**
+ * The most a body read whole may hold. Every JSON answer the clients read (a page of 100 comments
+ * at GitHub's 65,536 characters each, a page of 100 log entries) stays well below it; a server that
+ * sends more is answered with an error instead of the process's memory.
+ */
+export const MAX_WHOLE_BODY_BYTES = 64 * 1024 * 1024;
 
 /** The headers of a response, as the two clients read them: `get` (AgentRunClient) and iteration (octokit); names in lower case. */
 export class ResponseHeaders implements Iterable<[string, string]> {
@@ -235,16 +241,27 @@ async function* chunksOf(source: Buffer | IncomingMessage, signal: AbortSignal |
   if (signal?.aborted) throw signal.reason;
 }
 
+/** The whole body, or a TypeError as soon as it passes MAX_WHOLE_BODY_BYTES (declared or sent); the rest is not read. */
 function readAll(response: IncomingMessage, signal: AbortSignal | undefined): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
-    const onAbort = () => {
+    let size = 0;
+    const stop = (reason: unknown) => {
+      signal?.removeEventListener("abort", onAbort);
       response.destroy();
-      reject(signal!.reason);
+      reject(reason);
     };
+    const onAbort = () => stop(signal!.reason);
+    const tooLarge = () =>
+      stop(new TypeError("terminated", { cause: new RangeError(`the response body is larger than ${MAX_WHOLE_BODY_BYTES} bytes`) }));
     if (signal?.aborted) return onAbort();
+    if (Number(response.headers["content-length"]) > MAX_WHOLE_BODY_BYTES) return tooLarge();
     signal?.addEventListener("abort", onAbort, { once: true });
-    response.on("data", (chunk: Buffer) => chunks.push(chunk));
+    response.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_WHOLE_BODY_BYTES) return tooLarge();
+      chunks.push(chunk);
+    });
     response.once("end", () => {
       signal?.removeEventListener("abort", onAbort);
       resolve(Buffer.concat(chunks));

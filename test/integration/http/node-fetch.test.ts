@@ -8,7 +8,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { Octokit } from "@octokit/core";
 import { afterEach, describe, expect, it } from "vitest";
-import { nodeFetch } from "../../../src/http/node-fetch.js";
+import { MAX_WHOLE_BODY_BYTES, nodeFetch } from "../../../src/http/node-fetch.js";
 import { startFakeGitHub } from "../../helpers/fake-github/index.js";
 
 interface Seen {
@@ -141,6 +141,34 @@ describe("nodeFetch", () => {
       setTimeout(() => res.destroy(), 20);
     });
     await expect(nodeFetch(`${url}/page`)).rejects.toMatchObject({ name: "TypeError", message: "terminated" });
+  });
+
+  it("refuses a body read whole past MAX_WHOLE_BODY_BYTES, sent chunked or declared, JSON or text", async () => {
+    const MIB = 1024 * 1024;
+    const { url } = await serve((req, res) => {
+      if (req.path === "/declared")
+        return void res.writeHead(200, { "content-type": "application/json", "content-length": String(MAX_WHOLE_BODY_BYTES + 1) }).end();
+      res.writeHead(200, { "content-type": req.path === "/json" ? "application/json" : "text/plain" });
+      const chunk = Buffer.alloc(MIB, 0x20);
+      let sent = 0;
+      // Past the limit by one chunk, written as the client drains it.
+      const more = () => {
+        while (sent <= MAX_WHOLE_BODY_BYTES) {
+          sent += chunk.length;
+          if (!res.write(chunk)) return void res.once("drain", more);
+        }
+        res.end("[]");
+      };
+      more();
+    });
+    const tooLarge = {
+      name: "TypeError",
+      message: "terminated",
+      cause: { name: "RangeError", message: `the response body is larger than ${MAX_WHOLE_BODY_BYTES} bytes` },
+    };
+    await expect(nodeFetch(`${url}/json`)).rejects.toMatchObject(tooLarge);
+    await expect(nodeFetch(`${url}/declared`)).rejects.toMatchObject(tooLarge);
+    await expect((await nodeFetch(`${url}/text`)).text()).rejects.toMatchObject(tooLarge);
   });
 
   it("gives up after 20 redirects with fetch's TypeError", async () => {
