@@ -116,6 +116,19 @@ describe("the CLI's output of text from the service", () => {
   });
 });
 
+describe("the live progress line on a terminal", () => {
+  it("carries the CLI's own carriage return and erase-line only; a status from the service is escaped in it", async () => {
+    emulator.control.script({ match: "odd status", finalStatus: `DONE\x1b]52;c;cm0gLXJmIH4K\x07` });
+    const result = await cli(["create", "--prompt", "odd status", "--wait", "--timeout", "0.5"], { env, isTTY: true });
+    // An unknown status is watched until --timeout.
+    expect(result.code).toBe(3);
+    expect(result.stdout).toContain("\r");
+    expect(result.stdout).toContain("DONE\\x1b]52;c;cm0gLXJmIH4K\\x07");
+    expect(result.stdout.replaceAll("\r", "").replaceAll("\x1b[K", "")).not.toMatch(RAW_CONTROL);
+    expectNoRawControl({ ...result, stdout: "" });
+  });
+});
+
 describe("stderr", () => {
   it("a service error body is escaped in the message", async () => {
     const server = await startScriptedServer([{ status: 404, body: { message: `Agent run not found. ${ATTACK}`, status_code: 404 } }]);
