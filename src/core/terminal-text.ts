@@ -32,3 +32,25 @@ export function escapeForTerminal(text: string): string {
 export function escapeJsonForTerminal(json: string): string {
   return json.replace(UNSAFE, (char) => `\\u${hex(char, 4)}`);
 }
+
+/**
+ * A JSON log line whose strings show what a terminal would act on as text (`\x1b`, `\u202e`):
+ * still one valid JSON document, and a pretty printer that parses it prints the escapes, not the
+ * characters. Unlike `escapeJsonForTerminal` the values change: a log is read, not parsed back.
+ * JSON's own escapes of C0 controls (`\u001b`, `\r`, `\b`, `\f`) gain a backslash, unless
+ * that backslash is itself escaped (an even run of backslashes before it is text).
+ */
+export function escapeJsonLogLineForTerminal(json: string): string {
+  return json
+    .replace(JSON_CONTROL_ESCAPE, (_match, evens: string, escape: string) => `${evens}\\\\x${hex(controlOf(escape), 2)}`)
+    .replace(UNSAFE, (char) => (char.charCodeAt(0) <= 0xff ? `\\\\x${hex(char, 2)}` : `\\\\u${hex(char, 4)}`));
+}
+
+/** A JSON escape of a C0 control but newline and tab, after an even run of backslashes (those are text). */
+const JSON_CONTROL_ESCAPE = /(?<!\\)((?:\\\\)*)\\(u00(?:0[0-8bcdef]|1[0-9a-fA-F])|[bfr])/g;
+
+const SHORT_ESCAPES: Record<string, string> = { b: "\b", f: "\f", r: "\r" };
+
+function controlOf(escape: string): string {
+  return SHORT_ESCAPES[escape] ?? String.fromCharCode(parseInt(escape.slice(1), 16));
+}

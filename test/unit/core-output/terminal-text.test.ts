@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { escapeForTerminal, escapeJsonForTerminal } from "../../../src/core/terminal-text.js";
+import { escapeForTerminal, escapeJsonForTerminal, escapeJsonLogLineForTerminal } from "../../../src/core/terminal-text.js";
 
 describe("escapeForTerminal", () => {
   it("shows ESC sequences, C1, BEL, DEL, backspace and a lone CR escaped", () => {
@@ -25,5 +25,24 @@ describe("escapeJsonForTerminal", () => {
     // eslint-disable-next-line no-control-regex
     expect(json).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/);
     expect(JSON.parse(json)).toEqual(value);
+  });
+});
+
+describe("escapeJsonLogLineForTerminal", () => {
+  it("leaves valid JSON whose strings show the controls as text, for JSON and pretty log output alike", () => {
+    const line = JSON.stringify({ msg: "service said \x1b]52;c;eA==\x07 ok\rFAIL\b\f \x9b2J \u202eevil", err: { message: "\x7f\u2066" } });
+    const escaped = escapeJsonLogLineForTerminal(line);
+    // eslint-disable-next-line no-control-regex
+    expect(escaped).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/);
+    expect(JSON.parse(escaped)).toEqual({
+      msg: "service said \\x1b]52;c;eA==\\x07 ok\\x0dFAIL\\x08\\x0c \\x9b2J \\u202eevil",
+      err: { message: "\\x7f\\u2066" },
+    });
+  });
+
+  it("keeps text that only looks like an escape, newlines and tabs as they were", () => {
+    const value = { msg: "a literal \\u001b and \\r, a\nnew line\tand a tab" };
+    const line = JSON.stringify(value);
+    expect(escapeJsonLogLineForTerminal(line)).toBe(line);
   });
 });
