@@ -4,7 +4,7 @@
  *
  *   npm run bench               print the table
  *   npm run bench -- --write    print it and update BENCHMARKS.md
- *   npm run bench -- logs memory   only these (by name: cold-start, import, polling, burst, replicas, restart, logs, memory, store, pacing, attachments, quotes, unsigned-post)
+ *   npm run bench -- logs memory   only these (by name: cold-start, import, polling, burst, replicas, restart, logs, log-tail, memory, store, pacing, attachments, quotes, unsigned-post)
  */
 import { writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
@@ -15,6 +15,7 @@ import { runColdStartBenchmark } from "./cold-start.js";
 import { runImportBenchmark } from "./import.js";
 import { ROOT } from "./lib/app.js";
 import { formatNumber, markdownTable, printResult, type BenchResult, type BenchRow } from "./lib/report.js";
+import { runLogTailBenchmark } from "./log-tail.js";
 import { runLogsBenchmark } from "./logs.js";
 import { runMemoryBenchmark } from "./memory.js";
 import { runPacingBenchmark } from "./pacing.js";
@@ -35,6 +36,7 @@ export const BENCHMARKS: ReadonlyArray<{ name: string; title: string; run: () =>
   { name: "replicas", title: "replicas", run: () => runReplicasBenchmark() },
   { name: "restart", title: "restart", run: () => runRestartBenchmark() },
   { name: "logs", title: "logs", run: () => runLogsBenchmark() },
+  { name: "log-tail", title: "log tail", run: () => runLogTailBenchmark() },
   { name: "memory", title: "memory", run: () => runMemoryBenchmark() },
   { name: "store", title: "store", run: () => runStoreBenchmark() },
   { name: "pacing", title: "GitHub pacing", run: () => runPacingBenchmark() },

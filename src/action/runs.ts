@@ -106,7 +106,12 @@ export async function readTraceDigest(
     } else {
       const skip = Math.max(TRACE_PAGE, total - (maxEntries - TRACE_PAGE));
       entries.push(...first.logs);
-      for await (const entry of client.iterateLogs(runId, { skip, pageSize: TRACE_PAGE, deadline: options.deadline })) entries.push(entry);
+      // Bounded here, not by the totals the (ALPHA) endpoint reports: a log that keeps growing, or a
+      // service that stops saying how long it is, must not keep the step reading.
+      for await (const entry of client.iterateLogs(runId, { skip, pageSize: TRACE_PAGE, deadline: options.deadline })) {
+        entries.push(entry);
+        if (entries.length >= maxEntries) break;
+      }
     }
   } catch {
     return null;

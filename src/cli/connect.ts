@@ -18,7 +18,7 @@ export function addConnectionOptions(command: Command): Command {
  * couple of quick retries instead of the library's patient defaults.
  */
 export function connect(flags: ConnectionFlags, context: CliContext): AgentRunClient {
-  const connection = resolveConnection(flags, context.io.env);
+  const connection = resolveConnection(flags, context.env);
   context.addSecret(connection.token);
   return new AgentRunClient({
     baseUrl: connection.baseUrl,

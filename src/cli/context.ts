@@ -3,6 +3,7 @@
  * runs in-process in tests exactly as it does from the terminal.
  */
 import { createRedactor, type Redactor } from "../core/redact.js";
+import { escapeForTerminal, escapeJsonForTerminal } from "../core/terminal-text.js";
 
 export interface CliWritable {
   write(chunk: string): unknown;
@@ -37,7 +38,21 @@ export class CliContext {
   private readonly secrets = new Set<string>();
   private redactor: Redactor = redactorFor([]);
 
-  constructor(readonly io: CliIo) {}
+  /** Private: commands write through the methods below, never to the streams themselves. */
+  constructor(private readonly io: CliIo) {}
+
+  get env(): CliIo["env"] {
+    return this.io.env;
+  }
+
+  get stdin(): CliIo["stdin"] {
+    return this.io.stdin;
+  }
+
+  /** Whether stdout is a terminal: decides the live progress line. */
+  get isTTY(): boolean {
+    return this.io.isTTY;
+  }
 
   /**
    * Remembers a value (the API token) that must never reach stdout or stderr. The CLI never writes
@@ -50,24 +65,49 @@ export class CliContext {
     this.redactor = redactorFor(this.secrets);
   }
 
-  /** The CLI's door out: everything written to stdout and stderr (run results, errors) passes here. */
-  redact(text: string): string {
+  private redact(text: string): string {
     return this.redactor.redact(text);
   }
 
-  /** Writes to stdout as is (the caller ends lines). */
+  /**
+   * The CLI's one door out: stdout and stderr are written only here (an architecture test keeps it
+   * so). Everything passing it is redacted (tokens) and escaped for the terminal (core/terminal-text.ts):
+   * a run's summary, a log entry or a service error body may carry ESC, C1 or bidi controls.
+   * This one: text for stdout (the caller ends lines).
+   */
   out(text: string): void {
-    this.io.stdout.write(this.redact(text));
+    this.io.stdout.write(escapeForTerminal(this.redact(text)));
   }
 
-  /** Machine output: one JSON document, or one JSON line per item. */
+  /**
+   * Text for stdout that may show a secret-looking value on purpose (the emulator's own local
+   * token, printed so it can be pasted); still escaped for the terminal.
+   */
+  outUnredacted(text: string): void {
+    this.io.stdout.write(escapeForTerminal(text));
+  }
+
+  /** Machine output: one JSON document, or one JSON line per item; parses back to exactly `value` (less redactions). */
   json(value: unknown, pretty = true): void {
-    this.out(`${JSON.stringify(value, null, pretty ? 2 : undefined)}\n`);
+    this.io.stdout.write(`${escapeJsonForTerminal(this.redact(JSON.stringify(value, null, pretty ? 2 : undefined)))}\n`);
   }
 
   /** A message for the user on stderr, prefixed like every CLI message. */
   error(message: string): void {
-    this.io.stderr.write(this.redact(`agent-run: ${message}\n`));
+    this.errText(`agent-run: ${message}\n`);
+  }
+
+  /** Text for stderr as is (commander's help and errors, a file's problems one per line). */
+  errText(text: string): void {
+    this.io.stderr.write(escapeForTerminal(this.redact(text)));
+  }
+
+  /**
+   * The live progress line on a terminal: rewritten in place (carriage return, then erase to the
+   * end of the line), the one terminal control the CLI sends on purpose. Empty text clears it.
+   */
+  rewriteLine(text: string): void {
+    this.io.stdout.write(`\r${escapeForTerminal(this.redact(text))}\x1b[K`);
   }
 
   get cwd(): string {

@@ -53,10 +53,10 @@ export function buildProgram(context: CliContext, commands: readonly CliCommand[
     .showHelpAfterError("(run with --help for usage)")
     .configureOutput({
       writeOut: (text) => context.out(text),
-      writeErr: (text) => context.io.stderr.write(context.redact(text)),
+      writeErr: (text) => context.errText(text),
       // commander's "error: …" becomes the CLI's one error prefix.
       outputError: (text, write) => write(`agent-run: ${text.replace(/^error: /, "")}`),
-      getOutHelpWidth: () => (context.io.isTTY ? 100 : 80),
+      getOutHelpWidth: () => (context.isTTY ? 100 : 80),
       getErrHelpWidth: () => 80,
     })
     .addHelpText("after", EPILOG);

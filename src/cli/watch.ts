@@ -32,7 +32,7 @@ function pollSchedule(pollIntervalMs: number | undefined): WaitOptions["interval
 
 async function watchRunInTerminal(client: AgentRunClient, runId: number, context: CliContext, options: WatchOptions): Promise<AgentRun> {
   const started = Date.now();
-  const progress = new ProgressLine(context, context.io.isTTY && !options.json);
+  const progress = new ProgressLine(context, context.isTTY && !options.json);
   let lastRun: AgentRun | undefined;
   const redraw = () => progress.show(renderProgress(lastRun, runId, Date.now() - started));
   const ticker = progress.enabled ? setInterval(redraw, 1_000) : undefined;
@@ -131,7 +131,7 @@ function lastRunOf(error: unknown): AgentRun | undefined {
   return parsed.success ? parsed.data : undefined;
 }
 
-/** One line rewritten in place with `\r` on a terminal; nothing at all elsewhere. */
+/** One line rewritten in place on a terminal (CliContext.rewriteLine); nothing at all elsewhere. */
 class ProgressLine {
   private shown = false;
   constructor(
@@ -141,13 +141,13 @@ class ProgressLine {
 
   show(text: string): void {
     if (!this.enabled) return;
-    this.context.out(`\r${text}\x1b[K`);
+    this.context.rewriteLine(text);
     this.shown = true;
   }
 
   clear(): void {
     if (!this.shown) return;
-    this.context.out("\r\x1b[K");
+    this.context.rewriteLine("");
     this.shown = false;
   }
 }

@@ -14,8 +14,8 @@
  * every export, and some are lazy getters that load that same undici.
  *
  * Used only where it is safe (see `canUseNodeFetch`): no proxy (the proxy path keeps undici), request
- * bodies that are strings or bytes, responses read whole. Redirects are followed as fetch follows
- * them; an Authorization header is not carried to another origin.
+ * bodies that are strings or bytes. JSON responses are read whole; others stream (`NodeResponse`).
+ * Redirects are followed as fetch follows them; an Authorization header is not carried to another origin.
  */
 import type { ClientRequest, IncomingMessage, RequestOptions } from "node:http";
 import { createRequire } from "node:module";
@@ -36,6 +36,12 @@ const transportFor = (protocol: string): Transport | undefined => {
 };
 
 const MAX_REDIRECTS = 20;
+/**
+ * The most a body read whole may hold. Every JSON answer the clients read (a page of 100 comments
+ * at GitHub's 65,536 characters each, a page of 100 log entries) stays well below it; a server that
+ * sends more is answered with an error instead of the process's memory.
+ */
+export const MAX_WHOLE_BODY_BYTES = 64 * 1024 * 1024;
 
 /** The headers of a response, as the two clients read them: `get` (AgentRunClient) and iteration (octokit); names in lower case. */
 export class ResponseHeaders implements Iterable<[string, string]> {
@@ -57,34 +63,66 @@ export class ResponseHeaders implements Iterable<[string, string]> {
   }
 }
 
-/** A response read whole, with the reading half of `Response`. */
-export class BufferedResponse {
+/**
+ * A response with the reading half of `Response`. A JSON body is read whole before `fetch`
+ * resolves: it is parsed whole anyway, and a connection lost halfway then fails the fetch, where
+ * octokit and AgentRunClient report it. Any other body (a job log, a download) is read as the
+ * caller reads it: `body` streams it, so a caller that keeps only its end holds only that.
+ */
+export class NodeResponse {
   readonly ok: boolean;
   readonly redirected: boolean;
+  private taken = false;
 
   constructor(
     readonly status: number,
     readonly statusText: string,
     readonly headers: ResponseHeaders,
     readonly url: string,
-    private readonly bytes: Buffer,
+    private readonly source: Buffer | IncomingMessage,
     redirected: boolean,
+    private readonly signal: AbortSignal | undefined,
   ) {
     this.ok = status >= 200 && status < 300;
     this.redirected = redirected;
   }
 
+  /** The body's chunks, once, as Node's fetch's `body` is iterated (`for await`). */
+  get body(): AsyncIterable<Uint8Array> {
+    return chunksOf(this.take(), this.signal);
+  }
+
   async text(): Promise<string> {
-    return this.bytes.toString("utf8");
+    return (await this.bytes()).toString("utf8");
   }
 
   async json(): Promise<unknown> {
-    return JSON.parse(this.bytes.toString("utf8"));
+    return JSON.parse((await this.bytes()).toString("utf8"));
   }
 
   async arrayBuffer(): Promise<ArrayBuffer> {
-    return this.bytes.buffer.slice(this.bytes.byteOffset, this.bytes.byteOffset + this.bytes.byteLength) as ArrayBuffer;
+    const bytes = await this.bytes();
+    return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
   }
+
+  private bytes(): Promise<Buffer> {
+    const source = this.take();
+    return Buffer.isBuffer(source) ? Promise.resolve(source) : readAll(source, this.signal);
+  }
+
+  private take(): Buffer | IncomingMessage {
+    if (this.taken) throw new TypeError("Body is unusable: Body has already been read");
+    this.taken = true;
+    return this.source;
+  }
+}
+
+/** Whether a response's body is read before `fetch` resolves: JSON, and bodies that are empty by definition. */
+function readsWhole(method: string, response: IncomingMessage): boolean {
+  const status = response.statusCode ?? 0;
+  if (method === "HEAD" || status === 204 || status === 205 || status === 304 || response.headers["content-length"] === "0") return true;
+  const type = (response.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
+  return type === "application/json" || type.endsWith("+json");
 }
 
 /** Whether `nodeFetch` can take this request as Node's fetch would: no body, or a string or bytes. */
@@ -126,14 +164,15 @@ export const nodeFetch = (async (input: FetchInput, init?: RequestInit) => {
       url = next;
       continue;
     }
-    const bytes = await readAll(response, signal);
-    return new BufferedResponse(
+    const source = readsWhole(method, response) ? await readAll(response, signal) : response;
+    return new NodeResponse(
       status,
       response.statusMessage ?? "",
       new ResponseHeaders(response.headers),
       url.href,
-      bytes,
+      source,
       redirects > 0,
+      signal,
     );
   }
 }) as unknown as typeof fetch;
@@ -182,16 +221,47 @@ function send(
   });
 }
 
+async function* chunksOf(source: Buffer | IncomingMessage, signal: AbortSignal | undefined): AsyncGenerator<Uint8Array> {
+  if (Buffer.isBuffer(source)) {
+    if (source.length > 0) yield source;
+    return;
+  }
+  const onAbort = () => source.destroy();
+  if (signal?.aborted) onAbort();
+  signal?.addEventListener("abort", onAbort, { once: true });
+  try {
+    // Leaving the loop early (a `break`, a throw) destroys the response: the rest is never read.
+    for await (const chunk of source) yield chunk as Buffer;
+  } catch (error) {
+    if (signal?.aborted) throw signal.reason;
+    throw new TypeError("terminated", { cause: error });
+  } finally {
+    signal?.removeEventListener("abort", onAbort);
+  }
+  if (signal?.aborted) throw signal.reason;
+}
+
+/** The whole body, or a TypeError as soon as it passes MAX_WHOLE_BODY_BYTES (declared or sent); the rest is not read. */
 function readAll(response: IncomingMessage, signal: AbortSignal | undefined): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
-    const onAbort = () => {
+    let size = 0;
+    const stop = (reason: unknown) => {
+      signal?.removeEventListener("abort", onAbort);
       response.destroy();
-      reject(signal!.reason);
+      reject(reason);
     };
+    const onAbort = () => stop(signal!.reason);
+    const tooLarge = () =>
+      stop(new TypeError("terminated", { cause: new RangeError(`the response body is larger than ${MAX_WHOLE_BODY_BYTES} bytes`) }));
     if (signal?.aborted) return onAbort();
+    if (Number(response.headers["content-length"]) > MAX_WHOLE_BODY_BYTES) return tooLarge();
     signal?.addEventListener("abort", onAbort, { once: true });
-    response.on("data", (chunk: Buffer) => chunks.push(chunk));
+    response.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_WHOLE_BODY_BYTES) return tooLarge();
+      chunks.push(chunk);
+    });
     response.once("end", () => {
       signal?.removeEventListener("abort", onAbort);
       resolve(Buffer.concat(chunks));

@@ -31,6 +31,12 @@ export interface SendOptions extends CallOptions {
 
 const DEFAULT_CALL_DEADLINE_MS = 10 * 60_000;
 
+/**
+ * The most of one answer the client reads. A page of 100 log entries or a run is far below it; a
+ * server that sends more gets an InvalidResponseError instead of the process's memory.
+ */
+export const MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
+
 /** The shortest pause after a 429 without Retry-After, in real seconds (scaled with the windows). */
 const RATE_LIMIT_BACKOFF_FLOOR_MS = 2_000;
 
@@ -137,7 +143,13 @@ export class ServiceTransport {
       throw this.transportError(error, method, path, options.signal, timeout);
     }
 
-    const text = await response.text().catch((error: unknown) => {
+    const text = await readTextAtMost(response, MAX_RESPONSE_BYTES).catch((error: unknown) => {
+      if (error instanceof ResponseTooLarge) {
+        throw new InvalidResponseError(
+          `The service answered ${response.status} with more than ${MAX_RESPONSE_BYTES / 1024 / 1024} MiB; the client reads at most that much of an answer.`,
+          { method, path, status: response.status },
+        );
+      }
       throw this.transportError(error, method, path, options.signal, timeout);
     });
     if (!response.ok) {
@@ -242,4 +254,34 @@ export function parseRetryAfter(value: string | null): number | undefined {
   const date = Date.parse(trimmed);
   if (Number.isNaN(date)) return undefined;
   return Math.max(0, (date - Date.now()) / 1000);
+}
+
+class ResponseTooLarge extends Error {}
+
+/**
+ * The body as text, read as a stream when the fetch gives one (Node's fetch, node-fetch): past
+ * `maxBytes` the rest is not read (the stream is cancelled) and ResponseTooLarge is thrown.
+ */
+async function readTextAtMost(response: Response, maxBytes: number): Promise<string> {
+  if (Number(response.headers.get("content-length")) > maxBytes) {
+    await cancelBody(response.body);
+    throw new ResponseTooLarge();
+  }
+  const body: unknown = response.body;
+  if (!(typeof body === "object" && body !== null && Symbol.asyncIterator in body)) return response.text();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of body as AsyncIterable<Uint8Array>) {
+    size += chunk.byteLength;
+    // Leaving the loop cancels the stream: the rest is never read.
+    if (size > maxBytes) throw new ResponseTooLarge();
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+async function cancelBody(body: unknown): Promise<void> {
+  if (typeof body === "object" && body !== null && "cancel" in body && typeof body.cancel === "function") {
+    await (body.cancel as () => Promise<void>).call(body).catch(() => undefined);
+  }
 }

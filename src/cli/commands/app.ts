@@ -34,11 +34,11 @@ export const appCommand = defineCommand(
         ["probot"],
         () => import("../../app/index.js"),
       );
-      context.addSecret(context.io.env.AGENT_RUN_API_TOKEN ?? "");
-      context.addSecret(context.io.env.WEBHOOK_SECRET ?? "");
+      context.addSecret(context.env.AGENT_RUN_API_TOKEN ?? "");
+      context.addSecret(context.env.WEBHOOK_SECRET ?? "");
       let app: AppHandle;
       try {
-        app = await startApp(context.io.env);
+        app = await startApp(context.env);
       } catch (error) {
         if (error instanceof AppConfigurationError) throw new UsageError(error.message);
         const code = (error as { code?: unknown }).code;

@@ -40,12 +40,12 @@ export const configCommand = defineCommand("config", `the repository configurati
     .argument("[file]", 'the file to check; "-" reads stdin', CONFIG_PATH)
     .action(async (file: string) => {
       const name = file === "-" ? "<stdin>" : file;
-      const checked = checkConfigText(await readConfigText(file, context.cwd, context.io.stdin), name);
+      const checked = checkConfigText(await readConfigText(file, context.cwd, context.stdin), name);
       if (checked.ok) {
         context.out(`${checked.summary}\n`);
         return;
       }
-      for (const problem of checked.problems) context.io.stderr.write(`${problem}\n`);
+      for (const problem of checked.problems) context.errText(`${problem}\n`);
       const count = checked.problems.length === 1 ? "1 problem" : `${checked.problems.length} problems`;
       context.error(`${name} is invalid (${count}): the bridge would not act on it.`);
       context.exitCode = EXIT_CODES.usage;

@@ -35,8 +35,8 @@ export const createCommand = defineCommand("create", "start an agent run; with -
       checkTimeoutNeedsWait(flags);
       const metadata = metadataFromFlag(flags.metadata);
       const images = await Promise.all((flags.image ?? []).map((value) => loadImageArgument(value, context.cwd)));
-      const pollIntervalMs = resolvePollIntervalMs(flags.pollInterval, context.io.env);
-      const prompt = await resolvePrompt(flags.prompt, context.io.stdin);
+      const pollIntervalMs = resolvePollIntervalMs(flags.pollInterval, context.env);
+      const prompt = await resolvePrompt(flags.prompt, context.stdin);
       const client = connect(flags, context);
 
       const request: CreateRunRequest = {

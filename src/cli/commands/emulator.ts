@@ -41,7 +41,7 @@ export const emulatorCommand = defineCommand(
       .action(async (flags: EmulatorFlags) => {
         const emulator = await start(flags);
         // Written unredacted on purpose: this token is the emulator's own, printed so it can be pasted.
-        context.io.stdout.write(
+        context.outUnredacted(
           renderEmulatorBanner({
             url: emulator.url,
             token: emulator.token,

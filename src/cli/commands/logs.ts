@@ -28,7 +28,7 @@ export const logsCommand = defineCommand(
     addPollIntervalOption(command);
     addJsonOption(command, "print one JSON log entry per line on stdout");
     addConnectionOptions(command).action(async (runId: number, flags: LogsFlags) => {
-      const pollIntervalMs = resolvePollIntervalMs(flags.pollInterval, context.io.env);
+      const pollIntervalMs = resolvePollIntervalMs(flags.pollInterval, context.env);
       const client = connect(flags, context);
       const print = (entry: LogEntry) => (flags.json ? context.json(entry, false) : context.out(`${renderLogEntry(entry)}\n`));
       if (!flags.follow) {

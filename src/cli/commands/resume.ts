@@ -18,8 +18,8 @@ export const resumeCommand = defineCommand("resume", "continue a finished run wi
   addWatchOptions(command, "with --wait: stop waiting after this many seconds (exit 3; the run keeps going)").action(
     async (runId: number, flags: ResumeFlags) => {
       checkTimeoutNeedsWait(flags);
-      const pollIntervalMs = resolvePollIntervalMs(flags.pollInterval, context.io.env);
-      const prompt = await resolvePrompt(flags.prompt, context.io.stdin);
+      const pollIntervalMs = resolvePollIntervalMs(flags.pollInterval, context.env);
+      const prompt = await resolvePrompt(flags.prompt, context.stdin);
       const client = connect(flags, context);
       const run = await client.resumeRun(runId, prompt);
       await showOrWatchRun(client, run, context, { verb: "resumed", ...watchChoice(flags, pollIntervalMs) });

@@ -184,8 +184,14 @@ export interface FakeJob {
   completed_at: string | null;
   steps: FakeJobStep[];
   /** Plain-text log served through the 302 download redirect; null answers 410 Gone (expired). */
-  log: string | null;
+  log: FakeJobLog | null;
 }
+
+/**
+ * A job's log: its text, or a source of chunks made on the fly at each download, for a log too
+ * large to hold (a failing job's 256 MiB of output).
+ */
+export type FakeJobLog = string | (() => AsyncIterable<string | Uint8Array>);
 
 export interface FakeWorkflowRun {
   repo: string;
@@ -384,7 +390,7 @@ export interface JobSeed {
   started_at?: string;
   completed_at?: string | null;
   steps?: JobStepSeed[];
-  log?: string | null;
+  log?: FakeJobLog | null;
 }
 
 export interface WorkflowRunSeed {

@@ -8,7 +8,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { Octokit } from "@octokit/core";
 import { afterEach, describe, expect, it } from "vitest";
-import { nodeFetch } from "../../../src/http/node-fetch.js";
+import { MAX_WHOLE_BODY_BYTES, nodeFetch } from "../../../src/http/node-fetch.js";
 import { startFakeGitHub } from "../../helpers/fake-github/index.js";
 
 interface Seen {
@@ -113,6 +113,62 @@ describe("nodeFetch", () => {
 
     const manual = await nodeFetch(`${url}/same`, { redirect: "manual" });
     expect([manual.status, manual.headers.get("location")]).toEqual([301, "/here"]);
+  });
+
+  it("hands a body that is not JSON over as it arrives: `body` yields the first chunk before the server has sent the rest", async () => {
+    let finish: (() => void) | undefined;
+    const { url } = await serve((_req, res) => {
+      res.writeHead(200, { "content-type": "text/plain" });
+      res.write("first chunk\n");
+      finish = () => res.end("last chunk\n");
+    });
+    // A reader that waited for the end would wait forever: bounded, so that it fails instead.
+    const response = await nodeFetch(`${url}/log`, { signal: AbortSignal.timeout(5_000) });
+    const chunks: string[] = [];
+    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+      chunks.push(Buffer.from(chunk).toString("utf8"));
+      // The rest is sent only once the first chunk was read.
+      if (chunks.length === 1) finish!();
+    }
+    expect(chunks.join("")).toBe("first chunk\nlast chunk\n");
+    await expect(response.text()).rejects.toThrow("Body is unusable");
+  });
+
+  it("reads a JSON body whole before it resolves: a connection lost halfway fails the fetch", async () => {
+    const { url } = await serve((req, res) => {
+      res.writeHead(200, { "content-type": "application/json", "content-length": "100" });
+      res.write('{"partial": ');
+      setTimeout(() => res.destroy(), 20);
+    });
+    await expect(nodeFetch(`${url}/page`)).rejects.toMatchObject({ name: "TypeError", message: "terminated" });
+  });
+
+  it("refuses a body read whole past MAX_WHOLE_BODY_BYTES, sent chunked or declared, JSON or text", async () => {
+    const MIB = 1024 * 1024;
+    const { url } = await serve((req, res) => {
+      if (req.path === "/declared")
+        return void res.writeHead(200, { "content-type": "application/json", "content-length": String(MAX_WHOLE_BODY_BYTES + 1) }).end();
+      res.writeHead(200, { "content-type": req.path === "/json" ? "application/json" : "text/plain" });
+      const chunk = Buffer.alloc(MIB, 0x20);
+      let sent = 0;
+      // Past the limit by one chunk, written as the client drains it.
+      const more = () => {
+        while (sent <= MAX_WHOLE_BODY_BYTES) {
+          sent += chunk.length;
+          if (!res.write(chunk)) return void res.once("drain", more);
+        }
+        res.end("[]");
+      };
+      more();
+    });
+    const tooLarge = {
+      name: "TypeError",
+      message: "terminated",
+      cause: { name: "RangeError", message: `the response body is larger than ${MAX_WHOLE_BODY_BYTES} bytes` },
+    };
+    await expect(nodeFetch(`${url}/json`)).rejects.toMatchObject(tooLarge);
+    await expect(nodeFetch(`${url}/declared`)).rejects.toMatchObject(tooLarge);
+    await expect((await nodeFetch(`${url}/text`)).text()).rejects.toMatchObject(tooLarge);
   });
 
   it("gives up after 20 redirects with fetch's TypeError", async () => {
