@@ -44,11 +44,12 @@ export function buildah(args: readonly string[], options: { timeoutMs?: number }
  * The image under test: IMAGE_TEST_IMAGE when set (one already in buildah's storage, such as a released image pulled
  * there), else the Dockerfile built now as `tag` from a clean clone's files on the local Node base.
  */
-export function imageUnderTest(tag: string): string {
+export function imageUnderTest(tag: string): { image: string; remove(): void } {
   const given = process.env.IMAGE_TEST_IMAGE;
-  if (given) return given;
+  if (given) return { image: given, remove: () => undefined };
   buildImage(tag, nodeBaseImage());
-  return tag;
+  // Removed after the test, so that every run does not leave a few hundred megabytes behind; the base stays cached.
+  return { image: tag, remove: () => void spawnSync("buildah", [...BUILDAH, "rmi", tag], { stdio: "ignore" }) };
 }
 
 /** IMAGE_TEST_NODE_IMAGE when set (an image already in buildah's storage), else the local base that node-base.sh builds or finds cached. */

@@ -30,6 +30,7 @@ import { startFakeGitHub, type FakeGitHub } from "../helpers/fake-github/index.j
 
 const TAG = "localhost/agent-run-bridge:image-test";
 let image: string;
+let removeImage: () => void = () => undefined;
 /** What `docker stop` waits before SIGKILL. */
 const STOP_GRACE_MS = 10_000;
 /** The emulator and the App inside run 100× faster than real time: a run of 300 emulated seconds lasts 3 s. */
@@ -47,7 +48,7 @@ const running: ContainerProcess[] = [];
 const cleanups: Array<() => Promise<void> | void> = [];
 
 beforeAll(async () => {
-  image = imageUnderTest(TAG);
+  ({ image, remove: removeImage } = imageUnderTest(TAG));
   config = imageConfig(image);
   console.info(`image ${image}: ${imageSize(image)} (buildah images)`);
   github = await startFakeGitHub({
@@ -64,14 +65,15 @@ beforeAll(async () => {
 }, 900_000);
 
 afterAll(async () => {
-  for (const process of running) if (process.child.exitCode === null && process.child.signalCode === null) process.child.kill("SIGKILL");
+  for (const { child } of running) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
   for (const container of containers) container.remove();
+  removeImage();
   for (const cleanup of cleanups.reverse()) await cleanup();
   await github?.close();
   await emulator?.close();
 });
 
-/** The App's settings as an operator passes them to `docker run -e`: no HOST (the image listens on every interface), DATA_DIR from the image. */
+/** The App's settings as an operator passes them to `docker run -e`: no HOST (the image listens on every interface), no DATA_DIR (see VOLUME_MOUNT). */
 async function containerEnv(extra: Record<string, string> = {}): Promise<Record<string, string>> {
   const {
     HOST: _host,
@@ -110,17 +112,17 @@ interface RunningApp {
 
 /** Starts the image's own command (ENTRYPOINT + CMD) in `container` and waits until /healthz answers 200. */
 async function startApp(container: Container, env: Record<string, string>, dataDir: string): Promise<RunningApp> {
-  const process = runInContainer(container, [...config.entrypoint, ...config.cmd], {
+  const app = runInContainer(container, [...config.entrypoint, ...config.cmd], {
     env: { ...env, DATA_DIR: VOLUME_MOUNT },
     volumes: [`${dataDir}:${VOLUME_MOUNT}`],
   });
-  running.push(process);
+  running.push(app);
   const url = `http://127.0.0.1:${env.PORT}`;
   let exited = false;
-  void process.exited.then(() => (exited = true));
+  void app.exited.then(() => (exited = true));
   await until(
     async () => {
-      if (exited) throw new Error(`the App in ${container.name} exited before it was healthy:\n${process.stderr()}`);
+      if (exited) throw new Error(`the App in ${container.name} exited before it was healthy:\n${app.stderr()}`);
       return fetch(`${url}/healthz`).then(
         (response) => response.status === 200,
         () => false,
@@ -129,7 +131,7 @@ async function startApp(container: Container, env: Record<string, string>, dataD
     `the App in ${container.name} to answer /healthz`,
     60_000,
   );
-  return { process, url };
+  return { process: app, url };
 }
 
 /** SIGTERM to the App inside, as `docker stop` sends it; resolves with its exit and how long it took. */
