@@ -1,4 +1,4 @@
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
 
 const shared = {
   testTimeout: 30_000,
@@ -16,7 +16,8 @@ export default defineConfig({
     // Two cores: integration tests start real servers; keep contention bounded.
     maxWorkers: 2,
     projects: [
-      { test: { ...shared, name: "all", include: ["test/**/*.test.ts"] } },
+      // test/image/ builds the container image: `npm run test:image` (vitest.image.config.ts) runs it apart.
+      { test: { ...shared, name: "all", include: ["test/**/*.test.ts"], exclude: [...configDefaults.exclude, "test/image/**"] } },
       // The App's behaviour suites again, on the distributed backend (Redis + BullMQ): both backends must pass the same tests.
       { test: { ...shared, name: "app-on-redis", include: ["test/integration/app/**/*.test.ts"], env: { APP_TEST_BACKEND: "redis" } } },
     ],
