@@ -12,146 +12,35 @@ import type {
   Actor,
   BridgeEvent,
   CheckSuiteBridgeEvent,
-  CheckSuiteRef,
-  CommentRef,
   IssueCommentBridgeEvent,
   IssuesBridgeEvent,
   LinkedPullRequest,
-  PullRequestRef,
   PullRequestReviewBridgeEvent,
   PullRequestReviewCommentBridgeEvent,
-  RepositoryFacts,
-  ReviewCommentRef,
-  ReviewRef,
-  ThreadKind,
-  ThreadRef,
   WorkflowRunBridgeEvent,
-  WorkflowRunRef,
 } from "./events/types.js";
 import { classifyActor, isBotActor, type BridgeSelf } from "./actors.js";
+import { automationEventOf, detectAutomations, type AutomationDetection, type AutomationIgnoreCode } from "./automations.js";
 import { eligibleForFix, type CheckFailureIgnoreCode, type CheckFailureInput } from "./ci.js";
 import { grammarOf, parseTriggerComment, type ParsedTrigger } from "./trigger.js";
 
-// ---------------------------------------------------------------------------------------------
-// Triggers
-
-interface TriggerCommon {
-  repo: RepositoryFacts;
-  /** Who asked (comment or review author, label sender; the sender for CI events). */
-  actor: Actor;
-  /** `<flow>:<id>`: two deliveries with the same key are the same request (e.g. a review and its inline comments). */
-  dedupeKey: string;
-  /** Start a fresh run even when the thread has one. */
-  forceNew: boolean;
-}
-
-export interface CommentTrigger extends TriggerCommon {
-  flow: "comment";
-  sourceType: typeof SOURCE.gitHost;
-  event: IssueCommentBridgeEvent;
-  thread: ThreadRef;
-  comment: CommentRef;
-  instruction: string;
-}
-
-export interface LabelTrigger extends TriggerCommon {
-  flow: "label";
-  sourceType: typeof SOURCE.gitHost;
-  event: IssuesBridgeEvent;
-  thread: ThreadRef;
-  label: string;
-}
-
-export interface ReviewTrigger extends TriggerCommon {
-  flow: "review";
-  sourceType: typeof SOURCE.gitHostPrReview;
-  event: PullRequestReviewBridgeEvent | PullRequestReviewCommentBridgeEvent;
-  thread: ThreadRef;
-  pullRequest: PullRequestRef;
-  /** Set for a submitted review. */
-  review: ReviewRef | null;
-  /** Set for an inline review comment that contains the trigger. */
-  reviewComment: ReviewCommentRef | null;
-  /** The review (comment) that holds the trigger: `changes_requested`, or the trigger phrase / mention. */
-  reason: "changes_requested" | "trigger";
-  instruction: string;
-}
-
-export interface CheckSuiteTrigger extends TriggerCommon {
-  flow: "check_suite";
-  sourceType: typeof SOURCE.gitHostCheckSuite;
-  event: CheckSuiteBridgeEvent;
-  checkSuite: CheckSuiteRef;
-  /** The pull request to fix (the first eligible one) and every eligible one. */
-  pullRequest: LinkedPullRequest;
-  pullRequests: LinkedPullRequest[];
-  headSha: string;
-  headBranch: string;
-}
-
-export interface WorkflowRunTrigger extends TriggerCommon {
-  flow: "workflow_run";
-  sourceType: typeof SOURCE.gitHostCheckSuite;
-  event: WorkflowRunBridgeEvent;
-  workflowRun: WorkflowRunRef;
-  pullRequest: LinkedPullRequest;
-  pullRequests: LinkedPullRequest[];
-  headSha: string;
-  headBranch: string;
-}
-
-export interface DispatchTrigger extends Omit<TriggerCommon, "repo" | "actor"> {
-  flow: "dispatch";
-  sourceType: typeof SOURCE.api;
-  event: BridgeEvent;
-  repo: RepositoryFacts | null;
-  actor: Actor | null;
-  /** The caller's explicit prompt. */
-  prompt: string;
-  /** The thread the event happened on, if any. */
-  thread: ThreadRef | null;
-}
-
-/**
- * `/agent stop` (or a leading `@app stop`) from a person, in a new comment, review or review comment:
- * not a task, but a request to let go of the thread's run (core/stop.ts says what that means).
- */
-export interface StopRequest {
-  flow: "stop";
-  repo: RepositoryFacts;
-  thread: ThreadRef;
-  /** Who asked: they must be allowed to trigger runs (a refusal otherwise, as for a trigger). */
-  actor: Actor;
-  /** The comment to react to (a review itself takes no reactions). */
-  reaction: { kind: "issue_comment" | "review_comment"; id: number } | null;
-  /** The stop's own URL, for logs. */
-  url: string;
-  /** `stop:<comment or review id>`: a redelivery is the same request. */
-  dedupeKey: string;
-}
-
-export type RunTrigger = CommentTrigger | LabelTrigger | ReviewTrigger | CheckSuiteTrigger | WorkflowRunTrigger | DispatchTrigger;
-export type RunFlow = RunTrigger["flow"];
-export type CheckFailureTrigger = CheckSuiteTrigger | WorkflowRunTrigger;
-
-export const isCheckFailureTrigger = (trigger: RunTrigger): trigger is CheckFailureTrigger =>
-  trigger.flow === "check_suite" || trigger.flow === "workflow_run";
-
-/** Where replies go: the issue or pull request conversation (for CI flows, the pull request). */
-export interface ReplyThread {
-  kind: ThreadKind;
-  number: number;
-  url: string;
-}
-
-/** The issue or pull request a trigger concerns (for CI flows, the pull request), or null. */
-export function triggerThread(trigger: RunTrigger): ReplyThread | null {
-  if (isCheckFailureTrigger(trigger)) {
-    return { kind: "pull_request", number: trigger.pullRequest.number, url: trigger.pullRequest.url };
-  }
-  const thread = trigger.thread;
-  return thread ? { kind: thread.kind, number: thread.number, url: thread.url } : null;
-}
+export {
+  isCheckFailureTrigger,
+  triggerThread,
+  type AutomationTrigger,
+  type CheckFailureTrigger,
+  type CheckSuiteTrigger,
+  type CommentTrigger,
+  type DispatchTrigger,
+  type LabelTrigger,
+  type ReplyThread,
+  type ReviewTrigger,
+  type RunFlow,
+  type RunTrigger,
+  type StopRequest,
+  type WorkflowRunTrigger,
+} from "./run-triggers.js";
+import type { ReviewTrigger, RunTrigger, StopRequest } from "./run-triggers.js";
 
 // ---------------------------------------------------------------------------------------------
 // detectTrigger
@@ -173,11 +62,16 @@ export type IgnoreCode =
   | "fork_without_trigger"
   | "own_check_suite"
   /** A CI failure that is not worth a fix (ci.ts). */
-  | CheckFailureIgnoreCode;
+  | CheckFailureIgnoreCode
+  /** A new issue or pull request that starts no automation (automations.ts). */
+  | AutomationIgnoreCode;
 
-/** A request for a run, a request to stop the thread's run, or why the event is neither. */
+/** A request for a run, a request to stop the thread's run, the automations an event starts, or why the event is none of these. */
 export type TriggerDetection =
-  { kind: "trigger"; trigger: RunTrigger } | { kind: "stop"; stop: StopRequest } | { kind: "ignore"; reason: string; code: IgnoreCode };
+  | { kind: "trigger"; trigger: RunTrigger }
+  | { kind: "stop"; stop: StopRequest }
+  | Extract<AutomationDetection, { kind: "automations" }>
+  | { kind: "ignore"; reason: string; code: IgnoreCode };
 
 const ignore = (code: IgnoreCode, reason: string): TriggerDetection => ({ kind: "ignore", code, reason });
 
@@ -439,7 +333,11 @@ export function detectTrigger(event: BridgeEvent, config: RepoConfig, self: Brid
     case "issue_comment":
       return detectComment(event, config, self);
     case "issues":
-      return detectLabel(event, config, self);
+      return event.action === "opened" ? detectAutomations(event, config, self) : detectLabel(event, config, self);
+    case "pull_request":
+      return automationEventOf(event)
+        ? detectAutomations(event, config, self)
+        : onlyAction(event, "opened", "new pull requests and drafts marked ready for review (`pull_request.ready_for_review`)");
     case "pull_request_review":
       return detectReview(event, config, self);
     case "pull_request_review_comment":

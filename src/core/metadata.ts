@@ -105,6 +105,8 @@ function flowFields(trigger: RunTrigger): Fields {
     }
     case "dispatch":
       return {};
+    case "automation":
+      return { automation: trigger.automation.name, automation_event: trigger.automation.on };
   }
 }
 

@@ -118,6 +118,15 @@ export class RedisBridgeStore implements BridgeStore {
     await this.client.zrem(this.key("triggers"), key);
   }
 
+  /** One hash field per claim (HSETNX is atomic across replicas); nothing expires it, as nothing prunes SQLite's. */
+  async claimAutomation(key: string): Promise<boolean> {
+    return (await this.client.hsetnx(this.key("automation-claims"), key, String(this.now()))) === 1;
+  }
+
+  async releaseAutomation(key: string): Promise<void> {
+    await this.client.hdel(this.key("automation-claims"), key);
+  }
+
   async prune(olderThanMs: number): Promise<void> {
     const cutoff = this.now() - olderThanMs;
     for (;;) {

@@ -102,6 +102,15 @@ export class SqliteBridgeStore implements BridgeStore {
     return info.changes === 1;
   }
 
+  async claimAutomation(key: string): Promise<boolean> {
+    const info = this.db.prepare("INSERT OR IGNORE INTO automation_claims (key, claimed_at) VALUES (?, ?)").run(key, this.now());
+    return info.changes === 1;
+  }
+
+  async releaseAutomation(key: string): Promise<void> {
+    this.db.prepare("DELETE FROM automation_claims WHERE key = ?").run(key);
+  }
+
   async prune(olderThanMs: number): Promise<void> {
     const cutoff = this.now() - olderThanMs;
     this.db.prepare("DELETE FROM deliveries WHERE received_at < ?").run(cutoff);

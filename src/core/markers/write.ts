@@ -98,6 +98,7 @@ export function newRunMarker(fields: {
   branches?: string[];
   requestId?: string;
   headSha?: string;
+  automation?: string;
 }): RunMarker {
   const state = fields.state ?? (fields.runId === null ? "queued" : "running");
   return withBranches(
@@ -110,6 +111,7 @@ export function newRunMarker(fields: {
       state,
       ...(fields.requestId !== undefined ? { requestId: fields.requestId } : {}),
       ...(fields.headSha !== undefined ? { headSha: fields.headSha } : {}),
+      ...(fields.automation !== undefined ? { automation: fields.automation } : {}),
     },
     fields.branches ?? [],
   );

@@ -24,6 +24,7 @@ function quotedThreadOf(input: PromptInput): { thread: ThreadContext; exclude: T
       return { thread: input.thread, exclude: { id: input.commentId, url: input.commentUrl } };
     case "label":
     case "review":
+    case "automation":
       return { thread: input.thread, exclude: {} };
     case "dispatch":
       return input.thread ? { thread: input.thread, exclude: {} } : null;
@@ -93,6 +94,16 @@ export function buildRunPrompt(input: PromptInput, options: PromptOptions = {}):
       const head = instructionText(input.prompt, options);
       return fitPrompt(head, input.thread ? threadSection(input.thread, options) : "", options);
     }
+    case "automation": {
+      // The repository's own instruction first; the thread's title and body follow only as quoted material.
+      const where = `${threadNoun(input.thread.kind)} ${input.thread.repository}#${input.thread.number} (${input.thread.url})`;
+      const head = [
+        instructionText(input.prompt, options),
+        "",
+        `(This run was started by the repository's automation "${oneLine(input.automation)}" on ${input.event}, for ${where}.)`,
+      ].join("\n");
+      return fitPrompt(head, threadSection(input.thread, options), options);
+    }
   }
 }
 
@@ -123,6 +134,7 @@ export function buildResumePrompt(input: PromptInput, options: PromptOptions = {
     case "workflow_run":
       return fitPrompt(checkFailureHeader(input, true), checkFailureSection(input, options), options);
     case "dispatch":
+    case "automation":
       return fitPrompt(instructionText(input.prompt, options), "", options);
   }
 }
