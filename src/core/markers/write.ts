@@ -43,6 +43,7 @@ export function renderMarker(marker: RunMarker): string {
     ...(m.outcome !== undefined ? { outcome: m.outcome } : {}),
     ...(m.requestId !== undefined ? { requestId: m.requestId } : {}),
     ...(m.headSha !== undefined ? { headSha: m.headSha } : {}),
+    ...(m.automation !== undefined ? { automation: m.automation } : {}),
   };
   const json = markerJson(ordered);
   if (json.length > MARKER_LIMITS.json) {

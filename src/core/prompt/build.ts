@@ -102,7 +102,7 @@ export function buildRunPrompt(input: PromptInput, options: PromptOptions = {}):
         "",
         `(This run was started by the repository's automation "${oneLine(input.automation)}" on ${input.event}, for ${where}.)`,
       ].join("\n");
-      return fitPrompt(head, threadSection(input.thread, options), options);
+      return fitPrompt(head, threadSection(input.thread, options, {}, "all"), options);
     }
   }
 }
