@@ -126,8 +126,9 @@ describe("automations (App)", () => {
     expect(harness.github.writes).toEqual([]);
   });
 
-  it("filters hold: an issue without the label, one the kill switch holds back, one opened by a bot", async () => {
+  it("filters hold: an issue without the label, one the kill switch holds back, one opened by a bot (even one with write access)", async () => {
     harness = await startAppHarness({ config: CONFIG });
+    harness.github.seed({ collaborators: [{ login: "dependabot[bot]", permission: "write" }] });
     await harness.deliver("issues", openIssue(harness, "maintainer", ["question"]));
     await harness.deliver("issues", openIssue(harness, "maintainer", ["bug", "agent:off"], { ...BUG, number: 6 }));
     await harness.deliver("issues", openIssue(harness, "dependabot[bot]", ["bug"], { ...BUG, number: 7 }));
