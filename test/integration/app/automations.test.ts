@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { parseMarker } from "../../../src/core/markers/read.js";
-import { startAppHarness, BOT_LOGIN, type AppHarness } from "../../helpers/app-harness.js";
+import { startAppHarness, BOT_LOGIN, until, type AppHarness } from "../../helpers/app-harness.js";
 import { issuesOpenedPayload, pullRequestPayload, type PullSpec } from "../../helpers/app-payloads.js";
 
 const CONFIG = `
@@ -233,5 +233,31 @@ describe("automations (App)", () => {
     await harness.deliver("issues", openIssue(harness, BOT_LOGIN, ["bug"]));
     await harness.idle();
     expect(harness.service.requests).toEqual([]);
+  });
+
+  it("operators see it: the status page names the automation beside its run, and the started-runs metric carries its name only with METRICS_AUTOMATION_LABEL", async () => {
+    harness = await startAppHarness({
+      config: CONFIG.replace("Reproduce this bug", "slow: reproduce this bug"),
+      env: { STATUS_TOKEN: "let-me-see", METRICS: "true", METRICS_AUTOMATION_LABEL: "true" },
+    });
+    harness.emulator.control.script({ match: "slow", durationMs: 600_000 });
+    await harness.deliver("issues", openIssue(harness, "maintainer", ["bug"]));
+    await until(async () => (await harness.app.store.listTasks(["watching"])).length === 1, "the automation's run to be watched");
+    const page = await (await fetch(`${harness.app.url}/status`, { headers: { authorization: "Bearer let-me-see" } })).text();
+    expect(page).toMatch(/#1<\/a> <span class="meta">automation triage-bugs<\/span>/);
+    await harness.deliver("issue_comment", harness.humanComment({ number: 1 }, "/agent fix the flaky test").payload);
+    await until(async () => (await harness.app.store.listTasks(["watching"])).length === 2, "the comment's run to be watched");
+    const metrics = await (await fetch(`${harness.app.url}/metrics`)).text();
+    expect(metrics).toContain('agent_run_bridge_runs_started_total{kind="created",source_type="GIT_HOST",automation="triage-bugs"} 1');
+    expect(metrics).toContain('agent_run_bridge_runs_started_total{kind="created",source_type="GIT_HOST",automation=""} 1');
+  });
+
+  it("without METRICS_AUTOMATION_LABEL the metric has no automation label", async () => {
+    harness = await startAppHarness({ config: CONFIG, env: { METRICS: "true" } });
+    await harness.deliver("issues", openIssue(harness, "maintainer", ["bug"]));
+    await harness.idle();
+    const metrics = await (await fetch(`${harness.app.url}/metrics`)).text();
+    expect(metrics).toContain('agent_run_bridge_runs_started_total{kind="created",source_type="GIT_HOST"} 1');
+    expect(metrics).not.toContain("automation=");
   });
 });
