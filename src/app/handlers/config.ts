@@ -14,7 +14,8 @@ import type { AppDependencies } from "./types.js";
 
 const CONFIG_LOADER_PREFIX = "[@probot/octokit-plugin-config]";
 
-export type LoadedConfig = { ok: true; config: RepoConfig } | { ok: false; errors: string[]; raw: unknown };
+/** `warnings`: invalid `automations` entries, skipped (the rest applies). */
+export type LoadedConfig = { ok: true; config: RepoConfig; warnings: string[] } | { ok: false; errors: string[]; raw: unknown };
 
 export async function loadRepoConfig(readConfig: (file: string) => Promise<unknown>): Promise<LoadedConfig> {
   let raw: unknown;
@@ -29,7 +30,7 @@ export async function loadRepoConfig(readConfig: (file: string) => Promise<unkno
     return { ok: false, errors: [`the file could not be read: ${message.slice(CONFIG_LOADER_PREFIX.length).trim()}${cause}`], raw: null };
   }
   const parsed = parseRepoConfig(raw);
-  return parsed.ok ? { ok: true, config: parsed.config } : { ok: false, errors: parsed.errors, raw };
+  return parsed.ok ? { ok: true, config: parsed.config, warnings: parsed.warnings } : { ok: false, errors: parsed.errors, raw };
 }
 
 /** Answers a broken config once per thread, only for events that would have started something. */

@@ -143,6 +143,11 @@ export async function processDelivery(data: DeliveryJobData, deps: AppDependenci
     return;
   }
 
+  if (loaded.warnings.length > 0)
+    log.warn(
+      { delivery: data.deliveryId, problems: loaded.warnings },
+      "the repository's agent-run.yml has invalid automations; they are skipped",
+    );
   const detection = detectTrigger(event, loaded.config, self);
   if (detection.kind === "ignore") {
     log.info({ delivery: data.deliveryId, code: detection.code, reason: detection.reason }, "ignored");
