@@ -148,6 +148,8 @@ export async function decide(step: Step, config: RepoConfig): Promise<Decision> 
         ),
       );
     }
+    // A workflow that listens for new issues or pull requests was written for automations: say plainly that none listens.
+    if (detection.code === "no_automation") log.warning(`${detection.reason} Add one under \`automations\` in .github/agent-run.yml.`);
     return done(ignored(detection.reason));
   }
   if (detection.kind === "stop")
