@@ -228,6 +228,14 @@ describe("automations (App)", () => {
     expect(harness.github.writes.every((write) => write.kind !== "comment_created" || parseMarker(write.comment.body) !== null)).toBe(true);
   });
 
+  it("a broken file is never told to someone who merely opened an issue (nobody asked)", async () => {
+    harness = await startAppHarness({ config: `${CONFIG}follow_up: later\n` });
+    await harness.deliver("issues", openIssue(harness, "maintainer", ["bug"]));
+    await harness.idle();
+    expect(harness.service.requests).toEqual([]);
+    expect(harness.github.writes).toEqual([]);
+  });
+
   it("the App's own issues never start an automation", async () => {
     harness = await startAppHarness({ config: CONFIG });
     await harness.deliver("issues", openIssue(harness, BOT_LOGIN, ["bug"]));
