@@ -60,6 +60,11 @@ export const APP_SETTING_DOCS: Record<string, SettingDoc> = {
       "serves `GET /metrics` only to `Authorization: Bearer <token>` (turns metrics on by itself); the same strength rule as `STATUS_TOKEN`, and wrong tokens are throttled alike",
   },
   METRICS_REPO_LABELS: { default: "false", meaning: "`true` puts repository names on the run counters (an unbounded label set)" },
+  METRICS_AUTOMATION_LABEL: {
+    default: "false",
+    meaning:
+      "`true` puts the automation's name on `agent_run_bridge_runs_started_total` (`automation=\"\"` for other runs); off by default because repositories choose the names ([Automations](automations.md))",
+  },
   STATUS_TOKEN: {
     meaning:
       "at least 32 characters of at least two kinds (lower-case, upper-case, digits, symbols), else the App stops at start (exit 2); make one with `openssl rand -hex 32`. Serves `GET /status` (the page for operators) and `GET /healthz?verbose` to holders of this token, as `Authorization: Bearer <token>` or, in a browser, through the page's sign-in form (an HttpOnly, SameSite=Strict cookie); never as `?token=`, which would land in access logs; without it the page does not exist (404)",

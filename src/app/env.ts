@@ -33,7 +33,8 @@ export interface AppSettings {
   /** Namespace of the App's keys in Redis; default: one per service organization and API token. */
   redisKeyPrefix: string | undefined;
   /** `GET /metrics`: off, open (METRICS=true), or behind a bearer token (METRICS_TOKEN). */
-  metrics: { enabled: boolean; token: string | undefined; repoLabels: boolean };
+  /** `automationLabels`: the automation's name on the started-runs counter (METRICS_AUTOMATION_LABEL; names are the repositories' to choose). */
+  metrics: { enabled: boolean; token: string | undefined; repoLabels: boolean; automationLabels: boolean };
   /** `GET /status` and `GET /healthz?verbose` are served only with this token (bearer, or the status page's sign-in cookie). */
   statusToken: string | undefined;
   /**
@@ -211,7 +212,12 @@ function readOperatorToken(read: EnvReader, name: string): string | undefined {
 
 function readMetrics(read: EnvReader): AppSettings["metrics"] {
   const metricsToken = readOperatorToken(read, "METRICS_TOKEN");
-  return { enabled: read.flag("METRICS") || metricsToken !== undefined, token: metricsToken, repoLabels: read.flag("METRICS_REPO_LABELS") };
+  return {
+    enabled: read.flag("METRICS") || metricsToken !== undefined,
+    token: metricsToken,
+    repoLabels: read.flag("METRICS_REPO_LABELS"),
+    automationLabels: read.flag("METRICS_AUTOMATION_LABEL"),
+  };
 }
 
 function readTimeScale(read: EnvReader): number {

@@ -309,7 +309,13 @@ export async function startApp(env: Readonly<Record<string, string | undefined>>
 
   const backend = await openBackend(settings, options.backend);
   const { store, queue } = backend;
-  const metrics = ops?.createAppMetrics({ store, queue, repoLabels: settings.metrics.repoLabels }) ?? null;
+  const metrics =
+    ops?.createAppMetrics({
+      store,
+      queue,
+      repoLabels: settings.metrics.repoLabels,
+      automationLabels: settings.metrics.automationLabels,
+    }) ?? null;
   const client = createServiceClient(settings, backend, probot, metrics, ops);
   const github = githubServerAt(webUrlOfApiUrl(baseUrl));
   const { pacer, engine, deps } = createWorkers({ settings, options, backend, probot, identity, client, metrics, github, redactor });

@@ -8,7 +8,14 @@ import { receiveDelivery } from "./handlers/webhook.js";
 import type { AppDependencies, AppIdentity } from "./handlers/types.js";
 
 /** The events the App subscribes to (app.yml's `default_events`); every action arrives, core decides which count. */
-export const APP_EVENTS = ["issue_comment", "issues", "pull_request_review", "pull_request_review_comment", "check_suite"] as const;
+export const APP_EVENTS = [
+  "issue_comment",
+  "issues",
+  "pull_request",
+  "pull_request_review",
+  "pull_request_review_comment",
+  "check_suite",
+] as const;
 
 export function createAgentRunApp(deps: AppDependencies): (app: Probot) => void {
   return (app) => {

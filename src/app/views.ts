@@ -19,9 +19,18 @@ export function trackingRequestId(task: Pick<Task, "id">): string {
   return `task-${task.id}`;
 }
 
+/** The automation a create was started by (its request's `metadata.automation`), if any. */
+export function automationOf(task: Pick<Task, "request">): string | undefined {
+  const metadata = task.request.metadata;
+  const name = metadata !== null && typeof metadata === "object" ? (metadata as Record<string, unknown>).automation : undefined;
+  return typeof name === "string" ? name : undefined;
+}
+
 function markerOf(task: Task): RunMarker {
+  const automation = automationOf(task);
   return newRunMarker({
     place: markerPlaceOf({ owner: task.thread.owner, repo: task.thread.repo }, task.thread.issueNumber),
+    ...(automation !== undefined ? { automation } : {}),
     runId: task.runId,
     orgId: task.orgId,
     sourceType: task.sourceType,

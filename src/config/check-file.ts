@@ -49,6 +49,9 @@ export function summariseConfig(config: RepoConfig): string {
     `CI auto-fix ${ci}`,
     `limits ${limits.runs_per_thread_per_day} runs/thread/day, ${limits.runs_per_repo_per_hour} runs/repo/hour, ${limits.ci_fixes_per_repo_per_day} CI fixes/repo/day`,
     `kill switch \`${config.kill_switch_label}\``,
+    ...(config.automations.length > 0
+      ? [`automations ${config.automations.map((automation) => `${automation.name} (${automation.on})`).join(", ")}`]
+      : []),
   ].join(", ");
 }
 
@@ -79,7 +82,8 @@ export function checkConfigText(text: string, file: string): ConfigFileCheck {
   }
   // The file is the reader's own, checked on their machine: quoting its values helps and reveals nothing.
   const result = validateRepoConfig(raw, { values: "quoted" });
-  if (!result.ok) problems.push(...result.problems);
+  // A skipped automation leaves the rest working, but the file is not what its author meant: reported like any problem.
+  problems.push(...(result.ok ? result.skipped : result.problems));
   if (!result.ok || problems.length > 0) {
     return {
       ok: false,

@@ -29,11 +29,17 @@ function computeLeafKinds(): Map<string, ConfigValueKind> {
       const path = `${prefix}${key}`;
       const object = objectSchemaOf(field);
       if (object) visit(object._zod.def.shape, `${path}.`);
-      else kinds.set(path, leafKindOf(field));
+      // A list of mappings (`automations`) has no one-string form: only the file sets it.
+      else if (!isListOfMappings(field)) kinds.set(path, leafKindOf(field));
     }
   };
   visit(REPO_CONFIG_FIELDS, "");
   return kinds;
+}
+
+function isListOfMappings(schema: z.core.$ZodType): boolean {
+  const def = unwrappedSchemaOf(schema)._zod.def as { type: string; element?: z.core.$ZodType };
+  return def.type === "array" && def.element !== undefined && objectSchemaOf(def.element) !== undefined;
 }
 
 /** The kind of a leaf, through the wrappers that defaults and optional values add. */

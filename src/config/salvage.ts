@@ -12,6 +12,7 @@
  *   section that holds a key nobody can place, and everything when the file is not a mapping at
  *   all (invalid YAML, a list).
  */
+import { setAsideInvalidAutomations } from "./automations.js";
 import { suggestKey } from "./key-suggestions.js";
 import type * as z from "zod/mini";
 import { DEFAULT_REPO_CONFIG, objectSchemaOf, REPO_CONFIG_FIELDS, type RepoConfig } from "./schema.js";
@@ -76,7 +77,8 @@ export function salvageConfig(raw: unknown): SalvagedConfig {
   const unreadable = new Set<string>();
   const labelNames: string[] = [];
   const config: Record_ = { ...DEFAULT_REPO_CONFIG };
-  const top = placeKeys(file, Object.keys(REPO_CONFIG_FIELDS)).placed;
+  // The readable automations are kept like any readable value; an invalid entry never was one.
+  const top = setAsideInvalidAutomations(placeKeys(file, Object.keys(REPO_CONFIG_FIELDS)).placed).input as Record_;
 
   for (const [key, schema] of Object.entries(REPO_CONFIG_FIELDS)) {
     const value = top[key];

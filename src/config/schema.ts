@@ -8,6 +8,7 @@
  */
 import * as z from "zod/mini";
 import { AGENT_TYPES } from "../service/wire.js";
+import { AutomationsSchema, setAsideInvalidAutomations } from "./automations.js";
 import { locateIssues, type LocatedProblem } from "./issues.js";
 import { suggestKey } from "./key-suggestions.js";
 
@@ -254,6 +255,7 @@ export const REPO_CONFIG_FIELDS = {
   kill_switch_label: KillSwitchLabelSchema,
   follow_up: FollowUpSchema,
   instructions: InstructionsSchema,
+  automations: AutomationsSchema,
 } as const;
 
 export const RepoConfigSchema = z.strictObject(REPO_CONFIG_FIELDS, {
@@ -272,7 +274,8 @@ export const DEFAULT_REPO_CONFIG: RepoConfig = RepoConfigSchema.parse({});
 // ---------------------------------------------------------------------------------------------
 // Parsing
 
-export type ParseRepoConfigResult = { ok: true; config: RepoConfig } | { ok: false; errors: string[] };
+/** `warnings`: invalid `automations` entries, skipped (the rest of the file applies). */
+export type ParseRepoConfigResult = { ok: true; config: RepoConfig; warnings: string[] } | { ok: false; errors: string[] };
 
 /** A schema under the wrappers that defaults and optional values add (default, prefault, optional…): what the value itself must be. */
 export function unwrappedSchemaOf(schema: z.core.$ZodType): z.core.$ZodType {
@@ -315,28 +318,36 @@ export interface ParseRepoConfigOptions {
 
 export function parseRepoConfig(raw: unknown, options: ParseRepoConfigOptions = {}): ParseRepoConfigResult {
   const result = validateRepoConfig(raw, options);
-  return result.ok ? result : { ok: false, errors: result.problems.map((problem) => problem.message) };
+  return result.ok
+    ? { ok: true, config: result.config, warnings: result.skipped.map((problem) => problem.message) }
+    : { ok: false, errors: result.problems.map((problem) => problem.message) };
 }
 
-/** `parseRepoConfig` with the path of every problem (for pointing at a line of the file). */
+/**
+ * `parseRepoConfig` with the path of every problem (for pointing at a line of the file). Invalid
+ * `automations` entries are `skipped` when the rest is valid, and among the problems when it is not.
+ */
 export function validateRepoConfig(
   raw: unknown,
   options: ParseRepoConfigOptions = {},
-): { ok: true; config: RepoConfig } | { ok: false; problems: LocatedProblem[] } {
+): { ok: true; config: RepoConfig; skipped: LocatedProblem[] } | { ok: false; problems: LocatedProblem[] } {
   let input: unknown = raw ?? {};
   if (input !== null && typeof input === "object" && !Array.isArray(input) && "_extends" in input) {
     const { _extends: _ignored, ...rest } = input as Record<string, unknown>;
     input = rest;
   }
+  const setAside = setAsideInvalidAutomations(input, options.label);
+  const skipped = setAside.problems;
+  input = setAside.input;
   const result = RepoConfigSchema.safeParse(input);
-  if (result.success) return { ok: true, config: result.data };
+  if (result.success) return { ok: true, config: result.data, skipped };
   const problems = locateIssues(result.error.issues, input, {
     allowedKeysAt: (path) => allowedKeysAt(RepoConfigSchema, path),
     label: options.label,
     suggest: suggestKey,
     values: options.values,
   });
-  return { ok: false, problems };
+  return { ok: false, problems: [...problems, ...skipped] };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -56,6 +56,8 @@ export const RESERVED_METADATA_KEYS = [
   "workflow_run_url",
   "workflow_name",
   "github_actions_run_url",
+  "automation",
+  "automation_event",
 ] as const;
 export type ReservedMetadataKey = (typeof RESERVED_METADATA_KEYS)[number];
 
@@ -152,6 +154,8 @@ function flowFields(trigger: RunTrigger): Fields {
     }
     case "dispatch":
       return {};
+    case "automation":
+      return { automation: trigger.automation.name, automation_event: trigger.automation.on };
   }
 }
 

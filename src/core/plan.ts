@@ -11,6 +11,7 @@ import { judgeFixAttempt, type CheckSuiteFacts } from "./ci.js";
 import {
   isCheckFailureTrigger,
   triggerThread,
+  type AutomationTrigger,
   type CheckFailureTrigger,
   type ReviewTrigger,
   type RunTrigger,
@@ -96,7 +97,8 @@ export type RunPlanAction = RunPlan["action"];
  * Why a review that requests changes without the trigger does nothing: it is not addressed to the
  * bridge unless it is on a branch the bridge produced (or `reviews.changes_requested` widens that).
  * - `review_not_on_bridge_branch`: no run of the bridge produced the pull request's branch;
- * - `review_by_outsider`: the reviewer may not trigger runs (no refusal: nobody asked the bot).
+ * - `review_by_outsider`: the reviewer may not trigger runs (no refusal: nobody asked the bot);
+ * - `automation_not_allowed`: whoever opened the issue or pull request (or marked it ready) may not trigger runs (no refusal either).
  */
 export type PlanIgnoreCode =
   | "review_not_on_bridge_branch"
@@ -105,7 +107,8 @@ export type PlanIgnoreCode =
   | "ci_paused"
   /** The trigger comment was deleted, or edited so that it no longer asks for a run, before the job acted on it. */
   | "trigger_deleted"
-  | "trigger_withdrawn";
+  | "trigger_withdrawn"
+  | "automation_not_allowed";
 
 const read = (fact: RunFactName, reason: string): FactNeeded => ({ action: "read", fact, reason });
 
@@ -185,6 +188,23 @@ function planCheckFailure(trigger: CheckFailureTrigger, facts: RunFacts): RunPla
 }
 
 /**
+ * An automation: allowed as a comment of its author would be, then always a run of its own (it starts
+ * once per thread: the shells' claim, not a fact here). A "no" is said to nobody: nobody asked.
+ */
+function planAutomation(trigger: AutomationTrigger, facts: RunFacts): RunPlan | FactNeeded {
+  const name = trigger.automation.name;
+  if (!facts.permission) return read("permission", `Whether the author may trigger runs, and so start the automation "${name}".`);
+  if (!facts.permission.allowed) {
+    return {
+      action: "ignore",
+      code: "automation_not_allowed",
+      reason: `The automation "${name}" does not start: ${facts.permission.why} Nobody asked, so nothing is said in the thread.`,
+    };
+  }
+  return { action: "create", sourceType: trigger.sourceType, reason: `The automation "${name}" starts on ${trigger.automation.on}.` };
+}
+
+/**
  * `/agent stop`: heard from whoever may trigger runs. The kill switch holds back runs, and a stop
  * starts none: it is heard in a switched-off thread too, so that a run started before the label
  * can still be let go.
@@ -225,6 +245,7 @@ export function planRun(trigger: RunTrigger | StopRequest, facts: RunFacts): Run
   if (killed) return killed;
   // CI failures come from GitHub itself: nobody's permission is involved.
   if (isCheckFailureTrigger(trigger)) return planCheckFailure(trigger, facts);
+  if (trigger.flow === "automation") return planAutomation(trigger, facts);
 
   const permission = facts.permission;
   if (!permission) return read("permission", "Whether the author may trigger runs.");

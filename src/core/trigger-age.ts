@@ -39,6 +39,8 @@ export function triggerTimeOf(event: BridgeEvent): number | null {
       return newestOf(event.raw.review.submitted_at);
     case "issues":
       return newestOf(event.raw.issue.created_at, event.raw.issue.updated_at);
+    case "pull_request":
+      return newestOf(event.raw.pull_request.created_at, event.raw.pull_request.updated_at);
     case "check_suite":
       return newestOf(event.raw.check_suite.updated_at);
     case "workflow_run":

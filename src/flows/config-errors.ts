@@ -41,6 +41,8 @@ export function detectDespiteConfigError(event: BridgeEvent, raw: unknown, self:
   const detection = detectTrigger(event, config, self);
   // A stop asks for no run: nothing a broken file holds back.
   if (detection.kind === "stop") return { kind: "ignore", reason: "A stop request starts no run." };
+  // Nobody asked an automation: a broken file is told to whoever asks next, never to someone who opened an issue.
+  if (detection.kind === "automations") return { kind: "ignore", reason: "An automation was nobody's request." };
   if (detection.kind === "ignore") return detection;
   // A thread the kill switch holds back hears nothing, a broken file included.
   const early = planFromEvent(detection.trigger, config);

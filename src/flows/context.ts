@@ -215,6 +215,14 @@ export function promptInputFor(
         ...(fetched.attempt ? { attempt: fetched.attempt } : {}),
       };
     }
+    case "automation":
+      return {
+        flow: "automation",
+        automation: trigger.automation.name,
+        event: trigger.automation.on,
+        prompt: trigger.automation.prompt,
+        thread: threadContext(trigger, trigger.repo, thread!),
+      };
     case "dispatch":
       return {
         flow: "dispatch",

@@ -20,6 +20,7 @@ import type { MarkerPlace } from "../core/markers/schema.js";
 import type { CheckSuiteFacts } from "../core/ci.js";
 import { findKillSwitch } from "../core/kill-switch.js";
 import { planRun, type KnownRun, type RunFacts, type RunMode, type RunPlan } from "../core/plan.js";
+import type { Actor } from "../core/events/types.js";
 import type { GitHubClient, RepoRef } from "../github/client.js";
 import type { IssueComment } from "../github/comments.js";
 import { checkTriggerPermission } from "../github/permissions.js";
@@ -80,16 +81,38 @@ export async function triggerPermission(
   // CI failures come from GitHub itself; an explicit prompt without a sender (a schedule) from whoever wrote the workflow.
   if (isCheckFailureTrigger(trigger)) return { allowed: true, why: "CI failures need no permission." };
   if (!trigger.actor) return { allowed: true, why: "An explicit prompt from the workflow." };
-  const login = trigger.actor.login;
+  if (trigger.flow === "automation")
+    return everyoneAllowed(trigger.accountable, (actor) => actorPermission(octokit, repo, actor, trigger, config, self));
+  return actorPermission(octokit, repo, trigger.actor, trigger, config, self);
+}
+
+/** Allowed when every one of them is (an automation answers to its opener and to whoever marked the pull request ready). */
+async function everyoneAllowed(
+  actors: readonly Actor[],
+  check: (actor: Actor) => Promise<{ allowed: boolean; why: string }>,
+): Promise<{ allowed: boolean; why: string }> {
+  const answers = await Promise.all(actors.map(check));
+  return answers.find((answer) => !answer.allowed) ?? { allowed: true, why: answers.map((answer) => answer.why).join(" ") };
+}
+
+async function actorPermission(
+  octokit: GitHubClient,
+  repo: RepoRef,
+  actor: Actor,
+  trigger: RunTrigger,
+  config: RepoConfig,
+  self: BridgeSelf,
+): Promise<{ allowed: boolean; why: string }> {
+  const login = actor.login;
   // Bots have no repository role: for a bot the Action's `allowed-bots` lets in, the list is the permission.
-  if (classifyActor(trigger.actor, self) === "allowed_bot") {
+  if (classifyActor(actor, self) === "allowed_bot") {
     return { allowed: true, why: `@${login} is a bot this workflow allows to trigger runs.` };
   }
   // An explicit prompt runs on the sender's behalf: the same check as a comment, unless the workflow lets them in.
   if (trigger.flow === "dispatch" && isAllowedNonWriteUser(login, self.allowedNonWriteUsers)) {
     return { allowed: true, why: `@${login} may start runs without write access (\`allowed-non-write-users\`).` };
   }
-  return checkTriggerPermission(octokit, repo, trigger.actor, config.permissions);
+  return checkTriggerPermission(octokit, repo, actor, config.permissions);
 }
 
 /** A run this thread or branch points at, before asking whether it is still working. */

@@ -37,6 +37,7 @@ export {
 } from "./context.js";
 export { DEFAULT_MAX_IMAGE_BYTES, triggerImages } from "./images.js";
 export { prepareStop, type PreparedStop, type StopEdit } from "./stop.js";
+export { selectAutomations, type AutomationSelection } from "./automations.js";
 export { checkSpendLimitsFromComments, REPOSITORY_COMMENT_PAGES, type SpendLimitCheck } from "./spend-limits.js";
 export {
   MAX_REPOSITORY_PAGES,

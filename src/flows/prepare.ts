@@ -65,6 +65,7 @@ function reactionTargetOf(trigger: RunTrigger): ReactionTarget | null {
     case "review":
       // GitHub has no reactions on reviews themselves, only on their inline comments.
       return trigger.reviewComment ? { kind: "review_comment", id: trigger.reviewComment.id } : null;
+    // Nobody asked an automation: its tracking comment is all it writes.
     default:
       return null;
   }
@@ -75,6 +76,7 @@ function triggerUrlOf(trigger: RunTrigger): string | null {
     case "comment":
       return trigger.comment.url;
     case "label":
+    case "automation":
       return trigger.thread.url;
     case "review":
       return trigger.reviewComment?.url ?? trigger.review?.url ?? trigger.thread.url;

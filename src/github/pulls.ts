@@ -61,6 +61,26 @@ export async function getPullRequest(octokit: GitHubClient, repo: RepoRef, numbe
   return toPullRequest(data);
 }
 
+/** GitHub lists at most 3,000 files of a pull request. */
+export const MAX_PULL_REQUEST_FILES = 3000;
+
+/** The paths a pull request changes (renamed files by their new path), up to GitHub's 3,000. */
+export async function listPullRequestFiles(octokit: GitHubClient, repo: RepoRef, number: number): Promise<string[]> {
+  const files = await collectPages(
+    `listing the files of pull request ${repo.owner}/${repo.repo}#${number}`,
+    async (paging) => {
+      const response = await octokit.request("GET /repos/{owner}/{repo}/pulls/{pull_number}/files", {
+        ...repo,
+        pull_number: number,
+        ...paging,
+      });
+      return { items: response.data, link: response.headers.link };
+    },
+    MAX_PULL_REQUEST_FILES,
+  );
+  return files.map((file) => file.filename);
+}
+
 /**
  * Pull requests whose head is `branch` (in `headOwner`'s repository, by default the repository's
  * owner), newest first. Open ones by default.

@@ -177,6 +177,47 @@ function pullRequest(template: Json, pr: PullSpec): Json {
   };
 }
 
+const labelsOf = (names: readonly string[]) =>
+  names.map((name, index) => ({ id: 7000 + index, name, color: "ededed", default: false, description: null }));
+
+/** `issues.opened`: a new issue by `opener`. */
+export function issuesOpenedPayload(input: { thread: ThreadSpec; opener: string }): WebhookEventMap["issues"] {
+  const payload = adapt(example("issues", (e) => e.action === "opened"));
+  const p = payload as unknown as { issue: Json; sender: Json };
+  p.issue = {
+    ...p.issue,
+    number: input.thread.number,
+    title: input.thread.title ?? `Issue #${input.thread.number}`,
+    body: input.thread.body ?? "",
+    html_url: `${HTML}/issues/${input.thread.number}`,
+    state: "open",
+    labels: labelsOf(input.thread.labels ?? []),
+    user: user(p.issue.user, input.opener),
+  };
+  delete p.issue.pull_request;
+  p.sender = user(p.sender, input.opener);
+  return payload;
+}
+
+/** `pull_request.<action>`: the pull request `opener` opened, the event sent by `sender` (default the opener). */
+export function pullRequestPayload(input: {
+  action: "opened" | "ready_for_review" | "converted_to_draft" | "synchronize";
+  pr: PullSpec & { draft?: boolean; labels?: string[] };
+  opener: string;
+  sender?: string;
+}): WebhookEventMap["pull_request"] {
+  const payload = adapt(example("pull_request", (e) => e.action === input.action));
+  const p = payload as unknown as { pull_request: Json; sender: Json };
+  p.pull_request = {
+    ...pullRequest(p.pull_request, input.pr),
+    draft: input.pr.draft ?? false,
+    labels: labelsOf(input.pr.labels ?? []),
+    user: user(p.pull_request.user, input.opener),
+  };
+  p.sender = user(p.sender, input.sender ?? input.opener);
+  return payload;
+}
+
 export function reviewSubmittedPayload(input: {
   pr: PullSpec;
   review: { id: number; state: "changes_requested" | "commented" | "approved"; body: string; login: string };

@@ -4,13 +4,14 @@
  * `prepareRun`); this part gathers what those decisions need and turns their answer into either a
  * finished step (nothing to do, a reply, a stop) or a run to start.
  */
-import { botIdentityOf } from "../../core/markers/trust.js";
+import { botIdentityOf, listTrustedRunMarkers } from "../../core/markers/trust.js";
+import { startedAutomations } from "../../core/automations.js";
 import type { RepoConfig } from "../../config/schema.js";
 import { isThreadEvent } from "../../core/events/types.js";
 import { newRunMarker } from "../../core/markers/write.js";
 import type { MarkerPlace, RunMarker } from "../../core/markers/schema.js";
 import { detectTrigger } from "../../core/detect/index.js";
-import { triggerThread, type RunTrigger, type StopRequest } from "../../core/detect/triggers.js";
+import { triggerThread, type AutomationTrigger, type RunTrigger, type StopRequest } from "../../core/detect/triggers.js";
 import { planRun, type RunMode } from "../../core/plan.js";
 import { refusedRecently } from "../../core/refusals.js";
 import type { RepoRef } from "../../github/client.js";
@@ -27,7 +28,9 @@ import {
   MARKERS_ONLY_LOOKUP,
   planFromEvent,
   prepareRun,
+  selectAutomations,
   sharedRepositoryIds,
+  THREAD_COMMENT_SCAN_LIMIT,
   type PreparedRun,
   type PreparedStart,
 } from "../../flows/index.js";
@@ -55,6 +58,7 @@ export async function loadConfig(step: Step): Promise<LoadedConfig> {
   if (!file.ok) return { ok: false, errors: file.errors, fileRaw: undefined };
   for (const warning of file.warnings) log.warning(warning);
   const parsed = effectiveConfig(file.raw, step.inputs, step.event.name);
+  if (parsed.ok) for (const warning of parsed.warnings) log.warning(warning);
   // Judged as the step would have read it: inputs over the file (a `workflow_run` step turns CI auto-fix on).
   return parsed.ok
     ? { ok: true, config: parsed.config }
@@ -162,16 +166,29 @@ export async function decide(step: Step, config: RepoConfig): Promise<Decision> 
         ),
       );
     }
+    // A workflow that listens for new issues or pull requests was written for automations: say plainly that none listens.
+    if (detection.code === "no_automation") log.warning(`${detection.reason} Add one under \`automations\` in .github/agent-run.yml.`);
     return done(ignored(detection.reason));
   }
   if (detection.kind === "stop")
     return step.repo ? stopAsAsked(step, step.repo, config, detection.stop) : done(ignored("The stop names no repository to act in."));
+  if (detection.kind === "automations") {
+    const trigger = await automationToStart(step, detection.triggers);
+    return trigger
+      ? prepareAndAct(step, config, trigger)
+      : done(ignored("Every automation this event matches has started in this thread already, or its `paths` filter held it back."));
+  }
 
   if (inputs.mode === "resume") return resumeAsNamed(step, config, detection.trigger);
+  return prepareAndAct(step, config, detection.trigger);
+}
 
+/** A trigger through prepareRun, and its answer acted on. */
+async function prepareAndAct(step: Step, config: RepoConfig, trigger: RunTrigger): Promise<Decision> {
+  const { inputs } = step;
   const prepared = await prepareRun({
     octokit: step.octokit,
-    trigger: detection.trigger,
+    trigger,
     config,
     self: step.self,
     mode: inputs.mode === "create" ? { kind: "create" } : { kind: "auto" },
@@ -185,6 +202,30 @@ export async function decide(step: Step, config: RepoConfig): Promise<Decision> 
   if (prepared.thread && step.repoFullName)
     step.summary.thread = { label: `${step.repoFullName}#${prepared.thread.number}`, url: prepared.thread.url };
   return actOnPrepared(step, prepared);
+}
+
+/**
+ * The automation this step starts: the first, in the configuration's order, whose `paths` filter
+ * lets the pull request through and that has not started in this thread (the Action keeps no
+ * store: the bot's own signed tracking comments say which did). One run per step: another match is
+ * logged, not started.
+ */
+async function automationToStart(step: Step, triggers: readonly AutomationTrigger[]): Promise<AutomationTrigger | null> {
+  const selection = await selectAutomations(step.octokit, triggers);
+  for (const reason of selection.skipped) log.info(`Not started: ${reason}`);
+  const first = selection.triggers[0];
+  if (!first || !step.repo) return null;
+  const self = await identify(step);
+  const { comments } = await listIssueComments(step.octokit, step.repo, first.thread.number, { limit: THREAD_COMMENT_SCAN_LIMIT });
+  const place = markerPlaceOf(step.repo, first.thread.number);
+  const started = startedAutomations(listTrustedRunMarkers(asMarkerComments(comments), botIdentityOf(self), place));
+  const fresh = selection.triggers.filter((trigger) => !started.has(trigger.automation.name));
+  for (const trigger of selection.triggers)
+    if (started.has(trigger.automation.name))
+      log.info(`Not started: the automation "${trigger.automation.name}" already started in this thread.`);
+  for (const trigger of fresh.slice(1))
+    log.warning(`The automation "${trigger.automation.name}" also matches, but a step starts one run: give it a workflow of its own.`);
+  return fresh[0] ?? null;
 }
 
 /** Nothing to do, said in the log. */
@@ -323,6 +364,7 @@ function startFor(step: Step, prepared: PreparedStart): Start {
     branches: prepared.markerHints.branches,
     requestId: requestIdOf(step.runner),
     ...(prepared.markerHints.headSha ? { headSha: prepared.markerHints.headSha } : {}),
+    ...(prepared.trigger.flow === "automation" ? { automation: prepared.trigger.automation.name } : {}),
   });
   const common = { marker, triggerUrl: prepared.triggerUrl, reaction: prepared.reaction };
   switch (prepared.action) {

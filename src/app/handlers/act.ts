@@ -43,10 +43,13 @@ export async function actOnPrepared(prepared: PreparedRun, ctx: ActContext): Pro
     issueNumber: prepared.thread.number,
     triggerPhrase: ctx.triggerPhrase,
   };
-  // Two deliveries of one request (a review and its inline comments, check_suite and a re-run) act once.
+  // Two deliveries of one request (a review and its inline comments, check_suite and a re-run) act once;
+  // an automation once per thread for good (its claim is never pruned).
   const triggerKey = `${trigger.repo.id}:${trigger.dedupeKey}`;
-  if (!(await ctx.deps.store.claimTrigger(triggerKey))) {
-    log.info({ key: trigger.dedupeKey }, "this trigger was already handled");
+  const { store } = ctx.deps;
+  const once = trigger.flow === "automation";
+  if (!(await (once ? store.claimAutomation(triggerKey) : store.claimTrigger(triggerKey)))) {
+    log.info({ key: trigger.dedupeKey }, once ? "this automation already started in this thread" : "this trigger was already handled");
     return;
   }
   try {
@@ -66,7 +69,7 @@ export async function actOnPrepared(prepared: PreparedRun, ctx: ActContext): Pro
     await decideAndStore(prepared, thread, ctx);
   } catch (error) {
     // Nothing was stored: the job's retry (or a redelivery) handles the trigger afresh.
-    await ctx.deps.store.releaseTrigger(triggerKey);
+    await (once ? store.releaseAutomation(triggerKey) : store.releaseTrigger(triggerKey));
     throw error;
   }
 }

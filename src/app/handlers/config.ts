@@ -15,15 +15,16 @@ import { readConfigSources } from "../../flows/config-sources.js";
 import type { GitHubClient, RepoRef } from "../../github/client.js";
 import type { AppDependencies } from "./types.js";
 
-export type LoadedConfig = { ok: true; config: RepoConfig } | { ok: false; errors: string[]; raw: unknown };
+/** `warnings`: invalid `automations` entries, skipped (the rest applies). */
+export type LoadedConfig = { ok: true; config: RepoConfig; warnings: string[] } | { ok: false; errors: string[]; raw: unknown };
 
 /** The repository's settings; a repository-less event (none can be a trigger) has the defaults. */
 export async function loadRepoConfig(octokit: GitHubClient, repo: RepoRef | null): Promise<LoadedConfig> {
-  if (!repo) return { ok: true, config: DEFAULT_REPO_CONFIG };
+  if (!repo) return { ok: true, config: DEFAULT_REPO_CONFIG, warnings: [] };
   const read = await readConfigSources(octokit, repo);
   if (!read.ok) return read;
   const parsed = parseRepoConfig(read.raw, { label: labelWithOrigin(read.origins, repo) });
-  return parsed.ok ? { ok: true, config: parsed.config } : { ok: false, errors: parsed.errors, raw: read.raw };
+  return parsed.ok ? { ok: true, config: parsed.config, warnings: parsed.warnings } : { ok: false, errors: parsed.errors, raw: read.raw };
 }
 
 /** Answers a broken config once per thread, only for events that would have started something. */

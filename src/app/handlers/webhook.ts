@@ -11,7 +11,8 @@ import { DEFAULT_REPO_CONFIG } from "../../config/schema.js";
 import { EventPayloadError, type BridgeEvent } from "../../core/events/types.js";
 import { parseWebhookEvent } from "../../core/events/parse.js";
 import { detectTrigger, type IgnoreCode } from "../../core/detect/index.js";
-import { prepareRun } from "../../flows/index.js";
+import type { RunTrigger } from "../../core/detect/triggers.js";
+import { prepareRun, selectAutomations } from "../../flows/index.js";
 import { BRIDGE_VERSION } from "../../version.js";
 import { deliveryJobId, type DeliveryJobData } from "../queue/types.js";
 import { judgeTriggerAge } from "../../core/trigger-age.js";
@@ -146,6 +147,11 @@ export async function processDelivery(data: DeliveryJobData, deps: AppDependenci
     return;
   }
 
+  if (loaded.warnings.length > 0)
+    log.warn(
+      { delivery: data.deliveryId, problems: loaded.warnings },
+      "the repository's agent-run.yml has invalid automations; they are skipped",
+    );
   const detection = detectTrigger(event, loaded.config, self);
   if (detection.kind === "ignore") {
     log.info({ delivery: data.deliveryId, code: detection.code, reason: detection.reason }, "ignored");
@@ -157,23 +163,33 @@ export async function processDelivery(data: DeliveryJobData, deps: AppDependenci
     return;
   }
 
-  const prepared = await prepareRun({
-    octokit,
-    trigger: detection.trigger,
-    config: loaded.config,
-    self,
-    client: deps.client,
-    lookup: storeLookup(deps.store),
-    origin: { deliveryId: data.deliveryId, appName: deps.identity.slug, appVersion: BRIDGE_VERSION },
-    images: { ...deps.images, token: () => installationToken(octokit) },
-    logger: log,
-  });
-  await actOnPrepared(prepared, {
-    installationId: event.installationId,
-    config: loaded.config,
-    receivedAt: data.receivedAt,
-    triggerPhrase: loaded.config.trigger_phrase,
-    deps,
-    log,
-  });
+  const prepareAndAct = async (trigger: RunTrigger) => {
+    const prepared = await prepareRun({
+      octokit,
+      trigger,
+      config: loaded.config,
+      self,
+      client: deps.client,
+      lookup: storeLookup(deps.store),
+      origin: { deliveryId: data.deliveryId, appName: deps.identity.slug, appVersion: BRIDGE_VERSION },
+      images: { ...deps.images, token: () => installationToken(octokit) },
+      logger: log,
+    });
+    await actOnPrepared(prepared, {
+      installationId: event.installationId,
+      config: loaded.config,
+      receivedAt: data.receivedAt,
+      triggerPhrase: loaded.config.trigger_phrase,
+      deps,
+      log,
+    });
+  };
+  if (detection.kind === "trigger") return prepareAndAct(detection.trigger);
+  // Automations: each on its own, in the configuration's order (one failing is retried without the others starting twice: each claims its own key).
+  const selection = await selectAutomations(octokit, detection.triggers);
+  for (const reason of selection.skipped) {
+    log.info({ delivery: data.deliveryId, code: "automation_filtered", reason }, "ignored");
+    deps.observer?.ignored("automation_filtered");
+  }
+  for (const trigger of selection.triggers) await prepareAndAct(trigger);
 }

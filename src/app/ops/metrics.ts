@@ -9,6 +9,7 @@ import type { BudgetKind, RateBudget } from "../../service/budget.js";
 import type { WriteEvent } from "../../github/pacing.js";
 import type { WorkQueue } from "../queue/types.js";
 import type { BridgeStore, DeliverySweep, Task, TaskState } from "../store/types.js";
+import { automationOf } from "../views.js";
 
 const PREFIX = "agent_run_bridge_";
 const TASK_STATES: readonly TaskState[] = ["held", "queued", "sending", "watching", "reporting", "done", "abandoned"];
@@ -48,6 +49,8 @@ export interface MetricsOptions {
   queue: WorkQueue;
   /** Put the repository (owner/name) on run counters. */
   repoLabels: boolean;
+  /** Put the automation's name on the started-runs counter (`""` for runs no automation started). Default false. */
+  automationLabels?: boolean;
 }
 
 /** The service call a request path is, by shape (no ids in labels). */
@@ -62,8 +65,11 @@ export function serviceEndpointOf(method: string, path: string): string {
 }
 
 /** The counters and histograms of this replica, registered in `registry` in the order /metrics lists them. */
-function createInstruments(registry: Registry, repoLabels: boolean) {
-  const runLabels = repoLabels ? ["kind", "source_type", "repository"] : ["kind", "source_type"];
+function createInstruments(registry: Registry, repoLabels: boolean, automationLabels: boolean) {
+  const runLabels = [
+    ...(repoLabels ? ["kind", "source_type", "repository"] : ["kind", "source_type"]),
+    ...(automationLabels ? ["automation"] : []),
+  ];
   const finishLabels = repoLabels ? ["outcome", "source_type", "repository"] : ["outcome", "source_type"];
   // Every instrument carries the bridge's prefix and is registered in this replica's registry only.
   const counter = <L extends string>(name: string, help: string, labelNames: readonly L[]) =>
@@ -159,7 +165,10 @@ export function createAppMetrics(options: MetricsOptions): AppMetrics {
   const repoLabel = (task: Task): Record<string, string> =>
     options.repoLabels ? { repository: `${task.thread.owner}/${task.thread.repo}` } : {};
   const { webhooks, ignored, refused, runs, finished, service, service429, budgetWait, writes, pacing, answer, ack, duration, recovery } =
-    createInstruments(registry, options.repoLabels);
+    createInstruments(registry, options.repoLabels, options.automationLabels ?? false);
+  // Repositories name their automations, so the label is only there when the operator asks for it (cardinality).
+  const automationLabel = (task: Task): Record<string, string> =>
+    options.automationLabels ? { automation: automationOf(task) ?? "" } : {};
   registerSharedGauges(registry, options);
 
   return {
@@ -170,7 +179,12 @@ export function createAppMetrics(options: MetricsOptions): AppMetrics {
     refused: (code) => refused.inc({ reason: code }),
     acknowledged: (_task, latencyMs) => ack.observe(latencyMs / 1000),
     runStarted: (task) =>
-      runs.inc({ kind: task.kind === "create" ? "created" : "resumed", source_type: task.sourceType, ...repoLabel(task) }),
+      runs.inc({
+        kind: task.kind === "create" ? "created" : "resumed",
+        source_type: task.sourceType,
+        ...repoLabel(task),
+        ...automationLabel(task),
+      }),
     runFinished(task, outcome, durationMs) {
       finished.inc({ outcome, source_type: task.sourceType, ...repoLabel(task) });
       if (durationMs !== null) duration.observe({ outcome }, durationMs / 1000);

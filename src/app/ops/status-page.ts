@@ -6,6 +6,7 @@
 import type { BudgetUsage, RateBudget } from "../../service/budget.js";
 import type { BridgeStore, DeliverySweep, Task } from "../store/types.js";
 import { operatorPageHeaders, styleElement } from "./page-headers.js";
+import { automationOf } from "../views.js";
 
 export interface StatusSnapshot {
   generatedAt: number;
@@ -81,8 +82,11 @@ function threadCell(task: Task, githubWebUrl: string): string {
   );
 }
 
+/** The run, and the automation that started it, if one did. */
 function runCell(task: Task): string {
-  return task.runId === null ? "—" : link(task.webUrl, `#${task.runId}`);
+  const run = task.runId === null ? "—" : link(task.webUrl, `#${task.runId}`);
+  const automation = automationOf(task);
+  return automation === undefined ? run : `${run} <span class="meta">automation ${escapeHtml(automation)}</span>`;
 }
 
 function table(caption: string, headers: string[], rows: string[][], empty: string): string {

@@ -192,3 +192,42 @@ end
 redis.call('DEL', KEYS[1])
 return moved
 `;
+
+/**
+ * Sets sweptAt on a task hash only while its state is watching and no final run is handed over (a missing hash is
+ * never created): a hand-over's sweptAt dates its final run, which a later "still going" must not make look newer.
+ */
+export const MARK_SWEPT =
+  "local f = redis.call('HGET', KEYS[1], 'finalRun') " +
+  "if redis.call('HGET', KEYS[1], 'state') == ARGV[1] and (f == false or f == 'null') then redis.call('HSET', KEYS[1], 'sweptAt', ARGV[2]) end return 1";
+
+type Script = (...keysThenArgs: Array<string | number>) => Promise<unknown>;
+export interface StoreCommands {
+  arbStoreInsertTask: Script;
+  arbStoreUpdateTask: Script;
+  arbStoreNewestInIndex: Script;
+  arbStoreActiveTaskForRun: Script;
+  arbStoreLastWebUrlForRun: Script;
+  arbStoreHeldFor: Script;
+  arbStoreListTasks: Script;
+  arbStorePrune: Script;
+  arbStoreClaim: Script;
+  arbStoreRecordCheckAttempt: Script;
+  arbStoreMigrateRunBranches: Script;
+  arbStoreMarkSwept: Script;
+}
+
+export const SCRIPTS: Record<keyof StoreCommands, { lua: string; numberOfKeys: number }> = {
+  arbStoreInsertTask: { lua: INSERT_TASK, numberOfKeys: 1 },
+  arbStoreUpdateTask: { lua: UPDATE_TASK, numberOfKeys: 1 },
+  arbStoreNewestInIndex: { lua: NEWEST_IN_INDEX, numberOfKeys: 1 },
+  arbStoreActiveTaskForRun: { lua: ACTIVE_TASK_FOR_RUN, numberOfKeys: 1 },
+  arbStoreLastWebUrlForRun: { lua: LAST_WEB_URL_FOR_RUN, numberOfKeys: 1 },
+  arbStoreHeldFor: { lua: HELD_FOR, numberOfKeys: 2 },
+  arbStoreListTasks: { lua: LIST_TASKS, numberOfKeys: 1 },
+  arbStorePrune: { lua: PRUNE, numberOfKeys: 3 },
+  arbStoreClaim: { lua: CLAIM, numberOfKeys: 1 },
+  arbStoreRecordCheckAttempt: { lua: RECORD_CHECK_ATTEMPT, numberOfKeys: 2 },
+  arbStoreMigrateRunBranches: { lua: MIGRATE_RUN_BRANCHES, numberOfKeys: 2 },
+  arbStoreMarkSwept: { lua: MARK_SWEPT, numberOfKeys: 1 },
+};

@@ -1,17 +1,8 @@
 import type { Redis } from "ioredis";
-import {
-  ACTIVE_TASK_FOR_RUN,
-  CLAIM,
-  HELD_FOR,
-  INSERT_TASK,
-  LAST_WEB_URL_FOR_RUN,
-  LIST_TASKS,
-  MIGRATE_RUN_BRANCHES,
-  NEWEST_IN_INDEX,
-  PRUNE,
-  RECORD_CHECK_ATTEMPT,
-  UPDATE_TASK,
-} from "./redis-scripts.js";
+import { assertState, decodeTask, decodeTasks, encodeFields, headBranchField, repoKey, TASK_STATES } from "./redis-codec.js";
+import { SCRIPTS } from "./redis-scripts.js";
+import type { StoreCommands } from "./redis-scripts.js";
+import { EMPTY_PROGRESS, threadKey } from "./task-keys.js";
 import { EVENT_RETENTION_MS } from "./types.js";
 import type {
   BridgeStore,
@@ -23,7 +14,6 @@ import type {
   TaskPatch,
   TaskState,
   ThreadId,
-  TraceProgress,
   WatchedRun,
 } from "./types.js";
 
@@ -40,145 +30,9 @@ export interface RedisBridgeStoreOptions {
   claimRetentionMs?: number;
 }
 
-/**
- * Sets sweptAt on a task hash only while its state is watching and no final run is handed over (a missing hash is
- * never created): a hand-over's sweptAt dates its final run, which a later "still going" must not make look newer.
- */
-const MARK_SWEPT =
-  "local f = redis.call('HGET', KEYS[1], 'finalRun') " +
-  "if redis.call('HGET', KEYS[1], 'state') == ARGV[1] and (f == false or f == 'null') then redis.call('HSET', KEYS[1], 'sweptAt', ARGV[2]) end return 1";
-
 export const DEFAULT_CLAIM_RETENTION_MS = 8 * 24 * 60 * 60_000;
 /** Finished tasks removed per script call by prune: each call is short, so other replicas are never held up long. */
 const PRUNE_BATCH = 500;
-
-const TASK_STATES: readonly TaskState[] = ["held", "queued", "sending", "watching", "reporting", "done", "abandoned"];
-const EMPTY_PROGRESS: TraceProgress = { logsSeen: 0, currentStep: null, errors: [], lastSteps: [], finalAnswer: null };
-
-/** Task fields a patch may set (id, createdAt and updatedAt are the store's own); `satisfies` keeps it complete. */
-const PATCHABLE_FIELDS = {
-  kind: true,
-  state: true,
-  sourceType: true,
-  thread: true,
-  runId: true,
-  orgId: true,
-  trackingCommentId: true,
-  reaction: true,
-  request: true,
-  requestedBy: true,
-  startedAt: true,
-  lastStatus: true,
-  webUrl: true,
-  progress: true,
-  finalRun: true,
-  watchTimedOut: true,
-  acknowledgedAt: true,
-  sentAt: true,
-  receivedAt: true,
-  nextPollAt: true,
-  pollIntervalMs: true,
-  sweptAt: true,
-  lastEditAt: true,
-  deadlineAt: true,
-  error: true,
-  interrupt: true,
-  delivered: true,
-  interruptsRefused: true,
-} as const satisfies Record<keyof TaskPatch, true>;
-const PATCHABLE = new Set(Object.keys(PATCHABLE_FIELDS) as Array<keyof TaskPatch>);
-
-type Script = (...keysThenArgs: Array<string | number>) => Promise<unknown>;
-interface StoreCommands {
-  arbStoreInsertTask: Script;
-  arbStoreUpdateTask: Script;
-  arbStoreNewestInIndex: Script;
-  arbStoreActiveTaskForRun: Script;
-  arbStoreLastWebUrlForRun: Script;
-  arbStoreHeldFor: Script;
-  arbStoreListTasks: Script;
-  arbStorePrune: Script;
-  arbStoreClaim: Script;
-  arbStoreRecordCheckAttempt: Script;
-  arbStoreMigrateRunBranches: Script;
-  arbStoreMarkSwept: Script;
-}
-
-const SCRIPTS: Record<keyof StoreCommands, { lua: string; numberOfKeys: number }> = {
-  arbStoreInsertTask: { lua: INSERT_TASK, numberOfKeys: 1 },
-  arbStoreUpdateTask: { lua: UPDATE_TASK, numberOfKeys: 1 },
-  arbStoreNewestInIndex: { lua: NEWEST_IN_INDEX, numberOfKeys: 1 },
-  arbStoreActiveTaskForRun: { lua: ACTIVE_TASK_FOR_RUN, numberOfKeys: 1 },
-  arbStoreLastWebUrlForRun: { lua: LAST_WEB_URL_FOR_RUN, numberOfKeys: 1 },
-  arbStoreHeldFor: { lua: HELD_FOR, numberOfKeys: 2 },
-  arbStoreListTasks: { lua: LIST_TASKS, numberOfKeys: 1 },
-  arbStorePrune: { lua: PRUNE, numberOfKeys: 3 },
-  arbStoreClaim: { lua: CLAIM, numberOfKeys: 1 },
-  arbStoreRecordCheckAttempt: { lua: RECORD_CHECK_ATTEMPT, numberOfKeys: 2 },
-  arbStoreMigrateRunBranches: { lua: MIGRATE_RUN_BRANCHES, numberOfKeys: 2 },
-  arbStoreMarkSwept: { lua: MARK_SWEPT, numberOfKeys: 1 },
-};
-
-/** Same key as the SQLite store's thread_key: lookups ignore the case of owner and repo, as GitHub does. */
-function threadKey(thread: ThreadId): string {
-  return `${thread.owner.toLowerCase()}/${thread.repo.toLowerCase()}#${thread.issueNumber}`;
-}
-
-function repoKey(owner: string, repo: string): string {
-  return `${owner.toLowerCase()}/${repo.toLowerCase()}`;
-}
-
-/** ':' cannot appear in a repository name or a git ref name, so it separates the parts. */
-function headBranchField(owner: string, repo: string, head: HeadBranchKey): string {
-  return `${repoKey(owner, repo)}:${head.repoFullName.toLowerCase()}:${head.branch}`;
-}
-
-function assertState(state: unknown): void {
-  if (!TASK_STATES.includes(state as TaskState))
-    throw new Error(`unknown task state ${JSON.stringify(state)}: use one of ${TASK_STATES.join(", ")}`);
-}
-
-/** Field/value pairs for HSET: every value JSON-encoded, so null, numbers and objects read back as they were. */
-function encodeFields(fields: Partial<Task>): string[] {
-  const pairs: string[] = [];
-  for (const [name, value] of Object.entries(fields)) {
-    if (value === undefined || !PATCHABLE.has(name as keyof TaskPatch)) continue;
-    if (name === "state") assertState(value);
-    pairs.push(name, JSON.stringify(value));
-  }
-  if (fields.thread) pairs.push("threadKey", threadKey(fields.thread));
-  return pairs;
-}
-
-/** Every field a stored task hash has (insert writes them all). */
-const TASK_FIELDS: ReadonlyArray<keyof Task> = ["id", "createdAt", "updatedAt", ...PATCHABLE];
-/** Fields added after tasks were first stored in Redis, with the value a task stored before them has (JSON). */
-const FIELDS_ADDED_LATER: Partial<Record<keyof Task, string>> = {
-  sweptAt: "null",
-  interrupt: "null",
-  delivered: "[]",
-  interruptsRefused: "false",
-};
-
-/** HGETALL as a flat [field, value, …] list (what a script returns). */
-function decodeTask(flat: unknown): Task | null {
-  if (!Array.isArray(flat) || flat.length === 0) return null;
-  const raw = new Map<string, string>();
-  for (let i = 0; i + 1 < flat.length; i += 2) raw.set(String(flat[i]), String(flat[i + 1]));
-  const task: Record<string, unknown> = {};
-  for (const name of TASK_FIELDS) {
-    const value = raw.get(name) ?? FIELDS_ADDED_LATER[name];
-    if (value === undefined)
-      throw new Error(`stored task ${raw.get("id")} has no "${name}" field: its Redis hash was changed outside the store`);
-    task[name] = JSON.parse(value);
-  }
-  task.progress = { ...EMPTY_PROGRESS, ...(task.progress as Partial<TraceProgress>) };
-  return task as unknown as Task;
-}
-
-function decodeTasks(list: unknown): Task[] {
-  return (Array.isArray(list) ? list : []).map(decodeTask).filter((t): t is Task => t !== null);
-}
 
 /**
  * The App's state in Redis, for any number of replicas sharing one server: every method is one
@@ -262,6 +116,15 @@ export class RedisBridgeStore implements BridgeStore {
 
   async releaseTrigger(key: string): Promise<void> {
     await this.client.zrem(this.key("triggers"), key);
+  }
+
+  /** One hash field per claim (HSETNX is atomic across replicas); nothing expires it, as nothing prunes SQLite's. */
+  async claimAutomation(key: string): Promise<boolean> {
+    return (await this.client.hsetnx(this.key("automation-claims"), key, String(this.now()))) === 1;
+  }
+
+  async releaseAutomation(key: string): Promise<void> {
+    await this.client.hdel(this.key("automation-claims"), key);
   }
 
   async prune(olderThanMs: number): Promise<void> {

@@ -168,6 +168,14 @@ export interface BridgeStore {
   claimTrigger(key: string): Promise<boolean>;
   /** Gives a claimed trigger key back after handling it failed before anything was stored. */
   releaseTrigger(key: string): Promise<void>;
+  /**
+   * True the first time an automation's run in a thread (`<repo id>:automation:<name>:<number>`) is
+   * claimed. Never pruned, unlike trigger keys: an automation starts once per issue or pull request,
+   * however long after the event comes again (a reopened issue, a draft marked ready twice).
+   */
+  claimAutomation(key: string): Promise<boolean>;
+  /** Gives an automation's claim back after handling it failed before anything was stored. */
+  releaseAutomation(key: string): Promise<void>;
   /** Forget deliveries, trigger keys and finished tasks older than `olderThanMs` (GitHub redelivers for days). */
   prune(olderThanMs: number): Promise<void>;
 

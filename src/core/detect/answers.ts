@@ -1,10 +1,11 @@
 /**
- * A detection's answer (a trigger, a stop, or why the event is neither) and the sentences that say
+ * A detection's answer (a trigger, a stop, the automations an event starts, or why the event is none of these) and the sentences that say
  * why an event starts nothing.
  */
 import type { RepoConfig } from "../../config/schema.js";
 import type { Actor } from "../events/types.js";
 import { classifyActor, type BridgeSelf } from "../actors.js";
+import type { AutomationDetection, AutomationIgnoreCode } from "../automations.js";
 import type { CheckFailureIgnoreCode } from "../ci.js";
 import type { RunTrigger, StopRequest } from "./triggers.js";
 
@@ -20,11 +21,16 @@ export type IgnoreCode =
   | "fork_without_trigger"
   | "own_check_suite"
   /** A CI failure that is not worth a fix (ci.ts). */
-  | CheckFailureIgnoreCode;
+  | CheckFailureIgnoreCode
+  /** A new issue or pull request that starts no automation (automations.ts). */
+  | AutomationIgnoreCode;
 
-/** A request for a run, a request to stop the thread's run, or why the event is neither. */
+/** A request for a run, a request to stop the thread's run, the automations an event starts, or why the event is none of these. */
 export type TriggerDetection =
-  { kind: "trigger"; trigger: RunTrigger } | { kind: "stop"; stop: StopRequest } | { kind: "ignore"; reason: string; code: IgnoreCode };
+  | { kind: "trigger"; trigger: RunTrigger }
+  | { kind: "stop"; stop: StopRequest }
+  | Extract<AutomationDetection, { kind: "automations" }>
+  | { kind: "ignore"; reason: string; code: IgnoreCode };
 
 export const ignore = (code: IgnoreCode, reason: string): TriggerDetection => ({ kind: "ignore", code, reason });
 

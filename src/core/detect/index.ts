@@ -2,7 +2,7 @@
  * Is this event a request for the agent, and of which flow? `detectTrigger(event, config, self)`
  * reads only the event, the repository configuration and who the bridge is, and answers a
  * `RunTrigger` (comment, label, review, CI failure, explicit prompt), a `StopRequest` (`/agent
- * stop`), or why it is neither. Both pass the same gates (a new comment, never from a bot). What to
+ * stop`), the automations a new issue or pull request starts (core/automations.ts), or why it is none of these. Both pass the same gates (a new comment, never from a bot). What to
  * do about them (the kill switch and the permission included) is core/plan.ts's; which CI failures
  * count is core/ci.ts's; the comment grammar is core/trigger.ts's.
  *
@@ -13,7 +13,8 @@ import type { RepoConfig } from "../../config/schema.js";
 import { SOURCE } from "../../service/wire.js";
 import type { BridgeEvent } from "../events/types.js";
 import { isBotActor, type BridgeSelf } from "../actors.js";
-import { byBot, ignore, type TriggerDetection } from "./answers.js";
+import { automationEventOf, detectAutomations } from "../automations.js";
+import { byBot, ignore, onlyAction, type TriggerDetection } from "./answers.js";
 import { detectCheckSuite, detectWorkflowRun } from "./ci.js";
 import { detectComment, detectLabel, detectReview, detectReviewComment } from "./conversation.js";
 
@@ -53,7 +54,11 @@ export function detectTrigger(event: BridgeEvent, config: RepoConfig, self: Brid
     case "issue_comment":
       return detectComment(event, config, self);
     case "issues":
-      return detectLabel(event, config, self);
+      return event.action === "opened" ? detectAutomations(event, config, self) : detectLabel(event, config, self);
+    case "pull_request":
+      return automationEventOf(event)
+        ? detectAutomations(event, config, self)
+        : onlyAction(event, "opened", "new pull requests and drafts marked ready for review (`pull_request.ready_for_review`)");
     case "pull_request_review":
       return detectReview(event, config, self);
     case "pull_request_review_comment":

@@ -1,7 +1,9 @@
 /**
  * What a detection answers: a `RunTrigger` per flow (comment, label, review, CI failure, explicit
- * prompt) or a `StopRequest`, and where a trigger's replies go.
+ * prompt, automation) or a `StopRequest`, and where a trigger's replies go. An automation's detection
+ * is core/automations.ts's.
  */
+import type { Automation } from "../../config/automations.js";
 import type { SOURCE } from "../../service/wire.js";
 import type {
   Actor,
@@ -13,6 +15,7 @@ import type {
   IssuesBridgeEvent,
   LinkedPullRequest,
   PullRequestRef,
+  PullRequestBridgeEvent,
   PullRequestReviewBridgeEvent,
   PullRequestReviewCommentBridgeEvent,
   RepositoryFacts,
@@ -123,7 +126,22 @@ export interface StopRequest {
   dedupeKey: string;
 }
 
-export type RunTrigger = CommentTrigger | LabelTrigger | ReviewTrigger | CheckSuiteTrigger | WorkflowRunTrigger | DispatchTrigger;
+/**
+ * An automation of the configuration (`automations`), started by a new issue or pull request (or
+ * a draft marked ready): nobody asked, so a "no" is never said in the thread.
+ */
+export interface AutomationTrigger extends TriggerCommon {
+  flow: "automation";
+  sourceType: typeof SOURCE.gitHost;
+  event: IssuesBridgeEvent | PullRequestBridgeEvent;
+  thread: ThreadRef;
+  automation: Automation;
+  /** Whose permission counts: the opener, and for a draft marked ready also whoever marked it (each must be allowed). */
+  accountable: Actor[];
+}
+
+export type RunTrigger =
+  CommentTrigger | LabelTrigger | ReviewTrigger | CheckSuiteTrigger | WorkflowRunTrigger | DispatchTrigger | AutomationTrigger;
 export type RunFlow = RunTrigger["flow"];
 export type CheckFailureTrigger = CheckSuiteTrigger | WorkflowRunTrigger;
 

@@ -24,6 +24,7 @@ import type {
   IssuesBridgeEvent,
   LinkedPullRequest,
   OtherBridgeEvent,
+  PullRequestBridgeEvent,
   PullRequestRef,
   PullRequestReviewBridgeEvent,
   PullRequestReviewCommentBridgeEvent,
@@ -143,6 +144,11 @@ function parseIssues(payload: unknown): IssuesBridgeEvent {
   };
 }
 
+function parsePullRequest(payload: unknown): PullRequestBridgeEvent {
+  const p = parseKnown("pull_request", payload);
+  return { kind: "pull_request", ...onPullRequest("pull_request", p), raw: payload as PullRequestBridgeEvent["raw"] };
+}
+
 function parseReview(payload: unknown): PullRequestReviewBridgeEvent {
   const p = parseKnown("pull_request_review", payload);
   const r = p.review;
@@ -239,6 +245,7 @@ function parseWorkflowRun(payload: unknown): WorkflowRunBridgeEvent {
 const PARSERS: { readonly [N in KnownEventName]: (payload: unknown) => BridgeEvent } = {
   issue_comment: parseIssueComment,
   issues: parseIssues,
+  pull_request: parsePullRequest,
   pull_request_review: parseReview,
   pull_request_review_comment: parseReviewComment,
   check_suite: parseCheckSuite,

@@ -107,6 +107,7 @@ const LinkedPullRequestSchema = z.lazy(() =>
 const schemas = {
   issue_comment: z.lazy(() => z.extend(commonSchema(), { issue: IssueSchema, comment: commentSchema() })),
   issues: z.lazy(() => z.extend(commonSchema(), { issue: IssueSchema, label: z.nullish(z.looseObject({ name: z.string() })) })),
+  pull_request: z.lazy(() => z.extend(commonSchema(), { pull_request: PullRequestSchema })),
   pull_request_review: z.lazy(() =>
     z.extend(commonSchema(), {
       pull_request: PullRequestSchema,

@@ -7,6 +7,7 @@ import type {
   CheckSuiteEvent,
   IssueCommentEvent,
   IssuesEvent,
+  PullRequestEvent,
   PullRequestReviewCommentEvent,
   PullRequestReviewEvent,
   WorkflowRunEvent,
@@ -164,6 +165,14 @@ export interface IssuesBridgeEvent extends EventCommon {
   raw: IssuesEvent;
 }
 
+/** A pull request opened, marked ready for review, or otherwise changed (only automations act on these). */
+export interface PullRequestBridgeEvent extends EventCommon {
+  kind: "pull_request";
+  thread: ThreadRef;
+  pullRequest: PullRequestRef;
+  raw: PullRequestEvent;
+}
+
 export interface PullRequestReviewBridgeEvent extends EventCommon {
   kind: "pull_request_review";
   thread: ThreadRef;
@@ -206,6 +215,7 @@ export interface OtherBridgeEvent {
 export type BridgeEvent =
   | IssueCommentBridgeEvent
   | IssuesBridgeEvent
+  | PullRequestBridgeEvent
   | PullRequestReviewBridgeEvent
   | PullRequestReviewCommentBridgeEvent
   | CheckSuiteBridgeEvent
@@ -215,10 +225,12 @@ export type BridgeEvent =
 export type BridgeEventKind = BridgeEvent["kind"];
 
 /** Events that happen on one issue or pull request. */
-export type ThreadEvent = IssueCommentBridgeEvent | IssuesBridgeEvent | PullRequestReviewBridgeEvent | PullRequestReviewCommentBridgeEvent;
+export type ThreadEvent =
+  IssueCommentBridgeEvent | IssuesBridgeEvent | PullRequestBridgeEvent | PullRequestReviewBridgeEvent | PullRequestReviewCommentBridgeEvent;
 
 export const isIssueCommentEvent = (e: BridgeEvent): e is IssueCommentBridgeEvent => e.kind === "issue_comment";
 export const isIssuesEvent = (e: BridgeEvent): e is IssuesBridgeEvent => e.kind === "issues";
+export const isPullRequestEvent = (e: BridgeEvent): e is PullRequestBridgeEvent => e.kind === "pull_request";
 export const isPullRequestReviewEvent = (e: BridgeEvent): e is PullRequestReviewBridgeEvent => e.kind === "pull_request_review";
 export const isPullRequestReviewCommentEvent = (e: BridgeEvent): e is PullRequestReviewCommentBridgeEvent =>
   e.kind === "pull_request_review_comment";

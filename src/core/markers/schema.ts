@@ -19,6 +19,7 @@
 import * as z from "zod/mini";
 import { SourceTypeSchema } from "../../service/wire.js";
 import { RUN_LIMIT_NAMES } from "../../config/schema.js";
+import { AUTOMATION_NAME } from "../../config/automations.js";
 
 /** `queued`: waiting for rate budget (no run yet, or a resume not sent yet); `running`: being watched; `done`: the bridge's last word is posted. */
 export const RUN_MARKER_STATES = ["queued", "running", "done"] as const;
@@ -73,6 +74,8 @@ export const RunMarkerSchema = z.lazy(() =>
       requestId: z.optional(z.string().check(z.maxLength(MARKER_LIMITS.requestId), z.regex(/^[A-Za-z0-9._:-]+$/))),
       /** For CI fixes: the head commit whose failure this cycle answers. */
       headSha: z.optional(z.string().check(z.regex(/^[0-9a-f]{40}$/))),
+      /** The automation (`automations[].name`) that started the run: it starts once per thread, and a shell without a store reads that here. */
+      automation: z.optional(z.string().check(z.regex(AUTOMATION_NAME))),
     })
     .check(
       z.superRefine((marker, ctx) => {

@@ -46,6 +46,7 @@ export function renderMarker(marker: RunMarker): string {
     ...(m.outcome !== undefined ? { outcome: m.outcome } : {}),
     ...(m.requestId !== undefined ? { requestId: m.requestId } : {}),
     ...(m.headSha !== undefined ? { headSha: m.headSha } : {}),
+    ...(m.automation !== undefined ? { automation: m.automation } : {}),
   };
   const json = markerJson(ordered);
   if (json.length > MARKER_LIMITS.json) {
@@ -102,6 +103,7 @@ export function newRunMarker(fields: {
   branches?: string[];
   requestId?: string;
   headSha?: string;
+  automation?: string;
 }): RunMarker {
   const state = fields.state ?? (fields.runId === null ? "queued" : "running");
   return withBranches(
@@ -115,6 +117,7 @@ export function newRunMarker(fields: {
       state,
       ...(fields.requestId !== undefined ? { requestId: fields.requestId } : {}),
       ...(fields.headSha !== undefined ? { headSha: fields.headSha } : {}),
+      ...(fields.automation !== undefined ? { automation: fields.automation } : {}),
     },
     fields.branches ?? [],
   );

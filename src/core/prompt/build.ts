@@ -25,6 +25,7 @@ function quotedThreadOf(input: PromptInput): { thread: ThreadContext; exclude: T
       return { thread: input.thread, exclude: { id: input.commentId, url: input.commentUrl } };
     case "label":
     case "review":
+    case "automation":
       return { thread: input.thread, exclude: {} };
     case "dispatch":
       return input.thread ? { thread: input.thread, exclude: {} } : null;
@@ -133,6 +134,14 @@ export function buildRunPrompt(input: PromptInput, options: PromptOptions = {}):
       const head = instructionText(input.prompt, options);
       return fitPrompt(head, input.thread ? threadSection(input.thread, options) : NO_TEXT, options);
     }
+    case "automation": {
+      // The repository's own instruction first (its configuration, written by people with write access); the issue
+      // or pull request follows as labelled material, like every outside text: nobody in the thread asked.
+      const thread = input.thread;
+      const noun = thread.kind === "pull_request" ? promptText`pull request` : promptText`issue`;
+      const head = promptText`${instructionText(input.prompt, options)}\n\n(This run was started by the repository's automation "${identifier(input.automation)}" on ${identifier(input.event)}, for the ${noun} ${identifier(thread.repository)}#${thread.number} (${identifier(thread.url)}).)`;
+      return fitPrompt(head, threadSection(thread, options), options);
+    }
   }
 }
 
@@ -180,6 +189,7 @@ export function buildResumePrompt(input: PromptInput, options: PromptOptions = {
     case "workflow_run":
       return fitPrompt(checkFailureHeader(input, true), checkFailureSection(input, options), options);
     case "dispatch":
+    case "automation":
       return fitPrompt(instructionText(input.prompt, options), NO_TEXT, options);
   }
 }

@@ -196,7 +196,9 @@ export type PromptInput =
       triggerCommentUrl?: string | null;
     }
   | ({ flow: "check_suite" | "workflow_run" } & CheckFailureContext)
-  | { flow: "dispatch"; prompt: string; thread?: ThreadContext | null };
+  | { flow: "dispatch"; prompt: string; thread?: ThreadContext | null }
+  /** An automation's run: its configured instruction, then the issue or pull request it started on. */
+  | { flow: "automation"; automation: string; event: string; prompt: string; thread: ThreadContext };
 
 // ---------------------------------------------------------------------------------------------
 // From parsed events to prompt context

@@ -137,14 +137,18 @@ function statusLine(input: ResultCommentInput, elapsed: SafeMarkdown, webUrl: st
   }
 }
 
-/** The footer: how to continue the run, worded for a run that waits for an answer or is still running. */
-function continueHint(phase: RunPhase, triggerPhrase: string): SafeMarkdown {
+/**
+ * The footer: how to continue the run, worded for a run that waits for an answer or is still running;
+ * an automation's run says which automation started it.
+ */
+function continueHint(phase: RunPhase, triggerPhrase: string, automation?: string): SafeMarkdown {
   const hint = inlineCode(`${triggerPhrase.trim()} <instructions>`, { maxLength: 100 });
+  const by = automation ? md`Started by this repository's automation **${sanitizeInline(automation)}** · ` : md``;
   return phase === "waiting_for_input"
-    ? sub(md`Reply with ${hint} to answer and continue this run.`)
+    ? sub(md`${by}Reply with ${hint} to answer and continue this run.`)
     : phase === "in_progress"
-      ? sub(md`Reply with ${hint} once it has finished to continue it.`)
-      : sub(md`Reply with ${hint} to continue this run.`);
+      ? sub(md`${by}Reply with ${hint} once it has finished to continue it.`)
+      : sub(md`${by}Reply with ${hint} to continue this run.`);
 }
 
 /** Agent text, in reading order. A failed run leads with its latest error; a result that repeats the summary is left out. */
@@ -213,7 +217,7 @@ export function renderResultComment(input: ResultCommentInput): string {
 
   const head = md`${headline(phase, link, elapsed, run.status)}\n\n${statusLine(input, elapsed, webUrl)}`;
   const prs = pullRequestLines(run.git_host_pull_requests ?? [], webUrl, triggerPhrase);
-  const footer = continueHint(phase, triggerPhrase);
+  const footer = continueHint(phase, triggerPhrase, input.marker.automation);
 
   const imageHosts = input.imageHosts;
   const blocks = agentTextBlocks(run, phase, trace, cutNote, imageHosts ? { triggerPhrase, imageHosts } : { triggerPhrase });

@@ -140,7 +140,9 @@ export function renderTrackingComment(input: TrackingCommentInput): string {
       md`ℹ️ No \`repo_id\` is configured for this repository and the Agent Run Service did not list it, so the organization's default repository applies.`,
     );
   }
-  const note = triggerNote(input.sourceType ?? input.marker.sourceType, linkTarget(input.triggerUrl));
+  const note = input.marker.automation
+    ? md`Started by this repository's automation **${sanitizeInline(input.marker.automation)}**`
+    : triggerNote(input.sourceType ?? input.marker.sourceType, linkTarget(input.triggerUrl));
   const footer = note ? md`${note} · this comment updates as the run progresses.` : md`This comment updates as the run progresses.`;
   lines.push(sub(footer));
   return `${marker}\n${joinMarkdown(lines, "\n\n")}`;

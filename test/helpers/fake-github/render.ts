@@ -80,7 +80,15 @@ export const APP_PERMISSIONS = {
   metadata: "read",
   pull_requests: "write",
 };
-const APP_EVENTS = ["check_suite", "issue_comment", "issues", "pull_request_review", "pull_request_review_comment", "workflow_run"];
+const APP_EVENTS = [
+  "check_suite",
+  "issue_comment",
+  "issues",
+  "pull_request",
+  "pull_request_review",
+  "pull_request_review_comment",
+  "workflow_run",
+];
 
 export function renderInstallation(ctx: RenderContext, installation: FakeInstallation, app: FakeApp): Json {
   return {

@@ -46,6 +46,8 @@ export interface FakePullRequestFields {
   base: { ref: string; sha: string };
   draft: boolean;
   merged: boolean;
+  /** Paths of the files the pull request changes (`GET …/pulls/{n}/files`). */
+  files: string[];
 }
 
 /** An issue or, when `pull_request` is set, a pull request (GitHub numbers both in one sequence). */
@@ -281,6 +283,7 @@ export interface PullRequestSeed extends IssueSeed {
   base?: { ref?: string; sha?: string };
   draft?: boolean;
   merged?: boolean;
+  files?: string[];
 }
 
 export interface IssueCommentSeed {
@@ -520,6 +523,7 @@ export function applySeed(state: FakeGitHubState, seed: FakeGitHubSeed): void {
             },
             draft: pull.draft ?? false,
             merged: pull.merged ?? false,
+            files: pull.files ?? [],
           }
         : null,
     });

@@ -183,6 +183,21 @@ describe.each([
     expect(await store.claimTrigger("comment:17")).toBe(true);
   });
 
+  it("claims an automation's run in a thread once, for good: pruning keeps the claim; a release gives it back", async () => {
+    let clock = 1_000_000;
+    const { store } = await open({ now: () => clock });
+    expect(await store.claimAutomation("7:automation:triage-bugs:12")).toBe(true);
+    expect(await store.claimAutomation("7:automation:triage-bugs:12")).toBe(false);
+    expect(await store.claimAutomation("7:automation:triage-bugs:13")).toBe(true);
+    // Trigger keys and automation claims are apart: the same text claims once in each.
+    expect(await store.claimTrigger("7:automation:triage-bugs:12")).toBe(true);
+    clock += 30 * 24 * 60 * 60_000;
+    await store.prune(0);
+    expect(await store.claimAutomation("7:automation:triage-bugs:12")).toBe(false);
+    await store.releaseAutomation("7:automation:triage-bugs:13");
+    expect(await store.claimAutomation("7:automation:triage-bugs:13")).toBe(true);
+  });
+
   it("prunes deliveries, trigger keys and finished tasks by age, and keeps unfinished tasks of any age", async () => {
     let clock = 1_000_000;
     const { store } = await open({ now: () => clock });

@@ -32,6 +32,8 @@ describe("configuration from strings (the Action's inputs)", () => {
       }
     };
     visit((z.toJSONSchema(RepoConfigSchema, { io: "input" }) as JsonSchemaNode).properties ?? {}, "");
+    // A list of mappings has no one-string form: only the file sets `automations`.
+    fromJsonSchema.delete("automations");
     expect(Object.fromEntries(configLeafKinds())).toEqual(Object.fromEntries(fromJsonSchema));
   });
 
@@ -59,6 +61,7 @@ describe("configuration from strings (the Action's inputs)", () => {
         permissions: { minimum: "write", users: ["alice", "bob", "carol"], teams: [] },
         check_suite: { ...DEFAULT_REPO_CONFIG.check_suite, enabled: true, max_attempts: 5, branches: ["main"] },
       },
+      warnings: [],
     });
     // The file object is not modified.
     expect(file.check_suite.enabled).toBe(false);
@@ -76,7 +79,7 @@ describe("configuration from strings (the Action's inputs)", () => {
       errors: [
         "input `check-suite-enabled`: must be true or false (got text of 3 characters)",
         "input `check-suite-max-attempts`: must be an integer between 1 and 20 (got text of 5 characters)",
-        "input `chek-suite`: unknown key (a typo?). Did you mean `check_suite`? Allowed keys here: trigger_phrase, mention, repo_id, model, agent_type, permissions, label, reviews, check_suite, limits, kill_switch_label, follow_up, instructions.",
+        "input `chek-suite`: unknown key (a typo?). Did you mean `check_suite`? Allowed keys here: trigger_phrase, mention, repo_id, model, agent_type, permissions, label, reviews, check_suite, limits, kill_switch_label, follow_up, instructions, automations.",
       ],
     });
   });

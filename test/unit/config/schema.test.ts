@@ -31,10 +31,11 @@ describe("parseRepoConfig: defaults", () => {
       kill_switch_label: "agent:off",
       follow_up: "queue",
       instructions: "",
+      automations: [],
     };
-    expect(parseRepoConfig(null)).toEqual({ ok: true, config: expected });
-    expect(parseRepoConfig(undefined)).toEqual({ ok: true, config: expected });
-    expect(parseRepoConfig({})).toEqual({ ok: true, config: expected });
+    expect(parseRepoConfig(null)).toEqual({ ok: true, config: expected, warnings: [] });
+    expect(parseRepoConfig(undefined)).toEqual({ ok: true, config: expected, warnings: [] });
+    expect(parseRepoConfig({})).toEqual({ ok: true, config: expected, warnings: [] });
     expect(DEFAULT_REPO_CONFIG).toEqual(expected);
   });
 
@@ -74,7 +75,7 @@ instructions: Run npm test before pushing.
 
   it("ignores `_extends` (Probot has merged the base file already)", () => {
     const result = parseRepoConfig({ _extends: ".github", mention: false });
-    expect(result).toEqual({ ok: true, config: { ...DEFAULT_REPO_CONFIG, mention: false } });
+    expect(result).toEqual({ ok: true, config: { ...DEFAULT_REPO_CONFIG, mention: false }, warnings: [] });
   });
 });
 
@@ -100,7 +101,7 @@ describe("parseRepoConfig: errors name the field, what is wrong and what was giv
 
   it("unknown keys, with a suggestion and the allowed keys (typo protection)", () => {
     expect(errorsOf({ trigger_phrse: "/x" })).toEqual([
-      "`trigger_phrse`: unknown key (a typo?). Did you mean `trigger_phrase`? Allowed keys here: trigger_phrase, mention, repo_id, model, agent_type, permissions, label, reviews, check_suite, limits, kill_switch_label, follow_up, instructions.",
+      "`trigger_phrse`: unknown key (a typo?). Did you mean `trigger_phrase`? Allowed keys here: trigger_phrase, mention, repo_id, model, agent_type, permissions, label, reviews, check_suite, limits, kill_switch_label, follow_up, instructions, automations.",
     ]);
     expect(errorsOf({ check_suite: { max_attemps: 2 } })[0]).toBe(
       "`check_suite.max_attemps`: unknown key (a typo?). Did you mean `max_attempts`? Allowed keys here: enabled, max_attempts, branches, ignore_checks, allow_forks.",
@@ -211,6 +212,7 @@ describe("renderConfigReference", () => {
       "kill_switch_label",
       "follow_up",
       "instructions",
+      "automations",
     ]);
   });
 

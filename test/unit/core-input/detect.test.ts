@@ -179,7 +179,8 @@ describe("detectTrigger: every ignore reason", () => {
       "issues",
       webhookExample("issues", (p) => p.action === "opened"),
     );
-    expect(ignored(opened).code).toBe("unsupported_action");
+    // A new issue is no label request: only automations act on it (none configured here).
+    expect(ignored(opened).code).toBe("no_automation");
   });
 
   it("reviews disabled", () => {

@@ -10,13 +10,14 @@ export const ciOn = repoConfig({ check_suite: { enabled: true } });
 
 export function triggerOf(event: BridgeEvent, config = repoConfig(), options = {}): RunTrigger {
   const detection = detectTrigger(event, config, self, options);
-  if (detection.kind !== "trigger") throw new Error(`expected a trigger, got: ${detection.kind === "stop" ? "a stop" : detection.reason}`);
+  if (detection.kind !== "trigger")
+    throw new Error(`expected a trigger, got: ${detection.kind === "ignore" ? detection.reason : detection.kind}`);
   return detection.trigger;
 }
 
 export function ignored(event: BridgeEvent, config = repoConfig()): { code: IgnoreCode; reason: string } {
   const detection = detectTrigger(event, config, self);
   if (detection.kind !== "ignore")
-    throw new Error(`expected ignore, got flow ${detection.kind === "stop" ? detection.stop.flow : detection.trigger.flow}`);
+    throw new Error(`expected ignore, got ${detection.kind === "trigger" ? `flow ${detection.trigger.flow}` : detection.kind}`);
   return { code: detection.code, reason: detection.reason };
 }

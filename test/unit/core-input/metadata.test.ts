@@ -22,7 +22,7 @@ const ciOn = repoConfig({ check_suite: { enabled: true } });
 
 function metadataOf(event: BridgeEvent, config = repoConfig(), options = {}, more: Partial<MetadataExtras> = {}) {
   const detection = detectTrigger(event, config, self, options);
-  if (detection.kind !== "trigger") throw new Error(detection.kind === "stop" ? "a stop" : detection.reason);
+  if (detection.kind !== "trigger") throw new Error(detection.kind === "ignore" ? detection.reason : detection.kind);
   const trigger: RunTrigger = detection.trigger;
   return buildRunMetadata(trigger, event, { ...extras, ...more });
 }

@@ -38,6 +38,19 @@ export function registerPullRoutes(app: FastifyInstance, ctx: RouteContext): voi
     return found ? renderPull(ctx, found.pull) : notFound(reply);
   });
 
+  app.get("/repos/:owner/:repo/pulls/:pull_number/files", async (request, reply) => {
+    const found = pullOf(request);
+    if (!found) return notFound(reply);
+    const files = found.pull.pull_request!.files.map((filename) => ({
+      filename,
+      status: "modified",
+      additions: 1,
+      deletions: 0,
+      changes: 1,
+    }));
+    return paginate(request, reply, ctx.api, files);
+  });
+
   app.get("/repos/:owner/:repo/pulls/:pull_number/reviews", async (request, reply) => {
     const found = pullOf(request);
     if (!found) return notFound(reply);
