@@ -8,6 +8,9 @@ import { parseMarker } from "../../../src/core/markers/read.js";
 import { startAppHarness, BOT_LOGIN, until, type AppHarness } from "../../helpers/app-harness.js";
 import { issuesOpenedPayload, pullRequestPayload, type PullSpec } from "../../helpers/app-payloads.js";
 
+/** The status page's token: 32 characters or more, of two kinds at least (the App refuses weaker ones). */
+const STRONG_TOKEN = "let-me-see-0123456789abcdef0123456789";
+
 const CONFIG = `
 automations:
   - name: triage-bugs
@@ -246,12 +249,12 @@ describe("automations (App)", () => {
   it("operators see it: the status page names the automation beside its run, and the started-runs metric carries its name only with METRICS_AUTOMATION_LABEL", async () => {
     harness = await startAppHarness({
       config: CONFIG.replace("Reproduce this bug", "slow: reproduce this bug"),
-      env: { STATUS_TOKEN: "let-me-see", METRICS: "true", METRICS_AUTOMATION_LABEL: "true" },
+      env: { STATUS_TOKEN: STRONG_TOKEN, METRICS: "true", METRICS_AUTOMATION_LABEL: "true" },
     });
     harness.emulator.control.script({ match: "slow", durationMs: 600_000 });
     await harness.deliver("issues", openIssue(harness, "maintainer", ["bug"]));
     await until(async () => (await harness.app.store.listTasks(["watching"])).length === 1, "the automation's run to be watched");
-    const page = await (await fetch(`${harness.app.url}/status`, { headers: { authorization: "Bearer let-me-see" } })).text();
+    const page = await (await fetch(`${harness.app.url}/status`, { headers: { authorization: `Bearer ${STRONG_TOKEN}` } })).text();
     expect(page).toMatch(/#1<\/a> <span class="meta">automation triage-bugs<\/span>/);
     await harness.deliver("issue_comment", harness.humanComment({ number: 1 }, "/agent fix the flaky test").payload);
     await until(async () => (await harness.app.store.listTasks(["watching"])).length === 2, "the comment's run to be watched");
