@@ -19,6 +19,7 @@ import { fenceWorkflowCommands } from "../core/workflow-commands.js";
 import type { GitHubClient, RepoRef } from "../github/client.js";
 import { createComment, updateComment, type IssueComment } from "../github/comments.js";
 import { randomUUID } from "./lazy-crypto.js";
+import { sendOctokitLogTo } from "./octokit-log.js";
 import { JOB_SUMMARY_MAX_BYTES, OUTPUT_NAMES, outputsFor, renderJobSummary, type ActionOutcome, type SummaryContext } from "./report.js";
 
 export type { CommentBody };
@@ -42,9 +43,10 @@ export function stepRedactor(env: Env): Redactor {
 }
 let signer: MarkerSigner | undefined;
 
-/** Sets what this process redacts (the built-in rules until then). */
+/** Sets what this process redacts (the built-in rules until then); the GitHub client's warnings come through here from now on. */
 export function openDoor(next: Redactor): void {
   redactor = next;
+  sendOctokitLogTo((message) => log.warning(message));
 }
 
 /** Sets what signs the marker of every comment this process writes (core/markers/signature.ts). */
