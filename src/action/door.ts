@@ -3,6 +3,11 @@
  * and their edits, the job summary, the text outputs, and every log line (info, warnings, notices,
  * the failure). Nothing under src/action calls @actions/core's writers or github/comments.ts directly.
  *
+ * Log lines are also fenced against workflow commands (core/workflow-commands.ts): `core.info`
+ * prints its text as it is, so a run's link or a comment's URL could otherwise mask words, forge
+ * annotations or save state for the post step. Warnings, notices and errors are commands of their
+ * own whose text @actions/core escapes (`%`, CR, LF), so nothing in them is read as another command.
+ *
  * The redactor is per process, like the step: `openDoor` sets it once, before anything is printed
  * (runner.ts), from the raw inputs, so that even a message about wrong inputs is redacted.
  */
@@ -10,8 +15,11 @@ import * as core from "@actions/core";
 import { MARKER_SIGNATURE_LENGTH, withMarkerSignature, type MarkerSigner } from "../core/markers/signature.js";
 import { compileRedactPatterns, createRedactor, splitRedactPatterns, type Redactor } from "../core/redact.js";
 import { redactToFit, type CommentBody } from "../core/render/fit.js";
+import { fenceWorkflowCommands } from "../core/workflow-commands.js";
 import type { GitHubClient, RepoRef } from "../github/client.js";
 import { createComment, updateComment, type IssueComment } from "../github/comments.js";
+import { randomUUID } from "./lazy-crypto.js";
+import { sendOctokitLogTo } from "./octokit-log.js";
 import { JOB_SUMMARY_MAX_BYTES, OUTPUT_NAMES, outputsFor, renderJobSummary, type ActionOutcome, type SummaryContext } from "./report.js";
 
 export type { CommentBody };
@@ -35,9 +43,10 @@ export function stepRedactor(env: Env): Redactor {
 }
 let signer: MarkerSigner | undefined;
 
-/** Sets what this process redacts (the built-in rules until then). */
+/** Sets what this process redacts (the built-in rules until then); the GitHub client's warnings come through here from now on. */
 export function openDoor(next: Redactor): void {
   redactor = next;
+  sendOctokitLogTo((message) => log.warning(message));
 }
 
 /** Sets what signs the marker of every comment this process writes (core/markers/signature.ts). */
@@ -74,9 +83,9 @@ export function editComment(octokit: GitHubClient, repo: RepoRef, commentId: num
 
 type AnnotationProperties = Parameters<typeof core.notice>[1];
 
-/** The step's log, redacted. */
+/** The step's log, redacted; an info line that could hold a workflow command is fenced with a fresh token. */
 export const log = {
-  info: (message: string) => core.info(redacted(message)),
+  info: (message: string) => core.info(fenceWorkflowCommands(redacted(message), randomUUID)),
   warning: (message: string) => core.warning(redacted(message)),
   notice: (message: string, properties?: AnnotationProperties) => core.notice(redacted(message), properties),
   error: (message: string) => core.error(redacted(message)),

@@ -2,25 +2,30 @@
  * The Action's GitHub client. Everything in src/github needs only `request`, so @octokit/core is
  * enough. @actions/github's `getOctokit` sends every request through a bundled undici (0.8 MB, tens
  * of milliseconds to load on a runner) only to honour a proxy. So: that proxy-aware client when the
- * runner sets a proxy for the API's host, and node:http (see http/node-fetch.ts) otherwise.
+ * runner sets a proxy for the API's host, and node:http (see http/node-fetch.ts) otherwise. Both
+ * log through the step's door (octokit-log.ts), never straight to stderr.
  */
 import { getProxyUrl } from "@actions/http-client/lib/proxy";
 import { Octokit } from "@octokit/core";
 import type { GitHubClient } from "../github/client.js";
 import { nodeFetch } from "../http/node-fetch.js";
+import { octokitLog } from "./octokit-log.js";
 
 /** `signal` ends every request of the client (the head start's, once the step is done). */
 export async function createActionOctokit(token: string, baseUrl: string, userAgent: string, signal?: AbortSignal): Promise<GitHubClient> {
   if (proxyFor(baseUrl)) {
     // Loaded only here: it brings undici with it.
-    const { getOctokit } = await import("@actions/github");
-    return getOctokit(token, { baseUrl, userAgent, ...(signal ? { request: { signal } } : {}) });
+    // What `getOctokit` makes. Octokit merges `request` shallowly: its proxy-aware agent and fetch are kept by hand.
+    const { GitHub, defaults, getOctokitOptions } = await import("@actions/github/lib/utils");
+    const request = { ...defaults.request, log: octokitLog, ...(signal ? { signal } : {}) };
+    return new GitHub(getOctokitOptions(token, { baseUrl, userAgent, log: octokitLog, request }));
   }
   return new Octokit({
     auth: `token ${token}`,
     baseUrl,
     userAgent: withOrchestrationId(userAgent),
-    request: { fetch: nodeFetch, ...(signal ? { signal } : {}) },
+    log: octokitLog,
+    request: { fetch: nodeFetch, log: octokitLog, ...(signal ? { signal } : {}) },
   });
 }
 

@@ -36,6 +36,8 @@ async function readBody(req: IncomingMessage): Promise<Buffer> {
 export interface ServiceRecorderOptions {
   /** Called before a request is passed on; the request waits for it (a test holds one page back). */
   hold?: (request: { method: string; path: string; query: Record<string, string> }) => Promise<void> | void;
+  /** Rewrites each JSON answer before it is passed back (a hostile or compromised service). */
+  rewrite?: (answer: unknown, request: { method: string; path: string }) => unknown;
 }
 
 export async function startServiceRecorder(targetUrl: string, options: ServiceRecorderOptions = {}): Promise<ServiceRecorder> {
@@ -59,7 +61,14 @@ export async function startServiceRecorder(targetUrl: string, options: ServiceRe
       }
       const hasBody = req.method !== "GET" && req.method !== "HEAD" && body.length > 0;
       const answer = await fetch(`${targetUrl}${req.url ?? "/"}`, { method: req.method, headers, ...(hasBody ? { body } : {}) });
-      const text = Buffer.from(await answer.arrayBuffer());
+      let text = Buffer.from(await answer.arrayBuffer());
+      if (options.rewrite && (answer.headers.get("content-type") ?? "").includes("json")) {
+        const rewritten = options.rewrite(JSON.parse(text.toString("utf8")), {
+          method: req.method ?? "GET",
+          path: (req.url ?? "/").split("?")[0]!,
+        });
+        text = Buffer.from(JSON.stringify(rewritten), "utf8");
+      }
       let parsed: Record<string, unknown> | null = null;
       if (hasBody) {
         try {
