@@ -23,7 +23,7 @@ import {
   statusAccess,
 } from "./ops/status-access.js";
 import { collectStatus, renderStatusPage, STATUS_PAGE_HEADERS, type StatusSnapshot } from "./ops/status-page.js";
-import { isWebhookPath, refuseUnfitDelivery, type RefusedDelivery } from "./webhook-intake.js";
+import { isWebhookPath, refuseUnfitDelivery, unverifiedBytesAllowance, type RefusedDelivery } from "./webhook-intake.js";
 
 /** A probe that waits longer than this says "not ready" (Redis unreachable, say). */
 const PROBE_TIMEOUT_MS = 2_000;
@@ -187,7 +187,11 @@ export function createAppServer(parts: AppServerParts): Server {
   const { settings, backend, identity, metrics, middleware, githubBaseUrl, replica, log } = parts;
   const githubWebUrl = githubWebUrlOf(githubBaseUrl);
   const timeouts = { ...HTTP_TIMEOUTS, ...parts.timeouts };
-  const intake = { secret: settings.webhookSecret, onRefused: (refusal: RefusedDelivery) => logRefusal(log, refusal) };
+  const intake = {
+    secret: settings.webhookSecret,
+    unverified: unverifiedBytesAllowance(),
+    onRefused: (refusal: RefusedDelivery) => logRefusal(log, refusal),
+  };
   // One count of wrong tokens for every operators' view: guesses at /metrics and /status add up.
   const gate = createOperatorGate(settings.trustProxy);
   const serverOptions = {

@@ -3,7 +3,9 @@
  * never sends more), refused by its `content-length` before a byte is read and by counting while it
  * streams (chunked bodies have no length), and a valid `x-hub-signature-256`. A refused or forged
  * delivery is answered here and logged in one line without its payload; only a signed body is
- * handed on (as `req.body`, which Probot's middleware reads instead of the stream).
+ * handed on (as `req.body`, which Probot's middleware reads instead of the stream). Bodies not yet
+ * verified share one allowance of memory (`UnverifiedBytes`): anyone can send them, and a few dozen
+ * senders each streaming 25 MiB at once would otherwise hold gigabytes.
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
@@ -11,11 +13,18 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 /** GitHub caps webhook payloads at 25 MB; anything bigger did not come from GitHub. */
 export const WEBHOOK_BODY_LIMIT_BYTES = 25 * 1024 * 1024;
 
+/**
+ * The body bytes of every delivery not yet verified, together: room for two at GitHub's cap, or for
+ * thousands of ordinary deliveries (tens of KB). Past it a sender is answered 503: GitHub records the
+ * delivery as failed, and the App's recovery sweep has it sent again.
+ */
+export const UNVERIFIED_BYTES_LIMIT = 2 * WEBHOOK_BODY_LIMIT_BYTES + 1024 * 1024;
+
 /** How long a refused sender's bytes still in flight are read and dropped before its connection closes. */
 const LINGER_MS = 2_000;
 
 /** Why a delivery was refused, as logged. */
-export type RefusalReason = "body_too_large" | "signature_missing" | "signature_mismatch" | "body_unreadable";
+export type RefusalReason = "body_too_large" | "signature_missing" | "signature_mismatch" | "body_unreadable" | "intake_busy";
 
 export interface RefusedDelivery {
   reason: RefusalReason;
@@ -28,9 +37,31 @@ export interface RefusedDelivery {
   remoteAddress: string | null;
 }
 
+/** One App server's allowance for unverified body bytes, shared by all its requests. */
+export interface UnverifiedBytes {
+  /** Whether `bytes` more fit; if so they are counted until given back. */
+  take(bytes: number): boolean;
+  giveBack(bytes: number): void;
+}
+
+export function unverifiedBytesAllowance(limitBytes: number = UNVERIFIED_BYTES_LIMIT): UnverifiedBytes {
+  let held = 0;
+  return {
+    take(bytes) {
+      if (held + bytes > limitBytes) return false;
+      held += bytes;
+      return true;
+    },
+    giveBack(bytes) {
+      held = Math.max(0, held - bytes);
+    },
+  };
+}
+
 export interface WebhookIntakeOptions {
   secret: string;
   limitBytes?: number;
+  unverified: UnverifiedBytes;
   /** Called once per refused delivery; the payload is never passed on. */
   onRefused: (refusal: RefusedDelivery) => void;
 }
@@ -40,7 +71,10 @@ const MESSAGES: Record<RefusalReason, string> = {
   signature_missing: "The x-hub-signature-256 header is missing.",
   signature_mismatch: "The signature does not match the body and the App's webhook secret.",
   body_unreadable: "The request body could not be read.",
+  intake_busy: "Too many webhook bodies are being received at once: try again shortly.",
 };
+
+const REFUSAL_STATUS = { body_too_large: 413, intake_busy: 503, body_unreadable: 400 } as const;
 
 /** Trailing slashes off, as Probot's middleware reads its path (`/api/github/webhooks/` is the webhook path too). */
 function withoutTrailingSlashes(path: string): string {
@@ -68,28 +102,33 @@ function signatureMatches(secret: string, body: Buffer, signature: string): bool
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
+type BodyRead = { body: Buffer } | { refusal: "body_too_large" | "intake_busy" | "body_unreadable" };
+
 /**
- * The body, read while counting; null once the limit is passed (the request is then answered 413
- * and its connection closed, without reading the rest).
+ * The body, read while counting it against its own limit and the shared allowance; a refusal once
+ * either is passed (the request is then answered and its connection closed, without reading the
+ * rest). The caller gives back `bytes` of the allowance when it is done with the body.
  */
-function readBounded(req: IncomingMessage, limit: number): Promise<{ body: Buffer | null; bytes: number; failed: boolean }> {
+function readBounded(req: IncomingMessage, limit: number, unverified: UnverifiedBytes): Promise<BodyRead & { bytes: number }> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let bytes = 0;
-    const finish = (result: { body: Buffer | null; bytes: number; failed: boolean }) => {
+    const finish = (result: BodyRead) => {
       req.off("data", onData).off("end", onEnd).off("error", onError);
-      resolve(result);
-    };
-    const onData = (chunk: Buffer) => {
-      bytes += chunk.length;
-      if (bytes > limit) {
+      if (!("body" in result)) {
         chunks.length = 0;
         req.pause();
-        finish({ body: null, bytes, failed: false });
-      } else chunks.push(chunk);
+      }
+      resolve({ ...result, bytes });
     };
-    const onEnd = () => finish({ body: Buffer.concat(chunks, bytes), bytes, failed: false });
-    const onError = () => finish({ body: null, bytes, failed: true });
+    const onData = (chunk: Buffer) => {
+      if (bytes + chunk.length > limit) return finish({ refusal: "body_too_large" });
+      if (!unverified.take(chunk.length)) return finish({ refusal: "intake_busy" });
+      bytes += chunk.length;
+      chunks.push(chunk);
+    };
+    const onEnd = () => finish({ body: Buffer.concat(chunks, bytes) });
+    const onError = () => finish({ refusal: "body_unreadable" });
     req.on("data", onData).on("end", onEnd).on("error", onError);
   });
 }
@@ -129,13 +168,14 @@ export async function refuseUnfitDelivery(req: IncomingMessage, res: ServerRespo
   const announced = Number(req.headers["content-length"] ?? Number.NaN);
   if (announced > limit) return refuse("body_too_large", 413, announced, true);
 
-  const { body, bytes, failed } = await readBounded(req, limit);
-  if (failed) return refuse("body_unreadable", 400, bytes, true);
-  if (body === null) return refuse("body_too_large", 413, bytes, true);
+  const read = await readBounded(req, limit, options.unverified);
+  // Verified or refused, the body is no longer held against the allowance.
+  options.unverified.giveBack(read.bytes);
+  if ("refusal" in read) return refuse(read.refusal, REFUSAL_STATUS[read.refusal], read.bytes, true);
 
   const signature = headerOf(req, "x-hub-signature-256");
-  if (signature === null) return refuse("signature_missing", 400, bytes, false);
-  if (!signatureMatches(options.secret, body, signature)) return refuse("signature_mismatch", 400, bytes, false);
-  (req as IncomingMessage & { body?: string }).body = body.toString("utf8");
+  if (signature === null) return refuse("signature_missing", 400, read.bytes, false);
+  if (!signatureMatches(options.secret, read.body, signature)) return refuse("signature_mismatch", 400, read.bytes, false);
+  (req as IncomingMessage & { body?: string }).body = read.body.toString("utf8");
   return false;
 }

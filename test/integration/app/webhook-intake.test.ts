@@ -1,10 +1,11 @@
 /**
  * What the App's webhook endpoint accepts, over loopback to a real Probot: bodies over GitHub's
  * 25 MiB cap are refused with 413 before they are read whole (by content-length, and by counting a
- * chunked body), forged deliveries get 400 and start nothing, and slow requests are cut off.
+ * chunked body), forged deliveries get 400 and start nothing, unverified bodies of many senders at
+ * once are held to one allowance of memory, and slow requests are cut off.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { WEBHOOK_BODY_LIMIT_BYTES } from "../../../src/app/webhook-intake.js";
+import { UNVERIFIED_BYTES_LIMIT, WEBHOOK_BODY_LIMIT_BYTES } from "../../../src/app/webhook-intake.js";
 import { signature, startAppHarness, type AppHarness } from "../../helpers/app-harness.js";
 import { chunkFrame, rawRequest } from "../../helpers/raw-http.js";
 
@@ -95,4 +96,42 @@ describe("the webhook endpoint", () => {
     expect(body.status).toBe(408);
     expect(Date.now() - started).toBeLessThan(4_000);
   });
+
+  it("answers 503 to a sender once unsigned bodies in flight fill the shared allowance, and takes deliveries again after", async () => {
+    harness = await startAppHarness({ httpTimeouts: { headersMs: 5_000, requestMs: 8_000, checkEveryMs: 100 } });
+    const head = webhookHead(harness.app.webhookUrl, { "transfer-encoding": "chunked", "x-hub-signature-256": "sha256=00" });
+    // Senders that each stream just under GitHub's cap and then hold their request open, unfinished.
+    const perSender = WEBHOOK_BODY_LIMIT_BYTES - CHUNK;
+    const holders = Math.floor(UNVERIFIED_BYTES_LIMIT / perSender);
+    const sent = Array.from({ length: holders }, () => 0);
+    const holding = sent.map((_, i) =>
+      rawRequest(harness.app.webhookUrl, head, () => (sent[i]! < perSender ? ((sent[i]! += CHUNK), chunkFrame(CHUNK)) : null), 15_000),
+    );
+    while (sent.some((n) => n < perSender)) await new Promise((resolve) => setTimeout(resolve, 20));
+
+    // One more sender: refused once the allowance is full, long before its own body reaches the cap.
+    let extra = 0;
+    const refused = await rawRequest(harness.app.webhookUrl, head, () =>
+      extra < 40 * CHUNK ? ((extra += CHUNK), chunkFrame(CHUNK)) : null,
+    );
+    expect(refused.status).toBe(503);
+    expect(refused.text).toContain("Too many webhook bodies");
+    expect(refused.bytesSent).toBeLessThan(WEBHOOK_BODY_LIMIT_BYTES);
+
+    // The holders are cut off by the request timeout; what they held is given back.
+    await Promise.all(holding);
+    const payload = harness.humanComment(ISSUE, "/agent fix it").payload;
+    const body = JSON.stringify(payload);
+    const signed = await fetch(harness.app.webhookUrl, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        "x-github-event": "issue_comment",
+        "x-github-delivery": "d-9",
+        "x-hub-signature-256": signature(body),
+      },
+      body,
+    });
+    expect(signed.status).toBe(200);
+  }, 60_000);
 });
