@@ -43,6 +43,13 @@ const MAX_REDIRECTS = 20;
  */
 export const MAX_WHOLE_BODY_BYTES = 64 * 1024 * 1024;
 
+/**
+ * The cause's name when a body passed MAX_WHOLE_BODY_BYTES: the fetch still fails with a TypeError, as
+ * fetch does, and a caller that tells this from a dropped connection (the service client: no retry,
+ * since the same answer would come again) reads the name, not this module.
+ */
+export const BODY_TOO_LARGE = "ResponseBodyTooLargeError";
+
 /** The headers of a response, as the two clients read them: `get` (AgentRunClient) and iteration (octokit); names in lower case. */
 export class ResponseHeaders implements Iterable<[string, string]> {
   private readonly values = new Map<string, string>();
@@ -252,8 +259,11 @@ function readAll(response: IncomingMessage, signal: AbortSignal | undefined): Pr
       reject(reason);
     };
     const onAbort = () => stop(signal!.reason);
-    const tooLarge = () =>
-      stop(new TypeError("terminated", { cause: new RangeError(`the response body is larger than ${MAX_WHOLE_BODY_BYTES} bytes`) }));
+    const tooLarge = () => {
+      const cause = new RangeError(`the response body is larger than ${MAX_WHOLE_BODY_BYTES} bytes`);
+      cause.name = BODY_TOO_LARGE;
+      stop(new TypeError("terminated", { cause }));
+    };
     if (signal?.aborted) return onAbort();
     if (Number(response.headers["content-length"]) > MAX_WHOLE_BODY_BYTES) return tooLarge();
     signal?.addEventListener("abort", onAbort, { once: true });

@@ -201,6 +201,14 @@ export class ServiceTransport {
         { method, path },
       );
     }
+    // A fetch that caps whole bodies (the App's node:http fetch) ends an oversized answer as a TypeError with a
+    // named cause: the same answer would come again, so it is no network failure to retry.
+    if (error instanceof TypeError && error.cause instanceof Error && error.cause.name === "ResponseBodyTooLargeError") {
+      return new InvalidResponseError(`The service's answer was too large: ${error.cause.message}; nothing more was read.`, {
+        method,
+        path,
+      });
+    }
     const code = networkCode(error);
     const notSent = code !== undefined && NOT_SENT_CODES.has(code);
     return new NetworkError(

@@ -94,6 +94,22 @@ describe.each([
       const { client } = await serve([{ status: 200, body: { status: "running" } }]);
       await expect(client.getRun(3)).rejects.toThrow(InvalidResponseError);
     });
+
+    // The node:http fetch refuses such a body by its declared length, at once; Node's fetch reads up to the cap first, which
+    // can outlast this suite's 500 ms timeout (a TimeoutError, rightly retried).
+    it.runIf(fetch === nodeFetch)(
+      "an answer over 64 MiB is a clear error, read once and not asked again (the same answer would come back)",
+      async () => {
+        const huge = { id: 3, status: "running", summary: "x".repeat(65 * 1024 * 1024) };
+        const { server, client } = await serve([
+          { status: 200, body: huge },
+          { status: 200, body: huge },
+          { status: 200, body: run(3) },
+        ]);
+        await expect(client.getRun(3)).rejects.toThrow(/too large|more than 64 MiB/);
+        expect(server.requests).toHaveLength(1);
+      },
+    );
   });
 
   describe("validation sends nothing", () => {
