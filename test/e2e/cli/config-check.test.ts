@@ -93,7 +93,7 @@ describe("agent-run config check", () => {
     const ok = await cli(["config", "check", "-"], { cwd: repo, stdin: "_extends: octo-org/.github\nmention: false\n" });
     expect(ok.code).toBe(0);
     expect(ok.stdout).toMatch(
-      /^<stdin> is valid: trigger `\/agent`, .*; it extends `octo-org\/\.github`, which the App merges in when it reads the file if it is a file of this repository or of the owner's \`\.github\` repository, no more private than this one \(not checked here\)\.\n$/,
+      /^<stdin> is valid: trigger `\/agent`, .*; it extends `octo-org\/\.github`, which the App merges in when it reads the file if it is a file of this repository or of the owner's `\.github` repository, no more private than this one \(not checked here\)\.\n$/,
     );
 
     const bad = await cli(["config", "check", "-"], { cwd: repo, stdin: "_extends: [a, b]\n" });
