@@ -4,7 +4,6 @@
  * kind, makes the comment unreadable rather than ambiguous); the JSON is validated strictly and
  * bounded in size. Whose comment it is, is trust.ts's question: anybody can paste a perfect marker.
  */
-import type { RunLimitName } from "../../config/schema.js";
 import { GITHUB_COMMENT_MAX_LENGTH } from "../render/fit.js";
 import { MARKER_NAMESPACE, MARKER_OPENING } from "../sanitize-output/safe-markdown.js";
 import { MARKER_SIGNATURE_SUFFIX } from "./signature.js";
@@ -75,12 +74,6 @@ export function parseKindMarker(body: string | null | undefined): KindMarker | n
   if (line[2] === undefined) return { kind: kind as KindMarker["kind"], place: null };
   const parsed = KindMarkerPlaceSchema.safeParse(json);
   return parsed.success ? { kind: kind as KindMarker["kind"], place: { repository: parsed.data.repo, thread: parsed.data.thread } } : null;
-}
-
-/** The limit an over-limit reply answered, or null when the body is not one. Does not check the author nor the thread. */
-export function parseOverLimitMarker(body: string | null | undefined): RunLimitName | null {
-  const found = parseKindMarker(body);
-  return found?.kind === "over_limit" ? (found.limit ?? null) : null;
 }
 
 /** Which kind of bot comment a body is (by its single marker), or null. Does not check the author nor the thread. */

@@ -69,14 +69,16 @@ export function markerPlaceFrom(marker: RunMarker, place: MarkerPlace): "here" |
 
 /**
  * Whether a kind marker that names no thread (written before they did) is still believed. There is
- * no run record to check it against, so each kind leans the safe way: a legacy `stop` or `hand_back`
- * keeps holding back CI fixes (the worst a copy can do is pause them until a person's next trigger,
- * while not believing them would restart fixes that a maintainer stopped); a legacy refusal,
- * over-limit reply or config-error reply is not (the worst is one more reply of the same kind).
+ * no run record to check it against, so each kind leans the safe way: a legacy `stop` keeps CI
+ * auto-fix paused (the worst a copy can do is pause it until a person's next trigger, while not
+ * believing it would restart fixes a maintainer stopped). The others are not believed: each only
+ * keeps a reply from being repeated (a refusal, an over-limit or config-error reply, the hand-back
+ * after the attempt cap, which the run markers' count enforces either way), so the worst an upgrade
+ * costs is one more reply, and a copy can silence none.
  */
 export const LEGACY_KIND_MARKERS: Readonly<Record<KindMarker["kind"], "believed" | "ignored">> = {
   stop: "believed",
-  hand_back: "believed",
+  hand_back: "ignored",
   refusal: "ignored",
   over_limit: "ignored",
   config_error: "ignored",

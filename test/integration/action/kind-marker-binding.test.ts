@@ -6,10 +6,13 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { parseKindMarker } from "../../../src/core/markers/read.js";
+import { bindKindMarker } from "../../../src/core/markers/write.js";
+import { renderHandBack } from "../../../src/core/render/replies.js";
 import {
   ACTIONS_BOT,
   actionSeed,
   failedCiPayload,
+  placeIn,
   signedByAction,
   startActionHarness,
   withFailingCi,
@@ -70,6 +73,30 @@ describe("a stop reply belongs to its thread", () => {
     const ci = await h.step({ eventName: "workflow_run", payload: failedCiPayload(), inputs: {} });
     expect(ci.result.outcome).toMatchObject({ kind: "ignored" });
     expect(h.service.requests).toEqual([]);
+  });
+});
+
+describe("a hand-back belongs to its pull request", () => {
+  const handBack = (thread: number) =>
+    signedByAction(bindKindMarker(renderHandBack({ attempts: 3, triggerPhrase: "/agent" }), placeIn(thread)));
+
+  it("at the attempt cap, a signed hand-back of another pull request echoed into this one does not silence its own hand-back", async () => {
+    h = await startActionHarness({ seed: withFailingCi(actionSeed()), config: "check_suite:\n  max_attempts: 1\n" });
+    const ci = await h.step({ eventName: "workflow_run", payload: failedCiPayload(), inputs: {} });
+    expect(ci.result.outcome).toMatchObject({ kind: "run" });
+    h.github.seed({ issueComments: [{ issue_number: PR.number, user: ACTIONS_BOT, body: handBack(5) }] });
+
+    const capped = await h.step({ eventName: "workflow_run", payload: failedCiPayload({ headSha: "e".repeat(40) }), inputs: {} });
+    expect(capped.result.outcome.kind).toBe("handed_back");
+    const own = botComments(PR.number).at(-1)!;
+    expect(parseKindMarker(own.body)).toEqual({ kind: "hand_back", place: { repository: FULL_NAME, thread: PR.number } });
+
+    // Its own hand-back is said once.
+    const again = await h.step({ eventName: "workflow_run", payload: failedCiPayload({ headSha: "f".repeat(40) }), inputs: {} });
+    expect(again.result.outcome.kind).toBe("ignored");
+    expect(botComments(PR.number).at(-1)!.id).toBe(own.id);
+    expect(h.service.creates()).toHaveLength(1);
+    expect(h.service.resumes()).toEqual([]);
   });
 });
 

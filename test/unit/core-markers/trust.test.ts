@@ -147,7 +147,7 @@ describe("finding a run by branch, run id or request", () => {
     expect(findTrustedComment([bot(13, bindKindMarker(legacyRefusal, PLACE))], "refusal", APP, PLACE)?.id).toBe(13);
     expect(LEGACY_KIND_MARKERS).toEqual({
       stop: "believed",
-      hand_back: "believed",
+      hand_back: "ignored",
       refusal: "ignored",
       over_limit: "ignored",
       config_error: "ignored",
