@@ -1,8 +1,8 @@
 /**
  * Reading markers: the run marker, or the marker of another kind (with the thread it names), from
- * a comment body alone. A marker is one whole line; a comment holds exactly one marker (a second one, of any
- * kind, makes the comment unreadable rather than ambiguous); the JSON is validated strictly and
- * bounded in size. Whose comment it is, is trust.ts's question: anybody can paste a perfect marker.
+ * a comment body alone. A marker is one whole line; a comment holds exactly one marker (a second
+ * one, of any kind, makes the comment unreadable rather than ambiguous); the JSON is validated
+ * strictly and bounded in size. Whose comment it is, is trust.ts's question: anybody can paste a perfect marker.
  */
 import { GITHUB_COMMENT_MAX_LENGTH } from "../render/fit.js";
 import { MARKER_NAMESPACE, MARKER_OPENING } from "../sanitize-output/safe-markdown.js";

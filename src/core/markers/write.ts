@@ -1,8 +1,8 @@
 /**
  * Writing markers: the one marker line a bot comment starts with (a run marker's JSON in a fixed key
  * order, so the same marker always renders to the same line), and the markers of each step of a run
- * (new, with its branches, done with an outcome), and the binding of a kind marker to its thread. `<`, `>` and `&` inside the JSON are written as
- * `\u003c`…, so a marker can never contain `-->`.
+ * (new, with its branches, done with an outcome), and the binding of a kind marker to its thread.
+ * `<`, `>` and `&` inside the JSON are written as `\u003c`…, so a marker can never contain `-->`.
  */
 import type { RunPhase } from "../../service/status.js";
 import type { AgentRun, SourceType } from "../../service/wire.js";
