@@ -128,3 +128,24 @@ describe("a refusal belongs to its thread", () => {
     expect(h.service.requests).toEqual([]);
   });
 });
+
+describe("an over-limit reply belongs to its thread", () => {
+  it("a signed over-limit reply copied from issue A into issue B does not silence the one owed in B", async () => {
+    h = await startActionHarness({ config: "limits:\n  runs_per_repo_per_hour: 1\n" });
+    h.github.seed({ issues: [{ ...ISSUE_B, user: "maintainer" }] });
+    await h.step({ eventName: "issue_comment", payload: h.humanComment(ISSUE_A, "/agent fix it").payload, inputs: {} });
+    await h.step({ eventName: "issue_comment", payload: h.humanComment(ISSUE_A, "/agent and again").payload, inputs: {} });
+    const overInA = botComments(ISSUE_A.number).at(-1)!;
+    expect(parseKindMarker(overInA.body)).toMatchObject({ kind: "over_limit", place: { repository: FULL_NAME, thread: ISSUE_A.number } });
+    echo(ISSUE_A.number, ISSUE_B.number);
+
+    await h.step({ eventName: "issue_comment", payload: h.humanComment(ISSUE_B, "/agent this too").payload, inputs: {} });
+    const inB = botComments(ISSUE_B.number);
+    expect(inB).toHaveLength(2); // the echoed copy, and B's own reply
+    expect(parseKindMarker(inB.at(-1)!.body)).toMatchObject({
+      kind: "over_limit",
+      place: { repository: FULL_NAME, thread: ISSUE_B.number },
+    });
+    expect(h.service.creates()).toHaveLength(1);
+  });
+});
