@@ -1,8 +1,9 @@
 /**
  * Every marker kind belongs to its thread, not only run markers: the Action in process against the
  * fake GitHub and the emulator. Every workflow of a repository writes as `github-actions[bot]`, so
- * one that echoes text can copy the Action's signed `stop` reply or refusal from one thread into
- * another; the copy must neither pause CI auto-fix there nor silence the refusal someone is owed.
+ * one that echoes text can copy the Action's signed `stop` reply, hand-back, refusal or over-limit
+ * reply from one thread into another; the copy must neither pause CI auto-fix there nor silence a
+ * reply someone is owed there.
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { parseKindMarker } from "../../../src/core/markers/read.js";
