@@ -12,7 +12,9 @@
  * (runner.ts), from the raw inputs, so that even a message about wrong inputs is redacted.
  */
 import * as core from "@actions/core";
+import { markerPlaceIn } from "../core/markers/schema.js";
 import { MARKER_SIGNATURE_LENGTH, withMarkerSignature, type MarkerSigner } from "../core/markers/signature.js";
+import { bindCommentBody } from "../core/markers/write.js";
 import { compileRedactPatterns, createRedactor, splitRedactPatterns, type Redactor } from "../core/redact.js";
 import { redactToFit, type CommentBody } from "../core/render/fit.js";
 import { fenceWorkflowCommands } from "../core/workflow-commands.js";
@@ -68,17 +70,35 @@ export function redacted(text: string): string {
   return redactor.redact(text);
 }
 
+/**
+ * The body with its kind marker bound to the thread it is written in (core/markers/write.ts), before
+ * it is signed: the signature then covers the place. Null: the body carries its place (a run marker).
+ */
+function bound(body: CommentBody, repo: RepoRef, threadNumber: number | null): CommentBody {
+  return threadNumber === null ? body : bindCommentBody(body, markerPlaceIn(repo, threadNumber));
+}
+
 // Redaction leaves markers alone, so the signature made first still verifies.
-const forComment = (body: CommentBody) => redactToFit(sealed(body), redacted);
+const forComment = (body: CommentBody, repo: RepoRef, threadNumber: number | null) =>
+  redactToFit(sealed(bound(body, repo, threadNumber)), redacted);
 
 /** The only way the Action posts a comment. */
 export function postComment(octokit: GitHubClient, repo: RepoRef, issueNumber: number, body: CommentBody): Promise<IssueComment> {
-  return createComment(octokit, repo, issueNumber, forComment(body));
+  return createComment(octokit, repo, issueNumber, forComment(body, repo, issueNumber));
 }
 
-/** The only way the Action edits a comment. */
-export function editComment(octokit: GitHubClient, repo: RepoRef, commentId: number, body: CommentBody): Promise<IssueComment> {
-  return updateComment(octokit, repo, commentId, forComment(body));
+/**
+ * The only way the Action edits a comment, in the thread `threadNumber` (null only for a body whose
+ * marker names its thread already: a run marker).
+ */
+export function editComment(
+  octokit: GitHubClient,
+  repo: RepoRef,
+  threadNumber: number | null,
+  commentId: number,
+  body: CommentBody,
+): Promise<IssueComment> {
+  return updateComment(octokit, repo, commentId, forComment(body, repo, threadNumber));
 }
 
 type AnnotationProperties = Parameters<typeof core.notice>[1];

@@ -56,6 +56,7 @@ export async function runPostStep(env: Env): Promise<PostStepOutcome> {
     await editComment(
       octokit,
       saved.repo,
+      latest.thread ?? null,
       comment.id,
       renderCancelledComment({ marker: latest, webUrl: saved.webUrl, triggerPhrase: saved.triggerPhrase }),
     );

@@ -39,7 +39,7 @@ export async function stopFromThread(input: {
   }
   for (const edit of prepared.edits) {
     try {
-      await editComment(input.octokit, input.repo, edit.commentId, edit.body);
+      await editComment(input.octokit, input.repo, input.thread.number, edit.commentId, edit.body);
     } catch (error) {
       log.warning(`Could not mark comment ${edit.commentId} as stopped: ${(error as Error).message}`);
     }

@@ -129,7 +129,7 @@ export class ThreadReporter {
     const current = this.tracking;
     if (current) {
       try {
-        const updated = await this.retrying(() => editComment(this.octokit, this.repo, current.id, body));
+        const updated = await this.retrying(() => editComment(this.octokit, this.repo, number, current.id, body));
         this.lastBody = updated.body;
         return (this.tracking = { id: updated.id, url: updated.htmlUrl });
       } catch (error) {

@@ -1,4 +1,5 @@
 import { findMarkerForRequest } from "../core/markers/trust.js";
+import { bindCommentBody } from "../core/markers/write.js";
 import { createRedactor, type Redactor } from "../core/redact.js";
 import { redactToFit, type CommentBody } from "../core/render/fit.js";
 import { asMarkerComments, markerPlaceOf } from "../flows/facts.js";
@@ -27,7 +28,8 @@ export interface WriteOptions extends ScheduleOptions {
 /**
  * The App's only way to write to GitHub, so that the engine and the delivery worker never see an
  * octokit or a Probot context, so that every write can be paced per installation, and so that
- * every body passes one door (createOctokitThreadWriter): secrets redacted, then fitted to GitHub's limit.
+ * every body passes one door (createOctokitThreadWriter): its marker bound to the thread, secrets
+ * redacted, then fitted to GitHub's limit.
  */
 export interface ThreadWriter {
   createComment(thread: TaskThread, body: CommentBody, options: WriteOptions): Promise<number>;
@@ -44,8 +46,9 @@ const OWN_COMMENT_SCAN = 100;
 
 /**
  * A ThreadWriter over installation-scoped octokits (`probot.auth(installationId)` in the App); unpaced.
- * The door out: every comment body is redacted by `redactor` (the built-in rules when none is given)
- * and fitted to GitHub's limit right before it is sent.
+ * The door out: every comment body's kind marker is bound to the thread it is written in (a copy in
+ * another thread is not believed there), then redacted by `redactor` (the built-in rules when none is
+ * given) and fitted to GitHub's limit right before it is sent.
  */
 export function createOctokitThreadWriter(
   octokitFor: (installationId: number | null) => Promise<GitHubClient>,
@@ -53,15 +56,21 @@ export function createOctokitThreadWriter(
   redactor: Redactor = createRedactor(),
 ): ThreadWriter {
   const repoOf = (thread: TaskThread) => ({ owner: thread.owner, repo: thread.repo });
-  const outgoing = (body: CommentBody) => redactToFit(body, (text) => redactor.redact(text));
+  const outgoing = (thread: TaskThread, body: CommentBody) =>
+    redactToFit(bindCommentBody(body, markerPlaceOf(repoOf(thread), thread.issueNumber)), (text) => redactor.redact(text));
   return {
     async createComment(thread, body) {
-      const comment = await createComment(await octokitFor(thread.installationId), repoOf(thread), thread.issueNumber, outgoing(body));
+      const comment = await createComment(
+        await octokitFor(thread.installationId),
+        repoOf(thread),
+        thread.issueNumber,
+        outgoing(thread, body),
+      );
       return comment.id;
     },
     async updateComment(thread, commentId, body) {
       try {
-        await updateComment(await octokitFor(thread.installationId), repoOf(thread), commentId, outgoing(body));
+        await updateComment(await octokitFor(thread.installationId), repoOf(thread), commentId, outgoing(thread, body));
         return "ok";
       } catch (error) {
         if (error instanceof GitHubNotFoundError) return "missing";

@@ -11,8 +11,16 @@
 import { CONFIG_PATH } from "../config/path.js";
 import type { RepoConfig, RunLimitName } from "../config/schema.js";
 import { SOURCE } from "../service/wire.js";
-import { isTrustedMarkerComment, type BotIdentity, type MarkerComment } from "./markers/trust.js";
-import { parseMarker, parseOverLimitMarker } from "./markers/read.js";
+import {
+  isTrustedMarkerComment,
+  listTrustedKindMarkers,
+  markerPlaceFrom,
+  sameRepository,
+  type BotIdentity,
+  type MarkerComment,
+} from "./markers/trust.js";
+import { parseMarker } from "./markers/read.js";
+import type { MarkerPlace, RunMarker } from "./markers/schema.js";
 import { renderOverLimitMarker } from "./markers/write.js";
 import { LIMIT_WINDOW_MS } from "./limit-windows.js";
 import { formatElapsed } from "./render/pieces.js";
@@ -146,31 +154,49 @@ const createdAt = (comment: MarkerComment): number | null => {
   return Number.isFinite(at) ? at : null;
 };
 
+/** Where runs are counted: one thread, or a whole repository (`thread` left out). */
+export interface StartScope {
+  repository: string;
+  thread?: number;
+}
+
 /**
- * Runs started, one per tracking comment the bot wrote: a trusted run marker that names the
- * request which started it (`requestId`; the link comments the Action leaves on pull requests
+ * Whether a run marker counts in `scope`: not when it names another thread (or, for a repository's
+ * count, another repository). A legacy marker naming none counts: counting one run too many is the
+ * safe side of a spend limit.
+ */
+function startsWithin(marker: RunMarker, scope: StartScope): boolean {
+  if (scope.thread !== undefined) return markerPlaceFrom(marker, { repository: scope.repository, thread: scope.thread }) !== "elsewhere";
+  return marker.repo === undefined || sameRepository(marker.repo, scope.repository);
+}
+
+/**
+ * Runs started in `scope`, one per tracking comment the bot wrote: a trusted run marker that names
+ * the request which started it (`requestId`; the link comments the Action leaves on pull requests
  * name none). Each comes with its time and whether it was a CI fix.
  */
-export function runStartsFromComments(comments: readonly MarkerComment[], self: BotIdentity): Array<{ at: number; ciFix: boolean }> {
+export function runStartsFromComments(
+  comments: readonly MarkerComment[],
+  self: BotIdentity,
+  scope: StartScope,
+): Array<{ at: number; ciFix: boolean }> {
   const starts: Array<{ at: number; ciFix: boolean }> = [];
   for (const comment of comments) {
     if (!isTrustedMarkerComment(comment, self)) continue;
     const marker = parseMarker(comment.body);
     const at = createdAt(comment);
-    if (!marker || marker.requestId === undefined || at === null) continue;
+    if (!marker || marker.requestId === undefined || at === null || !startsWithin(marker, scope)) continue;
     starts.push({ at, ciFix: marker.sourceType === SOURCE.gitHostCheckSuite });
   }
   return starts;
 }
 
-/** The bot's earlier over-limit replies in a thread. */
-export function overLimitRepliesFromComments(comments: readonly MarkerComment[], self: BotIdentity): OverLimitReply[] {
+/** The bot's earlier over-limit replies in the thread at `place` (naming it: a copy or a legacy reply does not silence the next). */
+export function overLimitRepliesFromComments(comments: readonly MarkerComment[], self: BotIdentity, place: MarkerPlace): OverLimitReply[] {
   const replies: OverLimitReply[] = [];
-  for (const comment of comments) {
-    if (!isTrustedMarkerComment(comment, self)) continue;
-    const limit = parseOverLimitMarker(comment.body);
+  for (const { comment, marker } of listTrustedKindMarkers(comments, "over_limit", self, place)) {
     const at = createdAt(comment);
-    if (limit !== null && at !== null) replies.push({ limit, at });
+    if (marker.limit !== undefined && at !== null) replies.push({ limit: marker.limit, at });
   }
   return replies;
 }

@@ -4,8 +4,8 @@
  * the refusal itself is written at the lowest priority. The App remembers refusals in its store; the
  * Action, which keeps nothing, reads its own earlier refusal in the thread (`refusedRecently`).
  */
-import { parseCommentKind } from "./markers/read.js";
-import { isTrustedMarkerComment, type BotIdentity, type MarkerComment } from "./markers/trust.js";
+import type { MarkerPlace } from "./markers/schema.js";
+import { listTrustedKindMarkers, type BotIdentity, type MarkerComment } from "./markers/trust.js";
 import { mentionOf } from "./render/pieces.js";
 
 /** One refusal per person per thread within this window. */
@@ -17,14 +17,20 @@ export function refusalKey(thread: { owner: string; repo: string; issueNumber: n
 }
 
 /**
- * Whether the bridge's own refusal to `login` is in the thread, written within the window before `now`. Its
- * marker must be the bot's (signed, when the bot signs): any workflow of the repository writes as
- * github-actions[bot], and a look-alike refusal must not silence the real one.
+ * Whether the bridge's own refusal to `login` is in the thread at `place`, written within the window
+ * before `now`. Its marker must be the bot's (signed, when the bot signs) and name this thread: any
+ * workflow of the repository writes as github-actions[bot], and a look-alike refusal, or a real one
+ * copied from another thread, must not silence the real one.
  */
-export function refusedRecently(comments: readonly MarkerComment[], login: string, self: BotIdentity, now: number): boolean {
+export function refusedRecently(
+  comments: readonly MarkerComment[],
+  login: string,
+  self: BotIdentity,
+  now: number,
+  place: MarkerPlace,
+): boolean {
   const addressed = `${mentionOf(login)},`.toLowerCase();
-  return comments.some((comment) => {
-    if (!isTrustedMarkerComment(comment, self) || parseCommentKind(comment.body) !== "refusal") return false;
+  return listTrustedKindMarkers(comments, "refusal", self, place).some(({ comment }) => {
     const at = comment.created_at ? Date.parse(comment.created_at) : Number.NaN;
     if (!(now - at < REFUSAL_WINDOW_MS)) return false;
     return (comment.body ?? "").toLowerCase().includes(`🚫 ${addressed}`);

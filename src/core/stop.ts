@@ -10,10 +10,9 @@
  * shell reads the thread (flows/stop.ts) and does the writes (the App's engine, the Action's step).
  */
 import type { RepoConfig } from "../config/schema.js";
-import { isTrustedMarkerComment, type BotIdentity, type MarkerComment } from "./markers/trust.js";
-import { parseCommentKind } from "./markers/read.js";
+import { listTrustedKindMarkers, type BotIdentity, type MarkerComment } from "./markers/trust.js";
 import { renderKindMarker, renderMarker } from "./markers/write.js";
-import type { RunMarker } from "./markers/schema.js";
+import type { MarkerPlace, RunMarker } from "./markers/schema.js";
 import { isBotActor, type BridgeSelf } from "./actors.js";
 import { linkTarget, mentionOf, runLink } from "./render/pieces.js";
 import { inlineCode } from "./sanitize-output/code.js";
@@ -93,19 +92,18 @@ export function renderStopReply(input: {
 // CI auto-fix after a stop
 
 /**
- * Whether CI auto-fix is paused on a pull request: the bot answered a `/agent stop` there (its
- * trusted `stop` reply) and no person has written a `/agent` request since. Comment ids grow with
- * time, so "since" is "with a larger id".
+ * Whether CI auto-fix is paused on the pull request at `place`: the bot answered a `/agent stop`
+ * there (its trusted `stop` reply naming this thread; a legacy one naming none still counts) and no
+ * person has written a `/agent` request since. Comment ids grow with time, so "since" is "with a larger id".
  */
 export function isCiPausedByStop(
   comments: readonly MarkerComment[],
   config: Pick<RepoConfig, "trigger_phrase" | "mention">,
   self: BridgeSelf & BotIdentity,
+  place: MarkerPlace,
 ): boolean {
   let lastStop = -1;
-  for (const comment of comments) {
-    if (comment.id > lastStop && isTrustedMarkerComment(comment, self) && parseCommentKind(comment.body) === "stop") lastStop = comment.id;
-  }
+  for (const { comment } of listTrustedKindMarkers(comments, "stop", self, place)) lastStop = Math.max(lastStop, comment.id);
   if (lastStop === -1) return false;
   const grammar = grammarOf(config, self);
   return !comments.some((comment) => {

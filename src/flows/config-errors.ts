@@ -9,13 +9,14 @@ import type { RepoConfig } from "../config/schema.js";
 import type { BridgeEvent } from "../core/events/types.js";
 import { findTrustedComment, type BotIdentity } from "../core/markers/trust.js";
 import { withoutMarkerSignature } from "../core/markers/signature.js";
+import { bindKindMarker } from "../core/markers/write.js";
 import { detectTrigger, type TriggerDetection } from "../core/detect/index.js";
 import type { RunTrigger } from "../core/detect/triggers.js";
 import type { BridgeSelf } from "../core/actors.js";
 import { renderConfigError } from "../core/render/replies.js";
 import type { GitHubClient, RepoRef } from "../github/client.js";
 import { listIssueComments } from "../github/comments.js";
-import { asMarkerComments, planFromEvent, triggerPermission } from "./facts.js";
+import { asMarkerComments, markerPlaceOf, planFromEvent, triggerPermission } from "./facts.js";
 
 /** Whether the event would have been a request for a run, or why not. */
 export type ConfigErrorDetection = Extract<TriggerDetection, { kind: "trigger" }> | { kind: "ignore"; reason: string };
@@ -77,6 +78,8 @@ export async function configErrorReply(input: {
 }): Promise<string | null> {
   const body = renderConfigError({ errors: input.errors, file: CONFIG_PATH });
   const { comments } = await listIssueComments(input.octokit, input.repo, input.threadNumber, { limit: THREAD_COMMENT_SCAN_LIMIT });
-  const latest = findTrustedComment(asMarkerComments(comments), "config_error", input.self);
-  return latest?.body && withoutMarkerSignature(latest.body).trim() === body.trim() ? null : body;
+  const place = markerPlaceOf(input.repo, input.threadNumber);
+  const latest = findTrustedComment(asMarkerComments(comments), "config_error", input.self, place);
+  // The latest reply was bound to this thread (and signed) on its way out: compare it as this one would leave.
+  return latest?.body && withoutMarkerSignature(latest.body).trim() === bindKindMarker(body, place).trim() ? null : body;
 }

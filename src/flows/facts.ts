@@ -16,7 +16,7 @@ import {
   type MarkerComment,
 } from "../core/markers/trust.js";
 import { isCheckFailureTrigger, type RunTrigger } from "../core/detect/triggers.js";
-import type { MarkerPlace } from "../core/markers/schema.js";
+import { markerPlaceIn, type MarkerPlace } from "../core/markers/schema.js";
 import type { CheckSuiteFacts } from "../core/ci.js";
 import { findKillSwitch } from "../core/kill-switch.js";
 import { planRun, type KnownRun, type RunFacts, type RunMode, type RunPlan } from "../core/plan.js";
@@ -31,7 +31,7 @@ import type { BranchHead, KnownRunLookup, RunReader } from "./types.js";
 
 /** The thread a marker is read in or written for: `owner/name` and its issue or pull-request number. */
 export function markerPlaceOf(repo: RepoRef, threadNumber: number): MarkerPlace {
-  return { repository: `${repo.owner}/${repo.repo}`, thread: threadNumber };
+  return markerPlaceIn(repo, threadNumber);
 }
 
 /** Bot comments as the marker readers take them. */
@@ -289,13 +289,13 @@ export async function checkFailureFacts(input: {
   relevantFailures: number | undefined;
 }): Promise<CheckSuiteFacts> {
   const recorded = await input.lookup.checkAttempts(input.repo, input.prNumber, input.branch);
-  const { attempts, headShas } =
-    recorded ?? countFixAttempts(input.comments, input.branch, input.self, markerPlaceOf(input.repo, input.prNumber));
+  const place = markerPlaceOf(input.repo, input.prNumber);
+  const { attempts, headShas } = recorded ?? countFixAttempts(input.comments, input.branch, input.self, place);
   return {
     attemptsSoFar: attempts,
     headShaAlreadyAttempted: headShas.includes(input.headSha),
     maxAttempts: input.config.check_suite.max_attempts,
-    alreadyHandedBack: findTrustedComment(input.comments, "hand_back", input.self) !== null,
+    alreadyHandedBack: findTrustedComment(input.comments, "hand_back", input.self, place) !== null,
     ...(input.relevantFailures !== undefined ? { relevantFailures: input.relevantFailures } : {}),
   };
 }

@@ -43,6 +43,7 @@ import {
   factsFromConfig,
   findKnownRun,
   killSwitchInPayload,
+  markerPlaceOf,
   pullRequestHeadOf,
   triggerPermission,
   type KnownRunFinding,
@@ -171,7 +172,8 @@ async function readFact(
   const gathered = (reading.gathered ??= await gather(input, repo, thread));
   if (fact === "thread") {
     if (!isCheckFailureTrigger(trigger) || !repo) return;
-    facts.ciPausedByStop = isCiPausedByStop(gathered.markerComments, config, { ...identity, appSlug: self.appSlug });
+    const pullRequest = markerPlaceOf(repo, trigger.pullRequest.number);
+    facts.ciPausedByStop = isCiPausedByStop(gathered.markerComments, config, { ...identity, appSlug: self.appSlug }, pullRequest);
     facts.checkSuite = await checkFailureFacts({
       repo,
       prNumber: trigger.pullRequest.number,

@@ -11,7 +11,7 @@ import type { BotIdentity } from "../core/markers/trust.js";
 import { isCheckFailureTrigger } from "../core/detect/triggers.js";
 import type { GitHubClient, RepoRef } from "../github/client.js";
 import { listIssueComments } from "../github/comments.js";
-import { asMarkerComments } from "./facts.js";
+import { asMarkerComments, markerPlaceOf } from "./facts.js";
 import { listRecentRepositoryComments, type RecentRepositoryComments } from "./recent-comments.js";
 import { THREAD_COMMENT_SCAN_LIMIT } from "./prepare.js";
 import type { PreparedStart } from "./types.js";
@@ -43,14 +43,15 @@ export async function checkSpendLimitsFromComments(input: {
       : Promise.resolve([]),
     input.recent ?? listRecentRepositoryComments(octokit, repo, now),
   ]);
-  const repoStarts = runStartsFromComments(asMarkerComments(recent.comments), self);
+  const repoStarts = runStartsFromComments(asMarkerComments(recent.comments), self, { repository: `${repo.owner}/${repo.repo}` });
+  const place = prepared.thread ? markerPlaceOf(repo, prepared.thread.number) : null;
   const verdict = judgeSpendLimits({
     starts: {
-      thread: runStartsFromComments(threadComments, self).map((start) => start.at),
+      thread: place ? runStartsFromComments(threadComments, self, place).map((start) => start.at) : [],
       repo: repoStarts.map((start) => start.at),
       ciFixes: repoStarts.filter((start) => start.ciFix).map((start) => start.at),
     },
-    earlierReplies: overLimitRepliesFromComments(threadComments, self),
+    earlierReplies: place ? overLimitRepliesFromComments(threadComments, self, place) : [],
     limits: input.config.limits,
     isCiFix: isCheckFailureTrigger(prepared.trigger),
     now,

@@ -284,7 +284,8 @@ async function toldAlready(step: Step, prepared: Extract<PreparedRun, { action: 
   if (prepared.facts.permission?.allowed !== false || !login || !step.repo) return false;
   const self = await identify(step);
   const { comments } = await listIssueComments(step.octokit, step.repo, prepared.thread.number, { limit: REFUSAL_SCAN });
-  return refusedRecently(asMarkerComments(comments), login, botIdentityOf(self), step.now());
+  const place = markerPlaceOf(step.repo, prepared.thread.number);
+  return refusedRecently(asMarkerComments(comments), login, botIdentityOf(self), step.now(), place);
 }
 
 /**

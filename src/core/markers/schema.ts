@@ -3,8 +3,8 @@
  * which run it belongs to (no database needed, e.g. in the Action):
  *
  *   <!-- agent-run-bridge:run {"v":2,"repo":"octo/app","thread":7,"runId":123,"orgId":1,"sourceType":"GIT_HOST","branches":["agent/run-123"],"state":"running"} -->
- *   <!-- agent-run-bridge:refusal -->
- *   <!-- agent-run-bridge:over_limit {"v":1,"limit":"runs_per_repo_per_hour"} -->
+ *   <!-- agent-run-bridge:refusal {"v":2,"repo":"octo/app","thread":7} -->
+ *   <!-- agent-run-bridge:over_limit {"v":2,"repo":"octo/app","thread":7,"limit":"runs_per_repo_per_hour"} -->
  *
  * This file is their format: the states, the bounds and the JSON schemas (writing is write.ts,
  * reading read.ts, and which comments to believe trust.ts). The run marker's `state` is also the
@@ -15,10 +15,13 @@
  * into another thread, even a signed one (trust.ts), does not point that thread at its run. Markers
  * of `"v":1` name no thread, nor does one made for a step without a thread (never posted): trust.ts
  * reads such markers as legacy (believed only where the service's record of the run names the thread).
+ * Every other kind names its thread the same way (`{"v":2,"repo":…,"thread":…}`); the writers' doors
+ * add it (bindKindMarker in write.ts), so no reply can be written unbound. Kind markers without it
+ * are legacy too: trust.ts decides per kind whether to believe them (LEGACY_KIND_MARKERS).
  */
 import * as z from "zod/mini";
 import { SourceTypeSchema } from "../../service/wire.js";
-import { RUN_LIMIT_NAMES } from "../../config/schema.js";
+import { RUN_LIMIT_NAMES, type RunLimitName } from "../../config/schema.js";
 import { AUTOMATION_NAME } from "../../config/automations.js";
 
 /** `queued`: waiting for rate budget (no run yet, or a resume not sent yet); `running`: being watched; `done`: the bridge's last word is posted. */
@@ -49,18 +52,19 @@ export const BranchSchema = z.lazy(() =>
   ),
 );
 
+const RepositorySchema = z.lazy(() =>
+  z.string().check(z.maxLength(MARKER_LIMITS.repository), z.regex(/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/, { error: "repo is owner/name" })),
+);
+const ThreadNumberSchema = z.lazy(() => z.int().check(z.positive()));
+
 export const RunMarkerSchema = z.lazy(() =>
   z
     .strictObject({
       v: z.union([z.literal(1), z.literal(RUN_MARKER_VERSION)]),
       /** `owner/name` of the repository whose thread the marker was written in (v2). */
-      repo: z.optional(
-        z
-          .string()
-          .check(z.maxLength(MARKER_LIMITS.repository), z.regex(/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/, { error: "repo is owner/name" })),
-      ),
+      repo: z.optional(RepositorySchema),
       /** The issue or pull-request number of that thread (v2). */
-      thread: z.optional(z.int().check(z.positive())),
+      thread: z.optional(ThreadNumberSchema),
       /** Null only while `queued` for a run that does not exist yet (and after a stop that came before it did). */
       runId: z.nullable(z.int().check(z.nonnegative())),
       orgId: z.int().check(z.nonnegative()),
@@ -103,13 +107,45 @@ export type RunMarker = z.infer<typeof RunMarkerSchema>;
 export const BOT_COMMENT_KINDS = ["run", "refusal", "config_error", "hand_back", "service_error", "over_limit", "stop"] as const;
 export type BotCommentKind = (typeof BOT_COMMENT_KINDS)[number];
 
+/** The version of a kind marker's JSON (`{"v":2,"repo":…,"thread":…}`): 2 names the thread; a kind marker without JSON (and an over-limit one of `"v":1`) names none. */
+export const KIND_MARKER_VERSION = 2;
+
 // Built on first use, like the run marker's schema.
-export const OverLimitMarkerSchema = z.lazy(() => z.strictObject({ v: z.literal(1), limit: z.enum(RUN_LIMIT_NAMES) }));
+/** The JSON of a kind marker (refusal, stop, hand_back…): the thread it was written in. */
+export const KindMarkerPlaceSchema = z.lazy(() =>
+  z.strictObject({ v: z.literal(KIND_MARKER_VERSION), repo: RepositorySchema, thread: ThreadNumberSchema }),
+);
+export const OverLimitMarkerSchema = z.lazy(() =>
+  z.union([
+    z.strictObject({ v: z.literal(1), limit: z.enum(RUN_LIMIT_NAMES) }),
+    z.strictObject({
+      v: z.literal(KIND_MARKER_VERSION),
+      repo: RepositorySchema,
+      thread: ThreadNumberSchema,
+      limit: z.enum(RUN_LIMIT_NAMES),
+    }),
+  ]),
+);
 
 /** Where a marker is written or read: the repository (`owner/name`) and the issue or pull-request number. */
 export interface MarkerPlace {
   repository: string;
   thread: number;
+}
+
+/** The place of a thread of `owner/repo`. */
+export function markerPlaceIn(repo: { owner: string; repo: string }, thread: number): MarkerPlace {
+  return { repository: `${repo.owner}/${repo.repo}`, thread };
+}
+
+/**
+ * A marker of a kind other than `run`, as read: `place` is null for one written before kind markers
+ * named their thread (legacy); `limit` is what an over-limit reply answered.
+ */
+export interface KindMarker {
+  kind: Exclude<BotCommentKind, "run">;
+  place: MarkerPlace | null;
+  limit?: RunLimitName;
 }
 
 /** Strips `refs/heads/`: events name branches both ways. */

@@ -9,13 +9,15 @@
  * writes as `github-actions[bot]` too, and could copy a signed marker from one thread into another).
  * Markers written before they named their thread (`"v":1`) come back as `legacy`: a caller that
  * acts on their run believes them only when the run's own record, read from the service, names
- * this thread (`runRecordNamesPlace`).
+ * this thread (`runRecordNamesPlace`). Markers of the other kinds (refusals, stops…) name their
+ * thread too and are read the same way (`listTrustedKindMarkers`); their legacy ones have no run
+ * record to check, so LEGACY_KIND_MARKERS says per kind which way is safe.
  */
 import { classifyActor, isBotAccount } from "../actors.js";
-import { parseCommentKind, parseMarker } from "./read.js";
+import { parseKindMarker, parseMarker } from "./read.js";
 import { hasValidMarkerSignature, type MarkerSigner } from "./signature.js";
 import { BRIDGE_METADATA_KEYS, type AgentRun } from "../../service/wire.js";
-import { normalizeBranch, type BotCommentKind, type MarkerPlace, type RunMarker } from "./schema.js";
+import { normalizeBranch, type KindMarker, type MarkerPlace, type RunMarker } from "./schema.js";
 
 /** The shape of an issue comment as the GitHub REST API returns it (only what trust needs). */
 export interface MarkerComment {
@@ -46,13 +48,42 @@ export interface FoundRunMarker {
   legacy: boolean;
 }
 
-const sameRepository = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+/** Whether two `owner/name` name the same repository (GitHub's names compare case-insensitively). */
+export const sameRepository = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+
+/**
+ * Where a marker naming `written` (null: it names no thread, it is legacy) belongs as seen from the
+ * thread at `place`: here, in another thread (ignored by every reader), or unknown. Every marker
+ * reader asks this one question, so none can forget the thread.
+ */
+export function placeRelation(written: MarkerPlace | null, place: MarkerPlace): "here" | "elsewhere" | "legacy" {
+  if (written === null) return "legacy";
+  return sameRepository(written.repository, place.repository) && written.thread === place.thread ? "here" : "elsewhere";
+}
 
 /** Where a run marker belongs as seen from `place`: here, in another thread (ignored), or unknown (`legacy`, v1). */
 export function markerPlaceFrom(marker: RunMarker, place: MarkerPlace): "here" | "elsewhere" | "legacy" {
-  if (marker.repo === undefined || marker.thread === undefined) return "legacy";
-  return sameRepository(marker.repo, place.repository) && marker.thread === place.thread ? "here" : "elsewhere";
+  const written = marker.repo === undefined || marker.thread === undefined ? null : { repository: marker.repo, thread: marker.thread };
+  return placeRelation(written, place);
 }
+
+/**
+ * Whether a kind marker that names no thread (written before they did) is still believed. There is
+ * no run record to check it against, so each kind leans the safe way: a legacy `stop` keeps CI
+ * auto-fix paused (the worst a copy can do is pause it until a person's next trigger, while not
+ * believing it would restart fixes a maintainer stopped). The others are not believed: each only
+ * keeps a reply from being repeated (a refusal, an over-limit or config-error reply, the hand-back
+ * after the attempt cap, which the run markers' count enforces either way), so the worst an upgrade
+ * costs is one more reply, and a copy can silence none.
+ */
+export const LEGACY_KIND_MARKERS: Readonly<Record<KindMarker["kind"], "believed" | "ignored">> = {
+  stop: "believed",
+  hand_back: "ignored",
+  refusal: "ignored",
+  over_limit: "ignored",
+  config_error: "ignored",
+  service_error: "ignored",
+};
 
 /** `…/owner/name/pull/12` (a pull request's web address, on github.com or a GitHub Enterprise host). */
 const PULL_REQUEST_PATH = /\/([^/\s]+\/[^/\s]+)\/pull\/(\d+)\/?$/;
@@ -150,11 +181,42 @@ export function findMarkerForRequest(
   return listTrustedRunMarkers(comments, self, place).find(({ marker }) => marker.requestId === requestId) ?? null;
 }
 
-/** The newest trusted comment of a kind (e.g. `hand_back`: the pull request was already handed back). */
-export function findTrustedComment(comments: readonly MarkerComment[], kind: BotCommentKind, self: BotIdentity): MarkerComment | null {
-  let newest: MarkerComment | null = null;
+export interface FoundKindMarker {
+  comment: MarkerComment;
+  marker: KindMarker;
+}
+
+/**
+ * The bot's comments of a kind in the thread at `place` (where `comments` were read), in the given
+ * order: trusted (trusted author, and signature when the bot signs), naming this thread, or naming
+ * none where that kind's legacy markers are believed (LEGACY_KIND_MARKERS).
+ */
+export function listTrustedKindMarkers(
+  comments: readonly MarkerComment[],
+  kind: KindMarker["kind"],
+  self: BotIdentity,
+  place: MarkerPlace,
+): FoundKindMarker[] {
+  const found: FoundKindMarker[] = [];
   for (const comment of comments) {
-    if (!isTrustedMarkerComment(comment, self) || parseCommentKind(comment.body) !== kind) continue;
+    if (!isTrustedMarkerComment(comment, self)) continue;
+    const marker = parseKindMarker(comment.body);
+    if (marker?.kind !== kind) continue;
+    const where = placeRelation(marker.place, place);
+    if (where === "here" || (where === "legacy" && LEGACY_KIND_MARKERS[kind] === "believed")) found.push({ comment, marker });
+  }
+  return found;
+}
+
+/** The newest trusted comment of a kind in the thread at `place` (e.g. `hand_back`: the pull request was already handed back). */
+export function findTrustedComment(
+  comments: readonly MarkerComment[],
+  kind: KindMarker["kind"],
+  self: BotIdentity,
+  place: MarkerPlace,
+): MarkerComment | null {
+  let newest: MarkerComment | null = null;
+  for (const { comment } of listTrustedKindMarkers(comments, kind, self, place)) {
     if (newest === null || comment.id > newest.id) newest = comment;
   }
   return newest;

@@ -1,15 +1,19 @@
 /**
  * Writing markers: the one marker line a bot comment starts with (a run marker's JSON in a fixed key
  * order, so the same marker always renders to the same line), and the markers of each step of a run
- * (new, with its branches, done with an outcome). `<`, `>` and `&` inside the JSON are written as
- * `\u003c`…, so a marker can never contain `-->`.
+ * (new, with its branches, done with an outcome), and the binding of a kind marker to its thread.
+ * `<`, `>` and `&` inside the JSON are written as `\u003c`…, so a marker can never contain `-->`.
  */
 import type { RunPhase } from "../../service/status.js";
 import type { AgentRun, SourceType } from "../../service/wire.js";
 import type { RunLimitName } from "../../config/schema.js";
 import { MARKER_NAMESPACE } from "../sanitize-output/safe-markdown.js";
+import type { CommentBody } from "../render/fit.js";
+import { parseKindMarker } from "./read.js";
 import {
   BranchSchema,
+  KIND_MARKER_VERSION,
+  KindMarkerPlaceSchema,
   MARKER_LIMITS,
   normalizeBranch,
   RunMarkerSchema,
@@ -55,14 +59,48 @@ export function renderMarker(marker: RunMarker): string {
   return `<!-- ${MARKER_NAMESPACE}:run ${json} -->`;
 }
 
-/** The marker line of a comment kind without JSON (refusals, config errors…). */
-export function renderKindMarker(kind: Exclude<BotCommentKind, "run" | "over_limit">): string {
-  return `<!-- ${MARKER_NAMESPACE}:${kind} -->`;
+/** The JSON of a kind marker bound to `place`, in a fixed key order. */
+function kindPlaceFields(place: MarkerPlace) {
+  return { v: KIND_MARKER_VERSION, repo: place.repository, thread: place.thread };
+}
+
+/**
+ * The marker line of a comment kind (refusals, config errors…). Renderers write it without a place;
+ * the door out binds it to the thread it is posted in (`bindKindMarker`).
+ */
+export function renderKindMarker(kind: Exclude<BotCommentKind, "run" | "over_limit">, place: MarkerPlace | null = null): string {
+  return place ? `<!-- ${MARKER_NAMESPACE}:${kind} ${markerJson(kindPlaceFields(place))} -->` : `<!-- ${MARKER_NAMESPACE}:${kind} -->`;
 }
 
 /** The marker of an over-limit reply: which limit it answered, so that a thread hears it once per window. */
-export function renderOverLimitMarker(limit: RunLimitName): string {
-  return `<!-- ${MARKER_NAMESPACE}:over_limit ${markerJson({ v: 1, limit })} -->`;
+export function renderOverLimitMarker(limit: RunLimitName, place: MarkerPlace | null = null): string {
+  return `<!-- ${MARKER_NAMESPACE}:over_limit ${markerJson(place ? { ...kindPlaceFields(place), limit } : { v: 1, limit })} -->`;
+}
+
+/** The characters binding adds to a kind marker at most (repository and thread number at their bounds). */
+export const KIND_MARKER_PLACE_LENGTH =
+  markerJson(kindPlaceFields({ repository: "x".repeat(MARKER_LIMITS.repository), thread: 2 ** 53 })).length + 1;
+
+// The one marker line of a body, unsigned (binding comes before signing).
+const KIND_LINE = new RegExp(`^<!-- ${MARKER_NAMESPACE}:[a-z_]+(?: \\{[^\\n]*\\})? -->`, "m");
+
+/**
+ * The body with its kind marker bound to the thread at `place` (the marker names the repository
+ * and the thread, so that a copy in another thread is not believed there). Run markers carry their
+ * place from newRunMarker, and a body with a bound marker or none is returned as is.
+ */
+export function bindKindMarker(body: string, place: MarkerPlace): string {
+  const found = parseKindMarker(body);
+  if (!found || found.place !== null || !KindMarkerPlaceSchema.safeParse(kindPlaceFields(place)).success) return body;
+  if (found.kind !== "over_limit") return body.replace(KIND_LINE, renderKindMarker(found.kind, place));
+  return found.limit ? body.replace(KIND_LINE, renderOverLimitMarker(found.limit, place)) : body;
+}
+
+/** `bindKindMarker` for a body the door may render at a maximum length: room is left for the place. */
+export function bindCommentBody(body: CommentBody, place: MarkerPlace): CommentBody {
+  return typeof body === "string"
+    ? bindKindMarker(body, place)
+    : (maxLength) => bindKindMarker(body(maxLength - KIND_MARKER_PLACE_LENGTH), place);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -188,7 +188,9 @@ describe("a /agent comment", () => {
     expect(step.exitCode).toBeUndefined();
     expect(h.service.requests).toEqual([]);
     const [reply] = h.github.commentsOn(FULL_NAME, 1).filter((c) => c.user.login === ACTIONS_BOT);
-    expect(reply!.body).toMatch(/^<!-- agent-run-bridge:refusal sig=[\w-]{43} -->\n🚫 @reader, I can't start the agent for you/);
+    expect(reply!.body).toMatch(
+      /^<!-- agent-run-bridge:refusal \{"v":2,"repo":"octo-org\/widgets","thread":\d+\} sig=[\w-]{43} -->\n🚫 @reader, I can't start the agent for you/,
+    );
     expect(step.outputs["comment-id"]).toBe(String(reply!.id));
     expect(step.outputs["run-id"]).toBe("");
     expect(step.summary).toContain("## 🚫 Agent run refused");
@@ -323,7 +325,7 @@ describe("a /agent comment", () => {
     expect(step.result.failure).toContain("`check_suite.max_attempts` in .github/agent-run.yml: must be an integer between 1 and 20");
     expect(h.service.requests).toEqual([]);
     const [reply] = h.github.commentsOn(FULL_NAME, 1).filter((c) => c.user.login === ACTIONS_BOT);
-    expect(reply!.body).toMatch(/^<!-- agent-run-bridge:config_error sig=[\w-]{43} -->/);
+    expect(reply!.body).toMatch(/^<!-- agent-run-bridge:config_error \{"v":2,"repo":"octo-org\/widgets","thread":\d+\} sig=[\w-]{43} -->/);
     // A comment without the trigger does not get the same answer again, nor fail its step.
     const chatter = h.humanComment(ISSUE, "any news?");
     const quiet = await h.step({ eventName: "issue_comment", payload: chatter.payload, inputs: {} });

@@ -232,7 +232,9 @@ describe("failing CI (workflow_run completed)", () => {
     expect(first.exitCode).toBeUndefined();
     expect(first.result.outcome.kind).toBe("handed_back");
     const handBack = h.github.commentsOn(FULL_NAME, 2).at(-1)!;
-    expect(handBack.body).toMatch(/^<!-- agent-run-bridge:hand_back sig=[\w-]{43} -->\n🙋 I tried to fix/);
+    expect(handBack.body).toMatch(
+      /^<!-- agent-run-bridge:hand_back \{"v":2,"repo":"octo-org\/widgets","thread":\d+\} sig=[\w-]{43} -->\n🙋 I tried to fix/,
+    );
     expect(first.outputs["comment-id"]).toBe(String(handBack.id));
     expect(first.summary).toContain("## 🙋 Pull request handed back");
 

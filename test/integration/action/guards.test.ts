@@ -238,7 +238,9 @@ describe("/agent stop", () => {
     expect(step.result).toMatchObject({ failure: null, outcome: { kind: "stopped" } });
     expect(h.service.requests).toEqual([]);
     expect(botComments(1).map((c) => c.body)).toEqual([
-      signedByAction("<!-- agent-run-bridge:stop -->\n⏹️ @maintainer, nothing is running in this thread, so there was nothing to stop."),
+      signedByAction(
+        `<!-- agent-run-bridge:stop {"v":2,"repo":"${FULL_NAME}","thread":${ISSUE.number}} -->\n⏹️ @maintainer, nothing is running in this thread, so there was nothing to stop.`,
+      ),
     ]);
     expect(
       h.github.writes
@@ -255,7 +257,7 @@ describe("/agent stop", () => {
     expect(step.result.outcome).toMatchObject({ kind: "refused" });
     expect(parseMarker(botComments(1)[0]!.body)).toMatchObject({ state: "running" });
     expect(botComments(1).at(-1)!.body).toMatch(
-      /^<!-- agent-run-bridge:refusal sig=[\w-]{43} -->\n🚫 @reader, I can't start the agent for you/,
+      /^<!-- agent-run-bridge:refusal \{"v":2,"repo":"octo-org\/widgets","thread":\d+\} sig=[\w-]{43} -->\n🚫 @reader, I can't start the agent for you/,
     );
   });
 

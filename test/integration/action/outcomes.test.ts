@@ -145,7 +145,7 @@ describe("the service refuses", () => {
     expect(step.result.failure).toMatch(/401/);
     const [comment] = botComments(h);
     expect(comment!.body).toMatch(
-      /^<!-- agent-run-bridge:service_error sig=[\w-]{43} -->\n⚠️ \*\*The agent could not run: the Agent Run Service rejected the bridge's API token \(401\)\.\*\*/,
+      /^<!-- agent-run-bridge:service_error \{"v":2,"repo":"octo-org\/widgets","thread":\d+\} sig=[\w-]{43} -->\n⚠️ \*\*The agent could not run: the Agent Run Service rejected the bridge's API token \(401\)\.\*\*/,
     );
     expect(comment!.body).not.toContain("wrong-token-value");
     expect(step.outputs["comment-id"]).toBe(String(comment!.id));
@@ -187,7 +187,7 @@ describe("a follow-up that waits past the timeout", () => {
     expect(h.service.resumes()).toEqual([]);
     const tracking = h.github.commentsOn(FULL_NAME, 1).find((c) => c.id === Number(step.outputs["comment-id"]))!;
     expect(tracking.body).toMatch(
-      /^<!-- agent-run-bridge:service_error sig=[\w-]{43} -->\n⚠️ \*\*The agent could not run: the thread's run was still working/,
+      /^<!-- agent-run-bridge:service_error \{"v":2,"repo":"octo-org\/widgets","thread":\d+\} sig=[\w-]{43} -->\n⚠️ \*\*The agent could not run: the thread's run was still working/,
     );
   });
 });

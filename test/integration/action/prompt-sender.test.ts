@@ -100,11 +100,12 @@ describe("the prompt input checks the event's sender", () => {
   it("a look-alike refusal that another workflow posted as github-actions[bot] (its marker unsigned) does not silence the real one", async () => {
     h = await startActionHarness();
     // Any workflow of the repository writes as github-actions[bot]; only the Action's own markers carry its signature.
+    // (Bound to this thread, so that only the missing signature keeps it from being believed.)
     h.github.seed({
       issueComments: [
         {
           issue_number: 1,
-          body: `${renderKindMarker("refusal")}\n🚫 @reader, you already asked today.`,
+          body: `${renderKindMarker("refusal", { repository: FULL_NAME, thread: 1 })}\n🚫 @reader, you already asked today.`,
           user: ACTIONS_BOT,
         },
       ],

@@ -1,9 +1,9 @@
 /** CI auto-fix: failing check suites on a pull request, the head-SHA guard, the attempt cap, forks. */
 import { afterEach, describe, expect, it } from "vitest";
-import { parseCommentKind, parseMarker } from "../../../src/core/markers/read.js";
+import { parseCommentKind, parseKindMarker, parseMarker } from "../../../src/core/markers/read.js";
 import type { FakeGitHubSeed } from "../../helpers/fake-github/index.js";
-import { checkSuiteCompletedPayload } from "../../helpers/app-payloads.js";
-import { PR_HEAD_SHA, baseSeed, startAppHarness, type AppHarness } from "../../helpers/app-harness.js";
+import { FULL_NAME, checkSuiteCompletedPayload } from "../../helpers/app-payloads.js";
+import { BOT_LOGIN, PR_HEAD_SHA, baseSeed, startAppHarness, type AppHarness } from "../../helpers/app-harness.js";
 
 const AUTO_FIX = 'check_suite:\n  enabled: true\n  max_attempts: 2\n  ignore_checks: ["lint*"]\n';
 const SHAS = [PR_HEAD_SHA, "b".repeat(40), "c".repeat(40), "d".repeat(40)];
@@ -133,5 +133,30 @@ describe("a failing check suite with auto-fix on", () => {
     await harness.idle();
     expect(harness.github.writes).toEqual([]);
     expect(harness.service.requests).toEqual([]);
+  });
+});
+
+describe("a stop reply belongs to its thread", () => {
+  it("the bot's stop reply in an issue, copied into the pull request, does not pause its CI auto-fix; a stop said there does", async () => {
+    harness = await startAppHarness({ seed: seedWithSuites(), config: AUTO_FIX });
+    const say = async (thread: { number: number; title: string; pullRequest?: boolean }, body: string) => {
+      expect((await harness.deliver("issue_comment", harness.humanComment(thread, body).payload)).status).toBe(200);
+      await harness.idle();
+    };
+    await say({ number: 1, title: "Flaky date test" }, "/agent stop");
+    const stop = harness.botComments(1).at(-1)!;
+    expect(parseKindMarker(stop.body)).toEqual({ kind: "stop", place: { repository: FULL_NAME, thread: 1 } });
+    // Echoed into the pull request under the bot's own login (the App's comments are the App's: only a copy of its own text).
+    harness.github.seed({ issueComments: [{ issue_number: 2, user: BOT_LOGIN, body: stop.body, performed_via_github_app: true }] });
+
+    await harness.deliver("check_suite", failure(0));
+    await harness.idle();
+    expect(harness.service.creates()).toHaveLength(1);
+
+    await say({ number: 2, title: "Fix the flaky date test", pullRequest: true }, "/agent stop");
+    await harness.deliver("check_suite", failure(1));
+    await harness.idle();
+    expect(harness.service.creates()).toHaveLength(1);
+    expect(harness.service.resumes()).toEqual([]);
   });
 });

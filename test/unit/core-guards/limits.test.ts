@@ -13,7 +13,7 @@ import {
   type OverLimit,
   type RunStarts,
 } from "../../../src/core/limits.js";
-import { newRunMarker, renderMarker } from "../../../src/core/markers/write.js";
+import { bindKindMarker, newRunMarker, renderMarker } from "../../../src/core/markers/write.js";
 import { parseCommentKind } from "../../../src/core/markers/read.js";
 import { parseTriggerComment } from "../../../src/core/trigger.js";
 import { readGfm } from "../core-output/gfm.js";
@@ -155,10 +155,24 @@ describe("facts from the bot's own comments", () => {
       // Someone pasting a perfect marker is not the bot.
       { ...tracking(4, MIN, "GIT_HOST", "actions:4:1"), user: { login: "mallory", type: "User" } },
     ];
-    expect(runStartsFromComments(comments, self)).toEqual([
+    const place = { repository: "octo-org/widgets", thread: 1 };
+    expect(runStartsFromComments(comments, self, place)).toEqual([
       { at: NOW - HOUR, ciFix: false },
       { at: NOW - MIN, ciFix: true },
     ]);
+    expect(runStartsFromComments(comments, self, { repository: "octo-org/widgets" })).toHaveLength(2);
+  });
+
+  it("a start counts in its own thread and repository only; a legacy one (naming none) counts everywhere", () => {
+    const elsewhere = { ...tracking(5, MIN, "GIT_HOST", "actions:5:1"), body: tracking(5, MIN, "GIT_HOST", "actions:5:1").body };
+    const legacy = {
+      ...elsewhere,
+      id: 6,
+      body: `${renderMarker(newRunMarker({ place: null, runId: 6, orgId: 1, sourceType: "GIT_HOST", requestId: "actions:6:1" }))}\n🤖`,
+    };
+    expect(runStartsFromComments([elsewhere, legacy], self, { repository: "octo-org/widgets", thread: 2 })).toHaveLength(1);
+    expect(runStartsFromComments([elsewhere, legacy], self, { repository: "octo-org/widgets", thread: 1 })).toHaveLength(2);
+    expect(runStartsFromComments([elsewhere, legacy], self, { repository: "octo-org/gadgets" })).toHaveLength(1);
   });
 
   it("earlier over-limit replies, by limit and time", () => {
@@ -167,10 +181,15 @@ describe("facts from the bot's own comments", () => {
       now: NOW,
       threadKind: "issue",
     });
+    const place = { repository: "octo-org/widgets", thread: 1 };
+    const bound = bindKindMarker(reply, place);
     const comments = [
-      { id: 9, user: bot, created_at: at(5 * MIN), body: reply },
-      { id: 10, user: { login: "mallory", type: "User" }, created_at: at(MIN), body: reply },
+      { id: 9, user: bot, created_at: at(5 * MIN), body: bound },
+      { id: 10, user: { login: "mallory", type: "User" }, created_at: at(MIN), body: bound },
+      // Written before replies named their thread, or bound to another thread: neither silences this one.
+      { id: 11, user: bot, created_at: at(MIN), body: reply },
+      { id: 12, user: bot, created_at: at(MIN), body: bindKindMarker(reply, { ...place, thread: 2 }) },
     ];
-    expect(overLimitRepliesFromComments(comments, self)).toEqual([{ limit: "runs_per_repo_per_hour", at: NOW - 5 * MIN }]);
+    expect(overLimitRepliesFromComments(comments, self, place)).toEqual([{ limit: "runs_per_repo_per_hour", at: NOW - 5 * MIN }]);
   });
 });

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { findKillSwitch } from "../../../src/core/kill-switch.js";
-import { newRunMarker } from "../../../src/core/markers/write.js";
+import { bindKindMarker, newRunMarker } from "../../../src/core/markers/write.js";
 import { parseCommentKind, parseMarker } from "../../../src/core/markers/read.js";
 import { detectTrigger } from "../../../src/core/detect/index.js";
 import type { BridgeSelf } from "../../../src/core/actors.js";
@@ -135,6 +135,7 @@ describe("what the thread is told", () => {
 });
 
 describe("isCiPausedByStop", () => {
+  const PR = { repository: "octo/app", thread: 7 };
   const bot = { login: "run-bot[bot]", type: "Bot" };
   const human = { login: "octocat", type: "User" };
   const stopReply = renderStopReply({
@@ -151,18 +152,27 @@ describe("isCiPausedByStop", () => {
       { id: 2, user: human, body: "/agent stop" },
       { id: 3, user: bot, body: stopReply },
     ];
-    expect(isCiPausedByStop(base, config, self)).toBe(true);
-    expect(isCiPausedByStop([...base, { id: 4, user: human, body: "looks good" }], config, self)).toBe(true);
-    expect(isCiPausedByStop([...base, { id: 5, user: { login: "helper[bot]", type: "Bot" }, body: "/agent fix" }], config, self)).toBe(
+    expect(isCiPausedByStop(base, config, self, PR)).toBe(true);
+    expect(isCiPausedByStop([...base, { id: 4, user: human, body: "looks good" }], config, self, PR)).toBe(true);
+    expect(isCiPausedByStop([...base, { id: 5, user: { login: "helper[bot]", type: "Bot" }, body: "/agent fix" }], config, self, PR)).toBe(
       true,
     );
-    expect(isCiPausedByStop([...base, { id: 6, user: human, body: "/agent try again" }], config, self)).toBe(false);
-    expect(isCiPausedByStop([...base, { id: 6, user: human, body: "/agent stop" }], config, self)).toBe(true);
+    expect(isCiPausedByStop([...base, { id: 6, user: human, body: "/agent try again" }], config, self, PR)).toBe(false);
+    expect(isCiPausedByStop([...base, { id: 6, user: human, body: "/agent stop" }], config, self, PR)).toBe(true);
+  });
+
+  it("a stop reply bound to this pull request pauses it; one bound to another thread (a copy) does not", () => {
+    const here = bindKindMarker(stopReply, PR);
+    expect(isCiPausedByStop([{ id: 3, user: bot, body: here }], config, self, PR)).toBe(true);
+    expect(isCiPausedByStop([{ id: 3, user: bot, body: here }], config, self, { ...PR, thread: 8 })).toBe(false);
+    expect(isCiPausedByStop([{ id: 3, user: bot, body: here }], config, self, { ...PR, repository: "octo/other" })).toBe(false);
+    // Written before stop replies named their thread: still believed (not believing it would restart fixes a maintainer stopped).
+    expect(isCiPausedByStop([{ id: 3, user: bot, body: stopReply }], config, self, { ...PR, thread: 8 })).toBe(true);
   });
 
   it("not paused without the bot's own stop reply (a pasted one does not count)", () => {
-    expect(isCiPausedByStop([{ id: 2, user: human, body: "/agent stop" }], config, self)).toBe(false);
-    expect(isCiPausedByStop([{ id: 3, user: human, body: stopReply }], config, self)).toBe(false);
+    expect(isCiPausedByStop([{ id: 2, user: human, body: "/agent stop" }], config, self, PR)).toBe(false);
+    expect(isCiPausedByStop([{ id: 3, user: human, body: stopReply }], config, self, PR)).toBe(false);
   });
 });
 

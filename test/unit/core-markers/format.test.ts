@@ -1,7 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { MARKER_LIMITS, type RunMarker } from "../../../src/core/markers/schema.js";
-import { newRunMarker, renderKindMarker, renderMarker, resultMarker, withBranches } from "../../../src/core/markers/write.js";
-import { parseCommentKind, parseMarker } from "../../../src/core/markers/read.js";
+import {
+  bindCommentBody,
+  bindKindMarker,
+  newRunMarker,
+  renderKindMarker,
+  renderMarker,
+  renderOverLimitMarker,
+  resultMarker,
+  withBranches,
+} from "../../../src/core/markers/write.js";
+import { parseCommentKind, parseKindMarker, parseMarker } from "../../../src/core/markers/read.js";
 import { renderRefusal } from "../../../src/core/render/replies.js";
 import { SOURCE } from "../../../src/service/wire.js";
 import { LEGACY_RUNNING_LINE, running, RUNNING_LINE } from "./fixtures.js";
@@ -95,6 +104,33 @@ describe("renderMarker / parseMarker", () => {
     expect(parseCommentKind("<!-- agent-run-bridge:run -->")).toBeNull();
     expect(parseCommentKind("<!-- agent-run-bridge:unknown_kind -->")).toBeNull();
     expect(parseCommentKind("<!-- agent-run-bridge:refusal -->\n<!-- agent-run-bridge:refusal -->")).toBeNull();
+  });
+
+  it("a kind marker names its thread once bound (as every door out does), and reads back with it", () => {
+    const place = { repository: "octo/app", thread: 7 };
+    const stop = bindKindMarker("<!-- agent-run-bridge:stop -->\n⏹️ stopped", place);
+    expect(stop).toBe('<!-- agent-run-bridge:stop {"v":2,"repo":"octo/app","thread":7} -->\n⏹️ stopped');
+    expect(parseKindMarker(stop)).toEqual({ kind: "stop", place });
+    // Binding twice, or a body without a marker, or a run marker: unchanged.
+    expect(bindKindMarker(stop, { ...place, thread: 8 })).toBe(stop);
+    expect(bindKindMarker("no marker", place)).toBe("no marker");
+    expect(bindKindMarker(`${RUNNING_LINE}\nbody`, place)).toBe(`${RUNNING_LINE}\nbody`);
+    // An over-limit reply keeps its limit; one written before (v1) names no thread.
+    const over = bindKindMarker(`${renderOverLimitMarker("runs_per_thread_per_day")}\n⏸️`, place);
+    expect(over).toMatch(/^<!-- agent-run-bridge:over_limit \{"v":2,"repo":"octo\/app","thread":7,"limit":"runs_per_thread_per_day"\} -->/);
+    expect(parseKindMarker(over)).toEqual({ kind: "over_limit", place, limit: "runs_per_thread_per_day" });
+    expect(parseKindMarker(`${renderOverLimitMarker("runs_per_thread_per_day")}\n⏸️`)).toMatchObject({ place: null });
+    // A rendering at a maximum length leaves room for the place.
+    const fitted = bindCommentBody((max) => `<!-- agent-run-bridge:refusal -->\n${"x".repeat(max - 40)}`, place);
+    expect(typeof fitted === "function" && fitted(1000).length).toBeLessThanOrEqual(1000);
+  });
+
+  it("a kind marker with JSON that is not a thread is no marker", () => {
+    expect(parseKindMarker('<!-- agent-run-bridge:stop {"v":2,"repo":"octo/app"} -->')).toBeNull();
+    expect(parseKindMarker('<!-- agent-run-bridge:stop {"v":2,"repo":"octo/app","thread":7,"extra":1} -->')).toBeNull();
+    expect(parseKindMarker('<!-- agent-run-bridge:stop {"v":2,"repo":"not a repo","thread":7} -->')).toBeNull();
+    expect(parseKindMarker('<!-- agent-run-bridge:refusal {"v":1,"repo":"octo/app","thread":7} -->')).toBeNull();
+    expect(parseKindMarker("<!-- agent-run-bridge:over_limit -->")).toBeNull();
   });
 });
 

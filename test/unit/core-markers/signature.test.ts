@@ -1,7 +1,7 @@
 /** Signed markers: what is signed, what breaks a signature, and whom trust then believes. */
 import { describe, expect, it } from "vitest";
 import { createMarkerSigner } from "../../../src/action/marker-signer.js";
-import { parseCommentKind, parseMarker } from "../../../src/core/markers/read.js";
+import { parseCommentKind, parseKindMarker, parseMarker } from "../../../src/core/markers/read.js";
 import { hasValidMarkerSignature, signMarkers, withoutMarkerSignature } from "../../../src/core/markers/signature.js";
 import { findTrustedRunMarker } from "../../../src/core/markers/trust.js";
 import { newRunMarker, renderKindMarker, renderMarker } from "../../../src/core/markers/write.js";
@@ -39,6 +39,11 @@ describe("signMarkers", () => {
     expect(hasValidMarkerSignature(signed.replace('"runId":42', '"runId":43'), signer)).toBe(false);
     const refusal = signMarkers(`${renderKindMarker("refusal")}\nNo.`, signer);
     expect(hasValidMarkerSignature(refusal.replace(":refusal", ":hand_back"), signer)).toBe(false);
+    // The thread a kind marker names is signed with it: moving it to another thread breaks it.
+    const stop = signMarkers(`${renderKindMarker("stop", { repository: "octo-org/widgets", thread: 1 })}\nStopped.`, signer);
+    expect(parseKindMarker(stop)?.place).toEqual({ repository: "octo-org/widgets", thread: 1 });
+    expect(hasValidMarkerSignature(stop, signer)).toBe(true);
+    expect(hasValidMarkerSignature(stop.replace('"thread":1', '"thread":2'), signer)).toBe(false);
   });
 });
 

@@ -8,9 +8,11 @@ import {
   isTrustedAuthor,
   listTrustedRunMarkers,
   runRecordNamesPlace,
+  LEGACY_KIND_MARKERS,
+  placeRelation,
 } from "../../../src/core/markers/trust.js";
 import type { RunMarker } from "../../../src/core/markers/schema.js";
-import { renderMarker } from "../../../src/core/markers/write.js";
+import { bindKindMarker, renderMarker } from "../../../src/core/markers/write.js";
 import { renderResultComment } from "../../../src/core/render/result.js";
 import { ACTION, APP, bot, human, LEGACY_RUNNING_LINE, PLACE, running, RUNNING_LINE } from "./fixtures.js";
 
@@ -130,8 +132,32 @@ describe("finding a run by branch, run id or request", () => {
   });
 
   it("findTrustedComment: e.g. whether the pull request was already handed back", () => {
-    const handBack = "<!-- agent-run-bridge:hand_back -->\nhanded back";
-    expect(findTrustedComment([bot(10, handBack), bot(20, handBack), human(30, handBack)], "hand_back", APP)?.id).toBe(20);
-    expect(findTrustedComment([human(30, handBack)], "hand_back", APP)).toBeNull();
+    const handBack = bindKindMarker("<!-- agent-run-bridge:hand_back -->\nhanded back", PLACE);
+    expect(findTrustedComment([bot(10, handBack), bot(20, handBack), human(30, handBack)], "hand_back", APP, PLACE)?.id).toBe(20);
+    expect(findTrustedComment([human(30, handBack)], "hand_back", APP, PLACE)).toBeNull();
+  });
+
+  it("a kind marker bound to another thread is not believed; a legacy one only for the kinds that hold back CI fixes", () => {
+    const handBack = bindKindMarker("<!-- agent-run-bridge:hand_back -->\nhanded back", { ...PLACE, thread: PLACE.thread + 1 });
+    expect(findTrustedComment([bot(10, handBack)], "hand_back", APP, PLACE)).toBeNull();
+    const legacyStop = "<!-- agent-run-bridge:stop -->\nstopped";
+    const legacyRefusal = "<!-- agent-run-bridge:refusal -->\n🚫 @x, no";
+    expect(findTrustedComment([bot(11, legacyStop)], "stop", APP, PLACE)?.id).toBe(11);
+    expect(findTrustedComment([bot(12, legacyRefusal)], "refusal", APP, PLACE)).toBeNull();
+    expect(findTrustedComment([bot(13, bindKindMarker(legacyRefusal, PLACE))], "refusal", APP, PLACE)?.id).toBe(13);
+    expect(LEGACY_KIND_MARKERS).toEqual({
+      stop: "believed",
+      hand_back: "ignored",
+      refusal: "ignored",
+      over_limit: "ignored",
+      config_error: "ignored",
+      service_error: "ignored",
+    });
+  });
+
+  it("placeRelation: here (repository case-insensitively), elsewhere, or legacy", () => {
+    expect(placeRelation({ repository: PLACE.repository.toUpperCase(), thread: PLACE.thread }, PLACE)).toBe("here");
+    expect(placeRelation({ repository: PLACE.repository, thread: PLACE.thread + 1 }, PLACE)).toBe("elsewhere");
+    expect(placeRelation(null, PLACE)).toBe("legacy");
   });
 });
