@@ -11,7 +11,8 @@
  */
 import { get } from "node:http";
 import { Octokit } from "@octokit/core";
-import { readFailedJobLogs, tailBytes, type FailedJob } from "../../src/github/checks.js";
+import { readFailedJobLogs, type FailedJob } from "../../src/github/checks.js";
+import { tailBytes } from "../../src/github/job-log.js";
 import { nodeFetch } from "../../src/http/node-fetch.js";
 
 const [apiUrl, jobIdText, maxBytesText, mode] = process.argv.slice(2);
