@@ -46,7 +46,7 @@ export async function readJobLogTail(octokit: GitHubClient, repo: RepoRef, jobId
   try {
     return await downloadTail(fetchOf(octokit), location, maxBytes, octokit.request.endpoint.DEFAULTS.request?.signal ?? undefined);
   } catch (error) {
-    const reason = error instanceof LogDownloadError ? error.message : `the log download failed (${describe(error)})`;
+    const reason = error instanceof LogDownloadError ? error.message : `the log download failed (${reasonOf(error)})`;
     return { text: "", truncated: false, unavailable: `${reason} while downloading the log of job ${jobId}` };
   }
 }
@@ -98,7 +98,7 @@ function bodyOf(response: Response): AsyncIterable<Uint8Array> {
 }
 
 /** The size after the slash of `Content-Range: bytes 0-0/12345`; undefined when unknown (`*`) or malformed. */
-export function representationSize(contentRange: string | null): number | undefined {
+function representationSize(contentRange: string | null): number | undefined {
   const match = /^bytes\s+\d+-\d+\/(\d+)\s*$/i.exec(contentRange ?? "");
   if (!match) return undefined;
   const size = Number(match[1]);
@@ -115,7 +115,7 @@ function isChunkStream(body: unknown): body is AsyncIterable<Uint8Array> {
   return typeof body === "object" && body !== null && Symbol.asyncIterator in body;
 }
 
-function describe(error: unknown): string {
+function reasonOf(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
   const cause = error.cause instanceof Error ? `: ${error.cause.message}` : "";
   return `${error.message}${cause}`;
