@@ -64,9 +64,9 @@ async function downloadTail(fetcher: typeof fetch, url: string, maxBytes: number
   const get = (range: string) => fetcher(url, { headers: { range }, signal: signal ?? null });
   const probe = await get("bytes=0-0");
   // An empty log has no byte 0 (blob storage answers 416).
-  if (probe.status === RANGE_NOT_SATISFIABLE) return (await discard(probe.body), { text: "", truncated: false, unavailable: null });
-  if (probe.status !== PARTIAL_CONTENT) return tailOfResponse(probe, maxBytes);
+  if (probe.status !== PARTIAL_CONTENT && probe.status !== RANGE_NOT_SATISFIABLE) return tailOfResponse(probe, maxBytes);
   await discard(probe.body);
+  if (probe.status === RANGE_NOT_SATISFIABLE) return { text: "", truncated: false, unavailable: null };
   const size = representationSize(probe.headers.get("content-range"));
   if (size === undefined) return tailOfResponse(await fetcher(url, { signal: signal ?? null }), maxBytes);
   const start = Math.max(0, size - maxBytes);
