@@ -105,9 +105,14 @@ function representationSize(contentRange: string | null): number | undefined {
   return Number.isSafeInteger(size) && size > 0 ? size : undefined;
 }
 
-/** Lets go of a body not read (a redirect's, a probe's byte): its connection is closed, not drained. */
+/**
+ * Lets go of a body not read (a redirect's, a probe's byte): leaving the loop cancels it, its
+ * connection closed rather than drained. It is entered first: a body whose reading never started
+ * would keep its connection, and with it the process, alive.
+ */
 async function discard(body: unknown): Promise<void> {
-  if (isChunkStream(body)) await body[Symbol.asyncIterator]().return?.();
+  if (!isChunkStream(body)) return;
+  for await (const _chunk of body) break;
 }
 
 /** A fetch body: Node's web stream or node-fetch's chunks, both async-iterable. */
