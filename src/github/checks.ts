@@ -5,8 +5,7 @@
  */
 import { firstMatchingGlob } from "../config/glob.js";
 import { collectPages, type GitHubClient, type PageParams, type RepoRef } from "./client.js";
-import { readStreamTail } from "../http/stream-tail.js";
-import { GitHubAuthenticationError, GitHubRateLimitError, toGitHubError } from "./errors.js";
+import { readJobLogTail } from "./job-log.js";
 
 /** Conclusions that mean "the code needs fixing" (cancelled, skipped, action_required do not). */
 export const FAILED_CONCLUSIONS: readonly string[] = ["failure", "timed_out", "startup_failure"];
@@ -216,61 +215,4 @@ export async function readFailedJobLogs(
     read.push({ ...job, logTail: log.text, logTruncated: log.truncated, logUnavailable: log.unavailable });
   }
   return read;
-}
-
-interface JobLogTail {
-  text: string;
-  truncated: boolean;
-  unavailable: string | null;
-}
-
-/**
- * The end of a job's log, read as a stream: a log can be hundreds of megabytes, and only its last
- * `maxBytes` are kept (src/http/stream-tail.ts). GitHub answers with a 302 to a short-lived signed
- * download URL that the client's fetch follows without the token (another origin); octokit hands
- * over the body unread when asked not to parse it.
- */
-async function readJobLogTail(octokit: GitHubClient, repo: RepoRef, jobId: number, maxBytes: number): Promise<JobLogTail> {
-  try {
-    const response = await octokit.request("GET /repos/{owner}/{repo}/actions/jobs/{job_id}/logs", {
-      ...repo,
-      job_id: jobId,
-      request: { parseSuccessResponseBody: false },
-    });
-    const body: unknown = response.data;
-    if (!isChunkStream(body)) return { text: "", truncated: false, unavailable: "the log download returned no text" };
-    const tail = await readStreamTail(body, maxBytes);
-    return { ...tailText(tail.bytes, tail.totalBytes > maxBytes), unavailable: null };
-  } catch (error) {
-    const mapped = toGitHubError(error, `downloading the log of job ${jobId}`);
-    // A missing log is worth a note in the prompt; lost credentials or a rate limit stop everything.
-    if (mapped instanceof GitHubRateLimitError || mapped instanceof GitHubAuthenticationError) throw mapped;
-    return { text: "", truncated: false, unavailable: mapped.message };
-  }
-}
-
-/** A fetch body as octokit hands it over unparsed: Node's web stream or node-fetch's chunks, both async-iterable. */
-function isChunkStream(body: unknown): body is AsyncIterable<Uint8Array> {
-  return typeof body === "object" && body !== null && Symbol.asyncIterator in body;
-}
-
-/** The last `maxBytes` bytes of `text` (UTF-8), from the first complete line when it had to cut. */
-export function tailBytes(text: string, maxBytes: number): { text: string; truncated: boolean } {
-  const bytes = Buffer.from(text, "utf8");
-  if (bytes.length <= maxBytes) return { text, truncated: false };
-  return tailText(bytes.subarray(bytes.length - maxBytes), true);
-}
-
-/**
- * The end of a log as text: when it was cut, without the character split at the cut (UTF-8
- * continuation bytes) and without the partial first line, if a full line remains.
- */
-function tailText(bytes: Buffer, truncated: boolean): { text: string; truncated: boolean } {
-  if (!truncated) return { text: bytes.toString("utf8"), truncated };
-  let start = 0;
-  while (start < bytes.length && (bytes[start]! & 0xc0) === 0x80) start++;
-  let tail = bytes.subarray(start).toString("utf8");
-  const newline = tail.indexOf("\n");
-  if (newline !== -1 && newline < tail.length - 1) tail = tail.slice(newline + 1);
-  return { text: tail, truncated };
 }

@@ -195,6 +195,15 @@ export interface FakeJob {
  */
 export type FakeJobLog = string | (() => AsyncIterable<string | Uint8Array>);
 
+export interface FakeJobLogDownload {
+  jobId: number;
+  /** The request's Range header, or null. */
+  range: string | null;
+  status: number;
+  /** Bytes of the log sent (counted as they left, whole or partial). */
+  bytesSent: number;
+}
+
 export interface FakeWorkflowRun {
   repo: string;
   id: number;
@@ -247,6 +256,13 @@ export interface FakeGitHubState {
   workflowRuns: FakeWorkflowRun[];
   files: FakeFile[];
   attachments: FakeAttachment[];
+  /**
+   * Whether job-log downloads honour `Range` as blob storage does (206 with the bytes asked for,
+   * 416 past the end); false: they answer every download whole (200), like a server without ranges.
+   */
+  jobLogRanges: boolean;
+  /** Every job-log download served: the range asked for and the log bytes sent. */
+  jobLogDownloads: FakeJobLogDownload[];
   /** Next id handed out for anything created by a request or by a seed without an id. */
   nextId: number;
   now: () => Date;
@@ -478,6 +494,8 @@ export function createFakeState(seed: FakeGitHubSeed = {}, now: () => Date = () 
     workflowRuns: [],
     files: [],
     attachments: [],
+    jobLogRanges: true,
+    jobLogDownloads: [],
     nextId: Math.max(1000, highestSeededId(seed) + 1),
     now,
   };

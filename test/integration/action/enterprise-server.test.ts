@@ -170,6 +170,6 @@ describe("the Action on a GitHub Enterprise Server runner", () => {
     expect(step.result.failure).toBeNull();
     expect(h.service.resumes()).toEqual([{ agent_run_id: producer, prompt: expect.stringContaining("FAIL src/dates.test.ts") }]);
     // The log download GitHub redirects to is on the server's web host, not under the API.
-    expect(h.github.requests.filter((r) => r.sentPath.startsWith("/_fake/job-logs/")).map((r) => r.servedAs)).toEqual(["web"]);
+    expect(h.github.requests.filter((r) => r.sentPath.startsWith("/_fake/job-logs/")).map((r) => r.servedAs)).toEqual(["web", "web"]);
   });
 });

@@ -1,9 +1,10 @@
 /**
- * The Action's CI-fix path reads a failing job's log as a stream and keeps only its end: against the
- * fake GitHub, whose job-log endpoint answers with the 302 to a signed download, made on the fly
- * here. The log is larger than the longest string V8 can make (about 512 MiB), so a reader that took
- * the whole body before its tail would have nothing to cut it from; the prompt still holds the tail.
- * The memory this saves is a figure of bench/log-tail.ts.
+ * The Action's CI-fix path reads only the end of a failing job's log: against the fake GitHub, whose
+ * job-log endpoint answers with the 302 to a signed download (made on the fly here) that serves byte
+ * ranges as blob storage does, or ignores them. Ignored, the log is read as a stream that keeps its
+ * end: the log is larger than the longest string V8 can make (about 512 MiB), so a reader that took
+ * the whole body before its tail would have nothing to cut it from. The memory this saves is a
+ * figure of bench/log-tail.ts.
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { failedCiPayload, startActionHarness, withFailingCi, type ActionHarness } from "../../helpers/action-runner.js";
@@ -27,7 +28,7 @@ afterEach(async () => {
 });
 
 describe("a failing job's log", () => {
-  it("of 513 MiB: the fix prompt holds its last lines, read through the 302", async () => {
+  it("of 513 MiB: the fix prompt holds its last lines, and only they cross the network (ranges, as blob storage serves them)", async () => {
     const seed = withFailingCi();
     seed.workflowRuns![0]!.jobs![0]!.log = () => hugeFailingLog(LOG_BYTES);
     h = await startActionHarness({ seed });
@@ -35,11 +36,33 @@ describe("a failing job's log", () => {
     const step = await h.step({ eventName: "workflow_run", payload: failedCiPayload(), inputs: {} });
 
     expect(step.result.failure).toBeNull();
-    const [created] = h.service.creates();
-    expect(created?.prompt).toContain("FAIL src/dates.test.ts › Tuesday\n  expected Tuesday, got Wednesday");
-    expect(created?.prompt).toContain("Process completed with exit code 1.");
-    // One request to the API, one to the signed download it redirected to.
+    expectFailureInPrompt();
+    // One request to the API; two to the signed download it redirected to: its size, then its tail.
     expect(h.github.requests.filter((r) => r.path.endsWith("/jobs/702/logs")).map((r) => r.status)).toEqual([302]);
-    expect(h.github.requests.filter((r) => r.servedAs === "web" && r.path.includes("/job-logs/702")).map((r) => r.status)).toEqual([200]);
+    const downloads = h.github.state.jobLogDownloads;
+    expect(downloads.map((d) => [d.range?.replace(/\d{6,}/g, "N"), d.status])).toEqual([
+      ["bytes=0-0", 206],
+      ["bytes=N-N", 206],
+    ]);
+    expect(downloads.reduce((sum, d) => sum + d.bytesSent, 0)).toBeLessThanOrEqual(64 * 1024);
+  }, 120_000);
+
+  it("of 513 MiB from a download that ignores ranges: read as a stream, the prompt still holds its last lines", async () => {
+    const seed = withFailingCi();
+    seed.workflowRuns![0]!.jobs![0]!.log = () => hugeFailingLog(LOG_BYTES);
+    h = await startActionHarness({ seed });
+    h.github.state.jobLogRanges = false;
+
+    const step = await h.step({ eventName: "workflow_run", payload: failedCiPayload(), inputs: {} });
+
+    expect(step.result.failure).toBeNull();
+    expectFailureInPrompt();
+    expect(h.github.state.jobLogDownloads.map((d) => [d.status, d.bytesSent > LOG_BYTES])).toEqual([[200, true]]);
   }, 120_000);
 });
+
+function expectFailureInPrompt(): void {
+  const [created] = h.service.creates();
+  expect(created?.prompt).toContain("FAIL src/dates.test.ts › Tuesday\n  expected Tuesday, got Wednesday");
+  expect(created?.prompt).toContain("Process completed with exit code 1.");
+}

@@ -27,8 +27,9 @@ async function commentAndReadJobLogs(octokit: GitHubClient, fake: Awaited<Return
     "POST /repos/:owner/:repo/issues/:issue_number/comments installation 201",
     "GET /repos/:owner/:repo/actions/runs/:run_id/jobs installation 200",
     "GET /repos/:owner/:repo/actions/jobs/:job_id/logs installation 302",
-    // Same origin, so the header is kept on the redirect; the signed URL does not need it.
-    "GET /_fake/job-logs/:job_id installation 200",
+    // The reader follows the redirect itself, without the token: the download's size, then its tail.
+    "GET /_fake/job-logs/:job_id none 206",
+    "GET /_fake/job-logs/:job_id none 206",
   ]);
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { FakeGitHubSeed } from "../../helpers/fake-github/index.js";
-import { listFailedCheckRuns, listFailedJobs, readFailedJobLogs, tailBytes } from "../../../src/github/index.js";
+import { listFailedCheckRuns, listFailedJobs, readFailedJobLogs, tailBytes, type FailedJob } from "../../../src/github/index.js";
 import { REPO, callSummary, octokitFor, startFake } from "./setup.js";
 
 const many = (n: number, level: "failure" | "warning" | "notice") =>
@@ -108,6 +108,18 @@ const actionsSeed: FakeGitHubSeed = {
   ],
 };
 
+/** A failed job as listFailedJobs gives it before its log is read. */
+const failedJob = (id: number): FailedJob => ({
+  id,
+  name: `job ${id}`,
+  conclusion: "failure",
+  htmlUrl: null,
+  failedSteps: [],
+  logTail: "",
+  logTruncated: false,
+  logUnavailable: null,
+});
+
 describe("listFailedJobs", () => {
   it("lists failed jobs with their failed steps and the tail of their logs (through GitHub's 302)", async () => {
     const fake = await startFake(actionsSeed);
@@ -131,11 +143,59 @@ describe("listFailedJobs", () => {
     expect(summary).toEqual([
       "GET /repos/acme/widgets/actions/runs/700/jobs?filter=latest&per_page=100&page=1 → 200",
       "GET /repos/acme/widgets/actions/jobs/702/logs → 302",
-      `GET /_fake/job-logs/702?sig=${fake.requests[2]!.query.sig} → 200`,
+      `GET /_fake/job-logs/702?sig=${fake.requests[2]!.query.sig} → 206`,
+      `GET /_fake/job-logs/702?sig=${fake.requests[2]!.query.sig} → 206`,
       "GET /repos/acme/widgets/actions/jobs/703/logs → 410",
     ]);
     // The signed download needs no token, like GitHub's blob URL.
     expect(fake.requests[2]!.route).toBe("/_fake/job-logs/:job_id");
+  });
+
+  it("asks the download for its size, then for the tail alone; the token never goes there", async () => {
+    const fake = await startFake(actionsSeed);
+    const size = Buffer.byteLength(longLog);
+    const [test] = await readFailedJobLogs(octokitFor(fake, "ghs_secret"), REPO, [failedJob(702)], 200);
+
+    const downloads = fake.requests.filter((r) => r.route === "/_fake/job-logs/:job_id");
+    expect(downloads.map((r) => r.auth)).toEqual(["none", "none"]);
+    expect(fake.requests.find((r) => r.path.endsWith("/jobs/702/logs"))!.auth).not.toBe("none");
+    expect(test).toMatchObject({ logTruncated: true, logUnavailable: null });
+    expect(test!.logTail).toBe(tailBytes(longLog, 200).text);
+    expect(fake.state.jobLogDownloads).toEqual([
+      { jobId: 702, range: "bytes=0-0", status: 206, bytesSent: 1 },
+      { jobId: 702, range: `bytes=${size - 200}-${size - 1}`, status: 206, bytesSent: 200 },
+    ]);
+  });
+
+  it("reads the tail of a download that ignores ranges from its whole answer, in one request", async () => {
+    const fake = await startFake(actionsSeed);
+    fake.state.jobLogRanges = false;
+    const [test] = await readFailedJobLogs(octokitFor(fake), REPO, [failedJob(702)], 200);
+
+    expect(test).toMatchObject({ logTail: tailBytes(longLog, 200).text, logTruncated: true, logUnavailable: null });
+    expect(fake.state.jobLogDownloads).toEqual([{ jobId: 702, range: "bytes=0-0", status: 200, bytesSent: Buffer.byteLength(longLog) }]);
+  });
+
+  it("reads a log shorter than the tail whole, an empty one as empty (416), and says when the download refuses", async () => {
+    const fake = await startFake(actionsSeed);
+    fake.seed({
+      workflowRuns: [
+        { id: 710, head_branch: "main", head_sha: "f".repeat(40), jobs: [{ id: 711, name: "empty", conclusion: "failure", log: "" }] },
+      ],
+    });
+    fake.injectFault({ method: "GET", path: "/_fake/job-logs/704", status: 403, body: "AuthenticationFailed" });
+    const [short, empty] = await readFailedJobLogs(octokitFor(fake), REPO, [failedJob(701), failedJob(711)], 200);
+    const [refused] = await readFailedJobLogs(octokitFor(fake), REPO, [failedJob(704)], 200);
+
+    expect(short).toMatchObject({ logTail: "all good\n", logTruncated: false, logUnavailable: null });
+    expect(empty).toMatchObject({ logTail: "", logTruncated: false, logUnavailable: null });
+    expect(fake.state.jobLogDownloads.map((d) => [d.jobId, d.range, d.status])).toEqual([
+      [701, "bytes=0-0", 206],
+      [701, "bytes=0-8", 206],
+      [711, "bytes=0-0", 416],
+    ]);
+    expect(refused).toMatchObject({ logTail: "", logTruncated: false });
+    expect(refused!.logUnavailable).toBe("the log download answered 403 Forbidden while downloading the log of job 704");
   });
 
   it("keeps a short log whole", async () => {

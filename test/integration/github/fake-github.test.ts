@@ -302,6 +302,37 @@ describe("checks and workflow runs", () => {
   });
 });
 
+describe("job-log downloads", () => {
+  it("serve byte ranges as blob storage does (206, 416 past the end), or ignore them when told to", async () => {
+    const fake = await startFake({
+      repositories: [{ owner: "acme", name: "widgets" }],
+      workflowRuns: [
+        { id: 9, head_branch: "b", head_sha: "9".repeat(40), jobs: [{ id: 10, name: "t", conclusion: "failure", log: "0123456789" }] },
+      ],
+    });
+    const redirect = await octokitFor(fake).request("GET /repos/{owner}/{repo}/actions/jobs/{job_id}/logs", {
+      ...REPO,
+      job_id: 10,
+      request: { redirect: "manual" },
+    });
+    const download = String(redirect.headers.location);
+    const get = async (range?: string) => {
+      const response = await fetch(download, range ? { headers: { range } } : {});
+      return [response.status, response.headers.get("content-range"), await response.text()];
+    };
+
+    expect(await get("bytes=-4")).toEqual([206, "bytes 6-9/10", "6789"]);
+    expect(await get("bytes=-40")).toEqual([206, "bytes 0-9/10", "0123456789"]);
+    expect(await get("bytes=2-4")).toEqual([206, "bytes 2-4/10", "234"]);
+    expect(await get("bytes=7-")).toEqual([206, "bytes 7-9/10", "789"]);
+    expect(await get("bytes=10-")).toEqual([416, "bytes */10", ""]);
+    expect(await get()).toEqual([200, null, "0123456789"]);
+    fake.state.jobLogRanges = false;
+    expect(await get("bytes=-4")).toEqual([200, null, "0123456789"]);
+    expect(fake.state.jobLogDownloads.map((d) => d.bytesSent)).toEqual([4, 10, 3, 3, 0, 10, 10]);
+  });
+});
+
 describe("startFakeGitHub", () => {
   it("listens on the port asked for and stops on close", async () => {
     const probe = await startFakeGitHub();

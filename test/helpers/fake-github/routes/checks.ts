@@ -1,6 +1,6 @@
 /** Check suites, check runs and annotations; workflow runs, jobs and job-log downloads. */
-import { Readable } from "node:stream";
 import type { FastifyInstance, FastifyRequest } from "fastify";
+import { sendJobLog } from "../job-log-download.js";
 import { notFound, paginate, queryOf } from "../http.js";
 import { renderAnnotation, renderCheckRun, renderJob, renderWorkflowRun } from "../render.js";
 import type { FakeCheckRun, FakeCheckSuite } from "../state.js";
@@ -143,6 +143,6 @@ export function registerCheckRoutes(app: FastifyInstance, ctx: RouteContext): vo
     if (queryOf(request).sig !== ctx.downloadSignature) return reply.code(403).type("text/plain").send("Signature invalid");
     const job = ctx.state.workflowRuns.flatMap((w) => w.jobs).find((j) => j.id === id);
     if (!job || job.log === null) return reply.code(404).type("text/plain").send("Not found");
-    return reply.type("text/plain; charset=utf-8").send(typeof job.log === "string" ? job.log : Readable.from(job.log()));
+    return sendJobLog(ctx.state, job.id, job.log, request.headers.range, reply);
   });
 }
