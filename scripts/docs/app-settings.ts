@@ -63,7 +63,7 @@ export const APP_SETTING_DOCS: Record<string, SettingDoc> = {
   METRICS_AUTOMATION_LABEL: {
     default: "false",
     meaning:
-      "`true` puts the automation's name on `agent_run_bridge_runs_started_total` (`automation=\"\"` for other runs); off by default because repositories choose the names ([Automations](automations.md))",
+      '`true` puts the automation\'s name on `agent_run_bridge_runs_started_total` (`automation=""` for other runs); off by default because repositories choose the names ([Automations](automations.md))',
   },
   STATUS_TOKEN: {
     meaning:

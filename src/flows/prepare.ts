@@ -5,7 +5,6 @@
  * bodies); this module only gathers their inputs.
  */
 import type { RepoConfig } from "../config/schema.js";
-import type { ThreadRef } from "../core/events/types.js";
 import { buildRunMetadata } from "../core/metadata.js";
 import { isCheckFailureTrigger, triggerThread, type RunTrigger } from "../core/detect/triggers.js";
 import { interruptLineOf } from "../core/interrupt.js";
@@ -26,7 +25,7 @@ import { botIdentityOf, type MarkerComment } from "../core/markers/trust.js";
 import type { GitHubClient, RepoRef } from "../github/client.js";
 import { listIssueComments, type IssueComment } from "../github/comments.js";
 import { getPullRequest } from "../github/pulls.js";
-import type { ReactionTarget } from "../core/render/reactions.js";
+import { promptThreadOf, reactionTargetOf, triggerUrlOf } from "../core/trigger-places.js";
 import {
   fetchReviewComments,
   listCheckFailures,
@@ -56,45 +55,6 @@ import type { MarkerHints, PreparedRun, PreparedStart, PrepareRunInput, ReplyThr
 export const THREAD_COMMENT_SCAN_LIMIT = 300;
 
 const repoRefOf = (trigger: RunTrigger): RepoRef | null => (trigger.repo ? { owner: trigger.repo.owner, repo: trigger.repo.name } : null);
-
-function reactionTargetOf(trigger: RunTrigger): ReactionTarget | null {
-  switch (trigger.flow) {
-    case "comment":
-      return { kind: "issue_comment", id: trigger.comment.id };
-    case "label":
-      return { kind: "issue", id: trigger.thread.number };
-    case "review":
-      // GitHub has no reactions on reviews themselves, only on their inline comments.
-      return trigger.reviewComment ? { kind: "review_comment", id: trigger.reviewComment.id } : null;
-    // Nobody asked an automation: its tracking comment is all it writes.
-    default:
-      return null;
-  }
-}
-
-function triggerUrlOf(trigger: RunTrigger): string | null {
-  switch (trigger.flow) {
-    case "comment":
-      return trigger.comment.url;
-    case "label":
-    case "automation":
-      return trigger.thread.url;
-    case "review":
-      return trigger.reviewComment?.url ?? trigger.review?.url ?? trigger.thread.url;
-    case "check_suite":
-      return trigger.checkSuite.url;
-    case "workflow_run":
-      return trigger.workflowRun.url;
-    case "dispatch":
-      return null;
-  }
-}
-
-/** The thread (issue or PR conversation) a trigger's prompt quotes, or null (CI prompts quote the checks instead). */
-function promptThreadOf(trigger: RunTrigger): ThreadRef | null {
-  if (isCheckFailureTrigger(trigger)) return null;
-  return trigger.thread;
-}
 
 async function fetchPullRequestDetails(octokit: GitHubClient, repo: RepoRef, trigger: RunTrigger): Promise<PullRequestDetails | null> {
   if (trigger.flow === "review") return trigger.pullRequest;
