@@ -128,7 +128,9 @@ describe("the App against a GitHub Enterprise Server (GHE_HOST, GHE_PROTOCOL)", 
     await h.idle();
     const [create] = h.service.creates();
     expect(create!.metadata).toMatchObject({ source_type: "GIT_HOST_CHECK_SUITE", check_suite_id: 700, pull_request_number: 2 });
-    expect(String(create!.prompt)).toContain("- src/dates.test.ts:12 (failure): expected 'Tuesday' but received 'Wednesday'");
+    expect(String(create!.prompt)).toContain(
+      "annotation (CI output):\n```text\nsrc/dates.test.ts:12 (failure): expected 'Tuesday' but received 'Wednesday'\n```",
+    );
     expect(h.botComments(2).map((c) => c.user.login)).toEqual([BOT_LOGIN]);
   });
 });

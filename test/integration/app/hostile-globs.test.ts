@@ -45,6 +45,6 @@ describe("a hostile glob in check_suite.branches", () => {
     await harness.idle();
     const creates = harness.service.creates();
     expect(creates).toHaveLength(1);
-    expect(String(creates[0]!.prompt)).toContain(`branch \`${BRANCH}\``);
+    expect(String(creates[0]!.prompt)).toContain(["head branch name (access unknown):", "```text", BRANCH, "```"].join("\n"));
   });
 });

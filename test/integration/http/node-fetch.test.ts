@@ -8,7 +8,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { Octokit } from "@octokit/core";
 import { afterEach, describe, expect, it } from "vitest";
-import { MAX_WHOLE_BODY_BYTES, nodeFetch } from "../../../src/http/node-fetch.js";
+import { BODY_TOO_LARGE, MAX_WHOLE_BODY_BYTES, nodeFetch } from "../../../src/http/node-fetch.js";
 import { startFakeGitHub } from "../../helpers/fake-github/index.js";
 
 interface Seen {
@@ -164,7 +164,7 @@ describe("nodeFetch", () => {
     const tooLarge = {
       name: "TypeError",
       message: "terminated",
-      cause: { name: "RangeError", message: `the response body is larger than ${MAX_WHOLE_BODY_BYTES} bytes` },
+      cause: { name: BODY_TOO_LARGE, message: `the response body is larger than ${MAX_WHOLE_BODY_BYTES} bytes` },
     };
     await expect(nodeFetch(`${url}/json`)).rejects.toMatchObject(tooLarge);
     await expect(nodeFetch(`${url}/declared`)).rejects.toMatchObject(tooLarge);
