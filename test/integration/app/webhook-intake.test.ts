@@ -100,26 +100,26 @@ describe("the webhook endpoint", () => {
   it("answers 503 to a sender once unsigned bodies in flight fill the shared allowance, and takes deliveries again after", async () => {
     harness = await startAppHarness({ httpTimeouts: { headersMs: 5_000, requestMs: 8_000, checkEveryMs: 100 } });
     const head = webhookHead(harness.app.webhookUrl, { "transfer-encoding": "chunked", "x-hub-signature-256": "sha256=00" });
-    // Senders that each stream just under GitHub's cap and then hold their request open, unfinished.
+    // Senders that each stream just under GitHub's cap and then hold their request open, unfinished: one more than
+    // the allowance holds. None passes its own cap, so the only refusal there can be is the shared allowance's, whatever
+    // order the server reads their bytes in on a loaded machine.
     const perSender = WEBHOOK_BODY_LIMIT_BYTES - CHUNK;
-    const holders = Math.floor(UNVERIFIED_BYTES_LIMIT / perSender);
-    const sent = Array.from({ length: holders }, () => 0);
-    const holding = sent.map((_, i) =>
-      rawRequest(harness.app.webhookUrl, head, () => (sent[i]! < perSender ? ((sent[i]! += CHUNK), chunkFrame(CHUNK)) : null), 15_000),
+    const senders = Math.floor(UNVERIFIED_BYTES_LIMIT / perSender) + 1;
+    const sent = Array.from({ length: senders }, () => 0);
+    const answers = await Promise.all(
+      sent.map((_, i) =>
+        rawRequest(harness.app.webhookUrl, head, () => (sent[i]! < perSender ? ((sent[i]! += CHUNK), chunkFrame(CHUNK)) : null), 15_000),
+      ),
     );
-    while (sent.some((n) => n < perSender)) await new Promise((resolve) => setTimeout(resolve, 20));
+    const refused = answers.filter((answer) => answer.status === 503);
+    expect(refused.length).toBeGreaterThanOrEqual(1);
+    expect(answers.map((answer) => answer.status)).not.toContain(413);
+    for (const answer of refused) {
+      expect(answer.text).toContain("Too many webhook bodies");
+      expect(answer.bytesSent).toBeLessThan(WEBHOOK_BODY_LIMIT_BYTES);
+    }
 
-    // One more sender: refused once the allowance is full, long before its own body reaches the cap.
-    let extra = 0;
-    const refused = await rawRequest(harness.app.webhookUrl, head, () =>
-      extra < 40 * CHUNK ? ((extra += CHUNK), chunkFrame(CHUNK)) : null,
-    );
-    expect(refused.status).toBe(503);
-    expect(refused.text).toContain("Too many webhook bodies");
-    expect(refused.bytesSent).toBeLessThan(WEBHOOK_BODY_LIMIT_BYTES);
-
-    // The holders are cut off by the request timeout; what they held is given back.
-    await Promise.all(holding);
+    // The others were cut off by the request timeout; what they held is given back.
     const payload = harness.humanComment(ISSUE, "/agent fix it").payload;
     const body = JSON.stringify(payload);
     const signed = await fetch(harness.app.webhookUrl, {
