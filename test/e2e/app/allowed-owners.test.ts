@@ -10,8 +10,9 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../../src/emulator/index.js";
 import { startFakeGitHub, type FakeGitHub } from "../../helpers/fake-github/index.js";
-import { BOT_LOGIN, appEnv, baseSeed, postWebhook, until } from "../../helpers/app-harness.js";
+import { BOT_LOGIN, baseSeed, postWebhook, until } from "../../helpers/app-harness.js";
 import { FULL_NAME, issueCommentPayload } from "../../helpers/app-payloads.js";
+import { childAppEnv } from "../../helpers/app-child-world.js";
 import { jsonLogLines, startAppChild, type AppChild } from "../../helpers/app-process.js";
 import { startServiceRecorder, type ServiceRecorder } from "../../helpers/service-recorder.js";
 
@@ -29,9 +30,7 @@ beforeAll(async () => {
   service = await startServiceRecorder(emulator.url);
   dataDir = mkdtempSync(join(tmpdir(), "arb-owners-"));
   app = await startAppChild(
-    appEnv({ url: service.url, token: emulator.token, orgId: emulator.orgId }, dataDir, {
-      GHE_HOST: new URL(github.url).host,
-      GHE_PROTOCOL: "http",
+    childAppEnv({ url: service.url, token: emulator.token, orgId: emulator.orgId }, dataDir, github.url, {
       LOG_LEVEL: "info",
       LOG_FORMAT: "json",
       ALLOWED_OWNERS: "someone-else, OCTO-ORG",

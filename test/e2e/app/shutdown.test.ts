@@ -10,8 +10,9 @@ import { afterEach, describe, expect, it } from "vitest";
 import { parseMarker } from "../../../src/core/markers/read.js";
 import { startEmulator } from "../../../src/emulator/index.js";
 import { API_PATHS } from "../../../src/service/wire.js";
-import { BOT_LOGIN, SCALE, appEnv, baseSeed, postWebhook, until } from "../../helpers/app-harness.js";
+import { BOT_LOGIN, SCALE, baseSeed, postWebhook, until } from "../../helpers/app-harness.js";
 import { FULL_NAME, issueCommentPayload } from "../../helpers/app-payloads.js";
+import { childAppEnv } from "../../helpers/app-child-world.js";
 import { startAppChild, startHttpProxy, type AppChild } from "../../helpers/app-process.js";
 import { startFakeGitHub } from "../../helpers/fake-github/index.js";
 
@@ -46,9 +47,7 @@ async function startWorld(options: { holdCreates: boolean }) {
     () => service.close(),
     () => rmSync(dataDir, { recursive: true, force: true }),
   );
-  const env = appEnv({ url: service.url, token: emulator.token, orgId: emulator.orgId }, dataDir, {
-    GHE_HOST: new URL(github.url).host,
-    GHE_PROTOCOL: "http",
+  const env = childAppEnv({ url: service.url, token: emulator.token, orgId: emulator.orgId }, dataDir, github.url, {
     LOG_LEVEL: "warn",
   });
   let payload: object | undefined;
