@@ -11,7 +11,7 @@ import { ProbotOctokit } from "probot";
 import { startApp, type AppHandle, type StartAppOptions } from "../../src/app/main.js";
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from "../../src/emulator/index.js";
 import { startFakeGitHub, type FakeGitHub, type FakeGitHubSeed, type FakeIssueComment } from "./fake-github/index.js";
-import { FULL_NAME, OWNER, REPO, REPO_ID, issueCommentPayload, type ThreadSpec } from "./app-payloads.js";
+import { FULL_NAME, OWNER, REPO, REPO_ID, checkSuiteCompletedPayload, issueCommentPayload, type ThreadSpec } from "./app-payloads.js";
 import { startServiceRecorder, type ServiceRecorder } from "./service-recorder.js";
 import { TEST_REDIS_URL } from "./redis.js";
 import { freePort } from "./app-process.js";
@@ -60,6 +60,17 @@ export function baseSeed(): FakeGitHubSeed {
       { login: "reader", permission: "read" },
     ],
   };
+}
+
+/** Check suite 700 completed with a failure at the head of baseSeed's pull request #2 (agent/fix-dates). */
+export function failedSuiteOnPullPayload() {
+  return checkSuiteCompletedPayload({
+    id: 700,
+    conclusion: "failure",
+    headSha: PR_HEAD_SHA,
+    headBranch: "agent/fix-dates",
+    pullRequests: [{ number: 2 }],
+  });
 }
 
 export interface HarnessOptions {
