@@ -73,6 +73,19 @@ export function failedSuiteOnPullPayload() {
   });
 }
 
+/** A person's comment stored in the fake GitHub, and the issue_comment payload GitHub would send for it. */
+export function seedHumanComment(
+  github: FakeGitHub,
+  thread: ThreadSpec,
+  body: string,
+  login = "maintainer",
+): { id: number; payload: object } {
+  github.seed({ issueComments: [{ issue_number: thread.number, body, user: login }] });
+  const stored = github.state.issueComments.at(-1)!;
+  const comment = { id: stored.id, body, login, createdAt: stored.created_at, updatedAt: stored.updated_at };
+  return { id: stored.id, payload: issueCommentPayload({ thread, comment }) };
+}
+
 export interface HarnessOptions {
   seed?: FakeGitHubSeed;
   /** Contents of `.github/agent-run.yml`, if any. */
@@ -245,12 +258,7 @@ export async function startAppHarness(options: HarnessOptions = {}): Promise<App
     async deliver(name, payload, deliveryId = randomUUID()) {
       return { status: await postWebhook(app.webhookUrl, name, payload, deliveryId), deliveryId };
     },
-    humanComment(thread, body, login = "maintainer") {
-      github.seed({ issueComments: [{ issue_number: thread.number, body, user: login }] });
-      const stored = github.state.issueComments.at(-1)!;
-      const comment = { id: stored.id, body, login, createdAt: stored.created_at, updatedAt: stored.updated_at };
-      return { id: stored.id, payload: issueCommentPayload({ thread, comment }) };
-    },
+    humanComment: (thread, body, login) => seedHumanComment(github, thread, body, login),
     botComments: (issueNumber) => github.commentsOn(FULL_NAME, issueNumber).filter((c) => c.user.login === BOT_LOGIN),
     idle: () => app.idle(),
     async close() {

@@ -4,9 +4,8 @@
  * is posted; one log line says why.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { baseSeed, postWebhook, until } from "../../helpers/app-harness.js";
+import { baseSeed, postWebhook, seedHumanComment, until } from "../../helpers/app-harness.js";
 import { startAppChildWorld } from "../../helpers/app-child-world.js";
-import { issueCommentPayload } from "../../helpers/app-payloads.js";
 import { jsonLogLines } from "../../helpers/app-process.js";
 
 const cleanups: Array<() => Promise<void> | void> = [];
@@ -20,12 +19,7 @@ describe("a broken agent-run.yml and someone who may not trigger runs", () => {
     seed.files = [{ path: ".github/agent-run.yml", content: "follow_up: later\n" }];
     const { github, app } = await startAppChildWorld({ seed, cleanups });
 
-    github.seed({ issueComments: [{ issue_number: 1, body: "/agent fix it", user: "reader" }] });
-    const trigger = github.state.issueComments.at(-1)!;
-    const payload = issueCommentPayload({
-      thread: { number: 1, title: "Flaky date test" },
-      comment: { id: trigger.id, body: trigger.body, login: "reader" },
-    });
+    const payload = seedHumanComment(github, { number: 1, title: "Flaky date test" }, "/agent fix it", "reader").payload;
     expect(await postWebhook(app.webhookUrl, "issue_comment", payload, "delivery-outsider")).toBe(200);
 
     const why = () => jsonLogLines(app.stdout()).filter((line) => String(line.msg).includes("may not trigger runs, so nothing is said"));

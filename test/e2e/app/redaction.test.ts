@@ -5,9 +5,9 @@
  * both logged and replied; neither shows them.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { BOT_LOGIN, baseSeed, postWebhook, until } from "../../helpers/app-harness.js";
+import { BOT_LOGIN, baseSeed, postWebhook, seedHumanComment, until } from "../../helpers/app-harness.js";
 import { startAppChildWorld } from "../../helpers/app-child-world.js";
-import { FULL_NAME, issueCommentPayload } from "../../helpers/app-payloads.js";
+import { FULL_NAME } from "../../helpers/app-payloads.js";
 
 const TOKEN = "ghp_R2d2C3poBb8Ee1Ll0Uu5Kk9Yy7Ww3Xx6Zz4Qq";
 
@@ -22,12 +22,7 @@ describe("agent-run app's logs", () => {
     seed.files = [{ path: ".github/agent-run.yml", content: `check_suite:\n  ${TOKEN}: 3\n  codename-BLUEBIRD-7: true\n` }];
     const { github, emulator, app } = await startAppChildWorld({ seed, env: { REDACT_PATTERNS: "BLUEBIRD-[0-9]+" }, cleanups });
 
-    github.seed({ issueComments: [{ issue_number: 1, body: "/agent fix it", user: "maintainer" }] });
-    const trigger = github.state.issueComments.at(-1)!;
-    const payload = issueCommentPayload({
-      thread: { number: 1, title: "Flaky date test" },
-      comment: { id: trigger.id, body: trigger.body, login: "maintainer" },
-    });
+    const payload = seedHumanComment(github, { number: 1, title: "Flaky date test" }, "/agent fix it").payload;
     expect(await postWebhook(app.webhookUrl, "issue_comment", payload, "delivery-redact")).toBe(200);
 
     const bot = () => github.commentsOn(FULL_NAME, 1).filter((c) => c.user.login === BOT_LOGIN);
