@@ -8,7 +8,7 @@
  */
 import { imageSourcesIn } from "../src/core/prompt/images.js";
 import { formatNumber, isMainModule, ratioOf, runAsScript, yesNo, type BenchResult, type BenchRow } from "./lib/report.js";
-import { median } from "./lib/stats.js";
+import { medianMs } from "./lib/stats.js";
 
 const NAME = "attachments";
 const SIZES = [5_000, 10_000, 20_000];
@@ -29,23 +29,13 @@ function patternSources(prose: string): string[] {
   return found.sort((a, b) => a.index - b.index).map((f) => f.url);
 }
 
-function timed(read: (text: string) => string[], text: string, samples: number): number {
-  const times: number[] = [];
-  for (let i = 0; i < samples; i++) {
-    const started = performance.now();
-    read(text);
-    times.push(performance.now() - started);
-  }
-  return median(times);
-}
-
 export async function runAttachmentsBenchmark(): Promise<BenchResult> {
   const rows: BenchRow[] = [];
   for (const shape of SHAPES) {
     for (const n of SIZES) {
       const text = shape.text(n);
-      const onePass = timed(imageSourcesIn, text, 21);
-      const patterns = timed(patternSources, text, 1);
+      const onePass = medianMs(imageSourcesIn, text, 21);
+      const patterns = medianMs(patternSources, text, 1);
       rows.push({
         benchmark: NAME,
         figure: `${shape.label}, n = ${formatNumber(n)}: one pass (median of 21)`,

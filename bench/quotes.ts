@@ -10,7 +10,7 @@
 import { sanitizeUserText } from "../src/core/sanitize-input.js";
 import { parseTriggerComment, type TriggerGrammar } from "../src/core/trigger.js";
 import { formatNumber, isMainModule, ratioOf, runAsScript, yesNo, type BenchResult, type BenchRow } from "./lib/report.js";
-import { median } from "./lib/stats.js";
+import { medianMs } from "./lib/stats.js";
 
 const NAME = "quotes";
 const GRAMMAR: TriggerGrammar = { phrase: "/agent", appSlug: "run-bot", mention: true };
@@ -28,23 +28,13 @@ const SHAPES: Array<{ label: string; unit: string }> = [
 const commentOf = (unit: string, size: number) =>
   `> start\n${unit.repeat(Math.floor(size / unit.length))}`.slice(0, size) + "\n@run-bot go";
 
-function timed(read: (text: string) => unknown, text: string, samples: number): number {
-  const times: number[] = [];
-  for (let i = 0; i < samples; i++) {
-    const started = performance.now();
-    read(text);
-    times.push(performance.now() - started);
-  }
-  return median(times);
-}
-
 export async function runQuotesBenchmark(): Promise<BenchResult> {
   const rows: BenchRow[] = [];
   for (const shape of SHAPES) {
     for (const size of SIZES) {
       const text = commentOf(shape.unit, size);
-      const parse = timed((body) => parseTriggerComment(body, GRAMMAR), text, 11);
-      const sanitise = timed(sanitizeUserText, text, 11);
+      const parse = medianMs((body) => parseTriggerComment(body, GRAMMAR), text, 11);
+      const sanitise = medianMs(sanitizeUserText, text, 11);
       rows.push({
         benchmark: NAME,
         figure: `${shape.label}, ${formatNumber(size)} characters: parseTriggerComment (median of 11)`,

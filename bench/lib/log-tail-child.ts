@@ -13,9 +13,10 @@
  */
 import { get } from "node:http";
 import { Octokit } from "@octokit/core";
-import { readFailedJobLogs, type FailedJob } from "../../src/github/checks.js";
+import { readFailedJobLogs } from "../../src/github/checks.js";
 import { tailBytes } from "../../src/github/job-log.js";
 import { nodeFetch } from "../../src/http/node-fetch.js";
+import { unreadFailedJob } from "../../test/helpers/failed-job.js";
 
 const [apiUrl, jobIdText, maxBytesText, mode] = process.argv.slice(2);
 const repo = { owner: "acme", repo: "widgets" };
@@ -25,17 +26,7 @@ const octokit = new Octokit({ auth: "token ghs_bench", baseUrl: apiUrl, request:
 const route = "GET /repos/{owner}/{repo}/actions/jobs/{job_id}/logs";
 
 async function current(): Promise<string> {
-  const job: FailedJob = {
-    id: jobId,
-    name: "test",
-    conclusion: "failure",
-    htmlUrl: null,
-    failedSteps: [],
-    logTail: "",
-    logTruncated: false,
-    logUnavailable: null,
-  };
-  const [read] = await readFailedJobLogs(octokit, repo, [job], maxBytes);
+  const [read] = await readFailedJobLogs(octokit, repo, [unreadFailedJob(jobId, "test")], maxBytes);
   if (read?.logUnavailable) throw new Error(read.logUnavailable);
   return read?.logTail ?? "";
 }

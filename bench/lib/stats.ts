@@ -10,6 +10,17 @@ export function percentile(samples: readonly number[], p: number): number {
 
 export const median = (samples: readonly number[]): number => percentile(samples, 50);
 
+/** The median wall time, in ms, of `samples` synchronous calls of `read(text)`. */
+export function medianMs(read: (text: string) => unknown, text: string, samples: number): number {
+  const times: number[] = [];
+  for (let i = 0; i < samples; i++) {
+    const started = performance.now();
+    read(text);
+    times.push(performance.now() - started);
+  }
+  return median(times);
+}
+
 export function mean(samples: readonly number[]): number {
   if (samples.length === 0) return Number.NaN;
   return samples.reduce((a, b) => a + b, 0) / samples.length;

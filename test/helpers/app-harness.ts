@@ -11,7 +11,7 @@ import { ProbotOctokit } from "probot";
 import { startApp, type AppHandle, type StartAppOptions } from "../../src/app/main.js";
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from "../../src/emulator/index.js";
 import { startFakeGitHub, type FakeGitHub, type FakeGitHubSeed, type FakeIssueComment } from "./fake-github/index.js";
-import { FULL_NAME, OWNER, REPO, REPO_ID, issueCommentPayload, type ThreadSpec } from "./app-payloads.js";
+import { FULL_NAME, OWNER, REPO, REPO_ID, checkSuiteCompletedPayload, issueCommentPayload, type ThreadSpec } from "./app-payloads.js";
 import { startServiceRecorder, type ServiceRecorder } from "./service-recorder.js";
 import { TEST_REDIS_URL } from "./redis.js";
 import { freePort } from "./app-process.js";
@@ -60,6 +60,30 @@ export function baseSeed(): FakeGitHubSeed {
       { login: "reader", permission: "read" },
     ],
   };
+}
+
+/** Check suite 700 completed with a failure at the head of baseSeed's pull request #2 (agent/fix-dates). */
+export function failedSuiteOnPullPayload() {
+  return checkSuiteCompletedPayload({
+    id: 700,
+    conclusion: "failure",
+    headSha: PR_HEAD_SHA,
+    headBranch: "agent/fix-dates",
+    pullRequests: [{ number: 2 }],
+  });
+}
+
+/** A person's comment stored in the fake GitHub, and the issue_comment payload GitHub would send for it. */
+export function seedHumanComment(
+  github: FakeGitHub,
+  thread: ThreadSpec,
+  body: string,
+  login = "maintainer",
+): { id: number; payload: object } {
+  github.seed({ issueComments: [{ issue_number: thread.number, body, user: login }] });
+  const stored = github.state.issueComments.at(-1)!;
+  const comment = { id: stored.id, body, login, createdAt: stored.created_at, updatedAt: stored.updated_at };
+  return { id: stored.id, payload: issueCommentPayload({ thread, comment }) };
 }
 
 export interface HarnessOptions {
@@ -234,12 +258,7 @@ export async function startAppHarness(options: HarnessOptions = {}): Promise<App
     async deliver(name, payload, deliveryId = randomUUID()) {
       return { status: await postWebhook(app.webhookUrl, name, payload, deliveryId), deliveryId };
     },
-    humanComment(thread, body, login = "maintainer") {
-      github.seed({ issueComments: [{ issue_number: thread.number, body, user: login }] });
-      const stored = github.state.issueComments.at(-1)!;
-      const comment = { id: stored.id, body, login, createdAt: stored.created_at, updatedAt: stored.updated_at };
-      return { id: stored.id, payload: issueCommentPayload({ thread, comment }) };
-    },
+    humanComment: (thread, body, login) => seedHumanComment(github, thread, body, login),
     botComments: (issueNumber) => github.commentsOn(FULL_NAME, issueNumber).filter((c) => c.user.login === BOT_LOGIN),
     idle: () => app.idle(),
     async close() {

@@ -10,8 +10,9 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../../src/emulator/index.js";
 import { startFakeGitHub, type FakeGitHub } from "../../helpers/fake-github/index.js";
-import { BOT_LOGIN, appEnv, baseSeed, postWebhook, until } from "../../helpers/app-harness.js";
+import { BOT_LOGIN, baseSeed, postWebhook, seedHumanComment, until } from "../../helpers/app-harness.js";
 import { FULL_NAME, issueCommentPayload } from "../../helpers/app-payloads.js";
+import { childAppEnv } from "../../helpers/app-child-world.js";
 import { jsonLogLines, startAppChild, type AppChild } from "../../helpers/app-process.js";
 import { startServiceRecorder, type ServiceRecorder } from "../../helpers/service-recorder.js";
 
@@ -29,9 +30,7 @@ beforeAll(async () => {
   service = await startServiceRecorder(emulator.url);
   dataDir = mkdtempSync(join(tmpdir(), "arb-owners-"));
   app = await startAppChild(
-    appEnv({ url: service.url, token: emulator.token, orgId: emulator.orgId }, dataDir, {
-      GHE_HOST: new URL(github.url).host,
-      GHE_PROTOCOL: "http",
+    childAppEnv({ url: service.url, token: emulator.token, orgId: emulator.orgId }, dataDir, github.url, {
       LOG_LEVEL: "info",
       LOG_FORMAT: "json",
       ALLOWED_OWNERS: "someone-else, OCTO-ORG",
@@ -69,12 +68,7 @@ describe("ALLOWED_OWNERS", () => {
     expect(await postWebhook(app.webhookUrl, "issue_comment", strangersComment(9_002), "stranger-2")).toBe(200);
 
     // The listed owner's comment is taken (and its run created) after the strangers' deliveries were answered.
-    github.seed({ issueComments: [{ issue_number: 1, body: "/agent fix the flaky test", user: "maintainer" }] });
-    const trigger = github.state.issueComments.at(-1)!;
-    const ours = issueCommentPayload({
-      thread: { number: 1, title: "Flaky date test" },
-      comment: { id: trigger.id, body: trigger.body, login: "maintainer" },
-    });
+    const ours = seedHumanComment(github, { number: 1, title: "Flaky date test" }, "/agent fix the flaky test").payload;
     expect(await postWebhook(app.webhookUrl, "issue_comment", ours, "ours-1")).toBe(200);
     await until(() => github.commentsOn(FULL_NAME, 1).some((c) => c.user.login === BOT_LOGIN), "the listed owner's tracking comment");
     await until(() => service.creates().length === 1, "the listed owner's run");

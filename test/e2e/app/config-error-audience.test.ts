@@ -3,15 +3,10 @@
  * process (JSON logs on stdout), a reader's `/agent` on a repository whose file is invalid. Nothing
  * is posted; one log line says why.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { startEmulator } from "../../../src/emulator/index.js";
-import { startFakeGitHub } from "../../helpers/fake-github/index.js";
-import { SCALE, appEnv, baseSeed, postWebhook, until } from "../../helpers/app-harness.js";
-import { issueCommentPayload } from "../../helpers/app-payloads.js";
-import { jsonLogLines, startAppChild, type AppChild } from "../../helpers/app-process.js";
+import { baseSeed, postWebhook, seedHumanComment, until } from "../../helpers/app-harness.js";
+import { startAppChildWorld } from "../../helpers/app-child-world.js";
+import { jsonLogLines } from "../../helpers/app-process.js";
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -22,29 +17,9 @@ describe("a broken agent-run.yml and someone who may not trigger runs", () => {
   it("posts nothing, and logs one line saying why", async () => {
     const seed = baseSeed();
     seed.files = [{ path: ".github/agent-run.yml", content: "follow_up: later\n" }];
-    const github = await startFakeGitHub({ seed });
-    const emulator = await startEmulator({ timeScale: SCALE });
-    const dataDir = mkdtempSync(join(tmpdir(), "arb-app-audience-"));
-    cleanups.push(
-      () => github.close(),
-      () => emulator.close(),
-      () => rmSync(dataDir, { recursive: true, force: true }),
-    );
-    const env = appEnv({ url: emulator.url, token: emulator.token, orgId: emulator.orgId }, dataDir, {
-      GHE_HOST: new URL(github.url).host,
-      GHE_PROTOCOL: "http",
-      LOG_LEVEL: "info",
-      LOG_FORMAT: "json",
-    });
-    const app: AppChild = await startAppChild(env, "the app");
-    cleanups.push(() => app.kill());
+    const { github, app } = await startAppChildWorld({ seed, cleanups });
 
-    github.seed({ issueComments: [{ issue_number: 1, body: "/agent fix it", user: "reader" }] });
-    const trigger = github.state.issueComments.at(-1)!;
-    const payload = issueCommentPayload({
-      thread: { number: 1, title: "Flaky date test" },
-      comment: { id: trigger.id, body: trigger.body, login: "reader" },
-    });
+    const payload = seedHumanComment(github, { number: 1, title: "Flaky date test" }, "/agent fix it", "reader").payload;
     expect(await postWebhook(app.webhookUrl, "issue_comment", payload, "delivery-outsider")).toBe(200);
 
     const why = () => jsonLogLines(app.stdout()).filter((line) => String(line.msg).includes("may not trigger runs, so nothing is said"));

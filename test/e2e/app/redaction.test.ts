@@ -4,15 +4,10 @@
  * operator's secret (a configuration error names keys, never values). The configuration error is
  * both logged and replied; neither shows them.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { startEmulator } from "../../../src/emulator/index.js";
-import { startFakeGitHub } from "../../helpers/fake-github/index.js";
-import { BOT_LOGIN, SCALE, appEnv, baseSeed, postWebhook, until } from "../../helpers/app-harness.js";
-import { FULL_NAME, issueCommentPayload } from "../../helpers/app-payloads.js";
-import { startAppChild, type AppChild } from "../../helpers/app-process.js";
+import { BOT_LOGIN, baseSeed, postWebhook, seedHumanComment, until } from "../../helpers/app-harness.js";
+import { startAppChildWorld } from "../../helpers/app-child-world.js";
+import { FULL_NAME } from "../../helpers/app-payloads.js";
 
 const TOKEN = "ghp_R2d2C3poBb8Ee1Ll0Uu5Kk9Yy7Ww3Xx6Zz4Qq";
 
@@ -25,30 +20,9 @@ describe("agent-run app's logs", () => {
   it("redact what its comments redact: a token and an operator pattern echoed by a configuration error", async () => {
     const seed = baseSeed();
     seed.files = [{ path: ".github/agent-run.yml", content: `check_suite:\n  ${TOKEN}: 3\n  codename-BLUEBIRD-7: true\n` }];
-    const github = await startFakeGitHub({ seed });
-    const emulator = await startEmulator({ timeScale: SCALE });
-    const dataDir = mkdtempSync(join(tmpdir(), "arb-app-redact-"));
-    cleanups.push(
-      () => github.close(),
-      () => emulator.close(),
-      () => rmSync(dataDir, { recursive: true, force: true }),
-    );
-    const env = appEnv({ url: emulator.url, token: emulator.token, orgId: emulator.orgId }, dataDir, {
-      GHE_HOST: new URL(github.url).host,
-      GHE_PROTOCOL: "http",
-      LOG_LEVEL: "info",
-      LOG_FORMAT: "json",
-      REDACT_PATTERNS: "BLUEBIRD-[0-9]+",
-    });
-    const app: AppChild = await startAppChild(env, "the app");
-    cleanups.push(() => app.kill());
+    const { github, emulator, app } = await startAppChildWorld({ seed, env: { REDACT_PATTERNS: "BLUEBIRD-[0-9]+" }, cleanups });
 
-    github.seed({ issueComments: [{ issue_number: 1, body: "/agent fix it", user: "maintainer" }] });
-    const trigger = github.state.issueComments.at(-1)!;
-    const payload = issueCommentPayload({
-      thread: { number: 1, title: "Flaky date test" },
-      comment: { id: trigger.id, body: trigger.body, login: "maintainer" },
-    });
+    const payload = seedHumanComment(github, { number: 1, title: "Flaky date test" }, "/agent fix it").payload;
     expect(await postWebhook(app.webhookUrl, "issue_comment", payload, "delivery-redact")).toBe(200);
 
     const bot = () => github.commentsOn(FULL_NAME, 1).filter((c) => c.user.login === BOT_LOGIN);

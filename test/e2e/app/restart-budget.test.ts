@@ -11,8 +11,8 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { startEmulator } from "../../../src/emulator/index.js";
 import { RATE_LIMITS } from "../../../src/service/wire.js";
-import { issueCommentPayload } from "../../helpers/app-payloads.js";
-import { appEnv, baseSeed, postWebhook, until } from "../../helpers/app-harness.js";
+import { baseSeed, postWebhook, seedHumanComment, until } from "../../helpers/app-harness.js";
+import { childAppEnv } from "../../helpers/app-child-world.js";
 import { startAppChild, type AppChild } from "../../helpers/app-process.js";
 import { startFakeGitHub } from "../../helpers/fake-github/index.js";
 
@@ -43,19 +43,12 @@ describe("the embedded App's rate budget across an unclean restart", () => {
       () => rmSync(dataDir, { recursive: true, force: true }),
     );
     emulator.control.script({ match: "quick task", durationMs: 5_000, summary: "Done." });
-    const env = appEnv({ url: emulator.url, token: emulator.token, orgId: emulator.orgId }, dataDir, {
-      GHE_HOST: new URL(github.url).host,
-      GHE_PROTOCOL: "http",
+    const env = childAppEnv({ url: emulator.url, token: emulator.token, orgId: emulator.orgId }, dataDir, github.url, {
       AGENT_RUN_TIME_SCALE: String(TIME_SCALE),
       LOG_LEVEL: "warn",
     });
     const trigger = (webhookUrl: string, issue: number) => {
-      github.seed({ issueComments: [{ issue_number: issue, body: `/agent do the quick task ${issue}`, user: "maintainer" }] });
-      const comment = github.state.issueComments.at(-1)!;
-      const payload = issueCommentPayload({
-        thread: { number: issue, title: `Task ${issue}` },
-        comment: { id: comment.id, body: comment.body, login: "maintainer" },
-      });
+      const { payload } = seedHumanComment(github, { number: issue, title: `Task ${issue}` }, `/agent do the quick task ${issue}`);
       return postWebhook(webhookUrl, "issue_comment", payload, `delivery-budget-${issue}`);
     };
 

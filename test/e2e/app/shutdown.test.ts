@@ -10,8 +10,9 @@ import { afterEach, describe, expect, it } from "vitest";
 import { parseMarker } from "../../../src/core/markers/read.js";
 import { startEmulator } from "../../../src/emulator/index.js";
 import { API_PATHS } from "../../../src/service/wire.js";
-import { BOT_LOGIN, SCALE, appEnv, baseSeed, postWebhook, until } from "../../helpers/app-harness.js";
-import { FULL_NAME, issueCommentPayload } from "../../helpers/app-payloads.js";
+import { BOT_LOGIN, SCALE, baseSeed, postWebhook, seedHumanComment, until } from "../../helpers/app-harness.js";
+import { FULL_NAME } from "../../helpers/app-payloads.js";
+import { childAppEnv } from "../../helpers/app-child-world.js";
 import { startAppChild, startHttpProxy, type AppChild } from "../../helpers/app-process.js";
 import { startFakeGitHub } from "../../helpers/fake-github/index.js";
 
@@ -46,19 +47,12 @@ async function startWorld(options: { holdCreates: boolean }) {
     () => service.close(),
     () => rmSync(dataDir, { recursive: true, force: true }),
   );
-  const env = appEnv({ url: service.url, token: emulator.token, orgId: emulator.orgId }, dataDir, {
-    GHE_HOST: new URL(github.url).host,
-    GHE_PROTOCOL: "http",
+  const env = childAppEnv({ url: service.url, token: emulator.token, orgId: emulator.orgId }, dataDir, github.url, {
     LOG_LEVEL: "warn",
   });
   let payload: object | undefined;
   const trigger = async (app: AppChild, deliveryId: string) => {
-    github.seed({ issueComments: [{ issue_number: 1, body: "/agent do the shutdown job", user: "maintainer" }] });
-    const comment = github.state.issueComments.at(-1)!;
-    payload = issueCommentPayload({
-      thread: { number: 1, title: "Flaky date test" },
-      comment: { id: comment.id, body: comment.body, login: "maintainer" },
-    });
+    payload = seedHumanComment(github, { number: 1, title: "Flaky date test" }, "/agent do the shutdown job").payload;
     expect(await postWebhook(app.webhookUrl, "issue_comment", payload, deliveryId)).toBe(200);
   };
   const redeliver = (app: AppChild, deliveryId: string) => postWebhook(app.webhookUrl, "issue_comment", payload!, deliveryId);

@@ -27,6 +27,17 @@ afterEach(async () => {
   await h?.close();
 });
 
+/** A run marker of the automation "triage-bugs" on the bug's thread, as an earlier run would have left it. */
+function triageBugsMarker() {
+  return newRunMarker({
+    place: { repository: FULL_NAME, thread: 5 },
+    runId: 1,
+    orgId: 1,
+    sourceType: "GIT_HOST",
+    automation: "triage-bugs",
+  });
+}
+
 function seedWithBug(opener: string) {
   const seed = actionSeed();
   seed.issues = [...(seed.issues ?? []), { number: BUG.number, title: BUG.title, body: BUG.body, user: opener, labels: ["bug"] }];
@@ -59,15 +70,7 @@ describe("automations (Action)", () => {
 
   it("a marker naming the automation that the Action did not sign does not hold it back (pasted markers are no record)", async () => {
     const seed = seedWithBug("maintainer");
-    const pasted = renderMarker({
-      ...newRunMarker({
-        place: { repository: FULL_NAME, thread: 5 },
-        runId: 1,
-        orgId: 1,
-        sourceType: "GIT_HOST",
-        automation: "triage-bugs",
-      }),
-    });
+    const pasted = renderMarker(triageBugsMarker());
     seed.issueComments = [{ issue_number: 5, user: "maintainer", body: `${pasted}\nnothing to see` }];
     h = await startActionHarness({ config: CONFIG, seed });
     await h.step({
@@ -81,13 +84,7 @@ describe("automations (Action)", () => {
   it("a signed marker of the same automation in the thread holds it back", async () => {
     const seed = seedWithBug("maintainer");
     const earlier = renderMarker({
-      ...newRunMarker({
-        place: { repository: FULL_NAME, thread: 5 },
-        runId: 1,
-        orgId: 1,
-        sourceType: "GIT_HOST",
-        automation: "triage-bugs",
-      }),
+      ...triageBugsMarker(),
       state: "done",
       outcome: "succeeded",
     });

@@ -6,8 +6,8 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { parseMarker } from "../../../src/core/markers/read.js";
-import { checkSuiteCompletedPayload, reviewSubmittedPayload } from "../../helpers/app-payloads.js";
-import { BOT_LOGIN, PR_HEAD_SHA, baseSeed, startAppHarness, type AppHarness } from "../../helpers/app-harness.js";
+import { reviewSubmittedPayload } from "../../helpers/app-payloads.js";
+import { BOT_LOGIN, PR_HEAD_SHA, baseSeed, failedSuiteOnPullPayload, startAppHarness, type AppHarness } from "../../helpers/app-harness.js";
 import { createPng, type FakeGitHubSeed } from "../../helpers/fake-github/index.js";
 
 const ISSUE = { number: 1, title: "Flaky date test", body: "`dates.test.ts` fails on Tuesdays." };
@@ -117,13 +117,7 @@ describe("the App against a GitHub Enterprise Server (GHE_HOST, GHE_PROTOCOL)", 
     ];
     harness = await startAppHarness({ enterprise: true, seed, config: "check_suite:\n  enabled: true\n" });
     const h = harness;
-    const failure = checkSuiteCompletedPayload({
-      id: 700,
-      conclusion: "failure",
-      headSha: PR_HEAD_SHA,
-      headBranch: "agent/fix-dates",
-      pullRequests: [{ number: 2 }],
-    });
+    const failure = failedSuiteOnPullPayload();
     await h.deliver("check_suite", failure);
     await h.idle();
     const [create] = h.service.creates();

@@ -5,8 +5,8 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { parseCommentKind } from "../../../src/core/markers/read.js";
-import { checkSuiteCompletedPayload, issueCommentPayload } from "../../helpers/app-payloads.js";
-import { PR_HEAD_SHA, baseSeed, startAppHarness, type AppHarness } from "../../helpers/app-harness.js";
+import { issueCommentPayload } from "../../helpers/app-payloads.js";
+import { PR_HEAD_SHA, baseSeed, failedSuiteOnPullPayload, startAppHarness, type AppHarness } from "../../helpers/app-harness.js";
 
 let harness: AppHarness;
 afterEach(async () => {
@@ -28,19 +28,10 @@ function seedWithFailingSuite(labels: string[] = []) {
   return seed;
 }
 
-const failing = () =>
-  checkSuiteCompletedPayload({
-    id: 700,
-    conclusion: "failure",
-    headSha: PR_HEAD_SHA,
-    headBranch: "agent/fix-dates",
-    pullRequests: [{ number: 2 }],
-  });
-
 describe("a broken configuration is never silent for CI (the issue's example)", () => {
   it("`check_suite: { auto_fix: true }`: the failing pull request gets the config-error reply with `enabled` suggested", async () => {
     harness = await startAppHarness({ seed: seedWithFailingSuite(), config: "check_suite:\n  auto_fix: true\n" });
-    await harness.deliver("check_suite", failing());
+    await harness.deliver("check_suite", failedSuiteOnPullPayload());
     await harness.idle();
     const replies = harness.botComments(2);
     expect(replies.map((c) => parseCommentKind(c.body))).toEqual(["config_error"]);
@@ -50,7 +41,7 @@ describe("a broken configuration is never silent for CI (the issue's example)", 
 
   it("a file that leaves CI auto-fix off stays quiet on CI failures", async () => {
     harness = await startAppHarness({ seed: seedWithFailingSuite(), config: "check_suite:\n  enabled: false\n  max_attemps: 2\n" });
-    await harness.deliver("check_suite", failing());
+    await harness.deliver("check_suite", failedSuiteOnPullPayload());
     await harness.idle();
     expect(harness.botComments(2)).toEqual([]);
   });
@@ -59,7 +50,7 @@ describe("a broken configuration is never silent for CI (the issue's example)", 
 describe("the kill switch", () => {
   it("no run on a failing check suite of a pull request labelled `agent:off`", async () => {
     harness = await startAppHarness({ seed: seedWithFailingSuite(["agent:off"]), config: "check_suite:\n  enabled: true\n" });
-    await harness.deliver("check_suite", failing());
+    await harness.deliver("check_suite", failedSuiteOnPullPayload());
     await harness.idle();
     expect(harness.service.requests).toEqual([]);
     expect(harness.botComments(2)).toEqual([]);

@@ -6,13 +6,8 @@
  * and a command only inside a quote starts nothing.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import {
-  checkSuiteCompletedPayload,
-  issuesLabeledPayload,
-  reviewCommentPayload,
-  reviewSubmittedPayload,
-} from "../../helpers/app-payloads.js";
-import { APP_SLUG, PR_HEAD_SHA, baseSeed, startAppHarness, type AppHarness } from "../../helpers/app-harness.js";
+import { issuesLabeledPayload, reviewCommentPayload, reviewSubmittedPayload } from "../../helpers/app-payloads.js";
+import { APP_SLUG, PR_HEAD_SHA, baseSeed, failedSuiteOnPullPayload, startAppHarness, type AppHarness } from "../../helpers/app-harness.js";
 import { hostile, onlyAsMaterial, placesOf } from "../../helpers/prompt-material.js";
 
 let harness: AppHarness;
@@ -144,16 +139,7 @@ describe("each outside source reaches a new run's prompt only as labelled materi
       },
     ];
     harness = await startAppHarness({ seed, config: "check_suite:\n  enabled: true\n" });
-    await harness.deliver(
-      "check_suite",
-      checkSuiteCompletedPayload({
-        id: 700,
-        conclusion: "failure",
-        headSha: PR_HEAD_SHA,
-        headBranch: "agent/fix-dates",
-        pullRequests: [{ number: 2 }],
-      }),
-    );
+    await harness.deliver("check_suite", failedSuiteOnPullPayload());
     const prompt = await promptOf(harness);
     expect(onlyAsMaterial(prompt, "CHECKNAME", "check run name")).toBe(true);
     expect(onlyAsMaterial(prompt, "CHECKTITLE", "check run title")).toBe(true);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { FakeGitHubSeed } from "../../helpers/fake-github/index.js";
-import { listFailedCheckRuns, listFailedJobs, readFailedJobLogs, tailBytes, type FailedJob } from "../../../src/github/index.js";
+import { listFailedCheckRuns, listFailedJobs, readFailedJobLogs, tailBytes } from "../../../src/github/index.js";
+import { unreadFailedJob } from "../../helpers/failed-job.js";
 import { REPO, callSummary, octokitFor, startFake } from "./setup.js";
 
 const many = (n: number, level: "failure" | "warning" | "notice") =>
@@ -108,18 +109,6 @@ const actionsSeed: FakeGitHubSeed = {
   ],
 };
 
-/** A failed job as listFailedJobs gives it before its log is read. */
-const failedJob = (id: number): FailedJob => ({
-  id,
-  name: `job ${id}`,
-  conclusion: "failure",
-  htmlUrl: null,
-  failedSteps: [],
-  logTail: "",
-  logTruncated: false,
-  logUnavailable: null,
-});
-
 describe("listFailedJobs", () => {
   it("lists failed jobs with their failed steps and the tail of their logs (through GitHub's 302)", async () => {
     const fake = await startFake(actionsSeed);
@@ -154,7 +143,7 @@ describe("listFailedJobs", () => {
   it("asks the download for its size, then for the tail alone; the token never goes there", async () => {
     const fake = await startFake(actionsSeed);
     const size = Buffer.byteLength(longLog);
-    const [test] = await readFailedJobLogs(octokitFor(fake, "ghs_secret"), REPO, [failedJob(702)], 200);
+    const [test] = await readFailedJobLogs(octokitFor(fake, "ghs_secret"), REPO, [unreadFailedJob(702)], 200);
 
     const downloads = fake.requests.filter((r) => r.route === "/_fake/job-logs/:job_id");
     expect(downloads.map((r) => r.auth)).toEqual(["none", "none"]);
@@ -170,7 +159,7 @@ describe("listFailedJobs", () => {
   it("reads the tail of a download that ignores ranges from its whole answer, in one request", async () => {
     const fake = await startFake(actionsSeed);
     fake.state.jobLogRanges = false;
-    const [test] = await readFailedJobLogs(octokitFor(fake), REPO, [failedJob(702)], 200);
+    const [test] = await readFailedJobLogs(octokitFor(fake), REPO, [unreadFailedJob(702)], 200);
 
     expect(test).toMatchObject({ logTail: tailBytes(longLog, 200).text, logTruncated: true, logUnavailable: null });
     expect(fake.state.jobLogDownloads).toEqual([{ jobId: 702, range: "bytes=0-0", status: 200, bytesSent: Buffer.byteLength(longLog) }]);
@@ -184,8 +173,8 @@ describe("listFailedJobs", () => {
       ],
     });
     fake.injectFault({ method: "GET", path: "/_fake/job-logs/704", status: 403, body: "AuthenticationFailed" });
-    const [short, empty] = await readFailedJobLogs(octokitFor(fake), REPO, [failedJob(701), failedJob(711)], 200);
-    const [refused] = await readFailedJobLogs(octokitFor(fake), REPO, [failedJob(704)], 200);
+    const [short, empty] = await readFailedJobLogs(octokitFor(fake), REPO, [unreadFailedJob(701), unreadFailedJob(711)], 200);
+    const [refused] = await readFailedJobLogs(octokitFor(fake), REPO, [unreadFailedJob(704)], 200);
 
     expect(short).toMatchObject({ logTail: "all good\n", logTruncated: false, logUnavailable: null });
     expect(empty).toMatchObject({ logTail: "", logTruncated: false, logUnavailable: null });
