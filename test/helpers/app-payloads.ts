@@ -117,18 +117,18 @@ export function issueCommentPayload(input: {
   return payload;
 }
 
+/** The issue's own fields an `issues` payload carries for a thread of the fake. */
+const issueFields = (thread: ThreadSpec) => ({
+  number: thread.number,
+  title: thread.title ?? `Issue #${thread.number}`,
+  body: thread.body ?? "",
+  html_url: `${HTML}/issues/${thread.number}`,
+});
+
 export function issuesLabeledPayload(input: { thread: ThreadSpec; label: string; sender: string }): WebhookEventMap["issues"] {
   const payload = adapt(example("issues", (e) => e.action === "labeled"));
   const p = payload as unknown as { issue: Json; label: Json; sender: Json };
-  p.issue = {
-    ...p.issue,
-    number: input.thread.number,
-    title: input.thread.title ?? `Issue #${input.thread.number}`,
-    body: input.thread.body ?? "",
-    html_url: `${HTML}/issues/${input.thread.number}`,
-    updated_at: eventTime(),
-    user: user(p.issue.user, "octocat"),
-  };
+  p.issue = { ...p.issue, ...issueFields(input.thread), updated_at: eventTime(), user: user(p.issue.user, "octocat") };
   delete p.issue.pull_request;
   p.label = { ...p.label, name: input.label };
   p.sender = user(p.sender, input.sender);
@@ -186,10 +186,7 @@ export function issuesOpenedPayload(input: { thread: ThreadSpec; opener: string 
   const p = payload as unknown as { issue: Json; sender: Json };
   p.issue = {
     ...p.issue,
-    number: input.thread.number,
-    title: input.thread.title ?? `Issue #${input.thread.number}`,
-    body: input.thread.body ?? "",
-    html_url: `${HTML}/issues/${input.thread.number}`,
+    ...issueFields(input.thread),
     state: "open",
     labels: labelsOf(input.thread.labels ?? []),
     user: user(p.issue.user, input.opener),

@@ -39,12 +39,8 @@ export interface SpawnedApp {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-/** Only what a server's environment would hold (PATH for node), nothing from the parent process. */
-export function spawnAppProcess(env: Record<string, string>): SpawnedApp {
-  const child = spawn(process.execPath, ["--import", "tsx", "src/cli/bin.ts", "app"], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? "", ...env },
-  });
+/** A child process's output as it comes, and its exit: what a test reads of any process it starts. */
+export function watchChild(child: ChildProcessWithoutNullStreams): SpawnedApp {
   let stdout = "";
   let stderr = "";
   child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
@@ -53,6 +49,15 @@ export function spawnAppProcess(env: Record<string, string>): SpawnedApp {
     child.once("exit", (code, signal) => resolve({ code, signal })),
   );
   return { child, stdout: () => stdout, stderr: () => stderr, exited };
+}
+
+/** Only what a server's environment would hold (PATH for node), nothing from the parent process. */
+export function spawnAppProcess(env: Record<string, string>): SpawnedApp {
+  const child = spawn(process.execPath, ["--import", "tsx", "src/cli/bin.ts", "app"], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? "", ...env },
+  });
+  return watchChild(child);
 }
 
 /** Starts `agent-run app` and resolves once it says where it listens; rejects (with its output) if it exits first or takes too long. */

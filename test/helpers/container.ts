@@ -9,6 +9,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { watchChild } from "./app-process.js";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const BUILDAH = ["--storage-driver", "vfs"];
@@ -182,18 +183,8 @@ export function runInContainer(
   const envArgs = Object.entries(options.env ?? {}).flatMap(([name, value]) => ["--env", `${name}=${value}`]);
   const volumeArgs = (options.volumes ?? []).flatMap((volume) => ["--volume", volume]);
   const child = spawn("buildah", [...BUILDAH, "run", "--isolation", "chroot", ...envArgs, ...volumeArgs, container.name, "--", ...command]);
-  let stdout = "";
-  let stderr = "";
-  child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
-  child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.once("exit", (code, signal) => resolve({ code, signal })),
-  );
   return {
-    child,
-    stdout: () => stdout,
-    stderr: () => stderr,
-    exited,
+    ...watchChild(child),
     signal: (signal) => {
       const pid = descendantRunning(child.pid!, command[0]!);
       if (pid === undefined) throw new Error(`no ${command[0]} process under buildah run (pid ${child.pid})`);

@@ -39,7 +39,7 @@ describe("readTraceDigest", () => {
   it("stops after 20 pages when the service never says the log ended", async () => {
     const service = await endlessLogs();
     const client = new AgentRunClient({ baseUrl: service.url, token: "t0ken-for-test", orgId: 1, logsPath: "spec" });
-    const digest = await readTraceDigest(client, 7, { deadline: Date.now() + 5_000, triggerPhrase: "/agent" });
+    const digest = await readTraceDigest(client, 7, { deadline: Date.now() + 25_000, triggerPhrase: "/agent" });
     expect(digest).not.toBeNull();
     expect(service.pagesServed()).toBe(20);
   }, 30_000);
