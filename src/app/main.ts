@@ -231,6 +231,7 @@ function appRedactor(settings: AppSettings): Redactor {
   const secrets = [
     { value: settings.service.token, label: "API token" },
     { value: settings.webhookSecret, label: "webhook secret" },
+    ...(settings.webhookSecretPrevious ? [{ value: settings.webhookSecretPrevious, label: "previous webhook secret" }] : []),
     ...(settings.statusToken ? [{ value: settings.statusToken, label: "status token" }] : []),
     ...(settings.metrics.token ? [{ value: settings.metrics.token, label: "metrics token" }] : []),
   ];
