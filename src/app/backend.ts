@@ -11,6 +11,7 @@ import { createRedisLeases, createSqliteLeases, type Leases } from "./lease.js";
 import { createInProcessLocks, createRedisLocks, type ThreadLocks } from "./locks.js";
 import { loadOptional } from "./optional-deps.js";
 import type { RetryPolicy, WorkQueue } from "./queue/types.js";
+import { DATABASE_FILE_NAME, openOrExplain } from "./store/data-dir.js";
 import { deploymentNamespace, moveNamespace, type NamespaceMove } from "./store/namespace.js";
 import { RedisBridgeStore } from "./store/redis.js";
 import type { BridgeStore } from "./store/types.js";
@@ -59,7 +60,8 @@ export async function openBackend(settings: AppSettings, options: BackendOptions
       ["better-sqlite3"],
       () => Promise.all([import("./store/sqlite.js"), import("./queue/sqlite.js"), import("./store/sqlite-budget.js")]),
     );
-    const store = new SqliteBridgeStore(join(settings.dataDir, "bridge.sqlite"));
+    const file = join(settings.dataDir, DATABASE_FILE_NAME);
+    const store = openOrExplain(() => new SqliteBridgeStore(file), settings.dataDir, file);
     return {
       kind: "embedded",
       store,
