@@ -25,7 +25,9 @@ const NOT_A_DATABASE = new Set(["SQLITE_NOTADB", "SQLITE_CORRUPT"]);
 /** What went wrong opening `file` in `dataDir`, as an operator can act on it; the error itself when it is none of these. */
 export function dataDirProblem(error: unknown, dataDir: string, file: string): Error {
   const code = (error as { code?: unknown }).code;
-  const detail = `${typeof code === "string" ? `${code}: ` : ""}${(error as Error).message}`;
+  const message = (error as Error).message;
+  // Node's own messages start with their code already ("ENOTDIR: not a directory, mkdir …").
+  const detail = typeof code === "string" && !message.startsWith(code) ? `${code}: ${message}` : message;
   const directory = `DATA_DIR is ${resolve(dataDir)}`;
   const elsewhere = "or set REDIS_URL to keep the state in Redis instead";
   if (typeof code !== "string") return error as Error;
