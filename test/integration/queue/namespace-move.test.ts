@@ -110,6 +110,33 @@ describe.skipIf(!redisServerAvailable())("moving the token-keyed namespace of ea
     }
   });
 
+  it("three upgraded replicas starting at once: each key moved once, every replica opens on the moved store", async () => {
+    orgId += 1;
+    const legacy = tokenKeyedPrefix(orgId, "the-token");
+    const before = await openBackend(settingsFor("the-token", { REDIS_KEY_PREFIX: legacy }));
+    const tasks = await Promise.all([1, 2, 3, 4, 5].map((n) => before.store.insertTask(task(n))));
+    for (const t of tasks) await before.queue.add({ id: `task-${t.id}`, name: "task", data: { taskId: t.id }, delayMs: 60_000 });
+    await before.queue.stop();
+    await before.close();
+    const legacyKeys = await keysUnder(legacy);
+
+    const replicas = await Promise.all([1, 2, 3].map(() => openBackend(settingsFor("the-token"))));
+    try {
+      expect(replicas.reduce((sum, r) => sum + (r.namespaceMove?.moved ?? 0), 0)).toBe(legacyKeys.length);
+      expect(replicas.flatMap((r) => r.namespaceMove?.kept ?? [])).toEqual([]);
+      expect(await keysUnder(legacy)).toEqual([]);
+      for (const replica of replicas) {
+        expect((await replica.store.listTaskIds(["watching"])).sort()).toEqual(tasks.map((t) => t.id).sort());
+        expect((await replica.queue.counts()).task.delayed).toBe(tasks.length);
+      }
+    } finally {
+      for (const replica of replicas) {
+        await replica.queue.stop();
+        await replica.close();
+      }
+    }
+  });
+
   it("replicas starting at once move every key exactly once, with its value and expiry", async () => {
     const from = `arb-move:${orgId}:old`;
     const to = `arb-move:${orgId}:new`;
