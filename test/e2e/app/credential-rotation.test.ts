@@ -154,6 +154,8 @@ describe.skipIf(!redisServerAvailable())("rotating the other credentials while a
     // 1. Every replica learns the new secret and keeps the old; GitHub still signs with the old.
     const during = await w.start(w.env({ WEBHOOK_SECRET: NEW_SECRET, WEBHOOK_SECRET_PREVIOUS: OLD_SECRET }));
     expect(await comment(w, during, "/agent and bump the version", OLD_SECRET)).toBe(200);
+    // Two secrets are accepted, not any: a body signed with neither is still refused.
+    expect(await comment(w, during, "/agent forged with a guess", "a-secret-nobody-set")).toBe(400);
     // 2. GitHub's settings page gets the new secret.
     expect(await comment(w, during, "/agent and tag it", NEW_SECRET)).toBe(200);
     await until(async () => (await during.store.listTasks(["held"])).length === 3, "the follow-ups to be held");
