@@ -21,6 +21,10 @@ export const APP_SETTING_DOCS: Record<string, SettingDoc> = {
   },
   PRIVATE_KEY_PATH: { meaning: "a file holding the App's private key, read when `PRIVATE_KEY` is not set" },
   WEBHOOK_SECRET: { meaning: "the webhook secret set on the App's settings page: every delivery's signature is checked with it" },
+  WEBHOOK_SECRET_PREVIOUS: {
+    meaning:
+      "while the webhook secret is rotated: the old secret, also accepted, so that no delivery is refused whichever secret GitHub signs it with; unset it once GitHub has the new one ([Rotating credentials](#rotating-credentials))",
+  },
   PORT: { default: "3000", meaning: "the port webhooks, `/healthz`, `/metrics` and `/status` are served on" },
   HOST: { meaning: "the interface to listen on (default: every interface)" },
   WEBHOOK_PATH: { default: "/api/github/webhooks", meaning: "the path GitHub sends webhooks to (must start with `/`)" },
@@ -50,7 +54,10 @@ export const APP_SETTING_DOCS: Record<string, SettingDoc> = {
     meaning:
       "`redis://` or `rediss://`: the distributed backend, for several replicas that share one queue, one store and one API token's budget ([Several replicas](#several-replicas-over-redis))",
   },
-  REDIS_KEY_PREFIX: { meaning: "namespace of the App's keys in Redis (default: one per service organization and API token)" },
+  REDIS_KEY_PREFIX: {
+    meaning:
+      "namespace of the App's keys in Redis (default: `agent-run-bridge:<AGENT_RUN_ORG_ID>:app<APP_ID>`, one per service organization and GitHub App, unchanged when a credential rotates; [Upgrading](upgrading.md) says how the token-keyed default of 0.1 is moved)",
+  },
   METRICS: {
     default: "false",
     meaning: "`true` serves `GET /metrics` to anyone who can reach it ([Metrics](#metrics)); needs `prom-client` installed",

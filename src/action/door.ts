@@ -38,6 +38,7 @@ let redactor: Redactor = createRedactor();
 export function stepRedactor(env: Env): Redactor {
   const secrets = [
     { value: rawInput(env, "api-token"), label: "API token" },
+    { value: rawInput(env, "previous-api-token"), label: "previous API token" },
     { value: rawInput(env, "github-token"), label: "GitHub token" },
   ];
   const { patterns } = compileRedactPatterns(splitRedactPatterns(rawInput(env, "redact-patterns")));

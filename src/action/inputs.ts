@@ -30,6 +30,7 @@ export const MAX_IMAGES = 10;
 export const INPUT_NAMES = [
   "api-url",
   "api-token",
+  "previous-api-token",
   "org-id",
   "prompt",
   "mode",
@@ -54,7 +55,7 @@ export const INPUT_NAMES = [
 export type InputName = (typeof INPUT_NAMES)[number];
 
 /** Inputs whose value never appears in a message. */
-const SECRET_INPUTS: ReadonlySet<InputName> = new Set(["api-token", "github-token"]);
+const SECRET_INPUTS: ReadonlySet<InputName> = new Set(["api-token", "previous-api-token", "github-token"]);
 
 /** Inputs whose messages already point at the bad part (quoting the whole value would not help). */
 const QUOTED_BY_MESSAGE: ReadonlySet<InputName> = new Set([
@@ -72,6 +73,8 @@ export type ImageSource = { kind: "data_uri"; uri: string } | { kind: "file"; pa
 export interface ActionInputs {
   apiUrl: string;
   apiToken: string;
+  /** The API token before a rotation: markers it signed are still believed (never used to sign or to call the service). */
+  previousApiToken: string | undefined;
   orgId: number;
   /** The explicit prompt, or undefined when empty. */
   prompt: string | undefined;
@@ -276,6 +279,7 @@ const InputFieldsSchema = z.strictObject({
   "api-token": z.string({
     error: required("pass the service's API token from a secret, e.g. `api-token: ${{ secrets.AGENT_RUN_API_TOKEN }}`"),
   }),
+  "previous-api-token": z.optional(z.string()),
   "org-id": z.pipe(
     z.string({ error: required("the service's organization id, a positive integer") }),
     positiveInt("must be a positive integer (the service's organization id)"),
@@ -332,6 +336,7 @@ export const ActionInputsSchema = z.pipe(
   z.transform((i): ActionInputs => ({
     apiUrl: i["api-url"],
     apiToken: i["api-token"],
+    previousApiToken: i["previous-api-token"] === "" || i["previous-api-token"] === i["api-token"] ? undefined : i["previous-api-token"],
     orgId: i["org-id"],
     prompt: i.prompt,
     mode: i.mode,

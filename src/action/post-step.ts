@@ -26,7 +26,9 @@ export async function runPostStep(env: Env): Promise<PostStepOutcome> {
   const apiToken = rawInput(env, "api-token");
   if (apiToken) {
     core.setSecret(apiToken);
-    signMarkersWith(createMarkerSigner(apiToken));
+    const previous = rawInput(env, "previous-api-token");
+    if (previous) core.setSecret(previous);
+    signMarkersWith(createMarkerSigner(apiToken, previous || undefined));
   }
   const saved = readCheckpoint(env[`STATE_${CHECKPOINT_STATE}`]);
   if (!saved) {

@@ -30,7 +30,7 @@ export interface RunOptions {
 export async function runAction(options: RunOptions = {}): Promise<StepResult> {
   const env = options.env ?? process.env;
   // Masked and redacted even when the rest of the inputs are wrong.
-  for (const name of ["api-token", "github-token"]) {
+  for (const name of ["api-token", "previous-api-token", "github-token"]) {
     const secret = rawInput(env, name);
     if (secret) core.setSecret(secret);
   }

@@ -3,16 +3,16 @@
  * (SQLite under DATA_DIR, one process) or, with REDIS_URL, Redis (BullMQ for the queue), shared by
  * every replica started with the same settings. Everything above this file sees one interface.
  */
-import { createHash } from "node:crypto";
 import { join } from "node:path";
 import type { Redis } from "ioredis";
 import { createInProcessBudget, createRedisBudget, type RateBudget } from "../service/budget.js";
-import { BRIDGE_NAME } from "../version.js";
 import { AppConfigurationError, type AppSettings } from "./env.js";
 import { createRedisLeases, createSqliteLeases, type Leases } from "./lease.js";
 import { createInProcessLocks, createRedisLocks, type ThreadLocks } from "./locks.js";
 import { loadOptional } from "./optional-deps.js";
 import type { RetryPolicy, WorkQueue } from "./queue/types.js";
+import { DATABASE_FILE_NAME, openOrExplain } from "./store/data-dir.js";
+import { deploymentNamespace, moveNamespace, type NamespaceMove } from "./store/namespace.js";
 import { RedisBridgeStore } from "./store/redis.js";
 import type { BridgeStore } from "./store/types.js";
 
@@ -27,8 +27,10 @@ export interface Backend {
   budget: RateBudget;
   /** The Redis client the GitHub write pacer shares (null when embedded). */
   redis: Redis | null;
-  /** Key namespace for everything this deployment keeps in Redis. */
+  /** Key namespace for everything this deployment keeps in Redis (store/namespace.ts). */
   keyPrefix: string;
+  /** What this start moved out of the token-keyed namespace of earlier versions (null: nothing to move). */
+  namespaceMove: NamespaceMove | null;
   close(): Promise<void>;
 }
 
@@ -49,13 +51,6 @@ export function redactUrl(url: string): string {
   }
 }
 
-/** One namespace per service organization and API token (named by a hash, never the token). */
-function deploymentPrefix(settings: AppSettings): string {
-  if (settings.redisKeyPrefix) return settings.redisKeyPrefix;
-  const tokenHash = createHash("sha256").update(settings.service.token).digest("hex").slice(0, 16);
-  return `${BRIDGE_NAME}:${settings.service.orgId}:${tokenHash}`;
-}
-
 export async function openBackend(settings: AppSettings, options: BackendOptions = {}): Promise<Backend> {
   const retry = { baseDelayMs: Math.max(20, 2_000 * settings.timeScale), ...options.retry };
   if (!settings.redisUrl) {
@@ -65,7 +60,8 @@ export async function openBackend(settings: AppSettings, options: BackendOptions
       ["better-sqlite3"],
       () => Promise.all([import("./store/sqlite.js"), import("./queue/sqlite.js"), import("./store/sqlite-budget.js")]),
     );
-    const store = new SqliteBridgeStore(join(settings.dataDir, "bridge.sqlite"));
+    const file = join(settings.dataDir, DATABASE_FILE_NAME);
+    const store = openOrExplain(() => new SqliteBridgeStore(file), settings.dataDir, file);
     return {
       kind: "embedded",
       store,
@@ -75,7 +71,8 @@ export async function openBackend(settings: AppSettings, options: BackendOptions
       // In the same file as the state: a restarted process knows what its predecessor spent.
       budget: createInProcessBudget({ timeScale: settings.timeScale, ledger: new SqliteBudgetLedger(store.database) }),
       redis: null,
-      keyPrefix: deploymentPrefix(settings),
+      keyPrefix: deploymentNamespace(settings).prefix,
+      namespaceMove: null,
       close: () => store.close(),
     };
   }
@@ -85,7 +82,7 @@ export async function openBackend(settings: AppSettings, options: BackendOptions
     Promise.all([import("ioredis"), import("./queue/bullmq.js")]),
   );
   const redis = await connectRedis(RedisClient, settings.redisUrl);
-  const keyPrefix = deploymentPrefix(settings);
+  const { prefix: keyPrefix, legacyPrefix } = deploymentNamespace(settings);
   const parsed = new URL(settings.redisUrl);
   const connection = {
     host: parsed.hostname,
@@ -96,6 +93,13 @@ export async function openBackend(settings: AppSettings, options: BackendOptions
     ...(parsed.protocol === "rediss:" ? { tls: {} } : {}),
     maxRetriesPerRequest: null,
   };
+  // Before anything opens in the namespace: a queue must not start on half its keys.
+  const namespaceMove = legacyPrefix
+    ? await moveNamespace(redis, legacyPrefix, keyPrefix).catch((error: unknown) => {
+        redis.disconnect();
+        throw error;
+      })
+    : null;
   const store = new RedisBridgeStore(redis, { keyPrefix: `${keyPrefix}:store` });
   await store.migrate();
   return {
@@ -112,6 +116,7 @@ export async function openBackend(settings: AppSettings, options: BackendOptions
     budget: createRedisBudget(redis, { timeScale: settings.timeScale, keyPrefix: `${keyPrefix}:budget` }),
     redis,
     keyPrefix,
+    namespaceMove,
     close: async () => {
       await redis.quit().catch(() => redis.disconnect());
     },

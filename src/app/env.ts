@@ -17,6 +17,8 @@ export interface AppSettings {
   appId: number;
   privateKey: string;
   webhookSecret: string;
+  /** WEBHOOK_SECRET_PREVIOUS: also accepted while a new webhook secret is rolled out (docs/operations.md, rotation). */
+  webhookSecretPrevious: string | undefined;
   port: number;
   /** Interface to listen on; undefined = every interface (Node's default). */
   host: string | undefined;
@@ -30,7 +32,7 @@ export interface AppSettings {
   service: { baseUrl: string; token: string; orgId: number; logsPath: LogsPathChoice };
   dataDir: string;
   redisUrl: string | undefined;
-  /** Namespace of the App's keys in Redis; default: one per service organization and API token. */
+  /** Namespace of the App's keys in Redis; default: one per service organization and GitHub App (store/namespace.ts). */
   redisKeyPrefix: string | undefined;
   /** `GET /metrics`: off, open (METRICS=true), or behind a bearer token (METRICS_TOKEN). */
   /** `automationLabels`: the automation's name on the started-runs counter (METRICS_AUTOMATION_LABEL; names are the repositories' to choose). */
@@ -296,6 +298,7 @@ export function parseAppEnv(env: Env): AppSettings {
   const appId = read.positiveInteger("APP_ID", read.required("APP_ID"));
   const privateKey = readPrivateKey(read);
   const webhookSecret = read.required("WEBHOOK_SECRET");
+  const webhookSecretPrevious = read.value("WEBHOOK_SECRET_PREVIOUS");
   const { port, webhookPath } = readListener(read);
   const githubBaseUrl = readGitHubBaseUrl(read);
   const { logLevel, logFormat } = readLogging(read);
@@ -314,6 +317,7 @@ export function parseAppEnv(env: Env): AppSettings {
     appId,
     privateKey: privateKey!,
     webhookSecret: webhookSecret!,
+    webhookSecretPrevious: webhookSecretPrevious === webhookSecret ? undefined : webhookSecretPrevious,
     port,
     host: read.value("HOST"),
     webhookPath,

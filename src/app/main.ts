@@ -13,6 +13,7 @@ import { imageHostsFor } from "../core/sanitize-output/image-hosts.js";
 import { AgentRunClient } from "../service/client.js";
 import { REPLAY_WINDOW_MS } from "../core/trigger-age.js";
 import { openBackend, type Backend, type BackendOptions } from "./backend.js";
+import type { NamespaceMove } from "./store/namespace.js";
 import { RunEngine, type RunEngineOptions } from "./engine.js";
 import { parseAppEnv, type AppSettings } from "./env.js";
 import type { AppDependencies, AppIdentity } from "./handlers/types.js";
@@ -94,6 +95,14 @@ async function ensureEveryTaskHasAJob(store: BridgeStore, queue: WorkQueue): Pro
   for (const taskId of await store.listTaskIds(["queued", "sending", "watching", "reporting"])) {
     await queue.add({ id: taskJobId(taskId), name: "task", data: { taskId } });
   }
+}
+
+/** One line when this start moved keys out of the token-keyed namespace of earlier versions, a warning per key it could not move. */
+function reportNamespaceMove(log: Logger, move: NamespaceMove | null): void {
+  if (!move || (move.moved === 0 && move.kept.length === 0)) return;
+  log.info({ from: move.from, to: move.to, moved: move.moved }, "moved the App's Redis keys to a namespace the API token does not name");
+  for (const key of move.kept)
+    log.warn({ key }, "a Redis key exists under both the old and the new namespace: the old one was left as it is (see docs/upgrading.md)");
 }
 
 /** The metrics module, loaded only when metrics are on. */
@@ -222,6 +231,7 @@ function appRedactor(settings: AppSettings): Redactor {
   const secrets = [
     { value: settings.service.token, label: "API token" },
     { value: settings.webhookSecret, label: "webhook secret" },
+    ...(settings.webhookSecretPrevious ? [{ value: settings.webhookSecretPrevious, label: "previous webhook secret" }] : []),
     ...(settings.statusToken ? [{ value: settings.statusToken, label: "status token" }] : []),
     ...(settings.metrics.token ? [{ value: settings.metrics.token, label: "metrics token" }] : []),
   ];
@@ -308,6 +318,7 @@ export async function startApp(env: Readonly<Record<string, string | undefined>>
   const identity = await identifyApp(probot, baseUrl);
 
   const backend = await openBackend(settings, options.backend);
+  reportNamespaceMove(probot.log, backend.namespaceMove);
   const { store, queue } = backend;
   const metrics =
     ops?.createAppMetrics({

@@ -189,6 +189,7 @@ export function createAppServer(parts: AppServerParts): Server {
   const timeouts = { ...HTTP_TIMEOUTS, ...parts.timeouts };
   const intake = {
     secret: settings.webhookSecret,
+    previousSecret: settings.webhookSecretPrevious,
     unverified: unverifiedBytesAllowance(),
     onRefused: (refusal: RefusedDelivery) => logRefusal(log, refusal),
   };

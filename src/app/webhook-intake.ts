@@ -60,6 +60,12 @@ export function unverifiedBytesAllowance(limitBytes: number = UNVERIFIED_BYTES_L
 
 export interface WebhookIntakeOptions {
   secret: string;
+  /**
+   * The secret before a rotation (WEBHOOK_SECRET_PREVIOUS), also accepted. Probot checks the
+   * signature again with `secret` only, so a body signed with this one is handed on re-signed
+   * with `secret`: it was verified here, which is what the header then says.
+   */
+  previousSecret?: string | undefined;
   limitBytes?: number;
   unverified: UnverifiedBytes;
   /** Called once per refused delivery; the payload is never passed on. */
@@ -95,9 +101,11 @@ function headerOf(req: IncomingMessage, name: string): string | null {
   return typeof value === "string" ? value.slice(0, 200) : null;
 }
 
+const signatureOf = (secret: string, body: Buffer) => `sha256=${createHmac("sha256", secret).update(body).digest("hex")}`;
+
 /** `sha256=<hex>` over the exact body, compared in constant time. */
 function signatureMatches(secret: string, body: Buffer, signature: string): boolean {
-  const expected = Buffer.from(`sha256=${createHmac("sha256", secret).update(body).digest("hex")}`);
+  const expected = Buffer.from(signatureOf(secret, body));
   const given = Buffer.from(signature);
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
@@ -175,7 +183,12 @@ export async function refuseUnfitDelivery(req: IncomingMessage, res: ServerRespo
 
   const signature = headerOf(req, "x-hub-signature-256");
   if (signature === null) return refuse("signature_missing", 400, read.bytes, false);
-  if (!signatureMatches(options.secret, read.body, signature)) return refuse("signature_mismatch", 400, read.bytes, false);
+  if (!signatureMatches(options.secret, read.body, signature)) {
+    const previous = options.previousSecret;
+    if (previous === undefined || !signatureMatches(previous, read.body, signature))
+      return refuse("signature_mismatch", 400, read.bytes, false);
+    req.headers["x-hub-signature-256"] = signatureOf(options.secret, read.body);
+  }
   (req as IncomingMessage & { body?: string }).body = read.body.toString("utf8");
   return false;
 }

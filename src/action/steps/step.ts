@@ -76,8 +76,9 @@ export async function openStep(inputs: ActionInputs, env: Env, now: () => number
       "`github-token` is empty: leave it unset (the job's token is the default) or pass a token that can write issue comments",
     ]);
   }
-  // Every comment this step writes carries a marker only the holder of the API token could sign.
-  const markerSigner = createMarkerSigner(inputs.apiToken);
+  // Every comment this step writes carries a marker only the holder of the API token could sign
+  // (and markers the token before a rotation signed are still the bot's).
+  const markerSigner = createMarkerSigner(inputs.apiToken, inputs.previousApiToken);
   signMarkersWith(markerSigner);
   const userAgent = ACTION_USER_AGENT;
   // Sent with what the inputs now say? Otherwise the step reads for itself.

@@ -30,10 +30,16 @@ export class SqliteBridgeStore implements BridgeStore {
   constructor(file: string, options: { now?: () => number } = {}) {
     if (file !== ":memory:") mkdirSync(dirname(file), { recursive: true });
     this.db = new Database(file);
-    this.db.pragma("journal_mode = WAL");
-    this.db.pragma("synchronous = NORMAL");
-    this.db.pragma("busy_timeout = 5000");
-    prepareSchema(this.db);
+    try {
+      this.db.pragma("journal_mode = WAL");
+      this.db.pragma("synchronous = NORMAL");
+      this.db.pragma("busy_timeout = 5000");
+      prepareSchema(this.db);
+    } catch (error) {
+      // Not a database, or one it cannot write: let go of the file (it is not touched) before saying so.
+      this.db.close();
+      throw error;
+    }
     this.now = options.now ?? Date.now;
   }
 

@@ -6,6 +6,7 @@ import { defineCommand } from "./registry.js";
 const HELP = `
 Configuration (environment only):
   APP_ID, PRIVATE_KEY or PRIVATE_KEY_PATH, WEBHOOK_SECRET   the GitHub App's credentials
+  WEBHOOK_SECRET_PREVIOUS                                    also accepted while the webhook secret is rotated
   PORT (3000), HOST, WEBHOOK_PATH (/api/github/webhooks)     where webhooks arrive; GET /healthz answers too
   GHE_HOST, GHE_PROTOCOL (https)                             GitHub Enterprise Server
   LOG_LEVEL (info), LOG_FORMAT (pretty)                      trace … fatal; pretty or json
@@ -36,6 +37,7 @@ export const appCommand = defineCommand(
       );
       context.addSecret(context.env.AGENT_RUN_API_TOKEN ?? "");
       context.addSecret(context.env.WEBHOOK_SECRET ?? "");
+      context.addSecret(context.env.WEBHOOK_SECRET_PREVIOUS ?? "");
       let app: AppHandle;
       try {
         app = await startApp(context.env);

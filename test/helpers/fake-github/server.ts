@@ -2,7 +2,7 @@
  * The fake GitHub REST API server: fastify on loopback, GitHub's auth, error and rate-limit
  * conventions, a request log without credentials, injectable faults and a write feed.
  */
-import { randomBytes, randomUUID } from "node:crypto";
+import { createPublicKey, randomBytes, randomUUID, verify, type KeyObject } from "node:crypto";
 import { EventEmitter } from "node:events";
 import type { AddressInfo } from "node:net";
 import type { IncomingMessage } from "node:http";
@@ -67,6 +67,12 @@ export interface FakeGitHub {
   readonly state: FakeGitHubState;
   /** Every request in arrival order (authorization header removed). */
   readonly requests: RecordedRequest[];
+  /**
+   * The App's public keys, as its settings page holds them (GitHub allows several at once): from
+   * then on an App JWT must carry an RS256 signature one of them verifies, else 401. null (the
+   * default): any JWT-shaped token passes.
+   */
+  setAppPublicKeys(keys: readonly string[] | null): void;
   /** Every write the bot made, in order. */
   readonly writes: FakeWrite[];
   readonly events: EventEmitter<FakeGitHubEvents>;
@@ -103,6 +109,17 @@ export interface FakeGitHub {
   /** The comments currently on an issue or pull request, oldest first. */
   commentsOn(repo: string, issueNumber: number): FakeIssueComment[];
   close(): Promise<void>;
+}
+
+/** Whether `Bearer <header>.<payload>.<signature>` is an RS256 JWT that one of `keys` verifies. */
+function jwtVerifiedByOneOf(authorization: string, keys: readonly KeyObject[]): boolean {
+  const [header, payload, signature] = authorization
+    .replace(/^\S+\s+/, "")
+    .trim()
+    .split(".");
+  if (!header || !payload || !signature) return false;
+  const signed = Buffer.from(`${header}.${payload}`);
+  return keys.some((key) => verify("RSA-SHA256", signed, key, Buffer.from(signature, "base64url")));
 }
 
 interface RouteFlags {
@@ -162,9 +179,14 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
   });
   app.addContentTypeParser("*", { parseAs: "string" }, (_request, body, done) => done(null, body));
 
+  let appPublicKeys: KeyObject[] | null = null;
   app.addHook("onRequest", async (request, reply) => {
     arrivals.set(request, Date.now());
     const { kind, valid } = classifyToken(request.headers.authorization);
+    if (kind === "app_jwt" && appPublicKeys && !jwtVerifiedByOneOf(request.headers.authorization!, appPublicKeys)) {
+      authKinds.set(request, kind);
+      return reply.code(401).send({ message: "A JSON web token could not be decoded", documentation_url: DOCS, status: "401" });
+    }
     authKinds.set(request, kind);
     const flags = (request.routeOptions.config ?? {}) as RouteFlags;
     if (flags.public || flags.optionalAuth) return;
@@ -240,6 +262,9 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
     enterprise,
     state,
     requests,
+    setAppPublicKeys: (keys) => {
+      appPublicKeys = keys === null ? null : keys.map((key) => createPublicKey(key));
+    },
     writes,
     events,
     callsTo: (method, path) => requests.filter((r) => methodMatches(method, r.method) && pathMatches(path, r.path)),
