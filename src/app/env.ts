@@ -30,6 +30,8 @@ export interface AppSettings {
   service: { baseUrl: string; token: string; orgId: number; logsPath: LogsPathChoice };
   dataDir: string;
   redisUrl: string | undefined;
+  /** The CA (PEM) Redis's TLS certificate is verified with (REDIS_TLS_CA_PATH); undefined = Node's public roots. */
+  redisTlsCa: string | undefined;
   /** Namespace of the App's keys in Redis; default: one per service organization and API token. */
   redisKeyPrefix: string | undefined;
   /** `GET /metrics`: off, open (METRICS=true), or behind a bearer token (METRICS_TOKEN). */
@@ -196,10 +198,25 @@ function readService(read: EnvReader) {
   return { apiUrl, apiToken, orgId, logsPath };
 }
 
-function readRedisUrl(read: EnvReader): string | undefined {
+/** REDIS_URL, and the CA its TLS is verified with (REDIS_TLS_CA_PATH, read now so that a wrong path is named with the rest). */
+function readRedis(read: EnvReader): { redisUrl: string | undefined; redisTlsCa: string | undefined } {
   const redisUrl = read.value("REDIS_URL");
   if (redisUrl !== undefined && !/^rediss?:\/\//i.test(redisUrl)) read.invalid.push("REDIS_URL (must start with redis:// or rediss://)");
-  return redisUrl;
+  const caPath = read.value("REDIS_TLS_CA_PATH");
+  if (caPath === undefined) return { redisUrl, redisTlsCa: undefined };
+  if (!redisUrl || !/^rediss:\/\//i.test(redisUrl)) {
+    // Said rather than ignored: whoever set a CA expects TLS, and plain redis:// would send the password in the clear.
+    read.invalid.push("REDIS_TLS_CA_PATH (set, but REDIS_URL does not start with rediss://: use rediss:// for TLS, or unset it)");
+    return { redisUrl, redisTlsCa: undefined };
+  }
+  try {
+    const pem = readFileSync(caPath, "utf8");
+    if (pem.includes("-----BEGIN CERTIFICATE-----")) return { redisUrl, redisTlsCa: pem };
+    read.invalid.push(`REDIS_TLS_CA_PATH (${caPath} holds no PEM certificate)`);
+  } catch (error) {
+    read.invalid.push(`REDIS_TLS_CA_PATH (cannot read ${caPath}: ${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+  }
+  return { redisUrl, redisTlsCa: undefined };
 }
 
 /** A token guarding an operators' view: unset, or strong enough (core/operator-token.ts); the message never quotes it. */
@@ -300,7 +317,7 @@ export function parseAppEnv(env: Env): AppSettings {
   const githubBaseUrl = readGitHubBaseUrl(read);
   const { logLevel, logFormat } = readLogging(read);
   const service = readService(read);
-  const redisUrl = readRedisUrl(read);
+  const { redisUrl, redisTlsCa } = readRedis(read);
   const metrics = readMetrics(read);
   const statusToken = readOperatorToken(read, "STATUS_TOKEN");
   const trustProxy = readTrustProxy(read);
@@ -323,6 +340,7 @@ export function parseAppEnv(env: Env): AppSettings {
     service: { baseUrl: service.apiUrl!, token: service.apiToken!, orgId: service.orgId, logsPath: service.logsPath! },
     dataDir: read.value("DATA_DIR") ?? DEFAULT_DATA_DIR,
     redisUrl,
+    redisTlsCa,
     redisKeyPrefix: read.value("REDIS_KEY_PREFIX"),
     metrics,
     statusToken,

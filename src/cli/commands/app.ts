@@ -12,6 +12,7 @@ Configuration (environment only):
   AGENT_RUN_API_URL, AGENT_RUN_API_TOKEN, AGENT_RUN_ORG_ID   the Agent Run Service
   DATA_DIR (.data)                                           durable state without Redis (bridge.sqlite)
   REDIS_URL, REDIS_KEY_PREFIX                                run as one of several replicas sharing a queue and store in Redis
+  REDIS_TLS_CA_PATH                                          the CA that signed Redis's certificate (rediss:// only)
   ALLOWED_OWNERS                                             the accounts whose installations are served (recommended)
   STATUS_TOKEN, METRICS_TOKEN                                GET /status and GET /metrics; 32+ characters: openssl rand -hex 32
   TRUST_PROXY                                                proxies whose X-Forwarded-For is believed (hop count or addresses)
@@ -29,13 +30,14 @@ export const appCommand = defineCommand(
   (command, context) => {
     command.addHelpText("after", HELP).action(async () => {
       // Loaded on demand: Probot would slow every other command's start, and may not be installed.
-      const { startApp, AppConfigurationError } = await loadOptional(
+      const { startApp, AppConfigurationError, redisPasswordOf } = await loadOptional(
         "The GitHub App (agent-run app)",
         ["probot"],
         () => import("../../app/index.js"),
       );
       context.addSecret(context.env.AGENT_RUN_API_TOKEN ?? "");
       context.addSecret(context.env.WEBHOOK_SECRET ?? "");
+      context.addSecret(redisPasswordOf(context.env.REDIS_URL) ?? "");
       let app: AppHandle;
       try {
         app = await startApp(context.env);
