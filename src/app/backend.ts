@@ -75,7 +75,7 @@ export async function openBackend(settings: AppSettings, options: BackendOptions
     Promise.all([import("ioredis"), import("./queue/bullmq.js")]),
   );
   // One set of options (password, user, TLS and its CA) for the App's client and BullMQ's connections alike.
-  const redisOptions = redisConnectionOptions(settings.redisUrl, settings.redisTlsCa);
+  const redisOptions = redisConnectionOptions(settings.redisUrl, { password: settings.redisPassword, tlsCa: settings.redisTlsCa });
   const redis = await connectRedis(RedisClient, settings.redisUrl, redisOptions);
   try {
     await assertNoEviction(redis, settings.redisUrl);

@@ -220,7 +220,7 @@ function createWorkers({ settings, options, backend, probot, identity, client, m
  * its own secrets by value, and the operator's REDACT_PATTERNS.
  */
 function appRedactor(settings: AppSettings): Redactor {
-  const redisPassword = redisPasswordOf(settings.redisUrl);
+  const redisPassword = settings.redisPassword ?? redisPasswordOf(settings.redisUrl);
   const secrets = [
     { value: settings.service.token, label: "API token" },
     { value: settings.webhookSecret, label: "webhook secret" },

@@ -31,17 +31,21 @@ export function redisPasswordOf(url: string | undefined): string | undefined {
 
 /**
  * ioredis options from REDIS_URL: one object for the App's own client and for BullMQ's connections,
- * so that both authenticate and verify TLS alike. `tlsCa` (PEM) replaces Node's roots for this
+ * so that both authenticate and verify TLS alike. `password` (REDIS_PASSWORD) stands in for the URL's; `tlsCa` (PEM) replaces Node's roots for this
  * connection only: the App's other connections (GitHub, the service) keep trusting the public ones.
  */
-export function redisConnectionOptions(url: string, tlsCa?: string): RedisOptions {
+export function redisConnectionOptions(
+  url: string,
+  extra: { password?: string | undefined; tlsCa?: string | undefined } = {},
+): RedisOptions {
   const parsed = new URL(url);
   const tls = parsed.protocol === "rediss:";
+  const { password = parsed.password ? decodeURIComponent(parsed.password) : undefined, tlsCa } = extra;
   return {
     host: parsed.hostname.replace(/^\[(.*)\]$/, "$1"),
     port: Number(parsed.port || 6379),
     ...(parsed.username ? { username: decodeURIComponent(parsed.username) } : {}),
-    ...(parsed.password ? { password: decodeURIComponent(parsed.password) } : {}),
+    ...(password !== undefined ? { password } : {}),
     ...(parsed.pathname.length > 1 ? { db: Number(parsed.pathname.slice(1)) } : {}),
     ...(tls ? { tls: tlsCa ? { ca: [tlsCa] } : {} } : {}),
   };

@@ -197,10 +197,12 @@ describe("agent-run app and Redis's maxmemory-policy", () => {
     expect(outcomes[1]!.output).not.toContain("Policy-pass-8d2c4a");
   });
 
-  it("starts on noeviction, also when only INFO can tell (CONFIG renamed)", async () => {
+  it("starts on noeviction, also when only INFO can tell (CONFIG renamed); here with the password in REDIS_PASSWORD", async () => {
     const world = await startWorld();
-    const redis = await privateRedis({ maxmemoryPolicy: "noeviction", extraArgs: ["--rename-command", "CONFIG", ""] });
-    const app = await runOnce(world, 1, { REDIS_URL: redis.url });
+    const password = "Apart/from@the:url-4c7e";
+    const redis = await privateRedis({ password, maxmemoryPolicy: "noeviction", extraArgs: ["--rename-command", "CONFIG", ""] });
+    const app = await runOnce(world, 1, { REDIS_URL: `redis://127.0.0.1:${redis.port}`, REDIS_PASSWORD: password });
     expect(await app.stop()).toEqual({ code: 0, signal: null });
+    expect(app.stdout() + app.stderr()).not.toContain(password);
   });
 });

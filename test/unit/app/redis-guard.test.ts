@@ -64,8 +64,8 @@ describe("redisConnectionOptions", () => {
 
   it("turns TLS on for rediss://, with the CA when one is given (for this connection only)", () => {
     expect(redisConnectionOptions("rediss://:x@redis.example.com:6380").tls).toEqual({});
-    expect(redisConnectionOptions("rediss://redis.example.com", "PEM").tls).toEqual({ ca: ["PEM"] });
-    expect(redisConnectionOptions("redis://redis.example.com", "PEM").tls).toBeUndefined();
+    expect(redisConnectionOptions("rediss://redis.example.com", { tlsCa: "PEM" }).tls).toEqual({ ca: ["PEM"] });
+    expect(redisConnectionOptions("redis://redis.example.com", { tlsCa: "PEM" }).tls).toBeUndefined();
   });
 
   it("never lets the password into a URL it prints, and knows it for the redactor", () => {
@@ -73,6 +73,22 @@ describe("redisConnectionOptions", () => {
     expect(redisPasswordOf("redis://:p%40ss@host")).toBe("p@ss");
     expect(redisPasswordOf("redis://host")).toBeUndefined();
     expect(redisPasswordOf(undefined)).toBeUndefined();
+  });
+});
+
+describe("REDIS_PASSWORD", () => {
+  it("stands in for the URL's password, untrimmed and not percent-encoded", () => {
+    const settings = parseAppEnv({ ...BASE, REDIS_URL: "redis://bridge@redis:6379", REDIS_PASSWORD: "a@b/c:d " });
+    expect(settings.redisPassword).toBe("a@b/c:d ");
+    expect(redisConnectionOptions(settings.redisUrl!, { password: settings.redisPassword })).toMatchObject({
+      username: "bridge",
+      password: "a@b/c:d ",
+    });
+  });
+
+  it("is refused without REDIS_URL, or when the URL carries a password too", () => {
+    expect(configurationError({ REDIS_PASSWORD: "x" })).toContain("REDIS_PASSWORD (set without REDIS_URL");
+    expect(configurationError({ REDIS_URL: "redis://:y@redis:6379", REDIS_PASSWORD: "x" })).toContain("give it in one place only");
   });
 });
 
