@@ -21,6 +21,8 @@ interface ComposeService {
   depends_on?: Record<string, { condition: string }>;
   healthcheck?: { test: string[] };
   volumes?: string[];
+  networks?: string[];
+  ports?: string[];
   deploy?: { replicas?: number };
   read_only?: boolean;
   cap_drop?: string[];
@@ -29,6 +31,7 @@ interface ComposeService {
 interface ComposeFile {
   services: Record<string, ComposeService>;
   volumes?: Record<string, unknown>;
+  networks?: Record<string, { internal?: boolean }>;
 }
 
 const readCompose = (file: string): ComposeFile => parse(readFileSync(new URL(file, ROOT), "utf8")) as ComposeFile;
@@ -94,11 +97,30 @@ describe("compose.yaml", () => {
     expect(redis!.healthcheck?.test).toEqual(["CMD", "redis-cli", "ping"]);
   });
 
-  it("keeps Redis's data in an append-only file on a named volume", () => {
+  it("gives Redis and the App one password from .env, required (compose stops without it), and the health check too", () => {
+    const { app, redis } = compose.services;
+    const required = "${REDIS_PASSWORD:?set REDIS_PASSWORD in .env (openssl rand -hex 32)}";
+    expect(app!.environment?.REDIS_PASSWORD).toBe(required);
+    expect(redis!.environment?.REDIS_PASSWORD).toBe(required);
+    expect(redis!.environment?.REDISCLI_AUTH).toBe("${REDIS_PASSWORD}");
+    // `$$` is compose's escape: the container's shell reads its own environment, so the password is not in the command.
+    expect(redis!.command!.join(" ")).toContain('exec redis-server --requirepass "$$REDIS_PASSWORD"');
+    expect(envFileNames(".env.example")).toContain("REDIS_PASSWORD");
+  });
+
+  it("runs Redis with noeviction and an append-only file fsynced every second on a named volume", () => {
     const redis = compose.services.redis!;
-    expect(redis.command).toEqual(expect.arrayContaining(["--appendonly", "yes"]));
+    expect(redis.command!.join(" ")).toContain("--maxmemory-policy noeviction --appendonly yes --appendfsync everysec");
     expect(redis.volumes).toEqual(["redis-data:/data"]);
     expect(Object.keys(compose.volumes ?? {})).toContain("redis-data");
+  });
+
+  it("keeps Redis on an internal network with the App alone: no port published, no way out", () => {
+    const { app, redis } = compose.services;
+    expect(redis!.ports).toBeUndefined();
+    expect(redis!.networks).toEqual(["redis"]);
+    expect(compose.networks?.redis).toEqual({ internal: true });
+    expect(app!.networks).toEqual(["default", "redis"]);
   });
 
   it("would be refused by the schema with a misspelt start condition (the check can fail)", () => {
@@ -115,6 +137,8 @@ describe("compose.embedded.yaml", () => {
     expect(Object.keys(compose.services)).toEqual(["app"]);
     expect(app.deploy?.replicas ?? 1).toBe(1);
     expect(app.environment?.REDIS_URL).toBeUndefined();
+    // The .env both files read may hold compose.yaml's Redis password: blank here, so the App does not refuse it.
+    expect(app.environment?.REDIS_PASSWORD).toBe("");
     expect(app.volumes).toEqual([`app-data:${app.environment?.DATA_DIR}`]);
   });
 });
