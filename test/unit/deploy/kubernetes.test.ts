@@ -18,9 +18,15 @@ import { Deployment } from "kubernetes-models/apps/v1/Deployment";
 import { StatefulSet } from "kubernetes-models/apps/v1/StatefulSet";
 import { NetworkPolicy } from "kubernetes-models/networking.k8s.io/v1/NetworkPolicy";
 import { PodDisruptionBudget } from "kubernetes-models/policy/v1/PodDisruptionBudget";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { parse, parseAllDocuments } from "yaml";
 import { appSettingNames } from "../../helpers/app-settings.js";
+import { runRedisCommand, untilListening } from "../../helpers/redis-command.js";
+
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0)) await cleanup();
+});
 
 const DIR = fileURLToPath(new URL("../../../deploy/kubernetes/", import.meta.url));
 const MODELS = { ConfigMap, Secret, Service, Deployment, StatefulSet, PodDisruptionBudget, NetworkPolicy, PersistentVolumeClaim };
@@ -206,17 +212,31 @@ describe.skipIf(!KUSTOMIZE)("deploy/kubernetes/redis", () => {
       { name: "REDIS_PASSWORD", valueFrom: secretKey },
       { name: "REDISCLI_AUTH", valueFrom: secretKey },
     ]);
-    expect(redisCommand()).toContain('exec redis-server --requirepass "$REDIS_PASSWORD" --maxmemory-policy noeviction');
-    expect(redisCommand()).toContain("--appendonly yes --appendfsync everysec");
+    expect(redisCommand()).toContain("exec redis-server --maxmemory-policy noeviction --appendonly yes --appendfsync everysec");
+    // On its standard input, not its command line.
+    expect(redisCommand()).toContain('requirepass "$REDIS_PASSWORD"');
     expect(redisSet().spec!.volumeClaimTemplates!.map((claim) => claim.metadata!.name)).toEqual(["data"]);
     expect(redisContainer().volumeMounts).toEqual([{ name: "data", mountPath: "/data" }]);
   });
 
-  it("refuses to start Redis without a password (its command, run with REDIS_PASSWORD empty)", () => {
-    const [shell, flag, script] = redisContainer().command!;
-    const run = spawnSync(shell!, [flag!, script!], { env: { PATH: process.env.PATH ?? "", REDIS_PASSWORD: "" }, encoding: "utf8" });
-    expect(run.status).toBe(1);
-    expect(run.stderr).toContain("REDIS_PASSWORD is empty: set it in the Secret agent-run-bridge");
+  it("refuses to start Redis without a password (its command, run with REDIS_PASSWORD empty)", async () => {
+    const redis = await runRedisCommand(redisContainer().command!, { REDIS_PASSWORD: "" });
+    cleanups.push(() => redis.close());
+    expect((await redis.exited).code).toBe(1);
+    expect(redis.output()).toContain("REDIS_PASSWORD is empty: set it in the Secret agent-run-bridge");
+  });
+
+  it("runs a Redis that requires the password and has noeviction and an everysec append-only file (its command, run here)", async () => {
+    const password = "0123456789abcdef0123456789abcdef";
+    const redis = await runRedisCommand(redisContainer().command!, { REDIS_PASSWORD: password });
+    cleanups.push(() => redis.close());
+    await untilListening(redis);
+    await expect(redis.client().ping()).rejects.toThrow(/NOAUTH/);
+    const client = redis.client(password);
+    expect(await client.call("CONFIG", "GET", "maxmemory-policy")).toEqual(["maxmemory-policy", "noeviction"]);
+    expect(await client.call("CONFIG", "GET", "appendonly")).toEqual(["appendonly", "yes"]);
+    expect(await client.call("CONFIG", "GET", "appendfsync")).toEqual(["appendfsync", "everysec"]);
+    expect(redis.output()).not.toContain(password);
   });
 
   it("lets only the App's pods reach Redis, on its port, and Redis reach nothing", () => {
