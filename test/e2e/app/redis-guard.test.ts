@@ -8,6 +8,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Redis } from "ioredis";
 import { afterEach, describe, expect, it } from "vitest";
 import { parseMarker } from "../../../src/core/markers/read.js";
 import { startEmulator } from "../../../src/emulator/index.js";
@@ -106,7 +107,7 @@ describe("agent-run app on a Redis that needs a password", () => {
     expect(byUser.url).toBe(`redis://bridge:${userPassword}@127.0.0.1:${byUser.port}`);
 
     const [first, second] = await Promise.all([
-      runOnce(world, 1, { REDIS_URL: byPassword.url }),
+      runOnce(world, 1, { REDIS_URL: byPassword.url, REDIS_KEY_PREFIX: "guarded-bridge" }),
       runOnce(world, 2, { REDIS_URL: byUser.url }),
     ]);
     for (const [app, secret] of [
@@ -123,6 +124,12 @@ describe("agent-run app on a Redis that needs a password", () => {
       // The debug log was written (this is not a silent App that could not have leaked anything).
       expect(app.stdout()).toContain("agent-run-bridge app listening");
     }
+    // Every key the App and BullMQ wrote is under the App's prefix (docs/security.md: an ACL user can be limited to it).
+    const client = new Redis({ host: "127.0.0.1", port: byPassword.port, password });
+    const keys = await client.keys("*");
+    await client.quit();
+    expect(keys.length).toBeGreaterThan(0);
+    expect(keys.filter((key) => !key.startsWith("guarded-bridge:"))).toEqual([]);
   });
 
   it("exits 2 naming REDIS_URL when the password is wrong or missing, without printing the password it was given", async () => {
