@@ -18,6 +18,7 @@ import { FULL_NAME, issueCommentPayload } from "../../helpers/app-payloads.js";
 import { spawnAppProcess, startAppChild, startPrivateRedis, type PrivateRedisOptions } from "../../helpers/app-process.js";
 import { makeThrowawayTls, opensslAvailable } from "../../helpers/throwaway-tls.js";
 
+// Each test starts several App processes (each a few seconds under tsx) and redis-servers: far past the default 30 s on a loaded machine.
 const cleanups: Array<() => Promise<unknown> | unknown> = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
@@ -130,7 +131,7 @@ describe("agent-run app on a Redis that needs a password", () => {
     await client.quit();
     expect(keys.length).toBeGreaterThan(0);
     expect(keys.filter((key) => !key.startsWith("guarded-bridge:"))).toEqual([]);
-  });
+  }, 90_000);
 
   it("exits 2 naming REDIS_URL when the password is wrong or missing, without printing the password it was given", async () => {
     const world = await startWorld();
@@ -145,7 +146,7 @@ describe("agent-run app on a Redis that needs a password", () => {
     expect(withWrong.output).not.toContain(wrong);
     expect(withNone.code).toBe(2);
     expect(withNone.output).toMatch(/REDIS_URL \(cannot reach redis:\/\/127\.0\.0\.1:\d+.*NOAUTH/);
-  });
+  }, 90_000);
 });
 
 describe("agent-run app on a Redis that serves TLS only (rediss://)", () => {
@@ -179,7 +180,7 @@ describe("agent-run app on a Redis that serves TLS only (rediss://)", () => {
     const app = await runOnce(world, 1, { REDIS_URL: redis.url, REDIS_TLS_CA_PATH: tls.caFile });
     expect(await app.stop()).toEqual({ code: 0, signal: null });
     expect(app.stdout() + app.stderr()).not.toContain(password);
-  });
+  }, 90_000);
 });
 
 describe("agent-run app and Redis's maxmemory-policy", () => {
@@ -202,7 +203,7 @@ describe("agent-run app and Redis's maxmemory-policy", () => {
     }
     expect(outcomes[1]!.output).toContain("locks and leases");
     expect(outcomes[1]!.output).not.toContain("Policy-pass-8d2c4a");
-  });
+  }, 90_000);
 
   it("starts on noeviction, also when only INFO can tell (CONFIG renamed); here with the password in REDIS_PASSWORD", async () => {
     const world = await startWorld();
@@ -211,5 +212,5 @@ describe("agent-run app and Redis's maxmemory-policy", () => {
     const app = await runOnce(world, 1, { REDIS_URL: `redis://127.0.0.1:${redis.port}`, REDIS_PASSWORD: password });
     expect(await app.stop()).toEqual({ code: 0, signal: null });
     expect(app.stdout() + app.stderr()).not.toContain(password);
-  });
+  }, 90_000);
 });
