@@ -52,7 +52,15 @@ export const APP_SETTING_DOCS: Record<string, SettingDoc> = {
   },
   REDIS_URL: {
     meaning:
-      "`redis://` or `rediss://`: the distributed backend, for several replicas that share one queue, one store and one API token's budget ([Several replicas](#several-replicas-over-redis))",
+      "`redis://` or `rediss://` (TLS): the distributed backend, for several replicas that share one queue, one store and one API token's budget ([Several replicas](#several-replicas-over-redis)). A password goes in the URL, `redis://:password@host:6379` or with an ACL user `redis://user:password@host:6379` (percent-encode `@`, `:` and `/` in it); it is redacted from every log line and error. The App refuses to start on a Redis whose `maxmemory-policy` is not `noeviction`",
+  },
+  REDIS_PASSWORD: {
+    meaning:
+      "Redis's password, given apart from `REDIS_URL` (from a secret store, as the Kubernetes and Compose files do; no percent-encoding needed); refused when `REDIS_URL` carries a password too. Redacted from every log line and error",
+  },
+  REDIS_TLS_CA_PATH: {
+    meaning:
+      "a PEM file with the CA that signed Redis's TLS certificate, for a `rediss://` `REDIS_URL` whose certificate is not signed by a public CA (a private CA, a self-signed Redis); it is trusted for the Redis connection only. Unset, Node's public roots verify it. Refused with a `redis://` URL ([Redis](security.md#redis-is-a-trust-boundary))",
   },
   REDIS_KEY_PREFIX: {
     meaning:

@@ -4,9 +4,10 @@
  * every replica started with the same settings. Everything above this file sees one interface.
  */
 import { join } from "node:path";
-import type { Redis } from "ioredis";
+import type { Redis, RedisOptions } from "ioredis";
 import { createInProcessBudget, createRedisBudget, type RateBudget } from "../service/budget.js";
 import { AppConfigurationError, type AppSettings } from "./env.js";
+import { assertNoEviction, redactUrl, redisConnectionOptions } from "./redis-guard.js";
 import { createRedisLeases, createSqliteLeases, type Leases } from "./lease.js";
 import { createInProcessLocks, createRedisLocks, type ThreadLocks } from "./locks.js";
 import { loadOptional } from "./optional-deps.js";
@@ -40,17 +41,6 @@ export interface BackendOptions {
   lockDurationMs?: number;
 }
 
-/** `redis://user:secret@host` → `redis://user:***@host`: a URL in an error never carries its password. */
-export function redactUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = "***";
-    return parsed.toString();
-  } catch {
-    return "(unparseable URL)";
-  }
-}
-
 export async function openBackend(settings: AppSettings, options: BackendOptions = {}): Promise<Backend> {
   const retry = { baseDelayMs: Math.max(20, 2_000 * settings.timeScale), ...options.retry };
   if (!settings.redisUrl) {
@@ -81,25 +71,20 @@ export async function openBackend(settings: AppSettings, options: BackendOptions
   const [{ Redis: RedisClient }, { BullWorkQueue }] = await loadOptional("The App with REDIS_URL", ["ioredis", "bullmq"], () =>
     Promise.all([import("ioredis"), import("./queue/bullmq.js")]),
   );
-  const redis = await connectRedis(RedisClient, settings.redisUrl);
+  // One set of options (password, user, TLS and its CA) for the App's client and BullMQ's connections alike.
+  const redisOptions = redisConnectionOptions(settings.redisUrl, { password: settings.redisPassword, tlsCa: settings.redisTlsCa });
+  const redis = await connectRedis(RedisClient, settings.redisUrl, redisOptions);
   const { prefix: keyPrefix, legacyPrefix } = deploymentNamespace(settings);
-  const parsed = new URL(settings.redisUrl);
-  const connection = {
-    host: parsed.hostname,
-    port: Number(parsed.port || 6379),
-    ...(parsed.username ? { username: decodeURIComponent(parsed.username) } : {}),
-    ...(parsed.password ? { password: decodeURIComponent(parsed.password) } : {}),
-    ...(parsed.pathname.length > 1 ? { db: Number(parsed.pathname.slice(1)) } : {}),
-    ...(parsed.protocol === "rediss:" ? { tls: {} } : {}),
-    maxRetriesPerRequest: null,
-  };
-  // Before anything opens in the namespace: a queue must not start on half its keys.
-  const namespaceMove = legacyPrefix
-    ? await moveNamespace(redis, legacyPrefix, keyPrefix).catch((error: unknown) => {
-        redis.disconnect();
-        throw error;
-      })
-    : null;
+  let namespaceMove: NamespaceMove | null = null;
+  try {
+    await assertNoEviction(redis, settings.redisUrl);
+    // Before anything opens in the namespace: a queue must not start on half its keys.
+    if (legacyPrefix) namespaceMove = await moveNamespace(redis, legacyPrefix, keyPrefix);
+  } catch (error) {
+    redis.disconnect();
+    throw error;
+  }
+  const connection = { ...redisOptions, maxRetriesPerRequest: null };
   const store = new RedisBridgeStore(redis, { keyPrefix: `${keyPrefix}:store` });
   await store.migrate();
   return {
@@ -124,20 +109,22 @@ export async function openBackend(settings: AppSettings, options: BackendOptions
 }
 
 /** Connects once at start, so that a wrong REDIS_URL fails at once with a clear message (exit 2). */
-async function connectRedis(RedisClient: typeof Redis, url: string): Promise<Redis> {
-  const redis = new RedisClient(url, { lazyConnect: true, connectTimeout: 3_000, maxRetriesPerRequest: 2 });
-  // Later outages are reported by /healthz; ioredis reconnects by itself.
-  redis.on("error", () => undefined);
+async function connectRedis(RedisClient: typeof Redis, url: string, options: RedisOptions): Promise<Redis> {
+  const redis = new RedisClient({ ...options, lazyConnect: true, connectTimeout: 3_000, maxRetriesPerRequest: 2 });
+  // Later outages are reported by /healthz; ioredis reconnects by itself. The first one's cause (a refused password, a
+  // certificate not trusted) is kept: connect() itself only says "Connection is closed".
+  let cause: Error | undefined;
+  redis.on("error", (error: Error) => void (cause ??= error));
   try {
     await redis.connect();
     await redis.ping();
   } catch (error) {
     redis.disconnect();
+    const reason =
+      cause && cause.message !== (error as Error).message ? `${cause.message} (${(error as Error).message})` : (error as Error).message;
     throw new AppConfigurationError(
       [],
-      [
-        `REDIS_URL (cannot reach ${redactUrl(url)}: ${(error as Error).message}; start Redis there, or unset REDIS_URL to run one replica on SQLite)`,
-      ],
+      [`REDIS_URL (cannot reach ${redactUrl(url)}: ${reason}; start Redis there, or unset REDIS_URL to run one replica on SQLite)`],
     );
   }
   return redis;

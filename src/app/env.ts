@@ -32,6 +32,10 @@ export interface AppSettings {
   service: { baseUrl: string; token: string; orgId: number; logsPath: LogsPathChoice };
   dataDir: string;
   redisUrl: string | undefined;
+  /** Redis's password when given apart from REDIS_URL (REDIS_PASSWORD, from a secret); the URL's own otherwise. */
+  redisPassword: string | undefined;
+  /** The CA (PEM) Redis's TLS certificate is verified with (REDIS_TLS_CA_PATH); undefined = Node's public roots. */
+  redisTlsCa: string | undefined;
   /** Namespace of the App's keys in Redis; default: one per service organization and GitHub App (store/namespace.ts). */
   redisKeyPrefix: string | undefined;
   /** `GET /metrics`: off, open (METRICS=true), or behind a bearer token (METRICS_TOKEN). */
@@ -96,6 +100,11 @@ class EnvReader {
   readonly invalid: string[] = [];
 
   constructor(private readonly env: Env) {}
+
+  /** The value as set, untrimmed (a password). */
+  raw(name: string): string | undefined {
+    return this.env[name];
+  }
 
   /** The trimmed value; unset and blank are alike. */
   value(name: string): string | undefined {
@@ -198,10 +207,39 @@ function readService(read: EnvReader) {
   return { apiUrl, apiToken, orgId, logsPath };
 }
 
-function readRedisUrl(read: EnvReader): string | undefined {
+type RedisSettings = Pick<AppSettings, "redisUrl" | "redisPassword" | "redisTlsCa">;
+
+/** REDIS_TLS_CA_PATH's PEM, read now so that a wrong path is named with the rest. */
+function readRedisTlsCa(read: EnvReader, redisUrl: string | undefined): string | undefined {
+  const caPath = read.value("REDIS_TLS_CA_PATH");
+  if (caPath === undefined) return undefined;
+  if (!redisUrl || !/^rediss:\/\//i.test(redisUrl)) {
+    // Said rather than ignored: whoever set a CA expects TLS, and plain redis:// would send the password in the clear.
+    read.invalid.push("REDIS_TLS_CA_PATH (set, but REDIS_URL does not start with rediss://: use rediss:// for TLS, or unset it)");
+    return undefined;
+  }
+  try {
+    const pem = readFileSync(caPath, "utf8");
+    if (pem.includes("-----BEGIN CERTIFICATE-----")) return pem;
+    read.invalid.push(`REDIS_TLS_CA_PATH (${caPath} holds no PEM certificate)`);
+  } catch (error) {
+    read.invalid.push(`REDIS_TLS_CA_PATH (cannot read ${caPath}: ${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+  }
+  return undefined;
+}
+
+/** REDIS_URL, the password that may come apart from it (REDIS_PASSWORD, from a secret store) and the CA its TLS is verified with. */
+function readRedis(read: EnvReader): RedisSettings {
   const redisUrl = read.value("REDIS_URL");
   if (redisUrl !== undefined && !/^rediss?:\/\//i.test(redisUrl)) read.invalid.push("REDIS_URL (must start with redis:// or rediss://)");
-  return redisUrl;
+  // Not trimmed: a password is whatever bytes it is.
+  const redisPassword = read.value("REDIS_PASSWORD") === undefined ? undefined : read.raw("REDIS_PASSWORD");
+  if (redisPassword !== undefined) {
+    if (redisUrl === undefined) read.invalid.push("REDIS_PASSWORD (set without REDIS_URL: set REDIS_URL too, or unset it)");
+    else if (/^rediss?:\/\/[^/@]*:[^/@]*@/i.test(redisUrl))
+      read.invalid.push("REDIS_PASSWORD (REDIS_URL carries a password too: give it in one place only)");
+  }
+  return { redisUrl, redisPassword, redisTlsCa: readRedisTlsCa(read, redisUrl) };
 }
 
 /** A token guarding an operators' view: unset, or strong enough (core/operator-token.ts); the message never quotes it. */
@@ -303,7 +341,7 @@ export function parseAppEnv(env: Env): AppSettings {
   const githubBaseUrl = readGitHubBaseUrl(read);
   const { logLevel, logFormat } = readLogging(read);
   const service = readService(read);
-  const redisUrl = readRedisUrl(read);
+  const redis = readRedis(read);
   const metrics = readMetrics(read);
   const statusToken = readOperatorToken(read, "STATUS_TOKEN");
   const trustProxy = readTrustProxy(read);
@@ -326,7 +364,7 @@ export function parseAppEnv(env: Env): AppSettings {
     logFormat,
     service: { baseUrl: service.apiUrl!, token: service.apiToken!, orgId: service.orgId, logsPath: service.logsPath! },
     dataDir: read.value("DATA_DIR") ?? DEFAULT_DATA_DIR,
-    redisUrl,
+    ...redis,
     redisKeyPrefix: read.value("REDIS_KEY_PREFIX"),
     metrics,
     statusToken,

@@ -8,3 +8,4 @@ export { processDelivery, receiveDelivery, type WebhookDelivery } from "./handle
 export { APP_EVENTS, createAgentRunApp, fetchAppIdentity } from "./probot-app.js";
 export { startApp, type AppHandle, type StartAppOptions } from "./main.js";
 export { AppConfigurationError, parseAppEnv, type AppSettings } from "./env.js";
+export { redisPasswordOf } from "./redis-guard.js";

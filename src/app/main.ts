@@ -26,6 +26,7 @@ import { createOctokitThreadWriter, createPacedThreadWriter } from "./thread-wri
 import { createWritePacer, type WritePacer } from "../github/pacing.js";
 import type { AppMetrics } from "./ops/metrics.js";
 import { loadOptional } from "./optional-deps.js";
+import { redisPasswordOf } from "./redis-guard.js";
 import { createAppServer, listen, urlOf, type HttpTimeouts } from "./server.js";
 import { createJobProcessor } from "./worker.js";
 import { createDeliveryRecovery, type DeliveryRecovery } from "./delivery-recovery.js";
@@ -228,12 +229,14 @@ function createWorkers({ settings, options, backend, probot, identity, client, m
  * its own secrets by value, and the operator's REDACT_PATTERNS.
  */
 function appRedactor(settings: AppSettings): Redactor {
+  const redisPassword = settings.redisPassword ?? redisPasswordOf(settings.redisUrl);
   const secrets = [
     { value: settings.service.token, label: "API token" },
     { value: settings.webhookSecret, label: "webhook secret" },
     ...(settings.webhookSecretPrevious ? [{ value: settings.webhookSecretPrevious, label: "previous webhook secret" }] : []),
     ...(settings.statusToken ? [{ value: settings.statusToken, label: "status token" }] : []),
     ...(settings.metrics.token ? [{ value: settings.metrics.token, label: "metrics token" }] : []),
+    ...(redisPassword ? [{ value: redisPassword, label: "Redis password" }] : []),
   ];
   return createRedactor({ secrets, patterns: settings.redactPatterns });
 }

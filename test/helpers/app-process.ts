@@ -231,6 +231,7 @@ export async function freePort(): Promise<number> {
 
 export interface PrivateRedis {
   port: number;
+  /** `redis://` (or `rediss://` with `tls`), with the password (and user) it was started with. */
   url: string;
   /** Data directory (an append-only file, so that a killed server comes back with its data). */
   dir: string;
@@ -242,19 +243,67 @@ export interface PrivateRedis {
   close(): Promise<void>;
 }
 
+export interface PrivateRedisOptions {
+  port?: number;
+  durable?: boolean;
+  /** `requirepass`: the default user needs this password (the URL carries it as `redis://:password@…`). */
+  password?: string;
+  /** An ACL user with every right (the URL then names it: `redis://user:password@…`); the default user is turned off. */
+  user?: { name: string; password: string };
+  /** `maxmemory-policy` (Redis's own default is noeviction). */
+  maxmemoryPolicy?: string;
+  /** Serves TLS only (no plain port) with this certificate and key, PEM files; the URL is then `rediss://`. */
+  tls?: { certFile: string; keyFile: string };
+  /** More `--directive value` arguments (`["--rename-command", "CONFIG", ""]`). */
+  extraArgs?: string[];
+}
+
+/** redis-server's arguments for the options that guard it (password, ACL user, eviction policy, TLS). */
+function guardArgs(port: number, options: PrivateRedisOptions): string[] {
+  const args = options.tls
+    ? [
+        "--port",
+        "0",
+        "--tls-port",
+        String(port),
+        "--tls-cert-file",
+        options.tls.certFile,
+        "--tls-key-file",
+        options.tls.keyFile,
+        "--tls-auth-clients",
+        "no",
+      ]
+    : ["--port", String(port)];
+  if (options.password !== undefined) args.push("--requirepass", options.password);
+  if (options.user)
+    args.push("--user", "default", "off", "--user", options.user.name, "on", `>${options.user.password}`, "~*", "&*", "+@all");
+  if (options.maxmemoryPolicy !== undefined) args.push("--maxmemory-policy", options.maxmemoryPolicy);
+  return [...args, ...(options.extraArgs ?? [])];
+}
+
+function privateRedisUrl(port: number, options: PrivateRedisOptions): string {
+  const credentials = options.user
+    ? `${encodeURIComponent(options.user.name)}:${encodeURIComponent(options.user.password)}@`
+    : options.password !== undefined
+      ? `:${encodeURIComponent(options.password)}@`
+      : "";
+  return `${options.tls ? "rediss" : "redis"}://${credentials}127.0.0.1:${port}`;
+}
+
 /**
  * A `redis-server` of its own, on a free port, keeping its data in a temporary directory with an
  * append-only file fsynced on every write: killed with SIGKILL and restarted, it has everything it
- * had acknowledged (unless `durable: false`).
+ * had acknowledged (unless `durable: false`). Password, ACL user, eviction policy and TLS are the
+ * test's to choose: the shared Redis on 6379 is never reconfigured.
  */
-export async function startPrivateRedis(options: { port?: number; durable?: boolean } = {}): Promise<PrivateRedis> {
+export async function startPrivateRedis(options: PrivateRedisOptions = {}): Promise<PrivateRedis> {
   const port = options.port ?? (await freePort());
   // The test suite's throwaway server keeps nothing: an fsync per write would only slow the suite down.
   const persistence = options.durable === false ? ["--appendonly", "no"] : ["--appendonly", "yes", "--appendfsync", "always"];
   const dir = mkdtempSync(join(tmpdir(), "arb-redis-"));
   let child: ChildProcessWithoutNullStreams | null = null;
   const launch = async () => {
-    const started = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--dir", dir, "--save", "", ...persistence]);
+    const started = spawn("redis-server", [...guardArgs(port, options), "--bind", "127.0.0.1", "--dir", dir, "--save", "", ...persistence]);
     let output = "";
     started.stdout.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
     started.stderr.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
@@ -288,7 +337,7 @@ export async function startPrivateRedis(options: { port?: number; durable?: bool
   await launch();
   return {
     port,
-    url: `redis://127.0.0.1:${port}`,
+    url: privateRedisUrl(port, options),
     dir,
     kill,
     restart: async () => {

