@@ -23,6 +23,8 @@ export interface RegistrationPageOptions {
   manifestFor(redirectUrl: string): AppManifest;
   /** Takes the code of the first redirect with the right state; resolves to the page's message. */
   onCode(code: string): Promise<{ ok: boolean; message: string; link?: string }>;
+  /** The page answering that code has been sent: the command may close the server now. */
+  onAnswered(): void;
   /** A refused redirect, for the command's log (never the code). */
   onRefused(reason: string): void;
 }
@@ -106,6 +108,7 @@ browser back here, and <code>agent-run app register</code> saves the App's crede
     used = true;
     const outcome = await options.onCode(code);
     const link = outcome.link ? `<p><a href="${escapeHtml(outcome.link)}">${escapeHtml(outcome.link)}</a></p>` : "";
+    response.once("finish", () => options.onAnswered());
     send(
       response,
       outcome.ok ? 200 : 502,

@@ -34,7 +34,7 @@ export interface RegisterFlags {
   org?: string;
   githubUrl: string;
   public: boolean;
-  dotenv: string;
+  out: string;
   force: boolean;
   manifest?: string;
   host: string;
@@ -52,7 +52,7 @@ const SERVICE_SETTINGS = ["AGENT_RUN_API_URL", "AGENT_RUN_API_TOKEN", "AGENT_RUN
 
 const HELP = `
 GitHub creates the App from app.yml's permissions and events after you confirm in a browser signed in to
-GitHub (an organization's owner with --org). Its credentials go into --dotenv (default .env, mode 0600):
+GitHub (an organization's owner with --org). Its credentials go into --out (default .env, mode 0600):
 APP_ID, PRIVATE_KEY (the PEM base64-encoded), WEBHOOK_SECRET, GHE_HOST for an Enterprise Server, and
 ALLOWED_OWNERS (the owner) for a private App. An existing file keeps its other lines; one that already
 holds an App's credentials is left alone unless --force. No secret is printed.
@@ -70,8 +70,8 @@ export function registerAppRegisterCommand(app: Command, context: CliContext): v
     .option("--org <organization>", "register it for this organization (default: for your own account)")
     .option("--github-url <url>", "GitHub's address: https://github.com, or your Enterprise Server's", "https://github.com")
     .option("--public", "anyone may install it (default: only its owner account)", false)
-    .option("--dotenv <path>", "where the credentials go", ".env")
-    .option("--force", "replace the App credentials already in --dotenv", false)
+    .option("--out <path>", "the env file the credentials go to (app --dotenv reads it)", ".env")
+    .option("--force", "replace the App credentials already in --out", false)
     .option("--manifest <path>", "another manifest than the package's app.yml")
     .option("--host <host>", "interface of the local page (the browser must reach it)", "127.0.0.1")
     .addOption(new Option("--port <n>", "port of the local page; 0 = any free port").default(0).argParser(parsePort))
@@ -104,21 +104,21 @@ function plan(flags: RegisterFlags, context: CliContext): Plan {
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
-  const envPath = resolve(context.cwd, flags.dotenv);
+  const envPath = resolve(context.cwd, flags.out);
   let existing = "";
   if (existsSync(envPath)) {
     existing = readFileSync(envPath, "utf8");
     const held = namesSetIn(existing, APP_CREDENTIAL_NAMES);
     if (held.length > 0 && !flags.force) {
       throw new UsageError(
-        `${flags.dotenv} already holds an App's credentials (${held.join(", ")}): pass --force to replace them, or --dotenv another file.`,
+        `${flags.out} already holds an App's credentials (${held.join(", ")}): pass --force to replace them, or --out another file.`,
       );
     }
   }
   try {
     accessSync(dirname(envPath), constants.W_OK);
   } catch {
-    throw new UsageError(`cannot write ${flags.dotenv}: its folder ${dirname(envPath)} is not writable.`);
+    throw new UsageError(`cannot write ${flags.out}: its folder ${dirname(envPath)} is not writable.`);
   }
   const manifestPath = flags.manifest === undefined ? SHIPPED_MANIFEST : resolve(context.cwd, flags.manifest);
   let appYml: unknown;
@@ -162,6 +162,8 @@ export async function registerApp(flags: RegisterFlags, context: CliContext): Pr
   const finished = new Promise<{ app: RegisteredApp } | { error: Error }>((resolvePromise) => (settle = resolvePromise));
   const apiUrl = apiUrlOfServer(server);
 
+  // Settled once the browser has the page that tells the outcome, so closing the server cannot cut it off.
+  let converted: { app: RegisteredApp } | { error: Error } | undefined;
   const onCode = async (code: string) => {
     try {
       const app = await convertManifestCode(apiUrl, code);
@@ -181,11 +183,11 @@ export async function registerApp(flags: RegisterFlags, context: CliContext): Pr
             "and set a webhook secret, and put them with APP_ID in the env file by hand; or delete the App and register again.",
         );
       }
-      settle({ app });
-      return { ok: true, message: `Saved its credentials to ${flags.dotenv}. Install it on repositories:`, link: installationUrl(app) };
+      converted = { app };
+      return { ok: true, message: `Saved its credentials to ${flags.out}. Install it on repositories:`, link: installationUrl(app) };
     } catch (error) {
       const failure = error instanceof Error ? error : new Error(String(error));
-      settle({ error: failure });
+      converted = { error: failure };
       return { ok: false, message: failure.message };
     }
   };
@@ -200,6 +202,7 @@ export async function registerApp(flags: RegisterFlags, context: CliContext): Pr
       ownerLabel,
       manifestFor,
       onCode,
+      onAnswered: () => settle(converted!),
       onRefused: (reason) => context.error(`refused ${reason}; still waiting for GitHub's.`),
     });
   } catch (error) {
@@ -230,7 +233,7 @@ export async function registerApp(flags: RegisterFlags, context: CliContext): Pr
       `Registered the GitHub App "${app.name}" (${app.slug}, id ${app.id}) for ${app.ownerLogin}.`,
       `Saved ${written.join(", ")} to ${envPath} (mode 0600).`,
       serviceMissing.length > 0 ? `Add ${serviceMissing.join(", ")} (the Agent Run Service) there, then start it:` : "Start it:",
-      `  ${START_COMMAND} ${flags.dotenv}`,
+      `  ${START_COMMAND} ${flags.out}`,
       `Install it on repositories: ${installationUrl(app)}`,
       "",
     ].join("\n"),

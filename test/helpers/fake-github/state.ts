@@ -251,6 +251,7 @@ export interface FakeManifestApp {
   pem: string;
   publicKey: KeyObject;
   webhookSecret: string;
+  clientSecret: string;
 }
 
 export interface FakeGitHubState {

@@ -115,6 +115,7 @@ ${state === undefined ? "" : `<input type="hidden" name="state" value="${escapeH
       pem: privateKey.export({ type: "pkcs1", format: "pem" }).toString(),
       publicKey,
       webhookSecret: randomBytes(20).toString("hex"),
+      clientSecret: randomBytes(20).toString("hex"),
     };
     ctx.state.manifestApps.push(registration);
     const target = new URL(String(manifest.redirect_url));
@@ -135,7 +136,7 @@ ${state === undefined ? "" : `<input type="hidden" name="state" value="${escapeH
     return reply.code(201).send({
       ...(renderApp(ctx, registration.app) as object),
       client_id: `Iv1.${registration.app.id.toString(16).padStart(16, "0")}`,
-      client_secret: randomBytes(20).toString("hex"),
+      client_secret: registration.clientSecret,
       webhook_secret: registration.webhookSecret,
       pem: registration.pem,
     });
