@@ -104,6 +104,11 @@ function plan(flags: RegisterFlags, context: CliContext): Plan {
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
+  if (["0.0.0.0", "::", "[::]"].includes(flags.host)) {
+    throw new UsageError(
+      `--host ${flags.host} listens everywhere but is no address a browser can be sent back to: name one (127.0.0.1, or the machine's address).`,
+    );
+  }
   const envPath = resolve(context.cwd, flags.out);
   let existing = "";
   if (existsSync(envPath)) {

@@ -222,6 +222,37 @@ describe("agent-run app register", () => {
     expect(existsSync(join(dir, ".env"))).toBe(false);
   });
 
+  it("refuses bad flags with a sentence and exit 2 before asking GitHub anything; app --dotenv names a file it cannot read", async () => {
+    await setUp();
+    const attempt = async (args: string[]) => {
+      const memory = memoryIo({ cwd: dir });
+      const code = await runCli(["app", "register", "--github-url", github.webUrl, ...args], memory.io);
+      return { code, stderr: memory.stderr() };
+    };
+    expect(await attempt(["--webhook-url", "bridge.example.com/hooks"])).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('--webhook-url "bridge.example.com/hooks" is not a URL'),
+    });
+    expect(await attempt(["--webhook-url", WEBHOOK_URL, "--org", "-acme"])).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining("is not an organization's login"),
+    });
+    expect(await attempt(["--webhook-url", WEBHOOK_URL, "--host", "0.0.0.0"])).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining("no address a browser can be sent back to"),
+    });
+    expect(await attempt(["--webhook-url", WEBHOOK_URL, "--name", "x".repeat(40)])).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining("longer than GitHub's 34 characters"),
+    });
+    expect(github.requests).toEqual([]);
+    expect(existsSync(join(dir, ".env"))).toBe(false);
+
+    const app = memoryIo({ cwd: dir });
+    expect(await runCli(["app", "--dotenv", "missing.env"], app.io)).toBe(2);
+    expect(app.stderr()).toContain("cannot read --dotenv missing.env: ENOENT");
+  });
+
   it("leaves an env file that already holds an App's credentials alone unless --force, before asking GitHub anything", async () => {
     await setUp();
     const envPath = join(dir, ".env");
