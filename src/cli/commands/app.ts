@@ -1,10 +1,15 @@
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { parseEnv } from "node:util";
 import type { AppHandle } from "../../app/main.js";
 import { loadOptional } from "../../app/optional-deps.js";
+import type { CliContext } from "../context.js";
 import { UsageError } from "../errors.js";
+import { registerAppRegisterCommand } from "./app-register.js";
 import { defineCommand } from "./registry.js";
 
 const HELP = `
-Configuration (environment only):
+Configuration (the environment, or --dotenv; the environment wins over the file):
   APP_ID, PRIVATE_KEY or PRIVATE_KEY_PATH, WEBHOOK_SECRET   the GitHub App's credentials
   WEBHOOK_SECRET_PREVIOUS                                    also accepted while the webhook secret is rotated
   PORT (3000), HOST, WEBHOOK_PATH (/api/github/webhooks)     where webhooks arrive; GET /healthz answers too
@@ -24,35 +29,61 @@ Packages (installed beside agent-run-bridge):
   npm install prom-client                                    with METRICS or METRICS_TOKEN
 `;
 
-/** `agent-run app`: the GitHub App server, until SIGINT or SIGTERM. */
+/**
+ * The environment with an env file's settings under it (`agent-run app register` writes one): the
+ * environment wins, as with Node's own --env-file, so an operator's export overrides the file. Not named --env-file: Node 20
+ * reads that flag anywhere on its command line, even after the script, and exits when the file is missing.
+ */
+function environmentWith(envFile: string | undefined, context: CliContext): CliContext["env"] {
+  if (envFile === undefined) return context.env;
+  const path = resolve(context.cwd, envFile);
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (error) {
+    throw new UsageError(`cannot read --dotenv ${envFile}: ${(error as NodeJS.ErrnoException).code ?? String(error)}.`);
+  }
+  const fromFile = parseEnv(text);
+  const merged: Record<string, string | undefined> = { ...fromFile };
+  for (const [name, value] of Object.entries(context.env)) if (value !== undefined) merged[name] = value;
+  return merged;
+}
+
+/** `agent-run app`: the GitHub App server, until SIGINT or SIGTERM; `agent-run app register` creates the App on GitHub. */
 export const appCommand = defineCommand(
   "app",
-  "run the GitHub App (webhook server) until Ctrl-C (SIGINT) or SIGTERM",
+  "run the GitHub App (webhook server) until Ctrl-C (SIGINT) or SIGTERM; `app register` creates it on GitHub",
   (command, context) => {
-    command.addHelpText("after", HELP).action(async () => {
-      // Loaded on demand: Probot would slow every other command's start, and may not be installed.
-      const { startApp, AppConfigurationError, redisPasswordOf } = await loadOptional(
-        "The GitHub App (agent-run app)",
-        ["probot"],
-        () => import("../../app/index.js"),
-      );
-      context.addSecret(context.env.AGENT_RUN_API_TOKEN ?? "");
-      context.addSecret(context.env.WEBHOOK_SECRET ?? "");
-      context.addSecret(context.env.WEBHOOK_SECRET_PREVIOUS ?? "");
-      context.addSecret(redisPasswordOf(context.env.REDIS_URL) ?? context.env.REDIS_PASSWORD ?? "");
-      let app: AppHandle;
-      try {
-        app = await startApp(context.env);
-      } catch (error) {
-        if (error instanceof AppConfigurationError) throw new UsageError(error.message);
-        const code = (error as { code?: unknown }).code;
-        if (code === "EADDRINUSE") throw new UsageError(`the port is already in use: set PORT to another port (0 = any free port).`);
-        throw error;
-      }
-      context.error(`GitHub App ${app.identity.slug} listening on ${app.webhookUrl} (health: ${app.url}/healthz).`);
-      const signal = await context.untilShutdownSignal();
-      await app.close();
-      context.error(`app stopped (${signal}).`);
-    });
+    registerAppRegisterCommand(command, context);
+    command
+      .option("--dotenv <path>", "read settings from this .env file too (NAME=value lines, such as `app register` writes)")
+      .addHelpText("after", HELP)
+      .action(async (flags: { dotenv?: string }) => {
+        const env = environmentWith(flags.dotenv, context);
+        // Loaded on demand: Probot would slow every other command's start, and may not be installed.
+        const { startApp, AppConfigurationError, redisPasswordOf } = await loadOptional(
+          "The GitHub App (agent-run app)",
+          ["probot"],
+          () => import("../../app/index.js"),
+        );
+        context.addSecret(env.AGENT_RUN_API_TOKEN ?? "");
+        context.addSecret(env.WEBHOOK_SECRET ?? "");
+        context.addSecret(env.WEBHOOK_SECRET_PREVIOUS ?? "");
+        context.addSecret(redisPasswordOf(env.REDIS_URL) ?? env.REDIS_PASSWORD ?? "");
+        context.addSecret(env.PRIVATE_KEY ?? "");
+        let app: AppHandle;
+        try {
+          app = await startApp(env);
+        } catch (error) {
+          if (error instanceof AppConfigurationError) throw new UsageError(error.message);
+          const code = (error as { code?: unknown }).code;
+          if (code === "EADDRINUSE") throw new UsageError(`the port is already in use: set PORT to another port (0 = any free port).`);
+          throw error;
+        }
+        context.error(`GitHub App ${app.identity.slug} listening on ${app.webhookUrl} (health: ${app.url}/healthz).`);
+        const signal = await context.untilShutdownSignal();
+        await app.close();
+        context.error(`app stopped (${signal}).`);
+      });
   },
 );

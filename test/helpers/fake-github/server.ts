@@ -20,6 +20,7 @@ import {
   type ServedAs,
   type TokenKind,
 } from "./recorder.js";
+import { registerAppManifestRoutes } from "./routes/app-manifests.js";
 import { registerAttachmentRoutes, ATTACHMENT_DOWNLOAD_PATH, ATTACHMENT_PATH } from "./routes/attachments.js";
 import { JOB_LOG_DOWNLOAD_PATH, registerCheckRoutes } from "./routes/checks.js";
 import type { RouteContext } from "./routes/context.js";
@@ -241,6 +242,7 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
   registerPullRoutes(app, ctx);
   registerCheckRoutes(app, ctx);
   registerAttachmentRoutes(app, ctx);
+  registerAppManifestRoutes(app, ctx);
   if (enterprise) registerGraphqlRoute(app, ctx);
   const webhooks = createWebhookSender(state);
   registerHookDeliveryRoutes(app, { state, api: () => ctx.api }, webhooks);
@@ -324,6 +326,8 @@ const GHES_API_PREFIX = "/api/v3";
 const GHES_GRAPHQL_PATH = "/api/graphql";
 /** The web host's paths: pasted attachments and the signed downloads GitHub redirects to. */
 const WEB_PATH_PREFIXES = [`${ATTACHMENT_PATH}/`, `${ATTACHMENT_DOWNLOAD_PATH}/`, `${JOB_LOG_DOWNLOAD_PATH}/`];
+/** The web host's pages of the App manifest flow (routes/app-manifests.ts), for a user and for an organization. */
+const WEB_PAGE_PATTERN = /^\/(?:organizations\/[^/]+\/)?settings\/apps\//;
 /** Off-path requests are routed under this prefix, which no route serves, so they answer 404. */
 const OFF_PATH_PREFIX = "/_not_served_by_github_enterprise";
 const OFF_PATH_PREFIX_PATTERN = new RegExp(`^${OFF_PATH_PREFIX}`);
@@ -350,7 +354,7 @@ function routeOf(url: string, enterprise: boolean): { servedAs: ServedAs; path: 
     if (enterprise && path === `${GHES_API_PREFIX}/graphql`) return { servedAs: "off", path: `${OFF_PATH_PREFIX}${url}` };
     return { servedAs: "api", path: url.slice(GHES_API_PREFIX.length) || "/" };
   }
-  if (WEB_PATH_PREFIXES.some((prefix) => path.startsWith(prefix))) return { servedAs: "web", path: url };
+  if (WEB_PATH_PREFIXES.some((prefix) => path.startsWith(prefix)) || WEB_PAGE_PATTERN.test(path)) return { servedAs: "web", path: url };
   if (!enterprise) return { servedAs: "api", path: url };
   if (path === GHES_GRAPHQL_PATH) return { servedAs: "graphql", path: url.replace(GHES_GRAPHQL_PATH, "/graphql") };
   return { servedAs: "off", path: `${OFF_PATH_PREFIX}${url}` };

@@ -3,7 +3,7 @@
  * and writes, plus `applySeed`, which turns a concise seed (optional fields, logins as strings)
  * into complete records. Pure data and pure functions; the HTTP layer lives in server.ts.
  */
-import { randomUUID } from "node:crypto";
+import { randomUUID, type KeyObject } from "node:crypto";
 
 export type RepoPermission = "admin" | "maintain" | "write" | "triage" | "read" | "none";
 export type UserType = "User" | "Bot" | "Organization";
@@ -236,8 +236,30 @@ export interface FakeAttachment {
   private: boolean;
 }
 
+/** An App created through the manifest flow (routes/app-manifests.ts). */
+export interface FakeManifestApp {
+  app: FakeApp;
+  /** The manifest as GitHub's page received it (JSON-parsed). */
+  manifest: Record<string, unknown>;
+  /** Where the page was posted: the signed-in user's settings or an organization's. */
+  registeredFor: "user" | "organization";
+  /** The `state` the page was posted with (GitHub hands it back in the redirect). */
+  state: string | undefined;
+  code: string;
+  codeCreatedAt: Date;
+  codeUsed: boolean;
+  pem: string;
+  publicKey: KeyObject;
+  webhookSecret: string;
+  clientSecret: string;
+}
+
 export interface FakeGitHubState {
   app: FakeApp;
+  /** Apps created through the manifest flow, in order; the last converted one becomes `app`. */
+  manifestApps: FakeManifestApp[];
+  /** Once an App was registered and converted: `GET /app` then requires a JWT signed with its key and issued for its id. */
+  appPublicKey?: KeyObject;
   installation: FakeInstallation;
   /** Every installation of the app: `installation` first, then the seeded others (other organizations). */
   installations: FakeInstallation[];
@@ -478,6 +500,7 @@ export function createFakeState(seed: FakeGitHubSeed = {}, now: () => Date = () 
   const others = (seed.otherInstallations ?? []).map((other) => ({ id: other.id, account: other.account ?? `org-${other.id}` }));
   const state: FakeGitHubState = {
     app,
+    manifestApps: [],
     installation,
     installations: [installation, ...others],
     writer: { login: `${app.slug}[bot]`, id: 0, type: "Bot" },

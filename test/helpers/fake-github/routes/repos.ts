@@ -1,13 +1,19 @@
 /** Apps and installations, repositories, file contents, collaborator permissions, team memberships. */
-import { createHash, randomBytes } from "node:crypto";
+import { createHash, randomBytes, verify, type KeyObject } from "node:crypto";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { notFound, queryOf } from "../http.js";
+import { DOCS, notFound, queryOf } from "../http.js";
 import { APP_PERMISSIONS, renderApp, renderInstallation, renderRepository, renderUser } from "../render.js";
 import { isoSeconds, resolveUser, sameName, type FakeFile, type RepoPermission } from "../state.js";
 import { intParam, repositoryOf, type RouteContext } from "./context.js";
 
 export function registerRepositoryRoutes(app: FastifyInstance, ctx: RouteContext): void {
-  app.get("/app", async () => renderApp(ctx, ctx.state.app));
+  app.get("/app", async (request, reply) => {
+    // An App registered through the manifest flow answers only JWTs its own key signed for its own id.
+    if (ctx.state.appPublicKey && !isAppJwtOf(request.headers.authorization, ctx.state.app.id, ctx.state.appPublicKey)) {
+      return reply.code(401).send({ message: "A JSON web token could not be decoded", documentation_url: DOCS, status: "401" });
+    }
+    return renderApp(ctx, ctx.state.app);
+  });
 
   const installationOf = (request: FastifyRequest) => {
     const id = intParam((request.params as { installation_id: string }).installation_id);
@@ -168,4 +174,17 @@ function gitBlobSha(content: Buffer): string {
 function wrapBase64(content: Buffer): string {
   const b64 = content.toString("base64");
   return (b64.match(/.{1,60}/g) ?? []).map((line) => `${line}\n`).join("");
+}
+
+/** An RS256 JWT signed by `key` whose `iss` is the App's id (as Probot issues them). */
+function isAppJwtOf(authorization: string | undefined, appId: number, key: KeyObject): boolean {
+  const token = /^bearer\s+(\S+)$/i.exec(authorization ?? "")?.[1];
+  const [header, payload, signature] = token?.split(".") ?? [];
+  if (!header || !payload || !signature) return false;
+  if (!verify("RSA-SHA256", Buffer.from(`${header}.${payload}`), key, Buffer.from(signature, "base64url"))) return false;
+  try {
+    return String((JSON.parse(Buffer.from(payload, "base64url").toString("utf8")) as { iss?: unknown }).iss) === String(appId);
+  } catch {
+    return false;
+  }
 }
