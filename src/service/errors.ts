@@ -171,6 +171,49 @@ export function certainlyNotActedOn(error: unknown): boolean {
 }
 
 /**
+ * True when a create (or resume) went out and its answer was lost: a timeout, a connection that
+ * broke after sending, a 5xx (a proxy's 502/503/504 as much as the service's own) or a success
+ * the client could not read. The service may have made the run: such a call is reconciled against
+ * the runs list, never sent again blindly, and never reported as "could not run".
+ */
+export function answerLost(error: unknown): boolean {
+  if (certainlyNotActedOn(error)) return false;
+  return (
+    error instanceof TimeoutError || error instanceof NetworkError || error instanceof ServerError || error instanceof InvalidResponseError
+  );
+}
+
+/**
+ * A create whose answer was lost, and the runs list could not settle whether the service made the
+ * run (no list, a list too long to cover the window, or the list failing too). Nothing was sent again.
+ */
+export class OutcomeUnknownError extends AgentRunError {
+  override name = "OutcomeUnknownError";
+  /** Why the list could not tell, for the message ("the service does not list runs"). */
+  readonly reason: string;
+  /** Epoch ms at which the create was sent: a run started around then is the one to look for. */
+  readonly sentAt: number;
+  /** The metadata the create carried, to find its run by on the service. */
+  readonly match: Readonly<Record<string, string>>;
+  constructor(lost: unknown, reason: string, sentAt: number, match: Readonly<Record<string, string>>) {
+    const why = lost instanceof Error ? lost.message : String(lost);
+    super(
+      `The agent run may have started: the answer to the create was lost (${why}), and ${reason}. It was not sent again, so that no second run is made; look for a run started around ${new Date(sentAt).toISOString()} with metadata ${describeMatch(match)} before starting another.`,
+      { cause: lost },
+    );
+    this.reason = reason;
+    this.sentAt = sentAt;
+    this.match = match;
+  }
+}
+
+function describeMatch(match: Readonly<Record<string, string>>): string {
+  return Object.entries(match)
+    .map(([key, value]) => `${key}=${value}`)
+    .join(", ");
+}
+
+/**
  * Reads an error body in any shape real deployments use: `{message, status_code}`, `{detail: "…"}`
  * or FastAPI's `{detail: [{loc, msg, type}]}`. FastAPI's `loc` starts with where the field was
  * ("body", "query", "path"); a body field is named alone (`prompt`), the others keep their place

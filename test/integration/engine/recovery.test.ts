@@ -83,7 +83,7 @@ describe.each(APP_BACKENDS)("after a crash mid-call (%s)", (backend) => {
     expect(await harness!.store.getTask(task.id)).toMatchObject({ state: "done", runId: runs[0]!.id });
   });
 
-  it("without a runs list, the thread is told honestly that whether it started is unknown, and nothing is sent", async () => {
+  it("without a runs list, the thread is told honestly that the run may have started, and nothing is sent", async () => {
     const { thread, tracking } = await setUp(backend, false);
     const task = await interruptedCreate(harness!, thread, tracking, Date.now());
     await queueTaskStep(harness!.queue, task.id);
@@ -91,7 +91,8 @@ describe.each(APP_BACKENDS)("after a crash mid-call (%s)", (backend) => {
     expect(emulator.control.runs()).toEqual([]);
     expect(await harness!.store.getTask(task.id)).toMatchObject({ state: "abandoned" });
     const body = github.state.issueComments.find((c) => c.id === tracking)!.body;
-    expect(body).toContain("whether it started is unknown");
+    expect(body).toContain("**The agent run may have started.**");
+    expect(body).not.toContain("could not run");
     expect(body).toContain("the service does not list runs");
   });
 });
