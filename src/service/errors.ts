@@ -183,6 +183,19 @@ export function answerLost(error: unknown): boolean {
   );
 }
 
+/** What became of a lost answer, without the server's words or the request path (they belong in the logs). */
+export function lostAnswerInWords(error: unknown): string {
+  if (error instanceof TimeoutError) return "no answer came back in time";
+  if (error instanceof ServerError) {
+    const status = error.status ?? 500;
+    const proxy = status === 502 || status === 503 || status === 504 ? " (a proxy in front of the service may have given up waiting)" : "";
+    return `a ${status} came back instead of the run${proxy}`;
+  }
+  if (error instanceof NetworkError) return "the connection broke before the answer came back";
+  if (error instanceof InvalidResponseError) return "the answer could not be read";
+  return "no usable answer came back";
+}
+
 /**
  * A create whose answer was lost, and the runs list could not settle whether the service made the
  * run (no list, a list too long to cover the window, or the list failing too). Nothing was sent again.
@@ -196,9 +209,8 @@ export class OutcomeUnknownError extends AgentRunError {
   /** The metadata the create carried, to find its run by on the service. */
   readonly match: Readonly<Record<string, string>>;
   constructor(lost: unknown, reason: string, sentAt: number, match: Readonly<Record<string, string>>) {
-    const why = lost instanceof Error ? lost.message : String(lost);
     super(
-      `The agent run may have started: the answer to the create was lost (${why}), and ${reason}. It was not sent again, so that no second run is made; look for a run started around ${new Date(sentAt).toISOString()} with metadata ${describeMatch(match)} before starting another.`,
+      `The agent run may have started: the create was sent, but ${lostAnswerInWords(lost)}, and ${reason}. It was not sent again, so that no second run is made; look for a run started around ${new Date(sentAt).toISOString()} with metadata ${describeMatch(match)} before starting another.`,
       { cause: lost },
     );
     this.reason = reason;

@@ -4,8 +4,7 @@
  * call reached the service instead of repeating it blindly.
  */
 import { withBridgeTaskId } from "../../core/metadata.js";
-import { lostAnswerInWords } from "../../core/render/unknown-outcome.js";
-import { answerLost } from "../../service/errors.js";
+import { answerLost, lostAnswerInWords } from "../../service/errors.js";
 import { findInterruptedRun } from "../../service/reconcile.js";
 import { classifyRunStatus, isFinalPhase } from "../../service/status.js";
 import type { AgentRun, CreateRunRequest } from "../../service/wire.js";

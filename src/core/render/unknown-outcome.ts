@@ -3,7 +3,6 @@
  * list could not settle whether the service made the run. It must not say "could not run" (the
  * agent may be working), and it says where to look and how to go on. Pure.
  */
-import { InvalidResponseError, NetworkError, ServerError, TimeoutError } from "../../service/errors.js";
 import { renderKindMarker } from "../markers/write.js";
 import { inlineCode } from "../sanitize-output/code.js";
 import { renderLink } from "../sanitize-output/links.js";
@@ -12,7 +11,7 @@ import { sanitizeInline } from "../sanitize-output/prose.js";
 import { linkTarget } from "./pieces.js";
 
 export interface MayHaveStartedInput {
-  /** What became of the answer, in public words (lostAnswerInWords), or why the call was cut off. */
+  /** What became of the answer, in public words (lostAnswerInWords in service/errors.ts), or why the call was cut off. */
   what: string;
   /** Why the bridge could not check: "the service does not list runs". */
   why: string;
@@ -26,19 +25,6 @@ export interface MayHaveStartedInput {
   lookAt?: string | null;
   /** The phrase that asks the agent again in this thread. */
   triggerPhrase: string;
-}
-
-/** What became of a lost answer, without the server's words or the request path (they belong in the logs). */
-export function lostAnswerInWords(error: unknown): string {
-  if (error instanceof TimeoutError) return "no answer came back in time";
-  if (error instanceof ServerError) {
-    const status = error.status ?? 500;
-    const proxy = status === 502 || status === 503 || status === 504 ? " (a proxy in front of the service may have given up waiting)" : "";
-    return `a ${status} came back instead of the run${proxy}`;
-  }
-  if (error instanceof NetworkError) return "the connection broke before the answer came back";
-  if (error instanceof InvalidResponseError) return "the answer could not be read";
-  return "no usable answer came back";
 }
 
 export function renderRunMayHaveStarted(input: MayHaveStartedInput): string {
