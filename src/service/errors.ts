@@ -204,6 +204,8 @@ export class OutcomeUnknownError extends AgentRunError {
   override name = "OutcomeUnknownError";
   /** Why the list could not tell, for the message ("the service does not list runs"). */
   readonly reason: string;
+  /** What became of the answer, in public words (lostAnswerInWords). */
+  readonly what: string;
   /** Epoch ms at which the create was sent: a run started around then is the one to look for. */
   readonly sentAt: number;
   /** The metadata the create carried, to find its run by on the service. */
@@ -214,6 +216,7 @@ export class OutcomeUnknownError extends AgentRunError {
       { cause: lost },
     );
     this.reason = reason;
+    this.what = lostAnswerInWords(lost);
     this.sentAt = sentAt;
     this.match = match;
   }
