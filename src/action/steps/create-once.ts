@@ -4,7 +4,6 @@
  * create carries; the run found is the step's run. When the list cannot tell, the step ends with an
  * OutcomeUnknownError, which the tracking comment turns into "the run may have started" (finish.ts).
  */
-import { randomUUID } from "node:crypto";
 import { bridgeMatchOf, createRunOnce } from "../../service/create-once.js";
 import type { AgentRun, CreateRunRequest } from "../../service/wire.js";
 import { log } from "../door.js";
@@ -12,11 +11,12 @@ import type { Step } from "./step.js";
 
 /**
  * The request with an id of its own: `delivery_id` (the workflow run and attempt) is shared by every
- * job of the attempt, so a `bridge_task_id` tells this step's create apart.
+ * job of the attempt, so a `bridge_task_id` tells this step's create apart. Web Crypto's global, not
+ * `node:crypto`: the bundle imports nothing of crypto before its first request (test/e2e/action/dist).
  */
 export function withOwnCreateId(request: CreateRunRequest): CreateRunRequest {
   const metadata = { ...(request.metadata ?? {}) } as Record<string, unknown>;
-  if (typeof metadata.bridge_task_id !== "string") metadata.bridge_task_id = `action-${randomUUID()}`;
+  if (typeof metadata.bridge_task_id !== "string") metadata.bridge_task_id = `action-${globalThis.crypto.randomUUID()}`;
   return { ...request, metadata };
 }
 
