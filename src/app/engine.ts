@@ -14,7 +14,7 @@ import { Interrupter } from "./engine/interrupting.js";
 import { DONE, TAKE_AGAIN, type EngineContext } from "./engine/context.js";
 import { engineSettings, type EngineLogger, type RunEngineOptions } from "./engine/options.js";
 import { Reporter } from "./engine/reporting.js";
-import { Sender } from "./engine/sending.js";
+import { Sender, lostAnswerOf } from "./engine/sending.js";
 import { Stopper, type StopOutcome } from "./engine/stopping.js";
 import { ThreadOutput } from "./engine/thread-output.js";
 import { Sweeper, type SweepReport } from "./engine/sweeping.js";
@@ -160,6 +160,15 @@ export class RunEngine {
       await this.reporter
         .report(updated)
         .catch((reportError: unknown) => this.context.log.error({ taskId, err: reportError }, "could not report the run either"));
+      return;
+    }
+    if (task.state === "sending" && task.kind === "create") {
+      // Reconciling a sent create failed again and again (the runs list down too): the run may exist.
+      await this.reporter.outcomeUnknown(
+        task,
+        lostAnswerOf(task)?.what ?? "the bridge could not finish sending it",
+        "the service's list of runs could not be read either",
+      );
       return;
     }
     const why = `The bridge could not handle this request (${error instanceof Error ? error.message : String(error)}).`;

@@ -6,6 +6,8 @@ import type { CommentBody } from "../core/render/fit.js";
 import { resultCommentBody } from "../core/render/result.js";
 import type { ImageHosts } from "../core/sanitize-output/image-hosts.js";
 import { renderServiceError, serviceErrorForComment } from "../core/render/replies.js";
+import { renderRunMayHaveStarted } from "../core/render/unknown-outcome.js";
+import { bridgeMatchOf } from "../service/create-once.js";
 import { renderTrackingComment, type TrackingPhase } from "../core/render/tracking.js";
 import type { SafeMarkdown } from "../core/sanitize-output/safe-markdown.js";
 import type { RunPhase } from "../service/status.js";
@@ -100,5 +102,24 @@ export function renderTaskNeverSent(why: string): string {
   return renderServiceError({
     message: why,
     whatToDo: "Nothing was sent to the Agent Run Service. Ask again in a new comment; if it keeps failing, tell whoever runs the bridge.",
+  });
+}
+
+/** Sent, and the runs list shows no run came of it: saying so is true, and asking again is safe. */
+export function renderTaskNotMade(why: string): string {
+  return renderServiceError({
+    message: why,
+    whatToDo:
+      "The Agent Run Service's list of runs shows that no run was made. Ask again in a new comment; if it keeps failing, tell whoever runs the bridge.",
+  });
+}
+
+/** A create that may have made a run nobody can confirm: where to look and how to go on (core/render/unknown-outcome.ts). */
+export function renderTaskMayHaveStarted(task: Task, outcome: { what: string; why: string; sentAt: number }): string {
+  return renderRunMayHaveStarted({
+    ...outcome,
+    orgId: task.orgId,
+    match: bridgeMatchOf({ metadata: task.request.metadata as Record<string, unknown> | undefined }),
+    triggerPhrase: task.thread.triggerPhrase ?? DEFAULT_REPO_CONFIG.trigger_phrase,
   });
 }

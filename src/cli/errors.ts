@@ -1,6 +1,6 @@
 import { CommanderError } from "commander";
 import { MissingDependencyError } from "../app/optional-deps.js";
-import { AgentRunError, ConfigurationError, RequestValidationError, type AgentRun } from "../service/index.js";
+import { AgentRunError, ConfigurationError, OutcomeUnknownError, RequestValidationError, type AgentRun } from "../service/index.js";
 import { EXIT_CODES, type ExitCode } from "./exit-codes.js";
 
 /** A mistake on the command line or in the environment. Nothing was sent to the service. */
@@ -43,6 +43,7 @@ export function exitCodeForError(error: unknown): ExitCode {
     return EXIT_CODES.usage;
   }
   if (error instanceof WatchInterruptedError) return EXIT_CODES.interrupted;
+  if (error instanceof OutcomeUnknownError) return EXIT_CODES.outcomeUnknown;
   // Everything else the service or the network did to us, a watch timeout, or an environment
   // failure (a port in use) is outside the command line: the caller may retry.
   return EXIT_CODES.service;

@@ -12,6 +12,11 @@ export const EXIT_CODES = {
   usage: 2,
   /** The service refused, failed or could not be reached, or a watch timed out: the run may still be going. */
   service: 3,
+  /**
+   * A create was sent, its answer was lost, and the runs list could not tell whether the service made
+   * the run: it may be working. Look for it before creating again (the message says by what).
+   */
+  outcomeUnknown: 4,
   /** The user stopped a watch with Ctrl-C: the shell's own code for SIGINT (128 + 2). */
   interrupted: 130,
 } as const;

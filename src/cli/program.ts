@@ -36,6 +36,7 @@ Exit codes:
   ${EXIT_CODES.runFailed}  the watched run ended failed
   ${EXIT_CODES.usage}  usage or configuration error (nothing was sent)
   ${EXIT_CODES.service}  service error, service unreachable, or --timeout reached (the run keeps going)
+  ${EXIT_CODES.outcomeUnknown}  create sent, answer lost, and the runs list cannot tell: the run may have started
   ${EXIT_CODES.interrupted}  stopped watching with Ctrl-C (the run keeps going)
 `;
 

@@ -171,6 +171,64 @@ export function certainlyNotActedOn(error: unknown): boolean {
 }
 
 /**
+ * True when a create (or resume) went out and its answer was lost: a timeout, a connection that
+ * broke after sending, a 5xx (a proxy's 502/503/504 as much as the service's own) or a success
+ * the client could not read. The service may have made the run: such a call is reconciled against
+ * the runs list, never sent again blindly, and never reported as "could not run".
+ */
+export function answerLost(error: unknown): boolean {
+  if (certainlyNotActedOn(error)) return false;
+  return (
+    error instanceof TimeoutError || error instanceof NetworkError || error instanceof ServerError || error instanceof InvalidResponseError
+  );
+}
+
+/** What became of a lost answer, without the server's words or the request path (they belong in the logs). */
+export function lostAnswerInWords(error: unknown): string {
+  if (error instanceof TimeoutError) return "no answer came back in time";
+  if (error instanceof ServerError) {
+    const status = error.status ?? 500;
+    const proxy = status === 502 || status === 503 || status === 504 ? " (a proxy in front of the service may have given up waiting)" : "";
+    return `a ${status} came back instead of the run${proxy}`;
+  }
+  if (error instanceof NetworkError) return "the connection broke before the answer came back";
+  if (error instanceof InvalidResponseError) return "the answer could not be read";
+  return "no usable answer came back";
+}
+
+/**
+ * A create whose answer was lost, and the runs list could not settle whether the service made the
+ * run (no list, a list too long to cover the window, or the list failing too). Nothing was sent again.
+ */
+export class OutcomeUnknownError extends AgentRunError {
+  override name = "OutcomeUnknownError";
+  /** Why the list could not tell, for the message ("the service does not list runs"). */
+  readonly reason: string;
+  /** What became of the answer, in public words (lostAnswerInWords). */
+  readonly what: string;
+  /** Epoch ms at which the create was sent: a run started around then is the one to look for. */
+  readonly sentAt: number;
+  /** The metadata the create carried, to find its run by on the service. */
+  readonly match: Readonly<Record<string, string>>;
+  constructor(lost: unknown, reason: string, sentAt: number, match: Readonly<Record<string, string>>) {
+    super(
+      `The agent run may have started: the create was sent, but ${lostAnswerInWords(lost)}, and ${reason}. It was not sent again, so that no second run is made; look for a run started around ${new Date(sentAt).toISOString()} with metadata ${describeMatch(match)} before starting another.`,
+      { cause: lost },
+    );
+    this.reason = reason;
+    this.what = lostAnswerInWords(lost);
+    this.sentAt = sentAt;
+    this.match = match;
+  }
+}
+
+function describeMatch(match: Readonly<Record<string, string>>): string {
+  return Object.entries(match)
+    .map(([key, value]) => `${key}=${value}`)
+    .join(", ");
+}
+
+/**
  * Reads an error body in any shape real deployments use: `{message, status_code}`, `{detail: "…"}`
  * or FastAPI's `{detail: [{loc, msg, type}]}`. FastAPI's `loc` starts with where the field was
  * ("body", "query", "path"); a body field is named alone (`prompt`), the others keep their place

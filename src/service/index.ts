@@ -20,3 +20,4 @@ export {
   type InterruptedRunSearch,
 } from "./reconcile.js";
 export { sweepRuns, type RunSweep, type RunSweepQuery } from "./run-sweep.js";
+export { createRunOnce, bridgeMatchOf, CREATE_ONCE_DEFAULTS, type CreateOnceOptions, type CreateOnceResult } from "./create-once.js";

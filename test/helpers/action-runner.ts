@@ -32,7 +32,7 @@ import { runAction, type StepResult } from "../../src/action/runner.js";
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from "../../src/emulator/index.js";
 import { startFakeGitHub, type FakeGitHub, type FakeGitHubSeed } from "./fake-github/index.js";
 import { FULL_NAME, HTML, OWNER, REPO, REPO_ID, issueCommentPayload, reviewSubmittedPayload, type ThreadSpec } from "./app-payloads.js";
-import { startServiceRecorder, type ServiceRecorder } from "./service-recorder.js";
+import { startServiceRecorder, type ServiceRecorder, type ServiceRecorderOptions } from "./service-recorder.js";
 
 export const ROOT = resolve(fileURLToPath(new URL("../..", import.meta.url)));
 export const GITHUB_TOKEN = "ghs_test_job_token_0123456789";
@@ -474,13 +474,15 @@ export async function startActionHarness(
     seed?: FakeGitHubSeed;
     config?: string;
     emulator?: EmulatorOptions;
+    /** How the recording proxy between the step and the emulator behaves (e.g. `loseAnswer`). */
+    serviceProxy?: ServiceRecorderOptions;
     viewerLogin?: string;
     /** The fake lays GitHub out as an Enterprise Server does, and the steps' variables say so (as a GHES runner sets them). */
     enterprise?: boolean;
   } = {},
 ): Promise<ActionHarness> {
   const emulator = await startEmulator({ timeScale: SCALE, ...options.emulator });
-  const service = await startServiceRecorder(emulator.url);
+  const service = await startServiceRecorder(emulator.url, options.serviceProxy);
   const seed = options.seed ?? actionSeed();
   if (options.config !== undefined) seed.files = [...(seed.files ?? []), { path: ".github/agent-run.yml", content: options.config }];
   const github = await startFakeGitHub({ seed, enterprise: options.enterprise ?? false });

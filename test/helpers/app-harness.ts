@@ -12,7 +12,7 @@ import { startApp, type AppHandle, type StartAppOptions } from "../../src/app/ma
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from "../../src/emulator/index.js";
 import { startFakeGitHub, type FakeGitHub, type FakeGitHubSeed, type FakeIssueComment } from "./fake-github/index.js";
 import { FULL_NAME, OWNER, REPO, REPO_ID, checkSuiteCompletedPayload, issueCommentPayload, type ThreadSpec } from "./app-payloads.js";
-import { startServiceRecorder, type ServiceRecorder } from "./service-recorder.js";
+import { startServiceRecorder, type ServiceRecorder, type ServiceRecorderOptions } from "./service-recorder.js";
 import { TEST_REDIS_URL } from "./redis.js";
 import { freePort } from "./app-process.js";
 
@@ -91,6 +91,8 @@ export interface HarnessOptions {
   /** Contents of `.github/agent-run.yml`, if any. */
   config?: string;
   emulator?: EmulatorOptions;
+  /** How the recording proxy between the App and the emulator behaves (e.g. `loseAnswer`). */
+  serviceProxy?: ServiceRecorderOptions;
   env?: Record<string, string>;
   /** Which backend the App runs on: the embedded SQLite (default) or the test Redis (helpers/redis.ts) under a key prefix of its own. */
   backend?: AppBackendKind;
@@ -219,7 +221,7 @@ export async function startAppHarness(options: HarnessOptions = {}): Promise<App
   const enterprise = options.enterprise ?? false;
   const github = await startFakeGitHub({ seed, enterprise });
   const emulator = await startEmulator({ timeScale: SCALE, ...options.emulator });
-  const service = await startServiceRecorder(emulator.url);
+  const service = await startServiceRecorder(emulator.url, options.serviceProxy);
   const dataDir = mkdtempSync(join(tmpdir(), "arb-app-"));
   const backend = options.backend ?? (process.env.APP_TEST_BACKEND as AppBackendKind | undefined) ?? "embedded";
   const backendEnv: Record<string, string> = backend === "redis" ? redisBackendEnv() : {};

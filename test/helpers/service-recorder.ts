@@ -20,6 +20,8 @@ export interface ServiceRequest {
 export interface ServiceRecorder {
   url: string;
   requests: ServiceRequest[];
+  /** Requests whose answer the proxy lost (`loseAnswer`), with what the service answered when it got them (0: never forwarded). */
+  lostAnswers: Array<{ method: string; path: string; forwarded: boolean; status: number; answer: LostAnswer["answer"] }>;
   /** Create bodies in order. */
   creates(): Array<Record<string, unknown>>;
   /** Resume bodies in order. */
@@ -38,10 +40,23 @@ export interface ServiceRecorderOptions {
   hold?: (request: { method: string; path: string; query: Record<string, string> }) => Promise<void> | void;
   /** Rewrites each JSON answer before it is passed back (a hostile or compromised service). */
   rewrite?: (answer: unknown, request: { method: string; path: string }) => unknown;
+  /**
+   * A proxy that loses the answer: called for each request before it is passed on. `forward`: the
+   * service gets the request (and acts on it) first; then the client gets `answer` instead of the
+   * service's answer: a status (a proxy's 502/503/504), `reset` (the socket destroyed) or `hang`
+   * (nothing, until the client gives up). Null passes the request through as usual.
+   */
+  loseAnswer?: (request: { method: string; path: string }) => LostAnswer | null;
+}
+
+export interface LostAnswer {
+  forward: boolean;
+  answer: 502 | 503 | 504 | "reset" | "hang";
 }
 
 export async function startServiceRecorder(targetUrl: string, options: ServiceRecorderOptions = {}): Promise<ServiceRecorder> {
   const requests: ServiceRequest[] = [];
+  const lostAnswers: ServiceRecorder["lostAnswers"] = [];
   const server = createServer((req, res) => {
     const at = Date.now();
     void (async () => {
@@ -60,6 +75,28 @@ export async function startServiceRecorder(targetUrl: string, options: ServiceRe
         if (typeof value === "string") headers[name] = value;
       }
       const hasBody = req.method !== "GET" && req.method !== "HEAD" && body.length > 0;
+      const lost = options.loseAnswer?.({ method: req.method ?? "GET", path: (req.url ?? "/").split("?")[0]! });
+      if (lost) {
+        let status = 0;
+        if (lost.forward) {
+          const forwarded = await fetch(`${targetUrl}${req.url ?? "/"}`, { method: req.method, headers, ...(hasBody ? { body } : {}) });
+          await forwarded.arrayBuffer();
+          status = forwarded.status;
+        }
+        lostAnswers.push({
+          method: req.method ?? "GET",
+          path: (req.url ?? "/").split("?")[0]!,
+          forwarded: lost.forward,
+          status,
+          answer: lost.answer,
+        });
+        if (lost.answer === "reset") req.socket.destroy();
+        else if (lost.answer !== "hang")
+          res
+            .writeHead(lost.answer, { "content-type": "text/html" })
+            .end(`<html><body><h1>${lost.answer} Gateway error</h1></body></html>`);
+        return;
+      }
       const answer = await fetch(`${targetUrl}${req.url ?? "/"}`, { method: req.method, headers, ...(hasBody ? { body } : {}) });
       let text = Buffer.from(await answer.arrayBuffer());
       if (options.rewrite && (answer.headers.get("content-type") ?? "").includes("json")) {
@@ -102,6 +139,7 @@ export async function startServiceRecorder(targetUrl: string, options: ServiceRe
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
+    lostAnswers,
     creates: () => posts("/agent/run").map((r) => r.body!),
     resumes: () => posts("/agent/run/resume").map((r) => r.body as { agent_run_id: number; prompt: string }),
     close: () =>

@@ -45,6 +45,7 @@ import { stopFromThread } from "../stop.js";
 import type { ThreadReporter } from "../thread.js";
 import { ACTION_NAME, deliveryId, fail, identify, identifyAhead, requestIdOf, threadReporter, type Step, type StepResult } from "./step.js";
 import { log } from "../door.js";
+import { createOnce, withOwnCreateId } from "./create-once.js";
 
 /** The thread's newest comments searched for an earlier refusal (a day of a busy thread). */
 const REFUSAL_SCAN = 100;
@@ -370,13 +371,13 @@ function startFor(step: Step, prepared: PreparedStart): Start {
   const common = { marker, triggerUrl: prepared.triggerUrl, reaction: prepared.reaction };
   switch (prepared.action) {
     case "create": {
-      const request = createRequest(step, prepared.request);
+      const request = withOwnCreateId(createRequest(step, prepared.request));
       return {
         ...common,
         phase: "starting",
         resumed: false,
         orgDefaultRepository: request.repo_id == null,
-        send: () => client.createRun(request, { deadline: step.deadline }),
+        send: () => createOnce(step, request),
       };
     }
     case "resume":

@@ -10,6 +10,8 @@ import { reactionForPhase } from "../../core/render/reactions.js";
 import { renderDeliveredFollowUp, resultCommentBody } from "../../core/render/result.js";
 import { imageHostsFor } from "../../core/sanitize-output/image-hosts.js";
 import { renderServiceError, serviceErrorForComment } from "../../core/render/replies.js";
+import { renderRunMayHaveStarted } from "../../core/render/unknown-outcome.js";
+import { OutcomeUnknownError } from "../../service/errors.js";
 import type { AgentRunError } from "../../service/errors.js";
 import { classifyRunStatus, type RunPhase } from "../../service/status.js";
 import type { AgentRun } from "../../service/wire.js";
@@ -134,6 +136,18 @@ export async function finishRun(step: Step, tracked: TrackedRun, watched: WatchR
 
 /** The service refused or failed: the tracking comment says what happened and what to do, the token never in it. */
 export async function reportServiceError(step: Step, tracked: TrackedRun, error: AgentRunError): Promise<StepResult> {
-  await tracked.thread.track(() => renderServiceError(serviceErrorForComment(error)));
+  // A create whose answer was lost and that the runs list could not settle: the agent may be working.
+  const body =
+    error instanceof OutcomeUnknownError
+      ? renderRunMayHaveStarted({
+          what: error.what,
+          why: error.reason,
+          sentAt: error.sentAt,
+          orgId: step.inputs.orgId,
+          match: error.match,
+          triggerPhrase: tracked.triggerPhrase,
+        })
+      : renderServiceError(serviceErrorForComment(error));
+  await tracked.thread.track(() => body);
   return fail(step, errorMessage(error), tracked.run, tracked.thread.comment, tracked.start.resumed);
 }

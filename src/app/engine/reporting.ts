@@ -9,7 +9,14 @@ import { classifyRunStatus, type RunPhase } from "../../service/status.js";
 import type { AgentRun } from "../../service/wire.js";
 import { taskJobId, type JobOutcome } from "../queue/types.js";
 import type { Task } from "../store/types.js";
-import { renderTaskAbandoned, renderTaskFailedToStart, renderTaskNeverSent, renderTaskResult } from "../views.js";
+import {
+  renderTaskAbandoned,
+  renderTaskFailedToStart,
+  renderTaskMayHaveStarted,
+  renderTaskNeverSent,
+  renderTaskNotMade,
+  renderTaskResult,
+} from "../views.js";
 import { DONE, transition, underThreadLock, type EngineContext } from "./context.js";
 import type { ThreadOutput } from "./thread-output.js";
 
@@ -64,9 +71,30 @@ export class Reporter {
     await this.closeThreadWork(task, null);
   }
 
-  async abandon(task: Task, why: string, started: "may_have_started" | "never_sent" = "may_have_started"): Promise<void> {
+  /** `not_made`: sent, but the runs list shows that no run came of it. */
+  async abandon(task: Task, why: string, started: "may_have_started" | "never_sent" | "not_made" = "may_have_started"): Promise<void> {
     task = await this.context.store.updateTask(task.id, { state: "abandoned", error: why });
-    await this.output.writeOrPost(task, started === "never_sent" ? renderTaskNeverSent(why) : renderTaskAbandoned(task, why), "result");
+    const body =
+      started === "never_sent"
+        ? renderTaskNeverSent(why)
+        : started === "not_made"
+          ? renderTaskNotMade(why)
+          : renderTaskAbandoned(task, why);
+    await this.output.writeOrPost(task, body, "result");
+    await this.closeThreadWork(task, null);
+  }
+
+  /**
+   * A create was sent and the bridge cannot find out whether the service made the run (`what` became
+   * of its answer, `why` it cannot check): the thread says the run may have started, where to look,
+   * and how to ask again. Never "could not run": the agent may be working.
+   */
+  async outcomeUnknown(task: Task, what: string, why: string): Promise<void> {
+    this.context.log.warn({ taskId: task.id, what, why }, "whether the create made a run is unknown; the thread is told so");
+    const sentAt = task.sentAt ?? task.updatedAt;
+    task = await this.context.store.updateTask(task.id, { state: "abandoned", error: `outcome unknown: ${what}; ${why}` });
+    this.context.observer.runFinished(task, "outcome_unknown", null);
+    await this.output.writeOrPost(task, renderTaskMayHaveStarted(task, { what, why, sentAt }), "result");
     await this.closeThreadWork(task, null);
   }
 

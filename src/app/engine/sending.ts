@@ -4,6 +4,7 @@
  * call reached the service instead of repeating it blindly.
  */
 import { withBridgeTaskId } from "../../core/metadata.js";
+import { answerLost, lostAnswerInWords } from "../../service/errors.js";
 import { findInterruptedRun } from "../../service/reconcile.js";
 import { classifyRunStatus, isFinalPhase } from "../../service/status.js";
 import type { AgentRun, CreateRunRequest } from "../../service/wire.js";
@@ -23,6 +24,23 @@ const CREATES_WAITING_IN_STEPS = 10;
 /** What a task's create carries in `metadata.bridge_task_id` (see recoverInterruptedSend). */
 function bridgeTaskId(task: Pick<Task, "id">): string {
   return `task-${task.id}`;
+}
+
+/**
+ * A create whose answer was lost keeps its task in `sending` with `error` set to this prefix, the
+ * number of answers lost so far and what became of the last one: the step that reconciles it (after
+ * LOST_ANSWER_SETTLE_MS) tells a lost answer from a crash, and stops sending again after
+ * MAX_LOST_ANSWERS. No column of its own: the field is free while a task is being sent.
+ */
+const LOST_ANSWER_PREFIX = "answer lost ";
+const MAX_LOST_ANSWERS = 3;
+/** Real ms (scaled) before the runs list is asked: a create a proxy gave up on may still be under way behind it. */
+const LOST_ANSWER_SETTLE_MS = 5_000;
+
+/** How many answers to this task's create were lost, and what became of the last one; null after a crash. */
+export function lostAnswerOf(task: Pick<Task, "state" | "error">): { count: number; what: string } | null {
+  const match = task.state === "sending" ? /^answer lost (\d+): (.*)$/s.exec(task.error ?? "") : null;
+  return match ? { count: Number(match[1]), what: match[2]! } : null;
 }
 
 /** The service answered the call with a run, or the step ends without one (with this outcome). */
@@ -65,16 +83,22 @@ export class Sender {
       // The task id alone could repeat across deployments sharing an organization; the delivery id cannot.
       const deliveryId = (task.request.metadata as Record<string, unknown> | undefined)?.delivery_id;
       const match = { bridge_task_id: bridgeTaskId(task), ...(typeof deliveryId === "string" ? { delivery_id: deliveryId } : {}) };
+      const lost = lostAnswerOf(task);
       const search = await findInterruptedRun(client, { sentAfter, match, signal });
       if (search.kind === "found") return this.adopt(task, search.run, "found among the organization's runs");
       if (search.kind === "not_found") {
-        this.context.log.warn({ taskId: task.id }, "an interrupted create never reached the service; sending it again");
+        if (lost && lost.count >= MAX_LOST_ANSWERS) {
+          await this.reporter.abandon(task, `the Agent Run Service gave no usable answer ${lost.count} times (${lost.what}).`, "not_made");
+          return DONE;
+        }
+        this.context.log.warn({ taskId: task.id, lostAnswers: lost?.count ?? 0 }, "the create never made a run; sending it again");
         const queued = await transition(this.context, task, ["sending"], { state: "queued", sentAt: null });
         return queued ? this.send(queued) : DONE;
       }
-      await this.reporter.abandon(
+      await this.reporter.outcomeUnknown(
         task,
-        `The bridge restarted while this run was being started, so whether it started is unknown (${search.kind === "unsupported" ? "the service does not list runs" : search.reason}).`,
+        lost?.what ?? "the bridge restarted before the answer was stored",
+        search.kind === "unsupported" ? "the service does not list runs" : `its list of runs could not tell (${search.reason})`,
       );
       return DONE;
     }
@@ -109,12 +133,28 @@ export class Sender {
       } catch (error) {
         // Shutting down while waiting for budget (still queued) or mid-call (sending: the next step tells the thread).
         if (this.context.signal.aborted) return { kind: "unanswered", outcome: TAKE_AGAIN };
+        if (task.kind === "create" && task.state === "sending" && answerLost(error)) return this.answerLost(task, error);
         await this.reporter.failToStart(task, error);
         return { kind: "unanswered", outcome: DONE };
       }
     } finally {
       stopWaiting();
     }
+  }
+
+  /**
+   * The create went out and its answer was lost: the service may have made the run. The task stays
+   * `sending`, so its next step (recoverInterruptedSend) looks for the run in the runs list after a
+   * pause, adopts it or sends again only if it is certainly absent; never "could not run" now.
+   */
+  private async answerLost(task: Task, error: unknown): Promise<CallResult> {
+    const count = (lostAnswerOf(task)?.count ?? 0) + 1;
+    this.context.log.warn(
+      { taskId: task.id, err: error, lostAnswers: count },
+      "the answer to a create was lost; looking for its run before anything else",
+    );
+    await this.context.store.updateTask(task.id, { error: `${LOST_ANSWER_PREFIX}${count}: ${lostAnswerInWords(error)}` });
+    return { kind: "unanswered", outcome: { kind: "later", delayMs: Math.max(20, LOST_ANSWER_SETTLE_MS * this.context.settings.scale) } };
   }
 
   /** Counts a create step from now until its call goes out (or fails); returns what ends the count, once. */
@@ -181,6 +221,8 @@ export class Sender {
     const now = this.context.now();
     return transition(this.context, task, ["sending"], {
       state: "watching",
+      // A lost answer's note ends with the run found or answered.
+      error: null,
       runId: run.id,
       startedAt: startedAt ?? now,
       lastStatus: run.status ?? null,

@@ -39,8 +39,9 @@ describe("agent-run create", () => {
     const stored = emulatorRun(run.id);
     expect(run.id).toBe(stored.id);
     expect(run.web_url).toBe(stored.web_url);
-    expect(run.metadata).toEqual({ source_type: "API" });
-    expect(stored.metadata).toEqual({ source_type: "API" });
+    // The id of its own a create carries, so that a lost answer can be found in the runs list.
+    expect(run.metadata).toEqual({ source_type: "API", bridge_task_id: expect.stringMatching(/^cli-[0-9a-f-]{36}$/) });
+    expect(stored.metadata).toEqual(run.metadata);
   });
 
   it("--wait follows the run to completed and prints summary and pull requests", async () => {

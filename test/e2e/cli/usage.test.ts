@@ -257,7 +257,7 @@ describe("the request the CLI sends", () => {
         repo_id: 7,
         model: "big-model",
         agent_type: "partner_code",
-        metadata: { ticket: "OPS-12", source_type: "API" },
+        metadata: { ticket: "OPS-12", source_type: "API", bridge_task_id: expect.stringMatching(/^cli-/) },
         images: [`data:image/png;base64,${PNG_BYTES.toString("base64")}`, inline],
       });
     } finally {
@@ -269,7 +269,11 @@ describe("the request the CLI sends", () => {
     const result = await cli(["create", "--prompt", "from a chat", "--metadata", '{"source_type":"CHAT","who":"me"}', "--json"], { env });
     expect(result.code).toBe(0);
     const id = parseJson<{ id: number }>(result.stdout).id;
-    expect(emulator.control.runs().find((r) => r.id === id)?.metadata).toEqual({ source_type: "CHAT", who: "me" });
+    expect(emulator.control.runs().find((r) => r.id === id)?.metadata).toEqual({
+      source_type: "CHAT",
+      who: "me",
+      bridge_task_id: expect.stringMatching(/^cli-/),
+    });
   });
 
   it("a real PNG file is accepted by the emulator", async () => {

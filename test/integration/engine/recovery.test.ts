@@ -11,14 +11,16 @@ import { parseMarker } from "../../../src/core/markers/read.js";
 import { APP_BACKENDS, BOT_LOGIN } from "../../helpers/app-harness.js";
 import { queueTaskStep, type EngineHarness } from "../../helpers/engine-harness.js";
 import { closeEngineWorlds, OWNER, REPO, startEngineWorld, type EngineWorld } from "../../helpers/engine-world.js";
+import type { ServiceRecorderOptions } from "../../helpers/service-recorder.js";
 
 let emulator: EngineWorld["emulator"];
 let github: EngineWorld["github"];
 let harness: EngineHarness | undefined;
 afterEach(closeEngineWorlds);
 
-async function setUp(backend: (typeof APP_BACKENDS)[number], listRuns: boolean) {
+async function setUp(backend: (typeof APP_BACKENDS)[number], listRuns: boolean, recorder?: ServiceRecorderOptions) {
   const world = await startEngineWorld(backend, {
+    ...(recorder ? { recorder } : {}),
     emulator: { defaultScript: { durationMs: 20_000, logSteps: 6 }, endpoints: { listRuns } },
     seed: { issues: [{ number: 1, title: "Flaky", body: "", user: "maintainer" }] },
   });
@@ -83,7 +85,28 @@ describe.each(APP_BACKENDS)("after a crash mid-call (%s)", (backend) => {
     expect(await harness!.store.getTask(task.id)).toMatchObject({ state: "done", runId: runs[0]!.id });
   });
 
-  it("without a runs list, the thread is told honestly that whether it started is unknown, and nothing is sent", async () => {
+  it("a lost answer whose runs list keeps failing: after the step's retries the thread says the run may have started, never 'could not run'", async () => {
+    const listFails: ServiceRecorderOptions = {
+      loseAnswer: ({ method, path }) => (method === "GET" && path.endsWith("/agent/runs") ? { forward: false, answer: 503 } : null),
+    };
+    const { thread, tracking } = await setUp(backend, true, listFails);
+    const sending = await interruptedCreate(harness!, thread, tracking, Date.now());
+    // What the send step leaves after a proxy's 504 (sending.ts): the task stays `sending`, noting the lost answer.
+    const task = await harness!.store.updateTask(sending.id, { error: "answer lost 1: a 504 came back instead of the run" });
+    await queueTaskStep(harness!.queue, task.id);
+    await harness!.idle();
+
+    expect(emulator.control.runs()).toEqual([]);
+    expect(await harness!.store.getTask(task.id)).toMatchObject({ state: "abandoned" });
+    const body = github.state.issueComments.find((c) => c.id === tracking)!.body;
+    expect(body).toContain("**The agent run may have started.**");
+    expect(body).toContain(
+      "but a 504 came back instead of the run, and the bridge could not check whether a run was made: the service's list of runs could not be read either.",
+    );
+    expect(body).not.toContain("could not run");
+  });
+
+  it("without a runs list, the thread is told honestly that the run may have started, and nothing is sent", async () => {
     const { thread, tracking } = await setUp(backend, false);
     const task = await interruptedCreate(harness!, thread, tracking, Date.now());
     await queueTaskStep(harness!.queue, task.id);
@@ -91,7 +114,8 @@ describe.each(APP_BACKENDS)("after a crash mid-call (%s)", (backend) => {
     expect(emulator.control.runs()).toEqual([]);
     expect(await harness!.store.getTask(task.id)).toMatchObject({ state: "abandoned" });
     const body = github.state.issueComments.find((c) => c.id === tracking)!.body;
-    expect(body).toContain("whether it started is unknown");
+    expect(body).toContain("**The agent run may have started.**");
+    expect(body).not.toContain("could not run");
     expect(body).toContain("the service does not list runs");
   });
 });
