@@ -15,12 +15,7 @@ export type RefusalCode = "permission" | "over_limit" | "ci_attempts_used" | "co
 
 /** What the App's own intake and bookkeeping decide about a delivery, around core's decisions. */
 export type DeliveryCode =
-  | "bad_payload"
-  | "duplicate_delivery"
-  | "owner_not_allowed"
-  | "already_handled"
-  | "follow_up_dropped"
-  | "nothing_to_do";
+  "bad_payload" | "duplicate_delivery" | "owner_not_allowed" | "already_handled" | "follow_up_dropped" | "nothing_to_do";
 
 /** Every code a delivery that starts nothing can end with. */
 export type DecisionCode = IgnoreCode | PlanIgnoreCode | FixIgnoreCode | StaleTrigger["code"] | RefusalCode | DeliveryCode;
@@ -99,7 +94,8 @@ export const DECISION_CODES = {
   },
   fork_without_trigger: {
     outcome: "ignored",
-    means: "A review requesting changes on a pull request from a fork, without the trigger phrase: only the phrase acts on a fork's pull request.",
+    means:
+      "A review requesting changes on a pull request from a fork, without the trigger phrase: only the phrase acts on a fork's pull request.",
     whatToDo: "Write the trigger phrase in the review or a comment.",
   },
   check_suite_disabled: {
@@ -145,8 +141,7 @@ export const DECISION_CODES = {
   automation_filtered: {
     outcome: "ignored",
     means: "Every automation of the event left it out: its `labels`, `paths` or `drafts` filter did not match.",
-    whatToDo:
-      "Check the automation's filters; a draft waits for `pull_request.ready_for_review` only if an automation listens to it.",
+    whatToDo: "Check the automation's filters; a draft waits for `pull_request.ready_for_review` only if an automation listens to it.",
   },
   kill_switch: {
     outcome: "ignored",
@@ -200,7 +195,8 @@ export const DECISION_CODES = {
   },
   already_handled: {
     outcome: "ignored",
-    means: "Another delivery of the same request was already acted on (a review and its inline comments, a re-run, an automation that already started in this thread).",
+    means:
+      "Another delivery of the same request was already acted on (a review and its inline comments, a re-run, an automation that already started in this thread).",
     whatToDo: "Nothing: the first delivery was handled. To ask again, write a new comment.",
   },
   follow_up_dropped: {
@@ -220,7 +216,8 @@ export const DECISION_CODES = {
   },
   permission: {
     outcome: "refused",
-    means: "The person who asked may not trigger runs (below `permissions.minimum`, or not in `permissions.users` or `permissions.teams` when they are set).",
+    means:
+      "The person who asked may not trigger runs (below `permissions.minimum`, or not in `permissions.users` or `permissions.teams` when they are set).",
     whatToDo: "Ask a maintainer to trigger it, or to grant you write access. The refusal is said once per person per thread per day.",
   },
   repository_mismatch: {

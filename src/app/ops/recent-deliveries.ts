@@ -88,10 +88,13 @@ export class RecentDeliveries {
     return [...this.records.values()].reverse();
   }
 
-  /** The intake's answer: a drop or refusal already noted its code; a stored delivery waits for its worker. */
+  /**
+   * The intake's answer: a drop already noted its code; a stored delivery waits for its worker. A
+   * redelivery of an id listed here leaves the row alone: what came of the first is the answer.
+   */
   received(delivery: DeliveryRef, receipt: "queued" | "duplicate" | "not_for_us" | "not_allowed"): void {
     if (receipt === "queued") this.note(delivery, "received");
-    else if (receipt === "duplicate") this.note(delivery, "ignored", "duplicate_delivery");
+    else if (receipt === "duplicate" && !this.records.has(delivery.id)) this.note(delivery, "ignored", "duplicate_delivery");
     else if (receipt === "not_allowed") this.note(delivery, "ignored", "owner_not_allowed");
   }
 

@@ -145,7 +145,8 @@ function deliveryRow(d: DeliveryRecord, web: string, now: number): string[] {
     owner && name && d.thread !== null
       ? link(`${web}/${encodeURIComponent(owner)}/${encodeURIComponent(name)}/issues/${d.thread}`, `${d.repo}#${d.thread}`)
       : escapeHtml(d.repo ?? "—");
-  const code = d.code === null ? "—" : `<code>${escapeHtml(d.code)}</code> <span class="meta">${escapeHtml(DECISION_CODES[d.code].means)}</span>`;
+  const code =
+    d.code === null ? "—" : `<code>${escapeHtml(d.code)}</code> <span class="meta">${escapeHtml(DECISION_CODES[d.code].means)}</span>`;
   return [
     `<span title="${escapeHtml(new Date(d.at).toISOString())}">${escapeHtml(formatAge(now - d.at))} ago</span>`,
     `<code>${escapeHtml(d.id)}</code>`,
