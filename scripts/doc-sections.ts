@@ -2,13 +2,14 @@
  * The documentation's reference blocks are generated, never hand-edited: the README's example result
  * from the renderer, and in docs/ the repository configuration table from the config schema, the
  * Action's inputs and outputs from action.yml, the App's settings from its settings parser, its
- * metrics from its registry, the run status classes from the classifier. `npm run docs` rewrites
+ * metrics from its registry, the run status classes from the classifier, the decision codes from core's table. `npm run docs` rewrites
  * them; a unit test fails when a page is stale.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { parse } from "yaml";
 import { appSettingsTable } from "./docs/app-settings.js";
+import { decisionCodesTable } from "./docs/decision-codes.js";
 import { metricsTable } from "./docs/metrics.js";
 import { renderConfigReference } from "../src/config/index.js";
 import { newRunMarker } from "../src/core/markers/write.js";
@@ -127,6 +128,7 @@ export function docSections(): Record<string, () => Record<string, string>> {
     "docs/configuration.md": () => ({ "config-reference": renderConfigReference().trim() }),
     "docs/operations.md": () => ({ "app-settings": appSettingsTable(), metrics: metricsTable() }),
     "docs/client.md": () => ({ "status-classes": statusTable() }),
+    "docs/troubleshooting.md": () => ({ "decision-codes": decisionCodesTable() }),
   };
 }
 

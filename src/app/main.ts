@@ -32,6 +32,7 @@ import { createJobProcessor } from "./worker.js";
 import { createDeliveryRecovery, type DeliveryRecovery } from "./delivery-recovery.js";
 import { createInstallationGate } from "./installation-gate.js";
 import { ConditionalReadCache, readFilesConditionally } from "../github/conditional-reads.js";
+import { RecentDeliveries } from "./ops/recent-deliveries.js";
 
 /**
  * Deliveries and trigger keys are kept this long: GitHub lets people redeliver for days. A delivery
@@ -220,6 +221,8 @@ function createWorkers({ settings, options, backend, probot, identity, client, m
     ...(metrics ? { observer: metrics } : {}),
     installations: createInstallationGate(settings.allowedOwners, probot.log.child({ name: "installations" })),
     images: { server: github, ...(options.imageFetch ? { fetch: options.imageFetch } : {}) },
+    // In memory: the status page's window on this replica's latest deliveries, bounded.
+    deliveries: new RecentDeliveries(),
   };
   return { pacer, engine, deps };
 }
@@ -342,6 +345,7 @@ export async function startApp(env: Readonly<Record<string, string | undefined>>
     middleware,
     githubBaseUrl: baseUrl,
     replica: `${hostname()}:${process.pid}`,
+    ...(deps.deliveries ? { deliveries: deps.deliveries } : {}),
     log: probot.log.child({ name: "webhooks" }),
     ...(options.httpTimeouts ? { timeouts: options.httpTimeouts } : {}),
   });

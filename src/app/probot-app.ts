@@ -5,7 +5,7 @@
  */
 import type { Probot } from "probot";
 import { receiveDelivery } from "./handlers/webhook.js";
-import type { AppDependencies, AppIdentity } from "./handlers/types.js";
+import { forDelivery, type AppDependencies, type AppIdentity } from "./handlers/types.js";
 
 /** The events the App subscribes to (app.yml's `default_events`); every action arrives, core decides which count. */
 export const APP_EVENTS = [
@@ -20,8 +20,10 @@ export const APP_EVENTS = [
 export function createAgentRunApp(deps: AppDependencies): (app: Probot) => void {
   return (app) => {
     app.on([...APP_EVENTS], async (context) => {
-      const receipt = await receiveDelivery({ id: context.id, name: context.name, payload: context.payload }, deps);
+      const delivery = { id: context.id, name: context.name, payload: context.payload };
+      const receipt = await receiveDelivery(delivery, forDelivery(deps, delivery));
       deps.observer?.received(context.name, receipt);
+      deps.deliveries?.received(delivery, receipt);
       if (receipt === "duplicate") context.log.info({ delivery: context.id }, "delivery already received; a redelivery changes nothing");
     });
   };

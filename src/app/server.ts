@@ -23,6 +23,7 @@ import {
   statusAccess,
 } from "./ops/status-access.js";
 import { collectStatus, renderStatusPage, STATUS_PAGE_HEADERS, type StatusSnapshot } from "./ops/status-page.js";
+import type { RecentDeliveries } from "./ops/recent-deliveries.js";
 import { isWebhookPath, refuseUnfitDelivery, unverifiedBytesAllowance, type RefusedDelivery } from "./webhook-intake.js";
 
 /** A probe that waits longer than this says "not ready" (Redis unreachable, say). */
@@ -159,6 +160,8 @@ export interface AppServerParts {
   githubBaseUrl: string | undefined;
   /** `host:pid`, shown on the status page. */
   replica: string;
+  /** This replica's recent deliveries, listed on the status page. */
+  deliveries?: RecentDeliveries;
   /** Where refused webhook deliveries are logged, one line each. */
   log: { warn(fields: object, message: string): void };
   /** Bounds on slow requests (tests shorten them). */
@@ -218,6 +221,7 @@ export function createAppServer(parts: AppServerParts): Server {
             replica,
             backend: backend.kind,
             recoveryIntervalMs: settings.deliveryRecoveryIntervalMs,
+            deliveries: parts.deliveries?.list() ?? [],
           }),
         githubWebUrl,
       );

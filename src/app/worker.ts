@@ -3,7 +3,7 @@ import { parseWebhookEvent } from "../core/events/parse.js";
 import { renderServiceError } from "../core/render/replies.js";
 import type { RunEngine } from "./engine.js";
 import { processDelivery } from "./handlers/webhook.js";
-import type { AppDependencies } from "./handlers/types.js";
+import { forDelivery, type AppDependencies } from "./handlers/types.js";
 import type { JobProcessor, QueuedJob } from "./queue/types.js";
 
 /** Routes the queue's jobs: deliveries to the webhook worker, task steps to the engine. */
@@ -11,7 +11,8 @@ export function createJobProcessor(deps: AppDependencies, engine: RunEngine): Jo
   return {
     async process(job) {
       if (job.name === "task") return engine.processTask(job.data.taskId);
-      await processDelivery(job.data, deps);
+      const { deliveryId: id, event: name, payload } = job.data;
+      await processDelivery(job.data, forDelivery(deps, { id, name, payload }));
       return { kind: "done" };
     },
     async onFailed(job, error) {

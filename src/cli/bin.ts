@@ -1,4 +1,4 @@
 /** Runs the CLI from source: `npx tsx src/cli/bin.ts …` (bin/agent-run.js does the same from lib/). */
-import { processIo, runCli } from "./main.js";
+import { runProcess } from "./main.js";
 
-process.exitCode = await runCli(process.argv.slice(2), processIo());
+await runProcess(process.argv.slice(2));

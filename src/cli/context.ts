@@ -23,6 +23,8 @@ export interface CliIo {
   cwd?: string;
   /** Subscribes to SIGINT/SIGTERM; returns the unsubscribe. Default: the process's signals. */
   onSignal?: (handler: (signal: ShutdownSignal) => void) => () => void;
+  /** Settles when stdout's reader went away (EPIPE: `agent-run logs 1 | head -1`). Default: never. */
+  stdoutClosed?: Promise<void>;
 }
 
 const MIN_SECRET_LENGTH = 8;
@@ -37,6 +39,8 @@ export class CliContext {
   exitCode = 0;
   private readonly secrets = new Set<string>();
   private redactor: Redactor = redactorFor([]);
+  /** Set once stdout's reader went away: the command ends quietly, so nothing more is written anywhere. */
+  private quiet = false;
 
   /** Private: commands write through the methods below, never to the streams themselves. */
   constructor(private readonly io: CliIo) {}
@@ -69,6 +73,15 @@ export class CliContext {
     return this.redactor.redact(text);
   }
 
+  /** Stdout's reader went away: every later write, on either stream, is dropped (see `runCli`). */
+  silence(): void {
+    this.quiet = true;
+  }
+
+  private write(stream: "stdout" | "stderr", text: string): void {
+    if (!this.quiet) this.io[stream].write(text);
+  }
+
   /**
    * The CLI's one door out: stdout and stderr are written only here (an architecture test keeps it
    * so). Everything passing it is redacted (tokens) and escaped for the terminal (core/terminal-text.ts):
@@ -76,7 +89,7 @@ export class CliContext {
    * This one: text for stdout (the caller ends lines).
    */
   out(text: string): void {
-    this.io.stdout.write(escapeForTerminal(this.redact(text)));
+    this.write("stdout", escapeForTerminal(this.redact(text)));
   }
 
   /**
@@ -84,12 +97,12 @@ export class CliContext {
    * token, printed so it can be pasted); still escaped for the terminal.
    */
   outUnredacted(text: string): void {
-    this.io.stdout.write(escapeForTerminal(text));
+    this.write("stdout", escapeForTerminal(text));
   }
 
   /** Machine output: one JSON document, or one JSON line per item; parses back to exactly `value` (less redactions). */
   json(value: unknown, pretty = true): void {
-    this.io.stdout.write(`${escapeJsonForTerminal(this.redact(JSON.stringify(value, null, pretty ? 2 : undefined)))}\n`);
+    this.write("stdout", `${escapeJsonForTerminal(this.redact(JSON.stringify(value, null, pretty ? 2 : undefined)))}\n`);
   }
 
   /** A message for the user on stderr, prefixed like every CLI message. */
@@ -99,7 +112,7 @@ export class CliContext {
 
   /** Text for stderr as is (commander's help and errors, a file's problems one per line). */
   errText(text: string): void {
-    this.io.stderr.write(escapeForTerminal(this.redact(text)));
+    this.write("stderr", escapeForTerminal(this.redact(text)));
   }
 
   /**
@@ -107,7 +120,7 @@ export class CliContext {
    * end of the line), the one terminal control the CLI sends on purpose. Empty text clears it.
    */
   rewriteLine(text: string): void {
-    this.io.stdout.write(`\r${escapeForTerminal(this.redact(text))}\x1b[K`);
+    this.write("stdout", `\r${escapeForTerminal(this.redact(text))}\x1b[K`);
   }
 
   get cwd(): string {

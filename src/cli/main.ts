@@ -2,6 +2,7 @@ import { CommanderError } from "commander";
 import { CliContext, type CliIo } from "./context.js";
 import { ENV } from "./config.js";
 import { describeError, exitCodeForError } from "./errors.js";
+import { processIo } from "./process-io.js";
 import { buildProgram } from "./program.js";
 
 export type { CliIo, CliWritable, ShutdownSignal } from "./context.js";
@@ -16,15 +17,39 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   const context = new CliContext(io);
   // The token may reach error text before a command resolved it (say, echoed by a proxy): hide it from the start.
   for (const secret of tokensIn(argv, io.env)) context.addSecret(secret);
-  try {
-    await buildProgram(context).parseAsync([...argv], { from: "user" });
+  const run = (async () => {
+    try {
+      await buildProgram(context).parseAsync([...argv], { from: "user" });
+      return context.exitCode;
+    } catch (error) {
+      const code = exitCodeForError(error);
+      // commander already printed its own errors and help.
+      if (!(error instanceof CommanderError)) context.error(describeError(error));
+      return code;
+    }
+  })();
+  if (!io.stdoutClosed) return run;
+  // Nobody reads the output any more (`| head -1`): the command ends here, quietly, with its exit code so
+  // far. Whatever it was still doing (another page, a watch) is abandoned; the caller ends the process.
+  const closed = io.stdoutClosed.then(() => {
+    context.silence();
     return context.exitCode;
-  } catch (error) {
-    const code = exitCodeForError(error);
-    // commander already printed its own errors and help.
-    if (!(error instanceof CommanderError)) context.error(describeError(error));
-    return code;
-  }
+  });
+  return Promise.race([run, closed]);
+}
+
+/**
+ * The launchers' one line: runs the CLI on the process's streams and sets the exit code. When stdout's
+ * reader went away, work still pending (a poll, a server) would keep the process alive for nothing:
+ * it exits at once with the command's code so far.
+ */
+export async function runProcess(argv: readonly string[]): Promise<void> {
+  let stdoutGone = false;
+  const io = processIo();
+  void io.stdoutClosed?.then(() => (stdoutGone = true));
+  const code = await runCli(argv, io);
+  if (stdoutGone) process.exit(code);
+  process.exitCode = code;
 }
 
 function tokensIn(argv: readonly string[], env: CliIo["env"]): string[] {

@@ -92,6 +92,7 @@ export const AutomationsSchema = described(
 export function setAsideInvalidAutomations(
   input: unknown,
   label: (path: string) => string = (path) => `\`${path}\``,
+  values: "quoted" | "kinds" = "kinds",
 ): { input: unknown; problems: LocatedProblem[] } {
   if (input === null || typeof input !== "object" || Array.isArray(input)) return { input, problems: [] };
   const record = input as Record<string, unknown>;
@@ -106,6 +107,8 @@ export function setAsideInvalidAutomations(
       const located = locateIssues(parsed.error.issues, entry, {
         label: (path) => label(`automations[${index}]${path ? `.${path}` : ""}`),
         allowedKeysAt: (path) => (path.length === 0 ? Object.keys(AutomationSchema._zod.def.shape) : undefined),
+        // Quoted only for a local check of one's own file; a reply on GitHub says the kind alone.
+        values,
       });
       problems.push(...located.map((problem) => ({ ...problem, path: ["automations", index, ...problem.path] })));
       return;

@@ -1,7 +1,8 @@
 /**
  * Checking a `.github/agent-run.yml` before it is committed (`agent-run config check`): the YAML,
- * then the schema, every problem at once, each pointing at its line and column, with a "did you
- * mean" for unknown keys. Pure: the caller reads the file.
+ * then the schema, every problem at once in the file's order, each pointing at its line and column
+ * and quoting the value given, with a "did you mean" for unknown keys and the line itself under a
+ * YAML error. Pure: the caller reads the file.
  */
 import { isMap, isPair, isScalar, LineCounter, parseDocument, type Document } from "yaml";
 import type { LocatedProblem } from "./issues.js";
@@ -36,6 +37,37 @@ function located(file: string, counter: LineCounter, range: Range, message: stri
   return `${file}:${line}:${col}: ${message}`;
 }
 
+/** Problems in the order of the file, the way a reader fixes them; those with no place (rare) last. */
+function inFileOrder<T>(items: readonly T[], offsetOf: (item: T) => number | undefined): T[] {
+  const at = (item: T) => offsetOf(item) ?? Number.POSITIVE_INFINITY;
+  return [...items].sort((a, b) => at(a) - at(b));
+}
+
+/** Past this many characters a line is shown as a window around the column. */
+const EXCERPT_WIDTH = 100;
+
+/**
+ * The line a YAML error is on, with a caret under its column, like a compiler's:
+ * ```
+ *     3 |   enabled: false
+ *       |   ^
+ * ```
+ * The file is the reader's own, read on their machine: showing it hides nothing (the CLI escapes terminal controls).
+ */
+export function excerptAt(text: string, line: number, col: number): string {
+  const lines = text.split(/\r?\n/);
+  const gutter = String(line).padStart(5);
+  // The parser stops past the last line for what is left open (a bracket, a quote): say so rather than show nothing.
+  if (line >= lines.length && (lines[line - 1] ?? "") === "") return `${gutter} | (the end of the file)\n${" ".repeat(gutter.length)} | ^`;
+  const source = lines[line - 1] ?? "";
+  let start = 0;
+  if (source.length > EXCERPT_WIDTH) start = Math.max(0, Math.min(col - 1 - EXCERPT_WIDTH / 2, source.length - EXCERPT_WIDTH));
+  const shown = `${start > 0 ? "…" : ""}${source.slice(start, start + EXCERPT_WIDTH)}${start + EXCERPT_WIDTH < source.length ? "…" : ""}`;
+  // A tab before the column stays a tab under it, so the caret lines up however wide the terminal draws tabs.
+  const lead = source.slice(start, Math.max(start, col - 1)).replace(/[^\t]/g, " ");
+  return `${gutter} | ${shown}\n${" ".repeat(gutter.length)} | ${start > 0 ? " " : ""}${lead}^`;
+}
+
 const on = (value: boolean) => (value ? "on" : "off");
 
 /** One line that says what the file turns on, so a reader sees at once that it means what they meant. */
@@ -63,10 +95,11 @@ export function checkConfigText(text: string, file: string): ConfigFileCheck {
     // Past a syntax error the structure is a guess: report the YAML alone.
     return {
       ok: false,
-      problems: syntax.map((error) => {
+      problems: inFileOrder(syntax, (error) => error.pos[0]).map((error) => {
         const message = `not valid YAML: ${error.message.split(" at line ")[0]!.split("\n")[0]}`;
         const position = error.linePos?.[0];
-        return position ? `${file}:${position.line}:${position.col}: ${message}` : `${file}: ${message}`;
+        if (!position) return `${file}: ${message}`;
+        return `${file}:${position.line}:${position.col}: ${message}\n${excerptAt(text, position.line, position.col)}`;
       }),
     };
   }
@@ -87,7 +120,10 @@ export function checkConfigText(text: string, file: string): ConfigFileCheck {
   if (!result.ok || problems.length > 0) {
     return {
       ok: false,
-      problems: problems.map((problem) => located(file, counter, rangeOf(doc, problem.path, problem.unknownKey === true), problem.message)),
+      problems: inFileOrder(
+        problems.map((problem) => ({ problem, range: rangeOf(doc, problem.path, problem.unknownKey === true) })),
+        ({ range }) => range?.[0],
+      ).map(({ problem, range }) => located(file, counter, range, problem.message)),
     };
   }
   const extended =

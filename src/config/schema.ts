@@ -336,7 +336,7 @@ export function validateRepoConfig(
     const { _extends: _ignored, ...rest } = input as Record<string, unknown>;
     input = rest;
   }
-  const setAside = setAsideInvalidAutomations(input, options.label);
+  const setAside = setAsideInvalidAutomations(input, options.label, options.values);
   const skipped = setAside.problems;
   input = setAside.input;
   const result = RepoConfigSchema.safeParse(input);

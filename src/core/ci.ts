@@ -123,16 +123,27 @@ export interface CheckSuiteFacts {
   relevantFailures?: number;
 }
 
+/** Why a failure on a pull request that may be fixed still starts no fix (judgeFixAttempt). */
+export type FixIgnoreCode = "fix_already_started" | "checks_ignored" | "already_handed_back";
+
 /** Why no fix starts for this failure (nothing to do, or the pull request goes back to its people). */
-export type FixAttemptVerdict = { action: "ignore"; reason: string } | { action: "hand_back"; reason: string };
+export type FixAttemptVerdict = { action: "ignore"; code: FixIgnoreCode; reason: string } | { action: "hand_back"; reason: string };
 
 /** The head-SHA guard, the ignored checks and the attempt cap; null when a fix may start. */
 export function judgeFixAttempt(headSha: string, ci: CheckSuiteFacts): FixAttemptVerdict | null {
-  if (ci.headShaAlreadyAttempted) return { action: "ignore", reason: `A fix was already started for commit ${headSha.slice(0, 7)}.` };
-  if (ci.relevantFailures === 0) return { action: "ignore", reason: "Every failing check is listed in `check_suite.ignore_checks`." };
+  if (ci.headShaAlreadyAttempted) {
+    return { action: "ignore", code: "fix_already_started", reason: `A fix was already started for commit ${headSha.slice(0, 7)}.` };
+  }
+  if (ci.relevantFailures === 0) {
+    return { action: "ignore", code: "checks_ignored", reason: "Every failing check is listed in `check_suite.ignore_checks`." };
+  }
   if (ci.attemptsSoFar < ci.maxAttempts) return null;
   if (ci.alreadyHandedBack) {
-    return { action: "ignore", reason: `The pull request was already handed back after ${ci.attemptsSoFar} fix attempts.` };
+    return {
+      action: "ignore",
+      code: "already_handed_back",
+      reason: `The pull request was already handed back after ${ci.attemptsSoFar} fix attempts.`,
+    };
   }
   const plural = ci.attemptsSoFar === 1 ? "attempt" : "attempts";
   return {

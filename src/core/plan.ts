@@ -7,7 +7,7 @@
  * carries a reason a user or a log reader can act on.
  */
 import type { ChangesRequestedScope, FollowUpPolicy } from "../config/schema.js";
-import { judgeFixAttempt, type CheckSuiteFacts } from "./ci.js";
+import { judgeFixAttempt, type CheckSuiteFacts, type FixIgnoreCode } from "./ci.js";
 import {
   isCheckFailureTrigger,
   triggerThread,
@@ -108,7 +108,9 @@ export type PlanIgnoreCode =
   /** The trigger comment was deleted, or edited so that it no longer asks for a run, before the job acted on it. */
   | "trigger_deleted"
   | "trigger_withdrawn"
-  | "automation_not_allowed";
+  | "automation_not_allowed"
+  /** A CI failure with nothing left to fix (ci.ts `judgeFixAttempt`). */
+  | FixIgnoreCode;
 
 const read = (fact: RunFactName, reason: string): FactNeeded => ({ action: "read", fact, reason });
 

@@ -7,6 +7,7 @@
  */
 import type { RepoConfig, RunLimitName } from "../../config/schema.js";
 import { LIMIT_WINDOW_MS, judgeSpendLimits, type OverLimitReply, type SpendVerdict } from "../../core/limits.js";
+import type { RefusalCode } from "../../core/decision-codes.js";
 import type { KnownRun } from "../../core/plan.js";
 import { REFUSAL_WINDOW_MS, refusalKey } from "../../core/refusals.js";
 import { replanWithKnownRun, type PreparedRun, type PreparedStart } from "../../flows/index.js";
@@ -50,6 +51,7 @@ export async function actOnPrepared(prepared: PreparedRun, ctx: ActContext): Pro
   const once = trigger.flow === "automation";
   if (!(await (once ? store.claimAutomation(triggerKey) : store.claimTrigger(triggerKey)))) {
     log.info({ key: trigger.dedupeKey }, once ? "this automation already started in this thread" : "this trigger was already handled");
+    ctx.deps.observer?.ignored("already_handled");
     return;
   }
   try {
@@ -59,7 +61,7 @@ export async function actOnPrepared(prepared: PreparedRun, ctx: ActContext): Pro
     }
     if (prepared.action === "refuse" || prepared.action === "hand_back") {
       await ctx.deps.engine.reply(thread, prepared.body, "acknowledge");
-      ctx.deps.observer?.refused(prepared.action === "refuse" ? "permission" : "ci_attempts_used");
+      ctx.deps.observer?.refused(refusalCodeOf(prepared));
       log.info(
         { action: prepared.action, reason: prepared.reason },
         prepared.action === "refuse" ? "refused" : "handed the pull request back",
@@ -72,6 +74,12 @@ export async function actOnPrepared(prepared: PreparedRun, ctx: ActContext): Pro
     await (once ? store.releaseAutomation(triggerKey) : store.releaseTrigger(triggerKey));
     throw error;
   }
+}
+
+/** Which refusal a reply is: the configured `repo_id` naming another repository, a permission, or CI attempts used up. */
+function refusalCodeOf(prepared: Extract<PreparedRun, { action: "refuse" | "hand_back" }>): RefusalCode {
+  if (prepared.action === "hand_back") return "ci_attempts_used";
+  return prepared.facts.permission?.allowed === false ? "permission" : "repository_mismatch";
 }
 
 /**
@@ -238,7 +246,7 @@ async function decideAndStore(initial: PreparedStart, thread: TaskThread, ctx: A
       if (known) prepared = replanWithKnownRun(prepared, known);
       else if (prepared.action === "queue" && !(await store.activeTaskForThread(thread.owner, thread.repo, thread.issueNumber))) {
         ctx.log.warn({ reason: prepared.reason }, "the run this follow-up waited for never started; the follow-up is dropped");
-        return null;
+        return { kind: "dropped" as const };
       }
     }
     const task = await submitTask(prepared, thread, ctx);
@@ -248,12 +256,16 @@ async function decideAndStore(initial: PreparedStart, thread: TaskThread, ctx: A
     return { kind: "stored" as const, task, prepared };
   });
   if (section === null) throw new Error(`the lock of ${threadLockKey(thread)} stayed busy; the delivery is retried`);
-  if (section.value === null) return;
+  if (section.value.kind === "dropped") {
+    ctx.deps.observer?.ignored("follow_up_dropped");
+    return;
+  }
   if (section.value.kind === "over_limit") {
     await refuseOverLimit(section.value.verdict, thread, ctx);
     return;
   }
   const { task, prepared } = section.value;
+  ctx.deps.observer?.accepted?.(prepared.action === "create" ? "started" : prepared.action === "resume" ? "resumed" : "queued");
   ctx.log.info(
     { taskId: task.id, action: prepared.action, flow: prepared.trigger.flow, reason: prepared.reason },
     prepared.action !== "queue"

@@ -30,6 +30,7 @@ export async function handleStop(input: {
   const claimKey = `${request.repo.id}:${request.dedupeKey}`;
   if (!(await deps.store.claimTrigger(claimKey))) {
     log.info({ key: request.dedupeKey }, "this stop was already handled");
+    deps.observer?.ignored("already_handled");
     return;
   }
   try {
@@ -39,6 +40,7 @@ export async function handleStop(input: {
       deps.observer?.refused("permission");
       return;
     }
+    deps.observer?.accepted?.("stopped");
     log.info({ taskId: outcome.taskId, droppedFollowUps: outcome.droppedFollowUps, reason: prepared.reason }, "stopped");
   } catch (error) {
     await deps.store.releaseTrigger(claimKey);

@@ -6,6 +6,7 @@ import type { RunEngine } from "../engine.js";
 import type { ThreadLocks } from "../locks.js";
 import type { InstallationGate } from "../installation-gate.js";
 import type { DeliveryObserver } from "../ops/metrics.js";
+import type { DeliveryRef, RecentDeliveries } from "../ops/recent-deliveries.js";
 import type { WorkQueue } from "../queue/types.js";
 import type { BridgeStore } from "../store/types.js";
 
@@ -43,6 +44,13 @@ export interface AppDependencies {
   observer?: DeliveryObserver;
   /** ALLOWED_OWNERS: deliveries of other accounts' installations start nothing (absent: every installation is served). */
   installations?: InstallationGate;
+  /** The status page's list of recent deliveries and what came of each (this replica's). */
+  deliveries?: RecentDeliveries;
+}
+
+/** The dependencies for one delivery: its decisions are noted in the recent deliveries, then observed as before. */
+export function forDelivery(deps: AppDependencies, delivery: DeliveryRef): AppDependencies {
+  return deps.deliveries ? { ...deps, observer: deps.deliveries.observing(delivery, deps.observer) } : deps;
 }
 
 /** Who the App is, as core's decisions ask it (its slug for mentions, its bot logins for markers). */

@@ -67,7 +67,10 @@ export async function receiveDelivery(delivery: WebhookDelivery, deps: AppDepend
   }
   if (event) {
     const quick = detectTrigger(event, DEFAULT_REPO_CONFIG, selfOf(deps));
-    if (quick.kind === "ignore" && CONFIG_INDEPENDENT.has(quick.code)) return "not_for_us";
+    if (quick.kind === "ignore" && CONFIG_INDEPENDENT.has(quick.code)) {
+      deps.observer?.dropped?.(quick.code);
+      return "not_for_us";
+    }
     // A replay under a new delivery id: older than the dedupe memory, so judged by the trigger's own (signed) time.
     const stale = judgeTriggerAge(event, Date.now());
     if (stale) {

@@ -5,11 +5,16 @@
  * a label only with METRICS_REPO_LABELS=true, since an organization's repositories are unbounded.
  */
 import { Counter, Gauge, Histogram, Registry } from "prom-client";
+import type { DecisionCode, RefusalCode } from "../../core/decision-codes.js";
+import type { IgnoreCode } from "../../core/detect/index.js";
 import type { BudgetKind, RateBudget } from "../../service/budget.js";
 import type { WriteEvent } from "../../github/pacing.js";
 import type { WorkQueue } from "../queue/types.js";
 import type { BridgeStore, DeliverySweep, Task, TaskState } from "../store/types.js";
 import { automationOf } from "../views.js";
+
+/** What came of a delivery that asked for something: a run started or resumed, a follow-up held, a stop. */
+export type AcceptedOutcome = "started" | "resumed" | "queued" | "stopped";
 
 const PREFIX = "agent_run_bridge_";
 const TASK_STATES: readonly TaskState[] = ["held", "queued", "sending", "watching", "reporting", "done", "abandoned"];
@@ -21,11 +26,15 @@ export interface EngineObserver {
   runFinished(task: Task, outcome: string, durationMs: number | null): void;
 }
 
-/** What the webhook path reports: what was done with each delivery, and why one started nothing. */
+/** What the webhook path reports: what was done with each delivery, and why one started nothing (core/decision-codes.ts). */
 export interface DeliveryObserver {
   received(event: string, receipt: string): void;
-  ignored(code: string): void;
-  refused(code: string): void;
+  ignored(code: DecisionCode): void;
+  refused(code: RefusalCode): void;
+  /** Dropped at the intake for a reason no configuration changes (counted by `received` as not_for_us, not by `ignored`). */
+  dropped?(code: IgnoreCode): void;
+  /** The delivery became a task: a run to start or resume, a follow-up held, a stop. */
+  accepted?(outcome: AcceptedOutcome): void;
 }
 
 /** What the delivery recovery sweep reports (src/app/delivery-recovery.ts). */

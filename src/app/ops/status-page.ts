@@ -1,12 +1,15 @@
 /**
  * `GET /status`: one server-rendered page for the people who run the App (no script, no build
  * step, readable on a phone): runs in flight, follow-ups held behind them, recent failures and the
- * service budget in use, the last sweep for missed webhook deliveries. Everything comes from the shared store, so any replica shows the same page.
+ * service budget in use, the last sweep for missed webhook deliveries. Everything comes from the shared store, so any replica shows the same
+ * page, but for the recent deliveries and what came of each, which are this replica's own (ops/recent-deliveries.ts).
  */
+import { DECISION_CODES } from "../../core/decision-codes.js";
 import type { BudgetUsage, RateBudget } from "../../service/budget.js";
 import type { BridgeStore, DeliverySweep, Task } from "../store/types.js";
 import { operatorPageHeaders, styleElement } from "./page-headers.js";
 import { automationOf } from "../views.js";
+import { RECENT_DELIVERIES_LIMIT, type DeliveryRecord } from "./recent-deliveries.js";
 
 export interface StatusSnapshot {
   generatedAt: number;
@@ -18,6 +21,8 @@ export interface StatusSnapshot {
   budget: BudgetUsage;
   /** DELIVERY_RECOVERY_INTERVAL (0 = off) and the last completed sweep of any replica. */
   deliveryRecovery: { intervalMs: number; lastSweep: DeliverySweep | null };
+  /** This replica's latest deliveries, newest first. */
+  deliveries: DeliveryRecord[];
 }
 
 const IN_FLIGHT_LIMIT = 200;
@@ -31,6 +36,7 @@ export async function collectStatus(input: {
   replica: string;
   backend: string;
   recoveryIntervalMs: number;
+  deliveries?: DeliveryRecord[];
   now?: number;
 }): Promise<StatusSnapshot> {
   const { store } = input;
@@ -52,6 +58,7 @@ export async function collectStatus(input: {
     failures,
     budget,
     deliveryRecovery: { intervalMs: input.recoveryIntervalMs, lastSweep },
+    deliveries: input.deliveries ?? [],
   };
 }
 
@@ -131,6 +138,25 @@ function failureRow(t: Task, web: string, now: number): string[] {
   ];
 }
 
+/** When, which delivery, the event, where, and what came of it: the code with its meaning from core/decision-codes.ts. */
+function deliveryRow(d: DeliveryRecord, web: string, now: number): string[] {
+  const [owner, name] = d.repo?.split("/") ?? [];
+  const where =
+    owner && name && d.thread !== null
+      ? link(`${web}/${encodeURIComponent(owner)}/${encodeURIComponent(name)}/issues/${d.thread}`, `${d.repo}#${d.thread}`)
+      : escapeHtml(d.repo ?? "—");
+  const code =
+    d.code === null ? "—" : `<code>${escapeHtml(d.code)}</code> <span class="meta">${escapeHtml(DECISION_CODES[d.code].means)}</span>`;
+  return [
+    `<span title="${escapeHtml(new Date(d.at).toISOString())}">${escapeHtml(formatAge(now - d.at))} ago</span>`,
+    `<code>${escapeHtml(d.id)}</code>`,
+    escapeHtml(d.event),
+    where,
+    escapeHtml(d.outcome),
+    code,
+  ];
+}
+
 /** When the last sweep ran, what it found and asked GitHub for, and why it left the rest. */
 function recoverySection({ intervalMs, lastSweep }: StatusSnapshot["deliveryRecovery"], now: number): string {
   let text: string;
@@ -174,6 +200,7 @@ export function renderStatusPage(snapshot: StatusSnapshot, options: { githubWebU
   const inFlight = snapshot.inFlight.map((t) => inFlightRow(t, web, now));
   const held = snapshot.held.map((t) => heldRow(t, web, now));
   const failures = snapshot.failures.map((t) => failureRow(t, web, now));
+  const deliveries = snapshot.deliveries.map((d) => deliveryRow(d, web, now));
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -194,6 +221,13 @@ ${recoverySection(snapshot.deliveryRecovery, now)}
 ${table("Runs in flight", ["Repository", "Thread", "Run", "State", "Age", "Current step"], inFlight, "No run is in flight.")}
 ${table("Held follow-ups", ["Thread", "Waiting for run", "Asked by", "Waiting for"], held, "No follow-up is waiting.")}
 ${table("Recent failures", ["Thread", "Run", "State", "When", "Reason"], failures, "No recent failure.")}
+${table(
+  `Recent deliveries to ${snapshot.replica}`,
+  ["When", "Delivery", "Event", "Thread", "Outcome", "Code"],
+  deliveries,
+  "No delivery since this replica started.",
+)}
+<p class="meta">The last ${RECENT_DELIVERIES_LIMIT} deliveries this replica received or worked on, newest first (events the App never acts on are left out). What each code means and what to do about it: docs/troubleshooting.md.</p>
 </body>
 </html>
 `;

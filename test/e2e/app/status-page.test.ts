@@ -1,7 +1,7 @@
 /**
  * The status page in a real browser: headless Chromium (from `npm ci`, or CHROMIUM_PATH; helpers/browser.ts)
  * driven by playwright-core signs in through the page's form (the token is never in a URL) and loads
- * `/status` from a running App with a run in flight, on a phone-sized screen and without JavaScript,
+ * `/status` from a running App with a run in flight and the delivery that started it, on a phone-sized screen and without JavaScript,
  * and a screenshot is written under test-results/.
  */
 import { mkdirSync } from "node:fs";
@@ -34,7 +34,7 @@ describe("the status page in Chromium", () => {
   it("shows the run in flight on a phone-sized screen, with JavaScript off", async () => {
     harness = await startAppHarness({ env: { STATUS_TOKEN: "browser-token-0123456789abcdef012345" } });
     harness.emulator.control.script({ match: "slow", durationMs: 600_000 });
-    await harness.deliver(
+    const { deliveryId } = await harness.deliver(
       "issue_comment",
       harness.humanComment({ number: 1, title: "Flaky date test", body: "" }, "/agent a slow task").payload,
     );
@@ -72,6 +72,10 @@ describe("the status page in Chromium", () => {
     const row = page.locator("tr", { has: runLink });
     await expect(row.locator('td[data-label="Thread"]').innerText()).resolves.toBe("octo-org/widgets#1");
     await expect(row.locator('td[data-label="State"]').innerText()).resolves.toMatch(/^watching/);
+    // The delivery that started it, among the recent deliveries, with its outcome.
+    const delivery = page.locator("tr", { has: page.locator('td[data-label="Delivery"]', { hasText: deliveryId }) });
+    await expect(delivery.locator('td[data-label="Outcome"]').innerText()).resolves.toBe("started");
+    await expect(delivery.locator('td[data-label="Event"]').innerText()).resolves.toBe("issue_comment.created");
     // Narrow screens stack each row's cells with their labels (the stylesheet applied); nothing scrolls sideways.
     await expect(page.locator("thead").first().isVisible()).resolves.toBe(false);
     const width = await page.evaluate("document.documentElement.scrollWidth");

@@ -7,7 +7,7 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cli } from "./helpers.js";
+import { cli, cliProcess } from "./helpers.js";
 
 let repo: string;
 
@@ -119,5 +119,66 @@ describe("agent-run config check", () => {
     } finally {
       await rm(elsewhere, { recursive: true, force: true });
     }
+  });
+});
+
+describe("agent-run config check, as a real process on a broken file", () => {
+  it("lists the problems in line order, each with the value the user wrote (automations too), controls escaped", async () => {
+    await write(
+      "order.yml",
+      [
+        "automations:", // 1
+        "  - name: nightly", // 2
+        "    on: schedule.daily_fun", // 3
+        "    prompt: 12", // 4
+        "label:", // 5
+        "  name: 5", // 6
+        '  enabled: "yes please ok"', // 7
+        "follow_up: later", // 8
+        "check_suite:", // 9
+        "  max_attempts: 50", // 10
+        '  branches: "main\u001b[2Jbranch"', // 11: a terminal control in the user's own value
+        "trigger_phrse: /bot", // 12
+      ].join("\n"),
+    );
+    const result = await cliProcess(["config", "check", "order.yml"], { cwd: repo });
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe("");
+    expect(result.stderr.trimEnd().split("\n")).toEqual([
+      'order.yml:3:9: `automations[0].on`: must be one of issues.opened, pull_request.opened, pull_request.ready_for_review (got "schedule.daily_fun")',
+      "order.yml:4:13: `automations[0].prompt`: must be the instruction for the agent (text) (got 12)",
+      'order.yml:6:9: `label.name`: must be a label name such as "agent" (got 5)',
+      'order.yml:7:12: `label.enabled`: must be true or false (got "yes please ok")',
+      'order.yml:8:12: `follow_up`: must be one of: queue, new, interrupt (got "later")',
+      "order.yml:10:17: `check_suite.max_attempts`: must be an integer between 1 and 20 (got 50)",
+      // JSON quoting shows the control as \u001b: the terminal never receives ESC.
+      'order.yml:11:13: `check_suite.branches`: must be a list of glob patterns such as ["main", "feature/**"] (got "main\\u001b[2Jbranch")',
+      expect.stringMatching(/^order\.yml:12:1: `trigger_phrse`: unknown key \(a typo\?\)\. Did you mean `trigger_phrase`\?/),
+      "agent-run: order.yml is invalid (8 problems): the bridge would not act on it.",
+    ]);
+    expect(result.stderr).not.toContain("\x1b");
+    expect(result.stderr).not.toMatch(/got text of|got an integer/);
+  });
+
+  it("a YAML error shows the offending line with a caret under the column; several come in line order", async () => {
+    await write(
+      "yaml.yml",
+      ["check_suite:", "  enabled: true", "  enabled: false", "label:", "\tname: x\u001b]0;pwned\u0007", ""].join("\n"),
+    );
+    const [duplicate, unclosed] = await Promise.all([
+      cliProcess(["config", "check", "yaml.yml"], { cwd: repo }),
+      cliProcess(["config", "check", "-"], { cwd: repo, stdin: "mention: false\nlabel: [agent,\n" }),
+    ]);
+    expect(duplicate.code).toBe(2);
+    const lines = duplicate.stderr.split("\n");
+    expect(lines.slice(0, 3)).toEqual(["yaml.yml:3:3: not valid YAML: Map keys must be unique", "    3 |   enabled: false", "      |   ^"]);
+    // The tab-indented line: shown with its tab, the caret under its column, the OSC sequence escaped.
+    expect(lines[3]).toMatch(/^yaml\.yml:5:1: not valid YAML: /);
+    expect(lines[4]).toBe("    5 | \tname: x\\x1b]0;pwned\\x07");
+    expect(lines[5]).toBe("      | ^");
+    expect(lines.at(-2)).toMatch(/^agent-run: yaml\.yml is invalid \(\d problems\)/);
+
+    expect(unclosed.code).toBe(2);
+    expect(unclosed.stderr).toMatch(/^<stdin>:3:1: not valid YAML: .*\n {4}3 \| \(the end of the file\)\n {6}\| \^\n/);
   });
 });

@@ -1,4 +1,7 @@
+import { spawn } from "node:child_process";
 import { Readable } from "node:stream";
+import { createRequire } from "node:module";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from "../../../src/emulator/index.js";
 import { runCli, type CliIo, type ShutdownSignal } from "../../../src/cli/main.js";
 
@@ -74,4 +77,28 @@ export function startTestEmulator(options: EmulatorOptions = {}): Promise<Runnin
 /** Parses stdout that must be exactly one JSON document. */
 export function parseJson<T = Record<string, unknown>>(stdout: string): T {
   return JSON.parse(stdout) as T;
+}
+
+const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
+
+/** The CLI as a real child process, the way a shell runs it (`node --import tsx src/cli/bin.ts …`), run to its exit. */
+export function cliProcess(
+  argv: string[],
+  options: { cwd?: string; stdin?: string; env?: Record<string, string | undefined> } = {},
+): Promise<CliResult> {
+  // tsx by its path: the working directory may be a temporary repository with no node_modules.
+  const tsx = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
+  const child = spawn(process.execPath, ["--import", tsx, `${ROOT}src/cli/bin.ts`, ...argv], {
+    cwd: options.cwd ?? ROOT,
+    env: { ...process.env, ...options.env },
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  child.stdin.end(options.stdin ?? "");
+  return new Promise((resolve, reject) => {
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
 }

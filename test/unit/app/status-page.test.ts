@@ -62,6 +62,7 @@ describe("the status page", () => {
         }),
       ],
       budget: usage,
+      deliveries: [],
       deliveryRecovery: {
         intervalMs: 300_000,
         lastSweep: {
@@ -99,6 +100,7 @@ describe("the status page", () => {
       held: [],
       failures: [],
       budget: usage,
+      deliveries: [],
       deliveryRecovery: { intervalMs: 0, lastSweep: null },
     };
     expect(renderStatusPage(base)).toContain("Off (DELIVERY_RECOVERY_INTERVAL=0): failed deliveries are redelivered only by hand.");

@@ -86,6 +86,7 @@ describe("planRun for CI failures", () => {
   it("the same head commit twice → ignore", () => {
     expect(planRun(suite, facts({ checkSuite: ci({ headShaAlreadyAttempted: true }) }))).toEqual({
       action: "ignore",
+      code: "fix_already_started",
       reason: "A fix was already started for commit ec26c3e.",
     });
   });
@@ -104,6 +105,7 @@ describe("planRun for CI failures", () => {
   it("only ignored checks failed → ignore", () => {
     expect(planRun(suite, facts({ checkSuite: ci({ relevantFailures: 0 }) }))).toEqual({
       action: "ignore",
+      code: "checks_ignored",
       reason: "Every failing check is listed in `check_suite.ignore_checks`.",
     });
   });
