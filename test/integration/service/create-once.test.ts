@@ -47,7 +47,7 @@ const creates = () => emulator!.control.stats().byRoute.createRun ?? 0;
 
 describe("createRunOnce", () => {
   it("no answer within the timeout (the service made the run): the run is found in the list, one create", async () => {
-    const client = await world({ forward: true, answer: "hang" }, { timeoutMs: 300 });
+    const client = await world({ forward: true, answer: "hang" }, { timeoutMs: 1_000 });
     const lost: string[] = [];
     // The pause is what lets a create still under way behind the proxy land before the list is read (on a loaded machine too).
     const result = await createRunOnce(client, REQUEST, { settleMs: 1_500, onAnswerLost: (error) => lost.push(error.name) });

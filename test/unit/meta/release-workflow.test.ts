@@ -42,7 +42,12 @@ describe("release.yml moves the major tag", () => {
     expect(job.needs).toBe("version");
     expect(job.permissions).toEqual({ contents: "write" });
     expect(job.steps[0]).toMatchObject({ uses: expect.stringMatching(/^actions\/checkout@[0-9a-f]{40}$/), with: { "fetch-depth": 0 } });
-    expect(moveStep).toMatchObject({ env: { TAG: "${{ github.ref_name }}" }, run: expect.stringContaining("git push --force origin") });
+    // The token is handed to the one push, never left in .git/config (persist-credentials: false).
+    expect(job.steps[0].with["persist-credentials"]).toBe(false);
+    expect(moveStep).toMatchObject({
+      env: { TAG: "${{ github.ref_name }}", GITHUB_TOKEN: "${{ github.token }}" },
+      run: expect.stringContaining("push --force origin"),
+    });
   });
 
   describe("its script, run against a local repository", () => {
