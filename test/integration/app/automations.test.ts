@@ -27,6 +27,9 @@ automations:
     prompt: Give this new pull request a first pass.
 `;
 
+/** CONFIG without review-new, for the tests of the ready_for_review automation alone. */
+const READY_ONLY = CONFIG.replace(/ {2}- name: review-new[\s\S]*$/, "");
+
 const BUG = {
   number: 5,
   title: "Crash on empty input",
@@ -162,9 +165,13 @@ describe("automations (App)", () => {
 
     await harness.deliver("pull_request", pullRequestPayload({ action: "ready_for_review", pr: draft, opener: "maintainer" }));
     await harness.idle();
-    expect(harness.service.creates().map((create) => (create.metadata as Record<string, unknown>).automation)).toEqual(["review-src"]);
+    // review-new (on: pull_request.opened, drafts: false) held the draft back at opened: it starts now, as its reason said.
+    expect(harness.service.creates().map((create) => (create.metadata as Record<string, unknown>).automation)).toEqual([
+      "review-src",
+      "review-new",
+    ]);
     expect(harness.github.callsTo("GET", "/repos/octo-org/widgets/pulls/9/files")).toHaveLength(1);
-    expect(harness.botComments(9)).toHaveLength(1);
+    expect(harness.botComments(9)).toHaveLength(2);
 
     await harness.deliver(
       "pull_request",
@@ -172,12 +179,29 @@ describe("automations (App)", () => {
     );
     await harness.deliver("pull_request", pullRequestPayload({ action: "ready_for_review", pr: draft, opener: "maintainer" }));
     await harness.idle();
+    expect(harness.service.creates()).toHaveLength(2);
+    expect(harness.botComments(9)).toHaveLength(2);
+  });
+
+  it("an opened automation with `drafts: false` starts at ready_for_review once: not for a pull request that already had it when opened ready", async () => {
+    harness = await startAppHarness({ config: CONFIG.replace(/ {2}- name: review-src[\s\S]*?paths: \["src\/\*\*"\]\n/, "") });
+    seedPull(harness, "maintainer");
+    await harness.deliver("pull_request", pullRequestPayload({ action: "opened", pr: PR, opener: "maintainer" }));
+    await harness.idle();
+    expect(harness.service.creates().map((create) => (create.metadata as Record<string, unknown>).automation)).toEqual(["review-new"]);
+
+    await harness.deliver(
+      "pull_request",
+      pullRequestPayload({ action: "converted_to_draft", pr: { ...PR, draft: true }, opener: "maintainer" }),
+    );
+    await harness.deliver("pull_request", pullRequestPayload({ action: "ready_for_review", pr: PR, opener: "maintainer" }));
+    await harness.idle();
     expect(harness.service.creates()).toHaveLength(1);
     expect(harness.botComments(9)).toHaveLength(1);
   });
 
   it("ready_for_review answers to the opener and to whoever marked it ready: a reader marking it starts nothing", async () => {
-    harness = await startAppHarness({ config: CONFIG });
+    harness = await startAppHarness({ config: READY_ONLY });
     seedPull(harness, "maintainer");
     await harness.deliver(
       "pull_request",
@@ -190,7 +214,7 @@ describe("automations (App)", () => {
   });
 
   it("a paths filter no changed file matches starts nothing", async () => {
-    harness = await startAppHarness({ config: CONFIG });
+    harness = await startAppHarness({ config: READY_ONLY });
     seedPull(harness, "maintainer", { files: ["docs/intro.md"] });
     await harness.deliver("pull_request", pullRequestPayload({ action: "ready_for_review", pr: PR, opener: "maintainer" }));
     await harness.idle();
