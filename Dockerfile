@@ -1,4 +1,4 @@
-# The GitHub App as a container image (docs/containers.md): `docker run ghcr.io/OWNER/agent-run-bridge`.
+# The GitHub App as a container image (docs/containers.md): `docker run ghcr.io/OWNER/agent-run-bridge:0.1.0`.
 # NODE_IMAGE lets a build start from a local copy of the base image (the image test builds where no registry is reachable).
 ARG NODE_IMAGE=node:24-bookworm-slim
 
@@ -52,6 +52,7 @@ EXPOSE 3000
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
   CMD ["node", "-e", "require('node:http').get({ host: '127.0.0.1', port: process.env.PORT || 3000, path: '/healthz', timeout: 4000 }, (res) => process.exit(res.statusCode === 200 ? 0 : 1)).on('error', () => process.exit(1)).on('timeout', () => process.exit(1))"]
 # Node itself is PID 1 (exec form), so SIGTERM reaches the App, which stops taking webhooks, lets the work in flight
-# settle and exits. The heap flags are the README's (`npm start`). Another command runs the CLI: `… runs list`.
+# settle and exits. The heap flags are the README's (`npm start`). Other arguments run the CLI instead of the App:
+# `docker run --rm -e AGENT_RUN_API_URL=… -e AGENT_RUN_API_TOKEN=… -e AGENT_RUN_ORG_ID=42 ghcr.io/OWNER/agent-run-bridge:0.1.0 get 1842`.
 ENTRYPOINT ["node", "--max-semi-space-size=4", "--max-old-space-size=512", "/app/bin/agent-run.js"]
 CMD ["app"]

@@ -17,7 +17,16 @@ export default defineConfig({
     maxWorkers: 2,
     projects: [
       // test/image/ builds the container image: `npm run test:image` (vitest.image.config.ts) runs it apart.
-      { test: { ...shared, name: "all", include: ["test/**/*.test.ts"], exclude: [...configDefaults.exclude, "test/image/**"] } },
+      // The App's end-to-end tests run the App on Node 24, with better-sqlite3 compiled for it (test/setup/node24.ts).
+      {
+        test: {
+          ...shared,
+          name: "all",
+          include: ["test/**/*.test.ts"],
+          exclude: [...configDefaults.exclude, "test/image/**"],
+          globalSetup: ["test/setup/redis.ts", "test/setup/node24.ts"],
+        },
+      },
       // The App's behaviour suites again, on the distributed backend (Redis + BullMQ): both backends must pass the same tests.
       { test: { ...shared, name: "app-on-redis", include: ["test/integration/app/**/*.test.ts"], env: { APP_TEST_BACKEND: "redis" } } },
     ],

@@ -3,6 +3,7 @@
  * the default branch (a pull request cannot loosen it), validated by the App's schema, then the
  * inputs laid over it. The file is optional; a broken file is an error the user must see.
  */
+import { actionEventDefaults } from "../config/action-defaults.js";
 import { configInputFromStrings } from "../config/inputs.js";
 import { parseRepoConfig, type ParseRepoConfigResult } from "../config/schema.js";
 import { CONFIG_PATH } from "../config/path.js";
@@ -20,27 +21,20 @@ const INPUT_BY_PATH: Readonly<Record<string, string>> = {
   follow_up: "follow-up",
 };
 
-/** Whether the file itself says `check_suite.enabled` (true or false). */
-function setsCheckSuiteEnabled(raw: unknown): boolean {
-  if (raw === null || typeof raw !== "object") return false;
-  const section = (raw as Record<string, unknown>).check_suite;
-  return section !== null && typeof section === "object" && "enabled" in section;
-}
-
 /**
  * The configuration as the Action's inputs and the file say it together, before validation: inputs
- * over the file. A workflow that listens to `workflow_run` is itself the opt-in to CI auto-fix, so
- * `check_suite.enabled` is on unless the file turns it off explicitly.
+ * over the file, over the Action's own defaults for the event (config/action-defaults.ts: a workflow
+ * that listens to `workflow_run` is itself the opt-in to CI auto-fix unless the file says otherwise).
  */
 export function layeredConfigInput(fileRaw: unknown, inputs: ActionInputs, eventName: string): unknown {
   const values: Record<string, string | undefined> = {
+    ...actionEventDefaults(eventName, fileRaw),
     trigger_phrase: inputs.triggerPhrase,
     repo_id: inputs.repoId === undefined ? undefined : String(inputs.repoId),
     model: inputs.model,
     agent_type: inputs.agentType,
     follow_up: inputs.followUp,
   };
-  if (eventName === "workflow_run" && !setsCheckSuiteEnabled(fileRaw)) values["check_suite.enabled"] = "true";
   return configInputFromStrings(values, fileRaw ?? {});
 }
 

@@ -68,7 +68,7 @@ export const AutomationSchema = z.strictObject(
     ),
     drafts: described(
       z._default(z.boolean({ error: "must be true or false" }), false),
-      "Pull requests only: whether a draft starts it when opened. Default false: a draft waits for `pull_request.ready_for_review`.",
+      "Pull requests only: whether a draft starts it when opened. Default false: a draft waits, and the automation starts when it is marked ready for review (once per pull request).",
     ),
   },
   {

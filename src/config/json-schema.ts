@@ -20,7 +20,7 @@ export const CONFIG_SCHEMA_URL = `https://unpkg.com/agent-run-bridge/${CONFIG_SC
  */
 const ExtendsSchema = z.optional(z.string().check(z.minLength(1))).register(z.globalRegistry, {
   description:
-    "Inherit the settings of another file, merged under this one: the owner's `.github` repository (`.github` or `.github:path/to/file.yml`) or another file of this repository (`this-repo:path/to/file.yml`). Any other repository, or one more private than this one, is a configuration error. The App resolves it; the Action reads this file alone.",
+    "Inherit the settings of another file, merged under this one: the owner's `.github` repository (`.github` or `.github:path/to/file.yml`) or another file of this repository, named by the repository's own name (`<this repository's name>:path/to/file.yml`). Any other repository, or one more private than this one, is a configuration error. The App resolves it; the Action reads this file alone.",
 });
 
 /** The schema as an object (draft 2020-12, strict: an unknown key is an error, as in the bridge). */

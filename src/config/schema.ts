@@ -8,6 +8,7 @@
  */
 import * as z from "zod/mini";
 import { AGENT_TYPES } from "../service/wire.js";
+import { actionDefaultNote } from "./action-defaults.js";
 import { AutomationsSchema, setAsideInvalidAutomations } from "./automations.js";
 import { locateIssues, type LocatedProblem } from "./issues.js";
 import { suggestKey } from "./key-suggestions.js";
@@ -138,7 +139,7 @@ export const PermissionsSchema = section(
         }),
       ),
       'must be a list of teams such as ["my-org/reviewers"]',
-      "Teams (`org/team-slug`, or `team-slug` in the repository owner's organization) whose members may trigger a run whatever their role.",
+      "Teams (`org/team-slug`, or `team-slug` in the repository owner's organization) whose members may trigger a run whatever their role. The App reads them; the Action only with a token that can read the organization's teams (a workflow's `GITHUB_TOKEN` cannot: there a team counts as no member).",
     ),
   },
   "Who may trigger a run: anyone whose role is at least `minimum`, OR listed in `users`, OR a member of one of `teams`. CI auto-fix is started by GitHub itself and needs no permission.",
@@ -395,7 +396,7 @@ export function renderConfigReference(): string {
         visit(node.properties, `${path}.`);
         continue;
       }
-      const defaultValue = node.default === undefined ? "(unset)" : `\`${JSON.stringify(node.default)}\``;
+      const defaultValue = (node.default === undefined ? "(unset)" : `\`${JSON.stringify(node.default)}\``) + actionDefaultNote(path);
       rows.push(`| \`${path}\` | ${cell(describeType(node))} | ${cell(defaultValue)} | ${cell(node.description ?? "")} |`);
     }
   };

@@ -34,6 +34,16 @@ export function automationEventOf(event: { name: string; action: string | null }
   return (AUTOMATION_EVENTS as readonly string[]).includes(key) ? (key as AutomationEvent) : null;
 }
 
+/**
+ * Whether an automation listens to this event: its own `on`, and for a draft marked ready also every
+ * `pull_request.opened` automation that held the draft back (`drafts: false`), which said it would
+ * start then. Its claim (one per automation and thread) keeps it from starting twice on one pull request.
+ */
+function listensTo(automation: Automation, on: AutomationEvent): boolean {
+  if (automation.on === on) return true;
+  return on === "pull_request.ready_for_review" && automation.on === "pull_request.opened" && !automation.drafts;
+}
+
 /** Why one automation does not start for this event (its labels or the draft rule), or null when it does. */
 function filteredOut(automation: Automation, event: IssuesBridgeEvent | PullRequestBridgeEvent): string | null {
   if (automation.labels.length > 0) {
@@ -62,7 +72,7 @@ export function detectAutomations(
   self: BridgeSelf,
 ): AutomationDetection {
   const on = automationEventOf(event);
-  const listening = on ? config.automations.filter((automation) => automation.on === on) : [];
+  const listening = on ? config.automations.filter((automation) => listensTo(automation, on)) : [];
   if (!on || listening.length === 0) {
     return {
       kind: "ignore",

@@ -35,6 +35,8 @@ export type ConfigSourcesRead =
       raw: Values | undefined;
       /** The file each top-level key was taken from. */
       origins: ReadonlyMap<string, ConfigFileRef>;
+      /** The git blob sha of every file read, nearest first: which version of the configuration this is. */
+      versions: string[];
     }
   /** `raw`: what the files read so far say (for judging whether the event was a trigger), null when nothing could be read. */
   | { ok: false; errors: string[]; raw: Values | null };
@@ -44,7 +46,7 @@ const isValues = (value: unknown): value is Values => value !== null && typeof v
 const sameFile = (a: ConfigFileRef, b: ConfigFileRef) =>
   a.owner.toLowerCase() === b.owner.toLowerCase() && a.repo.toLowerCase() === b.repo.toLowerCase() && a.path === b.path;
 
-type FileRead = { kind: "values"; values: Values } | { kind: "absent" } | { kind: "problem"; problem: string };
+type FileRead = { kind: "values"; values: Values; sha: string } | { kind: "absent" } | { kind: "problem"; problem: string };
 
 async function readConfigFile(octokit: GitHubClient, file: ConfigFileRef, configured: RepoRef): Promise<FileRead> {
   const found = await readRepositoryFile(octokit, { owner: file.owner, repo: file.repo }, file.path);
@@ -55,15 +57,15 @@ async function readConfigFile(octokit: GitHubClient, file: ConfigFileRef, config
   if (!yaml.ok) return { kind: "problem", problem: yaml.problem };
   const parsed = yaml.value;
   // An empty file says nothing (Probot reads it as `{}`).
-  if (parsed === null || parsed === undefined) return { kind: "values", values: {} };
+  if (parsed === null || parsed === undefined) return { kind: "values", values: {}, sha: found.sha };
   if (!isValues(parsed))
     return { kind: "problem", problem: `${named}: must be a YAML mapping of keys to values, such as \`trigger_phrase: /agent\`` };
-  return { kind: "values", values: parsed };
+  return { kind: "values", values: parsed, sha: found.sha };
 }
 
 /** The configured file, merged with what it draws on, or the reason it may not be used. */
 export async function readConfigSources(octokit: GitHubClient, repo: RepoRef): Promise<ConfigSourcesRead> {
-  const read: Array<{ file: ConfigFileRef; values: Values }> = [];
+  const read: Array<{ file: ConfigFileRef; values: Values; sha: string }> = [];
   const merged = (): Values => Object.assign({}, ...read.map((entry) => entry.values).reverse()) as Values;
   const failed = (problem: string): ConfigSourcesRead => ({ ok: false, errors: [problem], raw: read.length > 0 ? merged() : null });
 
@@ -81,17 +83,17 @@ export async function readConfigSources(octokit: GitHubClient, repo: RepoRef): P
   let file: ConfigFileRef = { ...repo, path: CONFIG_PATH };
   let found = await readConfigFile(octokit, file, repo);
   if (found.kind === "absent") {
-    if (repo.repo.toLowerCase() === ORGANIZATION_DEFAULTS_REPO) return { ok: true, raw: undefined, origins: new Map() };
+    if (repo.repo.toLowerCase() === ORGANIZATION_DEFAULTS_REPO) return { ok: true, raw: undefined, origins: new Map(), versions: [] };
     file = { owner: repo.owner, repo: ORGANIZATION_DEFAULTS_REPO, path: CONFIG_PATH };
     found = await readConfigFile(octokit, file, repo);
-    if (found.kind === "absent") return { ok: true, raw: undefined, origins: new Map() };
+    if (found.kind === "absent") return { ok: true, raw: undefined, origins: new Map(), versions: [] };
     if (found.kind === "values") {
       const problem = await visibilityProblem(file, "fallback");
       if (problem) return failed(problem);
     }
   }
   if (found.kind === "problem") return failed(found.problem);
-  read.push({ file, values: found.values });
+  read.push({ file, values: found.values, sha: found.sha });
 
   for (let current = read[0]!; current.values._extends !== undefined; current = read.at(-1)!) {
     const judged = judgeExtends(current.values._extends, current.file, repo);
@@ -108,7 +110,7 @@ export async function readConfigSources(octokit: GitHubClient, repo: RepoRef): P
       const problem = await visibilityProblem(judged.target, "extends");
       if (problem) return failed(problem);
     }
-    read.push({ file: judged.target, values: next.values });
+    read.push({ file: judged.target, values: next.values, sha: next.sha });
   }
 
   const origins = new Map<string, ConfigFileRef>();
@@ -116,5 +118,5 @@ export async function readConfigSources(octokit: GitHubClient, repo: RepoRef): P
     for (const key of Object.keys(entry.values)) if (key !== "_extends" && !origins.has(key)) origins.set(key, entry.file);
   }
   const { _extends: _dropped, ...raw } = merged();
-  return { ok: true, raw, origins };
+  return { ok: true, raw, origins, versions: read.map((entry) => entry.sha) };
 }

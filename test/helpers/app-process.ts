@@ -11,6 +11,7 @@ import { createServer as createNetServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { inject } from "vitest";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const READY_TIMEOUT_MS = 30_000;
@@ -51,11 +52,17 @@ export function watchChild(child: ChildProcessWithoutNullStreams): SpawnedApp {
   return { child, stdout: () => stdout, stderr: () => stderr, exited };
 }
 
-/** Only what a server's environment would hold (PATH for node), nothing from the parent process. */
+/** The preload that gives the App on Node 24 its own better-sqlite3 binding (node_modules holds the one for `npm ci`'s Node). */
+const NODE24_PRELOAD = fileURLToPath(new URL("./node24/preload.mjs", import.meta.url));
+
+/**
+ * Only what a server's environment would hold (PATH for node), nothing from the parent process. The App runs on
+ * Node 24, the image's and the Action's runtime, whatever Node runs the tests (test/setup/node24.ts provides it).
+ */
 export function spawnAppProcess(env: Record<string, string>): SpawnedApp {
-  const child = spawn(process.execPath, ["--import", "tsx", "src/cli/bin.ts", "app"], {
+  const child = spawn(inject("appNode"), ["--import", "tsx", "--import", NODE24_PRELOAD, "src/cli/bin.ts", "app"], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? "", ...env },
+    env: { PATH: process.env.PATH ?? "", AGENT_RUN_TEST_SQLITE_BINDING: inject("appSqliteBinding"), ...env },
   });
   return watchChild(child);
 }

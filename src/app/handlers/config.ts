@@ -15,16 +15,22 @@ import { readConfigSources } from "../../flows/config-sources.js";
 import type { GitHubClient, RepoRef } from "../../github/client.js";
 import type { AppDependencies } from "./types.js";
 
-/** `warnings`: invalid `automations` entries, skipped (the rest applies). */
-export type LoadedConfig = { ok: true; config: RepoConfig; warnings: string[] } | { ok: false; errors: string[]; raw: unknown };
+/**
+ * `warnings`: invalid `automations` entries, skipped (the rest applies). `version`: the blob shas of the
+ * files read ("" without a file), which names this version of the configuration.
+ */
+export type LoadedConfig =
+  { ok: true; config: RepoConfig; warnings: string[]; version: string } | { ok: false; errors: string[]; raw: unknown };
 
 /** The repository's settings; a repository-less event (none can be a trigger) has the defaults. */
 export async function loadRepoConfig(octokit: GitHubClient, repo: RepoRef | null): Promise<LoadedConfig> {
-  if (!repo) return { ok: true, config: DEFAULT_REPO_CONFIG, warnings: [] };
+  if (!repo) return { ok: true, config: DEFAULT_REPO_CONFIG, warnings: [], version: "" };
   const read = await readConfigSources(octokit, repo);
   if (!read.ok) return read;
   const parsed = parseRepoConfig(read.raw, { label: labelWithOrigin(read.origins, repo) });
-  return parsed.ok ? { ok: true, config: parsed.config, warnings: parsed.warnings } : { ok: false, errors: parsed.errors, raw: read.raw };
+  return parsed.ok
+    ? { ok: true, config: parsed.config, warnings: parsed.warnings, version: read.versions.join("+") }
+    : { ok: false, errors: parsed.errors, raw: read.raw };
 }
 
 /** Answers a broken config once per thread, only for events that would have started something. */

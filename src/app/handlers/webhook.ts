@@ -19,6 +19,7 @@ import { judgeTriggerAge } from "../../core/trigger-age.js";
 import { actOnPrepared } from "./act.js";
 import { handleStop } from "./stop.js";
 import { answerConfigError, loadRepoConfig } from "./config.js";
+import { reportSkippedAutomations } from "./config-warnings.js";
 import { storeLookup } from "./lookup.js";
 import { selfOf, type AppDependencies, type HandlerLogger } from "./types.js";
 
@@ -156,6 +157,7 @@ export async function processDelivery(data: DeliveryJobData, deps: AppDependenci
       "the repository's agent-run.yml has invalid automations; they are skipped",
     );
   const detection = detectTrigger(event, loaded.config, self);
+  await reportSkippedAutomations({ event, detection, loaded, self, octokit, deps, installationId: data.installationId, log });
   if (detection.kind === "ignore") {
     log.info({ delivery: data.deliveryId, code: detection.code, reason: detection.reason }, "ignored");
     deps.observer?.ignored(detection.code);

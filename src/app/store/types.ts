@@ -171,7 +171,8 @@ export interface BridgeStore {
   /**
    * True the first time an automation's run in a thread (`<repo id>:automation:<name>:<number>`) is
    * claimed. Never pruned, unlike trigger keys: an automation starts once per issue or pull request,
-   * however long after the event comes again (a reopened issue, a draft marked ready twice).
+   * however long after the event comes again (a reopened issue, a draft marked ready twice). Also
+   * `<repo id>:skipped-automations:<blob shas>`: invalid automations are told once per version of the file.
    */
   claimAutomation(key: string): Promise<boolean>;
   /** Gives an automation's claim back after handling it failed before anything was stored. */

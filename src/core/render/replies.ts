@@ -71,14 +71,28 @@ export function renderRepositoryMismatch(input: RepositoryMismatchInput): string
   return `${renderKindMarker("refusal")}\n🚫 I did not start the agent: \`repo_id\` in \`.github/agent-run.yml\` names another repository on the service, not ${repository}. Set it to this repository's id on the service, or remove it to let the bridge find it.`;
 }
 
+/** A configuration's problems as a Markdown list, at most 30 shown. */
+function problemList(problems: readonly string[]): SafeMarkdown {
+  const maxShown = 30;
+  const items = problems.slice(0, maxShown).map((problem) => md`- ${sanitizeInline(problem, { maxLength: 500 })}`);
+  if (problems.length > maxShown) items.push(`- … and ${problems.length - maxShown} more` as SafeMarkdown);
+  return joinMarkdown(items, "\n");
+}
+
 /** The repository's configuration file is invalid: nothing was started. */
 export function renderConfigError(input: ConfigErrorInput): string {
-  const maxShown = 30;
   const file = inlineCode(input.file, { maxLength: 200 });
-  const errors = input.errors.slice(0, maxShown).map((error) => md`- ${sanitizeInline(error, { maxLength: 500 })}`);
-  if (input.errors.length > maxShown) errors.push(`- … and ${input.errors.length - maxShown} more` as SafeMarkdown);
-  const list = errors.length > 0 ? md`\n\n${joinMarkdown(errors, "\n")}` : md``;
+  const list = input.errors.length > 0 ? md`\n\n${problemList(input.errors)}` : md``;
   return `${renderKindMarker("config_error")}\n⚠️ **The agent configuration in ${file} is invalid**, so nothing was started.${list}\n\nFix the file on the default branch, then trigger the agent again.`;
+}
+
+/**
+ * Some `automations` entries of the configuration are invalid and skipped, the rest applies. Said once
+ * per version of the file (the App keys it by the files' blob shas), like the other configuration errors.
+ */
+export function renderSkippedAutomations(input: ConfigErrorInput): string {
+  const file = inlineCode(input.file, { maxLength: 200 });
+  return `${renderKindMarker("config_error")}\n⚠️ **Some automations in ${file} are invalid and are skipped**; the other automations and the rest of the file apply.\n\n${problemList(input.errors)}\n\nFix the entries on the default branch. This is said once for each version of the file.`;
 }
 
 /** The attempt cap was reached: the pull request goes back to the humans. */

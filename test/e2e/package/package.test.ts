@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import ts from "typescript";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { appEnv, baseSeed } from "../../helpers/app-harness.js";
 import { startFakeGitHub } from "../../helpers/fake-github/index.js";
 import { moduleLoadsOf } from "../../helpers/module-loads.js";
@@ -151,9 +151,9 @@ function installWithout(without: readonly string[]): string {
   return dir;
 }
 
-/** `agent-run app` from the installed bin, with only the given environment. */
+/** `agent-run app` from the installed bin, with only the given environment, on Node 24 (the image's runtime). */
 function agentRunApp(dir: string, env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
-  const child = spawn(process.execPath, [join(dir, "bin", "agent-run.js"), "app"], {
+  const child = spawn(inject("appNode"), [join(dir, "bin", "agent-run.js"), "app"], {
     cwd: dir,
     env: { PATH: process.env.PATH ?? "", ...env },
     stdio: ["ignore", "ignore", "pipe"],

@@ -141,4 +141,28 @@ describe("automations (Action)", () => {
     });
     expect(h.service.creates().map((create) => (create.metadata as Record<string, unknown>).automation)).toEqual(["review-new"]);
   });
+
+  it("a draft held back by review-new (`drafts: false`) starts it when marked ready, once: a pull request that had it when opened does not get it again", async () => {
+    h = await startActionHarness({ config: CONFIG });
+    const pr = { number: 2, headRef: "agent/fix-dates", headSha: "a".repeat(40) };
+    const draft = await h.step({
+      eventName: "pull_request",
+      payload: pullRequestPayload({ action: "opened", pr: { ...pr, draft: true }, opener: "maintainer" }),
+      inputs: {},
+    });
+    expect(draft.result.outcome).toMatchObject({ kind: "ignored", reason: expect.stringContaining("marked ready for review") });
+    expect(h.service.requests).toEqual([]);
+
+    const ready = () =>
+      h.step({
+        eventName: "pull_request",
+        payload: pullRequestPayload({ action: "ready_for_review", pr, opener: "maintainer" }),
+        inputs: {},
+      });
+    expect((await ready()).result.failure).toBeNull();
+    expect(h.service.creates().map((create) => (create.metadata as Record<string, unknown>).automation)).toEqual(["review-new"]);
+    // Converted to a draft and marked ready again: the signed tracking comment says review-new already ran here.
+    await ready();
+    expect(h.service.creates()).toHaveLength(1);
+  });
 });

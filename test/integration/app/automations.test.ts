@@ -27,6 +27,9 @@ automations:
     prompt: Give this new pull request a first pass.
 `;
 
+/** CONFIG without review-new, for the tests of the ready_for_review automation alone. */
+const READY_ONLY = CONFIG.replace(/ {2}- name: review-new[\s\S]*$/, "");
+
 const BUG = {
   number: 5,
   title: "Crash on empty input",
@@ -162,9 +165,13 @@ describe("automations (App)", () => {
 
     await harness.deliver("pull_request", pullRequestPayload({ action: "ready_for_review", pr: draft, opener: "maintainer" }));
     await harness.idle();
-    expect(harness.service.creates().map((create) => (create.metadata as Record<string, unknown>).automation)).toEqual(["review-src"]);
+    // review-new (on: pull_request.opened, drafts: false) held the draft back at opened: it starts now, as its reason said.
+    expect(harness.service.creates().map((create) => (create.metadata as Record<string, unknown>).automation)).toEqual([
+      "review-src",
+      "review-new",
+    ]);
     expect(harness.github.callsTo("GET", "/repos/octo-org/widgets/pulls/9/files")).toHaveLength(1);
-    expect(harness.botComments(9)).toHaveLength(1);
+    expect(harness.botComments(9)).toHaveLength(2);
 
     await harness.deliver(
       "pull_request",
@@ -172,12 +179,29 @@ describe("automations (App)", () => {
     );
     await harness.deliver("pull_request", pullRequestPayload({ action: "ready_for_review", pr: draft, opener: "maintainer" }));
     await harness.idle();
+    expect(harness.service.creates()).toHaveLength(2);
+    expect(harness.botComments(9)).toHaveLength(2);
+  });
+
+  it("an opened automation with `drafts: false` starts at ready_for_review once: not for a pull request that already had it when opened ready", async () => {
+    harness = await startAppHarness({ config: CONFIG.replace(/ {2}- name: review-src[\s\S]*?paths: \["src\/\*\*"\]\n/, "") });
+    seedPull(harness, "maintainer");
+    await harness.deliver("pull_request", pullRequestPayload({ action: "opened", pr: PR, opener: "maintainer" }));
+    await harness.idle();
+    expect(harness.service.creates().map((create) => (create.metadata as Record<string, unknown>).automation)).toEqual(["review-new"]);
+
+    await harness.deliver(
+      "pull_request",
+      pullRequestPayload({ action: "converted_to_draft", pr: { ...PR, draft: true }, opener: "maintainer" }),
+    );
+    await harness.deliver("pull_request", pullRequestPayload({ action: "ready_for_review", pr: PR, opener: "maintainer" }));
+    await harness.idle();
     expect(harness.service.creates()).toHaveLength(1);
     expect(harness.botComments(9)).toHaveLength(1);
   });
 
   it("ready_for_review answers to the opener and to whoever marked it ready: a reader marking it starts nothing", async () => {
-    harness = await startAppHarness({ config: CONFIG });
+    harness = await startAppHarness({ config: READY_ONLY });
     seedPull(harness, "maintainer");
     await harness.deliver(
       "pull_request",
@@ -190,7 +214,7 @@ describe("automations (App)", () => {
   });
 
   it("a paths filter no changed file matches starts nothing", async () => {
-    harness = await startAppHarness({ config: CONFIG });
+    harness = await startAppHarness({ config: READY_ONLY });
     seedPull(harness, "maintainer", { files: ["docs/intro.md"] });
     await harness.deliver("pull_request", pullRequestPayload({ action: "ready_for_review", pr: PR, opener: "maintainer" }));
     await harness.idle();
@@ -224,11 +248,12 @@ describe("automations (App)", () => {
         .map((create) => (create.metadata as Record<string, unknown>).trigger_flow)
         .sort(),
     ).toEqual(["automation", "comment"]);
-    // Only the two runs' tracking comments: no config-error reply anywhere.
-    expect(
-      harness.github.writes.filter((write) => write.kind === "comment_created").map((write) => parseMarker(write.comment.body)?.state),
-    ).toHaveLength(2);
-    expect(harness.github.writes.every((write) => write.kind !== "comment_created" || parseMarker(write.comment.body) !== null)).toBe(true);
+    // The two runs' tracking comments, and one note that an automation is skipped (skipped-automations.test.ts): no config-error reply.
+    const created = harness.github.writes.flatMap((write) => (write.kind === "comment_created" ? [write.comment.body] : []));
+    expect(created.filter((body) => parseMarker(body) !== null)).toHaveLength(2);
+    expect(created.filter((body) => parseMarker(body) === null).map((body) => body.split("\n")[1])).toEqual([
+      "⚠️ **Some automations in `.github/agent-run.yml` are invalid and are skipped**; the other automations and the rest of the file apply.",
+    ]);
   });
 
   it("a broken file is never told to someone who merely opened an issue (nobody asked)", async () => {

@@ -64,6 +64,23 @@ describe("detectAutomations", () => {
     expect(names(detectAutomations(pull("opened"), CONFIG, self))).toEqual(["new-pr"]);
   });
 
+  it("a draft held back by an opened automation (`drafts: false`) starts it when marked ready, as the reason says; `drafts: true` ones started at opened", () => {
+    const held = detectAutomations(pull("opened", { draft: true }), CONFIG, self);
+    expect(held.kind === "ignore" && held.reason).toContain(
+      "new-pr: the pull request is a draft (`drafts: false`): it starts when the pull request is marked ready for review.",
+    );
+    const ready = detectAutomations(pull("ready_for_review"), CONFIG, self);
+    expect(names(ready)).toEqual(["new-pr", "ready"]);
+    // The same once-key as at opened: a pull request that already had it (opened ready, then a draft and back) does not get it again.
+    expect(ready.kind === "automations" && ready.triggers[0]!.dedupeKey).toBe("automation:new-pr:4");
+    const withDrafts = config(`
+automations:
+  - { name: drafts-too, on: pull_request.opened, prompt: Review it., drafts: true }
+`);
+    expect(names(detectAutomations(pull("opened", { draft: true }), withDrafts, self))).toEqual(["drafts-too"]);
+    expect(names(detectAutomations(pull("ready_for_review"), withDrafts, self))).toBe("no_automation");
+  });
+
   it("ready_for_review answers to the opener and to whoever marked it ready", () => {
     const detection = detectAutomations(pull("ready_for_review", { sender: "reader" }), CONFIG, self);
     expect(detection.kind === "automations" && detection.triggers[0]!.accountable.map((actor) => actor.login)).toEqual([

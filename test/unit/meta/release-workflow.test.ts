@@ -43,7 +43,7 @@ describe("release.yml moves the major tag", () => {
     expect(job.permissions).toEqual({ contents: "write" });
     expect(job.steps[0]).toMatchObject({ uses: expect.stringMatching(/^actions\/checkout@[0-9a-f]{40}$/), with: { "fetch-depth": 0 } });
     // The token is handed to the one push, never left in .git/config (persist-credentials: false).
-    expect(job.steps[0].with["persist-credentials"]).toBe(false);
+    expect(job.steps[0]?.with?.["persist-credentials"]).toBe(false);
     expect(moveStep).toMatchObject({
       env: { TAG: "${{ github.ref_name }}", GITHUB_TOKEN: "${{ github.token }}" },
       run: expect.stringContaining("push --force origin"),
