@@ -201,6 +201,8 @@ export function appEnv(
     LOG_LEVEL: process.env.APP_TEST_LOG_LEVEL ?? "fatal",
     // Off unless a test turns it on: a sweep on start is a GitHub call in the background, and many tests assert exact request logs.
     DELIVERY_RECOVERY_INTERVAL: "0",
+    // Off too, for the same reason: its sweep on start lists installations, repositories and comments.
+    RUN_RECOVERY_INTERVAL: "0",
     ...extra,
   };
 }
