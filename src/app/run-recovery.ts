@@ -136,7 +136,10 @@ export function createRunRecovery(options: RunRecoveryOptions): RunRecovery {
     if (held.length === 0) return 0;
     const urls = held.map((h) => ({ htmlUrl: comments.find((c) => c.id === h.id)!.htmlUrl }));
     await engine.reply(thread, renderDroppedFollowUps(urls), "result");
-    log.warn({ thread: `${fullName(repo)}#${thread.issueNumber}`, followUps: held.length }, "follow-ups held by the lost store were dropped; the thread is told");
+    log.warn(
+      { thread: `${fullName(repo)}#${thread.issueNumber}`, followUps: held.length },
+      "follow-ups held by the lost store were dropped; the thread is told",
+    );
     return held.length;
   }
 
@@ -166,10 +169,19 @@ export function createRunRecovery(options: RunRecoveryOptions): RunRecovery {
       const octokit = await options.octokitFor(place.installationId);
       const listing = await listCommentsUpdatedSince(octokit, place.repo, since, { maxPages: MAX_PAGES_PER_REPOSITORY, allowance });
       sweep.repositories += 1;
-      if (!listing.complete) log.warn({ repository: fullName(place.repo) }, "the run recovery read its page limit of comments in a repository; older ones wait for the next sweep");
+      if (!listing.complete)
+        log.warn(
+          { repository: fullName(place.repo) },
+          "the run recovery read its page limit of comments in a repository; older ones wait for the next sweep",
+        );
       const working = findWorkingMarkers(listing.items.map(asRecoveryComment), options.self, fullName(place.repo));
       for (const found of working) {
-        const thread: TaskThread = { installationId: place.installationId, owner: place.repo.owner, repo: place.repo.repo, issueNumber: found.thread };
+        const thread: TaskThread = {
+          installationId: place.installationId,
+          owner: place.repo.owner,
+          repo: place.repo.repo,
+          issueNumber: found.thread,
+        };
         const where = { thread: `${fullName(place.repo)}#${found.thread}`, trackingCommentId: found.commentId };
         const result = await engine
           .recoverRun({
@@ -180,7 +192,10 @@ export function createRunRecovery(options: RunRecoveryOptions): RunRecovery {
           })
           .catch((error: unknown) => {
             // One thread's failure (its lock busy, GitHub or the service down) leaves it to the next sweep, not the others.
-            log.warn({ ...where, err: (error as Error).message }, "a working tracking comment could not be recovered; the next sweep tries again");
+            log.warn(
+              { ...where, err: (error as Error).message },
+              "a working tracking comment could not be recovered; the next sweep tries again",
+            );
             return null;
           });
         if (result === null || result.action === "left") continue;
@@ -209,7 +224,10 @@ export function createRunRecovery(options: RunRecoveryOptions): RunRecovery {
       if (!held) return null;
       const sweep = held.value;
       if (sweep.found > 0 || sweep.storeWasEmpty) {
-        const message = sweep.found > 0 ? "runs their threads show as working were unknown to the store (it lost its data): recovered" : "the store was empty (new, or it lost its data): looked for runs threads show as working";
+        const message =
+          sweep.found > 0
+            ? "runs their threads show as working were unknown to the store (it lost its data): recovered"
+            : "the store was empty (new, or it lost its data): looked for runs threads show as working";
         log.warn({ ...sweep }, message);
       }
       return sweep;

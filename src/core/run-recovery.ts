@@ -33,7 +33,11 @@ export interface WorkingMarker {
 }
 
 /** The bot's own tracking comments in `repository` (`owner/name`) whose marker is not `done`, each naming its own thread. */
-export function findWorkingMarkers(comments: readonly RecoveryComment[], self: Pick<BridgeSelf, "botLogins" | "markerSigner">, repository: string): WorkingMarker[] {
+export function findWorkingMarkers(
+  comments: readonly RecoveryComment[],
+  self: Pick<BridgeSelf, "botLogins" | "markerSigner">,
+  repository: string,
+): WorkingMarker[] {
   const found: WorkingMarker[] = [];
   for (const comment of comments) {
     if (!isTrustedMarkerComment(comment, self)) continue;
@@ -70,9 +74,7 @@ export interface WorkingMarkerFacts {
  * - `leave`: the store still knows it (or may be about to: a tracking comment just posted), with why.
  */
 export type WorkingMarkerVerdict =
-  | { kind: "adopt"; runId: number }
-  | { kind: "settle_unsent" }
-  | { kind: "leave"; reason: "known_run" | "thread_busy" | "too_recent" };
+  { kind: "adopt"; runId: number } | { kind: "settle_unsent" } | { kind: "leave"; reason: "known_run" | "thread_busy" | "too_recent" };
 
 export function judgeWorkingMarker(found: WorkingMarker, facts: WorkingMarkerFacts): WorkingMarkerVerdict {
   const runId = found.marker.runId;

@@ -134,7 +134,10 @@ export class Recoverer {
     const windowStart = found.createdAt - CLOCK_SKEW_MS;
     let skip = 0;
     for (let page = 0; page < RUN_SEARCH_PAGES; page++) {
-      const listing = await this.context.client.listRuns({ skip, limit: LIST_PAGE_MAX }, { signal: this.context.signal, priority: "sweep" });
+      const listing = await this.context.client.listRuns(
+        { skip, limit: LIST_PAGE_MAX },
+        { signal: this.context.signal, priority: "sweep" },
+      );
       if (listing.kind === "unsupported") return null;
       const { items } = listing.page;
       for (const run of items) {

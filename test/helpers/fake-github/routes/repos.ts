@@ -45,7 +45,8 @@ export function registerRepositoryRoutes(app: FastifyInstance, ctx: RouteContext
   app.get("/installation/repositories", async (request, reply) => {
     const token = (request.headers.authorization ?? "").split(/\s+/).at(-1) ?? "";
     const installationId = tokenInstallations.get(token);
-    if (installationId === undefined) return reply.code(401).send({ message: "Bad credentials", documentation_url: "https://docs.github.com/rest" });
+    if (installationId === undefined)
+      return reply.code(401).send({ message: "Bad credentials", documentation_url: "https://docs.github.com/rest" });
     const others = ctx.state.installations.filter((i) => i.id !== ctx.state.installation.id);
     const ownedBy = (account: string, owner: string) => sameName(account, owner);
     const repositories = ctx.state.repositories.filter((r) =>
