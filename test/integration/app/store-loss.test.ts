@@ -9,7 +9,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { parseMarker } from "../../../src/core/markers/read.js";
 import { newRunMarker, renderMarker } from "../../../src/core/markers/write.js";
-import { BOT_LOGIN, startAppHarness, until, type AppHarness } from "../../helpers/app-harness.js";
+import type { SqliteBridgeStore } from "../../../src/app/store/sqlite.js";
+import { BOT_LOGIN, dropRedisKeys, startAppHarness, until, type AppHarness } from "../../helpers/app-harness.js";
 import { FULL_NAME } from "../../helpers/app-payloads.js";
 
 const ISSUE = { number: 1, title: "Flaky date test", body: "`dates.test.ts` fails on Tuesdays." };
@@ -63,6 +64,9 @@ describe("a store that lost its data", () => {
     // The sweep on start finds the tracking comment and watches the run again.
     await until(async () => (await app.store.listTasks(["watching"])).some((t) => t.runId === runId), "the run to be watched again");
     expect(resultWrites(harness, trackingId)).toBe(0);
+    // A second sweep (another replica's, say) while the run is watched again: the store knows it now.
+    expect(await app.runRecovery!.sweep()).toMatchObject({ found: 0, adopted: [] });
+    expect((await app.store.listTasks(["watching"])).filter((t) => t.runId === runId)).toHaveLength(1);
 
     harness.emulator.control.advanceTime(LONG_RUN_MS);
     await harness.idle();
@@ -79,6 +83,30 @@ describe("a store that lost its data", () => {
     const again = await app.runRecovery!.sweep();
     expect(again).toMatchObject({ found: 0, adopted: [] });
     expect(resultWrites(harness, trackingId)).toBe(1);
+  });
+
+  it("is found by the periodic sweep when the store loses its tasks while the App runs", async () => {
+    harness = await startAppHarness({ env: RECOVERY_ON });
+    const { trackingId, runId } = await startWorkingRun(harness);
+    const app = harness.app;
+    // The sweep on start is over (it found the run watched): the next one is the periodic one, after the loss.
+    await app.runRecovery!.sweep();
+    if (app.backend.kind === "redis") {
+      // A FLUSHALL of the App's own namespace (never the shared server's): the epoch goes with it.
+      await dropRedisKeys(app.backend.keyPrefix);
+    } else {
+      // A restore of an older copy (a failover to a replica that lagged): the tasks and jobs are gone, the epoch stays.
+      (app.store as SqliteBridgeStore).database.exec("DELETE FROM tasks; DELETE FROM jobs;");
+    }
+    expect(await app.store.knowsRun(runId)).toBe(false);
+
+    const sweep = await app.runRecovery!.sweep();
+    expect(sweep).toMatchObject({ found: 1, adopted: [runId], storeWasEmpty: app.backend.kind === "redis" });
+    harness.emulator.control.advanceTime(LONG_RUN_MS);
+    await harness.idle();
+    expect(parseMarker(harness.botComments(1)[0]!.body)).toMatchObject({ runId, state: "done", outcome: "succeeded" });
+    expect(resultWrites(harness, trackingId)).toBe(1);
+    expect(harness.botComments(1)).toHaveLength(1);
   });
 
   it("does not post a result already posted, and reads no more than its request allowance", async () => {
