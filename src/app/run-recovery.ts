@@ -126,21 +126,30 @@ export function createRunRecovery(options: RunRecoveryOptions): RunRecovery {
   }
 
   /** Follow-ups the lost store held behind the adopted run: the thread is told they will not be sent. */
-  async function tellDroppedFollowUps(octokit: GitHubClient, thread: TaskThread, trackingCommentId: number): Promise<number> {
+  async function tellDroppedFollowUps(
+    octokit: GitHubClient,
+    thread: TaskThread,
+    trackingCommentId: number,
+    runId: number | null,
+  ): Promise<number> {
     const repo = { owner: thread.owner, repo: thread.repo };
     const loaded = await loadRepoConfig(octokit, repo).catch(() => null);
     const config = loaded?.ok ? loaded.config : DEFAULT_REPO_CONFIG;
     const { comments } = await listIssueComments(octokit, repo, thread.issueNumber, { limit: THREAD_COMMENT_SCAN });
     const markerComments = comments.map((c) => ({ id: c.id, body: c.body, user: { login: c.author.login, type: c.author.type } }));
-    const held = unansweredFollowUps(markerComments, trackingCommentId, grammarOf(config, options.self), options.self);
-    if (held.length === 0) return 0;
-    const urls = held.map((h) => ({ htmlUrl: comments.find((c) => c.id === h.id)!.htmlUrl }));
-    await engine.reply(thread, renderDroppedFollowUps(urls), "result");
+    const unanswered = unansweredFollowUps(markerComments, trackingCommentId, grammarOf(config, options.self), options.self);
+    // A follow-up written since the loss is held by the store as it is now (its prompt names the comment): it is sent.
+    const heldNow = (await store.heldFor(runId ?? -1, thread)).map((task) => task.request.prompt);
+    const urls = unanswered
+      .map((h) => ({ htmlUrl: comments.find((c) => c.id === h.id)!.htmlUrl }))
+      .filter((f) => !heldNow.some((prompt) => prompt.includes(f.htmlUrl)));
+    if (urls.length === 0) return 0;
+    await engine.reply(thread, renderDroppedFollowUps(urls, runId !== null), "result");
     log.warn(
-      { thread: `${fullName(repo)}#${thread.issueNumber}`, followUps: held.length },
+      { thread: `${fullName(repo)}#${thread.issueNumber}`, followUps: urls.length },
       "follow-ups held by the lost store were dropped; the thread is told",
     );
-    return held.length;
+    return urls.length;
   }
 
   async function sweepHoldingLease(lost: AbortSignal): Promise<RunRecoverySweep> {
@@ -201,13 +210,12 @@ export function createRunRecovery(options: RunRecoveryOptions): RunRecovery {
         if (result === null || result.action === "left") continue;
         sweep.found += 1;
         if (result.action === "settled") sweep.settled += 1;
-        else {
-          sweep.adopted.push(result.runId);
-          sweep.followUpsDropped += await tellDroppedFollowUps(octokit, thread, found.commentId).catch((error: unknown) => {
-            log.warn({ ...where, err: (error as Error).message }, "the follow-ups the lost store held could not be looked for");
-            return 0;
-          });
-        }
+        else sweep.adopted.push(result.runId);
+        const runId = result.action === "adopted" ? result.runId : null;
+        sweep.followUpsDropped += await tellDroppedFollowUps(octokit, thread, found.commentId, runId).catch((error: unknown) => {
+          log.warn({ ...where, err: (error as Error).message }, "the follow-ups the lost store held could not be looked for");
+          return 0;
+        });
       }
     }
     if (sweep.complete) {
@@ -223,13 +231,10 @@ export function createRunRecovery(options: RunRecoveryOptions): RunRecovery {
       const held = await withLease(options.leases, RECOVERY_LEASE, LEASE_TTL_MS, sweepHoldingLease);
       if (!held) return null;
       const sweep = held.value;
-      if (sweep.found > 0 || sweep.storeWasEmpty) {
-        const message =
-          sweep.found > 0
-            ? "runs their threads show as working were unknown to the store (it lost its data): recovered"
-            : "the store was empty (new, or it lost its data): looked for runs threads show as working";
-        log.warn({ ...sweep }, message);
-      }
+      if (sweep.found > 0)
+        log.warn({ ...sweep }, "runs their threads show as working were unknown to the store (it lost its data): recovered");
+      // A new deployment's first start looks the same and finds nothing: worth a line, not an alarm.
+      else if (sweep.storeWasEmpty) log.info({ ...sweep }, "the store was empty (new, or it lost its data): no thread shows a run working");
       return sweep;
     } catch (error) {
       log.warn({ err: (error as Error).message }, "the run recovery sweep failed; the next one reads again");

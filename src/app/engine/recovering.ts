@@ -8,7 +8,7 @@
  * it once; a marker that says `done` is never touched, so a result already posted is never posted again.
  */
 import { parseMarker } from "../../core/markers/read.js";
-import { judgeWorkingMarker, type WorkingMarker } from "../../core/run-recovery.js";
+import { judgeWorkingMarker, type WorkingMarker, type WorkingMarkerFacts } from "../../core/run-recovery.js";
 import { renderLostFollowUp, renderLostRequest } from "../../core/render/recovery.js";
 import { parseServiceTimestamp } from "../../service/reconcile.js";
 import { classifyRunStatus, isFinalPhase } from "../../service/status.js";
@@ -48,38 +48,32 @@ export class Recoverer {
     // The listing may be minutes old: what the comment says now decides (a result posted since is left alone).
     const now = parseMarker(await orphan.currentBody());
     if (!now || now.state === "done" || now.runId !== found.marker.runId) return { action: "left", reason: "changed_since_listed" };
-    let runId = found.marker.runId;
-    let settle: "request" | "follow_up" | null = null;
-    if (runId === null) {
-      const run = await this.findRunOfComment(found);
-      if (run) runId = run.id;
-      else settle = "request";
-    } else if (found.marker.state === "queued") {
+    const early = judgeWorkingMarker(found, await this.facts(orphan));
+    if (early.kind === "leave") return { action: "left", reason: early.reason };
+    // The service's side, read before the lock (which is held only for the store's few steps).
+    let listedRun: AgentRun | null = null;
+    let followUpLost = false;
+    if (early.kind === "settle_unsent") listedRun = await this.findRunOfComment(found);
+    else if (found.marker.state === "queued") {
       // A follow-up (a resume) waiting for its turn: sent only if its run works again.
-      const run = await this.context.client.getRun(runId, { signal: this.context.signal }).catch(() => null);
-      if (!run || isFinalPhase(classifyRunStatus(run.status))) settle = "follow_up";
+      const run = await this.context.client.getRun(early.runId, { signal: this.context.signal }).catch(() => null);
+      followUpLost = !run || isFinalPhase(classifyRunStatus(run.status));
     }
-    const decided = await underThreadLock(this.context, orphan.thread, async () => {
-      const { store } = this.context;
-      const verdict = judgeWorkingMarker(
-        { ...found, marker: { ...found.marker, runId } },
-        {
-          storeKnowsRun: runId !== null && (await store.knowsRun(runId)),
-          threadHasUnfinishedTask:
-            (await store.activeTaskForThread(orphan.thread.owner, orphan.thread.repo, orphan.thread.issueNumber)) !== null,
-          storeEpochAt: orphan.storeEpochAt,
-          now: this.context.now(),
-          queuedGraceMs: QUEUED_GRACE_MS * this.context.settings.scale,
-        },
-      );
-      if (verdict.kind === "leave") return { action: "left", reason: verdict.reason } as const;
-      if (settle !== null) {
-        // Claimed once per comment: a second replica's sweep (or a second wipe's) does not write it twice.
-        return (await store.claimTrigger(`recovery:settled:${found.commentId}`))
-          ? ({ action: "settled", what: settle } as const)
-          : ({ action: "left", reason: "settled_already" } as const);
+    const decided = await underThreadLock(this.context, orphan.thread, async (): Promise<RecoveryResult> => {
+      const verdict = judgeWorkingMarker(found, await this.facts(orphan));
+      if (verdict.kind === "leave") return { action: "left", reason: verdict.reason };
+      if (verdict.kind === "settle_unsent" && listedRun) {
+        // The create went out after all (its run carries this comment's id): watch it, unless the store knows it.
+        return (await this.context.store.knowsRun(listedRun.id))
+          ? { action: "left", reason: "known_run" }
+          : this.adopt(orphan, listedRun.id);
       }
-      return this.adopt(orphan, runId!);
+      if (verdict.kind === "adopt" && !followUpLost) return this.adopt(orphan, verdict.runId);
+      // Claimed once per comment: a second replica's sweep (or a second wipe's) does not write it twice.
+      const what = verdict.kind === "adopt" ? "follow_up" : "request";
+      return (await this.context.store.claimTrigger(`recovery:settled:${found.commentId}`))
+        ? { action: "settled", what }
+        : { action: "left", reason: "settled_already" };
     });
     if (decided.action === "settled") {
       const body = decided.what === "request" ? renderLostRequest(found.createdAt) : renderLostFollowUp(found.createdAt);
@@ -89,6 +83,20 @@ export class Recoverer {
       });
     }
     return decided;
+  }
+
+  /** What the store says of the marker's run and thread now. */
+  private async facts(orphan: OrphanedRun): Promise<WorkingMarkerFacts> {
+    const { store, settings } = this.context;
+    const { runId } = orphan.found.marker;
+    const { owner, repo, issueNumber } = orphan.thread;
+    return {
+      storeKnowsRun: runId !== null && (await store.knowsRun(runId)),
+      threadHasUnfinishedTask: (await store.activeTaskForThread(owner, repo, issueNumber)) !== null,
+      storeEpochAt: orphan.storeEpochAt,
+      now: this.context.now(),
+      queuedGraceMs: QUEUED_GRACE_MS * settings.scale,
+    };
   }
 
   /** Called under the thread's lock: a task watching the run, stored and queued; its first poll is at once. */

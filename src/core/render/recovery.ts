@@ -29,13 +29,20 @@ export function renderLostFollowUp(queuedAt: number): string {
   ].join("\n");
 }
 
-/** The follow-ups the store held behind a run (sent when it finished), now gone: they will not be sent. */
-export function renderDroppedFollowUps(followUps: readonly { htmlUrl: string }[]): string {
+/**
+ * The follow-ups the store held behind a run or a request (sent when it finished), now gone: they will not be sent.
+ * `runWatched`: the run above is watched again (its result comes); else the request above was lost too.
+ */
+export function renderDroppedFollowUps(followUps: readonly { htmlUrl: string }[], runWatched: boolean): string {
   const links = followUps.map((f, i) => renderLink(`follow-up ${i + 1}`, f.htmlUrl)).join(", ");
+  const what = runWatched ? "the run above" : "the request above";
+  const next = runWatched
+    ? "The run is watched again and its result is posted here; then ask again in a new comment."
+    : "Ask again in a new comment.";
   return [
     renderKindMarker("service_error"),
-    `⚠️ **The bridge lost ${plural(followUps.length, "follow-up", "follow-ups")} it held for the run above: its store was emptied while the run worked.**`,
+    `⚠️ **The bridge lost ${plural(followUps.length, "follow-up", "follow-ups")} it held for ${what}: its store was emptied meanwhile.**`,
     "",
-    `${links}: ${followUps.length === 1 ? "it" : "they"} will not be sent. The run is watched again and its result is posted here; then ask again in a new comment.`,
+    `${links}: ${followUps.length === 1 ? "it" : "they"} will not be sent. ${next}`,
   ].join("\n");
 }

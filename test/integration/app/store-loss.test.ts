@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { parseMarker } from "../../../src/core/markers/read.js";
 import { newRunMarker, renderMarker } from "../../../src/core/markers/write.js";
 import type { SqliteBridgeStore } from "../../../src/app/store/sqlite.js";
+import { AgentRunClient } from "../../../src/service/index.js";
 import { BOT_LOGIN, dropRedisKeys, startAppHarness, until, type AppHarness } from "../../helpers/app-harness.js";
 import { FULL_NAME } from "../../helpers/app-payloads.js";
 
@@ -65,6 +66,7 @@ describe("a store that lost its data", () => {
     await until(async () => (await app.store.listTasks(["watching"])).some((t) => t.runId === runId), "the run to be watched again");
     expect(resultWrites(harness, trackingId)).toBe(0);
     // A second sweep (another replica's, say) while the run is watched again: the store knows it now.
+    await app.runRecovery!.sweep(); // the one on start, if it is still telling the thread
     expect(await app.runRecovery!.sweep()).toMatchObject({ found: 0, adopted: [] });
     expect((await app.store.listTasks(["watching"])).filter((t) => t.runId === runId)).toHaveLength(1);
 
@@ -92,8 +94,9 @@ describe("a store that lost its data", () => {
     // The sweep on start is over (it found the run watched): the next one is the periodic one, after the loss.
     await app.runRecovery!.sweep();
     if (app.backend.kind === "redis") {
-      // A FLUSHALL of the App's own namespace (never the shared server's): the epoch goes with it.
-      await dropRedisKeys(app.backend.keyPrefix);
+      // The store's keys gone (never the shared server's, only the App's own namespace), the epoch with them; the
+      // queue's keys stay, so no job of the App is pulled from under a worker mid-step.
+      await dropRedisKeys(`${app.backend.keyPrefix}:store:`);
     } else {
       // A restore of an older copy (a failover to a replica that lagged): the tasks and jobs are gone, the epoch stays.
       (app.store as SqliteBridgeStore).database.exec("DELETE FROM tasks; DELETE FROM jobs;");
@@ -179,5 +182,37 @@ describe("a store that lost its data", () => {
     expect(parseMarker(body)).toBeNull();
     expect(body).toContain("ask again in a new comment");
     expect(harness.service.creates()).toEqual([]);
+  });
+
+  it("watches the run a lost queued request started after all, found in the runs list by its tracking comment's id", async () => {
+    harness = await startAppHarness();
+    const marker = newRunMarker({
+      place: { repository: FULL_NAME, thread: 1 },
+      runId: null,
+      orgId: harness.emulator.orgId,
+      sourceType: "GIT_HOST",
+      state: "queued",
+      requestId: "task-42",
+    });
+    harness.github.seed({
+      issueComments: [{ issue_number: 1, body: `${renderMarker(marker)}\n⏳ Starting.`, user: BOT_LOGIN, performed_via_github_app: true }],
+    });
+    const trackingId = harness.github.state.issueComments.at(-1)!.id;
+    // The create went out (it carries the tracking comment's id, as the App's creates do) and its answer was lost with the store.
+    const client = new AgentRunClient({ baseUrl: harness.emulator.url, token: harness.emulator.token, orgId: harness.emulator.orgId });
+    harness.emulator.control.script({ match: "slow", durationMs: LONG_RUN_MS });
+    const run = await client.createRun({ prompt: "a slow task", metadata: { status_comment_id: trackingId } });
+
+    const app = await harness.restart({ wipeStore: true, env: RECOVERY_ON });
+    await until(async () => (await app.store.listTasks(["watching"])).some((t) => t.runId === run.id), "the run to be watched");
+    harness.emulator.control.advanceTime(LONG_RUN_MS);
+    await harness.idle();
+    expect(parseMarker(harness.github.state.issueComments.find((c) => c.id === trackingId)!.body)).toMatchObject({
+      runId: run.id,
+      state: "done",
+      outcome: "succeeded",
+    });
+    expect(resultWrites(harness, trackingId)).toBe(1);
+    expect(harness.emulator.control.runs()).toHaveLength(1);
   });
 });
