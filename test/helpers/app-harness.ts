@@ -155,6 +155,8 @@ export interface AppHarness {
    * persistence would (the SQLite file deleted, or every key under the test's own Redis prefix deleted).
    */
   restart(options?: { env?: Record<string, string>; wipeStore?: boolean }): Promise<AppHandle>;
+  /** Another App on the same settings (a second replica: Redis only); GitHub keeps delivering to `app`. The caller closes it. */
+  startReplica(env?: Record<string, string>): Promise<AppHandle>;
   close(): Promise<void>;
 }
 
@@ -278,6 +280,10 @@ export async function startAppHarness(options: HarnessOptions = {}): Promise<App
       }
       harness.app = await start(restart.env ?? {});
       return harness.app;
+    },
+    async startReplica(extra = {}) {
+      if (!backendEnv.REDIS_KEY_PREFIX) throw new Error("a second replica shares the store through Redis: start the harness on Redis");
+      return startApp({ ...env, PORT: "0", ...extra }, startOptions);
     },
     async close() {
       await harness.app.close();

@@ -215,4 +215,28 @@ describe("a store that lost its data", () => {
     expect(resultWrites(harness, trackingId)).toBe(1);
     expect(harness.emulator.control.runs()).toHaveLength(1);
   });
+
+  it("is adopted once when two replicas sweep after the loss (Redis), and its result posted once", async () => {
+    harness = await startAppHarness({ backend: "redis" });
+    const { trackingId, runId } = await startWorkingRun(harness);
+    const first = await harness.restart({ wipeStore: true, env: RECOVERY_ON });
+    const second = await harness.startReplica(RECOVERY_ON);
+    try {
+      // Both replicas sweep on start and then again at once: the lease lets one sweep at a time, the store and the
+      // thread's lock let the run be adopted once whichever sweeps first.
+      await Promise.all([first.runRecovery!.sweep(), second.runRecovery!.sweep()]);
+      const sweeps = await Promise.all([first.runRecovery!.sweep(), second.runRecovery!.sweep()]);
+      expect(sweeps.flatMap((sweep) => sweep?.adopted ?? [])).toEqual([]);
+      const tasks = await first.store.listTasks(["watching", "reporting", "done"]);
+      expect(tasks.filter((t) => t.runId === runId)).toHaveLength(1);
+
+      harness.emulator.control.advanceTime(LONG_RUN_MS);
+      await until(async () => (await first.store.countByState()).done === 1, "the run to be reported");
+      await Promise.all([first.idle(), second.idle()]);
+      expect(resultWrites(harness, trackingId)).toBe(1);
+      expect(harness.botComments(1).map((c) => c.id)).toEqual([trackingId]);
+    } finally {
+      await second.close();
+    }
+  });
 });
