@@ -105,6 +105,16 @@ export const APP_SETTING_DOCS: Record<string, SettingDoc> = {
     meaning:
       "how often the App looks for webhook deliveries that failed (the App was down, a proxy answered 502) and has GitHub redeliver them, also once at start: a duration such as `5m`, `90s`, `1h` (a bare number is seconds); `0` turns recovery off ([Reliability](reliability.md#missed-webhook-deliveries))",
   },
+  RUN_RECOVERY_INTERVAL: {
+    default: "10m",
+    meaning:
+      "how often the App looks for tracking comments that still say a run is working although its store does not know the run (the store lost its data: Redis restarted without persistence, a failover to a lagging replica, a `FLUSHALL`, a lost SQLite file), also once at start; it watches each such run again and posts its result once. A duration such as `10m`, `90s`, `1h` (a bare number is seconds); `0` turns it off ([Reliability](reliability.md#a-store-that-lost-its-data))",
+  },
+  RUN_RECOVERY_MAX_REQUESTS: {
+    default: "200",
+    meaning:
+      "the most GitHub reads one run recovery sweep makes to find those comments: the App's installations, their repositories, and one request per 100 comments updated within the look-back per repository. A sweep that reaches it goes on from that repository at the next sweep ([Running the App](operations.md#run-recovery-and-its-cost))",
+  },
 };
 
 /** The least an App starts with, so that what the parser reads only after validation is asked for too. */

@@ -18,6 +18,7 @@ import { Sender, lostAnswerOf } from "./engine/sending.js";
 import { Stopper, type StopOutcome } from "./engine/stopping.js";
 import { ThreadOutput } from "./engine/thread-output.js";
 import { Sweeper, type SweepReport } from "./engine/sweeping.js";
+import { Recoverer, type OrphanedRun, type RecoveryResult } from "./engine/recovering.js";
 import { Watcher } from "./engine/watching.js";
 import type { EngineObserver } from "./ops/metrics.js";
 import { taskJobId, type JobOutcome } from "./queue/types.js";
@@ -28,6 +29,7 @@ import { soleProcessLeases } from "./lease.js";
 export { threadLockKey } from "./engine/context.js";
 export { DEFAULT_WATCH_TIMEOUT_MS, type EngineLogger, type RunEngineOptions } from "./engine/options.js";
 export type { SweepReport } from "./engine/sweeping.js";
+export type { OrphanedRun, RecoveryResult } from "./engine/recovering.js";
 
 const noopLogger: EngineLogger = { info() {}, warn() {}, error() {} };
 const noopObserver: EngineObserver = { acknowledged() {}, runStarted() {}, runFinished() {} };
@@ -49,6 +51,7 @@ export class RunEngine {
   private readonly sweeper: Sweeper;
   private readonly reporter: Reporter;
   private readonly stopper: Stopper;
+  private readonly recoverer: Recoverer;
 
   constructor(options: RunEngineOptions) {
     // Every call in flight listens to the shutdown signal: hundreds at once are expected, not a leak.
@@ -73,6 +76,7 @@ export class RunEngine {
     this.sweeper = new Sweeper(context, options.leases ?? soleProcessLeases());
     this.watcher = new Watcher(context, this.output, this.reporter, this.sweeper, new Interrupter(context));
     this.stopper = new Stopper(context);
+    this.recoverer = new Recoverer(context);
   }
 
   /** Starts sweeping the runs list (when on, and while this process holds the sweep lease). */
@@ -114,6 +118,11 @@ export class RunEngine {
   /** The one comment a request that starts no run gets (a refusal, a hand-back, a spend limit, a broken config, a failed delivery). */
   async reply(thread: TaskThread, body: string, priority: WritePriority): Promise<void> {
     await this.context.writer.createComment(thread, body, { priority });
+  }
+
+  /** A run its thread shows as working that the store does not know (it lost its data): watched again, or the thread told what was lost. */
+  recoverRun(orphan: OrphanedRun): Promise<RecoveryResult> {
+    return this.recoverer.recover(orphan);
   }
 
   /** Runs a task's next step now (e.g. to show a new follow-up on its tracking comment). */

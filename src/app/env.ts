@@ -57,6 +57,10 @@ export interface AppSettings {
   redactPatterns: RegExp[];
   /** How often failed webhook deliveries are looked for and redelivered (DELIVERY_RECOVERY_INTERVAL); 0 = never. */
   deliveryRecoveryIntervalMs: number;
+  /** How often tracking comments still saying "working" are matched against the store (RUN_RECOVERY_INTERVAL); 0 = never. */
+  runRecoveryIntervalMs: number;
+  /** GitHub reads one run recovery sweep may make (RUN_RECOVERY_MAX_REQUESTS). */
+  runRecoveryMaxRequests: number;
 }
 
 /** Some settings are missing or invalid; the message names every one of them. Exit code 2. */
@@ -82,6 +86,8 @@ export const DEFAULT_WEBHOOK_PATH = "/api/github/webhooks";
 export const DEFAULT_DATA_DIR = ".data";
 const DEFAULT_DELIVERY_RECOVERY_INTERVAL_MS = 5 * 60_000;
 const MIN_DELIVERY_RECOVERY_INTERVAL_MS = 1_000;
+const DEFAULT_RUN_RECOVERY_INTERVAL_MS = 10 * 60_000;
+const DEFAULT_RUN_RECOVERY_MAX_REQUESTS = 200;
 const DURATION_UNITS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 };
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -314,20 +320,30 @@ function readAllowedOwners(read: EnvReader): AllowedOwners {
   return owners;
 }
 
-/** DELIVERY_RECOVERY_INTERVAL: `0` (off), or a duration such as `5m`, `90s`, `1h` (a bare number is seconds). */
-function readDeliveryRecoveryInterval(read: EnvReader): number {
-  const text = read.value("DELIVERY_RECOVERY_INTERVAL")?.toLowerCase();
-  if (text === undefined) return DEFAULT_DELIVERY_RECOVERY_INTERVAL_MS;
+/** A recovery interval (DELIVERY_RECOVERY_INTERVAL, RUN_RECOVERY_INTERVAL): `0` (off), or a duration such as `5m`, `90s`, `1h` (a bare number is seconds). */
+function readRecoveryInterval(read: EnvReader, name: string, defaultMs: number): number {
+  const text = read.value(name)?.toLowerCase();
+  if (text === undefined) return defaultMs;
   const match = /^(\d+(?:\.\d+)?)\s*(ms|s|m|h)?$/.exec(text);
   const ms = match ? Math.round(Number(match[1]) * DURATION_UNITS[match[2] ?? "s"]!) : Number.NaN;
   if (ms === 0) return 0;
   if (!(ms >= MIN_DELIVERY_RECOVERY_INTERVAL_MS)) {
-    read.invalid.push(
-      `DELIVERY_RECOVERY_INTERVAL (must be 0 to turn recovery off, or a duration of at least 1s such as 5m, 90s or 1h; got "${text}")`,
-    );
+    read.invalid.push(`${name} (must be 0 to turn recovery off, or a duration of at least 1s such as 5m, 90s or 1h; got "${text}")`);
     return 0;
   }
   return ms;
+}
+
+/** RUN_RECOVERY_MAX_REQUESTS: a whole number of GitHub reads, at least 1. */
+function readRunRecoveryMaxRequests(read: EnvReader): number {
+  const text = read.value("RUN_RECOVERY_MAX_REQUESTS");
+  if (text === undefined) return DEFAULT_RUN_RECOVERY_MAX_REQUESTS;
+  const value = /^\d+$/.test(text.trim()) ? Number(text.trim()) : Number.NaN;
+  if (!(value >= 1)) {
+    read.invalid.push(`RUN_RECOVERY_MAX_REQUESTS (must be a whole number of GitHub requests of at least 1, such as 200; got "${text}")`);
+    return DEFAULT_RUN_RECOVERY_MAX_REQUESTS;
+  }
+  return value;
 }
 
 /** Parses the environment; throws AppConfigurationError listing everything missing or invalid. */
@@ -348,7 +364,9 @@ export function parseAppEnv(env: Env): AppSettings {
   const allowedOwners = readAllowedOwners(read);
   const timeScale = readTimeScale(read);
   const redactPatterns = readRedactPatterns(read);
-  const deliveryRecoveryIntervalMs = readDeliveryRecoveryInterval(read);
+  const deliveryRecoveryIntervalMs = readRecoveryInterval(read, "DELIVERY_RECOVERY_INTERVAL", DEFAULT_DELIVERY_RECOVERY_INTERVAL_MS);
+  const runRecoveryIntervalMs = readRecoveryInterval(read, "RUN_RECOVERY_INTERVAL", DEFAULT_RUN_RECOVERY_INTERVAL_MS);
+  const runRecoveryMaxRequests = readRunRecoveryMaxRequests(read);
 
   if (read.missing.length > 0 || read.invalid.length > 0) throw new AppConfigurationError(read.missing, read.invalid);
   return {
@@ -373,5 +391,7 @@ export function parseAppEnv(env: Env): AppSettings {
     timeScale,
     redactPatterns,
     deliveryRecoveryIntervalMs,
+    runRecoveryIntervalMs,
+    runRecoveryMaxRequests,
   };
 }

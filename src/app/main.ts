@@ -30,6 +30,8 @@ import { redisPasswordOf } from "./redis-guard.js";
 import { createAppServer, listen, urlOf, type HttpTimeouts } from "./server.js";
 import { createJobProcessor } from "./worker.js";
 import { createDeliveryRecovery, type DeliveryRecovery } from "./delivery-recovery.js";
+import { createRunRecovery, type RunRecovery } from "./run-recovery.js";
+import { DEFAULT_WATCH_TIMEOUT_MS } from "./engine.js";
 import { createInstallationGate } from "./installation-gate.js";
 import { ConditionalReadCache, readFilesConditionally } from "../github/conditional-reads.js";
 import { RecentDeliveries } from "./ops/recent-deliveries.js";
@@ -75,6 +77,8 @@ export interface AppHandle {
   settings: AppSettings;
   /** The sweep that has GitHub redeliver failed webhook deliveries (null with DELIVERY_RECOVERY_INTERVAL=0). */
   recovery: DeliveryRecovery | null;
+  /** The sweep that watches again the runs threads show as working when the store lost them (null with RUN_RECOVERY_INTERVAL=0). */
+  runRecovery: RunRecovery | null;
   /** Resolves once nothing is queued, sent, watched or reported, and no delivery waits (tests, demo). */
   idle(): Promise<void>;
   /** Stops taking webhooks and jobs, lets the steps in flight settle, closes the backend. Safe to call twice. */
@@ -307,6 +311,34 @@ function closeOnce(server: Server, stopWork: () => Promise<void>): () => Promise
   };
 }
 
+/** On start and every RUN_RECOVERY_INTERVAL: runs their threads show as working that the store lost are watched again. */
+function startRunRecovery(
+  settings: AppSettings,
+  options: StartAppOptions,
+  backend: Backend,
+  engine: RunEngine,
+  probot: Probot,
+  identity: AppIdentity,
+  deps: AppDependencies,
+): RunRecovery | null {
+  if (settings.runRecoveryIntervalMs === 0) return null;
+  const runRecovery = createRunRecovery({
+    store: backend.store,
+    leases: backend.leases,
+    engine,
+    appOctokit: () => probot.auth(),
+    octokitFor: (installationId) => deps.octokitFor(installationId),
+    self: { appSlug: identity.slug, botLogins: identity.botLogins },
+    serves: (account) => settings.allowedOwners === null || settings.allowedOwners.has(account.toLowerCase()),
+    intervalMs: settings.runRecoveryIntervalMs,
+    maxRequests: settings.runRecoveryMaxRequests,
+    watchTimeoutMs: options.engine?.watchTimeoutMs ?? DEFAULT_WATCH_TIMEOUT_MS,
+    log: probot.log.child({ name: "run-recovery" }),
+  });
+  runRecovery.start();
+  return runRecovery;
+}
+
 /**
  * Starts the App. Throws AppConfigurationError (missing or invalid settings, listed together, or a
  * Redis that cannot be reached) before anything else happens, or an Error when GitHub does not
@@ -372,6 +404,7 @@ export async function startApp(env: Readonly<Record<string, string | undefined>>
         })
       : null;
   recovery?.start();
+  const runRecovery = startRunRecovery(settings, options, backend, engine, probot, identity, deps);
 
   return {
     url,
@@ -384,9 +417,11 @@ export async function startApp(env: Readonly<Record<string, string | undefined>>
     probot,
     settings,
     recovery,
+    runRecovery,
     idle: () => waitUntilIdle(store, queue),
     close: closeOnce(server, async () => {
       await recovery?.stop();
+      await runRecovery?.stop();
       await stopWork();
     }),
   };

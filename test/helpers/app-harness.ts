@@ -151,6 +151,14 @@ export interface AppHarness {
   botComments(issueNumber: number): FakeIssueComment[];
   /** Resolves when the engine has nothing queued, sent, watched or being reported. */
   idle(): Promise<void>;
+  /**
+   * Stops the App and starts it again on the same GitHub, service, data directory and Redis namespace, with `env`
+   * on top of the first start's; `wipeStore` first empties its store as a lost volume or a Redis restarted without
+   * persistence would (the SQLite file deleted, or every key under the test's own Redis prefix deleted).
+   */
+  restart(options?: { env?: Record<string, string>; wipeStore?: boolean }): Promise<AppHandle>;
+  /** Another App on the same settings (a second replica: Redis only); GitHub keeps delivering to `app`. The caller closes it. */
+  startReplica(env?: Record<string, string>): Promise<AppHandle>;
   close(): Promise<void>;
 }
 
@@ -203,6 +211,8 @@ export function appEnv(
     LOG_LEVEL: process.env.APP_TEST_LOG_LEVEL ?? "fatal",
     // Off unless a test turns it on: a sweep on start is a GitHub call in the background, and many tests assert exact request logs.
     DELIVERY_RECOVERY_INTERVAL: "0",
+    // Off too, for the same reason: its sweep on start lists installations, repositories and comments.
+    RUN_RECOVERY_INTERVAL: "0",
     ...extra,
   };
 }
@@ -234,37 +244,51 @@ export async function startAppHarness(options: HarnessOptions = {}): Promise<App
     await options.whileAppIsDown({ github, emulator });
   }
   const gheEnv: Record<string, string> = enterprise ? { GHE_HOST: new URL(github.webUrl).host, GHE_PROTOCOL: "http" } : {};
-  const app = await startApp(
-    appEnv({ url: service.url, token: emulator.token, orgId: emulator.orgId }, dataDir, {
-      ...backendEnv,
-      ...gheEnv,
-      ...portEnv,
-      ...options.env,
-    }),
-    {
-      ...(enterprise ? {} : { githubBaseUrl: github.url, imageFetch: attachmentFetch(github) }),
-      Octokit: TestOctokit,
-      ...(options.githubPacingTimeScale !== undefined ? { githubPacingTimeScale: options.githubPacingTimeScale } : {}),
-      ...(options.httpTimeouts ? { httpTimeouts: options.httpTimeouts } : {}),
-    },
-  );
-  // GitHub delivers to the App from now on (`github.sendWebhook`, redeliveries).
-  github.setWebhookTarget({ url: app.webhookUrl, secret });
-
-  return {
-    app,
+  const env = appEnv({ url: service.url, token: emulator.token, orgId: emulator.orgId }, dataDir, {
+    ...backendEnv,
+    ...gheEnv,
+    ...portEnv,
+    ...options.env,
+  });
+  const startOptions: StartAppOptions = {
+    ...(enterprise ? {} : { githubBaseUrl: github.url, imageFetch: attachmentFetch(github) }),
+    Octokit: TestOctokit,
+    ...(options.githubPacingTimeScale !== undefined ? { githubPacingTimeScale: options.githubPacingTimeScale } : {}),
+    ...(options.httpTimeouts ? { httpTimeouts: options.httpTimeouts } : {}),
+  };
+  const start = async (extra: Record<string, string>) => {
+    const started = await startApp({ ...env, ...extra }, startOptions);
+    // GitHub delivers to the App from now on (`github.sendWebhook`, redeliveries).
+    github.setWebhookTarget({ url: started.webhookUrl, secret });
+    return started;
+  };
+  const harness: AppHarness = {
+    app: await start({}),
     github,
     emulator,
     service,
     dataDir,
     async deliver(name, payload, deliveryId = randomUUID()) {
-      return { status: await postWebhook(app.webhookUrl, name, payload, deliveryId), deliveryId };
+      return { status: await postWebhook(harness.app.webhookUrl, name, payload, deliveryId), deliveryId };
     },
     humanComment: (thread, body, login) => seedHumanComment(github, thread, body, login),
     botComments: (issueNumber) => github.commentsOn(FULL_NAME, issueNumber).filter((c) => c.user.login === BOT_LOGIN),
-    idle: () => app.idle(),
+    idle: () => harness.app.idle(),
+    async restart(restart = {}) {
+      await harness.app.close();
+      if (restart.wipeStore) {
+        if (backendEnv.REDIS_KEY_PREFIX) await dropRedisKeys(backendEnv.REDIS_KEY_PREFIX);
+        else for (const file of ["bridge.sqlite", "bridge.sqlite-wal", "bridge.sqlite-shm"]) rmSync(join(dataDir, file), { force: true });
+      }
+      harness.app = await start(restart.env ?? {});
+      return harness.app;
+    },
+    async startReplica(extra = {}) {
+      if (!backendEnv.REDIS_KEY_PREFIX) throw new Error("a second replica shares the store through Redis: start the harness on Redis");
+      return startApp({ ...env, PORT: "0", ...extra }, startOptions);
+    },
     async close() {
-      await app.close();
+      await harness.app.close();
       if (backendEnv.REDIS_KEY_PREFIX) await dropRedisKeys(backendEnv.REDIS_KEY_PREFIX);
       await service.close();
       await emulator.close();
@@ -272,6 +296,7 @@ export async function startAppHarness(options: HarnessOptions = {}): Promise<App
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+  return harness;
 }
 
 /**

@@ -13,6 +13,7 @@ import type {
   TaskOrder,
   TaskPatch,
   TaskState,
+  StoreEpoch,
   ThreadId,
   WatchedRun,
 } from "./types.js";
@@ -278,6 +279,18 @@ export class RedisBridgeStore implements BridgeStore {
       if (Number(count) > 0) counts[TASK_STATES[i]!] = Number(count);
     });
     return counts;
+  }
+
+  async epoch(): Promise<StoreEpoch> {
+    const now = this.now();
+    // SET NX: the first replica to find the store empty writes it; every other reads the same value.
+    const fresh = (await this.client.set(this.key("epoch"), String(now), "NX")) === "OK";
+    if (fresh) return { createdAt: now, fresh };
+    return { createdAt: Number(await this.client.get(this.key("epoch"))), fresh };
+  }
+
+  async knowsRun(runId: number): Promise<boolean> {
+    return (await this.client.exists(this.key("run", runId))) === 1;
   }
 
   async lastWebUrlForRun(runId: number): Promise<string | null> {

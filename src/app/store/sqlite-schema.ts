@@ -9,6 +9,7 @@ import type { ThreadId } from "./types.js";
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS deliveries (id TEXT PRIMARY KEY, event TEXT NOT NULL, received_at INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS redelivery_claims (id TEXT PRIMARY KEY, claimed_at INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS store_epoch (id INTEGER PRIMARY KEY CHECK (id = 1), created_at INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS delivery_sweeps (id INTEGER PRIMARY KEY CHECK (id = 1), sweep TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS trigger_keys (key TEXT PRIMARY KEY, claimed_at INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS automation_claims (key TEXT PRIMARY KEY, claimed_at INTEGER NOT NULL);

@@ -15,6 +15,7 @@ import type {
   TaskOrder,
   TaskPatch,
   TaskState,
+  StoreEpoch,
   ThreadId,
   WatchedRun,
 } from "./types.js";
@@ -237,6 +238,16 @@ export class SqliteBridgeStore implements BridgeStore {
   async countByState(): Promise<Partial<Record<TaskState, number>>> {
     const rows = this.db.prepare("SELECT state, COUNT(*) AS n FROM tasks GROUP BY state").all() as Array<{ state: TaskState; n: number }>;
     return Object.fromEntries(rows.map((r) => [r.state, r.n]));
+  }
+
+  async epoch(): Promise<StoreEpoch> {
+    const fresh = this.db.prepare("INSERT OR IGNORE INTO store_epoch (id, created_at) VALUES (1, ?)").run(this.now()).changes === 1;
+    const createdAt = this.db.prepare("SELECT created_at FROM store_epoch WHERE id = 1").pluck().get() as number;
+    return { createdAt, fresh };
+  }
+
+  async knowsRun(runId: number): Promise<boolean> {
+    return this.db.prepare("SELECT 1 FROM tasks WHERE run_id = ? LIMIT 1").pluck().get(runId) !== undefined;
   }
 
   async lastWebUrlForRun(runId: number): Promise<string | null> {

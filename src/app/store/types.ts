@@ -144,6 +144,18 @@ export interface DeliverySweep {
   complete: boolean;
 }
 
+/**
+ * The store's epoch: written once, the first time a store is opened empty. A store that comes back
+ * empty (Redis restarted without persistence, a failover to a replica that lagged, a FLUSHALL, a
+ * lost SQLite file) writes a new one: `fresh` then says so, and the run recovery reads back further.
+ */
+export interface StoreEpoch {
+  /** When this store's data began (epoch ms): comments written before it cannot have a task here unless recovery adopted them. */
+  createdAt: number;
+  /** True when this call wrote it: the store was empty (new, or it lost its data). */
+  fresh: boolean;
+}
+
 /** Spend-guard events are kept this long at least: the longest window is a day. */
 export const EVENT_RETENTION_MS = 2 * 24 * 60 * 60_000;
 
@@ -203,6 +215,11 @@ export interface BridgeStore {
   /** Follow-ups held for `runId`, or for this thread while its run id was not known yet; oldest first. */
   heldFor(runId: number, thread: ThreadId): Promise<Task[]>;
   countByState(): Promise<Partial<Record<TaskState, number>>>;
+
+  /** The store's epoch, written by the first call on an empty store (see StoreEpoch); every later call reads it. */
+  epoch(): Promise<StoreEpoch>;
+  /** Whether any task (in any state) has this run: a run the store knows is never adopted again by the run recovery. */
+  knowsRun(runId: number): Promise<boolean>;
 
   /** The run's page as last seen by any of its tasks (a resume shows it before the service answers). */
   lastWebUrlForRun(runId: number): Promise<string | null>;

@@ -100,6 +100,23 @@ describe("parseAppEnv", () => {
     }
   });
 
+  it("reads RUN_RECOVERY_INTERVAL (10 minutes by default, 0 off) and RUN_RECOVERY_MAX_REQUESTS (200), and names a bad value", () => {
+    expect(parseAppEnv(complete())).toMatchObject({ runRecoveryIntervalMs: 600_000, runRecoveryMaxRequests: 200 });
+    expect(parseAppEnv({ ...complete(), RUN_RECOVERY_INTERVAL: "0", RUN_RECOVERY_MAX_REQUESTS: "50" })).toMatchObject({
+      runRecoveryIntervalMs: 0,
+      runRecoveryMaxRequests: 50,
+    });
+    expect(parseAppEnv({ ...complete(), RUN_RECOVERY_INTERVAL: "30m" }).runRecoveryIntervalMs).toBe(1_800_000);
+    expect(() => parseAppEnv({ ...complete(), RUN_RECOVERY_INTERVAL: "often" })).toThrow(
+      'RUN_RECOVERY_INTERVAL (must be 0 to turn recovery off, or a duration of at least 1s such as 5m, 90s or 1h; got "often")',
+    );
+    for (const bad of ["0", "-1", "lots", "2.5"]) {
+      expect(() => parseAppEnv({ ...complete(), RUN_RECOVERY_MAX_REQUESTS: bad })).toThrow(
+        `RUN_RECOVERY_MAX_REQUESTS (must be a whole number of GitHub requests of at least 1, such as 200; got "${bad}")`,
+      );
+    }
+  });
+
   it("reads GHE_HOST/GHE_PROTOCOL, the key as written in .env files (\\n) or base64, or from PRIVATE_KEY_PATH", () => {
     const pem = testPrivateKey();
     expect(parseAppEnv({ ...complete(), GHE_HOST: "github.example.com" }).githubBaseUrl).toBe("https://github.example.com/api/v3");

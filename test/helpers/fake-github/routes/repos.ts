@@ -1,7 +1,7 @@
 /** Apps and installations, repositories, file contents, collaborator permissions, team memberships. */
 import { createHash, randomBytes, verify, type KeyObject } from "node:crypto";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { DOCS, notFound, queryOf } from "../http.js";
+import { DOCS, notFound, paginate, queryOf } from "../http.js";
 import { APP_PERMISSIONS, renderApp, renderInstallation, renderRepository, renderUser } from "../render.js";
 import { isoSeconds, resolveUser, sameName, type FakeFile, type RepoPermission } from "../state.js";
 import { intParam, repositoryOf, type RouteContext } from "./context.js";
@@ -30,15 +30,38 @@ export function registerRepositoryRoutes(app: FastifyInstance, ctx: RouteContext
     return renderInstallation(ctx, installation, ctx.state.app);
   });
 
+  // Which installation each token was made for: `GET /installation/repositories` answers for its own.
+  const tokenInstallations = new Map<string, number>();
+
   app.post("/app/installations/:installation_id/access_tokens", async (request, reply) => {
-    if (!installationOf(request)) return notFound(reply);
+    const installation = installationOf(request);
+    if (!installation) return notFound(reply);
     const expires = new Date(ctx.state.now().getTime() + 60 * 60 * 1000);
+    const token = `ghs_${randomBytes(18).toString("hex")}`;
+    tokenInstallations.set(token, installation.id);
     return reply.code(201).send({
-      token: `ghs_${randomBytes(18).toString("hex")}`,
+      token,
       expires_at: isoSeconds(expires),
       permissions: APP_PERMISSIONS,
       repository_selection: "all",
     });
+  });
+
+  // An installation's repositories: another installation's account's own, the first installation every other one.
+  app.get("/installation/repositories", async (request, reply) => {
+    const token = (request.headers.authorization ?? "").split(/\s+/).at(-1) ?? "";
+    const installationId = tokenInstallations.get(token);
+    if (installationId === undefined)
+      return reply.code(401).send({ message: "Bad credentials", documentation_url: "https://docs.github.com/rest" });
+    const others = ctx.state.installations.filter((i) => i.id !== ctx.state.installation.id);
+    const ownedBy = (account: string, owner: string) => sameName(account, owner);
+    const repositories = ctx.state.repositories.filter((r) =>
+      installationId === ctx.state.installation.id
+        ? !others.some((i) => ownedBy(i.account, r.owner))
+        : others.some((i) => i.id === installationId && ownedBy(i.account, r.owner)),
+    );
+    const page = paginate(request, reply, ctx.api, repositories);
+    return { total_count: repositories.length, repository_selection: "all", repositories: page.map((r) => renderRepository(ctx, r)) };
   });
 
   app.get("/repos/:owner/:repo/installation", async (request, reply) => {
