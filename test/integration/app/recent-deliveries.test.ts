@@ -76,8 +76,8 @@ describe("the status page's recent deliveries", () => {
     // A redelivery of a listed id leaves its row alone: what came of the first is the answer.
     expect(byId.get("redelivered-once")).toMatchObject({ thread: "octo-org/widgets#2", outcome: "ignored", code: "no_trigger" });
     expect(rows).toHaveLength(6);
-    // Newest first.
-    expect(rows[0]!.delivery).toBe("redelivered-once");
+    // Newest decision first: the first two were decided before the rest were sent (the others' workers may decide in any order).
+    expect(rows.slice(-2).map((row) => row.delivery)).toEqual([resumed.deliveryId, started.deliveryId]);
     // Each code with its meaning, from the one table the docs are generated from.
     expect(html).toContain(`<code>no_trigger</code> <span class="meta">${DECISION_CODES.no_trigger.means}</span>`);
     // Nothing a comment or the issue said: not its text, not its title.
