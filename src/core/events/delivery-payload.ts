@@ -47,10 +47,21 @@ const CLOSE_OBJECT = 0x7d;
 const CLOSE_ARRAY = 0x5d;
 const COMMA = 0x2c;
 
+/** Where the string that opened before `from` ends (its closing quote), or -1; found natively, so a huge string costs little. */
+function endOfString(body: Uint8Array, from: number): number {
+  for (let quote = body.indexOf(QUOTE, from); quote !== -1; quote = body.indexOf(QUOTE, quote + 1)) {
+    let backslashes = 0;
+    while (body[quote - 1 - backslashes] === BACKSLASH) backslashes++;
+    // An odd run of backslashes escapes the quote; an even one is escaped backslashes.
+    if (backslashes % 2 === 0) return quote;
+  }
+  return -1;
+}
+
 /**
- * Which bound the JSON text passes first, if any. Reads each byte once: brackets outside strings
- * count the nesting, commas the entries. UTF-8 never uses these bytes inside a multi-byte
- * character, so the bytes need no decoding. Malformed JSON is JSON.parse's to find.
+ * Which bound the JSON text passes first, if any. Reads the bytes once, front to back: brackets
+ * outside strings count the nesting, commas the entries. UTF-8 never uses these bytes inside a
+ * multi-byte character, so the bytes need no decoding. Malformed JSON is JSON.parse's to find.
  */
 export function exceededJsonBound(
   body: Uint8Array,
@@ -59,16 +70,12 @@ export function exceededJsonBound(
 ): "depth" | "entries" | null {
   let depth = 0;
   let entries = 1;
-  let inString = false;
   for (let i = 0; i < body.length; i++) {
     const byte = body[i];
-    if (inString) {
-      if (byte === BACKSLASH) i++;
-      else if (byte === QUOTE) inString = false;
-      continue;
-    }
-    if (byte === QUOTE) inString = true;
-    else if (byte === OPEN_OBJECT || byte === OPEN_ARRAY) {
+    if (byte === QUOTE) {
+      i = endOfString(body, i + 1);
+      if (i === -1) return null;
+    } else if (byte === OPEN_OBJECT || byte === OPEN_ARRAY) {
       if (++depth > maxDepth) return "depth";
     } else if (byte === CLOSE_OBJECT || byte === CLOSE_ARRAY) depth--;
     else if (byte === COMMA && ++entries > maxEntries) return "entries";
