@@ -8,6 +8,7 @@
  * test (test/integration/app/malformed-fuzz.test.ts) and the memory benchmark (bench/malformed.ts).
  */
 import type { WebhookEventName } from "@octokit/webhooks-types";
+import { seededRandom } from "../../src/emulator/random.js";
 import { everyExample } from "./app-payloads.js";
 
 export interface MalformedDelivery {
@@ -19,18 +20,6 @@ export interface MalformedDelivery {
 }
 
 type Json = Record<string, unknown>;
-
-/** mulberry32: a small, fast, seeded generator (the same seed, the same sequence on every machine). */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** A placeholder a mutation leaves in the payload and that is replaced in the JSON text (nesting too deep to build as objects). */
 const SPLICE = "\u0000splice\u0000";
