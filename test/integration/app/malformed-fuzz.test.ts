@@ -14,7 +14,7 @@ import { malformedDeliveries, type MalformedDelivery } from "../../helpers/malfo
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20_261_128);
 /** Deliveries per run, every event getting a sixth of them: a few seconds idle, about 20 s on a loaded two-core machine. */
-const COUNT = 180;
+const COUNT = 150;
 const CONCURRENCY = 4;
 
 let harness: AppHarness;
