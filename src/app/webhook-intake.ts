@@ -93,6 +93,9 @@ const MESSAGES: Record<Exclude<RefusalReason, UnusablePayloadCode>, string> = {
 
 const REFUSAL_STATUS = { body_too_large: 413, intake_busy: 503, body_unreadable: 400 } as const;
 
+/** What @octokit/webhooks takes as JSON; it answers 415 to any other content type. */
+const JSON_CONTENT_TYPE = /^\s*application\/json\s*(?:;|$)/u;
+
 /** Trailing slashes off, as Probot's middleware reads its path (`/api/github/webhooks/` is the webhook path too). */
 function withoutTrailingSlashes(path: string): string {
   return path.replace(/\/+$/, "") || "/";
@@ -201,16 +204,14 @@ export async function refuseUnfitDelivery(req: IncomingMessage, res: ServerRespo
   if (signature === null) return refuse("signature_missing", 400, read.bytes, false);
   if (!signatureMatches(options.secret, read.body, signature)) return refuse("signature_mismatch", 400, read.bytes, false);
   const text = read.body.toString("utf8");
-  const verdict = judgeDeliveryPayload(headerOf(req, "x-github-event"), read.body, text, options.actsOn);
-  if (!verdict.usable) {
-    const error = `${verdict.reason} GitHub does not send such a delivery; it is not redelivered.`;
-    return refuse(
-      verdict.code,
-      UNUSABLE_DELIVERY_STATUS,
-      read.bytes,
-      false,
-      verdict.problems.length > 0 ? { error, problems: verdict.problems } : { error },
-    );
+  // Another content type is Probot's to refuse (415), before it parses anything.
+  if (JSON_CONTENT_TYPE.test(headerOf(req, "content-type") ?? "")) {
+    const verdict = judgeDeliveryPayload(headerOf(req, "x-github-event"), read.body, text, options.actsOn);
+    if (!verdict.usable) {
+      const error = `${verdict.reason} GitHub does not send such a delivery; it is not redelivered.`;
+      const said = verdict.problems.length > 0 ? { error, problems: verdict.problems } : { error };
+      return refuse(verdict.code, UNUSABLE_DELIVERY_STATUS, read.bytes, false, said);
+    }
   }
   (req as IncomingMessage & { body?: string }).body = text;
   return false;

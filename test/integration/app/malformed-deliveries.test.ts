@@ -17,11 +17,17 @@ afterEach(async () => {
 type Json = Record<string, unknown>;
 
 /** Posts `body` exactly as given, signed with the App's secret, as GitHub would. */
-async function postSigned(url: string, event: string, body: string, delivery: string): Promise<{ status: number; body: Json }> {
+async function postSigned(
+  url: string,
+  event: string,
+  body: string,
+  delivery: string,
+  contentType = "application/json",
+): Promise<{ status: number; body: Json }> {
   const response = await fetch(url, {
     method: "POST",
     headers: {
-      "content-type": "application/json",
+      "content-type": contentType,
       "x-github-event": event,
       "x-github-delivery": delivery,
       "x-hub-signature-256": signature(body),
@@ -66,6 +72,9 @@ describe("a correctly signed delivery the App cannot use", () => {
       expect(answer.body.error).toContain("it is not redelivered");
       expect([answer.body.error, ...((answer.body.problems as string[] | undefined) ?? [])].join("\n")).toMatch(testCase.says);
     }
+    // A form-encoded body is not judged as JSON: Probot refuses the content type, as before.
+    const form = `payload=${encodeURIComponent(JSON.stringify(comment()))}`;
+    expect((await postSigned(url, "issue_comment", form, "form-1", "application/x-www-form-urlencoded")).status).toBe(415);
     // Nothing was stored: a redelivery of any of them would be judged again, not taken for a duplicate.
     const stored = await harness.app.store.knownDeliveries(cases.map((_, index) => `malformed-${index}`));
     expect([...stored]).toEqual([]);
