@@ -12,9 +12,8 @@
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { StringDecoder } from "node:string_decoder";
 import { UNUSABLE_DELIVERY_STATUS } from "../core/delivery-recovery.js";
-import { createJsonBoundsScan, judgeDeliveryPayload, type JsonBound, type UnusablePayloadCode } from "../core/events/delivery-payload.js";
+import { judgeDeliveryPayload, type UnusablePayloadCode } from "../core/events/delivery-payload.js";
 
 /** GitHub caps webhook payloads at 25 MB; anything bigger did not come from GitHub. */
 export const WEBHOOK_BODY_LIMIT_BYTES = 25 * 1024 * 1024;
@@ -116,45 +115,28 @@ function headerOf(req: IncomingMessage, name: string): string | null {
   return typeof value === "string" ? value.slice(0, 200) : null;
 }
 
-/** The signature GitHub sends (`sha256=<hex>`) against the one computed over the exact body, in constant time. */
-function signatureMatches(computed: string, signature: string): boolean {
-  const expected = Buffer.from(computed);
+/** `sha256=<hex>` over the exact body, compared in constant time. */
+function signatureMatches(secret: string, body: Buffer, signature: string): boolean {
+  const expected = Buffer.from(`sha256=${createHmac("sha256", secret).update(body).digest("hex")}`);
   const given = Buffer.from(signature);
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
-/** A body read whole: its text, its `sha256=<hex>` signature, and the bound its raw bytes passed, if any. */
-interface ReadBody {
-  text: string;
-  signature: string;
-  bound: JsonBound | null;
-}
-
-type BodyRead = { body: ReadBody } | { refusal: "body_too_large" | "intake_busy" | "body_unreadable" };
+type BodyRead = { body: Buffer } | { refusal: "body_too_large" | "intake_busy" | "body_unreadable" };
 
 /**
  * The body, read while counting it against its own limit and the shared allowance; a refusal once
  * either is passed (the request is then answered and its connection closed, without reading the
- * rest). Each chunk is signed, scanned and decoded as it arrives and then let go: no copy of the
- * whole body as bytes is ever made. The caller gives back `bytes` of the allowance when it is done.
+ * rest). The caller gives back `bytes` of the allowance when it is done with the body.
  */
-function readBounded(
-  req: IncomingMessage,
-  limit: number,
-  unverified: UnverifiedBytes,
-  secret: string,
-): Promise<BodyRead & { bytes: number }> {
+function readBounded(req: IncomingMessage, limit: number, unverified: UnverifiedBytes): Promise<BodyRead & { bytes: number }> {
   return new Promise((resolve) => {
-    const hmac = createHmac("sha256", secret);
-    const scan = createJsonBoundsScan();
-    const decoder = new StringDecoder("utf8");
-    let parts: string[] = [];
-    let bound: JsonBound | null = null;
+    const chunks: Buffer[] = [];
     let bytes = 0;
     const finish = (result: BodyRead) => {
       req.off("data", onData).off("end", onEnd).off("error", onError);
       if (!("body" in result)) {
-        parts = [];
+        chunks.length = 0;
         req.pause();
       }
       resolve({ ...result, bytes });
@@ -163,14 +145,9 @@ function readBounded(
       if (bytes + chunk.length > limit) return finish({ refusal: "body_too_large" });
       if (!unverified.take(chunk.length)) return finish({ refusal: "intake_busy" });
       bytes += chunk.length;
-      hmac.update(chunk);
-      bound = scan.feed(chunk);
-      parts.push(decoder.write(chunk));
+      chunks.push(chunk);
     };
-    const onEnd = () => {
-      parts.push(decoder.end());
-      finish({ body: { text: parts.join(""), signature: `sha256=${hmac.digest("hex")}`, bound } });
-    };
+    const onEnd = () => finish({ body: Buffer.concat(chunks, bytes) });
     const onError = () => finish({ refusal: "body_unreadable" });
     req.on("data", onData).on("end", onEnd).on("error", onError);
   });
@@ -218,18 +195,18 @@ export async function refuseUnfitDelivery(req: IncomingMessage, res: ServerRespo
   const announced = Number(req.headers["content-length"] ?? Number.NaN);
   if (announced > limit) return refuse("body_too_large", 413, announced, true);
 
-  const read = await readBounded(req, limit, options.unverified, options.secret);
+  const read = await readBounded(req, limit, options.unverified);
   // Verified or refused, the body is no longer held against the allowance.
   options.unverified.giveBack(read.bytes);
   if ("refusal" in read) return refuse(read.refusal, REFUSAL_STATUS[read.refusal], read.bytes, true);
 
   const signature = headerOf(req, "x-hub-signature-256");
   if (signature === null) return refuse("signature_missing", 400, read.bytes, false);
-  if (!signatureMatches(read.body.signature, signature)) return refuse("signature_mismatch", 400, read.bytes, false);
-  const { text, bound } = read.body;
+  if (!signatureMatches(options.secret, read.body, signature)) return refuse("signature_mismatch", 400, read.bytes, false);
+  const text = read.body.toString("utf8");
   // Another content type is Probot's to refuse (415), before it parses anything.
   if (JSON_CONTENT_TYPE.test(headerOf(req, "content-type") ?? "")) {
-    const verdict = judgeDeliveryPayload(headerOf(req, "x-github-event"), bound, text, options.actsOn);
+    const verdict = judgeDeliveryPayload(headerOf(req, "x-github-event"), read.body, text, options.actsOn);
     if (!verdict.usable) {
       const error = `${verdict.reason} GitHub does not send such a delivery; it is not redelivered.`;
       const said = verdict.problems.length > 0 ? { error, problems: verdict.problems } : { error };

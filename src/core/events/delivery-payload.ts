@@ -47,74 +47,40 @@ const CLOSE_OBJECT = 0x7d;
 const CLOSE_ARRAY = 0x5d;
 const COMMA = 0x2c;
 
-export type JsonBound = "depth" | "entries";
-
-/** A scan fed the body chunk by chunk, as it arrives: `feed` says which bound was passed first, if any. */
-export interface JsonBoundsScan {
-  feed(chunk: Uint8Array): JsonBound | null;
+/** Where the string that opened before `from` ends (its closing quote), or -1; found natively, so a huge string costs little. */
+function endOfString(body: Uint8Array, from: number): number {
+  for (let quote = body.indexOf(QUOTE, from); quote !== -1; quote = body.indexOf(QUOTE, quote + 1)) {
+    let backslashes = 0;
+    while (body[quote - 1 - backslashes] === BACKSLASH) backslashes++;
+    // An odd run of backslashes escapes the quote; an even one is escaped backslashes.
+    if (backslashes % 2 === 0) return quote;
+  }
+  return -1;
 }
 
 /**
- * Reads each byte once, front to back, across chunks: brackets outside strings count the nesting,
- * commas the entries; a string is skipped by native search for its closing quote (a quote after an odd
- * run of backslashes is escaped). UTF-8 never uses these bytes inside a multi-byte character, so the
- * bytes need no decoding. Malformed JSON is JSON.parse's to find.
+ * Which bound the JSON text passes first, if any. Reads the bytes once, front to back: brackets
+ * outside strings count the nesting, commas the entries. UTF-8 never uses these bytes inside a
+ * multi-byte character, so the bytes need no decoding. Malformed JSON is JSON.parse's to find.
  */
-export function createJsonBoundsScan(maxDepth = MAX_PAYLOAD_DEPTH, maxEntries = MAX_PAYLOAD_ENTRIES): JsonBoundsScan {
+export function exceededJsonBound(
+  body: Uint8Array,
+  maxDepth = MAX_PAYLOAD_DEPTH,
+  maxEntries = MAX_PAYLOAD_ENTRIES,
+): "depth" | "entries" | null {
   let depth = 0;
   let entries = 1;
-  let inString = false;
-  /** Backslashes that ended the previous chunk inside a string. */
-  let carriedBackslashes = 0;
-  let passed: JsonBound | null = null;
-
-  /** Backslashes right before `at`, counting those the previous chunk ended with when the run reaches this one's start. */
-  const backslashesBefore = (chunk: Uint8Array, at: number) => {
-    let run = 0;
-    while (at - 1 - run >= 0 && chunk[at - 1 - run] === BACKSLASH) run++;
-    return run === at ? run + carriedBackslashes : run;
-  };
-
-  const scan = (chunk: Uint8Array): JsonBound | null => {
-    let i = 0;
-    while (i < chunk.length) {
-      if (inString) {
-        let quote = chunk.indexOf(QUOTE, i);
-        while (quote !== -1 && backslashesBefore(chunk, quote) % 2 === 1) quote = chunk.indexOf(QUOTE, quote + 1);
-        if (quote === -1) {
-          carriedBackslashes = backslashesBefore(chunk, chunk.length);
-          return null;
-        }
-        inString = false;
-        carriedBackslashes = 0;
-        i = quote + 1;
-        continue;
-      }
-      const byte = chunk[i];
-      if (byte === QUOTE) {
-        // Backslashes carried from an earlier chunk belong to an earlier string; a run in this one stops at this quote.
-        inString = true;
-        carriedBackslashes = 0;
-      } else if (byte === OPEN_OBJECT || byte === OPEN_ARRAY) {
-        if (++depth > maxDepth) return "depth";
-      } else if (byte === CLOSE_OBJECT || byte === CLOSE_ARRAY) depth--;
-      else if (byte === COMMA && ++entries > maxEntries) return "entries";
-      i++;
-    }
-    return null;
-  };
-
-  return {
-    feed(chunk) {
-      passed ??= scan(chunk);
-      return passed;
-    },
-  };
-}
-
-/** Which bound a whole body passes first, if any. */
-export function exceededJsonBound(body: Uint8Array, maxDepth = MAX_PAYLOAD_DEPTH, maxEntries = MAX_PAYLOAD_ENTRIES): JsonBound | null {
-  return createJsonBoundsScan(maxDepth, maxEntries).feed(body);
+  for (let i = 0; i < body.length; i++) {
+    const byte = body[i];
+    if (byte === QUOTE) {
+      i = endOfString(body, i + 1);
+      if (i === -1) return null;
+    } else if (byte === OPEN_OBJECT || byte === OPEN_ARRAY) {
+      if (++depth > maxDepth) return "depth";
+    } else if (byte === CLOSE_OBJECT || byte === CLOSE_ARRAY) depth--;
+    else if (byte === COMMA && ++entries > maxEntries) return "entries";
+  }
+  return null;
 }
 
 /** What is wrong with the installation a delivery names, if anything: the App acts only as an installation. */
@@ -134,17 +100,12 @@ function unusable(code: UnusablePayloadCode, reason: string, problems: string[] 
 }
 
 /**
- * Judges a signed delivery's body: `bound` is what its scan found (`createJsonBoundsScan`, fed as the
- * bytes arrived), `text` the body. `event` is `x-github-event` (null when absent); `actsOn` lists the
+ * Judges a signed delivery's body. `event` is `x-github-event` (null when absent); `actsOn` lists the
  * events the App subscribes to: only those are held to the fields the App reads. Others (a `ping`,
  * say) need only be a JSON object within the bounds.
  */
-export function judgeDeliveryPayload(
-  event: string | null,
-  bound: JsonBound | null,
-  text: string,
-  actsOn: ReadonlySet<string>,
-): PayloadVerdict {
+export function judgeDeliveryPayload(event: string | null, body: Uint8Array, text: string, actsOn: ReadonlySet<string>): PayloadVerdict {
+  const bound = exceededJsonBound(body);
   if (bound === "depth")
     return unusable(
       "payload_too_deep",
