@@ -2,12 +2,13 @@
  * Malformed deliveries: resident memory (RSS) of the App process after 1,500 correctly signed
  * deliveries with malformed payloads (test/helpers/malformed-payloads.ts: real payloads of every
  * subscribed event with the installation, repository or sender dropped or mistyped, numbers as text,
- * nulls, lists for objects, nesting up to 5,000 levels, strings up to 2 MiB, bodies that are not an
- * object or not JSON), against 1,500 well-formed deliveries of the same events that the App takes
- * and ignores (the unchanged examples), measured in the same run. Each batch goes to a fresh App
- * process, logging at info and with V8's heap flags as deployed; RSS is read after a full collection, before the batch and
- * once the App has settled after it. Issue 34 measured 77 MB more after the malformed batch (and 32
- * answers of 500) before the App refused such deliveries at intake.
+ * nulls, lists for objects, nesting up to 5,000 levels, huge strings, bodies that are not an object
+ * or not JSON), each against well-formed deliveries of the same body sizes that the App takes and
+ * ignores, measured in the same run. Two pairs: huge strings up to 64 KiB (what malformation itself
+ * costs) and up to 2 MiB (what large bodies cost, malformed or not). Each batch goes to a fresh App
+ * process, logging at info and with V8's heap flags as deployed; RSS is read after a full
+ * collection, before the batch and once the App has settled after it. Issue 34 measured 77 MB more
+ * after its malformed batch (and 32 answers of 500) before the App refused such deliveries at intake.
  *
  * `npx tsx bench/malformed.ts`
  */
@@ -36,12 +37,22 @@ const APP_NODE_ARGS = ["--max-semi-space-size=4", "--max-old-space-size=512"];
 
 const mb = (bytes: number) => `${formatNumber(bytes / 1e6, 1)} MB`;
 
-/** The unchanged examples of every subscribed event, in turn: deliveries the App takes and ignores (none is a trigger). */
-function* wellFormed(count: number): Generator<MalformedDelivery> {
+/** Strings up to 64 KiB: what the malformations themselves cost, apart from the size of the bodies. */
+const SMALL_STRINGS = [64 * 1024];
+
+/**
+ * The unchanged examples of every subscribed event, in turn: deliveries the App takes and ignores (none
+ * is a trigger). With `padding`, the i-th carries a string of that many bytes in a field the App does not
+ * read: as large as the i-th malformed delivery's huge strings, well formed.
+ */
+function* wellFormed(count: number, padding: readonly number[] = []): Generator<MalformedDelivery> {
   const examples = APP_EVENTS.map((event) => ({ event, payloads: everyExample(event) }));
   for (let i = 0; i < count; i++) {
     const { event, payloads } = examples[i % examples.length]!;
-    yield { event, body: JSON.stringify(payloads[Math.floor(i / examples.length) % payloads.length]), mutations: [] };
+    const payload = payloads[Math.floor(i / examples.length) % payloads.length]!;
+    const bytes = padding[i] ?? 0;
+    const body = JSON.stringify(bytes > 0 ? { ...payload, padding: "x".repeat(bytes) } : payload);
+    yield { event, body, mutations: [], hugeStringBytes: bytes };
   }
 }
 
@@ -125,32 +136,52 @@ const answers = (statuses: Record<string, number>) =>
     .map(([status, count]) => `${count}× ${status}`)
     .join(", ");
 
+const signed = (rise: number) => `${rise >= 0 ? "+" : ""}${mb(rise)}`;
+const riseOf = (batch: BatchFigure) => batch.after.rss - batch.before.rss;
+
+/** One row: a malformed batch against the well-formed one of the same body sizes. */
+function row(figure: string, malformed: BatchFigure, baseline: BatchFigure, baselineWhat: string): BenchRow {
+  const rise = riseOf(malformed);
+  const serverErrors = Object.keys(malformed.statuses).filter((status) => !(Number(status) < 500)).length;
+  return {
+    benchmark: NAME,
+    figure,
+    value: `${mb(malformed.after.rss)} (${signed(rise)} from ${mb(malformed.before.rss)}; ${answers(malformed.statuses)})`,
+    baseline: `${signed(riseOf(baseline))} after ${formatNumber(COUNT, 0)} ${baselineWhat} (${answers(baseline.statuses)})`,
+    ratio: "—",
+    target: `rise ≤ ${mb(TARGET_RISE_BYTES)}, no 5xx`,
+    met: yesNo(rise <= TARGET_RISE_BYTES && serverErrors === 0),
+  };
+}
+
 export async function runMalformedBenchmark(): Promise<BenchResult> {
-  const target = `rise ≤ ${mb(TARGET_RISE_BYTES)}, no 5xx`;
   const figure = `App RSS after ${formatNumber(COUNT, 0)} signed malformed deliveries`;
   if (!appAvailable())
-    return { benchmark: NAME, scale: null, rows: [unavailableRow(NAME, figure, "the App is not built", target)], notes: [] };
-  const bundle = await buildAppProcess();
-  const baseline = await measureBatch(bundle, wellFormed(COUNT), "well-formed");
-  const malformed = await measureBatch(bundle, malformedDeliveries({ seed: SEED, count: COUNT, events: APP_EVENTS }), "malformed");
-  const rise = malformed.after.rss - malformed.before.rss;
-  const baselineRise = baseline.after.rss - baseline.before.rss;
-  const serverErrors = Object.keys(malformed.statuses).filter((status) => !(Number(status) < 500)).length;
-  const rows: BenchRow[] = [
-    {
+    return {
       benchmark: NAME,
-      figure,
-      value: `${mb(malformed.after.rss)} (${rise >= 0 ? "+" : ""}${mb(rise)} from ${mb(malformed.before.rss)}; ${answers(malformed.statuses)})`,
-      baseline: `${rise >= 0 && baselineRise >= 0 ? "+" : ""}${mb(baselineRise)} after ${formatNumber(COUNT, 0)} well-formed ignored (${answers(baseline.statuses)})`,
-      ratio: "—",
-      target,
-      met: yesNo(rise <= TARGET_RISE_BYTES && serverErrors === 0),
-    },
+      scale: null,
+      rows: [unavailableRow(NAME, figure, "the App is not built", `rise ≤ ${mb(TARGET_RISE_BYTES)}, no 5xx`)],
+      notes: [],
+    };
+  const bundle = await buildAppProcess();
+  const malformed = (hugeSizes?: readonly number[]) =>
+    malformedDeliveries({ seed: SEED, count: COUNT, events: APP_EVENTS, ...(hugeSizes ? { hugeSizes } : {}) });
+  // The same deliveries' huge strings, for a well-formed batch of the same body sizes.
+  const padding = [...malformed()].map((delivery) => delivery.hugeStringBytes);
+  const plain = await measureBatch(bundle, wellFormed(COUNT), "well-formed");
+  const small = await measureBatch(bundle, malformed(SMALL_STRINGS), "malformed-small");
+  const padded = await measureBatch(bundle, wellFormed(COUNT, padding), "well-formed-padded");
+  const large = await measureBatch(bundle, malformed(), "malformed");
+  const largeBytes = padding.reduce((sum, bytes) => sum + bytes, 0);
+  const rows = [
+    row(`${figure}, strings up to 64 KiB`, small, plain, "well-formed ignored"),
+    row(`${figure}, strings up to 2 MiB`, large, padded, "well-formed ignored carrying the same strings"),
   ];
   const notes = [
     `Each batch goes to a fresh App process (bench/lib/app-process.ts, bundled, embedded store, ${APP_NODE_ARGS.join(" ")} as npm start passes them), logging at info; ${CONCURRENCY} deliveries in flight at a time. RSS is read after a full collection ${SETTLE_MS / 1000} s after start, and again ${SETTLE_MS / 1000} s after the batch's last answer.`,
-    `The malformed batch is test/helpers/malformed-payloads.ts with seed ${SEED} (the fuzz test's generator): real payloads of ${APP_EVENTS.join(", ")} with one to three mutations each. It took ${formatNumber(malformed.seconds, 1)} s; the well-formed batch (the unchanged examples, which the App takes and ignores) ${formatNumber(baseline.seconds, 1)} s.`,
-    `Where it went (after − before, after a full collection): malformed ${composition(malformed)}; well-formed ${composition(baseline)}.`,
+    `The malformed batches are test/helpers/malformed-payloads.ts with seed ${SEED} (the fuzz test's generator): real payloads of ${APP_EVENTS.join(", ")} with one to three mutations each, the same mutations in both, the huge strings up to 64 KiB in the first and up to 2 MiB in the second (${mb(largeBytes)} of them in all). The well-formed batches are the unchanged examples, which the App takes and ignores; the second carries, in a field the App does not read, a string as long as the same delivery's in the malformed batch.`,
+    `Batch times: malformed ${formatNumber(small.seconds, 1)} s and ${formatNumber(large.seconds, 1)} s, well-formed ${formatNumber(plain.seconds, 1)} s and ${formatNumber(padded.seconds, 1)} s.`,
+    `Where it went (after − before, after a full collection): malformed, strings up to 64 KiB: ${composition(small)}; up to 2 MiB: ${composition(large)}; well-formed: ${composition(plain)}; well-formed with the same strings: ${composition(padded)}.`,
     'Issue 34 measured +77 MB and 32 answers of 500 for 1,500 such deliveries before the App refused them at intake (a 2,000-level payload logged "Maximum copy depth of 1000 exceeded").',
   ];
   return { benchmark: NAME, scale: null, rows, notes };

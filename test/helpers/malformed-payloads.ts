@@ -17,6 +17,8 @@ export interface MalformedDelivery {
   body: string;
   /** What was done to the example, for a failure's message. */
   mutations: string[];
+  /** Bytes of the huge strings put in (a benchmark's well-formed baseline carries as many). */
+  hugeStringBytes: number;
 }
 
 type Json = Record<string, unknown>;
@@ -26,6 +28,9 @@ const SPLICE = "\u0000splice\u0000";
 
 interface Draft {
   payload: unknown;
+  /** The sizes a huge string is picked from, and the bytes of those put in so far. */
+  hugeSizes: readonly number[];
+  hugeBytes: number;
   /** Replaces the quoted SPLICE in the text, if set. */
   splice: string | null;
 }
@@ -60,7 +65,7 @@ function setAt(root: unknown, path: Array<string | number>, value: unknown): voi
 
 const WRONG_KINDS: unknown[] = [null, "text", "42", 42, -1, 0, 1.5, true, [], [1, 2], {}, { id: "42" }];
 /** Huge for a field, small for the fuzz's time: the test adds one body just under the 25 MiB cap. */
-const HUGE_STRING_BYTES = [64 * 1024, 1024 * 1024, 2 * 1024 * 1024];
+export const HUGE_STRING_BYTES: readonly number[] = [64 * 1024, 1024 * 1024, 2 * 1024 * 1024];
 /** Levels of nesting added below the payload's top level (the App takes 64 in all). */
 const DEPTHS = [10, 62, 64, 1_000, 2_000, 5_000];
 
@@ -164,11 +169,18 @@ const MUTATIONS: Mutation[] = [
       return `nested ${depth} levels of ${list ? "lists" : "objects"}`;
     },
   },
-  leafMutation(
-    "huge string",
-    (v) => typeof v === "string",
-    (_v, pick) => "x".repeat(pick(HUGE_STRING_BYTES)),
-  ),
+  {
+    name: "huge string",
+    apply(draft, _random, pick) {
+      const candidates = pathsOf(draft.payload).filter((entry) => typeof entry.value === "string");
+      if (candidates.length === 0) return "huge string: nothing to change";
+      const { path } = pick(candidates);
+      const bytes = pick(draft.hugeSizes);
+      setAt(draft.payload, path, "x".repeat(bytes));
+      draft.hugeBytes += bytes;
+      return `huge string (${bytes} bytes) at ${path.join(".")}`;
+    },
+  },
   {
     name: "not an object",
     apply(draft, _random, pick) {
@@ -194,13 +206,20 @@ export function* malformedDeliveries(options: {
   seed: number;
   count: number;
   events: readonly WebhookEventName[];
+  /** The sizes a huge string is picked from (default HUGE_STRING_BYTES); the same seed makes the same choices. */
+  hugeSizes?: readonly number[];
 }): Generator<MalformedDelivery> {
   const random = seededRandom(options.seed);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
   const examples = new Map(options.events.map((event) => [event, everyExample(event)]));
   for (let i = 0; i < options.count; i++) {
     const event = options.events[i % options.events.length]!;
-    const draft: Draft = { payload: structuredClone(pick(examples.get(event)!)), splice: null };
+    const draft: Draft = {
+      payload: structuredClone(pick(examples.get(event)!)),
+      splice: null,
+      hugeSizes: options.hugeSizes ?? HUGE_STRING_BYTES,
+      hugeBytes: 0,
+    };
     const mutations: string[] = [];
     const times = 1 + Math.floor(random() * 3);
     for (let m = 0; m < times; m++) mutations.push(pick(MUTATIONS).apply(draft, random, pick));
@@ -211,6 +230,6 @@ export function* malformedDeliveries(options: {
       body = broken.text;
       mutations.push(broken.mutation);
     }
-    yield { event, body, mutations };
+    yield { event, body, mutations, hugeStringBytes: draft.hugeBytes };
   }
 }

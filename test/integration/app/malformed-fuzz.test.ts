@@ -42,7 +42,12 @@ function nearTheCap(): MalformedDelivery {
   const payload = everyExample("issue_comment")[0] as unknown as { comment: { body: string }; installation?: unknown };
   payload.comment.body = "x".repeat(WEBHOOK_BODY_LIMIT_BYTES - 64 * 1024);
   delete payload.installation;
-  return { event: "issue_comment", body: JSON.stringify(payload), mutations: ["comment body just under 25 MiB", "installation dropped"] };
+  return {
+    event: "issue_comment",
+    body: JSON.stringify(payload),
+    mutations: ["comment body just under 25 MiB", "installation dropped"],
+    hugeStringBytes: payload.comment.body.length,
+  };
 }
 
 describe(`malformed deliveries (seed ${SEED})`, () => {
