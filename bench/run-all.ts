@@ -4,7 +4,7 @@
  *
  *   npm run bench               print the table
  *   npm run bench -- --write    print it and update BENCHMARKS.md
- *   npm run bench -- logs memory   only these (by name: cold-start, import, polling, burst, replicas, restart, logs, log-tail, memory, store, pacing, attachments, quotes, unsigned-post)
+ *   npm run bench -- logs memory   only these (by name: cold-start, import, polling, burst, replicas, restart, logs, log-tail, memory, store, pacing, attachments, quotes, unsigned-post, malformed)
  */
 import { writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
@@ -17,6 +17,7 @@ import { ROOT } from "./lib/app.js";
 import { formatNumber, markdownTable, printResult, type BenchResult, type BenchRow } from "./lib/report.js";
 import { runLogTailBenchmark } from "./log-tail.js";
 import { runLogsBenchmark } from "./logs.js";
+import { runMalformedBenchmark } from "./malformed.js";
 import { runMemoryBenchmark } from "./memory.js";
 import { runPacingBenchmark } from "./pacing.js";
 import { runPollingBenchmark } from "./polling.js";
@@ -43,6 +44,7 @@ export const BENCHMARKS: ReadonlyArray<{ name: string; title: string; run: () =>
   { name: "attachments", title: "image attachments on hostile input", run: () => runAttachmentsBenchmark() },
   { name: "quotes", title: "trigger quotes on hostile input", run: () => runQuotesBenchmark() },
   { name: "unsigned-post", title: "unsigned POST", run: () => runUnsignedPostBenchmark() },
+  { name: "malformed", title: "malformed deliveries", run: () => runMalformedBenchmark() },
 ];
 
 interface Machine {

@@ -24,6 +24,7 @@ import {
 } from "./ops/status-access.js";
 import { collectStatus, renderStatusPage, STATUS_PAGE_HEADERS, type StatusSnapshot } from "./ops/status-page.js";
 import type { RecentDeliveries } from "./ops/recent-deliveries.js";
+import { APP_EVENTS } from "./probot-app.js";
 import { isWebhookPath, refuseUnfitDelivery, unverifiedBytesAllowance, type RefusedDelivery } from "./webhook-intake.js";
 
 /** A probe that waits longer than this says "not ready" (Redis unreachable, say). */
@@ -194,6 +195,7 @@ export function createAppServer(parts: AppServerParts): Server {
     secret: settings.webhookSecret,
     previousSecret: settings.webhookSecretPrevious,
     unverified: unverifiedBytesAllowance(),
+    actsOn: new Set<string>(APP_EVENTS),
     onRefused: (refusal: RefusedDelivery) => logRefusal(log, refusal),
   };
   // One count of wrong tokens for every operators' view: guesses at /metrics and /status add up.

@@ -2,13 +2,18 @@
  * What the webhook endpoint accepts before Probot sees a delivery: a body of at most 25 MiB (GitHub
  * never sends more), refused by its `content-length` before a byte is read and by counting while it
  * streams (chunked bodies have no length), and a valid `x-hub-signature-256`. A refused or forged
- * delivery is answered here and logged in one line without its payload; only a signed body is
- * handed on (as `req.body`, which Probot's middleware reads instead of the stream). Bodies not yet
+ * delivery is answered here and logged in one line without its payload. A signed body the App
+ * cannot use (nested too deep, too many entries, not a JSON object, or without the fields and the
+ * installation the App reads: core/events/delivery-payload.ts) gets 422 the same way, before anything
+ * parses it into objects that Probot would copy or log. Only a signed, usable body is handed on (as
+ * `req.body`, which Probot's middleware reads instead of the stream). Bodies not yet
  * verified share one allowance of memory (`UnverifiedBytes`): anyone can send them, and a few dozen
  * senders each streaming 25 MiB at once would otherwise hold gigabytes.
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { UNUSABLE_DELIVERY_STATUS } from "../core/delivery-recovery.js";
+import { judgeDeliveryPayload, type UnusablePayloadCode } from "../core/events/delivery-payload.js";
 
 /** GitHub caps webhook payloads at 25 MB; anything bigger did not come from GitHub. */
 export const WEBHOOK_BODY_LIMIT_BYTES = 25 * 1024 * 1024;
@@ -23,8 +28,16 @@ export const UNVERIFIED_BYTES_LIMIT = 2 * WEBHOOK_BODY_LIMIT_BYTES + 1024 * 1024
 /** How long a refused sender's bytes still in flight are read and dropped before its connection closes. */
 const LINGER_MS = 2_000;
 
+/**
+ * A signed delivery the App cannot use gets 422, not 400 (what an unsigned or forged one gets, which a
+ * rotated secret can explain and a redelivery then fix): the same body would be refused again, so
+ * delivery recovery never asks GitHub to send a delivery answered 422 again.
+ */
+export { UNUSABLE_DELIVERY_STATUS };
+
 /** Why a delivery was refused, as logged. */
-export type RefusalReason = "body_too_large" | "signature_missing" | "signature_mismatch" | "body_unreadable" | "intake_busy";
+export type RefusalReason =
+  "body_too_large" | "signature_missing" | "signature_mismatch" | "body_unreadable" | "intake_busy" | UnusablePayloadCode;
 
 export interface RefusedDelivery {
   reason: RefusalReason;
@@ -35,6 +48,8 @@ export interface RefusedDelivery {
   /** Bytes announced by `content-length`, or read before the refusal. */
   bytes: number;
   remoteAddress: string | null;
+  /** For a payload the App cannot use: which fields, and what kind of value each had (never the value). */
+  problems?: string[];
 }
 
 /** One App server's allowance for unverified body bytes, shared by all its requests. */
@@ -68,11 +83,13 @@ export interface WebhookIntakeOptions {
   previousSecret?: string | undefined;
   limitBytes?: number;
   unverified: UnverifiedBytes;
+  /** The events the App acts on: a signed payload of one of them must carry the fields the App reads. */
+  actsOn: ReadonlySet<string>;
   /** Called once per refused delivery; the payload is never passed on. */
   onRefused: (refusal: RefusedDelivery) => void;
 }
 
-const MESSAGES: Record<RefusalReason, string> = {
+const MESSAGES: Record<Exclude<RefusalReason, UnusablePayloadCode>, string> = {
   body_too_large: `A webhook body is at most ${WEBHOOK_BODY_LIMIT_BYTES} bytes (GitHub's cap).`,
   signature_missing: "The x-hub-signature-256 header is missing.",
   signature_mismatch: "The signature does not match the body and the App's webhook secret.",
@@ -81,6 +98,9 @@ const MESSAGES: Record<RefusalReason, string> = {
 };
 
 const REFUSAL_STATUS = { body_too_large: 413, intake_busy: 503, body_unreadable: 400 } as const;
+
+/** What @octokit/webhooks takes as JSON; it answers 415 to any other content type. */
+const JSON_CONTENT_TYPE = /^\s*application\/json\s*(?:;|$)/u;
 
 /** Trailing slashes off, as Probot's middleware reads its path (`/api/github/webhooks/` is the webhook path too). */
 function withoutTrailingSlashes(path: string): string {
@@ -147,7 +167,13 @@ function readBounded(req: IncomingMessage, limit: number, unverified: Unverified
  */
 export async function refuseUnfitDelivery(req: IncomingMessage, res: ServerResponse, options: WebhookIntakeOptions): Promise<boolean> {
   const limit = options.limitBytes ?? WEBHOOK_BODY_LIMIT_BYTES;
-  const refuse = (reason: RefusalReason, status: number, bytes: number, closeConnection: boolean): true => {
+  const refuse = (
+    reason: RefusalReason,
+    status: number,
+    bytes: number,
+    closeConnection: boolean,
+    said: { error: string; problems?: string[] } = { error: MESSAGES[reason as keyof typeof MESSAGES] },
+  ): true => {
     options.onRefused({
       reason,
       status,
@@ -155,18 +181,19 @@ export async function refuseUnfitDelivery(req: IncomingMessage, res: ServerRespo
       event: headerOf(req, "x-github-event"),
       bytes,
       remoteAddress: req.socket.remoteAddress ?? null,
+      ...(said.problems ? { problems: said.problems } : {}),
     });
     if (res.headersSent) return true;
     res.writeHead(status, { "content-type": "application/json" });
     if (!closeConnection) {
-      res.end(JSON.stringify({ error: MESSAGES[reason] }));
+      res.end(JSON.stringify(said));
       return true;
     }
     // The rest of an oversized body is not worth receiving. Closing at once would reset the
     // connection under the answer (the sender still writes): say "done" (FIN), discard what is
     // still in flight for a moment, then close.
     req.resume();
-    res.end(JSON.stringify({ error: MESSAGES[reason] }), () => {
+    res.end(JSON.stringify(said), () => {
       req.socket.end();
       setTimeout(() => req.socket.destroy(), LINGER_MS).unref();
     });
@@ -189,6 +216,16 @@ export async function refuseUnfitDelivery(req: IncomingMessage, res: ServerRespo
       return refuse("signature_mismatch", 400, read.bytes, false);
     req.headers["x-hub-signature-256"] = signatureOf(options.secret, read.body);
   }
-  (req as IncomingMessage & { body?: string }).body = read.body.toString("utf8");
+  const text = read.body.toString("utf8");
+  // Another content type is Probot's to refuse (415), before it parses anything.
+  if (JSON_CONTENT_TYPE.test(headerOf(req, "content-type") ?? "")) {
+    const verdict = judgeDeliveryPayload(headerOf(req, "x-github-event"), read.body, text, options.actsOn);
+    if (!verdict.usable) {
+      const error = `${verdict.reason} GitHub does not send such a delivery; it is not redelivered.`;
+      const said = verdict.problems.length > 0 ? { error, problems: verdict.problems } : { error };
+      return refuse(verdict.code, UNUSABLE_DELIVERY_STATUS, read.bytes, false, said);
+    }
+  }
+  (req as IncomingMessage & { body?: string }).body = text;
   return false;
 }

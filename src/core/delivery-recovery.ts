@@ -31,9 +31,16 @@ export const REDELIVERY_WINDOW_MS = 3 * 24 * 60 * 60_000;
  * ours differ a little, and a delivery being attempted while the last sweep read is listed late.
  */
 export const SWEEP_OVERLAP_MS = 2 * 60_000;
+/**
+ * What the App answers a signed delivery it cannot use (app/webhook-intake.ts): the same body would
+ * be refused again, so a delivery with such an attempt is never asked for again.
+ */
+export const UNUSABLE_DELIVERY_STATUS = 422;
 export type RecoverySkipReason =
   /** A later attempt of the same GUID succeeded (someone pressed "Redeliver", or another sweep did). */
   | "succeeded_later"
+  /** The App answered an attempt 422: signed, but a payload it cannot use; a redelivery sends the same payload. */
+  | "unusable"
   /** The App stored this GUID itself (it answered too late for GitHub, or its answer was lost). */
   | "already_stored"
   /** Older than GitHub's three days: it cannot be redelivered. */
@@ -109,6 +116,7 @@ export function planRecovery(input: {
     if (newest < input.cutoff && input.cutoff > oldestRedeliverable) continue;
     foundFailed += 1;
     if (attempts.some((a) => isSuccess(a.statusCode))) skipped.push({ guid, reason: "succeeded_later" });
+    else if (attempts.some((a) => a.statusCode === UNUSABLE_DELIVERY_STATUS)) skipped.push({ guid, reason: "unusable" });
     else if (newest < oldestRedeliverable) skipped.push({ guid, reason: "too_old" });
     else if (input.stored.has(guid)) skipped.push({ guid, reason: "already_stored" });
     else if (attempts.filter((a) => a.redelivery).length >= MAX_REDELIVERIES) skipped.push({ guid, reason: "gave_up" });

@@ -57,6 +57,13 @@ function adapt<T extends object>(payload: T): T {
   return payload;
 }
 
+/** Every example of an event in @octokit/webhooks-examples, pointed at the seeded repository and installation. */
+export function everyExample<N extends WebhookEventName>(name: N): Array<WebhookEventMap[N]> {
+  const examples = (definitions.find((d) => d.name === name)?.examples ?? []) as Array<WebhookEventMap[N]>;
+  if (examples.length === 0) throw new Error(`no example of ${name}`);
+  return examples.map((e) => adapt(structuredClone(e)));
+}
+
 /**
  * A payload is sent when its event happens: its times are now, to the second as GitHub writes them,
  * so that comments the fake holds from before the event are not "written after the trigger".

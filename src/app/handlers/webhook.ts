@@ -63,7 +63,8 @@ export async function receiveDelivery(delivery: WebhookDelivery, deps: AppDepend
   try {
     event = parseWebhookEvent(delivery.name, delivery.payload);
   } catch (error) {
-    // Stored anyway: the worker logs exactly what was wrong with it, off the hot path.
+    // The intake answers 422 to such payloads of the App's events (app/webhook-intake.ts), so this is a backstop:
+    // stored anyway, the worker logs what was wrong with it, off the hot path.
     if (!(error instanceof EventPayloadError)) throw error;
   }
   if (event) {

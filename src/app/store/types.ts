@@ -138,7 +138,7 @@ export interface DeliverySweep {
   found: number;
   /** Of those, how many GitHub was asked to deliver again. */
   redelivered: number;
-  /** The others, by reason (succeeded_later, already_stored, too_old, already_claimed, gave_up, request_failed). */
+  /** The others, by reason (succeeded_later, unusable, already_stored, too_old, already_claimed, gave_up, request_failed). */
   skipped: Record<string, number>;
   /** False when the page limit stopped the listing before it reached the previous sweep. */
   complete: boolean;

@@ -20,6 +20,22 @@ const optionalInt = z.pipe(
   z.nullish(z.int()),
   z.transform((value) => value ?? null),
 );
+/**
+ * The most items a list the bridge reads may hold (labels, linked pull requests): far above what
+ * GitHub sends, and checked before the items are, so a huge wrong list is one problem, not one per item.
+ */
+export const MAX_LIST_ITEMS = 1_000;
+
+/** A list of `item`, held to MAX_LIST_ITEMS before any item is checked (a pipe stops at its first failing stage). */
+function boundedList<T extends z.core.SomeType>(item: T) {
+  return z.pipe(
+    z.custom<unknown>((value) => !Array.isArray(value) || value.length <= MAX_LIST_ITEMS, {
+      error: `must hold at most ${MAX_LIST_ITEMS} items`,
+    }),
+    z.array(item),
+  );
+}
+
 const nullishString = z.nullish(z.string());
 const nullishBoolean = z.nullish(z.boolean());
 
@@ -47,7 +63,7 @@ const commonSchema = () =>
 
 const LabelsSchema = z.lazy(() =>
   z.pipe(
-    z.nullish(z.array(z.looseObject({ name: z.string() }))),
+    z.nullish(boundedList(z.looseObject({ name: z.string() }))),
     z.transform((labels) => (labels ?? []).map((label) => label.name)),
   ),
 );
@@ -145,7 +161,7 @@ const schemas = {
         head_sha: z.string(),
         head_branch: optionalString,
         app: z.nullish(z.looseObject({ id: z.nullish(z.int()), slug: nullishString, name: nullishString })),
-        pull_requests: z.nullish(z.array(LinkedPullRequestSchema)),
+        pull_requests: z.nullish(boundedList(LinkedPullRequestSchema)),
       }),
     }),
   ),
@@ -166,7 +182,7 @@ const schemas = {
         check_suite_id: optionalInt,
         workflow_id: optionalInt,
         head_repository: z.nullish(z.looseObject({ id: z.int(), full_name: z.string() })),
-        pull_requests: z.nullish(z.array(LinkedPullRequestSchema)),
+        pull_requests: z.nullish(boundedList(LinkedPullRequestSchema)),
       }),
     }),
   ),
@@ -180,6 +196,30 @@ export type CommonPayload = z.output<ReturnType<typeof commonSchema>>;
 export type IssuePayload = z.output<typeof IssueSchema>;
 export type PullRequestPayload = z.output<typeof PullRequestSchema>;
 export type LinkedPullRequestPayload = z.output<typeof LinkedPullRequestSchema>;
+
+export function isKnownEventName(name: string): name is KnownEventName {
+  return Object.hasOwn(schemas, name);
+}
+
+/**
+ * What is missing or of the wrong kind among the fields the bridge reads, the values never quoted (a
+ * log line holds these): at most `max`, then how many more. A field that should be an object and is
+ * a list of a huge number of them yields one problem each, and zod collects them by spreading an
+ * array into a call, which overflows the stack: that is one problem too.
+ */
+export function knownPayloadProblems(name: KnownEventName, payload: unknown, max: number): string[] {
+  let result: ReturnType<(typeof schemas)[KnownEventName]["safeParse"]>;
+  try {
+    result = schemas[name].safeParse(payload);
+  } catch (error) {
+    if (error instanceof RangeError) return ["the payload has too many wrong values to list"];
+    throw error;
+  }
+  if (result.success) return [];
+  const { issues } = result.error;
+  const described = describeIssues(issues.slice(0, max), payload, { values: "kinds" });
+  return issues.length > max ? [...described, `and ${issues.length - max} more`] : described;
+}
 
 /** The fields of a known event's payload; throws `EventPayloadError` naming what is missing or wrong. */
 export function parseKnown<N extends KnownEventName>(name: N, payload: unknown): z.output<(typeof schemas)[N]> {

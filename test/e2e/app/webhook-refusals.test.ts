@@ -1,6 +1,7 @@
 /**
  * `agent-run app` as a process: unsigned bodies over 25 MiB get 413 (announced, or chunked and
- * counted), a forged delivery gets 400, and each refusal is one log line that holds no payload.
+ * counted), a forged delivery gets 400, a signed one the App cannot use gets 422, and each refusal is
+ * one log line that holds no payload.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -101,5 +102,54 @@ describe("the App process refuses what GitHub would never send", () => {
     expect(lines.every((line) => line.level === 40)).toBe(true);
     expect(app.stdout() + app.stderr()).not.toContain(PAYLOAD_TELLTALE);
     expect(github.commentsOn(FULL_NAME, 1)).toEqual([]);
+  });
+
+  it("answers 422 to signed deliveries it cannot use, each in one log line with its delivery id and without the payload", async () => {
+    const payload = issueCommentPayload({
+      thread: { number: 1, title: "Flaky date test", body: "" },
+      comment: { id: 98, body: `/agent ${PAYLOAD_TELLTALE}`, login: "maintainer" },
+    });
+    const mistyped = JSON.stringify({ ...payload, installation: { id: PAYLOAD_TELLTALE } });
+    const deep = `{"action":"created","comment":"${PAYLOAD_TELLTALE}","x":${'{"a":'.repeat(2_000)}1${"}".repeat(2_000)}}`;
+    const post = (body: string, delivery: string, event = "issue_comment") =>
+      fetch(app.webhookUrl, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          "x-github-event": event,
+          "x-github-delivery": delivery,
+          "x-hub-signature-256": signature(body),
+        },
+        body,
+      });
+    expect((await post(mistyped, "mistyped-1")).status).toBe(422);
+    expect((await post(deep, "deep-1")).status).toBe(422);
+    // A ping, well formed, is still answered 200.
+    expect((await post(JSON.stringify({ zen: "Keep it logically awesome.", hook_id: 1 }), "ping-1", "ping")).status).toBe(200);
+
+    const mentions = async (delivery: string) => {
+      await refusalLines(5);
+      return jsonLogLines(app.stdout()).filter((line) => JSON.stringify(line).includes(delivery));
+    };
+    expect(await mentions("mistyped-1")).toEqual([
+      expect.objectContaining({
+        level: 40,
+        msg: "webhook delivery refused (422 payload_fields_unusable)",
+        refusedDelivery: expect.objectContaining({
+          delivery: "mistyped-1",
+          status: 422,
+          problems: ["`installation.id`: must be a positive integer (got text of 28 characters)"],
+        }),
+      }),
+    ]);
+    expect(await mentions("deep-1")).toEqual([
+      expect.objectContaining({
+        msg: "webhook delivery refused (422 payload_too_deep)",
+        refusedDelivery: expect.objectContaining({ delivery: "deep-1" }),
+      }),
+    ]);
+    expect(app.stdout() + app.stderr()).not.toContain(PAYLOAD_TELLTALE);
+    expect(app.stdout() + app.stderr()).not.toContain("Maximum copy depth");
+    expect(jsonLogLines(app.stdout()).filter((line) => Number(line.level) >= 50)).toEqual([]);
   });
 });

@@ -78,4 +78,21 @@ describe("which failed deliveries a sweep asks for", () => {
     expect(after.skipped).toEqual([{ guid: "exhausted", reason: "gave_up" }]);
     expect(after.foundFailed).toBe(1);
   });
+
+  it("never asks again for a delivery the App answered 422 (signed, but a payload it cannot use), while 400 and 5xx are asked for", () => {
+    const attempts = [
+      attempt("unusable", 50_000, 422),
+      attempt("unusable-after-outage", 45_000, 503),
+      attempt("unusable-after-outage", 40_000, 422, true),
+      attempt("forged-before-rotation", 30_000, 400),
+      attempt("crashed", 20_000, 500),
+    ];
+    const plan = planRecovery({ attempts, cutoff: sweepCutoff(NOW, null), now: NOW, stored: new Set() });
+    expect(plan.candidates.map((c) => c.guid)).toEqual(["forged-before-rotation", "crashed"]);
+    expect(plan.skipped).toEqual([
+      { guid: "unusable", reason: "unusable" },
+      { guid: "unusable-after-outage", reason: "unusable" },
+    ]);
+    expect(plan.foundFailed).toBe(4);
+  });
 });
