@@ -75,11 +75,13 @@ describe("the rules against the App and its docs", () => {
   const exported = new Map<string, { type: string; labels: Set<string> }>();
   for (const metric of appMetrics()) {
     const labels = new Set((metric as { labelNames?: readonly string[] }).labelNames ?? []);
-    if (metric.type === "histogram") {
+    // prom-client types `type` as an enum whose values are these strings.
+    const type = String(metric.type);
+    if (type === "histogram") {
       exported.set(`${metric.name}_bucket`, { type: "counter", labels: new Set([...labels, "le"]) });
       exported.set(`${metric.name}_count`, { type: "counter", labels });
       exported.set(`${metric.name}_sum`, { type: "counter", labels });
-    } else exported.set(metric.name, { type: metric.type, labels });
+    } else exported.set(metric.name, { type, labels });
   }
 
   it.each(rules.map((rule) => [rule.alert, rule] as const))("%s reads only metrics and labels the App exports", (_name, rule) => {
