@@ -4,20 +4,20 @@
  * Labels are bounded sets (event names, reason codes, source types, outcomes); a repository name is
  * a label only with METRICS_REPO_LABELS=true, since an organization's repositories are unbounded.
  */
-import { Counter, Gauge, Histogram, Registry } from "prom-client";
+import { Counter, Histogram, Registry } from "prom-client";
 import type { DecisionCode, RefusalCode } from "../../core/decision-codes.js";
 import type { IgnoreCode } from "../../core/detect/index.js";
 import type { BudgetKind, RateBudget } from "../../service/budget.js";
-import type { WriteEvent } from "../../github/pacing.js";
+import { WRITE_PRIORITIES, type WriteEvent } from "../../github/pacing.js";
 import type { WorkQueue } from "../queue/types.js";
-import type { BridgeStore, DeliverySweep, Task, TaskState } from "../store/types.js";
+import type { BridgeStore, DeliverySweep, Task } from "../store/types.js";
+import { registerSharedGauges } from "./shared-gauges.js";
 import { automationOf } from "../views.js";
 
 /** What came of a delivery that asked for something: a run started or resumed, a follow-up held, a stop. */
 export type AcceptedOutcome = "started" | "resumed" | "queued" | "stopped";
 
 const PREFIX = "agent_run_bridge_";
-const TASK_STATES: readonly TaskState[] = ["held", "queued", "sending", "watching", "reporting", "done", "abandoned"];
 
 /** What the engine reports as it works (implemented by the metrics; a no-op elsewhere). */
 export interface EngineObserver {
@@ -60,7 +60,16 @@ export interface MetricsOptions {
   repoLabels: boolean;
   /** Put the automation's name on the started-runs counter (`""` for runs no automation started). Default false. */
   automationLabels?: boolean;
+  /** The clock the overdue polls of watched runs are measured by (default Date.now). */
+  now?: () => number;
 }
+
+/** Every endpoint label `serviceEndpointOf` gives. */
+const SERVICE_ENDPOINTS = ["create", "resume", "get_run", "logs", "list_runs", "list_repos", "other"] as const;
+/** Every reason a sweep leaves a failed delivery (src/app/delivery-recovery.ts). */
+const RECOVERY_SKIP_REASONS = ["succeeded_later", "already_stored", "too_old", "already_claimed", "gave_up", "request_failed"] as const;
+const SWEEP_OUTCOMES = ["completed", "busy", "failed"] as const;
+const REFUSAL_CODES: readonly RefusalCode[] = ["permission", "over_limit", "ci_attempts_used", "config_error", "repository_mismatch"];
 
 /** The service call a request path is, by shape (no ids in labels). */
 export function serviceEndpointOf(method: string, path: string): string {
@@ -142,31 +151,14 @@ function createInstruments(registry: Registry, repoLabels: boolean, automationLa
     redelivered: counter("delivery_recovery_redelivered_total", "Failed webhook deliveries GitHub was asked to redeliver.", []),
     skipped: counter("delivery_recovery_skipped_total", "Failed webhook deliveries not redelivered, by reason.", ["reason"]),
   };
+  // The series alerts count are listed at 0 from the start: `rate` and `increase` see nothing of a series whose
+  // first sample is already 1, so the first 429 or the first delivery left unrecovered would otherwise go unseen.
+  for (const endpoint of SERVICE_ENDPOINTS) service429.inc({ endpoint }, 0);
+  for (const reason of RECOVERY_SKIP_REASONS) recovery.skipped.inc({ reason }, 0);
+  for (const outcome of SWEEP_OUTCOMES) recovery.sweeps.inc({ outcome }, 0);
+  for (const reason of REFUSAL_CODES) refused.inc({ reason }, 0);
+  for (const priority of WRITE_PRIORITIES) writes.inc({ priority, outcome: "failed" }, 0);
   return { webhooks, ignored, refused, runs, finished, service, service429, budgetWait, writes, pacing, answer, ack, duration, recovery };
-}
-
-/** Gauges read from the shared store and queue at scrape time: every replica reports the same totals. */
-function registerSharedGauges(registry: Registry, { store, queue }: Pick<MetricsOptions, "store" | "queue">): void {
-  new Gauge({
-    name: `${PREFIX}tasks`,
-    help: "Tasks in the shared store by state (watching = runs being watched).",
-    labelNames: ["state"],
-    registers: [registry],
-    async collect() {
-      const counts = await store.countByState();
-      for (const state of TASK_STATES) this.set({ state }, counts[state] ?? 0);
-    },
-  });
-  new Gauge({
-    name: `${PREFIX}queue_jobs`,
-    help: "Jobs in the shared work queue by kind (delivery, task) and state (waiting, delayed, active).",
-    labelNames: ["kind", "state"],
-    registers: [registry],
-    async collect() {
-      const counts = await queue.counts();
-      for (const [kind, c] of Object.entries(counts)) for (const [state, n] of Object.entries(c)) this.set({ kind, state }, n);
-    },
-  });
 }
 
 export function createAppMetrics(options: MetricsOptions): AppMetrics {
@@ -178,7 +170,7 @@ export function createAppMetrics(options: MetricsOptions): AppMetrics {
   // Repositories name their automations, so the label is only there when the operator asks for it (cardinality).
   const automationLabel = (task: Task): Record<string, string> =>
     options.automationLabels ? { automation: automationOf(task) ?? "" } : {};
-  registerSharedGauges(registry, options);
+  registerSharedGauges(registry, { store: options.store, queue: options.queue, ...(options.now ? { now: options.now } : {}) });
 
   return {
     registry,

@@ -50,7 +50,7 @@ describe("/metrics", () => {
     expect(sample(text, 'agent_run_bridge_runs_started_total{kind="created",source_type="GIT_HOST"}')).toBe(1);
     expect(sample(text, 'agent_run_bridge_runs_finished_total{outcome="succeeded",source_type="GIT_HOST"}')).toBe(1);
     expect(sample(text, 'agent_run_bridge_service_requests_total{endpoint="create",status="200"}')).toBe(1);
-    expect(sample(text, 'agent_run_bridge_service_rate_limited_total{endpoint="create"}')).toBeUndefined();
+    expect(sample(text, 'agent_run_bridge_service_rate_limited_total{endpoint="create"}')).toBe(0);
     expect(sample(text, 'agent_run_bridge_tasks{state="done"}')).toBe(1);
     expect(sample(text, 'agent_run_bridge_queue_jobs{kind="delivery",state="waiting"}')).toBe(0);
     expect(sample(text, "agent_run_bridge_first_acknowledgement_seconds_count")).toBe(1);
