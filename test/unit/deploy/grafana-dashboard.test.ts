@@ -100,6 +100,33 @@ const children = (node: SyntaxNode): SyntaxNode[] => {
 const descendants = (node: SyntaxNode, name: string): SyntaxNode[] =>
   children(node).flatMap((child) => [...(child.name === name ? [child] : []), ...descendants(child, name)]);
 
+/**
+ * The labels a query's result keeps: what an aggregation's `by` names (or its input less `without`), a histogram
+ * quantile's input less `le`, and for anything else the labels of its parts (lax for binary operators, strict enough
+ * for a legend: `sum by (endpoint) (…)` keeps no `status`).
+ */
+function resultLabels(
+  node: SyntaxNode,
+  labelsOf: (selector: SyntaxNode) => ReadonlySet<string> | undefined,
+  text: (node: SyntaxNode) => string,
+): Set<string> {
+  const union = (nodes: SyntaxNode[]) => new Set(nodes.flatMap((child) => [...resultLabels(child, labelsOf, text)]));
+  if (node.name === "VectorSelector") return new Set(labelsOf(node) ?? []);
+  if (node.name === "AggregateExpr") {
+    const modifier = node.getChild("AggregateModifier");
+    const grouping = modifier ? descendants(modifier, "LabelName").map(text) : [];
+    if (modifier?.getChild("By")) return new Set(grouping);
+    const input = union(children(node).filter((child) => child.name === "FunctionCallBody"));
+    return modifier ? new Set([...input].filter((label) => !grouping.includes(label))) : new Set();
+  }
+  if (node.name === "FunctionCall" && text(node).startsWith("histogram_quantile")) {
+    const input = union(children(node));
+    input.delete("le");
+    return input;
+  }
+  return union(children(node));
+}
+
 /** What is wrong with one PromQL expression against the exported set: syntax errors, unknown metrics and labels. */
 export function queryProblems(rawExpr: string, exported: Exported, legendFormat = ""): string[] {
   const expr = substituteGrafanaVariables(rawExpr);
@@ -140,8 +167,9 @@ export function queryProblems(rawExpr: string, exported: Exported, legendFormat 
   for (const clause of descendants(top, "MatchingModifierClause"))
     for (const label of descendants(clause, "LabelName").map(text))
       if (!everyLabel.has(label)) problems.push(`vector matching on ${label}, a label no series has`);
+  const result = resultLabels(top, (selector) => exported.get(text(selector.getChild("Identifier") ?? selector)), text);
   for (const [, label] of legendFormat.matchAll(/\{\{\s*(\w+)\s*\}\}/g))
-    if (!everyLabel.has(label!)) problems.push(`legend names ${label}, a label no series of the query has`);
+    if (!result.has(label!)) problems.push(`legend names ${label}, a label the query's result does not keep`);
   return problems;
 }
 
@@ -214,6 +242,8 @@ describe("deploy/grafana/agent-run-bridge.json", () => {
       ["sum by (repository) (rate(agent_run_bridge_runs_started_total[5m]))", "", "aggregation by repository"],
       ["sum by (le) (rate(agent_run_bridge_first_acknowledgement_seconds_sum[5m]))", "", "aggregation by le"],
       ["sum by (reason) (rate(agent_run_bridge_webhooks_ignored_total[5m]))", "{{reson}}", "legend names reson"],
+      ["sum by (endpoint) (rate(agent_run_bridge_service_requests_total[5m]))", "{{status}}", "legend names status"],
+      ["histogram_quantile(0.9, sum by (le) (rate(agent_run_bridge_run_duration_seconds_bucket[5m])))", "{{le}}", "legend names le"],
       ["agent_run_bridge_run_duration_seconds", "", "unknown metric agent_run_bridge_run_duration_seconds"],
       ["sum(rate(agent_run_bridge_tasks[5m])", "", "syntax error"],
     ];
@@ -237,7 +267,10 @@ describe("deploy/grafana/agent-run-bridge.json", () => {
 
   it("is a dashboard model Grafana imports: unique ids, panels within 24 columns that do not overlap, every query on the datasource variable", () => {
     const ids = dashboard.panels.map((panel) => panel.id);
-    expect(new Set(ids).size).toBe(ids.length);
+    expect(
+      ids.filter((id, i) => ids.indexOf(id) !== i),
+      "panel ids used twice",
+    ).toEqual([]);
     const boxes = dashboard.panels.map(({ title, gridPos }) => ({ title, ...gridPos }));
     for (const [i, a] of boxes.entries())
       for (const b of boxes.slice(i + 1))
