@@ -7,7 +7,8 @@
  *
  *   npx tsx scripts/dashboard-preview.ts [out.png]      (needs `prometheus` on the PATH: apt-get install prometheus)
  */
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
+import { once } from "node:events";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -108,6 +109,8 @@ function chart(series: Series[], unit: string | undefined, width: number, height
 }
 
 async function main(): Promise<void> {
+  if (spawnSync("prometheus", ["--version"]).error)
+    throw new Error("prometheus is not on the PATH: install it (apt-get install prometheus) and run this again");
   // Six issues to talk in (the base seed has issue 1 and pull request 2).
   const issues = [1, 3, 4, 5, 6, 7];
   const seed = baseSeed();
@@ -200,7 +203,9 @@ async function main(): Promise<void> {
     }
     console.log(`wrote ${OUT}`);
   } finally {
+    const exited = prometheus.exitCode === null ? once(prometheus, "exit") : Promise.resolve();
     prometheus.kill("SIGTERM");
+    await exited;
     await harness.close();
     rmSync(dataDir, { recursive: true, force: true });
   }
