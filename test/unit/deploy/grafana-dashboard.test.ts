@@ -8,13 +8,15 @@
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import type { SyntaxNode } from "@lezer/common";
 import { parser } from "@prometheus-io/lezer-promql";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse, parseAllDocuments } from "yaml";
 import { z } from "zod";
 import { appMetrics } from "../../../scripts/docs/metrics.js";
 import { startAppHarness, type AppHarness } from "../../helpers/app-harness.js";
+
+/** A node of the parsed query (lezer's tree, through the grammar's own types). */
+type SyntaxNode = ReturnType<typeof parser.parse>["topNode"];
 
 const DIR = fileURLToPath(new URL("../../../deploy/grafana/", import.meta.url));
 const DASHBOARD_FILE = `${DIR}agent-run-bridge.json`;
