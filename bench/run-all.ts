@@ -147,8 +147,10 @@ function replaceBenchmarks(
     const section = (text: string) => {
       const start = text.search(heading);
       if (start < 0) return null;
-      const rest = text.slice(start + 1).search(/^##/m);
-      return { start, end: rest < 0 ? text.length : start + 1 + rest };
+      // Up to the next heading after this one's own line.
+      const body = text.indexOf("\n", start) + 1;
+      const rest = text.slice(body).search(/^##/m);
+      return { start, end: rest < 0 ? text.length : body + rest };
     };
     const next = section(fresh);
     if (!next) continue;
