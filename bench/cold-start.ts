@@ -9,7 +9,7 @@
 import { execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
+import { cpus, loadavg, tmpdir } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import { gzipSync } from "node:zlib";
 import { parse as parseYaml } from "yaml";
@@ -36,6 +36,8 @@ const NAME = "cold start";
 const ROOT = resolve(import.meta.dirname, "..");
 const OWNER = "octo-org";
 const REPO = "widgets";
+/** The seeded collaborator (write role) who dispatches the workflow. */
+const ACTOR = "maintainer";
 /** A spawn that takes longer than this is broken, not slow. */
 const SPAWN_TIMEOUT_MS = 30_000;
 
@@ -59,6 +61,8 @@ function workflowDispatchPayload(): Record<string, unknown> {
     default_branch: "main",
     owner: { ...(repository.owner as Record<string, unknown>), login: OWNER },
   };
+  // The one who dispatched it is the seeded collaborator: the step checks the sender's role before it creates.
+  payload.sender = { ...(payload.sender as Record<string, unknown>), login: ACTOR, type: "User" };
   return payload;
 }
 
@@ -171,7 +175,7 @@ async function actionStart(
     GITHUB_RUN_ID: String(9_000_000 + index),
     GITHUB_RUN_ATTEMPT: "1",
     GITHUB_WORKFLOW: "agent",
-    GITHUB_ACTOR: "maintainer",
+    GITHUB_ACTOR: ACTOR,
     GITHUB_SHA: "a".repeat(40),
     GITHUB_REF: "refs/heads/main",
     GITHUB_WORKSPACE: workdir,
@@ -243,6 +247,8 @@ interface NodeMeasurement {
   profile: Map<string, number>;
   /** Starts with NETWORK_ROUND_TRIP_MS in front of GitHub and the service. */
   overNetwork: ActionSample[];
+  /** The 1-minute load average when the timed starts began and ended (other work on the machine slows both kinds of start). */
+  load: [number, number];
 }
 
 /** The round trip of the network put in front of GitHub and the service for a few more starts. */
@@ -261,7 +267,7 @@ async function measureOn(
   // One token per start: the emulator's creation window (10 per minute) would otherwise throttle the later ones.
   const emulator = await startBenchEmulator({ extraTokens: samples + profiled + NETWORK_STARTS + 1 });
   const github = await startFakeGitHub({
-    seed: { repositories: [{ owner: OWNER, name: REPO }], collaborators: [{ login: "maintainer", permission: "write" }] },
+    seed: { repositories: [{ owner: OWNER, name: REPO }], collaborators: [{ login: ACTOR, permission: "write" }] },
   });
   const measured: NodeMeasurement = {
     node,
@@ -273,6 +279,7 @@ async function measureOn(
     action: [],
     profile: new Map(),
     overNetwork: [],
+    load: [loadavg()[0]!, 0],
   };
   try {
     measured.version = nodeVersion(node);
@@ -287,6 +294,7 @@ async function measureOn(
       measured.withHttp.push(await bareNode(node, workdir, REQUIRE_HTTP));
       measured.withHttps.push(await bareNode(node, workdir, REQUIRE_HTTPS));
     }
+    measured.load[1] = loadavg()[0]!;
     // Where the time goes: a few more starts under the CPU profiler (slower, so not timed).
     const profileDir = join(workdir, "profiles");
     for (let i = 1; i <= profiled; i++) {
@@ -343,8 +351,14 @@ function ensureNode24(): string {
 
 const ms = (v: number) => `${formatNumber(v, 0)} ms`;
 
+/** Each action start over the bare start just before it (same moment, same load): the spread of the ratio within one run. */
+function pairedRatios(m: NodeMeasurement): number[] {
+  return m.action.map((a, i) => a.toCreateMs / m.bare[i]!);
+}
+
 function notesFor(m: NodeMeasurement): string[] {
   const toCreate = m.action.map((a) => a.toCreateMs);
+  const paired = pairedRatios(m);
   const toFirstGitHub = m.action.map((a) => a.toFirstGitHubMs);
   const toFirstService = m.action.map((a) => a.toFirstServiceMs);
   const callsBeforeCreate = m.action[0]?.githubCallsBeforeCreate ?? [];
@@ -353,7 +367,9 @@ function notesFor(m: NodeMeasurement): string[] {
     (origin) => `${origin} ${ms(m.profile.get(origin)!)} (${formatNumber((100 * m.profile.get(origin)!) / profileTotal, 0)}%)`,
   );
   return [
-    `**Node ${m.version}** (${m.node}): spawn → create p10 ${ms(percentile(toCreate, 10))}, median ${ms(median(toCreate))}, p90 ${ms(percentile(toCreate, 90))}; bare node p10 ${ms(percentile(m.bare, 10))}, p90 ${ms(percentile(m.bare, 90))}.`,
+    `**Node ${m.version}** (${m.node}): spawn → create p10 ${ms(percentile(toCreate, 10))}, median ${ms(median(toCreate))}, p90 ${ms(percentile(toCreate, 90))}; bare node p10 ${ms(percentile(m.bare, 10))}, p90 ${ms(percentile(m.bare, 90))}. ` +
+      `Each start over the bare start just before it: median ${formatNumber(median(paired), 2)}×, p10 ${formatNumber(percentile(paired, 10), 2)}×, p90 ${formatNumber(percentile(paired, 90), 2)}×. ` +
+      `Load average (1 min) ${formatNumber(m.load[0], 1)} when the timed starts began, ${formatNumber(m.load[1], 1)} when they ended, on ${cpus().length} cores.`,
     `Node ${m.version}, where the time goes (medians): loading and evaluating the bundle ${ms(median(m.loadOnly) - median(m.bare))} beyond bare node (spawn → exit of the bundle with no inputs: ${ms(median(m.loadOnly))}); ` +
       `spawn → the first GitHub request answered ${ms(median(toFirstGitHub))} (the entry's head start sends the step's GitHub reads before it loads the runner, so the answers and the load overlap); ` +
       `the service's first request (the repository list, asked ahead) arrives at ${ms(median(toFirstService))}; ` +
@@ -396,7 +412,7 @@ export async function runColdStartBenchmark(options: ColdStartOptions = {}): Pro
     `${samples} starts of each kind after one warm-up, interleaved (bare node, the bundle alone, the action); then ${PROFILED_STARTS} starts under the CPU profiler; no time scaling (a start is real time).`,
     `The action gets every input at action.yml's default plus api-url (the emulator), prompt, wait: false and a github-token, a workflow_dispatch payload from @octokit/webhooks-examples, GITHUB_API_URL = a fake GitHub; each start has its own service token.`,
     `Spawn → create: performance.now() before spawn() to the emulator's onRequest hook for that token's POST ${API_PATHS.createRun(BENCH_ORG_ID)} (same process, same clock): the action's first service request. ` +
-      `It includes what the action asks GitHub first (its configuration file, its identity, the repository's recent comments for the spend limits).`,
+      `It includes what the action asks GitHub first (its configuration file, its identity, the repository's recent comments for the spend limits, the dispatching sender's repository role).`,
     `With a network: ${NETWORK_STARTS} more starts with a front in front of the fake GitHub and the emulator that holds each request and each answer for half of ${NETWORK_ROUND_TRIP_MS} ms (bench/lib/network-front.ts; new connections cost no extra round trip there, as TCP and TLS make them on a real network). ` +
       `A create cannot arrive sooner than half a round trip after it is sent, and needs the configuration file's answer first: the Action sends its GitHub reads and the service's repository list together, before it loads the runner, so they cost about one round trip in all instead of one per dependent step.`,
   ];

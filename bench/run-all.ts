@@ -5,8 +5,10 @@
  *   npm run bench               print the table
  *   npm run bench -- --write    print it and update BENCHMARKS.md
  *   npm run bench -- logs memory   only these (by name: cold-start, import, polling, burst, replicas, restart, logs, log-tail, memory, store, pacing, attachments, quotes, unsigned-post, malformed)
+ *   npm run bench -- --write cold-start   re-run only these and replace their rows and sections in BENCHMARKS.md
+ *                                         (the others stay as their last full run wrote them; the header says which were re-run, when)
  */
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
 import { join } from "node:path";
 import { runAttachmentsBenchmark } from "./attachments.js";
@@ -118,6 +120,54 @@ function renderDocument(results: readonly BenchResult[], command: string, starte
   ].join("\n");
 }
 
+/**
+ * The document with the re-run benchmarks' rows and "How each figure is measured" sections taken
+ * from `fresh` (in place of their old ones), everything else as it was, and one header line saying
+ * what was re-run, when and on what.
+ */
+function replaceBenchmarks(
+  current: string,
+  fresh: string,
+  results: readonly BenchResult[],
+  command: string,
+  startedAt: Date,
+  host: Machine,
+): string {
+  const titles = new Set(results.map((r) => r.benchmark));
+  const rowOf = (line: string) => /^\| ([^|]+?) \|/.exec(line)?.[1];
+  const freshRows = fresh.split("\n").filter((line) => titles.has(rowOf(line) ?? ""));
+  const lines = current.split("\n");
+  const firstOld = lines.findIndex((line) => titles.has(rowOf(line) ?? ""));
+  const tableEnd = lines.findIndex((line, i) => i > lines.indexOf("|---|---|---|---|---|---|---|") && !line.startsWith("|"));
+  const kept = lines.filter((line) => !titles.has(rowOf(line) ?? ""));
+  // New rows where the old ones were, or at the end of the table for a benchmark it did not have.
+  const at = firstOld >= 0 ? firstOld : tableEnd - (lines.length - kept.length);
+  kept.splice(at, 0, ...freshRows);
+  let document = kept.join("\n");
+  for (const result of results) {
+    const heading = new RegExp(`^### ${escapeRegExp(result.benchmark)} — .*$`, "m");
+    const section = (text: string) => {
+      const start = text.search(heading);
+      if (start < 0) return null;
+      // Up to the next heading after this one's own line.
+      const body = text.indexOf("\n", start) + 1;
+      const rest = text.slice(body).search(/^##/m);
+      return { start, end: rest < 0 ? text.length : body + rest };
+    };
+    const next = section(fresh);
+    if (!next) continue;
+    const body = fresh.slice(next.start, next.end).trimEnd() + "\n\n";
+    const old = section(document);
+    document = old ? document.slice(0, old.start) + body + document.slice(old.end) : `${document.trimEnd()}\n\n${body}`;
+  }
+  const note = `Re-run alone: ${[...titles].join(", ")} with \`${command}\` — ${startedAt.toISOString()}, Node ${host.node} (the rest from the command above).`;
+  return document.replace(/^Re-run alone: .*\n/m, "").replace(/^(Machine: .*)$/m, `$1\n${note}`);
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
 export async function runAll(argv: readonly string[]): Promise<BenchResult[]> {
   const { write, only } = parseArguments(argv);
   const selected = only.length > 0 ? BENCHMARKS.filter((b) => only.includes(b.name)) : BENCHMARKS;
@@ -146,7 +196,8 @@ export async function runAll(argv: readonly string[]): Promise<BenchResult[]> {
   if (write) {
     const command = `npm run bench -- ${["--write", ...only].join(" ")}`;
     const file = join(ROOT, "BENCHMARKS.md");
-    writeFileSync(file, renderDocument(results, command, startedAt, seconds, host));
+    const fresh = renderDocument(results, command, startedAt, seconds, host);
+    writeFileSync(file, only.length > 0 ? replaceBenchmarks(readFileSync(file, "utf8"), fresh, results, command, startedAt, host) : fresh);
     console.log(`\nwrote ${file}`);
   }
   return results;

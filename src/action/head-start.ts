@@ -8,13 +8,17 @@
  *
  * Only reads are sent, and only what the step would send anyway: the configuration file (every
  * step), and with a `prompt` or `mode: resume` who the token is; with a prompt to start a run, the
- * repository's recent comments for the spend limits and, without `repo-id`, the service's list of
- * the organization's repositories (which the create's `repo_id` comes from; one read spent for
- * nothing when the configuration file sets `repo_id`). They are sent before the inputs are
+ * repository's recent comments for the spend limits, the repository role of the event's sender
+ * (a prompt runs on their behalf, and their role is checked before the create) and, without
+ * `repo-id`, the service's list of the organization's repositories (which the create's `repo_id`
+ * comes from; one read spent for nothing when the configuration file sets `repo_id`, as the role
+ * is when the workflow lets the sender in without it). They are sent before the inputs are
  * validated, so a step whose inputs turn out to be wrong may have read these; it writes nothing.
  * `openStep` takes a read over only when the validated inputs name the same token, API and
- * repository (and organization, for the service).
+ * repository (and organization, for the service); the role's answer is handed to the step's first
+ * request for that same role, through the client's request hook.
  */
+import { readFileSync } from "node:fs";
 import { BRIDGE_NAME, BRIDGE_VERSION } from "../version.js";
 import type { GitHubClient, RepoRef } from "../github/client.js";
 import { listRecentRepositoryComments, type RecentRepositoryComments } from "../flows/recent-comments.js";
@@ -24,7 +28,7 @@ import { nodeFetch } from "../http/node-fetch.js";
 import type { SentAheadRequest } from "../service/client.js";
 import { API_PATHS, LIST_PAGE_MAX, serviceUrl } from "../service/paths.js";
 import { isAllowedServiceUrl } from "../service/service-url.js";
-import { createActionOctokit, proxyFor } from "./octokit.js";
+import { createActionOctokit, proxyFor, type ActionOctokit } from "./octokit.js";
 import { rawInput, type Env } from "./raw-inputs.js";
 import { apiUrlOf, graphqlUrlOf } from "./runner-env.js";
 
@@ -43,6 +47,8 @@ export interface HeadStart {
   configFile: Promise<string | undefined>;
   identity: Promise<ActionIdentity> | null;
   recentComments: Promise<RecentRepositoryComments> | null;
+  /** Whose repository role was asked (the event's sender), when it was. */
+  roleOf: string | null;
   /** What was asked of the service, for the client to take over (same token and organization only). */
   service: { apiToken: string; orgId: number; sentAhead: SentAheadRequest[] } | null;
   /** Ends what is still waiting once the step is done: a read nobody took over must not hold the process open (one to the service for its 30 s timeout, one to GitHub for ever). */
@@ -63,7 +69,9 @@ export function startHeadStart(env: Env, now: () => number = Date.now): HeadStar
   const resume = rawInput(env, "mode").toLowerCase() === "resume";
 
   const pending = new AbortController();
-  const octokit = createActionOctokit(token, apiUrl, ACTION_USER_AGENT, pending.signal);
+  const created = createActionOctokit(token, apiUrl, ACTION_USER_AGENT, pending.signal);
+  const sender = prompt && !resume ? humanSender(env) : null;
+  const octokit = sender ? created.then((client) => askRoleAhead(client, repo, sender)) : created;
   const after = <T>(read: (client: GitHubClient) => Promise<T>): Promise<T> => quiet(octokit.then(read));
   return {
     token,
@@ -74,9 +82,53 @@ export function startHeadStart(env: Env, now: () => number = Date.now): HeadStar
     configFile: after((client) => fetchConfigFile(client, repo)),
     identity: prompt || resume ? after((client) => resolveIdentity(client, graphqlUrl)) : null,
     recentComments: prompt && !resume ? after((client) => listRecentRepositoryComments(client, repo, now())) : null,
+    roleOf: sender,
     service: prompt && !resume && rawInput(env, "repo-id") === "" ? listRepositoriesAhead(env, pending.signal) : null,
     close: () => pending.abort(),
   };
+}
+
+const ROLE_ROUTE = "GET /repos/{owner}/{repo}/collaborators/{username}/permission";
+
+/** The login of the event's sender when it is a person (a bot's role is never asked); null when the payload says nothing usable. */
+function humanSender(env: Env): string | null {
+  const path = env.GITHUB_EVENT_PATH?.trim();
+  if (!path) return null;
+  try {
+    const sender = (JSON.parse(readFileSync(path, "utf8")) as { sender?: { login?: unknown; type?: unknown } } | null)?.sender;
+    const login = sender?.login;
+    if (typeof login !== "string" || login === "" || login.endsWith("[bot]") || sender?.type !== "User") return null;
+    return login;
+  } catch {
+    // The step reads the payload again and says what is wrong with it.
+    return null;
+  }
+}
+
+/**
+ * Sends the read of `login`'s repository role now, and answers the client's first identical
+ * request with it (its answer, or its error, as if that request had been sent then); every other
+ * request goes to GitHub as usual.
+ */
+function askRoleAhead(client: ActionOctokit, repo: RepoRef, login: string): ActionOctokit {
+  // Hooks run from a later microtask: the first matching request through the hook is the one sent here.
+  let phase: "sending" | "sent" | "taken" = "sending";
+  client.hook.wrap("request", (request, options) => {
+    const same =
+      `${options.method} ${options.url}` === ROLE_ROUTE &&
+      options.owner === repo.owner &&
+      options.repo === repo.repo &&
+      options.username === login;
+    if (!same || phase === "taken") return request(options);
+    if (phase === "sending") {
+      phase = "sent";
+      return request(options);
+    }
+    phase = "taken";
+    return ahead;
+  });
+  const ahead = quiet(client.request(ROLE_ROUTE, { ...repo, username: login }));
+  return client;
 }
 
 const SERVICE_TIMEOUT_MS = 30_000;

@@ -11,8 +11,11 @@ import type { GitHubClient } from "../github/client.js";
 import { nodeFetch } from "../http/node-fetch.js";
 import { octokitLog } from "./octokit-log.js";
 
+/** The client with its request hooks (the head start answers a read it sent ahead through them). */
+export type ActionOctokit = GitHubClient & Pick<Octokit, "hook">;
+
 /** `signal` ends every request of the client (the head start's, once the step is done). */
-export async function createActionOctokit(token: string, baseUrl: string, userAgent: string, signal?: AbortSignal): Promise<GitHubClient> {
+export async function createActionOctokit(token: string, baseUrl: string, userAgent: string, signal?: AbortSignal): Promise<ActionOctokit> {
   if (proxyFor(baseUrl)) {
     // Loaded only here: it brings undici with it.
     // What `getOctokit` makes. Octokit merges `request` shallowly: its proxy-aware agent and fetch are kept by hand.

@@ -5,7 +5,7 @@
  * from the environment given (the process's in production), without @actions/github's `context`,
  * which reads the environment when it is first imported.
  */
-import { readFile } from "node:fs/promises";
+import { readFileSync } from "node:fs";
 import { GITHUB_COM_API_URL, githubServerAt, graphqlUrlOfApiUrl, type GitHubServer } from "../core/github-hosts.js";
 import type { Env } from "./inputs.js";
 
@@ -77,12 +77,16 @@ export function graphqlUrlOf(env: Env): string {
   return value(env, "GITHUB_GRAPHQL_URL") ?? graphqlUrlOfApiUrl(apiUrlOf(env));
 }
 
-/** The event payload; `{}` when the runner wrote none (some events carry almost nothing). */
+/**
+ * The event payload; `{}` when the runner wrote none (some events carry almost nothing). Read
+ * synchronously: a small local file, and the first asynchronous file operation of a process starts
+ * libuv's thread pool, which cost the step's start about as much as the rest of opening it.
+ */
 export async function readEventPayload(runner: RunnerEnv): Promise<unknown> {
   if (!runner.eventPath) return {};
   let text: string;
   try {
-    text = await readFile(runner.eventPath, "utf8");
+    text = readFileSync(runner.eventPath, "utf8");
   } catch (error) {
     const code = (error as { code?: unknown }).code;
     throw new RunnerEnvError(`Cannot read the event payload at GITHUB_EVENT_PATH (${String(code ?? error)}).`);

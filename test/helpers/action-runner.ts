@@ -398,7 +398,8 @@ export interface ActionHarness {
   step(
     spec: Omit<StepSpec, "githubApiUrl" | "githubGraphqlUrl" | "githubServerUrl" | "files"> & {
       files?: RunnerFiles;
-      headStart?: (env: Env) => HeadStart | null;
+      /** May resolve later: the step starts once it has (the entry's wait for the runner to load, drawn out). */
+      headStart?: (env: Env) => HeadStart | null | Promise<HeadStart | null>;
     },
   ): Promise<InProcessStep>;
   /** The runner's GitHub variables for this harness's fake (an Enterprise Server's when the harness is `enterprise`). */
@@ -520,7 +521,7 @@ export async function startActionHarness(
       process.env.GITHUB_STATE = env.GITHUB_STATE;
       try {
         const stepEnvironment = { ...env, GITHUB_STEP_SUMMARY: sharedSummary };
-        const headStart = (spec.headStart ?? startHeadStart)(stepEnvironment);
+        const headStart = await (spec.headStart ?? startHeadStart)(stepEnvironment);
         const result = await runAction({ env: stepEnvironment, headStart }).finally(() => headStart?.close());
         writeFileSync(files.summaryPath, readFileSync(sharedSummary));
         return { result, outputs: readOutputs(files), summary: readSummary(files), exitCode: process.exitCode, files };

@@ -270,8 +270,8 @@ describe("dist/index.js on Node 24, as a runner starts it", () => {
       const child = await runBundledAction(node24, env, { timeoutMs: 20_000 });
       expect(child.exitCode).toBe(1);
       expect(child.stdout).toContain("::error::Invalid input: `metadata` must be a JSON object");
-      // The reads were sent (the configuration, the identity, the comments, the repository list), and not waited for.
-      await vi.waitFor(() => expect(sockets.length).toBe(4));
+      // The reads were sent (the configuration, the identity, the comments, the sender's role, the repository list), and not waited for.
+      await vi.waitFor(() => expect(sockets.length).toBe(5));
       expect(performance.now() - started).toBeLessThan(15_000);
     } finally {
       for (const socket of sockets) socket.destroy();

@@ -3,7 +3,10 @@
  * entry before the rest of the Action is loaded, then taken over by the step. In process against the
  * fake GitHub and the emulator behind a recorder, with the step started as index.ts starts it.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { startHeadStart } from "../../../src/action/head-start.js";
 import { newRunMarker, renderMarker } from "../../../src/core/markers/write.js";
 import type { IssueCommentSeed } from "../../helpers/fake-github/index.js";
@@ -25,6 +28,8 @@ afterEach(async () => {
 
 const SERVICE_REPO_ID = 31;
 const CONFIG_READ = `GET /repos/${FULL_NAME}/contents/.github/agent-run.yml`;
+/** The dispatching sender's repository role (workflowDispatchPayload's sender is `maintainer`). */
+const ROLE_READ = `GET /repos/${FULL_NAME}/collaborators/maintainer/permission`;
 const gitHubCalls = () => h.github.requests.map((r) => `${r.method} ${r.path.split("?")[0]}`);
 const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString().replace(/\.\d{3}Z$/, "Z");
 
@@ -58,11 +63,57 @@ describe("the head start", () => {
     expect(calls.filter((call) => call === CONFIG_READ)).toHaveLength(1);
     expect(calls.filter((call) => call === "POST /graphql")).toHaveLength(1);
     expect(calls.filter((call) => call === `GET /repos/${FULL_NAME}/issues/comments`)).toHaveLength(1);
+    expect(calls.filter((call) => call === ROLE_READ)).toHaveLength(1);
     expect(h.service.requests.map((r) => `${r.method} ${r.path.split("?")[0]}`)).toEqual([
       `GET /v1/organizations/${h.emulator.orgId}/repos`,
       `POST /v1/organizations/${h.emulator.orgId}/agent/run`,
     ]);
     expect(h.service.creates()[0]).toMatchObject({ repo_id: SERVICE_REPO_ID });
+  });
+
+  it("a dispatch with a prompt: the sender's role is read before the runner loads, and the step's permission check takes that answer", async () => {
+    h = await startActionHarness({ emulator: { repositories: [{ id: SERVICE_REPO_ID, full_name: FULL_NAME, github_id: REPO_ID }] } });
+    const step = await h.step({
+      eventName: "workflow_dispatch",
+      payload: workflowDispatchPayload(),
+      inputs: { prompt: "Upgrade the test runner", wait: "false" },
+      // The runner loads only after GitHub answered the role; meanwhile the sender loses write access.
+      headStart: async (env) => {
+        const started = startHeadStart(env);
+        expect(started?.roleOf).toBe("maintainer");
+        await vi.waitFor(() => expect(gitHubCalls()).toContain(ROLE_READ));
+        for (const collaborator of h.github.state.collaborators) if (collaborator.login === "maintainer") collaborator.permission = "read";
+        return started;
+      },
+    });
+
+    // Decided on the answer read ahead (write): not asked again.
+    expect(step.result.outcome).toMatchObject({ kind: "run" });
+    expect(gitHubCalls().filter((call) => call === ROLE_READ)).toHaveLength(1);
+  });
+
+  it("no role is read ahead for a bot sender, nor without a prompt", () => {
+    const env = {
+      GITHUB_EVENT_NAME: "workflow_dispatch",
+      GITHUB_REPOSITORY: FULL_NAME,
+      GITHUB_API_URL: "http://127.0.0.1:9",
+      "INPUT_GITHUB-TOKEN": "ghs_x",
+    };
+    const dir = mkdtempSync(join(tmpdir(), "head-start-"));
+    let written = 0;
+    const payload = (sender: object) => {
+      const path = join(dir, `event-${written++}.json`);
+      writeFileSync(path, JSON.stringify({ ...workflowDispatchPayload(), sender }));
+      return path;
+    };
+    const person = payload({ login: "maintainer", type: "User" });
+    expect(startHeadStart({ ...env, GITHUB_EVENT_PATH: person, INPUT_PROMPT: "go" })!.roleOf).toBe("maintainer");
+    expect(startHeadStart({ ...env, GITHUB_EVENT_PATH: person })!.roleOf).toBeNull();
+    expect(
+      startHeadStart({ ...env, GITHUB_EVENT_PATH: payload({ login: "renovate[bot]", type: "Bot" }), INPUT_PROMPT: "go" })!.roleOf,
+    ).toBeNull();
+    expect(startHeadStart({ ...env, GITHUB_EVENT_PATH: join(dir, "missing.json"), INPUT_PROMPT: "go" })!.roleOf).toBeNull();
+    rmSync(dir, { recursive: true, force: true });
   });
 
   it("the service's list asked with another token is not taken over: the client lists with its own", async () => {
