@@ -24,6 +24,7 @@ import { taskJobId, type JobOutcome } from "./queue/types.js";
 import type { NewTask, Task, TaskThread } from "./store/types.js";
 import type { WritePriority } from "./thread-writer.js";
 import { soleProcessLeases } from "./lease.js";
+import { annotateSpan, currentTraceparent, taskAttributes, withSpan, withTraceparent } from "./ops/tracing.js";
 
 export { threadLockKey } from "./engine/context.js";
 export { DEFAULT_WATCH_TIMEOUT_MS, type EngineLogger, type RunEngineOptions } from "./engine/options.js";
@@ -99,7 +100,9 @@ export class RunEngine {
     let inserted = await this.context.store.insertTask({ ...task, deadlineAt: this.context.now() + this.context.settings.watchTimeoutMs });
     const knownPage = inserted.runId !== null ? await this.context.store.lastWebUrlForRun(inserted.runId) : null;
     if (knownPage) inserted = await this.context.store.updateTask(inserted.id, { webUrl: knownPage });
-    await this.context.queue.add({ id: taskJobId(inserted.id), name: "task", data: { taskId: inserted.id } });
+    const data = { taskId: inserted.id, ...withTraceparent(currentTraceparent()) };
+    await this.context.queue.add({ id: taskJobId(inserted.id), name: "task", data });
+    annotateSpan({ "bridge.task.id": inserted.id, "bridge.task.kind": inserted.kind });
     return inserted;
   }
 
@@ -126,17 +129,20 @@ export class RunEngine {
     const task = await this.context.store.getTask(taskId);
     if (!task) return DONE;
     if (this.abort.signal.aborted) return TAKE_AGAIN;
+    const attributes = taskAttributes(task);
     switch (task.state) {
       case "held":
-        return this.acknowledger.acknowledgeHeld(task);
-      case "queued":
-        return this.sender.send(await this.acknowledger.acknowledge(task));
+        return withSpan("acknowledge held", attributes, () => this.acknowledger.acknowledgeHeld(task));
+      case "queued": {
+        const acknowledged = await withSpan("acknowledge", attributes, () => this.acknowledger.acknowledge(task));
+        return withSpan(`run ${task.kind}`, attributes, () => this.sender.send(acknowledged));
+      }
       case "sending":
-        return this.sender.recoverInterruptedSend(task);
+        return withSpan(`run ${task.kind} recover`, attributes, () => this.sender.recoverInterruptedSend(task));
       case "watching":
-        return this.watcher.pollOnce(task);
+        return withSpan("run watch", attributes, () => this.watcher.pollOnce(task));
       case "reporting":
-        return this.reporter.report(task);
+        return withSpan("result report", attributes, () => this.reporter.report(task));
       default:
         // Ended elsewhere (a stop, another replica's report): forget what this process showed of it.
         this.output.forget(task.id);

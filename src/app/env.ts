@@ -9,6 +9,7 @@ import { MAKE_OPERATOR_TOKEN, operatorTokenWeakness } from "../core/operator-tok
 import { compileRedactPatterns, splitRedactPatterns } from "../core/redact.js";
 import { LOGS_PATH_CHOICES, type LogsPathChoice } from "../service/wire.js";
 import { isAllowedServiceUrl, SERVICE_URL_RULE, urlForMessage } from "../service/service-url.js";
+import { readTracingSettings, type TracingSettings } from "./ops/tracing.js";
 
 export type LogLevel = "trace" | "debug" | "info" | "warn" | "error" | "fatal";
 const LOG_LEVELS: readonly LogLevel[] = ["trace", "debug", "info", "warn", "error", "fatal"];
@@ -57,6 +58,8 @@ export interface AppSettings {
   redactPatterns: RegExp[];
   /** How often failed webhook deliveries are looked for and redelivered (DELIVERY_RECOVERY_INTERVAL); 0 = never. */
   deliveryRecoveryIntervalMs: number;
+  /** OpenTelemetry traces (OTEL_TRACES_EXPORTER=otlp and the other OTEL_* variables); null = off. */
+  tracing: TracingSettings | null;
 }
 
 /** Some settings are missing or invalid; the message names every one of them. Exit code 2. */
@@ -349,6 +352,7 @@ export function parseAppEnv(env: Env): AppSettings {
   const timeScale = readTimeScale(read);
   const redactPatterns = readRedactPatterns(read);
   const deliveryRecoveryIntervalMs = readDeliveryRecoveryInterval(read);
+  const tracing = readTracingSettings((name) => read.value(name), read.invalid);
 
   if (read.missing.length > 0 || read.invalid.length > 0) throw new AppConfigurationError(read.missing, read.invalid);
   return {
@@ -373,5 +377,6 @@ export function parseAppEnv(env: Env): AppSettings {
     timeScale,
     redactPatterns,
     deliveryRecoveryIntervalMs,
+    tracing,
   };
 }
