@@ -142,7 +142,7 @@ export class RunEngine {
       case "watching":
         return withSpan("run watch", attributes, () => this.watcher.pollOnce(task));
       case "reporting":
-        return withSpan("result report", attributes, () => this.reporter.report(task));
+        return this.reporter.report(task);
       default:
         // Ended elsewhere (a stop, another replica's report): forget what this process showed of it.
         this.output.forget(task.id);

@@ -325,7 +325,7 @@ export async function startApp(env: Readonly<Record<string, string | undefined>>
   const ops = settings.metrics.enabled
     ? await loadOptional("GET /metrics (METRICS or METRICS_TOKEN)", ["prom-client"], () => import("./ops/metrics.js"))
     : null;
-  // Likewise the OpenTelemetry SDK: with OTEL_TRACES_EXPORTER unset, no @opentelemetry module is loaded (test/integration/app/tracing-off.test.ts).
+  // Likewise the OpenTelemetry SDK: with OTEL_TRACES_EXPORTER unset, no @opentelemetry module is loaded (test/e2e/app/tracing-off.test.ts).
   const otel = settings.tracing
     ? await loadOptional("Tracing (OTEL_TRACES_EXPORTER=otlp)", TRACING_PACKAGES, () => import("./ops/otel.js"))
     : null;

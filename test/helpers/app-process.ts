@@ -51,9 +51,9 @@ export function watchChild(child: ChildProcessWithoutNullStreams): SpawnedApp {
   return { child, stdout: () => stdout, stderr: () => stderr, exited };
 }
 
-/** Only what a server's environment would hold (PATH for node), nothing from the parent process. */
-export function spawnAppProcess(env: Record<string, string>): SpawnedApp {
-  const child = spawn(process.execPath, ["--import", "tsx", "src/cli/bin.ts", "app"], {
+/** Only what a server's environment would hold (PATH for node), nothing from the parent process; `nodeArgs` go before the script (a preload). */
+export function spawnAppProcess(env: Record<string, string>, nodeArgs: readonly string[] = []): SpawnedApp {
+  const child = spawn(process.execPath, [...nodeArgs, "--import", "tsx", "src/cli/bin.ts", "app"], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? "", ...env },
   });
@@ -61,8 +61,8 @@ export function spawnAppProcess(env: Record<string, string>): SpawnedApp {
 }
 
 /** Starts `agent-run app` and resolves once it says where it listens; rejects (with its output) if it exits first or takes too long. */
-export async function startAppChild(env: Record<string, string>, label: string): Promise<AppChild> {
-  const spawned = spawnAppProcess(env);
+export async function startAppChild(env: Record<string, string>, label: string, nodeArgs: readonly string[] = []): Promise<AppChild> {
+  const spawned = spawnAppProcess(env, nodeArgs);
   const { child } = spawned;
   const webhookUrl = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => {
