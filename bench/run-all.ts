@@ -4,7 +4,7 @@
  *
  *   npm run bench               print the table
  *   npm run bench -- --write    print it and update BENCHMARKS.md
- *   npm run bench -- logs memory   only these (by name: cold-start, import, polling, burst, replicas, restart, logs, log-tail, memory, store, pacing, attachments, quotes, unsigned-post)
+ *   npm run bench -- logs memory   only these (by name: cold-start, import, polling, burst, replicas, restart, logs, log-tail, memory, store, pacing, attachments, quotes, unsigned-post, tracing)
  */
 import { writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
@@ -24,6 +24,7 @@ import { runQuotesBenchmark } from "./quotes.js";
 import { runReplicasBenchmark } from "./replicas.js";
 import { runRestartBenchmark } from "./restart.js";
 import { runStoreBenchmark } from "./store.js";
+import { runTracingBenchmark } from "./tracing.js";
 import { runWatchScaleBenchmark } from "./watch-scale.js";
 import { runUnsignedPostBenchmark } from "./unsigned-post.js";
 
@@ -43,6 +44,7 @@ export const BENCHMARKS: ReadonlyArray<{ name: string; title: string; run: () =>
   { name: "attachments", title: "image attachments on hostile input", run: () => runAttachmentsBenchmark() },
   { name: "quotes", title: "trigger quotes on hostile input", run: () => runQuotesBenchmark() },
   { name: "unsigned-post", title: "unsigned POST", run: () => runUnsignedPostBenchmark() },
+  { name: "tracing", title: "tracing off and on", run: () => runTracingBenchmark() },
 ];
 
 interface Machine {
