@@ -97,10 +97,15 @@ export class RunEngine {
    * hold the thread's lock, so the decision that led here and the insert are one step for the thread.
    */
   async submit(task: Omit<NewTask, "deadlineAt">): Promise<Task> {
-    let inserted = await this.context.store.insertTask({ ...task, deadlineAt: this.context.now() + this.context.settings.watchTimeoutMs });
+    let inserted = await this.context.store.insertTask({
+      ...task,
+      deadlineAt: this.context.now() + this.context.settings.watchTimeoutMs,
+      // Stored with the task: whenever its job is queued again (a held follow-up released, a restart), the delivery's trace goes on.
+      traceparent: currentTraceparent() ?? null,
+    });
     const knownPage = inserted.runId !== null ? await this.context.store.lastWebUrlForRun(inserted.runId) : null;
     if (knownPage) inserted = await this.context.store.updateTask(inserted.id, { webUrl: knownPage });
-    const data = { taskId: inserted.id, ...withTraceparent(currentTraceparent()) };
+    const data = { taskId: inserted.id, ...withTraceparent(inserted.traceparent ?? undefined) };
     await this.context.queue.add({ id: taskJobId(inserted.id), name: "task", data });
     annotateSpan({ "bridge.task.id": inserted.id, "bridge.task.kind": inserted.kind });
     return inserted;

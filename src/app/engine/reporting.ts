@@ -9,7 +9,7 @@ import { classifyRunStatus, type RunPhase } from "../../service/status.js";
 import type { AgentRun } from "../../service/wire.js";
 import { taskJobId, type JobOutcome } from "../queue/types.js";
 import type { Task } from "../store/types.js";
-import { annotateSpan, taskAttributes, withSpan } from "../ops/tracing.js";
+import { annotateSpan, taskAttributes, withSpan, withTraceparent } from "../ops/tracing.js";
 import {
   renderTaskAbandoned,
   renderTaskFailedToStart,
@@ -132,7 +132,12 @@ export class Reporter {
         request: { prompt },
         webUrl: await store.lastWebUrlForRun(resumableRunId),
       });
-      await queue.add({ id: taskJobId(first!.id), name: "task", data: { taskId: first!.id } });
+      // Its own delivery's trace (stored with it), not the finished run's.
+      await queue.add({
+        id: taskJobId(first!.id),
+        name: "task",
+        data: { taskId: first!.id, ...withTraceparent(first!.traceparent ?? undefined) },
+      });
       return [];
     });
     for (const followUp of notSent) {

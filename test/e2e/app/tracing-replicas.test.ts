@@ -4,7 +4,9 @@
  * job over and processes, decides, creates the run, watches it and writes the result. An OTLP/HTTP
  * receiver in the test process gets both replicas' spans: they share one trace id, and each span's
  * parent is the one the path says (B's first span continues A's `delivery store` through the
- * `traceparent` stored with the queued job). No exported byte holds the comment, the prompt or a secret.
+ * `traceparent` stored with the queued job). A follow-up held behind the run is its own trace, continued
+ * when the run's report releases it (the trace context stored with the task). No exported byte holds the
+ * comment, the prompt or a secret.
  */
 import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -23,6 +25,7 @@ const ISSUE = 21;
 /** In the comment, hence in the prompt, and in the agent's answer, hence in the result comment: never in a span. */
 const CANARY = `canary-${randomUUID()}`;
 const TASK = "trace-this-task";
+const FOLLOW_UP = "then-this-follow-up";
 
 let github: FakeGitHub;
 let emulator: RunningEmulator;
@@ -59,7 +62,8 @@ beforeAll(async () => {
     seed: { ...baseSeed(), issues: [{ number: ISSUE, title: "Traced", body: "Work.", user: "maintainer" }] },
   });
   emulator = await startEmulator({ timeScale: TIME_SCALE });
-  emulator.control.script({ match: TASK, durationMs: 100_000, summary: `Done; the answer quotes ${CANARY}.` });
+  emulator.control.script({ match: FOLLOW_UP, durationMs: 50_000, summary: "Followed up." });
+  emulator.control.script({ match: TASK, durationMs: 300_000, summary: `Done; the answer quotes ${CANARY}.` });
   dataDir = mkdtempSync(join(tmpdir(), "arb-tracing-"));
   gateOfA = await startHttpProxy([github.url], {
     beforeForward: ({ path }) => {
@@ -90,12 +94,12 @@ const one = (spans: ReceivedSpan[], name: string) => {
 
 describe("traces across two App replicas on one Redis", () => {
   it("makes one trace of a delivery received on A and processed, run and reported on B, each span under the right parent", async () => {
-    github.seed({ issueComments: [{ issue_number: ISSUE, body: `/agent ${TASK} ${CANARY}`, user: "maintainer" }] });
-    const stored = github.state.issueComments.at(-1)!;
-    const payload = issueCommentPayload({
-      thread: { number: ISSUE, title: "Traced" },
-      comment: { id: stored.id, body: stored.body, login: "maintainer" },
-    });
+    const commentPayload = (body: string) => {
+      github.seed({ issueComments: [{ issue_number: ISSUE, body, user: "maintainer" }] });
+      const stored = github.state.issueComments.at(-1)!;
+      return issueCommentPayload({ thread: { number: ISSUE, title: "Traced" }, comment: { id: stored.id, body, login: "maintainer" } });
+    };
+    const payload = commentPayload(`/agent ${TASK} ${CANARY}`);
     const deliveryId = randomUUID();
     const [replicaA] = replicas;
     armed = true;
@@ -107,26 +111,37 @@ describe("traces across two App replicas on one Redis", () => {
 
     // B starts after A died: the job it runs can only be the one A stored, handed over by BullMQ's stalled-job check.
     replicas.push(await startAppChild(envOf("b", github.url), "replica B"));
-    await until(() => named(receiver.spans, "result report").length > 0, "replica B to report the run", 60_000).catch((error: unknown) => {
-      console.log(
-        receiver.spans.map((s) => `${s.resource.replica} ${s.name} ${s.spanId} <- ${s.parentSpanId}`).join("\n"),
-        receiver.refused,
-      );
-      console.log(replicas[1]?.stderr().slice(-3000), replicas[1]?.stdout().slice(-3000));
-      throw error;
-    });
+    await until(() => named(receiver.spans, "run create").length > 0, "replica B to create the run", 60_000);
+    // While the run works: a follow-up, held behind it, then resumed once its report releases it.
+    const followUpId = randomUUID();
+    expect(await postWebhook(replicas[1]!.webhookUrl, "issue_comment", commentPayload(`/agent ${FOLLOW_UP}`), followUpId)).toBe(200);
+    await until(() => named(receiver.spans, "result report").length === 2, "replica B to report both runs", 60_000).catch(
+      (error: unknown) => {
+        console.log(
+          receiver.spans.map((s) => `${s.resource.replica} ${s.name} ${s.spanId} <- ${s.parentSpanId}`).join("\n"),
+          receiver.refused,
+        );
+        console.log(replicas[1]?.stderr().slice(-3000), replicas[1]?.stdout().slice(-3000));
+        throw error;
+      },
+    );
 
-    const root = one(receiver.spans, "webhook POST");
-    expect(root.parentSpanId).toBe("");
+    const roots = named(receiver.spans, "webhook POST");
+    const root = roots.find((span) => span.attributes["github.delivery.id"] === deliveryId)!;
+    const followUpRoot = roots.find((span) => span.attributes["github.delivery.id"] === followUpId)!;
+    expect(roots).toHaveLength(2);
     const trace = receiver.spans.filter((s) => s.traceId === root.traceId);
+    const followUpTrace = receiver.spans.filter((s) => s.traceId === followUpRoot.traceId);
+    expect(followUpRoot.traceId).not.toBe(root.traceId);
+    // Every span exported belongs to one of the two deliveries, and every parent is a span of its trace (none dangling).
+    expect(trace.length + followUpTrace.length).toBe(receiver.spans.length);
+    const byId = new Map(receiver.spans.map((s) => [s.spanId, s]));
+    for (const span of receiver.spans)
+      if (span.parentSpanId !== "") expect(byId.get(span.parentSpanId)?.traceId, `${span.name}'s parent`).toBe(span.traceId);
+    expect(receiver.spans.filter((s) => s.parentSpanId === "")).toEqual([root, followUpRoot]);
+    const parentOf = (span: ReceivedSpan) => byId.get(span.parentSpanId)?.name;
     const onA = trace.filter((s) => s.resource.replica === "a");
     const onB = trace.filter((s) => s.resource.replica === "b");
-    // Every span exported is this delivery's, and every parent is a span of the trace (none dangling, none from elsewhere).
-    expect(trace).toHaveLength(receiver.spans.length);
-    const ids = new Set(trace.map((s) => s.spanId));
-    for (const span of trace) if (span !== root) expect(ids.has(span.parentSpanId), `${span.name}'s parent`).toBe(true);
-    const byId = new Map(trace.map((s) => [s.spanId, s]));
-    const parentOf = (span: ReceivedSpan) => byId.get(span.parentSpanId)?.name;
 
     // Replica A: received → stored.
     expect(root.resource.replica).toBe("a");
@@ -170,6 +185,16 @@ describe("traces across two App replicas on one Redis", () => {
       expect.arrayContaining(["reaction", "comment create", "comment update"]),
     );
     expect(writes.some((w) => w.parentSpanId === report.spanId && w.attributes["bridge.write.outcome"] === "written")).toBe(true);
+
+    // The follow-up: its own trace from its webhook to its resume and result, though its job was queued again by the first run's report.
+    const followUpDecision = one(followUpTrace, "decision");
+    expect(followUpDecision.attributes).toMatchObject({ "bridge.decision": "queue" });
+    expect(named(trace, "run resume")).toEqual([]);
+    const resume = one(followUpTrace, "run resume");
+    const resumeStep = byId.get(resume.parentSpanId)!;
+    expect(resumeStep.name).toBe("task process");
+    expect(resumeStep.parentSpanId).toBe(followUpDecision.spanId);
+    expect(one(followUpTrace, "result report").attributes).toMatchObject({ "bridge.run.outcome": "succeeded" });
 
     // Ids and codes only: not the comment (nor the prompt made of it), not the agent's answer, not a secret.
     const exported = receiver.bodies.join("\n");
