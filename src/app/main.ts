@@ -361,7 +361,8 @@ export async function startApp(env: Readonly<Record<string, string | undefined>>
     ...(options.httpTimeouts ? { timeouts: options.httpTimeouts } : {}),
   });
 
-  const stopTracing = otel && settings.tracing ? installTracing(otel.startTracing(settings.tracing)) : async () => {};
+  const stopTracing =
+    otel && settings.tracing ? installTracing(otel.startTracing(settings.tracing, probot.log.child({ name: "tracing" }))) : async () => {};
   const stopWork = await startBackgroundWork(backend, engine, pacer, deps).then((stop) => async () => {
     await stop();
     await stopTracing();

@@ -3,7 +3,17 @@
  * (its packages are optional peers and weigh several MB). Spans are batched and POSTed as OTLP/HTTP
  * JSON; a job's `traceparent` is parsed here so that the replica taking it continues the delivery's trace.
  */
-import { context, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type Context } from "@opentelemetry/api";
+import {
+  context,
+  diag,
+  DiagLogLevel,
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  type Attributes,
+  type Context,
+} from "@opentelemetry/api";
 import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http";
 import { resourceFromAttributes } from "@opentelemetry/resources";
 import {
@@ -52,7 +62,26 @@ function contextOfTraceparent(traceparent: string | undefined): Context | undefi
   return trace.setSpanContext(ROOT_CONTEXT, { traceId: match[1]!, spanId: match[2]!, traceFlags: parseInt(match[3]!, 16), isRemote: true });
 }
 
-export function startTracing(settings: TracingSettings): Tracing {
+/** Where the SDK's own trouble goes (a receiver that refuses or cannot be reached): the App's log, as warnings. */
+export interface TracingLog {
+  warn(fields: Record<string, unknown>, message: string): void;
+}
+
+function wordsOf(args: unknown[]): string {
+  return args
+    .map((arg) => (arg instanceof Error ? arg.message : typeof arg === "string" ? arg : ""))
+    .join(" ")
+    .trim();
+}
+
+export function startTracing(settings: TracingSettings, log?: TracingLog): Tracing {
+  if (log) {
+    const warn = (message: string, ...args: unknown[]) => log.warn({ detail: wordsOf(args) }, `tracing: ${message}`);
+    diag.setLogger(
+      { error: warn, warn, info() {}, debug() {}, verbose() {} },
+      { logLevel: DiagLogLevel.WARN, suppressOverrideMessage: true },
+    );
+  }
   const exporter = new OTLPTraceExporter({ url: settings.url, headers: settings.headers });
   const provider = new NodeTracerProvider({
     resource: resourceFromAttributes({
@@ -95,6 +124,12 @@ export function startTracing(settings: TracingSettings): Tracing {
     annotate(attributes) {
       trace.getActiveSpan()?.setAttributes(attributesOf(attributes));
     },
-    shutdown: () => provider.shutdown(),
+    shutdown: async () => {
+      // Spans that cannot be sent at shutdown are lost, said once: they never stop the App from ending cleanly.
+      await provider
+        .shutdown()
+        .catch((error: unknown) => log?.warn({ detail: wordsOf([error]) }, "tracing: the last spans could not be sent"));
+      diag.disable();
+    },
   };
 }

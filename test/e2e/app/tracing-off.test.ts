@@ -14,7 +14,7 @@ import { startFakeGitHub } from "../../helpers/fake-github/index.js";
 import { BOT_LOGIN, SCALE, baseSeed, postWebhook, until } from "../../helpers/app-harness.js";
 import { childAppEnv } from "../../helpers/app-child-world.js";
 import { FULL_NAME, issueCommentPayload } from "../../helpers/app-payloads.js";
-import { startAppChild } from "../../helpers/app-process.js";
+import { jsonLogLines, startAppChild } from "../../helpers/app-process.js";
 import { packageOf, RECORD_LOADS } from "../../helpers/module-loads.js";
 import { startOtlpReceiver } from "../../helpers/otlp-receiver.js";
 
@@ -23,8 +23,8 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-/** Starts the App with `env`, has it run one request to its result, stops it, and returns the packages it loaded. */
-async function packagesLoadedByOneRun(env: Record<string, string>): Promise<string[]> {
+/** Starts the App with `env`, has it run one request to its result, stops it, and returns the packages it loaded and its output. */
+async function oneRun(env: Record<string, string>): Promise<{ packages: string[]; output: string }> {
   const github = await startFakeGitHub({
     seed: { ...baseSeed(), issues: [{ number: 5, title: "Five", body: "Work.", user: "maintainer" }] },
   });
@@ -53,22 +53,37 @@ async function packagesLoadedByOneRun(env: Record<string, string>): Promise<stri
   await until(result, "the run's result in the thread", 30_000);
   expect((await app.stop()).code).toBe(0);
   const modules = readFileSync(loads, "utf8").split("\n").filter(Boolean);
-  return [...new Set(modules.flatMap((module) => packageOf(module) ?? []))].sort();
+  return { packages: [...new Set(modules.flatMap((module) => packageOf(module) ?? []))].sort(), output: app.stdout() + app.stderr() };
 }
 
 describe("tracing off", () => {
   it("loads no OpenTelemetry package through a whole delivery, and the probe sees them once tracing is on", async () => {
-    const off = await packagesLoadedByOneRun({});
+    const { packages: off } = await oneRun({});
     expect(off).toContain("probot");
     expect(off.filter((name) => name.startsWith("@opentelemetry/"))).toEqual([]);
 
     const receiver = await startOtlpReceiver();
     cleanups.push(() => receiver.close());
-    const on = await packagesLoadedByOneRun({ OTEL_TRACES_EXPORTER: "otlp", OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url });
+    const { packages: on } = await oneRun({ OTEL_TRACES_EXPORTER: "otlp", OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url });
     expect(on).toEqual(
       expect.arrayContaining(["@opentelemetry/api", "@opentelemetry/sdk-trace-node", "@opentelemetry/exporter-trace-otlp-http"]),
     );
     // Flushed at shutdown.
     expect(receiver.spans.map((span) => span.name)).toContain("result report");
   }, 120_000);
+});
+
+describe("tracing on, with a receiver that refuses the spans", () => {
+  it("goes on with the work and says so in the App's log", async () => {
+    const receiver = await startOtlpReceiver();
+    cleanups.push(() => receiver.close());
+    const { output } = await oneRun({
+      OTEL_TRACES_EXPORTER: "otlp",
+      OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `${receiver.url}/not-traces`,
+      LOG_LEVEL: "warn",
+      LOG_FORMAT: "json",
+    });
+    expect(receiver.refused.length).toBeGreaterThan(0);
+    expect(jsonLogLines(output).some((line) => line.msg?.startsWith("tracing: ") && line.level === 40)).toBe(true);
+  }, 60_000);
 });
