@@ -4,7 +4,7 @@
  *
  *   npm run bench               print the table
  *   npm run bench -- --write    print it and update BENCHMARKS.md
- *   npm run bench -- logs memory   only these (by name: cold-start, import, polling, burst, replicas, restart, logs, log-tail, memory, store, pacing, attachments, quotes, unsigned-post, malformed)
+ *   npm run bench -- logs memory   only these (by name: cold-start, import, polling, burst, replicas, restart, logs, log-tail, memory, store, pacing, attachments, quotes, unsigned-post, malformed, tracing)
  *   npm run bench -- --write cold-start   re-run only these and replace their rows and sections in BENCHMARKS.md
  *                                         (the others stay as their last full run wrote them; the header says which were re-run, when)
  */
@@ -27,6 +27,7 @@ import { runQuotesBenchmark } from "./quotes.js";
 import { runReplicasBenchmark } from "./replicas.js";
 import { runRestartBenchmark } from "./restart.js";
 import { runStoreBenchmark } from "./store.js";
+import { runTracingBenchmark } from "./tracing.js";
 import { runWatchScaleBenchmark } from "./watch-scale.js";
 import { runUnsignedPostBenchmark } from "./unsigned-post.js";
 
@@ -47,6 +48,7 @@ export const BENCHMARKS: ReadonlyArray<{ name: string; title: string; run: () =>
   { name: "quotes", title: "trigger quotes on hostile input", run: () => runQuotesBenchmark() },
   { name: "unsigned-post", title: "unsigned POST", run: () => runUnsignedPostBenchmark() },
   { name: "malformed", title: "malformed deliveries", run: () => runMalformedBenchmark() },
+  { name: "tracing", title: "tracing off and on", run: () => runTracingBenchmark() },
 ];
 
 interface Machine {

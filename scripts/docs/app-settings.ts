@@ -115,6 +115,38 @@ export const APP_SETTING_DOCS: Record<string, SettingDoc> = {
     meaning:
       "the most GitHub reads one run recovery sweep makes to find those comments: the App's installations, their repositories, and one request per 100 comments updated within the look-back per repository. A sweep that reaches it goes on from that repository at the next sweep ([Running the App](operations.md#run-recovery-and-its-cost))",
   },
+  OTEL_TRACES_EXPORTER: {
+    default: "none",
+    meaning:
+      "`otlp` turns OpenTelemetry traces on ([Traces](#traces)); unset or `none`, no OpenTelemetry package is even loaded. Tracing needs the optional packages `@opentelemetry/api`, `@opentelemetry/sdk-trace-node`, `@opentelemetry/exporter-trace-otlp-http` and `@opentelemetry/resources`",
+  },
+  OTEL_SDK_DISABLED: { meaning: "`true` turns tracing off whatever else is set" },
+  OTEL_EXPORTER_OTLP_ENDPOINT: {
+    default: "http://localhost:4318",
+    meaning: "the OTLP/HTTP receiver (an OpenTelemetry Collector); spans go to its `/v1/traces`",
+  },
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: { meaning: "the full URL spans are POSTed to, used as is; wins over `OTEL_EXPORTER_OTLP_ENDPOINT`" },
+  OTEL_EXPORTER_OTLP_PROTOCOL: {
+    default: "http/json",
+    meaning:
+      "`http/json` only (OTLP/HTTP with JSON bodies, which every Collector accepts on port 4318); `http/protobuf` and `grpc` stop the App at start",
+  },
+  OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: { meaning: "as `OTEL_EXPORTER_OTLP_PROTOCOL`, for traces; wins over it" },
+  OTEL_EXPORTER_OTLP_HEADERS: {
+    meaning:
+      "headers sent with every export, `key=value` pairs separated by commas, percent-encoded (`authorization=Bearer%20…`); never logged",
+  },
+  OTEL_EXPORTER_OTLP_TRACES_HEADERS: { meaning: "as `OTEL_EXPORTER_OTLP_HEADERS`, for traces; wins over it" },
+  OTEL_SERVICE_NAME: { default: "agent-run-bridge", meaning: "the traces' `service.name`" },
+  OTEL_RESOURCE_ATTRIBUTES: {
+    meaning: "more resource attributes, `key=value` pairs separated by commas (`deployment.environment=prod,k8s.pod.name=…`)",
+  },
+  OTEL_TRACES_SAMPLER: {
+    default: "parentbased_always_on",
+    meaning:
+      "`always_on`, `always_off`, `traceidratio`, `parentbased_always_on`, `parentbased_always_off` or `parentbased_traceidratio`: which deliveries are traced ([Traces](#traces))",
+  },
+  OTEL_TRACES_SAMPLER_ARG: { default: "1", meaning: "the ratio of the `traceidratio` samplers, from 0 to 1" },
 };
 
 /** The least an App starts with, so that what the parser reads only after validation is asked for too. */

@@ -25,6 +25,7 @@ import { taskJobId, type JobOutcome } from "./queue/types.js";
 import type { NewTask, Task, TaskThread } from "./store/types.js";
 import type { WritePriority } from "./thread-writer.js";
 import { soleProcessLeases } from "./lease.js";
+import { annotateSpan, currentTraceparent, taskAttributes, withSpan, withTraceparent } from "./ops/tracing.js";
 
 export { threadLockKey } from "./engine/context.js";
 export { DEFAULT_WATCH_TIMEOUT_MS, type EngineLogger, type RunEngineOptions } from "./engine/options.js";
@@ -100,10 +101,17 @@ export class RunEngine {
    * hold the thread's lock, so the decision that led here and the insert are one step for the thread.
    */
   async submit(task: Omit<NewTask, "deadlineAt">): Promise<Task> {
-    let inserted = await this.context.store.insertTask({ ...task, deadlineAt: this.context.now() + this.context.settings.watchTimeoutMs });
+    let inserted = await this.context.store.insertTask({
+      ...task,
+      deadlineAt: this.context.now() + this.context.settings.watchTimeoutMs,
+      // Stored with the task: whenever its job is queued again (a held follow-up released, a restart), the delivery's trace goes on.
+      traceparent: currentTraceparent() ?? null,
+    });
     const knownPage = inserted.runId !== null ? await this.context.store.lastWebUrlForRun(inserted.runId) : null;
     if (knownPage) inserted = await this.context.store.updateTask(inserted.id, { webUrl: knownPage });
-    await this.context.queue.add({ id: taskJobId(inserted.id), name: "task", data: { taskId: inserted.id } });
+    const data = { taskId: inserted.id, ...withTraceparent(inserted.traceparent ?? undefined) };
+    await this.context.queue.add({ id: taskJobId(inserted.id), name: "task", data });
+    annotateSpan({ "bridge.task.id": inserted.id, "bridge.task.kind": inserted.kind });
     return inserted;
   }
 
@@ -135,15 +143,18 @@ export class RunEngine {
     const task = await this.context.store.getTask(taskId);
     if (!task) return DONE;
     if (this.abort.signal.aborted) return TAKE_AGAIN;
+    const attributes = taskAttributes(task);
     switch (task.state) {
       case "held":
-        return this.acknowledger.acknowledgeHeld(task);
-      case "queued":
-        return this.sender.send(await this.acknowledger.acknowledge(task));
+        return withSpan("acknowledge held", attributes, () => this.acknowledger.acknowledgeHeld(task));
+      case "queued": {
+        const acknowledged = await withSpan("acknowledge", attributes, () => this.acknowledger.acknowledge(task));
+        return withSpan(`run ${task.kind}`, attributes, () => this.sender.send(acknowledged));
+      }
       case "sending":
-        return this.sender.recoverInterruptedSend(task);
+        return withSpan(`run ${task.kind} recover`, attributes, () => this.sender.recoverInterruptedSend(task));
       case "watching":
-        return this.watcher.pollOnce(task);
+        return withSpan("run watch", attributes, () => this.watcher.pollOnce(task));
       case "reporting":
         return this.reporter.report(task);
       default:

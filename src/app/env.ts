@@ -9,6 +9,7 @@ import { MAKE_OPERATOR_TOKEN, operatorTokenWeakness } from "../core/operator-tok
 import { compileRedactPatterns, splitRedactPatterns } from "../core/redact.js";
 import { LOGS_PATH_CHOICES, type LogsPathChoice } from "../service/wire.js";
 import { isAllowedServiceUrl, SERVICE_URL_RULE, urlForMessage } from "../service/service-url.js";
+import { readTracingSettings, type TracingSettings } from "./ops/tracing.js";
 
 export type LogLevel = "trace" | "debug" | "info" | "warn" | "error" | "fatal";
 const LOG_LEVELS: readonly LogLevel[] = ["trace", "debug", "info", "warn", "error", "fatal"];
@@ -61,6 +62,8 @@ export interface AppSettings {
   runRecoveryIntervalMs: number;
   /** GitHub reads one run recovery sweep may make (RUN_RECOVERY_MAX_REQUESTS). */
   runRecoveryMaxRequests: number;
+  /** OpenTelemetry traces (OTEL_TRACES_EXPORTER=otlp and the other OTEL_* variables); null = off. */
+  tracing: TracingSettings | null;
 }
 
 /** Some settings are missing or invalid; the message names every one of them. Exit code 2. */
@@ -367,6 +370,7 @@ export function parseAppEnv(env: Env): AppSettings {
   const deliveryRecoveryIntervalMs = readRecoveryInterval(read, "DELIVERY_RECOVERY_INTERVAL", DEFAULT_DELIVERY_RECOVERY_INTERVAL_MS);
   const runRecoveryIntervalMs = readRecoveryInterval(read, "RUN_RECOVERY_INTERVAL", DEFAULT_RUN_RECOVERY_INTERVAL_MS);
   const runRecoveryMaxRequests = readRunRecoveryMaxRequests(read);
+  const tracing = readTracingSettings((name) => read.value(name), read.invalid);
 
   if (read.missing.length > 0 || read.invalid.length > 0) throw new AppConfigurationError(read.missing, read.invalid);
   return {
@@ -393,5 +397,6 @@ export function parseAppEnv(env: Env): AppSettings {
     deliveryRecoveryIntervalMs,
     runRecoveryIntervalMs,
     runRecoveryMaxRequests,
+    tracing,
   };
 }

@@ -25,7 +25,8 @@ import { createRedactingLogger } from "./logger.js";
 import { createOctokitThreadWriter, createPacedThreadWriter } from "./thread-writer.js";
 import { createWritePacer, type WritePacer } from "../github/pacing.js";
 import type { AppMetrics } from "./ops/metrics.js";
-import { loadOptional } from "./optional-deps.js";
+import { loadOptional, type OptionalPackage } from "./optional-deps.js";
+import { installTracing } from "./ops/tracing.js";
 import { redisPasswordOf } from "./redis-guard.js";
 import { createAppServer, listen, urlOf, type HttpTimeouts } from "./server.js";
 import { createJobProcessor } from "./worker.js";
@@ -42,6 +43,12 @@ import { RecentDeliveries } from "./ops/recent-deliveries.js";
  */
 export const DEDUPE_RETENTION_MS = REPLAY_WINDOW_MS;
 const PRUNE_EVERY_MS = 6 * 60 * 60_000;
+const TRACING_PACKAGES: OptionalPackage[] = [
+  "@opentelemetry/api",
+  "@opentelemetry/sdk-trace-node",
+  "@opentelemetry/exporter-trace-otlp-http",
+  "@opentelemetry/resources",
+];
 
 export interface StartAppOptions {
   /** GitHub API base URL (a fake GitHub in tests and the demo); wins over GHE_HOST. */
@@ -350,6 +357,10 @@ export async function startApp(env: Readonly<Record<string, string | undefined>>
   const ops = settings.metrics.enabled
     ? await loadOptional("GET /metrics (METRICS or METRICS_TOKEN)", ["prom-client"], () => import("./ops/metrics.js"))
     : null;
+  // Likewise the OpenTelemetry SDK: with OTEL_TRACES_EXPORTER unset, no @opentelemetry module is loaded (test/e2e/app/tracing-off.test.ts).
+  const otel = settings.tracing
+    ? await loadOptional("Tracing (OTEL_TRACES_EXPORTER=otlp)", TRACING_PACKAGES, () => import("./ops/otel.js"))
+    : null;
   const baseUrl = options.githubBaseUrl ?? settings.githubBaseUrl;
   const redactor = appRedactor(settings);
   const probot = createProbot(settings, baseUrl, options.Octokit, await createRedactingLogger(settings, redactor));
@@ -382,7 +393,12 @@ export async function startApp(env: Readonly<Record<string, string | undefined>>
     ...(options.httpTimeouts ? { timeouts: options.httpTimeouts } : {}),
   });
 
-  const stopWork = await startBackgroundWork(backend, engine, pacer, deps);
+  const stopTracing =
+    otel && settings.tracing ? installTracing(otel.startTracing(settings.tracing, probot.log.child({ name: "tracing" }))) : async () => {};
+  const stopWork = await startBackgroundWork(backend, engine, pacer, deps).then((stop) => async () => {
+    await stop();
+    await stopTracing();
+  });
   await listen(server, settings.port, settings.host).catch(async (error: unknown) => {
     await stopWork();
     throw error;

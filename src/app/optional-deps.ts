@@ -4,7 +4,16 @@
  * goes through `loadOptional`, which turns "Cannot find package" into what to install.
  */
 
-export type OptionalPackage = "probot" | "better-sqlite3" | "ioredis" | "bullmq" | "prom-client";
+export type OptionalPackage =
+  | "probot"
+  | "better-sqlite3"
+  | "ioredis"
+  | "bullmq"
+  | "prom-client"
+  | "@opentelemetry/api"
+  | "@opentelemetry/sdk-trace-node"
+  | "@opentelemetry/exporter-trace-otlp-http"
+  | "@opentelemetry/resources";
 
 /** A feature needs packages that are not installed; the message names them and the command that installs them. */
 export class MissingDependencyError extends Error {

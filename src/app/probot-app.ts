@@ -6,6 +6,7 @@
 import type { Probot } from "probot";
 import { receiveDelivery } from "./handlers/webhook.js";
 import { forDelivery, type AppDependencies, type AppIdentity } from "./handlers/types.js";
+import { deliveryAttributes, withSpan } from "./ops/tracing.js";
 
 /** The events the App subscribes to (app.yml's `default_events`); every action arrives, core decides which count. */
 export const APP_EVENTS = [
@@ -21,7 +22,11 @@ export function createAgentRunApp(deps: AppDependencies): (app: Probot) => void 
   return (app) => {
     app.on([...APP_EVENTS], async (context) => {
       const delivery = { id: context.id, name: context.name, payload: context.payload };
-      const receipt = await receiveDelivery(delivery, forDelivery(deps, delivery));
+      const receipt = await withSpan("delivery receive", deliveryAttributes(delivery), async (span) => {
+        const answer = await receiveDelivery(delivery, forDelivery(deps, delivery));
+        span.setAttributes({ "bridge.receipt": answer });
+        return answer;
+      });
       deps.observer?.received(context.name, receipt);
       deps.deliveries?.received(delivery, receipt);
       if (receipt === "duplicate") context.log.info({ delivery: context.id }, "delivery already received; a redelivery changes nothing");

@@ -23,6 +23,7 @@ import {
   statusAccess,
 } from "./ops/status-access.js";
 import { collectStatus, renderStatusPage, STATUS_PAGE_HEADERS, type StatusSnapshot } from "./ops/status-page.js";
+import { withSpan, type SpanAttributes } from "./ops/tracing.js";
 import type { RecentDeliveries } from "./ops/recent-deliveries.js";
 import { APP_EVENTS } from "./probot-app.js";
 import { isWebhookPath, refuseUnfitDelivery, unverifiedBytesAllowance, type RefusedDelivery } from "./webhook-intake.js";
@@ -238,11 +239,31 @@ export function createAppServer(parts: AppServerParts): Server {
           .end(JSON.stringify({ error: "Not found", webhookPath: settings.webhookPath }));
       });
     if (req.method === "POST" && isWebhookPath(req.url, settings.webhookPath)) {
-      void refuseUnfitDelivery(req, res, intake).then((refused) => (refused ? undefined : handOn()));
+      // The trace's root: everything Probot's handler does runs inside it, and it ends with the answer.
+      void withSpan(
+        "webhook POST",
+        webhookHeaders(req),
+        (span) => {
+          void refuseUnfitDelivery(req, res, intake).then((refused) => (refused ? undefined : handOn()));
+          return new Promise<void>((resolve) =>
+            res.once("close", () => {
+              span.setAttributes({ "http.response.status_code": res.statusCode });
+              resolve();
+            }),
+          );
+        },
+        { kind: "server" },
+      );
       return;
     }
     void handOn();
   });
+}
+
+/** What a webhook's span says of it before it is verified: GitHub's delivery id and event, as sent. */
+function webhookHeaders(req: IncomingMessage): SpanAttributes {
+  const header = (name: string) => (typeof req.headers[name] === "string" ? req.headers[name].slice(0, 100) : undefined);
+  return { "http.request.method": "POST", "github.delivery.id": header("x-github-delivery"), "github.event": header("x-github-event") };
 }
 
 /** Resolves once the server listens on `port` and `host`; rejects with the listen error (EADDRINUSE, say). */

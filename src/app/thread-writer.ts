@@ -7,6 +7,7 @@ import type { GitHubClient } from "../github/client.js";
 import { createComment, listIssueComments, updateComment } from "../github/comments.js";
 import { GitHubNotFoundError } from "../github/errors.js";
 import { DROPPABLE_PRIORITIES, type ScheduleOptions, type WritePacer, type WritePriority } from "../github/pacing.js";
+import { withSpan } from "./ops/tracing.js";
 import { addReaction } from "../github/reactions.js";
 import type { ReactionContent, ReactionTarget } from "../core/render/reactions.js";
 import type { TaskReactionTarget, TaskThread } from "./store/types.js";
@@ -110,8 +111,13 @@ export function commentSupersedeKey(thread: TaskThread, commentId: number): stri
  * "dropped"; an acknowledgement or a result is never dropped (a drop would be a pacer bug, said plainly).
  */
 export function createPacedThreadWriter(inner: ThreadWriter, pacer: WritePacer): ThreadWriter {
-  async function paced<T>(thread: TaskThread, options: WriteOptions, write: () => Promise<T>): Promise<T | null> {
-    const outcome = await pacer.schedule(thread.installationId, options.priority, write, options);
+  async function paced<T>(thread: TaskThread, options: WriteOptions, write: () => Promise<T>, what: string): Promise<T | null> {
+    const attributes = { "bridge.write": what, "bridge.write.priority": options.priority, "github.thread.number": thread.issueNumber };
+    const outcome = await withSpan("github write", attributes, async (span) => {
+      const scheduled = await pacer.schedule(thread.installationId, options.priority, write, options);
+      span.setAttributes({ "bridge.write.outcome": scheduled.kind });
+      return scheduled;
+    });
     if (outcome.kind === "written") return outcome.value;
     if (!DROPPABLE_PRIORITIES.has(options.priority))
       throw new Error(
@@ -121,17 +127,17 @@ export function createPacedThreadWriter(inner: ThreadWriter, pacer: WritePacer):
   }
   return {
     async createComment(thread, body, options) {
-      const id = await paced(thread, options, () => inner.createComment(thread, body, options));
+      const id = await paced(thread, options, () => inner.createComment(thread, body, options), "comment create");
       if (id === null) throw new Error("A new comment cannot be a droppable progress write: post it as an acknowledgement or a result.");
       return id;
     },
     async updateComment(thread, commentId, body, options) {
       const withKey = { ...options, supersedeKey: options.supersedeKey ?? commentSupersedeKey(thread, commentId) };
-      return (await paced(thread, withKey, () => inner.updateComment(thread, commentId, body, withKey))) ?? "dropped";
+      return (await paced(thread, withKey, () => inner.updateComment(thread, commentId, body, withKey), "comment update")) ?? "dropped";
     },
     async react(thread, target, content, options) {
       if (!canReactTo(target)) return false;
-      return (await paced(thread, options, () => inner.react(thread, target, content, options))) ?? false;
+      return (await paced(thread, options, () => inner.react(thread, target, content, options), "reaction")) ?? false;
     },
     findOwnComment: (thread, requestId) => inner.findOwnComment(thread, requestId),
   };

@@ -4,20 +4,40 @@ import { renderServiceError } from "../core/render/replies.js";
 import type { RunEngine } from "./engine.js";
 import { processDelivery } from "./handlers/webhook.js";
 import { forDelivery, type AppDependencies } from "./handlers/types.js";
-import type { JobProcessor, QueuedJob } from "./queue/types.js";
+import type { JobOutcome, JobProcessor, QueuedJob } from "./queue/types.js";
+import { deliveryAttributes, withSpan, type SpanAttributes } from "./ops/tracing.js";
 
 /** Routes the queue's jobs: deliveries to the webhook worker, task steps to the engine. */
 export function createJobProcessor(deps: AppDependencies, engine: RunEngine): JobProcessor {
   return {
-    async process(job) {
-      if (job.name === "task") return engine.processTask(job.data.taskId);
-      const { deliveryId: id, event: name, payload } = job.data;
-      await processDelivery(job.data, forDelivery(deps, { id, name, payload }));
-      return { kind: "done" };
+    process(job) {
+      // Each job continues the trace its data carries (the delivery's), on whichever replica takes it.
+      return withSpan(
+        `${job.name} process`,
+        jobAttributes(job),
+        async (span) => {
+          let outcome: JobOutcome = { kind: "done" };
+          if (job.name === "task") outcome = await engine.processTask(job.data.taskId);
+          else {
+            const { deliveryId: id, event: name, payload } = job.data;
+            await processDelivery(job.data, forDelivery(deps, { id, name, payload }));
+          }
+          span.setAttributes({ "bridge.job.outcome": outcome.kind });
+          return outcome;
+        },
+        { parent: job.data.traceparent, kind: "consumer" },
+      );
     },
-    async onFailed(job, error) {
-      if (job.name === "task") return engine.onTaskFailed(job.data.taskId, error);
-      await answerFailedDelivery(job, error, deps);
+    onFailed(job, error) {
+      return withSpan(
+        `${job.name} failed`,
+        jobAttributes(job),
+        async () => {
+          if (job.name === "task") return engine.onTaskFailed(job.data.taskId, error);
+          await answerFailedDelivery(job, error, deps);
+        },
+        { parent: job.data.traceparent, kind: "consumer" },
+      );
     },
   };
 }
@@ -46,4 +66,11 @@ async function answerFailedDelivery(job: Extract<QueuedJob, { name: "delivery" }
     body,
     "result",
   );
+}
+
+/** Ids only: the delivery's (as received) or the task's, and the attempt. */
+function jobAttributes(job: QueuedJob): SpanAttributes {
+  const common = { "bridge.job.attempt": job.attempt };
+  if (job.name === "task") return { ...common, "bridge.task.id": job.data.taskId };
+  return { ...common, ...deliveryAttributes({ id: job.data.deliveryId, name: job.data.event, payload: job.data.payload }) };
 }

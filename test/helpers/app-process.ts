@@ -59,8 +59,8 @@ const NODE24_PRELOAD = fileURLToPath(new URL("./node24/preload.mjs", import.meta
  * Only what a server's environment would hold (PATH for node), nothing from the parent process. The App runs on
  * Node 24, the image's and the Action's runtime, whatever Node runs the tests (test/setup/node24.ts provides it).
  */
-export function spawnAppProcess(env: Record<string, string>): SpawnedApp {
-  const child = spawn(inject("appNode"), ["--import", "tsx", "--import", NODE24_PRELOAD, "src/cli/bin.ts", "app"], {
+export function spawnAppProcess(env: Record<string, string>, nodeArgs: readonly string[] = []): SpawnedApp {
+  const child = spawn(inject("appNode"), [...nodeArgs, "--import", "tsx", "--import", NODE24_PRELOAD, "src/cli/bin.ts", "app"], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? "", AGENT_RUN_TEST_SQLITE_BINDING: inject("appSqliteBinding"), ...env },
   });
@@ -68,8 +68,8 @@ export function spawnAppProcess(env: Record<string, string>): SpawnedApp {
 }
 
 /** Starts `agent-run app` and resolves once it says where it listens; rejects (with its output) if it exits first or takes too long. */
-export async function startAppChild(env: Record<string, string>, label: string): Promise<AppChild> {
-  const spawned = spawnAppProcess(env);
+export async function startAppChild(env: Record<string, string>, label: string, nodeArgs: readonly string[] = []): Promise<AppChild> {
+  const spawned = spawnAppProcess(env, nodeArgs);
   const { child } = spawned;
   const webhookUrl = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => {

@@ -9,6 +9,7 @@ import { classifyRunStatus, type RunPhase } from "../../service/status.js";
 import type { AgentRun } from "../../service/wire.js";
 import { taskJobId, type JobOutcome } from "../queue/types.js";
 import type { Task } from "../store/types.js";
+import { annotateSpan, taskAttributes, withSpan, withTraceparent } from "../ops/tracing.js";
 import {
   renderTaskAbandoned,
   renderTaskFailedToStart,
@@ -38,10 +39,15 @@ export class Reporter {
   }
 
   /** Idempotent: the result replaces the tracking comment, so a repeat after a crash rewrites, never duplicates. */
-  async report(task: Task): Promise<JobOutcome> {
+  report(task: Task): Promise<JobOutcome> {
+    return withSpan("result report", taskAttributes(task), () => this.writeReport(task));
+  }
+
+  private async writeReport(task: Task): Promise<JobOutcome> {
     const { store, observer, log } = this.context;
     const run = (task.finalRun ?? { id: task.runId }) as AgentRun;
     const phase: RunPhase | "timed_out" = task.watchTimedOut ? "timed_out" : classifyRunStatus(run.status);
+    annotateSpan({ "bridge.run.outcome": phase });
     await this.output.writeOrPost(task, renderTaskResult(task, run, phase, this.context.now(), this.context.settings.imageHosts), "result");
     const finalReaction = phase === "timed_out" ? null : reactionForPhase(phase);
     await this.output.react(task, finalReaction, "result");
@@ -126,7 +132,12 @@ export class Reporter {
         request: { prompt },
         webUrl: await store.lastWebUrlForRun(resumableRunId),
       });
-      await queue.add({ id: taskJobId(first!.id), name: "task", data: { taskId: first!.id } });
+      // Its own delivery's trace (stored with it), not the finished run's.
+      await queue.add({
+        id: taskJobId(first!.id),
+        name: "task",
+        data: { taskId: first!.id, ...withTraceparent(first!.traceparent ?? undefined) },
+      });
       return [];
     });
     for (const followUp of notSent) {

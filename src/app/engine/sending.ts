@@ -13,6 +13,7 @@ import type { Task } from "../store/types.js";
 import { DONE, TAKE_AGAIN, transition, type EngineContext } from "./context.js";
 import type { Reporter } from "./reporting.js";
 import type { ThreadOutput } from "./thread-output.js";
+import { annotateSpan } from "../ops/tracing.js";
 
 /**
  * Creates that may wait for the service's budget inside a step (a minute's worth at 10 per minute).
@@ -186,6 +187,7 @@ export class Sender {
   /** The service answered with a run: watch it from now, or only record it when a stop came first. */
   private async watchStartedRun(task: Task, run: AgentRun): Promise<JobOutcome> {
     const { store, log, observer, settings } = this.context;
+    annotateSpan({ "bridge.run.id": run.id });
     const watched = await this.startWatching(task, run, null, settings.poll.initial);
     if (watched === null) {
       // Stopped (`/agent stop`) while the call was in flight: keep the run's id for the record, watch nothing.

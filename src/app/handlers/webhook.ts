@@ -22,6 +22,7 @@ import { answerConfigError, loadRepoConfig } from "./config.js";
 import { reportSkippedAutomations } from "./config-warnings.js";
 import { storeLookup } from "./lookup.js";
 import { selfOf, type AppDependencies, type HandlerLogger } from "./types.js";
+import { annotateSpan, currentTraceparent, decisionAttributes, withSpan, withTraceparent } from "../ops/tracing.js";
 
 /** A delivery as Probot hands it to the App, after the signature check. */
 export interface WebhookDelivery {
@@ -81,7 +82,7 @@ export async function receiveDelivery(delivery: WebhookDelivery, deps: AppDepend
       return "not_for_us";
     }
   }
-  const storing = storeDelivery(delivery, event, deps);
+  const storing = withSpan("delivery store", {}, () => storeDelivery(delivery, event, deps));
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`no answer within ${RECEIVE_DEADLINE_MS} ms`)), RECEIVE_DEADLINE_MS);
@@ -109,6 +110,8 @@ async function storeDelivery(delivery: WebhookDelivery, event: BridgeEvent | nul
     payload: delivery.payload,
     installationId: event?.installationId ?? null,
     receivedAt: Date.now(),
+    // The trace travels with the job: the replica that takes it continues this delivery's trace.
+    ...withTraceparent(currentTraceparent()),
   };
   try {
     await queue.add({ id: deliveryJobId(delivery.id), name: "delivery", data });
@@ -158,6 +161,7 @@ export async function processDelivery(data: DeliveryJobData, deps: AppDependenci
       "the repository's agent-run.yml has invalid automations; they are skipped",
     );
   const detection = detectTrigger(event, loaded.config, self);
+  annotateSpan({ "bridge.detection": detection.kind, "bridge.decision.code": detection.kind === "ignore" ? detection.code : undefined });
   await reportSkippedAutomations({ event, detection, loaded, self, octokit, deps, installationId: data.installationId, log });
   if (detection.kind === "ignore") {
     log.info({ delivery: data.deliveryId, code: detection.code, reason: detection.reason }, "ignored");
@@ -181,14 +185,16 @@ export async function processDelivery(data: DeliveryJobData, deps: AppDependenci
       images: { ...deps.images, token: () => installationToken(octokit) },
       logger: log,
     });
-    await actOnPrepared(prepared, {
-      installationId: event.installationId,
-      config: loaded.config,
-      receivedAt: data.receivedAt,
-      triggerPhrase: loaded.config.trigger_phrase,
-      deps,
-      log,
-    });
+    const act = () =>
+      actOnPrepared(prepared, {
+        installationId: event.installationId,
+        config: loaded.config,
+        receivedAt: data.receivedAt,
+        triggerPhrase: loaded.config.trigger_phrase,
+        deps,
+        log,
+      });
+    await withSpan("decision", decisionAttributes(prepared), act);
   };
   if (detection.kind === "trigger") return prepareAndAct(detection.trigger);
   // Automations: each on its own, in the configuration's order (one failing is retried without the others starting twice: each claims its own key).

@@ -16,10 +16,14 @@ export interface DeliveryJobData {
   payload: unknown;
   installationId: number | null;
   receivedAt: number;
+  /** The W3C trace context of the delivery's trace (tracing on), continued by whichever replica takes the job. */
+  traceparent?: string;
 }
 
 export interface TaskJobData {
   taskId: number;
+  /** As on a delivery's job: the trace of the delivery that asked for the task. */
+  traceparent?: string;
 }
 
 export type JobSpec =

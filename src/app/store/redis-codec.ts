@@ -28,6 +28,7 @@ const PATCHABLE_FIELDS = {
   acknowledgedAt: true,
   sentAt: true,
   receivedAt: true,
+  traceparent: true,
   nextPollAt: true,
   pollIntervalMs: true,
   sweptAt: true,
@@ -71,6 +72,7 @@ const TASK_FIELDS: ReadonlyArray<keyof Task> = ["id", "createdAt", "updatedAt", 
 /** Fields added after tasks were first stored in Redis, with the value a task stored before them has (JSON). */
 const FIELDS_ADDED_LATER: Partial<Record<keyof Task, string>> = {
   sweptAt: "null",
+  traceparent: "null",
   interrupt: "null",
   delivered: "[]",
   interruptsRefused: "false",

@@ -155,6 +155,7 @@ export class RedisBridgeStore implements BridgeStore {
       acknowledgedAt: null,
       sentAt: null,
       receivedAt: task.receivedAt ?? null,
+      traceparent: task.traceparent ?? null,
       nextPollAt: 0,
       pollIntervalMs: 0,
       sweptAt: null,

@@ -24,6 +24,7 @@ export interface TaskRow {
   acknowledged_at: number | null;
   sent_at: number | null;
   received_at: number | null;
+  traceparent: string | null;
   next_poll_at: number;
   poll_interval_ms: number;
   swept_at: number | null;
@@ -59,6 +60,7 @@ export const COLUMNS: { [K in keyof Task]?: [string, (v: Task[K]) => unknown] } 
   acknowledgedAt: ["acknowledged_at", (v) => v],
   sentAt: ["sent_at", (v) => v],
   receivedAt: ["received_at", (v) => v],
+  traceparent: ["traceparent", (v) => v],
   nextPollAt: ["next_poll_at", (v) => v],
   pollIntervalMs: ["poll_interval_ms", (v) => v],
   sweptAt: ["swept_at", (v) => v],
@@ -93,6 +95,7 @@ export function toTask(row: TaskRow): Task {
     acknowledgedAt: row.acknowledged_at,
     sentAt: row.sent_at,
     receivedAt: row.received_at,
+    traceparent: row.traceparent ?? null,
     nextPollAt: row.next_poll_at,
     pollIntervalMs: row.poll_interval_ms,
     sweptAt: row.swept_at ?? null,

@@ -63,6 +63,7 @@ export function prepareSchema(db: Database.Database): void {
   addSweptAtColumn(db);
   moveRunBranchesToHeadKeys(db);
   addInterruptColumns(db);
+  if (!taskColumns(db).has("traceparent")) db.exec("ALTER TABLE tasks ADD COLUMN traceparent TEXT");
   db.exec("CREATE INDEX IF NOT EXISTS tasks_by_thread ON tasks(thread_key, state, id)");
 }
 

@@ -132,8 +132,8 @@ export class SqliteBridgeStore implements BridgeStore {
     const info = this.db
       .prepare(
         `INSERT INTO tasks (kind, state, source_type, thread, thread_key, run_id, org_id, tracking_comment_id, reaction, request, requested_by,
-           created_at, progress, deadline_at, updated_at, received_at, interrupt)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+           created_at, progress, deadline_at, updated_at, received_at, interrupt, traceparent)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(
         task.kind,
@@ -153,6 +153,7 @@ export class SqliteBridgeStore implements BridgeStore {
         now,
         task.receivedAt ?? null,
         task.interrupt ? JSON.stringify(task.interrupt) : null,
+        task.traceparent ?? null,
       );
     return this.readTask(Number(info.lastInsertRowid))!;
   }

@@ -84,6 +84,8 @@ export interface Task {
   sentAt: number | null;
   /** When the webhook that asked for it arrived (time to the first acknowledgement is measured from here). */
   receivedAt: number | null;
+  /** The W3C trace context of the delivery that asked for it (tracing on): a job queued for it later continues that trace. */
+  traceparent: string | null;
   nextPollAt: number;
   pollIntervalMs: number;
   /** When a sweep of the runs list last showed the run still going (null: never): while sweeps keep showing it, its own reads are progress only. */
@@ -116,6 +118,7 @@ export type NewTask = Pick<
 > & {
   deadlineAt: number;
   receivedAt?: number | null;
+  traceparent?: string | null;
   interrupt?: FollowUpInterrupt | null;
 };
 

@@ -144,9 +144,16 @@ function installWithout(without: readonly string[]): string {
   cpSync(join(ROOT, "bin"), join(dir, "bin"), { recursive: true });
   cpSync(join(ROOT, "lib"), join(dir, "lib"), { recursive: true });
   mkdirSync(join(dir, "node_modules"));
+  const link = (name: string) => symlinkSync(join(ROOT, "node_modules", name), join(dir, "node_modules", name), "dir");
   for (const name of readdirSync(join(ROOT, "node_modules"))) {
-    if (!name.startsWith(".") && !without.includes(name))
-      symlinkSync(join(ROOT, "node_modules", name), join(dir, "node_modules", name), "dir");
+    if (name.startsWith(".") || without.includes(name)) continue;
+    if (!name.startsWith("@") || !without.some((left) => left.startsWith(`${name}/`))) link(name);
+    else {
+      // A scope some of whose packages are left out: its other packages one by one.
+      mkdirSync(join(dir, "node_modules", name));
+      for (const inner of readdirSync(join(ROOT, "node_modules", name)))
+        if (!without.includes(`${name}/${inner}`)) link(`${name}/${inner}`);
+    }
   }
   return dir;
 }
@@ -221,6 +228,13 @@ describe("agent-run app without an optional package it needs", () => {
       env: () => settings({ METRICS: "true", REDIS_URL: "redis://127.0.0.1:6379" }),
       message:
         "GET /metrics (METRICS or METRICS_TOKEN) needs prom-client, an optional peer dependency of agent-run-bridge that is not installed. Install it beside agent-run-bridge: npm install prom-client",
+    },
+    {
+      name: "the OpenTelemetry SDK, with OTEL_TRACES_EXPORTER=otlp",
+      without: ["@opentelemetry/sdk-trace-node", "@opentelemetry/exporter-trace-otlp-http"],
+      env: () => settings({ OTEL_TRACES_EXPORTER: "otlp", REDIS_URL: "redis://127.0.0.1:6379" }),
+      message:
+        "Tracing (OTEL_TRACES_EXPORTER=otlp) needs @opentelemetry/api, @opentelemetry/sdk-trace-node, @opentelemetry/exporter-trace-otlp-http and @opentelemetry/resources, optional peer dependencies of agent-run-bridge; @opentelemetry/sdk-trace-node and @opentelemetry/exporter-trace-otlp-http are not installed. Install them beside agent-run-bridge: npm install @opentelemetry/sdk-trace-node @opentelemetry/exporter-trace-otlp-http",
     },
   ];
 

@@ -27,6 +27,7 @@ function task(overrides: Partial<Task>): Task {
     acknowledgedAt: NOW - 89_000,
     sentAt: NOW - 66_000,
     receivedAt: NOW - 90_500,
+    traceparent: null,
     nextPollAt: 0,
     pollIntervalMs: 0,
     sweptAt: null,

@@ -163,6 +163,14 @@ describe.each([
     expect((await store.insertTask(newTask("octo-org", 2))).receivedAt).toBeNull();
   });
 
+  it("keeps the trace context of the delivery that asked for the task (a job queued for it later continues that trace)", async () => {
+    const { store } = await open({});
+    const traceparent = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01";
+    const task = await store.insertTask(newTask("octo-org", 1, { traceparent }));
+    expect((await store.getTask(task.id))?.traceparent).toBe(traceparent);
+    expect((await store.insertTask(newTask("octo-org", 2))).traceparent).toBeNull();
+  });
+
   it("records spend events under several keys and reads them back by key and time", async () => {
     const { store } = await open({});
     await store.recordEvent(["thread:a#1", "repo:a"], 1_000);
@@ -257,6 +265,7 @@ describe.each([
       acknowledgedAt: null,
       sentAt: null,
       receivedAt: null,
+      traceparent: null,
       nextPollAt: 0,
       pollIntervalMs: 0,
       sweptAt: null,
@@ -289,6 +298,7 @@ describe.each([
       acknowledgedAt: 2_100,
       sentAt: 2_200,
       receivedAt: 2_300,
+      traceparent: "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01",
       nextPollAt: 4_000,
       pollIntervalMs: 1_500,
       sweptAt: 2_950,
