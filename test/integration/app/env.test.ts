@@ -57,7 +57,9 @@ describe("parseAppEnv", () => {
     expect(parseAppEnv({ ...complete(), AGENT_RUN_RUNS_URL: "https://agents.example.com/runs" }).service.runsUrl).toBe(
       "https://agents.example.com/runs",
     );
-    expect(parseAppEnv({ ...complete(), AGENT_RUN_RUNS_URL: "http://127.0.0.1:4010/runs" }).service.runsUrl).toBe("http://127.0.0.1:4010/runs");
+    expect(parseAppEnv({ ...complete(), AGENT_RUN_RUNS_URL: "http://127.0.0.1:4010/runs" }).service.runsUrl).toBe(
+      "http://127.0.0.1:4010/runs",
+    );
     for (const url of ["javascript:alert(1)", "http://agents.example.com/runs", "data:text/html,hi", "runs"]) {
       expect(problems({ ...complete(), AGENT_RUN_RUNS_URL: url }).invalid, url).toEqual([
         `AGENT_RUN_RUNS_URL (must be an https:// URL such as https://agents.example.com (plain http:// only on loopback: 127.0.0.1, ::1 or localhost), without credentials in it, got "${url}")`,
