@@ -46,6 +46,10 @@ export const APP_SETTING_DOCS: Record<string, SettingDoc> = {
     meaning:
       "where the service's logs endpoint is: `auto` tries the spec's path and, on a 404, the `/v1/alpha/` path real deployments publish, then keeps the one that answered; `spec` or `alpha` pins one",
   },
+  AGENT_RUN_RUNS_URL: {
+    meaning:
+      "the service's web page where people see the organization's runs (https://, or http:// on loopback): when a create's answer is lost and the runs list cannot tell whether the run was made, the tracking comment links it as the place to look",
+  },
   DATA_DIR: {
     default: ".data",
     meaning: "the embedded backend (SQLite): deliveries, the work queue, watched runs, held follow-ups, the service budget",

@@ -50,6 +50,7 @@ export const INPUT_NAMES = [
   "allowed-non-write-users",
   "fail-on-error",
   "logs-path",
+  "runs-url",
   "redact-patterns",
 ] as const;
 export type InputName = (typeof INPUT_NAMES)[number];
@@ -102,6 +103,8 @@ export interface ActionInputs {
   failOnError: boolean;
   /** Where the service's logs endpoint is: auto (detected), spec or alpha. */
   logsPath: LogsPathChoice;
+  /** The service's web page of the organization's runs, linked when a run may have started unseen; undefined: none. */
+  runsUrl: string | undefined;
   /** The operator's own redaction patterns, on top of the built-in ones (runner.ts applies them from the start). */
   redactPatterns: RegExp[];
 }
@@ -302,6 +305,8 @@ const InputFieldsSchema = z.strictObject({
   "allowed-non-write-users": allowedNonWriteUsersText,
   "fail-on-error": booleanText(true),
   "logs-path": choiceText(LOGS_PATH_CHOICES, "auto"),
+  // Linked from the thread: the API URL's rule keeps javascript:, data: and clear-text links to other hosts out.
+  "runs-url": z.optional(z.string().check(z.refine(isAllowedServiceUrl, { error: SERVICE_URL_RULE }))),
   "redact-patterns": redactPatternsText,
 });
 
@@ -356,6 +361,7 @@ export const ActionInputsSchema = z.pipe(
     allowedNonWriteUsers: i["allowed-non-write-users"],
     failOnError: i["fail-on-error"],
     logsPath: i["logs-path"],
+    runsUrl: i["runs-url"],
     redactPatterns: i["redact-patterns"],
   })),
 );
@@ -378,7 +384,7 @@ export function readInputs(env: Env): ActionInputs {
   for (const issue of result.error.issues) {
     const name = String(issue.path[0] ?? "inputs") as InputName;
     // A password inside the service URL is masked like any secret.
-    const given = name === "api-url" && raw[name] !== undefined ? urlForMessage(raw[name]) : raw[name];
+    const given = (name === "api-url" || name === "runs-url") && raw[name] !== undefined ? urlForMessage(raw[name]) : raw[name];
     // Rules across inputs are about the combination, not this value.
     const crossInput = issue.code === "custom" && (issue.params as { crossInput?: boolean } | undefined)?.crossInput === true;
     const echo =

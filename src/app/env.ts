@@ -29,8 +29,11 @@ export interface AppSettings {
   logLevel: LogLevel;
   /** Probot's LOG_FORMAT: `pretty` for people (default), `json` for log collectors. */
   logFormat: "pretty" | "json";
-  /** `logsPath`: where the logs endpoint is (AGENT_RUN_LOGS_PATH: auto, spec or alpha; default auto). */
-  service: { baseUrl: string; token: string; orgId: number; logsPath: LogsPathChoice };
+  /**
+   * `logsPath`: where the logs endpoint is (AGENT_RUN_LOGS_PATH: auto, spec or alpha; default auto).
+   * `runsUrl`: the service's web page of the organization's runs (AGENT_RUN_RUNS_URL), linked when a run may have started unseen.
+   */
+  service: { baseUrl: string; token: string; orgId: number; logsPath: LogsPathChoice; runsUrl: string | undefined };
   dataDir: string;
   redisUrl: string | undefined;
   /** Redis's password when given apart from REDIS_URL (REDIS_PASSWORD, from a secret); the URL's own otherwise. */
@@ -203,7 +206,7 @@ function readLogging(read: EnvReader): { logLevel: LogLevel | undefined; logForm
   return { logLevel, logFormat: formatText === "json" ? "json" : "pretty" };
 }
 
-/** The Agent Run Service: AGENT_RUN_API_URL, AGENT_RUN_API_TOKEN, AGENT_RUN_ORG_ID and AGENT_RUN_LOGS_PATH. */
+/** The Agent Run Service: AGENT_RUN_API_URL, AGENT_RUN_API_TOKEN, AGENT_RUN_ORG_ID, AGENT_RUN_LOGS_PATH and AGENT_RUN_RUNS_URL. */
 function readService(read: EnvReader) {
   const apiUrl = read.required("AGENT_RUN_API_URL");
   if (apiUrl !== undefined && !isAllowedServiceUrl(apiUrl))
@@ -213,7 +216,11 @@ function readService(read: EnvReader) {
   const logsPathText = read.value("AGENT_RUN_LOGS_PATH")?.toLowerCase() ?? "auto";
   const logsPath = LOGS_PATH_CHOICES.find((choice) => choice === logsPathText);
   if (!logsPath) read.invalid.push(`AGENT_RUN_LOGS_PATH (must be one of ${LOGS_PATH_CHOICES.join(", ")}, got "${logsPathText}")`);
-  return { apiUrl, apiToken, orgId, logsPath };
+  // Linked from threads: the same rule as the API's URL keeps javascript:, data: and clear-text links to other hosts out.
+  const runsUrl = read.value("AGENT_RUN_RUNS_URL");
+  if (runsUrl !== undefined && !isAllowedServiceUrl(runsUrl))
+    read.invalid.push(`AGENT_RUN_RUNS_URL (${SERVICE_URL_RULE}, got "${urlForMessage(runsUrl)}")`);
+  return { apiUrl, apiToken, orgId, logsPath, runsUrl };
 }
 
 type RedisSettings = Pick<AppSettings, "redisUrl" | "redisPassword" | "redisTlsCa">;
@@ -384,7 +391,13 @@ export function parseAppEnv(env: Env): AppSettings {
     githubBaseUrl,
     logLevel: logLevel!,
     logFormat,
-    service: { baseUrl: service.apiUrl!, token: service.apiToken!, orgId: service.orgId, logsPath: service.logsPath! },
+    service: {
+      baseUrl: service.apiUrl!,
+      token: service.apiToken!,
+      orgId: service.orgId,
+      logsPath: service.logsPath!,
+      runsUrl: service.runsUrl,
+    },
     dataDir: read.value("DATA_DIR") ?? DEFAULT_DATA_DIR,
     ...redis,
     redisKeyPrefix: read.value("REDIS_KEY_PREFIX"),

@@ -217,6 +217,7 @@ function createWorkers({ settings, options, backend, probot, identity, client, m
     timeScale: settings.timeScale,
     // Agent output renders images only from the GitHub the App serves (GHE_HOST's on an Enterprise Server).
     imageHosts: imageHostsFor(github),
+    ...(settings.service.runsUrl ? { runsUrl: settings.service.runsUrl } : {}),
     ...(metrics ? { observer: metrics } : {}),
     ...options.engine,
   });

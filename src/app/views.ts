@@ -115,9 +115,14 @@ export function renderTaskNotMade(why: string): string {
 }
 
 /** A create that may have made a run nobody can confirm: where to look and how to go on (core/render/unknown-outcome.ts). */
-export function renderTaskMayHaveStarted(task: Task, outcome: { what: string; why: string; sentAt: number }): string {
+export function renderTaskMayHaveStarted(
+  task: Task,
+  outcome: { what: string; why: string; sentAt: number },
+  runsUrl: string | null = null,
+): string {
   return renderRunMayHaveStarted({
     ...outcome,
+    lookAt: runsUrl,
     orgId: task.orgId,
     match: bridgeMatchOf({ metadata: task.request.metadata as Record<string, unknown> | undefined }),
     triggerPhrase: task.thread.triggerPhrase ?? DEFAULT_REPO_CONFIG.trigger_phrase,

@@ -12,6 +12,7 @@ export const ENV = {
   orgId: "AGENT_RUN_ORG_ID",
   pollInterval: "AGENT_RUN_POLL_INTERVAL",
   logsPath: "AGENT_RUN_LOGS_PATH",
+  runsUrl: "AGENT_RUN_RUNS_URL",
 } as const;
 
 export interface ConnectionFlags {
@@ -87,4 +88,15 @@ export function resolvePollIntervalMs(flag: string | undefined, env: Env): numbe
     throw new UsageError(`${chosen.from} must be a positive number of seconds, got '${chosen.value}'.`);
   }
   return Math.max(1, Math.round(seconds * 1000));
+}
+
+/**
+ * The service's web page of runs (AGENT_RUN_RUNS_URL), named when a create's outcome is unknown;
+ * undefined when unset. Checked before anything is sent, by the API URL's rule.
+ */
+export function resolveRunsUrl(env: Env): string | undefined {
+  const chosen = pick(undefined, env, ENV.runsUrl, ENV.runsUrl);
+  if (!chosen) return undefined;
+  if (!isAllowedServiceUrl(chosen.value)) throw new UsageError(`${ENV.runsUrl} ${SERVICE_URL_RULE}, got '${urlForMessage(chosen.value)}'.`);
+  return chosen.value;
 }

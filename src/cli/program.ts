@@ -30,6 +30,7 @@ Configuration (flags win over the environment):
   AGENT_RUN_API_TOKEN   API token                           (--token)
   AGENT_RUN_ORG_ID      organization id                     (--org-id)
   AGENT_RUN_POLL_INTERVAL  seconds between status checks    (--poll-interval)
+  AGENT_RUN_RUNS_URL    the service's web page of runs, named when a create's outcome is unknown (exit 4)
 
 Exit codes:
   ${EXIT_CODES.ok}  success

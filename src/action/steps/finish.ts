@@ -145,6 +145,7 @@ export async function reportServiceError(step: Step, tracked: TrackedRun, error:
           sentAt: error.sentAt,
           orgId: step.inputs.orgId,
           match: error.match,
+          lookAt: step.inputs.runsUrl ?? null,
           triggerPhrase: tracked.triggerPhrase,
         })
       : renderServiceError(serviceErrorForComment(error));

@@ -58,6 +58,8 @@ export interface RunEngineOptions {
   observer?: EngineObserver;
   /** Hosts whose images render in agent output (default: github.com's). */
   imageHosts?: ImageHosts;
+  /** The service's web page of the organization's runs (AGENT_RUN_RUNS_URL): linked where a thread says to look for a run. */
+  runsUrl?: string;
 }
 
 /** The watch deadline, in one place: a run still going after this long is reported as still going. */
@@ -103,6 +105,8 @@ export interface EngineSettings {
     budgetWaitMs: number;
   };
   imageHosts: ImageHosts | undefined;
+  /** The service's web page of runs, or null: where a run that may have started is looked for. */
+  runsUrl: string | null;
 }
 
 export function engineSettings(options: RunEngineOptions): EngineSettings {
@@ -133,5 +137,6 @@ export function engineSettings(options: RunEngineOptions): EngineSettings {
     // Never under a quarter second of real time: a read that gives way sooner could never finish a probe (the logs path) on a busy loop.
     progress: { share: 0.4, maxIntervalMs: 180_000 * scale, budgetWaitMs: Math.max(2_000 * scale, 250) },
     imageHosts: options.imageHosts,
+    runsUrl: options.runsUrl ?? null,
   };
 }

@@ -76,7 +76,10 @@ export class Recoverer {
         : { action: "left", reason: "settled_already" };
     });
     if (decided.action === "settled") {
-      const body = decided.what === "request" ? renderLostRequest(found.createdAt) : renderLostFollowUp(found.createdAt);
+      const body =
+        decided.what === "request"
+          ? renderLostRequest(found.createdAt, this.context.settings.runsUrl)
+          : renderLostFollowUp(found.createdAt);
       await this.context.writer.updateComment(orphan.thread, found.commentId, body, {
         priority: "result",
         supersedeKey: commentSupersedeKey(orphan.thread, found.commentId),

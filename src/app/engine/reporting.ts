@@ -100,7 +100,7 @@ export class Reporter {
     const sentAt = task.sentAt ?? task.updatedAt;
     task = await this.context.store.updateTask(task.id, { state: "abandoned", error: `outcome unknown: ${what}; ${why}` });
     this.context.observer.runFinished(task, "outcome_unknown", null);
-    await this.output.writeOrPost(task, renderTaskMayHaveStarted(task, { what, why, sentAt }), "result");
+    await this.output.writeOrPost(task, renderTaskMayHaveStarted(task, { what, why, sentAt }, this.context.settings.runsUrl), "result");
     await this.closeThreadWork(task, null);
   }
 

@@ -1,8 +1,15 @@
 import { Option } from "commander";
 import { randomUUID } from "node:crypto";
-import { AGENT_TYPES, bridgeMatchOf, createRunOnce, type AgentType, type CreateRunRequest } from "../../service/index.js";
+import {
+  AGENT_TYPES,
+  bridgeMatchOf,
+  createRunOnce,
+  OutcomeUnknownError,
+  type AgentType,
+  type CreateRunRequest,
+} from "../../service/index.js";
 import { collect, parsePositiveInteger } from "../arguments.js";
-import { resolvePollIntervalMs } from "../config.js";
+import { resolvePollIntervalMs, resolveRunsUrl } from "../config.js";
 import { connect } from "../connect.js";
 import { loadImageArgument } from "../images.js";
 import { metadataFromFlag } from "../metadata.js";
@@ -52,6 +59,7 @@ export const createCommand = defineCommand("create", "start an agent run; with -
       const metadata = withCreateId(metadataFromFlag(flags.metadata));
       const images = await Promise.all((flags.image ?? []).map((value) => loadImageArgument(value, context.cwd)));
       const pollIntervalMs = resolvePollIntervalMs(flags.pollInterval, context.env);
+      const runsUrl = resolveRunsUrl(context.env);
       const prompt = await resolvePrompt(flags.prompt, context.stdin);
       const client = connect(flags, context);
 
@@ -68,6 +76,10 @@ export const createCommand = defineCommand("create", "start an agent run; with -
         settleMs: pollIntervalMs ?? CLI_SETTLE_MS,
         onAnswerLost: (error) =>
           context.error(`The answer to the create was lost (${error.message}); looking for its run in the runs list.`),
+      }).catch((error: unknown) => {
+        // Exit 4's one message (main.ts prints it) also names the page where the run would be.
+        if (error instanceof OutcomeUnknownError && runsUrl) error.message += ` The organization's runs are on ${runsUrl}.`;
+        throw error;
       });
       const run = created.run;
       if (created.kind === "adopted") {

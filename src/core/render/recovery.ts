@@ -5,16 +5,21 @@
  */
 import { renderKindMarker } from "../markers/write.js";
 import { renderLink } from "../sanitize-output/links.js";
-import { plural } from "./pieces.js";
+import { linkTarget, plural } from "./pieces.js";
 
-/** A request whose tracking comment said "queued" (no run known yet) when the store lost it. */
-export function renderLostRequest(queuedAt: number): string {
+/**
+ * A request whose tracking comment said "queued" (no run known yet) when the store lost it.
+ * `lookAt`: the service's web page of runs (AGENT_RUN_RUNS_URL), linked when known.
+ */
+export function renderLostRequest(queuedAt: number, lookAt: string | null = null): string {
   const when = new Date(queuedAt).toISOString();
+  const page = linkTarget(lookAt);
+  const where = page ? renderLink("the Agent Run Service's runs", page) : "the Agent Run Service";
   return [
     renderKindMarker("service_error"),
     "⚠️ **The bridge lost this request: its store was emptied before the run was known to start.**",
     "",
-    `Look on the Agent Run Service for a run started after ${when}; if there is none, ask again in a new comment.`,
+    `Look on ${where} for a run started after ${when}; if there is none, ask again in a new comment.`,
   ].join("\n");
 }
 

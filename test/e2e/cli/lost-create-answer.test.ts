@@ -73,4 +73,23 @@ describe("agent-run create whose answer is lost", () => {
     expect(result.stderr).toContain(`bridge_task_id=${String(stored!.metadata!.bridge_task_id)}`);
     expect(result.stderr).not.toContain("could not run");
   });
+
+  it("without the runs list, with AGENT_RUN_RUNS_URL: exit 4 names the service's page of runs", async () => {
+    const env = await world({ forward: true, answer: 504 }, false);
+    const runsUrl = "https://agents.example.com/runs";
+    const result = await cli(["create", "--prompt", "Add a health check"], { env: { ...env, AGENT_RUN_RUNS_URL: runsUrl } });
+
+    expect(result.code).toBe(4);
+    expect(emulator!.control.stats().byRoute.createRun).toBe(1);
+    expect(result.stderr).toContain(`The organization's runs are on ${runsUrl}.`);
+  });
+
+  it("an AGENT_RUN_RUNS_URL that is not https (javascript:): exit 2, nothing sent", async () => {
+    const env = await world({ forward: true, answer: 504 }, false);
+    const result = await cli(["create", "--prompt", "Add a health check"], { env: { ...env, AGENT_RUN_RUNS_URL: "javascript:alert(1)" } });
+
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("AGENT_RUN_RUNS_URL must be an https:// URL");
+    expect(emulator!.control.stats().byRoute.createRun ?? 0).toBe(0);
+  });
 });

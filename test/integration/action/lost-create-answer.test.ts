@@ -84,4 +84,30 @@ describe("an Action create whose answer is lost", () => {
     expect(body).toContain("reply `/agent <what to do>` to try again");
     for (const written of everyBody(h)) expect(written).not.toContain("could not run");
   });
+
+  it("without the runs list, with `runs-url`: the comment links the service's page of runs as where to look", async () => {
+    h = await startActionHarness({
+      emulator: { endpoints: { listRuns: false } },
+      serviceProxy: losingFirstCreate({ forward: true, answer: 504 }),
+    });
+    const trigger = h.humanComment(ISSUE, "/agent fix it");
+    const runsUrl = "https://agents.example.com/runs";
+    const step = await h.step({ eventName: "issue_comment", payload: trigger.payload, inputs: { "runs-url": runsUrl } });
+
+    expect(step.exitCode).toBe(1);
+    expect(h.emulator.control.stats().byRoute.createRun).toBe(1);
+    const [comment] = botComments(h);
+    expect(comment!.body).toContain("**The agent run may have started.**");
+    expect(comment!.body).toContain(`- Look through [the Agent Run Service's runs](${runsUrl}) of organization`);
+  });
+
+  it("a `runs-url` that is not https (javascript:): refused before anything is sent", async () => {
+    h = await startActionHarness({ emulator: { endpoints: { listRuns: false } } });
+    const trigger = h.humanComment(ISSUE, "/agent fix it");
+    const step = await h.step({ eventName: "issue_comment", payload: trigger.payload, inputs: { "runs-url": "javascript:alert(1)" } });
+
+    expect(step.exitCode).toBe(1);
+    expect(step.result.failure).toContain("`runs-url` must be an https:// URL");
+    expect(h.emulator.control.stats().byRoute.createRun ?? 0).toBe(0);
+  });
 });

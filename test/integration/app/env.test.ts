@@ -52,6 +52,22 @@ describe("parseAppEnv", () => {
     expect(problems({ ...complete(), AGENT_RUN_API_URL: "https://me:pw@agents.example.com" }).message).not.toContain("pw");
   });
 
+  it("takes AGENT_RUN_RUNS_URL, the service's page of runs, by the same rule, and refuses a javascript: or clear-text one", () => {
+    expect(parseAppEnv(complete()).service.runsUrl).toBeUndefined();
+    expect(parseAppEnv({ ...complete(), AGENT_RUN_RUNS_URL: "https://agents.example.com/runs" }).service.runsUrl).toBe(
+      "https://agents.example.com/runs",
+    );
+    expect(parseAppEnv({ ...complete(), AGENT_RUN_RUNS_URL: "http://127.0.0.1:4010/runs" }).service.runsUrl).toBe(
+      "http://127.0.0.1:4010/runs",
+    );
+    for (const url of ["javascript:alert(1)", "http://agents.example.com/runs", "data:text/html,hi", "runs"]) {
+      expect(problems({ ...complete(), AGENT_RUN_RUNS_URL: url }).invalid, url).toEqual([
+        `AGENT_RUN_RUNS_URL (must be an https:// URL such as https://agents.example.com (plain http:// only on loopback: 127.0.0.1, ::1 or localhost), without credentials in it, got "${url}")`,
+      ]);
+    }
+    expect(problems({ ...complete(), AGENT_RUN_RUNS_URL: "https://me:pw@agents.example.com/runs" }).message).not.toContain("pw");
+  });
+
   it("fills Probot's defaults and ours", () => {
     const settings = parseAppEnv(complete());
     expect(settings).toMatchObject({

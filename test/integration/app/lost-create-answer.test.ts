@@ -118,4 +118,31 @@ describe("a create whose answer is lost", () => {
     expect(body).toContain("reply `/agent <what to do>` to try again");
     for (const written of everyBody(harness)) expect(written).not.toContain("could not run");
   });
+
+  it("without the runs list, with AGENT_RUN_RUNS_URL: the comment links the service's page of runs as where to look", async () => {
+    const runsUrl = "https://agents.example.com/orgs/runs?view=all";
+    harness = await startAppHarness({
+      emulator: { endpoints: { listRuns: false } },
+      serviceProxy: losingCreates({ forward: true, answer: 504 }),
+      env: { AGENT_RUN_RUNS_URL: runsUrl },
+    });
+    await trigger(harness);
+
+    expect(harness.emulator.control.stats().byRoute.createRun).toBe(1);
+    const [reply] = harness.botComments(1);
+    expect(reply!.body).toContain("**The agent run may have started.**");
+    expect(reply!.body).toContain(`- Look through [the Agent Run Service's runs](${runsUrl}) of organization`);
+  });
+
+  it("without the runs list and without AGENT_RUN_RUNS_URL: no link, the service is named", async () => {
+    harness = await startAppHarness({
+      emulator: { endpoints: { listRuns: false } },
+      serviceProxy: losingCreates({ forward: true, answer: 504 }),
+    });
+    await trigger(harness);
+
+    const [reply] = harness.botComments(1);
+    expect(reply!.body).toContain("- Look through the Agent Run Service's runs of organization");
+    expect(reply!.body).not.toMatch(/\]\(https?:/);
+  });
 });

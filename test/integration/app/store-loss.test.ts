@@ -156,7 +156,7 @@ describe("a store that lost its data", () => {
     expect(harness.botComments(1)).toHaveLength(2);
   });
 
-  it("tells a thread whose request was lost before its run was known to start, instead of leaving it queued", async () => {
+  it("tells a thread whose request was lost before its run was known to start, instead of leaving it queued, linking AGENT_RUN_RUNS_URL", async () => {
     harness = await startAppHarness();
     // A tracking comment the bot wrote before the store lost its data, for a create that never went out.
     const marker = newRunMarker({
@@ -172,7 +172,8 @@ describe("a store that lost its data", () => {
     });
     const lostId = harness.github.state.issueComments.at(-1)!.id;
 
-    const app = await harness.restart({ wipeStore: true, env: RECOVERY_ON });
+    const runsUrl = "https://agents.example.com/runs";
+    const app = await harness.restart({ wipeStore: true, env: { ...RECOVERY_ON, AGENT_RUN_RUNS_URL: runsUrl } });
     await app.runRecovery!.sweep();
     await until(
       () => harness.github.state.issueComments.find((c) => c.id === lostId)!.body.includes("lost this request"),
@@ -180,6 +181,7 @@ describe("a store that lost its data", () => {
     );
     const body = harness.github.state.issueComments.find((c) => c.id === lostId)!.body;
     expect(parseMarker(body)).toBeNull();
+    expect(body).toContain(`Look on [the Agent Run Service's runs](${runsUrl}) for a run started after`);
     expect(body).toContain("ask again in a new comment");
     expect(harness.service.creates()).toEqual([]);
   });
