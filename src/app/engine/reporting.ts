@@ -17,6 +17,8 @@ import {
   renderTaskNotMade,
   renderTaskResult,
 } from "../views.js";
+import { renderReviewNotice } from "../../core/review/render.js";
+import { postRunReview } from "./reviewing.js";
 import { DONE, transition, underThreadLock, type EngineContext } from "./context.js";
 import type { ThreadOutput } from "./thread-output.js";
 
@@ -42,7 +44,13 @@ export class Reporter {
     const { store, observer, log } = this.context;
     const run = (task.finalRun ?? { id: task.runId }) as AgentRun;
     const phase: RunPhase | "timed_out" = task.watchTimedOut ? "timed_out" : classifyRunStatus(run.status);
-    await this.output.writeOrPost(task, renderTaskResult(task, run, phase, this.context.now(), this.context.settings.imageHosts), "result");
+    const review = await postRunReview(this.context, task, run, phase === "succeeded");
+    const notice = review ? { notice: renderReviewNotice(review) } : {};
+    await this.output.writeOrPost(
+      task,
+      renderTaskResult(task, run, phase, this.context.now(), { imageHosts: this.context.settings.imageHosts, ...notice }),
+      "result",
+    );
     const finalReaction = phase === "timed_out" ? null : reactionForPhase(phase);
     await this.output.react(task, finalReaction, "result");
     // Follow-ups that reached the working agent end with the run they shaped.

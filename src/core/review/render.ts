@@ -7,7 +7,7 @@
  */
 import { codeBlock, inlineCode } from "../sanitize-output/code.js";
 import { renderLink } from "../sanitize-output/links.js";
-import { sanitizeMarkdown } from "../sanitize-output/prose.js";
+import { sanitizeInline, sanitizeMarkdown } from "../sanitize-output/prose.js";
 import { md, type OutputSanitizeOptions, type SafeMarkdown } from "../sanitize-output/safe-markdown.js";
 import { sideOf, type ReviewFinding } from "./format.js";
 import type { AnchorMiss, ReviewPlan } from "./anchor.js";
@@ -110,4 +110,29 @@ export function renderReviewWithoutInline(input: ReviewRenderInput): ReviewDraft
   const { plan, sanitize } = input;
   const all = [...plan.inline, ...plan.overflow, ...plan.unanchored.map((miss) => miss.finding)];
   return { commitId: input.marker.headSha, event: "COMMENT", body: renderBody(input, section("rejected", all, sanitize)), comments: [] };
+}
+
+/** What became of a review run's review, for the tracking comment. */
+export type ReviewOutcome =
+  | { kind: "posted"; htmlUrl: string; inline: number; listed: number; fallback: boolean }
+  | { kind: "already_posted"; htmlUrl: string }
+  | { kind: "unreadable"; why: string }
+  | { kind: "rejected"; message: string };
+
+/** The tracking comment's line about the review. */
+export function renderReviewNotice(outcome: ReviewOutcome): SafeMarkdown {
+  switch (outcome.kind) {
+    case "posted": {
+      const link = renderLink("Review posted", outcome.htmlUrl);
+      const counts = `${outcome.inline} inline ${outcome.inline === 1 ? "comment" : "comments"}, ${outcome.listed} ${outcome.listed === 1 ? "finding" : "findings"} listed in its body`;
+      const fallback = outcome.fallback ? " (GitHub refused the inline comments, so every finding is in the body)" : "";
+      return `**${link}**: ${counts}${fallback}.` as SafeMarkdown;
+    }
+    case "already_posted":
+      return `**${renderLink("Review posted", outcome.htmlUrl)}** (already, for this run and commit).` as SafeMarkdown;
+    case "unreadable":
+      return md`**No review could be read from the result**: ${sanitizeInline(outcome.why, { maxLength: 300 })} The result is shown as it is.`;
+    case "rejected":
+      return md`**The review could not be posted**: GitHub refused it (${sanitizeInline(outcome.message, { maxLength: 300 })}).`;
+  }
 }
