@@ -52,6 +52,8 @@ export interface FakePullRequestFields {
   patches: Record<string, string>;
   /** The pull request's commits, oldest first, its head last: a review's commit_id must be one of them. */
   commits: string[];
+  /** The diff as it stood at each commit (by SHA): a review's lines resolve in the diff at its commit_id, as on GitHub. */
+  patchesAt: Record<string, Record<string, string>>;
 }
 
 /** An issue or, when `pull_request` is set, a pull request (GitHub numbers both in one sequence). */
@@ -575,6 +577,7 @@ export function applySeed(state: FakeGitHubState, seed: FakeGitHubSeed): void {
             files: [...new Set([...(pull.files ?? []), ...Object.keys(pull.patches ?? {})])],
             patches: { ...(pull.patches ?? {}) },
             commits: [...(pull.commits ?? []), pull.head.sha ?? fakeSha(`${repo}#${s.number}:head`)],
+            patchesAt: { [pull.head.sha ?? fakeSha(`${repo}#${s.number}:head`)]: { ...(pull.patches ?? {}) } },
           }
         : null,
     });
@@ -898,4 +901,5 @@ export function pushToPullRequest(
     pull.patches = { ...patches };
     pull.files = Object.keys(patches);
   }
+  pull.patchesAt[sha] = { ...pull.patches };
 }

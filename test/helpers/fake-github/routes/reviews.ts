@@ -55,14 +55,15 @@ const SIDES = ["LEFT", "RIGHT"] as const;
 type Side = (typeof SIDES)[number];
 
 /** Why GitHub would refuse this comment, or null. */
-function commentProblem(pull: FakePullRequestFields, comment: CommentInput): string | null {
+function commentProblem(pull: FakePullRequestFields, commit: string, comment: CommentInput): string | null {
   if (typeof comment.path !== "string" || typeof comment.body !== "string") return "path and body are required";
   if (typeof comment.line !== "number" || !Number.isInteger(comment.line)) return "line is required";
   const side = (comment.side ?? "RIGHT") as Side;
   const startSide = (comment.start_side ?? side) as Side;
   if (!SIDES.includes(side) || !SIDES.includes(startSide)) return "side must be LEFT or RIGHT";
-  if (!pull.files.includes(comment.path)) return "Path could not be resolved";
-  const patch = pull.patches[comment.path];
+  const patches = pull.patchesAt[commit] ?? pull.patches;
+  if (patches[comment.path] === undefined && !pull.files.includes(comment.path)) return "Path could not be resolved";
+  const patch = patches[comment.path];
   if (!patch) return "Line could not be resolved";
   const hunks = hunksOf(patch);
   const line = comment.line;
@@ -92,7 +93,9 @@ export function registerReviewRoutes(app: FastifyInstance, ctx: RouteContext): v
       return unprocessable(reply, ["commit_id is not part of the pull request"]);
     }
     const comments = (Array.isArray(input.comments) ? input.comments : []) as CommentInput[];
-    const problems = comments.map((comment) => commentProblem(pull, comment)).filter((problem): problem is string => problem !== null);
+    const problems = comments
+      .map((comment) => commentProblem(pull, commit, comment))
+      .filter((problem): problem is string => problem !== null);
     if (problems.length > 0) {
       return unprocessable(reply, problems);
     }
