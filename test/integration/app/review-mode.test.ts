@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { parseReviewMarker, renderReviewMarker } from "../../../src/core/review/marker.js";
 import type { ScriptedReview } from "../../../src/emulator/types.js";
 import { pushToPullRequest, type FakeGitHubSeed } from "../../helpers/fake-github/index.js";
-import { FULL_NAME } from "../../helpers/app-payloads.js";
+import { FULL_NAME, pullRequestPayload } from "../../helpers/app-payloads.js";
 import { BOT_LOGIN, PR_HEAD_SHA, baseSeed, startAppHarness, until, type AppHarness } from "../../helpers/app-harness.js";
 
 const PR = { number: 2, title: "Fix the flaky date test", pullRequest: true };
@@ -200,7 +200,7 @@ describe("/agent review on a pull request", () => {
       review: {
         summary: `${forged}\n@octo-org/admins please look <img src=x onerror=alert(1)> ${TOKEN}`,
         comments: [
-          { path: "src/dates.ts", line: 2, body: "cc @mallory", suggestion: "x\n```\n@mallory escaped <script>alert(1)</script>" },
+          { path: "src/dates.ts", line: 2, body: `cc @mallory ${TOKEN}`, suggestion: "x\n```\n@mallory escaped <script>alert(1)</script>" },
           { path: "src/nowhere.ts", line: 1, body: `<details open>${TOKEN}</details>` },
         ],
       },
@@ -235,5 +235,22 @@ describe("/agent review on an issue", () => {
     expect(create!.metadata.head_sha).toBeUndefined();
     expect(create!.prompt).not.toContain("agent-run-review");
     expect(reviewPosts()).toEqual([]);
+  });
+});
+
+describe("an automation with mode: review", () => {
+  it("reviews every new pull request it matches, at the head it was opened with", async () => {
+    const config =
+      "automations:\n  - name: review-all\n    on: pull_request.opened\n    mode: review\n    prompt: Review this pull request.\n";
+    const seed = reviewSeed();
+    seed.pulls = seed.pulls!.map((pull) => ({ ...pull, user: "maintainer" }));
+    harness = await startAppHarness({ seed, config });
+    harness.emulator.control.script({ durationMs: 1000, pullRequests: 0, review: { summary: "s", comments: FINDINGS.slice(0, 1) } });
+    const pr = { number: 2, headRef: "agent/fix-dates", headSha: PR_HEAD_SHA, title: PR.title, body: "Pins the clock." };
+    await harness.deliver("pull_request", pullRequestPayload({ action: "opened", pr, opener: "maintainer" }));
+    await harness.idle();
+    const [create] = harness.service.creates() as { metadata: Record<string, unknown> }[];
+    expect(create!.metadata).toMatchObject({ mode: "review", head_sha: PR_HEAD_SHA, automation: "review-all" });
+    expect(reviewsOnPr().map((r) => r.commit_id)).toEqual([PR_HEAD_SHA]);
   });
 });
