@@ -77,6 +77,8 @@ describe("/agent review on a pull request", () => {
     const [create] = harness.service.creates() as { prompt: string; metadata: Record<string, unknown> }[];
     expect(create!.metadata).toMatchObject({ mode: "review", head_sha: PR_HEAD_SHA, pull_request_number: 2 });
     expect(create!.prompt).toContain("agent-run-review");
+    expect(create!.prompt).toContain("pull request title");
+    expect(create!.prompt).toContain(PR_HEAD_SHA);
     expect(create!).not.toHaveProperty("review");
 
     const reviews = reviewsOnPr();
