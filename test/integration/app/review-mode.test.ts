@@ -109,6 +109,24 @@ describe("/agent review on a pull request", () => {
     expect(tracking[0]!.body).toContain(`[Review posted](https://github.com/${FULL_NAME}/pull/2#pullrequestreview-${review.id})`);
   });
 
+  it("reads every page of the pull request's files: a finding on the 150th file anchors", async () => {
+    const seed = reviewSeed();
+    const many = Object.fromEntries(
+      Array.from({ length: 150 }, (_, i) => [`gen/f${String(i).padStart(3, "0")}.ts`, "@@ -0,0 +1,1 @@\n+x"]),
+    );
+    seed.pulls = seed.pulls!.map((pull) => ({ ...pull, patches: many }));
+    harness = await startAppHarness({ seed });
+    harness.emulator.control.script({
+      durationMs: 1000,
+      pullRequests: 0,
+      review: { summary: "s", comments: [{ path: "gen/f149.ts", line: 1, body: "last" }] },
+    });
+    await askForReview();
+    await harness.idle();
+    const [review] = reviewsOnPr();
+    expect(harness.github.state.reviewComments.filter((c) => c.review_id === review!.id).map((c) => c.path)).toEqual(["gen/f149.ts"]);
+  });
+
   it("puts at most review.max_comments inline and lists the rest in the body", async () => {
     harness = await startAppHarness({ seed: reviewSeed(), config: "review:\n  max_comments: 1\n" });
     harness.emulator.control.script({ durationMs: 1000, pullRequests: 0, review: { summary: "s", comments: FINDINGS.slice(0, 2) } });
