@@ -125,13 +125,15 @@ export class Reporter {
       }
       const [first, ...rest] = held;
       const prompt = held.map((h) => h.request.prompt).join("\n\n---\n\n");
+      // A held `/agent review` makes the resume a review (the latest one's head and limit).
+      const review = held.map((h) => h.request.review).findLast((r) => r !== undefined);
       for (const h of rest) await store.updateTask(h.id, { state: "done", error: `merged into task ${first!.id}` });
       await store.updateTask(first!.id, {
         state: "queued",
         kind: "resume",
         runId: resumableRunId,
         interrupt: null,
-        request: { prompt },
+        request: { prompt, ...(review !== undefined ? { review } : {}) },
         webUrl: await store.lastWebUrlForRun(resumableRunId),
       });
       await queue.add({ id: taskJobId(first!.id), name: "task", data: { taskId: first!.id } });

@@ -190,6 +190,21 @@ describe("/agent review on a pull request", () => {
     expect(harness.botComments(2)[0]!.body).toContain("Review posted");
   });
 
+  it("a /agent review held while the thread's run works is released as a review of that run", async () => {
+    harness = await startAppHarness({ seed: reviewSeed() });
+    harness.emulator.control.script({ durationMs: 3000, pullRequests: 0, summary: "Fixed." });
+    harness.emulator.control.script({ durationMs: 1000, pullRequests: 0, review: { summary: "held", comments: FINDINGS.slice(0, 1) } });
+    await askForReview("/agent fix the clock");
+    await until(() => harness.emulator.control.runs().length === 1, "the run");
+    await askForReview("/agent review");
+    await harness.idle();
+    expect(harness.emulator.control.runs()).toHaveLength(1);
+    expect(harness.service.resumes()).toHaveLength(1);
+    const [review] = reviewsOnPr();
+    expect(review!.body).toContain("held");
+    expect(parseReviewMarker(review!.body)?.runId).toBe(harness.emulator.control.runs()[0]!.id);
+  });
+
   it("a later /agent review after a push resumes the same run and reviews the new head", async () => {
     harness = await startAppHarness({ seed: reviewSeed() });
     harness.emulator.control.script({
