@@ -1,11 +1,15 @@
 import { findMarkerForRequest } from "../core/markers/trust.js";
+import type { PullRequestFile } from "../core/review/anchor.js";
+import { findPostedReview, type ReviewMarker } from "../core/review/marker.js";
+import type { ReviewDraft } from "../core/review/render.js";
+import { createPullRequestReview, listPullRequestFilesWithPatches, listPullRequestReviews } from "../github/reviews.js";
 import { bindCommentBody } from "../core/markers/write.js";
 import { createRedactor, type Redactor } from "../core/redact.js";
 import { redactToFit, type CommentBody } from "../core/render/fit.js";
 import { asMarkerComments, markerPlaceOf } from "../flows/facts.js";
 import type { GitHubClient } from "../github/client.js";
 import { createComment, listIssueComments, updateComment } from "../github/comments.js";
-import { GitHubNotFoundError } from "../github/errors.js";
+import { GitHubNotFoundError, GitHubValidationError } from "../github/errors.js";
 import { DROPPABLE_PRIORITIES, type ScheduleOptions, type WritePacer, type WritePriority } from "../github/pacing.js";
 import { withSpan } from "./ops/tracing.js";
 import { addReaction } from "../github/reactions.js";
@@ -40,7 +44,15 @@ export interface ThreadWriter {
   react(thread: TaskThread, target: TaskReactionTarget, content: ReactionContent, options: WriteOptions): Promise<boolean>;
   /** A read: the bot's own comment in the thread whose marker carries `requestId` (what a step cut off by a crash may have posted). */
   findOwnComment(thread: TaskThread, requestId: string): Promise<number | null>;
+  /** Posts one pull-request review; `rejected`: GitHub answered 422 (a line it could not resolve), with its message. */
+  postReview(thread: TaskThread, review: ReviewDraft, options: WriteOptions): Promise<PostedReview>;
+  /** A read: the bot's own review carrying `marker` (this run, this head), posted before a crash or redelivery. */
+  findOwnReview(thread: TaskThread, marker: ReviewMarker): Promise<{ id: number; htmlUrl: string } | null>;
+  /** A read: every file of the thread's pull request with its patch. */
+  pullRequestFiles(thread: TaskThread): Promise<PullRequestFile[]>;
 }
+
+export type PostedReview = { kind: "posted"; id: number; htmlUrl: string } | { kind: "rejected"; message: string };
 
 /** How many recent comments are searched for a comment posted by a step that was cut off. */
 const OWN_COMMENT_SCAN = 100;
@@ -82,6 +94,35 @@ export function createOctokitThreadWriter(
       if (!canReactTo(target)) return false;
       await addReaction(await octokitFor(thread.installationId), repoOf(thread), { kind: target.kind, id: target.id }, content);
       return true;
+    },
+    async postReview(thread, review) {
+      // The same door as a comment: secrets redacted in the body and every inline comment, each fitted to GitHub's limit.
+      const redact = (text: string) => redactor.redact(text);
+      const outgoingReview: ReviewDraft = {
+        ...review,
+        body: redactToFit(review.body, redact),
+        comments: review.comments.map((comment) => ({ ...comment, body: redactToFit(comment.body, redact) })),
+      };
+      try {
+        const posted = await createPullRequestReview(
+          await octokitFor(thread.installationId),
+          repoOf(thread),
+          thread.issueNumber,
+          outgoingReview,
+        );
+        return { kind: "posted", ...posted };
+      } catch (error) {
+        if (error instanceof GitHubValidationError) return { kind: "rejected", message: error.message };
+        throw error;
+      }
+    },
+    async findOwnReview(thread, marker) {
+      const reviews = await listPullRequestReviews(await octokitFor(thread.installationId), repoOf(thread), thread.issueNumber);
+      const found = findPostedReview(reviews, marker, self);
+      return found ? { id: found.id, htmlUrl: found.htmlUrl } : null;
+    },
+    async pullRequestFiles(thread) {
+      return listPullRequestFilesWithPatches(await octokitFor(thread.installationId), repoOf(thread), thread.issueNumber);
     },
     async findOwnComment(thread, requestId) {
       const { comments } = await listIssueComments(await octokitFor(thread.installationId), repoOf(thread), thread.issueNumber, {
@@ -139,6 +180,13 @@ export function createPacedThreadWriter(inner: ThreadWriter, pacer: WritePacer):
       if (!canReactTo(target)) return false;
       return (await paced(thread, options, () => inner.react(thread, target, content, options), "reaction")) ?? false;
     },
+    async postReview(thread, review, options) {
+      const posted = await paced(thread, options, () => inner.postReview(thread, review, options), "review create");
+      if (posted === null) throw new Error("A review cannot be a droppable write: post it as a result.");
+      return posted;
+    },
     findOwnComment: (thread, requestId) => inner.findOwnComment(thread, requestId),
+    findOwnReview: (thread, marker) => inner.findOwnReview(thread, marker),
+    pullRequestFiles: (thread) => inner.pullRequestFiles(thread),
   };
 }

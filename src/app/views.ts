@@ -66,8 +66,9 @@ export function renderTaskResult(
   run: AgentRun,
   phase: RunPhase | "timed_out",
   now: number,
-  imageHosts?: ImageHosts,
+  extras: { imageHosts?: ImageHosts | undefined; notice?: SafeMarkdown } = {},
 ): CommentBody {
+  const { imageHosts, notice } = extras;
   return resultCommentBody({
     marker: markerOf(task),
     run: { ...run, web_url: run.web_url ?? task.webUrl },
@@ -82,6 +83,7 @@ export function renderTaskResult(
     },
     triggerPhrase: task.thread.triggerPhrase ?? DEFAULT_REPO_CONFIG.trigger_phrase,
     ...(imageHosts ? { imageHosts } : {}),
+    ...(notice ? { notice } : {}),
   });
 }
 

@@ -11,6 +11,9 @@ import { locateIssues, type LocatedProblem } from "./issues.js";
 export const AUTOMATION_EVENTS = ["issues.opened", "pull_request.opened", "pull_request.ready_for_review"] as const;
 export type AutomationEvent = (typeof AUTOMATION_EVENTS)[number];
 
+/** What an automation's run does: an ordinary run, or a review of the pull request. */
+export const AUTOMATION_MODES = ["run", "review"] as const;
+
 export const AUTOMATION_NAME = /^[a-z0-9-]{1,40}$/;
 export const AUTOMATION_PROMPT_MAX_CHARS = 4000;
 
@@ -66,6 +69,10 @@ export const AutomationSchema = z.strictObject(
       'must be a list of glob patterns such as ["src/**"]',
       "Pull requests only: only when a changed file matches one of these glob patterns (`*`, `**`, `?`). Empty: any.",
     ),
+    mode: described(
+      z._default(z.enum(AUTOMATION_MODES, { error: `must be one of ${AUTOMATION_MODES.join(", ")}` }), "run"),
+      "`run`: an ordinary run. `review` (pull requests only): the run reviews the pull request and the bridge posts one pull-request review with inline comments.",
+    ),
     drafts: described(
       z._default(z.boolean({ error: "must be true or false" }), false),
       "Pull requests only: whether a draft starts it when opened. Default false: a draft waits, and the automation starts when it is marked ready for review (once per pull request).",
@@ -73,7 +80,9 @@ export const AutomationSchema = z.strictObject(
   },
   {
     error: (issue) =>
-      issue.code === "invalid_type" ? "must be a mapping with the keys name, on, prompt and optionally labels, paths, drafts" : undefined,
+      issue.code === "invalid_type"
+        ? "must be a mapping with the keys name, on, prompt and optionally labels, paths, mode, drafts"
+        : undefined,
   },
 );
 

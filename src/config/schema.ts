@@ -236,6 +236,17 @@ export const LimitsSchema = section(
   "Spend guards. Over a limit, nothing is sent to the service and the thread gets one short reply saying which limit, its count and when it frees (at most one such reply per thread per window).",
 );
 
+/** Review mode (`/agent review` on a pull request, or an automation with `mode: review`). */
+export const ReviewModeSchema = section(
+  {
+    max_comments: described(
+      z._default(intBetween(0, 100), 20),
+      "Most findings a review posts as inline comments; the rest are listed in the review's body.",
+    ),
+  },
+  "Review mode: `/agent review …` on a pull request (or an automation with `mode: review`) posts one pull-request review with inline comments and suggestions.",
+);
+
 export const KillSwitchLabelSchema = described(
   z._default(labelName("agent:off"), "agent:off"),
   "Label that switches the agent off in its issue or pull request (case-insensitive): while it is there, no run of any kind starts there, CI auto-fix included.",
@@ -251,6 +262,7 @@ export const REPO_CONFIG_FIELDS = {
   permissions: PermissionsSchema,
   label: LabelSchema,
   reviews: ReviewsSchema,
+  review: ReviewModeSchema,
   check_suite: CheckSuiteSchema,
   limits: LimitsSchema,
   kill_switch_label: KillSwitchLabelSchema,

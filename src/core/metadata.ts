@@ -11,6 +11,7 @@
 import { BRIDGE_METADATA_KEYS, type SourceType } from "../service/wire.js";
 import type { BridgeEvent } from "./events/types.js";
 import { triggerThread, type CheckFailureTrigger, type RunTrigger } from "./detect/triggers.js";
+import { runModeOf } from "./review/trigger.js";
 
 export interface MetadataExtras {
   /** `X-GitHub-Delivery` (the App) or the workflow run id and attempt (the Action). */
@@ -21,6 +22,8 @@ export interface MetadataExtras {
   /** The bridge's own status comment on the thread, once posted. */
   statusCommentUrl?: string;
   statusCommentId?: number;
+  /** A review run's pull-request head when the run starts (the commit its review anchors on). */
+  headSha?: string;
 }
 
 /** Every key the bridge writes into a run's metadata, whatever the trigger; none can come from a workflow. */
@@ -58,6 +61,7 @@ export const RESERVED_METADATA_KEYS = [
   "github_actions_run_url",
   "automation",
   "automation_event",
+  "mode",
 ] as const;
 export type ReservedMetadataKey = (typeof RESERVED_METADATA_KEYS)[number];
 
@@ -159,8 +163,20 @@ function flowFields(trigger: RunTrigger): Fields {
   }
 }
 
+/** A review run says so, with the head it reviews (`mode` is absent for an ordinary run). */
+function modeFields(trigger: RunTrigger, extras: MetadataExtras): Fields {
+  if (runModeOf(trigger) !== "review") return {};
+  if (!extras.headSha) throw new TypeError("buildRunMetadata: a review run needs the pull request's head (extras.headSha)");
+  return { mode: "review", head_sha: extras.headSha };
+}
+
 export function buildRunMetadata(trigger: RunTrigger, event: BridgeEvent, extras: MetadataExtras): RunMetadata {
-  const fields: Fields = { ...originFields(trigger, event, extras), ...threadFields(trigger), ...flowFields(trigger) };
+  const fields: Fields = {
+    ...originFields(trigger, event, extras),
+    ...threadFields(trigger),
+    ...flowFields(trigger),
+    ...modeFields(trigger, extras),
+  };
   const metadata: RunMetadata = {
     source_type: trigger.sourceType,
     bridge: { name: extras.appName, version: extras.appVersion },

@@ -20,6 +20,31 @@ export const ScriptedPullRequestSchema = z.strictObject({
   head_branch_name: z.string().min(1, { error: "head_branch_name must not be empty" }),
 });
 
+/** The `agent-run-review` JSON a scripted review run answers with (docs/review-format.md). */
+export const ScriptedReviewSchema = z.strictObject({
+  summary: z.string({ error: "review.summary must be a string" }),
+  comments: z
+    .array(
+      z.strictObject({
+        path: z.string().min(1, { error: "a review comment's path must not be empty" }),
+        line: z.number().int().min(1, { error: "a review comment's line must be 1 or more" }),
+        start_line: z.number().int().min(1).optional(),
+        side: z.enum(["RIGHT", "LEFT"], { error: "side must be RIGHT or LEFT" }).optional(),
+        body: z.string(),
+        suggestion: z.string().optional(),
+      }),
+    )
+    .default([]),
+});
+
+/** The info string of a review run's answer block. */
+export const REVIEW_BLOCK_INFO = "agent-run-review";
+
+/** A review run's result: the summary, then the one fenced block the bridge reads (JSON never holds a fence line). */
+export function reviewResultText(review: z.output<typeof ScriptedReviewSchema>): string {
+  return `${review.summary}\n\n\`\`\`${REVIEW_BLOCK_INFO}\n${JSON.stringify(review, null, 2)}\n\`\`\`\n`;
+}
+
 export const RunScriptInputSchema = z.strictObject({
   match: z.string().min(1, { error: "match must not be empty (leave it out to script the next runs)" }).optional(),
   durationMs: z.number().min(0, { error: "durationMs must be 0 or more (emulated milliseconds)" }).optional(),
@@ -38,6 +63,7 @@ export const RunScriptInputSchema = z.strictObject({
     .optional(),
   summary: z.string().optional(),
   result: z.string().optional(),
+  review: ScriptedReviewSchema.optional(),
   errorMessage: z.string().optional(),
   times: z.number().int().min(1, { error: "times must be 1 or more" }).optional(),
 });

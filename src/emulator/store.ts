@@ -8,7 +8,7 @@ import type * as z from "zod";
 import type { EmulatedClock } from "./clock.js";
 import { isInProgress, openedPullRequests, outcomeTexts, partEndsAt, statusOf, visibleStepCount, visibleSteps } from "./lifecycle.js";
 import type { RunPart } from "./lifecycle.js";
-import type { ResolvedScript, ScriptBook } from "./scripts.js";
+import { REVIEW_BLOCK_INFO, reviewResultText, type ResolvedScript, type ScriptBook } from "./scripts.js";
 import { defaultErrorMessage, defaultPullRequestTitle, defaultResult, defaultSummary, gistOf, planTrace } from "./trace.js";
 import type { TracePullRequest, TraceStep } from "./trace.js";
 import type { StatusVocabulary } from "./types.js";
@@ -277,7 +277,7 @@ export class RunStore {
     const pullRequests = script.outcome !== "completed" ? [] : (carried ?? this.assignPullRequests(record, prompt, script));
     const summary = script.summary ?? (script.outcome === "completed" ? defaultSummary(prompt, pullRequests) : null);
     const errorMessage = script.errorMessage ?? defaultErrorMessage(prompt);
-    const result = script.result ?? (script.outcome === "completed" ? defaultResult(pullRequests) : errorMessage);
+    const result = script.result ?? (script.outcome === "completed" ? completedResult(prompt, script, pullRequests) : errorMessage);
     const steps = planTrace({
       runId: record.id,
       partIndex,
@@ -321,4 +321,15 @@ export class RunStore {
   private isoAt(emulated: number): string {
     return new Date(this.options.clock.wallTimeAt(emulated)).toISOString();
   }
+}
+
+/**
+ * A completed part's result: a scripted review's block; for a review prompt (it names the
+ * `agent-run-review` format) without one, a review with nothing to flag; else the default.
+ */
+function completedResult(prompt: string, script: ResolvedScript, pullRequests: TracePullRequest[]): string {
+  if (script.review) return reviewResultText({ summary: script.review.summary, comments: script.review.comments ?? [] });
+  if (prompt.includes(REVIEW_BLOCK_INFO))
+    return reviewResultText({ summary: "The emulated agent read the pull request: nothing to flag.", comments: [] });
+  return defaultResult(pullRequests);
 }

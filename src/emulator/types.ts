@@ -107,6 +107,8 @@ export interface RunScript {
   logSteps: number;
   summary?: string;
   result?: string;
+  /** A review run's answer: the result becomes this summary and an `agent-run-review` block holding it (docs/review-format.md). */
+  review?: ScriptedReview;
   errorMessage?: string;
   /** How many runs it applies to; default unlimited with `match`, 1 without. */
   times?: number;
@@ -184,4 +186,17 @@ export interface RunningEmulator {
 export interface BuiltEmulator {
   app: FastifyInstance;
   control: EmulatorControl;
+}
+
+/** What a scripted review run answers (the `agent-run-review` JSON). */
+export interface ScriptedReview {
+  summary: string;
+  comments: {
+    path: string;
+    line: number;
+    start_line?: number;
+    side?: "RIGHT" | "LEFT";
+    body: string;
+    suggestion?: string;
+  }[];
 }

@@ -6,6 +6,8 @@
  */
 import type { RepoConfig } from "../config/schema.js";
 import { buildRunMetadata } from "../core/metadata.js";
+import { withReviewFormat } from "../core/review/format.js";
+import { runModeOf } from "../core/review/trigger.js";
 import { isCheckFailureTrigger, triggerThread, type RunTrigger } from "../core/detect/triggers.js";
 import { interruptLineOf } from "../core/interrupt.js";
 import { planRun, type KnownRun, type RunFactName, type RunFacts, type RunPlan } from "../core/plan.js";
@@ -61,7 +63,14 @@ async function fetchPullRequestDetails(octokit: GitHubClient, repo: RepoRef, tri
   const thread = promptThreadOf(trigger);
   if (!thread || thread.kind !== "pull_request") return null;
   const pr = await getPullRequest(octokit, repo, thread.number);
-  return { url: pr.htmlUrl, baseRef: pr.base.ref, headRef: pr.head.ref, headRepoFullName: pr.head.repoFullName, isFork: pr.fromFork };
+  return {
+    url: pr.htmlUrl,
+    baseRef: pr.base.ref,
+    headRef: pr.head.ref,
+    headRepoFullName: pr.head.repoFullName,
+    isFork: pr.fromFork,
+    headSha: pr.head.sha,
+  };
 }
 
 /** What prepareRun reads in one go once the permission is settled: the thread, the pull request, the review, the checks. */
@@ -238,6 +247,19 @@ function markerHintsOf(trigger: RunTrigger, pullRequest: PullRequestDetails | nu
   };
 }
 
+interface ReviewSetting {
+  headSha: string;
+  maxComments: number;
+}
+
+/** Review mode's head and inline limit, or null for an ordinary run; a review needs the pull request's head. */
+function reviewOf(trigger: RunTrigger, pullRequest: PullRequestDetails | null, config: RepoConfig): ReviewSetting | null {
+  if (runModeOf(trigger) !== "review") return null;
+  const headSha = pullRequest?.headSha;
+  if (!headSha) throw new Error("A review run needs its pull request's head commit, and the pull request was not read.");
+  return { headSha, maxComments: config.review.max_comments };
+}
+
 /** For a run to start or continue: the prompt context, both prompts, and for a create its request. */
 async function prepareStart(
   input: PrepareRunInput,
@@ -255,6 +277,7 @@ async function prepareStart(
   const { trigger, config, self } = input;
   const { plan, facts, knownRun, gathered, thread } = planned;
   const fetchedThread = fetchedThreadOf(trigger, gathered);
+  const review = reviewOf(trigger, gathered.pullRequest, config);
   const attempt = facts.checkSuite ? { number: facts.checkSuite.attemptsSoFar + 1, max: facts.checkSuite.maxAttempts } : undefined;
   const checks = gathered.failures ? await readCheckFailureDetails(input.octokit, gathered.failures, planned.limits) : undefined;
   const promptOptions: PromptOptions = { instructions: config.instructions, limits: planned.limits, botLogins: self.botLogins };
@@ -279,7 +302,10 @@ async function prepareStart(
         : null,
     triggerUrl: triggerUrlOf(trigger),
     promptInput,
-    resumePrompt: buildResumePrompt(promptInput, promptOptions),
+    resumePrompt: review
+      ? withReviewFormat(buildResumePrompt(promptInput, promptOptions), review)
+      : buildResumePrompt(promptInput, promptOptions),
+    review: review ? { head_sha: review.headSha, max_comments: review.maxComments } : null,
   };
 
   switch (plan.action) {
@@ -298,7 +324,7 @@ async function prepareStart(
     case "create":
       if (!planned.repository) throw new TypeError("prepareStart: a create needs its repository resolved first");
       // Only a new run's prompt quotes the thread: a resume's costs no access reads.
-      return { ...common, plan, action: "create", ...(await createRequest(input, promptInput, promptOptions, planned.repository)) };
+      return { ...common, plan, action: "create", ...(await createRequest(input, promptInput, promptOptions, planned.repository, review)) };
   }
 }
 
@@ -317,6 +343,7 @@ async function createRequest(
   unlabelled: PromptInput,
   promptOptions: PromptOptions,
   repository: RepositoryIdResolution,
+  review: ReviewSetting | null,
 ): Promise<Pick<Extract<PreparedStart, { action: "create" }>, "request" | "repository" | "skippedImages" | "promptInput">> {
   const { trigger, config } = input;
   // Independent reads, sent together: the trigger's images and the quoted authors' access (the repository id was resolved for the plan).
@@ -329,9 +356,11 @@ async function createRequest(
     appName: input.origin.appName,
     appVersion: input.origin.appVersion,
     ...(input.origin.deliveryId ? { deliveryId: input.origin.deliveryId } : {}),
+    ...(review ? { headSha: review.headSha } : {}),
   });
+  const prompt = buildRunPrompt(promptInput, promptOptions);
   const request = {
-    prompt: buildRunPrompt(promptInput, promptOptions),
+    prompt: review ? withReviewFormat(prompt, review) : prompt,
     metadata,
     ...(images.length > 0 ? { images } : {}),
     ...(repository.repoId !== null ? { repo_id: repository.repoId } : {}),

@@ -3,6 +3,7 @@
  * octokit, a detected trigger, the config, who the bot is, the service client, a way to look up
  * runs it already knows) and the `PreparedRun` it gets back and acts on.
  */
+import type { ReviewRequest } from "../core/review/trigger.js";
 import type { RepoConfig } from "../config/schema.js";
 import type { RunMetadata } from "../core/metadata.js";
 import type { BridgeSelf } from "../core/actors.js";
@@ -152,6 +153,8 @@ interface PreparedRunCommon extends PreparedCommon {
   promptInput: PromptInput;
   /** The prompt to continue a known run with (resume, or a queued follow-up). */
   resumePrompt: string;
+  /** Review mode: the head the review anchors on and how many findings go inline; null for an ordinary run. */
+  review: ReviewRequest | null;
 }
 
 export type PreparedRun =

@@ -18,6 +18,8 @@ import {
   renderTaskNotMade,
   renderTaskResult,
 } from "../views.js";
+import { renderReviewNotice } from "../../core/review/render.js";
+import { postRunReview } from "./reviewing.js";
 import { DONE, transition, underThreadLock, type EngineContext } from "./context.js";
 import type { ThreadOutput } from "./thread-output.js";
 
@@ -48,7 +50,13 @@ export class Reporter {
     const run = (task.finalRun ?? { id: task.runId }) as AgentRun;
     const phase: RunPhase | "timed_out" = task.watchTimedOut ? "timed_out" : classifyRunStatus(run.status);
     annotateSpan({ "bridge.run.outcome": phase });
-    await this.output.writeOrPost(task, renderTaskResult(task, run, phase, this.context.now(), this.context.settings.imageHosts), "result");
+    const review = await postRunReview(this.context, task, run, phase === "succeeded");
+    const notice = review ? { notice: renderReviewNotice(review) } : {};
+    await this.output.writeOrPost(
+      task,
+      renderTaskResult(task, run, phase, this.context.now(), { imageHosts: this.context.settings.imageHosts, ...notice }),
+      "result",
+    );
     const finalReaction = phase === "timed_out" ? null : reactionForPhase(phase);
     await this.output.react(task, finalReaction, "result");
     // Follow-ups that reached the working agent end with the run they shaped.
@@ -123,13 +131,15 @@ export class Reporter {
       }
       const [first, ...rest] = held;
       const prompt = held.map((h) => h.request.prompt).join("\n\n---\n\n");
+      // A held `/agent review` makes the resume a review (the latest one's head and limit).
+      const review = held.map((h) => h.request.review).findLast((r) => r !== undefined);
       for (const h of rest) await store.updateTask(h.id, { state: "done", error: `merged into task ${first!.id}` });
       await store.updateTask(first!.id, {
         state: "queued",
         kind: "resume",
         runId: resumableRunId,
         interrupt: null,
-        request: { prompt },
+        request: { prompt, ...(review !== undefined ? { review } : {}) },
         webUrl: await store.lastWebUrlForRun(resumableRunId),
       });
       // Its own delivery's trace (stored with it), not the finished run's.

@@ -179,7 +179,11 @@ export class Sender {
 
   private async request(task: Task, beforeSend: () => Promise<void>): Promise<AgentRun> {
     const options = { signal: this.context.signal, beforeSend };
-    if (task.kind === "create") return this.context.client.createRun(task.request as CreateRunRequest, options);
+    if (task.kind === "create") {
+      // `review` is the bridge's own note for the report (core/review/trigger.ts), not part of the create.
+      const { review: _review, ...request } = task.request;
+      return this.context.client.createRun(request as CreateRunRequest, options);
+    }
     if (task.runId === null) throw new Error(`resume task ${task.id} has no run id`);
     return this.context.client.resumeRun(task.runId, task.request.prompt, options);
   }

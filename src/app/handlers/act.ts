@@ -181,7 +181,7 @@ function submitTask(prepared: PreparedStart, thread: TaskThread, ctx: ActContext
         state: "held",
         runId: prepared.runId,
         orgId: prepared.orgId,
-        request: { prompt: prepared.resumePrompt },
+        request: { prompt: prepared.resumePrompt, ...(prepared.review ? { review: prepared.review } : {}) },
         // While the service is known to refuse follow-ups to a working run, held as with `queue` (the run's comment says why).
         interrupt: prepared.interrupt && client.interrupts.accepted ? prepared.interrupt : null,
       })
@@ -191,7 +191,11 @@ function submitTask(prepared: PreparedStart, thread: TaskThread, ctx: ActContext
         state: "queued",
         runId: prepared.action === "resume" ? prepared.runId : null,
         orgId: prepared.action === "resume" ? prepared.orgId : client.orgId,
-        request: prepared.action === "create" ? prepared.request : { prompt: prepared.resumePrompt },
+        // A review's head and limit ride in the stored request for the report; sending.ts leaves them out of the create.
+        request: {
+          ...(prepared.action === "create" ? prepared.request : { prompt: prepared.resumePrompt }),
+          ...(prepared.review ? { review: prepared.review } : {}),
+        },
       });
 }
 

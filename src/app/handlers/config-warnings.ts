@@ -30,7 +30,7 @@ function askerOf(event: BridgeEvent, detection: TriggerDetection, config: RepoCo
   const on = automationEventOf(event);
   if (!on) return null;
   // Which automation does not matter: only who answers for the event, and the rules on bots and forks.
-  const standIn: Automation = { name: "skipped", on, prompt: "-", labels: [], paths: [], drafts: true };
+  const standIn: Automation = { name: "skipped", on, prompt: "-", labels: [], paths: [], drafts: true, mode: "run" };
   const would = detectAutomations(event, { ...config, automations: [standIn] }, self);
   return would.kind === "automations" ? (would.triggers[0] ?? null) : null;
 }

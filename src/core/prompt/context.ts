@@ -88,6 +88,8 @@ export interface PullRequestDetails {
   /** `owner/name` of the head repository, when it is a fork. */
   headRepoFullName?: string | null;
   isFork?: boolean;
+  /** The head commit when read (a review run anchors on it). */
+  headSha?: string;
 }
 
 export interface ThreadContext {

@@ -31,6 +31,8 @@ export interface ResultCommentInput {
   maxLength?: number;
   /** Hosts whose images render in the summary and the result (default: github.com's). */
   imageHosts?: ImageHosts;
+  /** A line under the headline (review mode: where the review is, or why none could be read). */
+  notice?: SafeMarkdown;
 }
 
 function textBlock(title: SafeMarkdown, text: string, cutNote: SafeMarkdown, options: AgentTextOptions): FlexibleBlock {
@@ -215,7 +217,8 @@ export function renderResultComment(input: ResultCommentInput): string {
   const cutNote = runPageNote(webUrl);
   const trace = input.trace ?? null;
 
-  const head = md`${headline(phase, link, elapsed, run.status)}\n\n${statusLine(input, elapsed, webUrl)}`;
+  const status = md`${headline(phase, link, elapsed, run.status)}\n\n${statusLine(input, elapsed, webUrl)}`;
+  const head = input.notice ? md`${status}\n\n${input.notice}` : status;
   const prs = pullRequestLines(run.git_host_pull_requests ?? [], webUrl, triggerPhrase);
   const footer = continueHint(phase, triggerPhrase, input.marker.automation);
 

@@ -22,6 +22,7 @@ export {
   DEFAULT_INSTALLATION_ID,
   REACTION_CONTENTS,
   fakeSha,
+  pushToPullRequest,
   type AnnotationSeed,
   type AttachmentSeed,
   type CheckConclusion,

@@ -26,6 +26,7 @@ import { JOB_LOG_DOWNLOAD_PATH, registerCheckRoutes } from "./routes/checks.js";
 import type { RouteContext } from "./routes/context.js";
 import { registerIssueRoutes } from "./routes/issues.js";
 import { registerPullRoutes } from "./routes/pulls.js";
+import { registerReviewRoutes } from "./routes/reviews.js";
 import { registerRepositoryRoutes } from "./routes/repos.js";
 import {
   createWebhookSender,
@@ -240,6 +241,7 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
   registerRepositoryRoutes(app, ctx);
   registerIssueRoutes(app, ctx);
   registerPullRoutes(app, ctx);
+  registerReviewRoutes(app, ctx);
   registerCheckRoutes(app, ctx);
   registerAttachmentRoutes(app, ctx);
   registerAppManifestRoutes(app, ctx);

@@ -48,6 +48,12 @@ export interface FakePullRequestFields {
   merged: boolean;
   /** Paths of the files the pull request changes (`GET …/pulls/{n}/files`). */
   files: string[];
+  /** Each file's unified-diff patch (GitHub's `patch` field); a file without one has none (binary, too large). */
+  patches: Record<string, string>;
+  /** The pull request's commits, oldest first, its head last: a review's commit_id must be one of them. */
+  commits: string[];
+  /** The diff as it stood at each commit (by SHA): a review's lines resolve in the diff at its commit_id, as on GitHub. */
+  patchesAt: Record<string, Record<string, string>>;
 }
 
 /** An issue or, when `pull_request` is set, a pull request (GitHub numbers both in one sequence). */
@@ -322,6 +328,10 @@ export interface PullRequestSeed extends IssueSeed {
   draft?: boolean;
   merged?: boolean;
   files?: string[];
+  /** Patches by path (their paths join `files`). */
+  patches?: Record<string, string>;
+  /** Earlier commits of the pull request, oldest first (the head is added last). */
+  commits?: string[];
 }
 
 export interface IssueCommentSeed {
@@ -564,7 +574,10 @@ export function applySeed(state: FakeGitHubState, seed: FakeGitHubSeed): void {
             },
             draft: pull.draft ?? false,
             merged: pull.merged ?? false,
-            files: pull.files ?? [],
+            files: [...new Set([...(pull.files ?? []), ...Object.keys(pull.patches ?? {})])],
+            patches: { ...(pull.patches ?? {}) },
+            commits: [...(pull.commits ?? []), pull.head.sha ?? fakeSha(`${repo}#${s.number}:head`)],
+            patchesAt: { [pull.head.sha ?? fakeSha(`${repo}#${s.number}:head`)]: { ...(pull.patches ?? {}) } },
           }
         : null,
     });
@@ -870,4 +883,23 @@ function highestSeededId(seed: FakeGitHubSeed): number {
 
 function definedOnly<T extends object>(value: T): Partial<T> {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+/** A push to a pull request's branch: `sha` becomes its head (the earlier head stays one of its commits); `patches` replace the diff when given. */
+export function pushToPullRequest(
+  state: FakeGitHubState,
+  repo: string,
+  number: number,
+  sha: string,
+  patches?: Record<string, string>,
+): void {
+  const pull = findIssue(state, repo, number)?.pull_request;
+  if (!pull) throw new Error(`pushToPullRequest: ${repo}#${number} is not a pull request of the fake`);
+  pull.head.sha = sha;
+  pull.commits.push(sha);
+  if (patches) {
+    pull.patches = { ...patches };
+    pull.files = Object.keys(patches);
+  }
+  pull.patchesAt[sha] = { ...pull.patches };
 }

@@ -39,11 +39,12 @@ describe("automations in .github/agent-run.yml", () => {
       prompt: "Reproduce this bug and open a pull request that fixes it.",
       labels: ["bug"],
       paths: [],
+      mode: "run",
       drafts: false,
     });
     expect(result.warnings).toEqual([
       '`automations[1].name`: must be 1 to 40 lowercase letters, digits or hyphens, such as "triage-bugs" (got text of 8 characters)',
-      "`automations[2].promt`: unknown key (a typo?). Did you mean `prompt`? Allowed keys here: name, on, prompt, labels, paths, drafts.",
+      "`automations[2].promt`: unknown key (a typo?). Did you mean `prompt`? Allowed keys here: name, on, prompt, labels, paths, mode, drafts.",
       "`automations[3].name`: the same name as `automations[0]`; names must be unique (this entry is skipped)",
     ]);
   });

@@ -16,7 +16,7 @@ describe("configuration from strings (the Action's inputs)", () => {
     expect(kinds.get("check_suite.max_attempts")).toBe("integer");
     expect(kinds.get("permissions.users")).toBe("list");
     expect(kinds.get("follow_up")).toBe("string");
-    expect(kinds.size).toBe(23);
+    expect(kinds.size).toBe(24);
   });
 
   it("reads every leaf as the configuration's JSON Schema types it", () => {
@@ -79,7 +79,7 @@ describe("configuration from strings (the Action's inputs)", () => {
       errors: [
         "input `check-suite-enabled`: must be true or false (got text of 3 characters)",
         "input `check-suite-max-attempts`: must be an integer between 1 and 20 (got text of 5 characters)",
-        "input `chek-suite`: unknown key (a typo?). Did you mean `check_suite`? Allowed keys here: trigger_phrase, mention, repo_id, model, agent_type, permissions, label, reviews, check_suite, limits, kill_switch_label, follow_up, instructions, automations.",
+        "input `chek-suite`: unknown key (a typo?). Did you mean `check_suite`? Allowed keys here: trigger_phrase, mention, repo_id, model, agent_type, permissions, label, reviews, review, check_suite, limits, kill_switch_label, follow_up, instructions, automations.",
       ],
     });
   });

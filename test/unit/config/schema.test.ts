@@ -26,6 +26,7 @@ describe("parseRepoConfig: defaults", () => {
       permissions: { minimum: "write", users: [], teams: [] },
       label: { enabled: true, name: "agent" },
       reviews: { enabled: true, changes_requested: "bridge_branches" },
+      review: { max_comments: 20 },
       check_suite: { enabled: false, max_attempts: 3, branches: [], ignore_checks: [], allow_forks: false },
       limits: { runs_per_thread_per_day: 20, runs_per_repo_per_hour: 30, ci_fixes_per_repo_per_day: 20 },
       kill_switch_label: "agent:off",
@@ -101,7 +102,7 @@ describe("parseRepoConfig: errors name the field, what is wrong and what was giv
 
   it("unknown keys, with a suggestion and the allowed keys (typo protection)", () => {
     expect(errorsOf({ trigger_phrse: "/x" })).toEqual([
-      "`trigger_phrse`: unknown key (a typo?). Did you mean `trigger_phrase`? Allowed keys here: trigger_phrase, mention, repo_id, model, agent_type, permissions, label, reviews, check_suite, limits, kill_switch_label, follow_up, instructions, automations.",
+      "`trigger_phrse`: unknown key (a typo?). Did you mean `trigger_phrase`? Allowed keys here: trigger_phrase, mention, repo_id, model, agent_type, permissions, label, reviews, review, check_suite, limits, kill_switch_label, follow_up, instructions, automations.",
     ]);
     expect(errorsOf({ check_suite: { max_attemps: 2 } })[0]).toBe(
       "`check_suite.max_attemps`: unknown key (a typo?). Did you mean `max_attempts`? Allowed keys here: enabled, max_attempts, branches, ignore_checks, allow_forks.",
@@ -201,6 +202,7 @@ describe("renderConfigReference", () => {
       "label.name",
       "reviews.enabled",
       "reviews.changes_requested",
+      "review.max_comments",
       "check_suite.enabled",
       "check_suite.max_attempts",
       "check_suite.branches",

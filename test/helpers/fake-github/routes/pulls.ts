@@ -41,12 +41,14 @@ export function registerPullRoutes(app: FastifyInstance, ctx: RouteContext): voi
   app.get("/repos/:owner/:repo/pulls/:pull_number/files", async (request, reply) => {
     const found = pullOf(request);
     if (!found) return notFound(reply);
+    const { patches } = found.pull.pull_request!;
     const files = found.pull.pull_request!.files.map((filename) => ({
       filename,
       status: "modified",
       additions: 1,
       deletions: 0,
       changes: 1,
+      ...(patches[filename] !== undefined ? { patch: patches[filename] } : {}),
     }));
     return paginate(request, reply, ctx.api, files);
   });
