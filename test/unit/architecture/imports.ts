@@ -26,3 +26,10 @@ export function importsOf(file: string): string[] {
   }
   return found;
 }
+
+/** Static, type-only, re-exported and dynamic imports of packages and built-ins (`node:fs`, `zod/mini`), as written (src/ is ESM: no require). */
+const BARE_IMPORT = /(?:(?:import|export)\s+(?:type\s+)?(?:[^'";]*?\sfrom\s+)?|import\s*\(\s*)["']([^."'][^"']*)["']/g;
+
+export function bareImportsOf(file: string): string[] {
+  return [...readFileSync(file, "utf8").matchAll(BARE_IMPORT)].map((match) => match[1]!);
+}

@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { SRC, importsOf, tsFiles } from "./imports.js";
+import { SRC, bareImportsOf, importsOf, tsFiles } from "./imports.js";
 
 interface LayerRule {
   /** Files under this folder of src/ (relative, with a trailing slash)… */
@@ -32,7 +32,27 @@ const LAYER_RULES: readonly LayerRule[] = [
   // The engine carries out what the handlers handed it; it never calls back into them.
   { layer: "app/engine/", forbidden: ["app/handlers/"] },
   { layer: "app/engine.ts", forbidden: ["app/handlers/"] },
+  // The App and the Action are two shells over the same flows: neither reaches into the other.
+  { layer: "app/", forbidden: ["action/"] },
+  { layer: "action/", forbidden: ["app/"] },
 ];
+
+/**
+ * The packages core/ may import: schemas and types, nothing that reads a file, a socket, a clock or the
+ * environment. No `node:` built-in at all, so a decision in core/ provably does no I/O.
+ */
+const CORE_PACKAGES: readonly string[] = ["zod/mini", "@octokit/webhooks-types"];
+
+/** "file → package" for each package or built-in a core/ file imports beyond CORE_PACKAGES. */
+function coreIoImports(root: string): string[] {
+  const found: string[] = [];
+  for (const file of tsFiles(join(root, "core"))) {
+    for (const specifier of bareImportsOf(file)) {
+      if (!CORE_PACKAGES.includes(specifier)) found.push(`${relative(root, file)} → ${specifier}`);
+    }
+  }
+  return found.sort();
+}
 
 /** "file → import" for each import under `root` that a rule forbids. */
 function layerViolations(root: string, rules: readonly LayerRule[]): string[] {
@@ -77,7 +97,23 @@ describe("layers", () => {
     ]);
   });
 
+  it("the walk lists a core file that imports a built-in or a package that does I/O, statically or dynamically", () => {
+    write(
+      "core/clock.ts",
+      'import { readFileSync } from "node:fs";\nimport type { Schema } from "zod/mini";\nexport const c = readFileSync;\n',
+    );
+    write("core/fetcher.ts", 'export async function load() {\n  return import("undici");\n}\n');
+    write("action/main.ts", 'import { startApp } from "../app/main.js";\nexport const m = startApp;\n');
+    write("app/main.ts", "export const startApp = 1;\n");
+    expect(coreIoImports(scratch)).toEqual(["core/clock.ts → node:fs", "core/fetcher.ts → undici"]);
+    expect(layerViolations(scratch, LAYER_RULES)).toContain("action/main.ts → app/main.ts");
+  });
+
   it("src/ keeps every rule", () => {
     expect(layerViolations(SRC, LAYER_RULES)).toEqual([]);
+  });
+
+  it("core/ imports no built-in and no package but schemas and types", () => {
+    expect(coreIoImports(SRC)).toEqual([]);
   });
 });
