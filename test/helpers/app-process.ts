@@ -56,13 +56,27 @@ export function watchChild(child: ChildProcessWithoutNullStreams): SpawnedApp {
 const NODE24_PRELOAD = fileURLToPath(new URL("./node24/preload.mjs", import.meta.url));
 
 /**
- * Only what a server's environment would hold (PATH for node), nothing from the parent process. The App runs on
- * Node 24, the image's and the Action's runtime, whatever Node runs the tests (test/setup/node24.ts provides it).
+ * The Node and the preload the App runs on: under vitest, Node 24 (the image's and the Action's runtime) with its
+ * own better-sqlite3 build, whatever Node runs the tests (test/setup/node24.ts provides both); elsewhere (the demo's
+ * replicas) the Node that runs the caller, since vitest's provided values exist only inside a test run.
  */
+function appRuntime(): { node: string; preload: string[]; env: Record<string, string> } {
+  let provided: { node: string; binding: string };
+  try {
+    provided = { node: inject("appNode"), binding: inject("appSqliteBinding") };
+  } catch {
+    // Not inside a test's worker (a process a test started inherits VITEST=true, so the variable cannot tell).
+    return { node: process.execPath, preload: [], env: {} };
+  }
+  return { node: provided.node, preload: ["--import", NODE24_PRELOAD], env: { AGENT_RUN_TEST_SQLITE_BINDING: provided.binding } };
+}
+
+/** Only what a server's environment would hold (PATH for node), nothing from the parent process. */
 export function spawnAppProcess(env: Record<string, string>, nodeArgs: readonly string[] = []): SpawnedApp {
-  const child = spawn(inject("appNode"), [...nodeArgs, "--import", "tsx", "--import", NODE24_PRELOAD, "src/cli/bin.ts", "app"], {
+  const runtime = appRuntime();
+  const child = spawn(runtime.node, [...nodeArgs, "--import", "tsx", ...runtime.preload, "src/cli/bin.ts", "app"], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? "", AGENT_RUN_TEST_SQLITE_BINDING: inject("appSqliteBinding"), ...env },
+    env: { PATH: process.env.PATH ?? "", ...runtime.env, ...env },
   });
   return watchChild(child);
 }
