@@ -70,7 +70,9 @@ describe("agent-run in a pipe whose reader closes after one line", () => {
     expect(created.code).toBe(0);
     const run = parseJson<AgentRun>(created.stdout);
 
-    const result = await runIntoHead(["logs", String(run.id), "--follow", "--json"], env);
+    // Polled every 250 ms, not 10: the run is queued for its first 3.6 s, and 10 ms polls would spend the client's
+    // 60 calls a minute before its first entry, then wait out the minute (on a quiet machine; a loaded one polls slower).
+    const result = await runIntoHead(["logs", String(run.id), "--follow", "--json"], { ...env, AGENT_RUN_POLL_INTERVAL: "0.25" });
     expect(JSON.parse(result.firstLine)).toMatchObject({ agent_run_id: run.id });
     expect(result.stderr).toBe("");
     expect(result.code).toBe(0);
