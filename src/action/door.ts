@@ -20,6 +20,8 @@ import { redactToFit, type CommentBody } from "../core/render/fit.js";
 import { fenceWorkflowCommands } from "../core/workflow-commands.js";
 import type { GitHubClient, RepoRef } from "../github/client.js";
 import { createComment, updateComment, type IssueComment } from "../github/comments.js";
+import type { ReviewDraft } from "../core/review/render.js";
+import type { PostedReview } from "../flows/review.js";
 import { randomUUID } from "./lazy-crypto.js";
 import { sendOctokitLogTo } from "./octokit-log.js";
 import { JOB_SUMMARY_MAX_BYTES, OUTPUT_NAMES, outputsFor, renderJobSummary, type ActionOutcome, type SummaryContext } from "./report.js";
@@ -100,6 +102,29 @@ export function editComment(
   body: CommentBody,
 ): Promise<IssueComment> {
   return updateComment(octokit, repo, commentId, forComment(body, repo, threadNumber));
+}
+
+/**
+ * The only way the Action posts a pull-request review (review mode): the body and every inline
+ * comment redacted and fitted like a comment's. Loaded with the review code at the end of a review
+ * run only (`import()`), never on a step's start path. A 422 (a line GitHub cannot resolve) is `rejected`.
+ */
+export async function postReview(octokit: GitHubClient, repo: RepoRef, pullNumber: number, review: ReviewDraft): Promise<PostedReview> {
+  const [{ createPullRequestReview }, { GitHubValidationError }] = await Promise.all([
+    import("../github/reviews.js"),
+    import("../github/errors.js"),
+  ]);
+  const outgoing: ReviewDraft = {
+    ...review,
+    body: redactToFit(review.body, redacted),
+    comments: review.comments.map((comment) => ({ ...comment, body: redactToFit(comment.body, redacted) })),
+  };
+  try {
+    return { kind: "posted", ...(await createPullRequestReview(octokit, repo, pullNumber, outgoing)) };
+  } catch (error) {
+    if (error instanceof GitHubValidationError) return { kind: "rejected", message: error.message };
+    throw error;
+  }
 }
 
 type AnnotationProperties = Parameters<typeof core.notice>[1];
