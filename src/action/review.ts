@@ -10,10 +10,13 @@ import type { ImageHosts } from "../core/sanitize-output/image-hosts.js";
 import { markerPlaceOf } from "../flows/facts.js";
 import { postReviewOfRun } from "../flows/review.js";
 import type { RepoRef } from "../github/client.js";
-import { listPullRequestFilesWithPatches, listPullRequestReviews } from "../github/reviews.js";
+import { createPullRequestReview, listPullRequestFilesWithPatches, listPullRequestReviews } from "../github/reviews.js";
 import type { AgentRun } from "../service/wire.js";
 import { log, postReview } from "./door.js";
 import { identify, type Step } from "./steps/step.js";
+
+// finish.ts loads this module alone: one chunk at the end of a review run.
+export { renderReviewNotice } from "../core/review/render.js";
 
 export interface ActionReviewInput {
   asked: ReviewRequest;
@@ -49,7 +52,7 @@ export async function postActionReview(step: Step, input: ActionReviewInput): Pr
         return found ? { id: found.id, htmlUrl: found.htmlUrl } : null;
       },
       pullRequestFiles: () => listPullRequestFilesWithPatches(step.octokit, repo, pullNumber),
-      postReview: (draft) => postReview(step.octokit, repo, pullNumber, draft),
+      postReview: (draft) => postReview(draft, (outgoing) => createPullRequestReview(step.octokit, repo, pullNumber, outgoing)),
     },
     log: {
       info: (fields, message) => log.info(`${message}${fieldsOf(fields)}`),

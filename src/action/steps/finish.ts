@@ -146,7 +146,7 @@ async function reviewNotice(step: Step, tracked: TrackedRun, run: AgentRun, phas
   const asked = tracked.start.review;
   const pullNumber = tracked.thread.number;
   if (!asked || phase !== "succeeded" || !step.repo || pullNumber === null) return null;
-  const [{ postActionReview }, { renderReviewNotice }] = await Promise.all([import("../review.js"), import("../../core/review/render.js")]);
+  const { postActionReview, renderReviewNotice } = await import("../review.js");
   let outcome: ReviewOutcome;
   try {
     outcome = await postActionReview(step, {

@@ -1,4 +1,0 @@
-import { createRequire as __bundleCreateRequire } from "node:module";
-const require = __bundleCreateRequire(import.meta.url);
-function u(e,o){return o?o.all||o.logins.some(r=>r.toLowerCase()===e.toLowerCase()):!1}var n=e=>typeof e=="string"?e:e.login,t=e=>e.toLowerCase().replace(/\[bot\]$/,"");function s(e){return typeof e!="string"&&e.type==="Bot"||n(e).toLowerCase().endsWith("[bot]")}function l(e,o){let r=e.toLowerCase();return o.appSlug&&r===`${o.appSlug.toLowerCase()}[bot]`?!0:o.botLogins.some(i=>i.toLowerCase()===r)}function g(e,o){return o?o.all||o.logins.some(r=>t(r)===t(e)):!1}function a(e,o){let r=n(e);return l(r,o)?"self":s(e)?g(r,o.allowedBots)?"allowed_bot":"bot":"person"}var p=e=>e==="person"||e==="allowed_bot";function d(e,o){return!!e&&!p(a(e,o))}export{u as a,s as b,a as c,d};
-//# sourceMappingURL=chunk-Q57VX7JZ.js.map
