@@ -53,7 +53,6 @@ export interface ThreadWriter {
   pullRequestFiles(thread: TaskThread): Promise<PullRequestFile[]>;
 }
 
-
 /** How many recent comments are searched for a comment posted by a step that was cut off. */
 const OWN_COMMENT_SCAN = 100;
 
