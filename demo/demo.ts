@@ -33,6 +33,8 @@ import {
   producedPull,
   pullSeed,
   reviewSeed,
+  REVIEWED_FILE,
+  REVIEWED_LINE,
 } from "./scenario.js";
 import {
   requireRedisServer,
@@ -94,7 +96,7 @@ export class DemoStepError extends Error {
   }
 }
 
-const STEPS = 4;
+const STEPS = 5;
 const DEFAULT_STEP_TIMEOUT_MS = 20_000;
 
 interface Expectation {
@@ -446,6 +448,55 @@ async function playSteps(h: DemoStage, ctx: StepContext): Promise<{ runId: numbe
     },
   ]);
   await check(`run #${run.id} resumed to fix CI (${SOURCE.gitHostCheckSuite}, attempt ${await fixAttempts()} of ${MAX_FIX_ATTEMPTS})`);
+
+  // 5. Review mode: `/agent review` on the pull request resumes the run, which answers with an
+  //    `agent-run-review` block; the App posts one pull-request review with an inline comment.
+  const step5 = "Step 5 (/agent review on the pull request)";
+  out(renderStepHeader({ index: 5, total: STEPS, title: "A review of the agent's pull request, with inline comments" }, view));
+  const askReview = h.humanComment({ number: pr.number, title: pr.title, pullRequest: true }, TEXTS.askReview, MAINTAINER);
+  await deliver(step5, "issue_comment", askReview.payload, {
+    actor: `@${MAINTAINER}`,
+    action: `comments on PR #${pr.number}`,
+    text: TEXTS.askReview,
+  });
+  const botReviews = () => h.github.state.reviews.filter((r) => r.pull_number === pr.number && r.user.login === BOT_LOGIN);
+  const inlineOf = (reviewId: number) => h.github.state.reviewComments.filter((c) => c.review_id === reviewId);
+  await settle(step5, [
+    resumedOnce(h, run, 5),
+    {
+      what: `one COMMENT review on PR #${pr.number} at its head, with one inline comment on ${REVIEWED_FILE}:${REVIEWED_LINE}`,
+      met: () => {
+        const reviews = botReviews();
+        const inline = reviews[0] ? inlineOf(reviews[0].id) : [];
+        return (
+          reviews.length === 1 &&
+          reviews[0]!.state === "COMMENTED" &&
+          reviews[0]!.commit_id === pr.headSha &&
+          inline.length === 1 &&
+          inline[0]!.path === REVIEWED_FILE &&
+          inline[0]!.line === REVIEWED_LINE &&
+          inline[0]!.body.includes("```suggestion")
+        );
+      },
+      seen: () =>
+        `${botReviews().length} reviews by the bot; inline comments [${botReviews()
+          .flatMap((r) => inlineOf(r.id))
+          .map((c) => `${c.path}:${c.line ?? "?"}`)
+          .join(", ")}]`,
+    },
+    {
+      what: `the tracking comment on PR #${pr.number} links the review`,
+      met: () => {
+        const review = botReviews()[0];
+        return review !== undefined && h.botComments(pr.number).some((c) => c.body.includes(`pullrequestreview-${review.id}`));
+      },
+      seen: () => seenMarkers(h, pr.number),
+    },
+  ]);
+  const posted = botReviews()[0]!;
+  await check(
+    `run #${run.id} reviewed PR #${pr.number}: one COMMENT review (${posted.id}) with a suggestion inline on \`${REVIEWED_FILE}:${REVIEWED_LINE}\``,
+  );
 
   return { runId: run.id, pullRequestNumber: pr.number };
 }

@@ -42,6 +42,8 @@ export const TEXTS = {
   courseCorrection: `/agent ${COURSE_CORRECTION}`,
   followUp: "/agent also cover an empty export (headers only)",
   review: "Please stream the rows instead of building one big string.",
+  /** On the agent's pull request: review mode, one pull-request review with inline comments. */
+  askReview: "/agent review the streaming change",
   reviewInline: "This buffers the whole file; write each row as it comes.",
 } as const;
 
@@ -68,6 +70,24 @@ const FIRST_PULL_REQUEST = { title: "Keep the last CSV row when there is no trai
  */
 export function agentScripts(): Array<Partial<RunScript> & { match: string }> {
   return [
+    {
+      match: "review the streaming change",
+      durationMs: 18_000,
+      logSteps: 6,
+      pullRequests: [],
+      summary: "Reviewed the streaming change: one thing to fix.",
+      review: {
+        summary: "The rows stream now; one line still buffers.",
+        comments: [
+          {
+            path: REVIEWED_FILE,
+            line: REVIEWED_LINE,
+            body: "This still joins every row in memory; write each line to the stream.",
+            suggestion: '  for (const row of rows) stream.write(toLine(row) + "\\n")',
+          },
+        ],
+      },
+    },
     {
       match: "cover an empty export",
       durationMs: 24_000,
@@ -137,10 +157,29 @@ export function producedPull(input: { number: number; title: string; branch: str
   };
 }
 
+/** The file the review's finding is on, and its line: an added line of the pull request's diff. */
+export const REVIEWED_FILE = "src/export.ts";
+export const REVIEWED_LINE = 15;
+const EXPORT_PATCH = [
+  "@@ -15,3 +15,4 @@ export function exportCsv(rows, stream) {",
+  '-  return rows.join("\\n")',
+  '+  const out = rows.map(toLine).join("\\n")',
+  "+  return out",
+  "   // the last row is kept",
+  " }",
+].join("\n");
+
 export function pullSeed(pr: PullSpec): FakeGitHubSeed {
   return {
     pulls: [
-      { number: pr.number, title: pr.title, body: pr.body ?? "", head: { ref: pr.headRef, sha: pr.headSha }, user: SERVICE_GIT_USER },
+      {
+        number: pr.number,
+        title: pr.title,
+        body: pr.body ?? "",
+        head: { ref: pr.headRef, sha: pr.headSha },
+        user: SERVICE_GIT_USER,
+        patches: { [REVIEWED_FILE]: EXPORT_PATCH },
+      },
     ],
   };
 }

@@ -2,6 +2,7 @@ import { findMarkerForRequest } from "../core/markers/trust.js";
 import type { PullRequestFile } from "../core/review/anchor.js";
 import { findPostedReview, type ReviewMarker } from "../core/review/marker.js";
 import type { ReviewDraft } from "../core/review/render.js";
+import type { PostedReview } from "../flows/review.js";
 import { createPullRequestReview, listPullRequestFilesWithPatches, listPullRequestReviews } from "../github/reviews.js";
 import { bindCommentBody } from "../core/markers/write.js";
 import { createRedactor, type Redactor } from "../core/redact.js";
@@ -51,8 +52,6 @@ export interface ThreadWriter {
   /** A read: every file of the thread's pull request with its patch. */
   pullRequestFiles(thread: TaskThread): Promise<PullRequestFile[]>;
 }
-
-export type PostedReview = { kind: "posted"; id: number; htmlUrl: string } | { kind: "rejected"; message: string };
 
 /** How many recent comments are searched for a comment posted by a step that was cut off. */
 const OWN_COMMENT_SCAN = 100;

@@ -14,6 +14,7 @@ import { detectTrigger } from "../../core/detect/index.js";
 import { triggerThread, type AutomationTrigger, type RunTrigger, type StopRequest } from "../../core/detect/triggers.js";
 import { planRun, type RunMode } from "../../core/plan.js";
 import { refusedRecently } from "../../core/refusals.js";
+import type { ReviewRequest } from "../../core/review/trigger.js";
 import type { RepoRef } from "../../github/client.js";
 import { listIssueComments } from "../../github/comments.js";
 import type { TrackingPhase } from "../../core/render/tracking.js";
@@ -129,6 +130,8 @@ export interface Start {
   interrupt?: { firstLine: string; send: () => Promise<AgentRun> };
   /** A create without `repo_id`: the tracking comment says the organization's default applies. */
   orgDefaultRepository?: boolean;
+  /** Review mode: the pull request's head this run reviews and the inline limit; the review is posted when it ends. */
+  review?: ReviewRequest;
   send: () => Promise<AgentRun>;
 }
 
@@ -368,7 +371,12 @@ function startFor(step: Step, prepared: PreparedStart): Start {
     ...(prepared.markerHints.headSha ? { headSha: prepared.markerHints.headSha } : {}),
     ...(prepared.trigger.flow === "automation" ? { automation: prepared.trigger.automation.name } : {}),
   });
-  const common = { marker, triggerUrl: prepared.triggerUrl, reaction: prepared.reaction };
+  const common = {
+    marker,
+    triggerUrl: prepared.triggerUrl,
+    reaction: prepared.reaction,
+    ...(prepared.review ? { review: prepared.review } : {}),
+  };
   switch (prepared.action) {
     case "create": {
       const request = withOwnCreateId(createRequest(step, prepared.request));

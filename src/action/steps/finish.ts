@@ -11,6 +11,8 @@ import { renderDeliveredFollowUp, resultCommentBody } from "../../core/render/re
 import { imageHostsFor } from "../../core/sanitize-output/image-hosts.js";
 import { renderServiceError, serviceErrorForComment } from "../../core/render/replies.js";
 import { renderRunMayHaveStarted } from "../../core/render/unknown-outcome.js";
+import type { ReviewOutcome } from "../../core/review/render.js";
+import type { SafeMarkdown } from "../../core/sanitize-output/safe-markdown.js";
 import { OutcomeUnknownError } from "../../service/errors.js";
 import type { AgentRunError } from "../../service/errors.js";
 import { classifyRunStatus, type RunPhase } from "../../service/status.js";
@@ -60,6 +62,7 @@ export async function finishRun(step: Step, tracked: TrackedRun, watched: WatchR
   const triggerPhrase = tracked.config.trigger_phrase;
   const phase: RunPhase = watched.timedOut ? "in_progress" : watched.phase;
   const delivered = tracked.delivered;
+  const notice = await reviewNotice(step, tracked, run, phase);
   if (delivered) {
     // The step that started the run writes its result and links its pull requests: this one closes the follow-up's loop.
     await thread.track(() =>
@@ -85,6 +88,7 @@ export async function finishRun(step: Step, tracked: TrackedRun, watched: WatchR
         trace,
         triggerPhrase,
         imageHosts,
+        ...(notice ? { notice } : {}),
       }),
     );
   }
@@ -132,6 +136,38 @@ export async function finishRun(step: Step, tracked: TrackedRun, watched: WatchR
   if (phase === "waiting_for_input")
     log.notice(`Agent run ${run.id} is waiting for input${link}. Reply with \`${triggerPhrase} <answer>\` to continue it.`);
   return { outcome, failure: null };
+}
+
+/**
+ * Review mode: the run's one pull-request review, posted when the run succeeded; the line the
+ * tracking comment gets about it (null: not a review run). The review code loads only here.
+ */
+async function reviewNotice(step: Step, tracked: TrackedRun, run: AgentRun, phase: RunPhase): Promise<SafeMarkdown | null> {
+  const asked = tracked.start.review;
+  const pullNumber = tracked.thread.number;
+  if (!asked || phase !== "succeeded" || !step.repo || pullNumber === null) return null;
+  const { postActionReview, renderReviewNotice } = await import("../review.js");
+  let outcome: ReviewOutcome;
+  try {
+    outcome = await postActionReview(step, {
+      asked,
+      run,
+      repo: step.repo,
+      pullNumber,
+      triggerPhrase: tracked.config.trigger_phrase,
+      imageHosts: imageHostsFor(step.runner.server),
+    });
+  } catch (error) {
+    // The run's result still goes to the thread: a review that could not be posted is said there.
+    log.warning(`Could not post the review of agent run ${run.id}: ${errorMessage(error)}`);
+    outcome = { kind: "rejected", message: errorMessage(error) };
+  }
+  if (outcome.kind === "posted" || outcome.kind === "already_posted") log.info(`Review of agent run ${run.id}: ${outcome.htmlUrl}`);
+  else if (outcome.kind === "unreadable")
+    log.notice(`No review could be read from agent run ${run.id}'s result (${outcome.why}); it is posted as an ordinary result.`, {
+      title: "No review",
+    });
+  return renderReviewNotice(outcome);
 }
 
 /** The service refused or failed: the tracking comment says what happened and what to do, the token never in it. */

@@ -41,6 +41,11 @@ let service: ServiceRecorder;
 beforeAll(async () => {
   node24 = await ensureNode24();
   const seed = actionSeed();
+  // Review mode anchors its findings in the pull request's diff: right side 1 (context), 2 (added), 3 (context).
+  seed.pulls = seed.pulls!.map((pull) => ({
+    ...pull,
+    patches: { "src/dates.ts": "@@ -1,2 +1,3 @@\n import x;\n+const day = now();\n export { day };" },
+  }));
   seed.workflowRuns = [
     {
       id: 700,
@@ -277,6 +282,33 @@ describe("dist/index.js on Node 24, as a runner starts it", () => {
       for (const socket of sockets) socket.destroy();
       await new Promise<void>((resolveClose) => silent.close(() => resolveClose()));
     }
+  });
+
+  // Last: its run on pull request #2 would be the thread's run for the CI fix.
+  it("posts review mode's one pull-request review from the chunk it loads at the end of the run", async () => {
+    emulator.control.script({
+      durationMs: 1000,
+      pullRequests: 0,
+      review: { summary: "One finding.", comments: [{ path: "src/dates.ts", line: 2, body: "Inject the clock." }] },
+    });
+    github.seed({ issueComments: [{ issue_number: 2, body: "/agent review", user: "maintainer" }] });
+    const id = Math.max(...github.commentsOn(FULL_NAME, 2).map((c) => c.id));
+    const payload = issueCommentPayload({
+      thread: { number: 2, title: "Fix the flaky date test", pullRequest: true },
+      comment: { id, body: "/agent review", login: "maintainer" },
+    });
+    const { env } = envFor("issue_comment", payload, {});
+    const child = await runBundledAction(node24, env);
+    expect(child.stderr).toBe("");
+    expect(child.exitCode).toBe(0);
+    const reviews = github.state.reviews.filter((r) => r.pull_number === 2 && r.user.login === ACTIONS_BOT);
+    expect(reviews).toHaveLength(1);
+    expect(reviews[0]!.commit_id).toBe(PR_HEAD_SHA);
+    expect(github.state.reviewComments.filter((c) => c.review_id === reviews[0]!.id).map((c) => `${c.path}:${c.line}`)).toEqual([
+      "src/dates.ts:2",
+    ]);
+    const tracking = github.commentsOn(FULL_NAME, 2).filter((c) => c.user.login === ACTIONS_BOT);
+    expect(tracking.some((c) => c.body.includes(`pullrequestreview-${reviews[0]!.id}`))).toBe(true);
   });
 });
 

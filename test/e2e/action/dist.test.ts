@@ -118,4 +118,35 @@ describe("dist/", () => {
     expect(onDemand).toContain("undici");
     expect(onDemand).toContain("yaml");
   });
+
+  it("loads review mode's posting code only at the end of a review run: in chunks the start path does not load", () => {
+    const staticImports = (name: string) =>
+      [...readFileSync(join(ROOT, "dist", name), "utf8").matchAll(/\bfrom\s*"\.\/([^"]+)"/g)].map((m) => m[1]!);
+    const dynamicImports = (name: string) =>
+      [...readFileSync(join(ROOT, "dist", name), "utf8").matchAll(/\bimport\("\.\/([^"]+)"\)/g)].map((m) => m[1]!);
+    const closure = (roots: string[]) => {
+      const seen = new Set<string>();
+      const visit = (name: string) => {
+        if (seen.has(name)) return;
+        seen.add(name);
+        for (const next of staticImports(name)) visit(next);
+      };
+      roots.forEach(visit);
+      return [...seen];
+    };
+    const upFront = closure(["index.js", ...dynamicImports("index.js")]);
+    const upFrontSources = new Set(upFront.flatMap((name) => sourcesOf(name)));
+    const posting = [
+      "../src/action/review.ts",
+      "../src/flows/review.ts",
+      "../src/github/reviews.ts",
+      "../src/core/review/anchor.ts",
+      "../src/core/review/parse.ts",
+    ];
+    for (const source of posting) expect(upFrontSources.has(source), source).toBe(false);
+    const later = jsFiles(join(ROOT, "dist"))
+      .filter((name) => !upFront.includes(name))
+      .flatMap((name) => sourcesOf(name));
+    for (const source of posting) expect(later, source).toContain(source);
+  });
 });

@@ -28,22 +28,23 @@ function runDemoProcess(): Promise<{ code: number | null; stdout: string; stderr
 }
 
 describe("npm run demo", () => {
-  it("plays the four steps on one run, prints the bot's writes and a recap with zero 429s, and exits 0", async () => {
+  it("plays the five steps on one run, prints the bot's writes and a recap with zero 429s, and exits 0", async () => {
     const { code, stdout, stderr } = await runDemoProcess();
     expect(stderr).not.toContain("Demo failed");
     expect(code).toBe(0);
 
     for (const header of [
-      "Step 1/4 · A maintainer asks the bot on an issue, then corrects its course",
-      "Step 2/4 · A follow-up on the issue resumes the same run",
-      "Step 3/4 · Changes requested on the agent's pull request",
-      "Step 4/4 · CI fails on the agent's pull request",
+      "Step 1/5 · A maintainer asks the bot on an issue, then corrects its course",
+      "Step 2/5 · A follow-up on the issue resumes the same run",
+      "Step 3/5 · Changes requested on the agent's pull request",
+      "Step 4/5 · CI fails on the agent's pull request",
+      "Step 5/5 · A review of the agent's pull request, with inline comments",
       "━━ Recap",
     ]) {
       expect(stdout).toContain(header);
     }
     // The headers come in order, each after the previous one.
-    const positions = ["Step 1/4", "Step 2/4", "Step 3/4", "Step 4/4", "━━ Recap"].map((h) => stdout.indexOf(h));
+    const positions = ["Step 1/5", "Step 2/5", "Step 3/5", "Step 4/5", "Step 5/5", "━━ Recap"].map((h) => stdout.indexOf(h));
     expect([...positions].sort((a, b) => a - b)).toEqual(positions);
 
     // Step 1's comment is sent while the App is down; the App has GitHub redeliver it once it starts.
@@ -58,7 +59,7 @@ describe("npm run demo", () => {
 
     // While that run works, a course correction reaches its agent (follow_up: interrupt): the tracking comment quotes it
     // while the run is still working, the run's log holds it as a USER_MESSAGE, and the run's one result follows.
-    const step1 = stdout.slice(stdout.indexOf("Step 1/4"), stdout.indexOf("Step 2/4"));
+    const step1 = stdout.slice(stdout.indexOf("Step 1/5"), stdout.indexOf("Step 2/5"));
     expect(step1).toContain("▶ @maintainer comments on issue #1 while the run works");
     expect(step1).toContain("“/agent keep the fix small: no new dependencies”");
     const reached = step1.indexOf("💬 Your follow-up reached the working agent:\n     │ > keep the fix small: no new dependencies");
@@ -75,7 +76,11 @@ describe("npm run demo", () => {
     expect(stdout).toContain(`run #${runId} resumed (second resume), no new run`);
     expect(stdout).toContain(`run #${runId} resumed with the review (GIT_HOST_PR_REVIEW)`);
     expect(stdout).toContain(`run #${runId} resumed to fix CI (GIT_HOST_CHECK_SUITE, attempt 1 of 2)`);
-    expect(stdout.match(new RegExp(`✅ Agent run #${runId} succeeded`, "g"))).toHaveLength(4);
+    expect(stdout).toMatch(
+      new RegExp(`✔ run #${runId} reviewed PR #2: one COMMENT review \\(\\d+\\) with a suggestion inline on\\s+\`src/export.ts:15\``),
+    );
+    expect(stdout).toMatch(/\[Review posted\]\(https:\/\/github\.com\/octo-org\/widgets\/pull\/2#pullrequestreview-\d+\): 1 inline/);
+    expect(stdout.match(new RegExp(`✅ Agent run #${runId} succeeded`, "g"))).toHaveLength(5);
     expect(stdout).toMatch(/opens pull request #2 “Keep the last CSV row/);
 
     // The bot's writes, rendered: reactions as emoji, comments on the issue and on the PR, markers hidden, traces folded.
@@ -89,14 +94,14 @@ describe("npm run demo", () => {
 
     // The recap, from the emulator's own counts.
     expect(stdout).toMatch(/Runs created {6}1\n/);
-    expect(stdout).toMatch(new RegExp(`Runs resumed {6}4  run #${runId} ×4\\n`));
+    expect(stdout).toMatch(new RegExp(`Runs resumed {6}5  run #${runId} ×5\\n`));
     // Which reads watch a run depends on timing: a sweep of the runs list may see every state change, leaving
     // no run read on its own (getRun), or a run's own read may come first.
     expect(stdout).toMatch(
-      /Service requests {2}\d+ {2}createRun 1 · (?:getRun \d+ · )?listRepositories 1 · (?:listRuns \d+ · )?resumeRun 4 · runLogs \d+\n/,
+      /Service requests {2}\d+ {2}createRun 1 · (?:getRun \d+ · )?listRepositories 1 · (?:listRuns \d+ · )?resumeRun 5 · runLogs \d+\n/,
     );
     expect(stdout).toMatch(/429s {14}0\n/);
-    expect(stdout).toMatch(/GitHub writes {5}\d+ {2}4 comments · \d+ edits · 6 reactions\n/);
+    expect(stdout).toMatch(/GitHub writes {5}\d+ {2}5 comments · \d+ edits · 8 reactions\n/);
     expect(stdout).toMatch(/Elapsed {11}\d+\.\d s/);
 
     // NO_COLOR: no escape sequences at all.
@@ -126,8 +131,8 @@ describe("npm run demo", () => {
       // Step 1 waits for its run to be at work before the maintainer corrects its course: that wait runs out first.
       /^Step 1 \(a \/agent comment on the issue\): expected effects did not happen within 1 ms \(the App was still working\): the first run at work \(its agent has logged 3 steps\) and named in its tracking comment \(seen: /,
     );
-    expect(printed).toContain("Step 1/4 · A maintainer asks the bot on an issue");
+    expect(printed).toContain("Step 1/5 · A maintainer asks the bot on an issue");
     expect(printed).not.toContain("while the run works");
-    expect(printed).not.toContain("Step 2/4");
+    expect(printed).not.toContain("Step 2/5");
   });
 });

@@ -51,7 +51,7 @@ function listening(port: number): Promise<boolean> {
 }
 
 describe("npm run demo -- --replicas 3", () => {
-  it("plays the four steps on three App processes over its own Redis, round robin, says who did what, and stops everything", async () => {
+  it("plays the five steps on three App processes over its own Redis, round robin, says who did what, and stops everything", async () => {
     const { code, stdout, stderr } = await runDemoProcess(["--replicas", "3"]);
     expect(stderr).not.toContain("Demo failed");
     expect(code).toBe(0);
@@ -66,14 +66,14 @@ describe("npm run demo -- --replicas 3", () => {
     const redisPort = Number(header![4]);
 
     // The same story as the embedded demo: one run, created once and resumed by each later step.
-    const positions = ["Step 1/4", "Step 2/4", "Step 3/4", "Step 4/4", "━━ Recap"].map((h) => stdout.indexOf(h));
+    const positions = ["Step 1/5", "Step 2/5", "Step 3/5", "Step 4/5", "Step 5/5", "━━ Recap"].map((h) => stdout.indexOf(h));
     expect(positions.every((p) => p >= 0)).toBe(true);
     expect([...positions].sort((a, b) => a - b)).toEqual(positions);
     const runId = /run #(\d+) created; its result names the pull request on `agent\/csv-last-row`/.exec(stdout)?.[1];
     expect(runId).toBeDefined();
     // Step 1 in the order it happened: the bot's first writes (made while the replicas started, on the redelivered
     // comment), the course correction while the run works, the tracking comment quoting it, the result.
-    const step1 = stdout.slice(stdout.indexOf("Step 1/4"), stdout.indexOf("Step 2/4"));
+    const step1 = stdout.slice(stdout.indexOf("Step 1/5"), stdout.indexOf("Step 2/5"));
     const order = [
       "⤷ The App lists its webhook deliveries",
       "👀 agent-run-bridge[bot] reacted eyes on @maintainer's comment",
@@ -88,14 +88,14 @@ describe("npm run demo -- --replicas 3", () => {
     expect(stdout).toContain(`run #${runId} resumed (second resume), no new run`);
     expect(stdout).toContain(`run #${runId} resumed with the review (GIT_HOST_PR_REVIEW)`);
     expect(stdout).toContain(`run #${runId} resumed to fix CI (GIT_HOST_CHECK_SUITE, attempt 1 of 2)`);
-    expect(stdout.match(new RegExp(`✅ Agent run #${runId} succeeded`, "g"))).toHaveLength(4);
+    expect(stdout.match(new RegExp(`✅ Agent run #${runId} succeeded`, "g"))).toHaveLength(5);
 
     // Step 1's comment reached the balancer before any replica listened (502); its redelivery went to whichever
-    // replica listened first in the rotation, then round robin: the four later deliveries (the course correction
-    // and steps 2 to 4) went to the three replicas, the first of them twice.
+    // replica listened first in the rotation, then round robin: the five later deliveries (the course correction
+    // and steps 2 to 5) went to the three replicas, the first two of them twice.
     expect(stdout).toContain("signed issue_comment webhook → the load balancer → no replica yet → HTTP 502");
     const routes = [...stdout.matchAll(/webhook → the load balancer → (replica \d) → HTTP (\d+)/g)].map((m) => `${m[1]} ${m[2]}`);
-    expect(routes).toHaveLength(4);
+    expect(routes).toHaveLength(5);
     expect(routes[3]).toBe(routes[0]);
     expect(new Set(routes)).toEqual(new Set(["replica 1 200", "replica 2 200", "replica 3 200"]));
     // Under each step's check: which replica took the delivery, sent the run to the service, posted the result. Step 1 has
@@ -105,13 +105,13 @@ describe("npm run demo -- --replicas 3", () => {
     const handledBy = (took: string, sent: string) =>
       new RegExp(`^ {4}${`${replicasDid(took)} · ${replicasDid(sent)} · replica \\d posted the result$`.replace(/ /g, "\\s+")}`, "gm");
     expect(stdout.match(handledBy("took the deliveries", "sent them to the service"))).toHaveLength(1);
-    expect(stdout.match(handledBy("took the delivery", "sent it to the service"))).toHaveLength(3);
+    expect(stdout.match(handledBy("took the delivery", "sent it to the service"))).toHaveLength(4);
 
     // The recap: the emulator's counts as in the embedded demo, and one line per replica from its own logs.
     expect(stdout).toMatch(/Runs created {6}1\n/);
-    expect(stdout).toMatch(new RegExp(`Runs resumed {6}4  run #${runId} ×4\\n`));
+    expect(stdout).toMatch(new RegExp(`Runs resumed {6}5  run #${runId} ×5\\n`));
     expect(stdout).toMatch(/429s {14}0\n/);
-    expect(stdout).toMatch(/GitHub writes {5}\d+ {2}4 comments · \d+ edits · 6 reactions\n/);
+    expect(stdout).toMatch(/GitHub writes {5}\d+ {2}5 comments · \d+ edits · 8 reactions\n/);
     expect(stdout).toMatch(/Replicas {10}3 {2}agent-run app processes on one Redis, behind a round-robin load balancer\n/);
     const lines = [
       ...stdout.matchAll(
@@ -120,9 +120,9 @@ describe("npm run demo -- --replicas 3", () => {
     ];
     expect(lines.map((m) => m[1])).toEqual(["replica 1", "replica 2", "replica 3"]);
     const total = (column: number) => lines.reduce((sum, m) => sum + Number(m[column]), 0);
-    expect(lines.map((m) => Number(m[2])).sort()).toEqual([1, 2, 2]);
-    // Five deliveries taken and five sends (a create, the interrupt, three resumes); one result per run phase.
-    expect([total(3), total(4), total(5)]).toEqual([5, 5, 4]);
+    expect(lines.map((m) => Number(m[2])).sort()).toEqual([2, 2, 2]);
+    // Six deliveries taken and six sends (a create, the interrupt, four resumes); one result per run phase.
+    expect([total(3), total(4), total(5)]).toEqual([6, 6, 5]);
 
     // Everything the demo started is gone: its Redis and the replicas.
     expect(await listening(redisPort)).toBe(false);

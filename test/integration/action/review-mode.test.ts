@@ -1,0 +1,169 @@
+/**
+ * Review mode in the Action (#37): an `issue_comment` workflow on a pull request, `/agent review`,
+ * the emulator answering with a scripted `agent-run-review` block, and the fake GitHub validating
+ * the review as GitHub does (the commit must be the pull request's, every inline line must resolve
+ * in the diff at that commit). The step runs in process (runner.ts), over real HTTP.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import { parseReviewMarker } from "../../../src/core/review/marker.js";
+import type { ScriptedReview } from "../../../src/emulator/types.js";
+import { pushToPullRequest } from "../../helpers/fake-github/index.js";
+import { FULL_NAME } from "../../helpers/app-payloads.js";
+import { ACTIONS_BOT, PR_HEAD_SHA, actionSeed, startActionHarness, type ActionHarness } from "../../helpers/action-runner.js";
+
+const PR = { number: 2, title: "Fix the flaky date test", pullRequest: true };
+const NEW_HEAD = "b".repeat(40);
+
+// Right side: 1 (context), 2 and 3 (added), 4 and 5 (context). Left side: 1 to 4.
+const DATES_PATCH = [
+  "@@ -1,4 +1,5 @@",
+  ' import { now } from "./clock";',
+  "-const day = new Date().getDay();",
+  "+const day = now().getDay();",
+  "+const pinned = true;",
+  " export { day };",
+  " export default day;",
+].join("\n");
+
+function reviewSeed() {
+  const seed = actionSeed();
+  seed.pulls = seed.pulls!.map((pull) => ({ ...pull, patches: { "src/dates.ts": DATES_PATCH } }));
+  return seed;
+}
+
+const FINDINGS: ScriptedReview["comments"] = [
+  { path: "src/dates.ts", line: 2, body: "Use the injected clock.", suggestion: "const day = now().getDay();" },
+  { path: "src/dates.ts", start_line: 2, line: 3, body: "Two lines at once." },
+  { path: "src/dates.ts", line: 40, body: "Outside the diff." },
+];
+
+let h: ActionHarness;
+afterEach(async () => {
+  await h?.close();
+});
+
+const reviewsOnPr = () => h.github.state.reviews.filter((r) => r.pull_number === PR.number);
+const reviewPosts = () =>
+  h.github.requests.filter((r) => r.method === "POST" && r.route === "/repos/:owner/:repo/pulls/:pull_number/reviews");
+const botComments = () => h.github.commentsOn(FULL_NAME, PR.number).filter((c) => c.user.login === ACTIONS_BOT);
+
+async function reviewStep(extra: Record<string, string> = {}) {
+  const trigger = h.humanComment(PR, "/agent review focus on the clock");
+  return h.step({ eventName: "issue_comment", payload: trigger.payload, inputs: {}, ...(Object.keys(extra).length ? { extra } : {}) });
+}
+
+describe("/agent review in an issue_comment workflow on a pull request", () => {
+  it("posts one COMMENT review at the head with the anchored findings inline; the tracking comment links it", async () => {
+    h = await startActionHarness({ seed: reviewSeed() });
+    h.emulator.control.script({
+      durationMs: 1000,
+      pullRequests: 0,
+      review: { summary: "Two problems with the clock.", comments: FINDINGS },
+    });
+
+    const step = await reviewStep();
+
+    expect(step.result.outcome).toMatchObject({ kind: "run", phase: "succeeded" });
+    const [create] = h.service.creates() as { metadata: Record<string, unknown> }[];
+    expect(create!.metadata).toMatchObject({ mode: "review", head_sha: PR_HEAD_SHA });
+    const reviews = reviewsOnPr();
+    expect(reviews).toHaveLength(1);
+    const review = reviews[0]!;
+    expect(review).toMatchObject({ state: "COMMENTED", commit_id: PR_HEAD_SHA });
+    expect(review.user.login).toBe(ACTIONS_BOT);
+    const run = h.emulator.control.runs()[0]!;
+    expect(parseReviewMarker(review.body)).toEqual({ place: { repository: FULL_NAME, thread: 2 }, runId: run.id, headSha: PR_HEAD_SHA });
+    expect(review.body).toContain("Two problems with the clock.");
+    expect(review.body).toContain("`src/dates.ts:40`");
+    const inline = h.github.state.reviewComments.filter((c) => c.review_id === review.id);
+    expect(inline.map((c) => `${c.path}:${c.line}:${c.side}`)).toEqual(["src/dates.ts:2:RIGHT", "src/dates.ts:3:RIGHT"]);
+    expect(inline[0]!.body).toBe("Use the injected clock.\n\n```suggestion\nconst day = now().getDay();\n```");
+    expect((reviewPosts()[0]!.body as { event: string }).event).toBe("COMMENT");
+
+    const tracking = botComments();
+    expect(tracking).toHaveLength(1);
+    expect(tracking[0]!.body).toContain(`[Review posted](https://github.com/${FULL_NAME}/pull/2#pullrequestreview-${review.id})`);
+  });
+
+  it("a re-run of the same job posts no second review: the marker of the one posted is found", async () => {
+    h = await startActionHarness({ seed: reviewSeed() });
+    h.emulator.control.script({ durationMs: 1000, pullRequests: 0, review: { summary: "s", comments: FINDINGS.slice(0, 1) }, times: 2 });
+    const trigger = h.humanComment(PR, "/agent review");
+    await h.step({ eventName: "issue_comment", payload: trigger.payload, inputs: {} });
+    expect(reviewsOnPr()).toHaveLength(1);
+
+    // The same workflow run, attempt 2: the same event, the same run, the same head.
+    const rerun = await h.step({ eventName: "issue_comment", payload: trigger.payload, inputs: {}, extra: { GITHUB_RUN_ATTEMPT: "2" } });
+
+    expect(rerun.result.outcome).toMatchObject({ kind: "run", phase: "succeeded" });
+    expect(new Set(h.emulator.control.runs().map((run) => run.id)).size).toBe(1);
+    expect(reviewPosts()).toHaveLength(1);
+    expect(reviewsOnPr()).toHaveLength(1);
+    const last = botComments().at(-1)!;
+    expect(last.body).toContain("Review posted");
+    expect(last.body).toContain("already, for this run and commit");
+  });
+
+  it("after a 422 posts once more without inline comments, every finding in the body", async () => {
+    h = await startActionHarness({ seed: reviewSeed() });
+    // Line 7 exists only in the diff after a push made while the run works: the step anchors it on the
+    // files it reads at the end, GitHub cannot resolve it at the reviewed commit.
+    h.emulator.control.script({
+      durationMs: 600_000,
+      pullRequests: 0,
+      review: { summary: "s", comments: [{ path: "src/dates.ts", line: 7, body: "Added later." }, FINDINGS[0]!] },
+    });
+    const trigger = h.humanComment(PR, "/agent review");
+    const stepping = h.step({ eventName: "issue_comment", payload: trigger.payload, inputs: {} });
+    await until(() => h.emulator.control.runs().length === 1);
+    pushToPullRequest(h.github.state, FULL_NAME, 2, NEW_HEAD, { "src/dates.ts": `${DATES_PATCH}\n+const a = 1;\n+const b = 2;` });
+    const step = await stepping;
+
+    expect(step.result.outcome).toMatchObject({ kind: "run", phase: "succeeded" });
+    expect(reviewPosts().map((r) => r.status)).toEqual([422, 200]);
+    const [review] = reviewsOnPr();
+    expect(review!.commit_id).toBe(PR_HEAD_SHA);
+    expect(h.github.state.reviewComments.filter((c) => c.review_id === review!.id)).toEqual([]);
+    expect(review!.body).toContain("`src/dates.ts:7`");
+    expect(review!.body).toContain("`src/dates.ts:2`");
+    expect(botComments()[0]!.body).toContain("GitHub refused the inline comments");
+  });
+
+  it("posts an unreadable answer as a normal result and says no review could be read", async () => {
+    h = await startActionHarness({ seed: reviewSeed() });
+    h.emulator.control.script({ durationMs: 1000, pullRequests: 0, result: "Looks fine to me.\n\n```agent-run-review\n{not json\n```" });
+
+    const step = await reviewStep();
+
+    expect(step.result.outcome).toMatchObject({ kind: "run", phase: "succeeded" });
+    expect(step.exitCode ?? 0).toBe(0);
+    expect(reviewPosts()).toEqual([]);
+    const body = botComments()[0]!.body;
+    expect(body).toContain("No review could be read from the result");
+    expect(body).toContain("Looks fine to me.");
+  });
+
+  it("a token in the agent's review is redacted at the door, in the body and the inline comments", async () => {
+    const token = `ghp_${"A1b2C3d4".repeat(5)}`;
+    h = await startActionHarness({ seed: reviewSeed() });
+    h.emulator.control.script({
+      durationMs: 1000,
+      pullRequests: 0,
+      review: { summary: `Found ${token} in the code.`, comments: [{ path: "src/dates.ts", line: 2, body: `Leaks ${token} here.` }] },
+    });
+    await reviewStep();
+    const [review] = reviewsOnPr();
+    expect(review!.body).not.toContain(token);
+    const inline = h.github.state.reviewComments.filter((c) => c.review_id === review!.id);
+    expect(inline).toHaveLength(1);
+    expect(inline[0]!.body).not.toContain(token);
+  });
+});
+
+async function until(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > end) throw new Error("timed out waiting");
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
