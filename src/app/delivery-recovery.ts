@@ -22,6 +22,7 @@ import type { HandlerLogger } from "./handlers/types.js";
 import { withLease, type Leases } from "./lease.js";
 import type { RecoveryObserver } from "./ops/metrics.js";
 import type { DeliverySweep, BridgeStore } from "./store/types.js";
+import { periodicSweep } from "./periodic-sweep.js";
 
 /** The lease every replica's sweep takes (one sweep at a time in the deployment). */
 const RECOVERY_LEASE = "delivery-recovery";
@@ -58,8 +59,6 @@ export function createDeliveryRecovery(options: DeliveryRecoveryOptions): Delive
   const now = options.now ?? Date.now;
   const { store, log } = options;
   const stopping = new AbortController();
-  let timer: NodeJS.Timeout | undefined;
-  let inFlight: Promise<DeliverySweep | null> | null = null;
 
   /** Claims the newest attempt, then asks GitHub; a failed request keeps its claim (asked once per attempt) and says what to do. */
   async function redeliver(octokit: GitHubClient, failed: FailedDelivery, skip: (reason: RecoverySkip) => void): Promise<boolean> {
@@ -151,21 +150,5 @@ export function createDeliveryRecovery(options: DeliveryRecoveryOptions): Delive
     }
   }
 
-  const recovery: DeliveryRecovery = {
-    sweep() {
-      inFlight ??= sweepOnce().finally(() => (inFlight = null));
-      return inFlight;
-    },
-    start() {
-      if (stopping.signal.aborted) return;
-      void recovery.sweep();
-      timer = setInterval(() => void recovery.sweep(), options.intervalMs).unref();
-    },
-    async stop() {
-      stopping.abort();
-      clearInterval(timer);
-      await inFlight;
-    },
-  };
-  return recovery;
+  return periodicSweep(sweepOnce, options.intervalMs, stopping);
 }

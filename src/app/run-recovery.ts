@@ -30,6 +30,7 @@ import { loadRepoConfig } from "./handlers/config.js";
 import type { HandlerLogger } from "./handlers/types.js";
 import { withLease, type Leases } from "./lease.js";
 import type { BridgeStore, TaskThread } from "./store/types.js";
+import { periodicSweep } from "./periodic-sweep.js";
 
 const RECOVERY_LEASE = "run-recovery";
 const LEASE_TTL_MS = 60_000;
@@ -102,8 +103,6 @@ export function createRunRecovery(options: RunRecoveryOptions): RunRecovery {
   const now = options.now ?? Date.now;
   const { store, log, engine } = options;
   const stopping = new AbortController();
-  let timer: NodeJS.Timeout | undefined;
-  let inFlight: Promise<RunRecoverySweep | null> | null = null;
   /** Where a sweep cut short by its allowance stopped: the next one starts there. */
   let resumeAt = "";
   /** A sweep that began on an empty store and did not finish: the next ones read back as far until one does. */
@@ -242,21 +241,5 @@ export function createRunRecovery(options: RunRecoveryOptions): RunRecovery {
     }
   }
 
-  const recovery: RunRecovery = {
-    sweep() {
-      inFlight ??= sweepOnce().finally(() => (inFlight = null));
-      return inFlight;
-    },
-    start() {
-      if (stopping.signal.aborted) return;
-      void recovery.sweep();
-      timer = setInterval(() => void recovery.sweep(), options.intervalMs).unref();
-    },
-    async stop() {
-      stopping.abort();
-      clearInterval(timer);
-      await inFlight;
-    },
-  };
-  return recovery;
+  return periodicSweep(sweepOnce, options.intervalMs, stopping);
 }

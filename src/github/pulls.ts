@@ -1,4 +1,5 @@
 /** Pull requests and their review comments. */
+import type { PullRequestFile } from "../core/review/anchor.js";
 import { collectPages, toActor, type GitHubActor, type GitHubClient, type RepoRef } from "./client.js";
 import { GitHubInputError, callGitHub } from "./errors.js";
 
@@ -64,8 +65,8 @@ export async function getPullRequest(octokit: GitHubClient, repo: RepoRef, numbe
 /** GitHub lists at most 3,000 files of a pull request. */
 export const MAX_PULL_REQUEST_FILES = 3000;
 
-/** The paths a pull request changes (renamed files by their new path), up to GitHub's 3,000. */
-export async function listPullRequestFiles(octokit: GitHubClient, repo: RepoRef, number: number): Promise<string[]> {
+/** Every file of the pull request with its patch (null for a binary or a patch too large to show), up to GitHub's 3,000. */
+export async function listPullRequestFilesWithPatches(octokit: GitHubClient, repo: RepoRef, number: number): Promise<PullRequestFile[]> {
   const files = await collectPages(
     `listing the files of pull request ${repo.owner}/${repo.repo}#${number}`,
     async (paging) => {
@@ -78,7 +79,12 @@ export async function listPullRequestFiles(octokit: GitHubClient, repo: RepoRef,
     },
     MAX_PULL_REQUEST_FILES,
   );
-  return files.map((file) => file.filename);
+  return files.map((file) => ({ filename: file.filename, patch: file.patch ?? null }));
+}
+
+/** The paths a pull request changes (renamed files by their new path), up to GitHub's 3,000. */
+export async function listPullRequestFiles(octokit: GitHubClient, repo: RepoRef, number: number): Promise<string[]> {
+  return (await listPullRequestFilesWithPatches(octokit, repo, number)).map((file) => file.filename);
 }
 
 /**
