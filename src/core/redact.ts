@@ -34,6 +34,8 @@ export interface KnownSecret {
 interface Rule {
   pattern: RegExp;
   replace: string | ((match: string, ...groups: string[]) => string);
+  /** Text the pattern cannot match without: a rule whose text lacks it is skipped (most text has no cut). */
+  needs?: string;
 }
 
 /** The marker `truncateText` leaves where it cut. */
@@ -77,12 +79,14 @@ const BUILT_IN_RULES: readonly Rule[] = [
     // A secret cut to fit, right before the cut: what shows of it is enough to recognise.
     pattern: new RegExp(`${NOT_WORD_BEFORE}(?:github${US}pat${US}|gh[pousr]${US}|AKIA|ASIA|eyJ)(?:[A-Za-z0-9._-]|&#95;)*${CUT}`, "g"),
     replace: `${label("cut secret")}${CUT}`,
+    needs: CUT,
   },
   {
     pattern: /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@:<>"'`]+:[^\s/?#@<>"'`]*…/gi,
     replace: (_match, scheme) => `${scheme}${label("credentials")}${CUT}`,
+    needs: CUT,
   },
-  { pattern: /\b(Bearer)\s+[A-Za-z0-9._~+/=-]+…/gi, replace: (_match, word) => `${word} ${label("bearer token")}${CUT}` },
+  { pattern: /\b(Bearer)\s+[A-Za-z0-9._~+/=-]+…/gi, replace: (_match, word) => `${word} ${label("bearer token")}${CUT}`, needs: CUT },
 ];
 
 /** The forms a known secret may take once written: as is, HTML-escaped (prose), entity-escaped (inline code), JSON-escaped (logs). */
@@ -108,7 +112,7 @@ function knownSecretRules(secrets: readonly KnownSecret[]): Rule[] {
       prefixes.push(escapeRegExp(secret.value.slice(0, length)));
     }
     if (prefixes.length > 0)
-      rules.push({ pattern: new RegExp(`(?:${prefixes.join("|")})${CUT}`, "g"), replace: `${label(secret.label)}${CUT}` });
+      rules.push({ pattern: new RegExp(`(?:${prefixes.join("|")})${CUT}`, "g"), replace: `${label(secret.label)}${CUT}`, needs: CUT });
   }
   return rules;
 }
@@ -116,6 +120,7 @@ function knownSecretRules(secrets: readonly KnownSecret[]): Rule[] {
 function applyRules(text: string, rules: readonly Rule[]): string {
   let out = text;
   for (const rule of rules) {
+    if (rule.needs !== undefined && !out.includes(rule.needs)) continue;
     rule.pattern.lastIndex = 0;
     out = typeof rule.replace === "string" ? out.replace(rule.pattern, rule.replace) : out.replace(rule.pattern, rule.replace);
   }

@@ -4,7 +4,8 @@
  * side: RIGHT counts added and context lines (new line numbers), LEFT removed and context lines (old
  * line numbers). Anchored findings go inline, up to `max_comments`; the rest are listed in the body.
  */
-import { sideOf, type ReviewFinding } from "./format.js";
+import { sideOf } from "./format.js";
+import type { ReviewFinding } from "./schema.js";
 
 export interface PullRequestFile {
   filename: string;

@@ -1,10 +1,9 @@
 /**
  * The output format of a review run: the run's `result` holds one fenced block whose info string is
  * `agent-run-review`, containing JSON `{"summary", "comments": [{"path", "line", "start_line"?,
- * "side"?, "body", "suggestion"?}]}`. The schema here is the one parse.ts checks, and the prompt
- * section states it to the agent.
+ * "side"?, "body", "suggestion"?}]}`. The prompt section here states it to the agent; schema.ts
+ * holds what parse.ts checks it against (apart, so that a prompt builds no schema).
  */
-import * as z from "zod/mini";
 import { identifier, joinPromptText, promptText, type PromptText } from "../prompt/material.js";
 
 export const REVIEW_INFO_STRING = "agent-run-review";
@@ -12,27 +11,8 @@ export const REVIEW_INFO_STRING = "agent-run-review";
 /** Bounds: a finding's text stays within what a review comment can hold. */
 export const REVIEW_LIMITS = { summary: 20_000, body: 10_000, suggestion: 20_000, path: 1000, comments: 200 } as const;
 
-const lineNumber = () => z.int().check(z.positive());
-
-export const ReviewFindingSchema = z.strictObject({
-  path: z.string().check(z.minLength(1), z.maxLength(REVIEW_LIMITS.path)),
-  line: lineNumber(),
-  start_line: z.optional(lineNumber()),
-  side: z.optional(z.enum(["RIGHT", "LEFT"])),
-  body: z.string().check(z.maxLength(REVIEW_LIMITS.body)),
-  suggestion: z.optional(z.string().check(z.maxLength(REVIEW_LIMITS.suggestion))),
-});
-
-export const ReviewOutputSchema = z.strictObject({
-  summary: z.string().check(z.maxLength(REVIEW_LIMITS.summary)),
-  comments: z._default(z.array(ReviewFindingSchema).check(z.maxLength(REVIEW_LIMITS.comments)), []),
-});
-
-export type ReviewFinding = z.output<typeof ReviewFindingSchema>;
-export type ReviewOutput = z.output<typeof ReviewOutputSchema>;
-
 /** A finding's side (`RIGHT` unless it says `LEFT`). */
-export const sideOf = (finding: Pick<ReviewFinding, "side">): "RIGHT" | "LEFT" => finding.side ?? "RIGHT";
+export const sideOf = (finding: { side?: "RIGHT" | "LEFT" | undefined }): "RIGHT" | "LEFT" => finding.side ?? "RIGHT";
 
 /** The prompt section that asks for a review and states the output format (the info string and every field). */
 export function reviewFormatSection(input: { headSha: string; maxComments: number }): PromptText {

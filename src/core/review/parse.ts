@@ -3,7 +3,8 @@
  * whose JSON matches the format (format.ts). Anything else is `unreadable` with a sentence saying
  * why, and the result is then posted as an ordinary one.
  */
-import { REVIEW_INFO_STRING, ReviewOutputSchema, type ReviewOutput } from "./format.js";
+import { REVIEW_INFO_STRING } from "./format.js";
+import { ReviewOutputSchema, type ReviewOutput } from "./schema.js";
 
 export type ReviewParse = { kind: "review"; review: ReviewOutput } | { kind: "unreadable"; why: string };
 

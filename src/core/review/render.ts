@@ -9,7 +9,8 @@ import { codeBlock, inlineCode } from "../sanitize-output/code.js";
 import { renderLink } from "../sanitize-output/links.js";
 import { sanitizeInline, sanitizeMarkdown } from "../sanitize-output/prose.js";
 import { md, type OutputSanitizeOptions, type SafeMarkdown } from "../sanitize-output/safe-markdown.js";
-import { sideOf, type ReviewFinding } from "./format.js";
+import { sideOf } from "./format.js";
+import type { ReviewFinding } from "./schema.js";
 import type { AnchorMiss, ReviewPlan } from "./anchor.js";
 import { renderReviewMarker, type ReviewMarker } from "./marker.js";
 
