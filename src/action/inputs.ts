@@ -119,7 +119,7 @@ export class InputError extends Error {
   }
 }
 
-export { inputVariable, rawInput, type Env } from "./raw-inputs.js";
+export { rawInput, type Env } from "./raw-inputs.js";
 
 // ---------------------------------------------------------------------------------------------
 // Field schemas over the raw text (undefined = empty input)

@@ -278,8 +278,6 @@ export const RepoConfigSchema = z.strictObject(REPO_CONFIG_FIELDS, {
 
 /** The configuration after defaults: every field but the optional service settings is present. */
 export type RepoConfig = z.output<typeof RepoConfigSchema>;
-/** The configuration as a user writes it: every field optional. */
-export type RepoConfigInput = z.input<typeof RepoConfigSchema>;
 
 /** The configuration used when a repository has no `.github/agent-run.yml`. */
 export const DEFAULT_REPO_CONFIG: RepoConfig = RepoConfigSchema.parse({});

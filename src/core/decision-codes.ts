@@ -239,8 +239,3 @@ export const DECISION_CODES = {
 
 /** Every code, in the table's order. */
 export const DECISION_CODE_LIST = Object.keys(DECISION_CODES) as DecisionCode[];
-
-/** Whether a string is a known decision code (a status page or a log reader links it to its entry). */
-export function isDecisionCode(code: string): code is DecisionCode {
-  return Object.hasOwn(DECISION_CODES, code);
-}

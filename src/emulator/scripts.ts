@@ -67,7 +67,6 @@ export const RunScriptInputSchema = z.strictObject({
   errorMessage: z.string().optional(),
   times: z.number().int().min(1, { error: "times must be 1 or more" }).optional(),
 });
-export type RunScriptInput = z.infer<typeof RunScriptInputSchema>;
 
 /** The script a run part follows, with the default filled in. */
 export type ResolvedScript = Omit<RunScript, "match" | "times">;

@@ -186,5 +186,4 @@ export interface FollowUpInterrupt {
   firstLine: string;
 }
 
-export type PreparedAction = PreparedRun["action"];
 export type PreparedStart = Extract<PreparedRun, { action: "create" | "resume" | "queue" }>;

@@ -142,7 +142,6 @@ export interface AutomationTrigger extends TriggerCommon {
 
 export type RunTrigger =
   CommentTrigger | LabelTrigger | ReviewTrigger | CheckSuiteTrigger | WorkflowRunTrigger | DispatchTrigger | AutomationTrigger;
-export type RunFlow = RunTrigger["flow"];
 export type CheckFailureTrigger = CheckSuiteTrigger | WorkflowRunTrigger;
 
 export const isCheckFailureTrigger = (trigger: RunTrigger): trigger is CheckFailureTrigger =>
