@@ -13,9 +13,9 @@ export const DEFAULT_RUN_SCRIPT: RunScript = {
 };
 
 /** The most log entries one run part may plan: keeps a typo from eating the emulator's memory. */
-export const MAX_LOG_STEPS = 10_000;
+const MAX_LOG_STEPS = 10_000;
 
-export const ScriptedPullRequestSchema = z.strictObject({
+const ScriptedPullRequestSchema = z.strictObject({
   title: z.string().min(1, { error: "pull request title must not be empty" }),
   head_branch_name: z.string().min(1, { error: "head_branch_name must not be empty" }),
 });
