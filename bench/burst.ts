@@ -94,7 +94,7 @@ const s = (v: number) => `${formatNumber(v, 1)} s`;
 const ms = (v: number) => `${formatNumber(v, 0)} ms`;
 
 /** The rows every burst shape prints: answer, 202s, acknowledgement and tracking comment against their floors. */
-export function burstRows(benchmark: string, shape: string, figures: BurstFigures, comments: number): BenchRow[] {
+function burstRows(benchmark: string, shape: string, figures: BurstFigures, comments: number): BenchRow[] {
   const accepted202 = figures.statuses["202"] ?? 0;
   const allOk = (figures.statuses["200"] ?? 0) === comments;
   const against = (what: "ack" | "tracking", p: "p50" | "p99", label: string): BenchRow => {

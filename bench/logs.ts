@@ -20,7 +20,7 @@ const NAME = "logs";
  * The least time a burst of `requests` can take under a sliding window of `points` per `windowS`
  * starting empty: the first `points` go at once, each further batch waits for a whole window.
  */
-export function budgetFloorSeconds(requests: number, points: number, windowS: number): number {
+function budgetFloorSeconds(requests: number, points: number, windowS: number): number {
   return Math.floor(Math.max(0, requests - 1) / points) * windowS;
 }
 

@@ -39,7 +39,7 @@ export interface PollingBenchOptions {
 }
 
 /** What one approach achieved on the workload. */
-export interface WatchOutcome {
+interface WatchOutcome {
   approach: string;
   completed: number;
   requests: number;
@@ -106,7 +106,7 @@ function outcomeOf(
 }
 
 /** Ours: the RunEngine watching every run, as the App does after creating them. */
-export async function watchWithEngine(
+async function watchWithEngine(
   workload: Workload,
   scale: number,
   timeoutMs: number,
@@ -130,7 +130,7 @@ export async function watchWithEngine(
 }
 
 /** Naive: every unfinished run asked for every `intervalS`, 429s ignored until the next tick. */
-export async function watchNaively(workload: Workload, scale: number, intervalS: number, timeoutMs: number): Promise<WatchOutcome> {
+async function watchNaively(workload: Workload, scale: number, intervalS: number, timeoutMs: number): Promise<WatchOutcome> {
   const { bench, runs, finishAt, startedAt } = await startWorkload(workload, scale);
   const observed = observeFetch();
   const pending = new Set(runs.map((r) => r.id));
@@ -163,7 +163,7 @@ function budgetShare(outcome: WatchOutcome): number {
   return (outcome.requests - outcome.rateLimited) / capacity;
 }
 
-export function pollingRows(ours: WatchOutcome, naive: WatchOutcome, runs: number): BenchRow[] {
+function pollingRows(ours: WatchOutcome, naive: WatchOutcome, runs: number): BenchRow[] {
   const perRun = (o: WatchOutcome) => o.requests / Math.max(1, o.completed);
   const p = (o: WatchOutcome, q: number) => percentile(o.delaysS, q);
   const seconds = (v: number) => `${formatNumber(v, 1)} s`;

@@ -31,7 +31,7 @@ import { runTracingBenchmark } from "./tracing.js";
 import { runWatchScaleBenchmark } from "./watch-scale.js";
 import { runUnsignedPostBenchmark } from "./unsigned-post.js";
 
-export const BENCHMARKS: ReadonlyArray<{ name: string; title: string; run: () => Promise<BenchResult> }> = [
+const BENCHMARKS: ReadonlyArray<{ name: string; title: string; run: () => Promise<BenchResult> }> = [
   { name: "cold-start", title: "cold start", run: () => runColdStartBenchmark() },
   { name: "import", title: "import", run: () => runImportBenchmark() },
   { name: "polling", title: "polling", run: () => runPollingBenchmark() },
@@ -170,7 +170,7 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
-export async function runAll(argv: readonly string[]): Promise<BenchResult[]> {
+async function runAll(argv: readonly string[]): Promise<BenchResult[]> {
   const { write, only } = parseArguments(argv);
   const selected = only.length > 0 ? BENCHMARKS.filter((b) => only.includes(b.name)) : BENCHMARKS;
   const startedAt = new Date();

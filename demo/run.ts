@@ -10,13 +10,13 @@ import { DemoStepError, runDemo } from "./demo.js";
 import { ReplicasUnavailableError } from "./stage.js";
 import { shouldColor } from "./terminal.js";
 
-export { DemoStepError, runDemo, type DemoOptions, type DemoResult } from "./demo.js";
+export { DemoStepError, runDemo } from "./demo.js";
 
 const USAGE = "usage: npm run demo [-- --replicas <1-5>]";
 const MAX_REPLICAS = 5;
 
 /** The demo's options from its arguments; a message for the person when they make no sense. */
-export function parseDemoArgs(args: readonly string[]): { replicas: number } | { error: string } {
+function parseDemoArgs(args: readonly string[]): { replicas: number } | { error: string } {
   let values: { replicas?: string };
   try {
     ({ values } = parseArgs({ args: [...args], options: { replicas: { type: "string" } }, strict: true, allowPositionals: false }));

@@ -55,7 +55,7 @@ export class ReplicasUnavailableError extends Error {
   override name = "ReplicasUnavailableError";
 }
 
-export const REDIS_INSTALL_HINT =
+const REDIS_INSTALL_HINT =
   "--replicas needs redis-server on the PATH (the demo starts its own on a free port and removes it afterwards): " +
   "install Redis (Debian/Ubuntu: sudo apt-get install redis-server; macOS: brew install redis), " +
   "or run `npm run demo` without --replicas for the single embedded App.";

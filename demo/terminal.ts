@@ -169,7 +169,7 @@ const decodeEntities = (text: string) => text.replace(/&(?:amp|lt|gt|quot|nbsp|#
 const unescapeMarkdown = (text: string) => text.replace(/\\([\\`*_{}[\]()#+\-.!<>|~@])/g, "$1");
 
 /** Inline Markdown (bold, code spans, links, `<sub>`, other tags) to styled segments. */
-export function inlineSegments(text: string, base?: Segment["style"]): Segment[] {
+function inlineSegments(text: string, base?: Segment["style"]): Segment[] {
   const segments: Segment[] = [];
   const plain = (value: string, style = base) => {
     const cleaned = decodeEntities(unescapeMarkdown(value.replace(/<\/?(?:sub|sup|b|strong|em|i|code|br\s*\/?)>/gi, "")));
@@ -272,7 +272,7 @@ export function renderBody(body: string, options: { width: number; prefix: strin
 // ---------------------------------------------------------------------------------------------
 // Writes, steps, recap
 
-export const REACTION_EMOJI: Record<string, string> = {
+const REACTION_EMOJI: Record<string, string> = {
   "+1": "👍",
   "-1": "👎",
   laugh: "😄",
@@ -315,7 +315,7 @@ export function renderWrite(view: WriteView, options: { width: number; style: St
 }
 
 /** A heading across the terminal (at most 100 columns): `━━ title ━━━…`. */
-export function renderSection(title: string, options: { width: number; style: Style }): string {
+function renderSection(title: string, options: { width: number; style: Style }): string {
   const label = ` ${title} `;
   const rule = "━".repeat(Math.max(2, Math.min(options.width, 100) - displayWidth(label) - 2));
   return `\n${options.style.heading(`━━${label}${rule}`)}\n`;

@@ -23,9 +23,9 @@ import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-export const ENTRY = "src/action/index.ts";
+const ENTRY = "src/action/index.ts";
 /** The post step's entry (action.yml `runs.post`): dist/post.js, sharing the main entry's chunks. */
-export const POST_ENTRY = "src/action/post.ts";
+const POST_ENTRY = "src/action/post.ts";
 const DIST = join(ROOT, "dist");
 
 /**
@@ -82,7 +82,7 @@ const lazyCrypto = {
 /** `{"type":"module"}` beside the bundle: it stays ESM wherever the folder is copied. */
 const DIST_PACKAGE_JSON = `${JSON.stringify({ type: "module" }, null, 2)}\n`;
 
-export async function buildAction(outDir = DIST) {
+async function buildAction(outDir = DIST) {
   const result = await build({
     absWorkingDir: ROOT,
     entryPoints: [ENTRY, POST_ENTRY],

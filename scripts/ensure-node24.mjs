@@ -14,7 +14,7 @@ import { existsSync, mkdirSync, rmSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
-export const NODE_MAJOR = 24;
+const NODE_MAJOR = 24;
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const CACHE = join(ROOT, ".cache", `node${NODE_MAJOR}`);
 const LOCK = join(CACHE, ".installing");

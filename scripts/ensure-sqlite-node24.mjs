@@ -76,7 +76,7 @@ async function withLock(lock, work) {
 }
 
 /** The path of a better_sqlite3.node that Node 24 loads (compiled under .cache/ on first use). */
-export async function ensureSqliteNode24() {
+async function ensureSqliteNode24() {
   const node24 = await ensureNode24();
   const version = JSON.parse(readFileSync(join(PACKAGE, "package.json"), "utf8")).version;
   const abi = abiOf(node24);

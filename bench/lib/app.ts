@@ -13,8 +13,8 @@ import { testPrivateKey } from "../../test/helpers/app-harness.js";
 import type { AppProcessMessage, MemoryReading, ParentMessage } from "./app-process.js";
 
 export const ROOT = resolve(import.meta.dirname, "..", "..");
-export const WEBHOOK_SECRET = "bench-webhook-secret";
-export const APP_ID = 1001;
+const WEBHOOK_SECRET = "bench-webhook-secret";
+const APP_ID = 1001;
 export const OWNER = "octo-org";
 export const REPO = "widgets";
 export const REPO_ID = 4242;
@@ -50,7 +50,7 @@ export async function buildAppProcess(options: { outfile?: string; plugins?: Plu
 }
 
 /** The App's private key (the fake GitHub accepts any well-formed app JWT); one per process, as in the tests. */
-export const appPrivateKey = testPrivateKey;
+const appPrivateKey = testPrivateKey;
 
 export interface AppEnvInput {
   githubUrl: string;

@@ -42,7 +42,7 @@ export interface BurstPlan {
   nodeArgs?: string[];
 }
 
-export interface BurstDelivery {
+interface BurstDelivery {
   issueNumber: number;
   installationId: number;
   /** performance.now() in this process. */
@@ -71,7 +71,7 @@ export interface BurstOutcome {
 const BOT = "agent-run-bridge[bot]";
 const MAINTAINER = "maintainer";
 /** The installations of a spread burst: the fake's own first, then others (other organizations). */
-export const installationIds = (count: number) => Array.from({ length: count }, (_, i) => (i === 0 ? DEFAULT_INSTALLATION_ID : DEFAULT_INSTALLATION_ID + i));
+const installationIds = (count: number) => Array.from({ length: count }, (_, i) => (i === 0 ? DEFAULT_INSTALLATION_ID : DEFAULT_INSTALLATION_ID + i));
 const commentId = (issue: number) => 3_000_000 + issue;
 
 export async function playBurst(plan: BurstPlan): Promise<BurstOutcome> {

@@ -25,7 +25,7 @@ export interface BenchResult {
   notes: string[];
 }
 
-export const TABLE_COLUMNS = ["benchmark", "figure", "value", "baseline", "ratio", "target", "met?"] as const;
+const TABLE_COLUMNS = ["benchmark", "figure", "value", "baseline", "ratio", "target", "met?"] as const;
 
 export function markdownTable(rows: readonly BenchRow[]): string {
   const lines = [`| ${TABLE_COLUMNS.join(" | ")} |`, `|${TABLE_COLUMNS.map(() => "---").join("|")}|`];

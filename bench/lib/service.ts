@@ -10,10 +10,10 @@ import { buildEmulator, type EmulatorControl, type EmulatorOptions } from "../..
 export const WATCHER_TOKEN = "bench-watcher-token";
 export const BENCH_ORG_ID = 1;
 /** The emulator's creation window: a setup token may start this many runs at once. */
-export const CREATES_PER_SETUP_TOKEN = 10;
+const CREATES_PER_SETUP_TOKEN = 10;
 
 /** One request as the emulator saw it arrive (before any check), timed on `performance.now()`. */
-export interface Arrival {
+interface Arrival {
   atMs: number;
   method: string;
   path: string;

@@ -21,23 +21,9 @@ export function medianMs(read: (text: string) => unknown, text: string, samples:
   return median(times);
 }
 
-export function mean(samples: readonly number[]): number {
-  if (samples.length === 0) return Number.NaN;
-  return samples.reduce((a, b) => a + b, 0) / samples.length;
-}
-
 /** A deterministic generator (the emulator's mulberry32), so every run of a benchmark scripts the same workload. */
 export { seededRandom } from "../../src/emulator/random.js";
 
 export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
-}
-
-/** Polls `check` until it is true; throws with `what` once `timeoutMs` of real time have passed. */
-export async function waitUntil(check: () => boolean, what: string, timeoutMs: number, everyMs = 5): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await sleep(everyMs);
-  }
 }

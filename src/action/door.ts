@@ -70,7 +70,7 @@ function sealed(body: CommentBody): CommentBody {
 }
 
 /** `text` as it may leave the step. */
-export function redacted(text: string): string {
+function redacted(text: string): string {
   return redactor.redact(text);
 }
 

@@ -16,7 +16,7 @@
 import { isBotAccount } from "../core/actors.js";
 import type { GitHubClient } from "../github/client.js";
 
-export const ACTIONS_BOT_LOGIN = "github-actions[bot]";
+const ACTIONS_BOT_LOGIN = "github-actions[bot]";
 
 export interface ActionIdentity {
   /** Logins whose comments are the Action's own (trusted markers, never triggers). */

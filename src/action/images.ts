@@ -9,7 +9,7 @@ import { sniffImageType, toDataUri } from "../core/image-types.js";
 import { InputError, type ImageSource } from "./inputs.js";
 
 /** Per image; the service states no limit, so this keeps one request reasonable. */
-export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
+const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 
 export async function loadImages(sources: readonly ImageSource[], workspace: string): Promise<string[]> {
   const problems: string[] = [];

@@ -16,15 +16,15 @@ import { AgentTypeFieldSchema, ModelSchema, RepoIdValueSchema, TriggerPhraseText
 import { ImageDataUriSchema, LOGS_PATH_CHOICES, type AgentType, type LogsPathChoice } from "../service/wire.js";
 import { isAllowedServiceUrl, SERVICE_URL_RULE, urlForMessage } from "../service/service-url.js";
 
-export const MODES = ["auto", "create", "resume"] as const;
-export type Mode = (typeof MODES)[number];
+const MODES = ["auto", "create", "resume"] as const;
+type Mode = (typeof MODES)[number];
 
-export const COMMENT_MODES = ["auto", "true", "false"] as const;
-export type CommentMode = (typeof COMMENT_MODES)[number];
+const COMMENT_MODES = ["auto", "true", "false"] as const;
+type CommentMode = (typeof COMMENT_MODES)[number];
 
 /** Longest wait accepted: GitHub stops a self-hosted job after 5 days (hosted ones after 6 hours). */
-export const MAX_TIMEOUT_MINUTES = 7_200;
-export const MAX_IMAGES = 10;
+const MAX_TIMEOUT_MINUTES = 7_200;
+const MAX_IMAGES = 10;
 
 /** Every input the action reads, as action.yml declares them. */
 export const INPUT_NAMES = [
@@ -53,7 +53,7 @@ export const INPUT_NAMES = [
   "runs-url",
   "redact-patterns",
 ] as const;
-export type InputName = (typeof INPUT_NAMES)[number];
+type InputName = (typeof INPUT_NAMES)[number];
 
 /** Inputs whose value never appears in a message. */
 const SECRET_INPUTS: ReadonlySet<InputName> = new Set(["api-token", "previous-api-token", "github-token"]);
@@ -119,7 +119,7 @@ export class InputError extends Error {
   }
 }
 
-export { inputVariable, rawInput, type Env } from "./raw-inputs.js";
+export { rawInput, type Env } from "./raw-inputs.js";
 
 // ---------------------------------------------------------------------------------------------
 // Field schemas over the raw text (undefined = empty input)
@@ -310,7 +310,7 @@ const InputFieldsSchema = z.strictObject({
   "redact-patterns": redactPatternsText,
 });
 
-export const ActionInputsSchema = z.pipe(
+const ActionInputsSchema = z.pipe(
   InputFieldsSchema.check(
     z.superRefine((inputs, ctx) => {
       if (inputs.mode === "resume") {

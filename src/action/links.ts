@@ -19,14 +19,14 @@ import { findPullRequestsForBranch } from "../github/pulls.js";
 import type { AgentRun, SourceType } from "../service/wire.js";
 
 /** Pull requests of one run that get a link comment: a run rarely opens more. */
-export const MAX_LINKED_PULL_REQUESTS = 5;
+const MAX_LINKED_PULL_REQUESTS = 5;
 
 export interface LinkLog {
   warning(message: string): void;
 }
 
 /** The link comment's body: the run's marker (done, with the branch), and what a person can do. */
-export function renderPullRequestLink(input: {
+function renderPullRequestLink(input: {
   run: AgentRun;
   orgId: number;
   sourceType: SourceType;

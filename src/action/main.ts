@@ -17,7 +17,7 @@ import { startRun, TrackedRun, watchForStop } from "./steps/start.js";
 import { errorMessage, openStep, type Step, type StepResult } from "./steps/step.js";
 import { watchToEnd } from "./steps/watch.js";
 
-export { ACTION_NAME, type StepResult } from "./steps/step.js";
+export type { StepResult } from "./steps/step.js";
 
 /** Runs the step; resolves with its result (never rejects). */
 export async function main(

@@ -10,7 +10,7 @@ import { CONFIG_PATH } from "../config/path.js";
 import type { ActionInputs } from "./inputs.js";
 
 export { fetchConfigFile } from "./config-file.js";
-export { parseConfigFile, type ConfigFileRead } from "./config-yaml.js";
+export { parseConfigFile } from "./config-yaml.js";
 
 /** The inputs that are also configuration keys. */
 const INPUT_BY_PATH: Readonly<Record<string, string>> = {

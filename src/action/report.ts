@@ -16,7 +16,7 @@ import type { AgentRun, GitHostPullRequest } from "../service/wire.js";
 export const JOB_SUMMARY_MAX_BYTES = 1024 * 1024;
 
 export const OUTPUT_NAMES = ["run-id", "status", "web-url", "result", "summary", "pull-requests", "comment-id", "resumed"] as const;
-export type OutputName = (typeof OUTPUT_NAMES)[number];
+type OutputName = (typeof OUTPUT_NAMES)[number];
 export type ActionOutputs = Record<OutputName, string>;
 
 /** How the step ended, as far as reporting goes. */
@@ -64,7 +64,7 @@ export function pullRequestsJson(prs: readonly GitHostPullRequest[] | null | und
  * GitHub keeps at most 1 MB of outputs per job: the agent's texts are cut to fit beside each other
  * (the full text stays on the run page and in the job summary).
  */
-export const OUTPUT_TEXT_MAX_BYTES = { result: 400_000, summary: 200_000 } as const;
+const OUTPUT_TEXT_MAX_BYTES = { result: 400_000, summary: 200_000 } as const;
 
 /** `text` cut to at most `maxBytes` of UTF-8, ending with "…" when cut, never inside a character. */
 export function truncateUtf8(text: string, maxBytes: number): string {

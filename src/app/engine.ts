@@ -28,7 +28,7 @@ import { soleProcessLeases } from "./lease.js";
 import { annotateSpan, currentTraceparent, taskAttributes, withSpan, withTraceparent } from "./ops/tracing.js";
 
 export { threadLockKey } from "./engine/context.js";
-export { DEFAULT_WATCH_TIMEOUT_MS, type EngineLogger, type RunEngineOptions } from "./engine/options.js";
+export { DEFAULT_WATCH_TIMEOUT_MS, type RunEngineOptions } from "./engine/options.js";
 export type { SweepReport } from "./engine/sweeping.js";
 export type { OrphanedRun, RecoveryResult } from "./engine/recovering.js";
 

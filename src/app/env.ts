@@ -11,7 +11,7 @@ import { LOGS_PATH_CHOICES, type LogsPathChoice } from "../service/wire.js";
 import { isAllowedServiceUrl, SERVICE_URL_RULE, urlForMessage } from "../service/service-url.js";
 import { readTracingSettings, type TracingSettings } from "./ops/tracing.js";
 
-export type LogLevel = "trace" | "debug" | "info" | "warn" | "error" | "fatal";
+type LogLevel = "trace" | "debug" | "info" | "warn" | "error" | "fatal";
 const LOG_LEVELS: readonly LogLevel[] = ["trace", "debug", "info", "warn", "error", "fatal"];
 
 export interface AppSettings {
@@ -87,9 +87,9 @@ export class AppConfigurationError extends Error {
   }
 }
 
-export const DEFAULT_PORT = 3000;
-export const DEFAULT_WEBHOOK_PATH = "/api/github/webhooks";
-export const DEFAULT_DATA_DIR = ".data";
+const DEFAULT_PORT = 3000;
+const DEFAULT_WEBHOOK_PATH = "/api/github/webhooks";
+const DEFAULT_DATA_DIR = ".data";
 const DEFAULT_DELIVERY_RECOVERY_INTERVAL_MS = 5 * 60_000;
 const MIN_DELIVERY_RECOVERY_INTERVAL_MS = 1_000;
 const DEFAULT_RUN_RECOVERY_INTERVAL_MS = 10 * 60_000;

@@ -41,7 +41,7 @@ import { RecentDeliveries } from "./ops/recent-deliveries.js";
  * Deliveries and trigger keys are kept this long: GitHub lets people redeliver for days. A delivery
  * whose trigger is older is ignored by its age (core/trigger-age.ts), so the two are one figure.
  */
-export const DEDUPE_RETENTION_MS = REPLAY_WINDOW_MS;
+const DEDUPE_RETENTION_MS = REPLAY_WINDOW_MS;
 const PRUNE_EVERY_MS = 6 * 60 * 60_000;
 const TRACING_PACKAGES: OptionalPackage[] = [
   "@opentelemetry/api",

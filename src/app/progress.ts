@@ -3,7 +3,7 @@ import type { LogEntry } from "../service/wire.js";
 import type { TraceProgress } from "./store/types.js";
 
 /** How much of a run's trace the App keeps between polls: enough for the result digest. */
-export const PROGRESS_LIMITS = { errors: 20, lastSteps: 8 } as const;
+const PROGRESS_LIMITS = { errors: 20, lastSteps: 8 } as const;
 
 /**
  * Folds a new page of log entries into what is already known, so the watcher never has to re-read

@@ -67,7 +67,7 @@ export function evictionPolicyRisk(policy: string): string | null {
 }
 
 /** Redis's maxmemory-policy refuses this App: the message says what to set. Exit code 2, like every setting the App cannot start with. */
-export class RedisEvictionPolicyError extends AppConfigurationError {
+class RedisEvictionPolicyError extends AppConfigurationError {
   override name = "RedisEvictionPolicyError";
   constructor(where: string, policy: string, risk: string) {
     super([], [`REDIS_URL (the Redis at ${where} has maxmemory-policy ${policy})`]);

@@ -60,7 +60,7 @@ export interface RunRecoveryOptions {
 }
 
 /** What one sweep did, for the logs and tests. */
-export interface RunRecoverySweep {
+interface RunRecoverySweep {
   /** The store was empty when this sweep began (new, or it lost its data): it read back as far as the replay window. */
   storeWasEmpty: boolean;
   repositories: number;

@@ -28,7 +28,7 @@ export type { CommentBody, WritePriority };
  * and progress edits may be dropped once stale, progress edits also when a newer write to the same
  * comment supersedes them.
  */
-export interface WriteOptions extends ScheduleOptions {
+interface WriteOptions extends ScheduleOptions {
   priority: WritePriority;
 }
 
@@ -137,7 +137,7 @@ export function createOctokitThreadWriter(
 }
 
 /** GitHub has no reactions on reviews themselves: reacting to one writes nothing (and needs no pacing). */
-export function canReactTo(target: TaskReactionTarget): target is ReactionTarget {
+function canReactTo(target: TaskReactionTarget): target is ReactionTarget {
   return target.kind !== "review";
 }
 

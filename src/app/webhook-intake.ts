@@ -12,6 +12,9 @@
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
+// A signed delivery the App cannot use gets 422, not 400 (what an unsigned or forged one gets, which a rotated secret
+// can explain and a redelivery then fix): the same body would be refused again, so delivery recovery never asks
+// GitHub to send a delivery answered 422 again.
 import { UNUSABLE_DELIVERY_STATUS } from "../core/delivery-recovery.js";
 import { judgeDeliveryPayload, type UnusablePayloadCode } from "../core/events/delivery-payload.js";
 
@@ -28,15 +31,8 @@ export const UNVERIFIED_BYTES_LIMIT = 2 * WEBHOOK_BODY_LIMIT_BYTES + 1024 * 1024
 /** How long a refused sender's bytes still in flight are read and dropped before its connection closes. */
 const LINGER_MS = 2_000;
 
-/**
- * A signed delivery the App cannot use gets 422, not 400 (what an unsigned or forged one gets, which a
- * rotated secret can explain and a redelivery then fix): the same body would be refused again, so
- * delivery recovery never asks GitHub to send a delivery answered 422 again.
- */
-export { UNUSABLE_DELIVERY_STATUS };
-
 /** Why a delivery was refused, as logged. */
-export type RefusalReason =
+type RefusalReason =
   "body_too_large" | "signature_missing" | "signature_mismatch" | "body_unreadable" | "intake_busy" | UnusablePayloadCode;
 
 export interface RefusedDelivery {

@@ -5,7 +5,7 @@
 import { createRedactor, type Redactor } from "../core/redact.js";
 import { escapeForTerminal, escapeJsonForTerminal } from "../core/terminal-text.js";
 
-export interface CliWritable {
+interface CliWritable {
   write(chunk: string): unknown;
 }
 

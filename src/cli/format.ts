@@ -50,7 +50,7 @@ export function renderProgress(run: AgentRun | undefined, runId: number, elapsed
 }
 
 /** 5s, 3m05s, 1h02m. */
-export function renderDuration(ms: number): string {
+function renderDuration(ms: number): string {
   const total = Math.max(0, Math.floor(ms / 1000));
   const h = Math.floor(total / 3600);
   const m = Math.floor((total % 3600) / 60);
@@ -88,7 +88,7 @@ export function renderEmulatorBanner(b: EmulatorBanner): string {
 }
 
 /** Single-quotes a value for POSIX shells unless it is plainly safe. */
-export function shellQuote(value: string): string {
+function shellQuote(value: string): string {
   return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
 }
 

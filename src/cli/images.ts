@@ -4,11 +4,9 @@
  */
 import { readFile, stat } from "node:fs/promises";
 import { extname, resolve } from "node:path";
-import { IMAGE_TYPES, sniffImageType, toDataUri, type ImageType } from "../core/image-types.js";
+import { sniffImageType, toDataUri, type ImageType } from "../core/image-types.js";
 import { ImageDataUriSchema } from "../service/index.js";
 import { UsageError } from "./errors.js";
-
-export { IMAGE_TYPES, sniffImageType, toDataUri, type ImageType };
 
 const TYPE_BY_EXTENSION: Record<string, ImageType> = {
   ".png": "image/png",
@@ -19,7 +17,7 @@ const TYPE_BY_EXTENSION: Record<string, ImageType> = {
 };
 
 /** The type of an image file: by content, else by extension; undefined when it is neither. Pure. */
-export function imageTypeOf(bytes: Uint8Array, fileName: string): ImageType | undefined {
+function imageTypeOf(bytes: Uint8Array, fileName: string): ImageType | undefined {
   return sniffImageType(bytes) ?? TYPE_BY_EXTENSION[extname(fileName).toLowerCase()];
 }
 

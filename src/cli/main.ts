@@ -5,10 +5,6 @@ import { describeError, exitCodeForError } from "./errors.js";
 import { processIo } from "./process-io.js";
 import { buildProgram } from "./program.js";
 
-export type { CliIo, CliWritable, ShutdownSignal } from "./context.js";
-export { EXIT_CODES } from "./exit-codes.js";
-export { processIo } from "./process-io.js";
-
 /**
  * Runs one `agent-run` invocation in-process and resolves to its exit code. Never exits the
  * process and never throws: every failure becomes a message on stderr and a code.

@@ -13,7 +13,7 @@ import type { CliContext } from "./context.js";
 import { EXIT_CODES } from "./exit-codes.js";
 
 /** Every subcommand, in the order `--help` lists them. A new command is one file in commands/ and one line here. */
-export const COMMANDS: readonly CliCommand[] = [
+const COMMANDS: readonly CliCommand[] = [
   createCommand,
   getCommand,
   resumeCommand,

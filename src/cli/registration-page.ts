@@ -9,7 +9,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import type { AppManifest } from "../core/app-registration.js";
 
-export const CALLBACK_PATH = "/callback";
+const CALLBACK_PATH = "/callback";
 
 export interface RegistrationPageOptions {
   host: string;

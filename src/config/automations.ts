@@ -12,10 +12,10 @@ export const AUTOMATION_EVENTS = ["issues.opened", "pull_request.opened", "pull_
 export type AutomationEvent = (typeof AUTOMATION_EVENTS)[number];
 
 /** What an automation's run does: an ordinary run, or a review of the pull request. */
-export const AUTOMATION_MODES = ["run", "review"] as const;
+const AUTOMATION_MODES = ["run", "review"] as const;
 
 export const AUTOMATION_NAME = /^[a-z0-9-]{1,40}$/;
-export const AUTOMATION_PROMPT_MAX_CHARS = 4000;
+const AUTOMATION_PROMPT_MAX_CHARS = 4000;
 
 function described<T extends z.ZodMiniType>(schema: T, description: string): T {
   z.globalRegistry.add(schema, { description });
@@ -25,7 +25,7 @@ function described<T extends z.ZodMiniType>(schema: T, description: string): T {
 const stringList = (entry: z.ZodMiniType<string>, error: string, description: string) =>
   described(z._default(z.array(entry, { error }), []), description);
 
-export const AutomationSchema = z.strictObject(
+const AutomationSchema = z.strictObject(
   {
     name: described(
       z.string({ error: 'must be a name such as "triage-bugs"' }).check(

@@ -54,7 +54,7 @@ const EXCERPT_WIDTH = 100;
  * ```
  * The file is the reader's own, read on their machine: showing it hides nothing (the CLI escapes terminal controls).
  */
-export function excerptAt(text: string, line: number, col: number): string {
+function excerptAt(text: string, line: number, col: number): string {
   const lines = text.split(/\r?\n/);
   const gutter = String(line).padStart(5);
   // The parser stops past the last line for what is left open (a bracket, a quote): say so rather than show nothing.
@@ -71,7 +71,7 @@ export function excerptAt(text: string, line: number, col: number): string {
 const on = (value: boolean) => (value ? "on" : "off");
 
 /** One line that says what the file turns on, so a reader sees at once that it means what they meant. */
-export function summariseConfig(config: RepoConfig): string {
+function summariseConfig(config: RepoConfig): string {
   const limits = config.limits;
   const ci = config.check_suite.enabled ? `on (${config.check_suite.max_attempts} attempts per pull request)` : "off";
   return [

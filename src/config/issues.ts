@@ -9,7 +9,7 @@ import type * as z from "zod/mini";
 type Issue = z.core.$ZodIssue;
 type PathSegment = PropertyKey;
 
-export function formatFieldPath(path: readonly PathSegment[]): string {
+function formatFieldPath(path: readonly PathSegment[]): string {
   let out = "";
   for (const segment of path) {
     if (typeof segment === "number") out += `[${segment}]`;
@@ -29,7 +29,7 @@ function valueAt(input: unknown, path: readonly PathSegment[]): { found: boolean
   return { found: true, value: current };
 }
 
-export function describeGivenValue(value: unknown): string {
+function describeGivenValue(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return value.length === 0 ? "an empty list" : `a list of ${value.length}`;
   if (typeof value === "object") return "a mapping";

@@ -4,7 +4,7 @@
  */
 
 /** The name under `.github/` (Probot's `context.config` takes it so). */
-export const CONFIG_FILE_NAME = "agent-run.yml";
+const CONFIG_FILE_NAME = "agent-run.yml";
 
 /** The path from the repository's root. */
 export const CONFIG_PATH = `.github/${CONFIG_FILE_NAME}`;

@@ -22,7 +22,7 @@ type Record_ = Record<string, unknown>;
 const isRecord = (value: unknown): value is Record_ => value !== null && typeof value === "object" && !Array.isArray(value);
 
 /** The switches a broken file may have turned on, by dotted path. */
-export const PERMISSIVE_WHEN_UNREADABLE: Readonly<Record<string, unknown>> = {
+const PERMISSIVE_WHEN_UNREADABLE: Readonly<Record<string, unknown>> = {
   mention: true,
   "label.enabled": true,
   "reviews.enabled": true,

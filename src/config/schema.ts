@@ -21,15 +21,15 @@ export type RepoRole = (typeof REPO_ROLES)[number];
 export const MINIMUM_ROLES = ["write", "maintain", "admin"] as const;
 export type MinimumRole = (typeof MINIMUM_ROLES)[number];
 
-export const FOLLOW_UP_POLICIES = ["queue", "new", "interrupt"] as const;
+const FOLLOW_UP_POLICIES = ["queue", "new", "interrupt"] as const;
 export type FollowUpPolicy = (typeof FOLLOW_UP_POLICIES)[number];
 
 /** Which pull requests a review requesting changes acts on without the trigger phrase (forks never). */
-export const CHANGES_REQUESTED_SCOPES = ["bridge_branches", "base_repository"] as const;
+const CHANGES_REQUESTED_SCOPES = ["bridge_branches", "base_repository"] as const;
 export type ChangesRequestedScope = (typeof CHANGES_REQUESTED_SCOPES)[number];
 
-export const INSTRUCTIONS_MAX_CHARS = 4000;
-export const MAX_ATTEMPTS_LIMIT = 20;
+const INSTRUCTIONS_MAX_CHARS = 4000;
+const MAX_ATTEMPTS_LIMIT = 20;
 
 const booleanField = () => z.boolean({ error: "must be true or false" });
 
@@ -85,7 +85,7 @@ export const TriggerPhraseSchema = described(
   "Text that starts a run when a comment line begins with it (case-insensitive), e.g. `/agent fix the typo`. `/agent new …` forces a fresh run.",
 );
 
-export const MentionSchema = described(
+const MentionSchema = described(
   z._default(booleanField(), true),
   "Whether a mention of the app (`@<app-slug>` or `@<app-slug>[bot]`) anywhere in a comment also starts a run.",
 );
@@ -96,7 +96,7 @@ export const RepoIdValueSchema = z
   .number({ error: REPO_ID_ERROR })
   .check(z.int({ error: REPO_ID_ERROR }), z.positive({ error: REPO_ID_ERROR }));
 
-export const RepoIdSchema = described(
+const RepoIdSchema = described(
   z.optional(RepoIdValueSchema),
   "The Agent Run Service's id of this repository. Unset: the id the service lists for this GitHub repository (asked once an hour), else none and the organization's default applies. Set: when the service lists that id with another repository's `github_id`, runs are refused; when it lists no `github_id` for it (or has no list), the id is trusted as written.",
 );
@@ -119,7 +119,7 @@ export const AgentTypeFieldSchema = described(
 const listOf = (entry: z.ZodMiniString<string>, error: string, description: string) =>
   described(z._default(z.array(entry, { error }), []), description);
 
-export const PermissionsSchema = section(
+const PermissionsSchema = section(
   {
     minimum: described(
       z._default(z.enum(MINIMUM_ROLES, { error: `must be one of: ${MINIMUM_ROLES.join(", ")}` }), "write"),
@@ -145,7 +145,7 @@ export const PermissionsSchema = section(
   "Who may trigger a run: anyone whose role is at least `minimum`, OR listed in `users`, OR a member of one of `teams`. CI auto-fix is started by GitHub itself and needs no permission.",
 );
 
-export const LabelSchema = section(
+const LabelSchema = section(
   {
     enabled: described(z._default(booleanField(), true), "Whether adding the label to an issue starts a run."),
     name: described(z._default(labelName("agent"), "agent"), "Label that starts a run on the issue it is added to (case-insensitive)."),
@@ -153,7 +153,7 @@ export const LabelSchema = section(
   "Start a run when a label is added to an issue.",
 );
 
-export const ReviewsSchema = section(
+const ReviewsSchema = section(
   {
     enabled: described(
       z._default(booleanField(), true),
@@ -196,12 +196,12 @@ export const CheckSuiteSchema = section(
   "Fix failing CI on pull requests (check suites in the App, workflow runs in the Action).",
 );
 
-export const FollowUpSchema = described(
+const FollowUpSchema = described(
   z._default(z.enum(FOLLOW_UP_POLICIES, { error: `must be one of: ${FOLLOW_UP_POLICIES.join(", ")}` }), "queue"),
   "What a follow-up comment does while the thread's run is still working: `queue` (resume the run when it finishes), `new` (start another run) or `interrupt` (send it to the working agent at once, where the service takes it; else queued).",
 );
 
-export const InstructionsSchema = described(
+const InstructionsSchema = described(
   z._default(
     z
       .string({ error: "must be text (a string)" })
@@ -212,13 +212,13 @@ export const InstructionsSchema = described(
 );
 
 /** Upper bound of every spend limit: high enough to mean "no practical limit", low enough to catch a typo. */
-export const RUN_LIMIT_MAX = 10_000;
+const RUN_LIMIT_MAX = 10_000;
 
 /** The spend limits, each counted over a sliding window ending now. */
 export const RUN_LIMIT_NAMES = ["runs_per_thread_per_day", "runs_per_repo_per_hour", "ci_fixes_per_repo_per_day"] as const;
 export type RunLimitName = (typeof RUN_LIMIT_NAMES)[number];
 
-export const LimitsSchema = section(
+const LimitsSchema = section(
   {
     runs_per_thread_per_day: described(
       z._default(intBetween(1, RUN_LIMIT_MAX), 20),
@@ -237,7 +237,7 @@ export const LimitsSchema = section(
 );
 
 /** Review mode (`/agent review` on a pull request, or an automation with `mode: review`). */
-export const ReviewModeSchema = section(
+const ReviewModeSchema = section(
   {
     max_comments: described(
       z._default(intBetween(0, 100), 20),
@@ -247,7 +247,7 @@ export const ReviewModeSchema = section(
   "Review mode: `/agent review …` on a pull request (or an automation with `mode: review`) posts one pull-request review with inline comments and suggestions.",
 );
 
-export const KillSwitchLabelSchema = described(
+const KillSwitchLabelSchema = described(
   z._default(labelName("agent:off"), "agent:off"),
   "Label that switches the agent off in its issue or pull request (case-insensitive): while it is there, no run of any kind starts there, CI auto-fix included.",
 );
@@ -278,8 +278,6 @@ export const RepoConfigSchema = z.strictObject(REPO_CONFIG_FIELDS, {
 
 /** The configuration after defaults: every field but the optional service settings is present. */
 export type RepoConfig = z.output<typeof RepoConfigSchema>;
-/** The configuration as a user writes it: every field optional. */
-export type RepoConfigInput = z.input<typeof RepoConfigSchema>;
 
 /** The configuration used when a repository has no `.github/agent-run.yml`. */
 export const DEFAULT_REPO_CONFIG: RepoConfig = RepoConfigSchema.parse({});
@@ -308,7 +306,7 @@ export function objectSchemaOf(schema: z.core.$ZodType): z.core.$ZodObject | und
 }
 
 /** The keys a schema accepts at `path` (for "did you mean" on unknown keys). */
-export function allowedKeysAt(schema: z.core.$ZodType, path: readonly PropertyKey[]): string[] | undefined {
+function allowedKeysAt(schema: z.core.$ZodType, path: readonly PropertyKey[]): string[] | undefined {
   let object = objectSchemaOf(schema);
   for (const segment of path) {
     if (!object || typeof segment !== "string") return undefined;

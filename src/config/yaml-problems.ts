@@ -38,7 +38,7 @@ interface YamlErrorShape {
 }
 
 /** Where in `file` the YAML is broken and what kind of mistake it is, e.g. "`.github/agent-run.yml` line 3, column 7: not valid YAML (wrong indentation)". */
-export function describeYamlProblem(error: unknown, file: string): string {
+function describeYamlProblem(error: unknown, file: string): string {
   const shape = (error !== null && typeof error === "object" ? error : {}) as YamlErrorShape;
   const position = shape.linePos?.[0];
   const where = position ? `${file} line ${position.line}, column ${position.col}` : file;

@@ -56,7 +56,7 @@ export function isBotAccount(actor: ActorLike): boolean {
 }
 
 /** One of the bridge's own logins. */
-export function isOwnLogin(login: string, self: Pick<BridgeSelf, "appSlug" | "botLogins">): boolean {
+function isOwnLogin(login: string, self: Pick<BridgeSelf, "appSlug" | "botLogins">): boolean {
   const lower = login.toLowerCase();
   if (self.appSlug && lower === `${self.appSlug.toLowerCase()}[bot]`) return true;
   return self.botLogins.some((own) => own.toLowerCase() === lower);

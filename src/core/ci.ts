@@ -13,7 +13,7 @@ import { normalizeBranch, type MarkerPlace } from "./markers/schema.js";
 import { listTrustedRunMarkers, type BotIdentity, type MarkerComment } from "./markers/trust.js";
 
 /** Check and workflow conclusions that mean "CI failed" (others: success, neutral, cancelled, skipped…). */
-export const FAILING_CONCLUSIONS = ["failure", "timed_out"] as const;
+const FAILING_CONCLUSIONS = ["failure", "timed_out"] as const;
 
 const isFailing = (conclusion: string | null) => (FAILING_CONCLUSIONS as readonly string[]).includes(conclusion ?? "");
 

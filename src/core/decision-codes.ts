@@ -14,8 +14,7 @@ import type { StaleTrigger } from "./trigger-age.js";
 export type RefusalCode = "permission" | "over_limit" | "ci_attempts_used" | "config_error" | "repository_mismatch";
 
 /** What the App's own intake and bookkeeping decide about a delivery, around core's decisions. */
-export type DeliveryCode =
-  "bad_payload" | "duplicate_delivery" | "owner_not_allowed" | "already_handled" | "follow_up_dropped" | "nothing_to_do";
+type DeliveryCode = "bad_payload" | "duplicate_delivery" | "owner_not_allowed" | "already_handled" | "follow_up_dropped" | "nothing_to_do";
 
 /** Every code a delivery that starts nothing can end with. */
 export type DecisionCode = IgnoreCode | PlanIgnoreCode | FixIgnoreCode | StaleTrigger["code"] | RefusalCode | DeliveryCode;
@@ -239,8 +238,3 @@ export const DECISION_CODES = {
 
 /** Every code, in the table's order. */
 export const DECISION_CODE_LIST = Object.keys(DECISION_CODES) as DecisionCode[];
-
-/** Whether a string is a known decision code (a status page or a log reader links it to its entry). */
-export function isDecisionCode(code: string): code is DecisionCode {
-  return Object.hasOwn(DECISION_CODES, code);
-}

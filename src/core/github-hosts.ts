@@ -8,7 +8,7 @@
  * (`imageHostsFor`, sanitize-output/image-hosts.ts).
  */
 
-export const GITHUB_COM_WEB_URL = "https://github.com";
+const GITHUB_COM_WEB_URL = "https://github.com";
 export const GITHUB_COM_API_URL = "https://api.github.com";
 
 export interface GitHubServer {

@@ -7,7 +7,7 @@ import { sanitizeUserText } from "./sanitize-input.js";
 import { truncateText } from "./sanitize-output/safe-markdown.js";
 
 /** How much of the follow-up's first line the tracking comment quotes. */
-export const INTERRUPT_LINE_MAX = 120;
+const INTERRUPT_LINE_MAX = 120;
 
 /** The instruction's first non-empty line of the person's own (not where a quote stood), sanitised like any prompt text and bounded. */
 export function interruptLineOf(trigger: RunTrigger): string {

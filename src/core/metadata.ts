@@ -70,7 +70,7 @@ export function reservedKeysIn(metadata: Record<string, unknown>): ReservedMetad
   return RESERVED_METADATA_KEYS.filter((key) => Object.hasOwn(metadata, key));
 }
 
-export type MetadataValue = string | number | boolean;
+type MetadataValue = string | number | boolean;
 
 export interface RunMetadata {
   source_type: SourceType;

@@ -4,7 +4,7 @@
  * an attacker can guess; the App refuses to start with one instead of serving it.
  */
 
-export const MIN_OPERATOR_TOKEN_LENGTH = 32;
+const MIN_OPERATOR_TOKEN_LENGTH = 32;
 
 /**
  * Commands whose output passes the rule: 64 hexadecimal characters (digits and letters; all 64 of one
@@ -16,7 +16,7 @@ export const MAKE_OPERATOR_TOKEN =
 const CHARACTER_CLASSES: ReadonlyArray<RegExp> = [/[a-z]/, /[A-Z]/, /[0-9]/, /[^a-zA-Z0-9]/];
 
 /** How many of lower-case letters, upper-case letters, digits and other characters the token uses. */
-export function characterClassesIn(token: string): number {
+function characterClassesIn(token: string): number {
   return CHARACTER_CLASSES.filter((kind) => kind.test(token)).length;
 }
 

@@ -55,7 +55,7 @@ export function roleSatisfies(role: RepoRole, minimum: MinimumRole): boolean {
 }
 
 /** The roles that satisfy `minimum`, for messages ("write, maintain or admin"). */
-export function rolesAtLeast(minimum: MinimumRole): string {
+function rolesAtLeast(minimum: MinimumRole): string {
   const roles = MINIMUM_ROLES.filter((role) => rank(role) >= rank(minimum));
   return roles.length === 1 ? roles[0]! : `${roles.slice(0, -1).join(", ")} or ${roles[roles.length - 1]}`;
 }

@@ -91,8 +91,6 @@ export type RunPlan =
   | { action: "ignore"; reason: string; code?: PlanIgnoreCode }
   | { action: "hand_back"; reason: string };
 
-export type RunPlanAction = RunPlan["action"];
-
 /**
  * Why a review that requests changes without the trigger does nothing: it is not addressed to the
  * bridge unless it is on a branch the bridge produced (or `reviews.changes_requested` widens that).

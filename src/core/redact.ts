@@ -25,7 +25,7 @@ export interface RedactorOptions {
   patterns?: readonly RegExp[];
 }
 
-export interface KnownSecret {
+interface KnownSecret {
   value: string;
   /** What it is, shown as `[redacted <label>]`. */
   label: string;

@@ -328,7 +328,7 @@ export function sanitizeUserText(text: string | null | undefined): string {
 // ---------------------------------------------------------------------------------------------
 // Bounds
 
-export const TRUNCATION_MARKER = "\n[… truncated …]\n";
+const TRUNCATION_MARKER = "\n[… truncated …]\n";
 
 /**
  * Bounds `text` to `max` characters including `marker`. `keep: "tail"` keeps the end instead of

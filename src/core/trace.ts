@@ -29,7 +29,7 @@ export interface TraceDigest {
 }
 
 /** Bounds of what a digest keeps from one entry. */
-export const TRACE_LIMITS = {
+const TRACE_LIMITS = {
   errorLength: 4000,
   finalAnswerLength: 60_000,
   excerptLength: 120,

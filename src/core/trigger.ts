@@ -136,8 +136,3 @@ export function triggerCommentState(current: { body: string } | null, grammar: T
   if (current === null) return "deleted";
   return parseTriggerComment(current.body, grammar)?.kind === "run" ? "standing" : "withdrawn";
 }
-
-/** True when the body contains a trigger (the phrase or, when enabled, a mention), a stop included. */
-export function containsTrigger(body: string | null | undefined, grammar: TriggerGrammar): boolean {
-  return parseTriggerComment(body, grammar) !== null;
-}

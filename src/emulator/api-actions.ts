@@ -19,7 +19,7 @@ export interface ActionScope {
   answers: ErrorAnswers;
 }
 
-export type RouteAction = (request: FastifyRequest, caller: Caller, scope: ActionScope) => ApiAnswer;
+type RouteAction = (request: FastifyRequest, caller: Caller, scope: ActionScope) => ApiAnswer;
 
 type PathIdName = "org_id" | "agent_run_id";
 

@@ -75,7 +75,7 @@ export class EmulatedClock {
   }
 }
 
-export function assertTimeScale(scale: number): void {
+function assertTimeScale(scale: number): void {
   if (typeof scale !== "number" || !Number.isFinite(scale) || scale <= 0) {
     throw new RangeError(`timeScale must be a positive number (1 = real time, 0.01 = 100× faster), got ${String(scale)}`);
   }

@@ -43,7 +43,7 @@ export interface EmulatorState {
   resumeWhileRunning: "interrupt" | "reject";
 }
 
-export function emptyStats(): EmulatorStats {
+function emptyStats(): EmulatorStats {
   return { requests: 0, byRoute: {}, rateLimited: 0, serverErrors: 0, droppedConnections: 0, runsCreated: 0, runsResumed: 0 };
 }
 

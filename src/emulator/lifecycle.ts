@@ -37,11 +37,11 @@ export function partEndsAt(part: RunPart): number {
   return part.startedAt + part.durationMs;
 }
 
-export function isPartFinished(part: RunPart, now: number): boolean {
+function isPartFinished(part: RunPart, now: number): boolean {
   return now >= partEndsAt(part);
 }
 
-export function phaseOf(parts: readonly RunPart[], now: number): RunPhase {
+function phaseOf(parts: readonly RunPart[], now: number): RunPhase {
   const last = parts[parts.length - 1]!;
   if (isPartFinished(last, now)) return last.outcome;
   if (now < last.startedAt + last.queuedShare * last.durationMs) return "queued";

@@ -7,7 +7,7 @@ import type { EmulatedRepository, EmulatorOptions, ErrorStyle, OptionalEndpoints
 
 export const DEFAULT_TOKEN = "emulator-token";
 export const DEFAULT_ORG_ID = 1;
-export const DEFAULT_SEED = 0x5eed;
+const DEFAULT_SEED = 0x5eed;
 
 export const EndpointsSchema = z.strictObject({
   logs: z.array(z.enum(["spec", "alpha"], { error: "endpoints.logs lists spec and/or alpha" })).optional(),
@@ -76,7 +76,7 @@ export interface ResolvedOptions {
 
 export type ResolvedRepository = Required<Omit<EmulatedRepository, "github_id">> & { github_id: number | null };
 
-export const DEFAULT_ENDPOINTS: OptionalEndpoints = { logs: ["spec", "alpha"], listRuns: true, listRepositories: true };
+const DEFAULT_ENDPOINTS: OptionalEndpoints = { logs: ["spec", "alpha"], listRuns: true, listRepositories: true };
 
 /** Fills in a repository's defaults (its name, its organization). */
 export function completeRepository(repository: EmulatedRepository, defaultOrgId: number): ResolvedRepository {

@@ -30,7 +30,7 @@ export interface OtherRunsSetting {
 }
 
 /** Another user of the organization (the tokens' users count from 1). */
-export const OTHER_USER_ID = 9_999;
+const OTHER_USER_ID = 9_999;
 export const NO_OTHER_RUNS: OtherRunsSetting = {
   perCreate: 0,
   sourceTypes: ["GIT_HOST", "CHAT", "API"],

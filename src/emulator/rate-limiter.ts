@@ -17,7 +17,7 @@ export interface RateWindow {
   describe: string;
 }
 
-export const EMULATOR_RATE_WINDOWS: readonly RateWindow[] = [
+const EMULATOR_RATE_WINDOWS: readonly RateWindow[] = [
   {
     name: "shared",
     appliesTo: ["create", "standard"],
@@ -45,7 +45,7 @@ export type RateDecision =
   { allowed: true } | { allowed: false; window: RateWindow; /** emulated ms until one more request fits */ waitMs: number };
 
 /** Pure decision over one window's request times (ascending, emulated ms). */
-export function decideWindow(stamps: readonly number[], now: number, window: RateWindow): number {
+function decideWindow(stamps: readonly number[], now: number, window: RateWindow): number {
   const inWindow = stamps.filter((t) => t > now - window.windowMs);
   if (inWindow.length < window.points) return 0;
   // The request that must leave the window before one more fits.

@@ -13,9 +13,9 @@ export const DEFAULT_RUN_SCRIPT: RunScript = {
 };
 
 /** The most log entries one run part may plan: keeps a typo from eating the emulator's memory. */
-export const MAX_LOG_STEPS = 10_000;
+const MAX_LOG_STEPS = 10_000;
 
-export const ScriptedPullRequestSchema = z.strictObject({
+const ScriptedPullRequestSchema = z.strictObject({
   title: z.string().min(1, { error: "pull request title must not be empty" }),
   head_branch_name: z.string().min(1, { error: "head_branch_name must not be empty" }),
 });
@@ -67,7 +67,6 @@ export const RunScriptInputSchema = z.strictObject({
   errorMessage: z.string().optional(),
   times: z.number().int().min(1, { error: "times must be 1 or more" }).optional(),
 });
-export type RunScriptInput = z.infer<typeof RunScriptInputSchema>;
 
 /** The script a run part follows, with the default filled in. */
 export type ResolvedScript = Omit<RunScript, "match" | "times">;

@@ -16,7 +16,7 @@ import type { StatusVocabulary } from "./types.js";
 export type ValidCreateRequest = z.output<typeof CreateRunRequestSchema>;
 
 /** Share of a new run's duration spent queued before its first log entry. */
-export const QUEUED_SHARE = 0.1;
+const QUEUED_SHARE = 0.1;
 
 export interface RunRecord {
   id: number;
@@ -33,7 +33,7 @@ export interface RunRecord {
 // Type aliases (not interfaces) so that they are assignable to the tolerant wire types.
 export type WirePullRequest = { id: number; title: string; url: string; created_at: string; head_branch_name: string };
 /** What a run and a page of its logs both say of the run. */
-export type WireRunHead = {
+type WireRunHead = {
   id: number;
   organization_id: number;
   status: string;

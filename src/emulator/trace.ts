@@ -61,13 +61,13 @@ const STOP_WORDS = new Set(
 );
 
 /** The words and files of a prompt that a trace talks about. */
-export interface PromptTopic {
+interface PromptTopic {
   gist: string;
   keywords: string[];
   files: string[];
 }
 
-export function topicOf(prompt: string): PromptTopic {
+function topicOf(prompt: string): PromptTopic {
   const gist = gistOf(prompt, 80);
   const tokens = prompt.match(/[A-Za-z_][A-Za-z0-9_./-]{2,}/g) ?? [];
   const files: string[] = [];

@@ -13,7 +13,7 @@ import type { FlowLogger } from "./logger.js";
  * Authors past the bound (the oldest comments' first) stay unknown, which the prompt treats as no
  * access: their text is quoted as material, never followed.
  */
-export const MAX_AUTHOR_ACCESS_READS = 10;
+const MAX_AUTHOR_ACCESS_READS = 10;
 
 /**
  * The access of each login, in the order given (most important first), read concurrently; a

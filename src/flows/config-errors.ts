@@ -5,7 +5,6 @@
  */
 import { CONFIG_PATH } from "../config/path.js";
 import { configForJudging, salvageConfig } from "../config/salvage.js";
-import type { RepoConfig } from "../config/schema.js";
 import type { BridgeEvent } from "../core/events/types.js";
 import { findTrustedComment, type BotIdentity } from "../core/markers/trust.js";
 import { withoutMarkerSignature } from "../core/markers/signature.js";
@@ -21,14 +20,6 @@ import { asMarkerComments, markerPlaceOf, planFromEvent, triggerPermission } fro
 /** Whether the event would have been a request for a run, or why not. */
 export type ConfigErrorDetection = Extract<TriggerDetection, { kind: "trigger" }> | { kind: "ignore"; reason: string };
 import { THREAD_COMMENT_SCAN_LIMIT } from "./prepare.js";
-
-/**
- * The configuration a broken file most plausibly meant, for trigger detection: every value valid on
- * its own kept (a custom trigger phrase still works), misspelt keys read as the key they mean.
- */
-export function configForDetection(raw: unknown): RepoConfig {
-  return salvageConfig(raw).config;
-}
 
 /**
  * Whether an event would have been a trigger had the file been right: judged with what is readable,

@@ -24,7 +24,7 @@ import type { GitHubClient, RepoRef } from "../github/client.js";
 import { readRepositoryFile, readRepositoryVisibility } from "../github/repository-files.js";
 
 /** Files one configuration may chain through `_extends` (Probot sets no bound; a loop is caught anyway). */
-export const MAX_CONFIG_FILES = 5;
+const MAX_CONFIG_FILES = 5;
 
 type Values = Record<string, unknown>;
 

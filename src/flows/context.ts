@@ -31,7 +31,7 @@ import type { IssueComment } from "../github/comments.js";
 import { listReviewComments } from "../github/pulls.js";
 
 /** The thread's comments in the shape prompts take (bots are dropped by the prompt builder). */
-export function asPromptComments(comments: readonly IssueComment[]): PromptComment[] {
+function asPromptComments(comments: readonly IssueComment[]): PromptComment[] {
   return comments.map((comment) => ({
     id: comment.id,
     author: comment.author.login,

@@ -131,7 +131,7 @@ const MAX_LEGACY_CHECKS = 3;
  * The run the service has for a legacy marker, when its record names `place` (runRecordNamesPlace);
  * null when it names another thread, none, or the service no longer knows the run.
  */
-export async function legacyRunOf(client: RunReader, runId: number, place: MarkerPlace): Promise<AgentRun | null> {
+async function legacyRunOf(client: RunReader, runId: number, place: MarkerPlace): Promise<AgentRun | null> {
   try {
     const run = await client.getRun(runId);
     return runRecordNamesPlace(run, place) ? run : null;

@@ -6,7 +6,7 @@ import { downloadImagesAsDataUris, type SkippedImage } from "../github/attachmen
 import type { ImageDownloadSettings } from "./types.js";
 
 /** Per image: big enough for a screenshot, small enough that four stay a reasonable request. */
-export const DEFAULT_MAX_IMAGE_BYTES = 3 * 1024 * 1024;
+const DEFAULT_MAX_IMAGE_BYTES = 3 * 1024 * 1024;
 
 /** The text a trigger's images are taken from: the comment, the review or the inline comment that asked. */
 function triggerBody(trigger: RunTrigger): string {

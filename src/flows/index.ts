@@ -6,44 +6,7 @@
  */
 export * from "./types.js";
 export { prepareRun, replanWithKnownRun, THREAD_COMMENT_SCAN_LIMIT } from "./prepare.js";
-export {
-  configErrorReply,
-  configForDetection,
-  detectDespiteConfigError,
-  mayHearConfigError,
-  type ConfigErrorDetection,
-} from "./config-errors.js";
-export {
-  asMarkerComments,
-  checkFailureFacts,
-  factsFromConfig,
-  findKnownRun,
-  killSwitchInPayload,
-  markerPlaceOf,
-  planFromEvent,
-  pullRequestHeadOf,
-  triggerPermission,
-  type KnownRunQuery,
-} from "./facts.js";
-export {
-  asPromptComments,
-  fetchReviewComments,
-  listCheckFailures,
-  promptInputFor,
-  readCheckFailureDetails,
-  type CheckFailures,
-  type FetchedThread,
-  type ListedCheckFailures,
-} from "./context.js";
-export { DEFAULT_MAX_IMAGE_BYTES, triggerImages } from "./images.js";
-export { prepareStop, type PreparedStop, type StopEdit } from "./stop.js";
-export { selectAutomations, type AutomationSelection } from "./automations.js";
-export { checkSpendLimitsFromComments, REPOSITORY_COMMENT_PAGES, type SpendLimitCheck } from "./spend-limits.js";
-export {
-  MAX_REPOSITORY_PAGES,
-  REPOSITORY_ID_CACHE_MS,
-  RepositoryIdDirectory,
-  sharedRepositoryIds,
-  type RepositoryIdResolution,
-  type RepositoryLister,
-} from "./repository-id.js";
+export { configErrorReply, detectDespiteConfigError, mayHearConfigError } from "./config-errors.js";
+export { asMarkerComments, factsFromConfig, killSwitchInPayload, markerPlaceOf, planFromEvent, triggerPermission } from "./facts.js";
+export { selectAutomations } from "./automations.js";
+export { sharedRepositoryIds, type RepositoryLister } from "./repository-id.js";

@@ -30,9 +30,9 @@ export type RepositoryIdResolution =
       why: "not_listed" | "no_endpoint" | "lookup_failed" | "no_repository";
     };
 
-export const REPOSITORY_ID_CACHE_MS = 60 * 60_000;
+const REPOSITORY_ID_CACHE_MS = 60 * 60_000;
 /** Pages of 100 read at most per listing: organizations with more repositories configure `repo_id`. */
-export const MAX_REPOSITORY_PAGES = 20;
+const MAX_REPOSITORY_PAGES = 20;
 
 interface RepositoryIndex {
   byGithubId: Map<number, number>;

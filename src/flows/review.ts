@@ -23,7 +23,7 @@ import type { OutputSanitizeOptions } from "../core/sanitize-output/safe-markdow
 export type PostedReview = { kind: "posted"; id: number; htmlUrl: string } | { kind: "rejected"; message: string };
 
 /** The reads and the one write a review needs, each through the caller's door. */
-export interface ReviewIo {
+interface ReviewIo {
   /** The bot's own review carrying `marker` (this run, this head), or null. */
   findOwnReview(marker: ReviewMarker): Promise<{ id: number; htmlUrl: string } | null>;
   /** Every file of the pull request with its patch. */
@@ -31,7 +31,7 @@ export interface ReviewIo {
   postReview(review: ReviewDraft): Promise<PostedReview>;
 }
 
-export interface ReviewLog {
+interface ReviewLog {
   info(fields: object, message: string): void;
   warn(fields: object, message: string): void;
 }

@@ -25,7 +25,7 @@ import { asMarkerComments, factsFromConfig, markerPlaceOf } from "./facts.js";
 import { THREAD_COMMENT_SCAN_LIMIT } from "./prepare.js";
 import type { RunReader } from "./types.js";
 
-export interface StopEdit {
+interface StopEdit {
   commentId: number;
   /** The marker the comment had: which run, and that it was still open. */
   marker: RunMarker;

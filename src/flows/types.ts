@@ -19,12 +19,12 @@ import type { AgentRun, CreateRunRequest, ListRepositoriesQuery, RepositoriesPag
 import type { FlowLogger } from "./logger.js";
 import type { RepositoryIdDirectory, RepositoryIdResolution } from "./repository-id.js";
 
-export type { FlowLogger, ReplyThread };
+export type { ReplyThread };
 
-export type Awaitable<T> = T | Promise<T>;
+type Awaitable<T> = T | Promise<T>;
 
 /** A run the caller is working on right now; `runId` is null while it is still being created. */
-export interface ActiveRun {
+interface ActiveRun {
   runId: number | null;
   orgId: number;
 }
@@ -55,7 +55,7 @@ export interface BranchHead {
 }
 
 /** A head whose repository is known: the only kind a branch → run record is kept or looked up for. */
-export type RecordedBranchHead = BranchHead & { repoFullName: string };
+type RecordedBranchHead = BranchHead & { repoFullName: string };
 
 /** For shells without records of their own (the Action): everything comes from markers and the service. */
 export const MARKERS_ONLY_LOOKUP: KnownRunLookup = {
@@ -120,7 +120,7 @@ export interface MarkerHints {
 }
 
 /** Set for CI flows: the attempt this run is, to record. */
-export interface CheckAttempt {
+interface CheckAttempt {
   prNumber: number;
   headSha: string;
   /** 1-based number of this attempt. */
@@ -186,5 +186,4 @@ export interface FollowUpInterrupt {
   firstLine: string;
 }
 
-export type PreparedAction = PreparedRun["action"];
 export type PreparedStart = Extract<PreparedRun, { action: "create" | "resume" | "queue" }>;

@@ -7,7 +7,7 @@ import { Octokit } from "@octokit/core";
 import { conversionPath, type RegisteredApp } from "../core/app-registration.js";
 
 /** The conversion failed; the message says what to do next and never quotes the code or a secret. */
-export class ManifestConversionError extends Error {
+class ManifestConversionError extends Error {
   override name = "ManifestConversionError";
 }
 

@@ -7,8 +7,6 @@
 import { GITHUB_COM } from "../core/github-hosts.js";
 import { IMAGE_TYPES as IMAGE_CONTENT_TYPES, sniffImageType, toDataUri, type ImageType as ImageContentType } from "../core/image-types.js";
 
-export { IMAGE_CONTENT_TYPES, sniffImageType, type ImageContentType };
-
 const MAX_REDIRECTS = 5;
 
 export interface SkippedImage {

@@ -8,8 +8,8 @@ import { collectPages, type GitHubClient, type PageParams, type RepoRef } from "
 import { readJobLogTail } from "./job-log.js";
 
 /** Conclusions that mean "the code needs fixing" (cancelled, skipped, action_required do not). */
-export const FAILED_CONCLUSIONS: readonly string[] = ["failure", "timed_out", "startup_failure"];
-export const DEFAULT_MAX_ANNOTATIONS = 20;
+const FAILED_CONCLUSIONS: readonly string[] = ["failure", "timed_out", "startup_failure"];
+const DEFAULT_MAX_ANNOTATIONS = 20;
 export const DEFAULT_MAX_LOG_BYTES = 20_000;
 /** Upper bound on check runs or jobs read from one suite or workflow run. */
 const MAX_LISTED = 500;
@@ -38,7 +38,7 @@ async function listLatestFailures<T extends { name: string; conclusion: string |
   );
 }
 
-export interface CheckAnnotation {
+interface CheckAnnotation {
   path: string;
   startLine: number;
   endLine: number;

@@ -32,7 +32,7 @@ export function toActor(user: { login: string; type?: string } | null | undefine
 export const MAX_PER_PAGE = 100;
 
 /** The page number of the Link header's rel="last" (undefined on the last page or without pagination). */
-export function lastPageFromLink(link: string | undefined): number | undefined {
+function lastPageFromLink(link: string | undefined): number | undefined {
   if (!link) return undefined;
   for (const part of link.split(",")) {
     const match = /<([^>]+)>\s*;\s*rel="last"/.exec(part);

@@ -4,7 +4,7 @@ import { collectLastItems, hasNextPage, toActor, type GitHubActor, type GitHubCl
 import { GitHubInputError, callGitHub, isNotFound, toGitHubError } from "./errors.js";
 
 /** How many comments listIssueComments keeps by default (the most recent ones). */
-export const DEFAULT_COMMENT_LIMIT = 300;
+const DEFAULT_COMMENT_LIMIT = 300;
 
 export interface IssueComment {
   id: number;

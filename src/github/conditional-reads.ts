@@ -10,7 +10,7 @@
 import type { Octokit } from "@octokit/core";
 
 /** Files remembered per process (least recently used first out): a configuration file and its fallbacks per repository. */
-export const CONDITIONAL_READ_ENTRIES = 2_000;
+const CONDITIONAL_READ_ENTRIES = 2_000;
 
 const CONDITIONAL_ROUTE = /^\/repos\/[^/]+\/[^/]+(?:$|\/contents(?:\/|$))/;
 

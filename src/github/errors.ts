@@ -112,7 +112,7 @@ function numericHeader(headers: Record<string, string | number | undefined>, nam
   return Number.isFinite(value) ? value : undefined;
 }
 
-export function rateLimitSignals(headers: Record<string, string | number | undefined>): RateLimitSignals {
+function rateLimitSignals(headers: Record<string, string | number | undefined>): RateLimitSignals {
   return {
     retryAfterSeconds: numericHeader(headers, "retry-after"),
     remaining: numericHeader(headers, "x-ratelimit-remaining"),

@@ -6,8 +6,6 @@ export * from "./reactions.js";
 export * from "./permissions.js";
 export * from "./pulls.js";
 export * from "./checks.js";
-export { tailBytes } from "./job-log.js";
 export * from "./attachments.js";
-export * from "./thread.js";
 export * from "./pacing.js";
 export * from "./deliveries.js";

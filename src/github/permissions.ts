@@ -19,14 +19,14 @@ export type RepoPermission = "admin" | "maintain" | "write" | "triage" | "read" 
 const ROLES: readonly RepoPermission[] = ["admin", "maintain", "write", "triage", "read", "none"];
 
 /** The raw answer of the collaborator-permission endpoint; both fields null for a non-collaborator (404). */
-export interface CollaboratorRole {
+interface CollaboratorRole {
   /** `role_name`: admin, maintain, write, triage, read, or a custom role's name. */
   roleName: string | null;
   /** The legacy `permission` (admin, write, read, none): maintain reads as write, triage as read. */
   permission: string | null;
 }
 
-export async function getCollaboratorRole(octokit: GitHubClient, repo: RepoRef, login: string): Promise<CollaboratorRole> {
+async function getCollaboratorRole(octokit: GitHubClient, repo: RepoRef, login: string): Promise<CollaboratorRole> {
   try {
     const { data } = await octokit.request("GET /repos/{owner}/{repo}/collaborators/{username}/permission", { ...repo, username: login });
     return { roleName: data.role_name || null, permission: data.permission || null };

@@ -36,7 +36,7 @@ interface PullData {
   labels?: ReadonlyArray<{ name?: string | null } | string> | null;
 }
 
-export function toPullRequest(data: PullData): PullRequest {
+function toPullRequest(data: PullData): PullRequest {
   const headRepo = data.head.repo;
   return {
     number: data.number,
@@ -63,7 +63,7 @@ export async function getPullRequest(octokit: GitHubClient, repo: RepoRef, numbe
 }
 
 /** GitHub lists at most 3,000 files of a pull request. */
-export const MAX_PULL_REQUEST_FILES = 3000;
+const MAX_PULL_REQUEST_FILES = 3000;
 
 /** Every file of the pull request with its patch (null for a binary or a patch too large to show), up to GitHub's 3,000. */
 export async function listPullRequestFilesWithPatches(octokit: GitHubClient, repo: RepoRef, number: number): Promise<PullRequestFile[]> {

@@ -11,7 +11,7 @@ import { callGitHub, isNotFound, toGitHubError } from "./errors.js";
 export type RepositoryFile = { kind: "file"; text: string; sha: string } | { kind: "absent" } | { kind: "not_a_file" };
 
 /** Git's blob sha of a text: sha1 over "blob <bytes>\0" and the bytes, as `git hash-object` computes it. */
-export function gitBlobSha(text: string): string {
+function gitBlobSha(text: string): string {
   const bytes = Buffer.from(text, "utf8");
   return createHash("sha1").update(`blob ${bytes.length}\0`).update(bytes).digest("hex");
 }

@@ -51,7 +51,7 @@ export const MAX_WHOLE_BODY_BYTES = 64 * 1024 * 1024;
 export const BODY_TOO_LARGE = "ResponseBodyTooLargeError";
 
 /** The headers of a response, as the two clients read them: `get` (AgentRunClient) and iteration (octokit); names in lower case. */
-export class ResponseHeaders implements Iterable<[string, string]> {
+class ResponseHeaders implements Iterable<[string, string]> {
   private readonly values = new Map<string, string>();
 
   constructor(raw: IncomingMessage["headers"]) {
@@ -76,7 +76,7 @@ export class ResponseHeaders implements Iterable<[string, string]> {
  * octokit and AgentRunClient report it. Any other body (a job log, a download) is read as the
  * caller reads it: `body` streams it, so a caller that keeps only its end holds only that.
  */
-export class NodeResponse {
+class NodeResponse {
   readonly ok: boolean;
   readonly redirected: boolean;
   private taken = false;

@@ -7,14 +7,14 @@ import type { ServiceLogger } from "./client-options.js";
 import { AgentRunError, InterruptRefusedError } from "./errors.js";
 
 /** How long a refusal is remembered before the next follow-up tries again (a deployment may be upgraded). */
-export const INTERRUPT_REFUSAL_MEMORY_MS = 60 * 60_000;
+const INTERRUPT_REFUSAL_MEMORY_MS = 60 * 60_000;
 
 /**
  * A failed resume that is the service saying the run is still working (the emulator's 409 "agent run
  * 7 is still running; resume it once it has finished"), as opposed to a failure that says nothing
  * about interruptions (not found, rate limited, a 5xx, the network).
  */
-export function isRefusedWhileWorking(error: unknown): boolean {
+function isRefusedWhileWorking(error: unknown): boolean {
   if (!(error instanceof AgentRunError) || error.status === undefined) return false;
   const { status } = error;
   if (status < 400 || status >= 500 || status === 401 || status === 402 || status === 404 || status === 429) return false;

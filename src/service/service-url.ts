@@ -5,7 +5,7 @@
  */
 
 /** 127.0.0.0/8, ::1 and localhost, as `URL.hostname` spells them. */
-export function isLoopbackHost(hostname: string): boolean {
+function isLoopbackHost(hostname: string): boolean {
   const host = hostname.toLowerCase();
   if (host === "localhost" || host === "[::1]") return true;
   const octets = host.split(".");

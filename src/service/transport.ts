@@ -255,7 +255,7 @@ function networkCode(error: unknown): string | undefined {
 }
 
 /** Retry-After as seconds: either delta-seconds or an HTTP date. */
-export function parseRetryAfter(value: string | null): number | undefined {
+function parseRetryAfter(value: string | null): number | undefined {
   if (!value) return undefined;
   const trimmed = value.trim();
   if (/^\d+(\.\d+)?$/.test(trimmed)) return Number(trimmed);

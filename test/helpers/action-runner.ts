@@ -27,7 +27,7 @@ import type { WebhookEventMap } from "@octokit/webhooks-types";
 import { afterAll } from "vitest";
 import { parse as parseYaml } from "yaml";
 import { startHeadStart, type HeadStart } from "../../src/action/head-start.js";
-import { inputVariable, type Env } from "../../src/action/inputs.js";
+import { inputVariable, type Env } from "../../src/action/raw-inputs.js";
 import { runAction, type StepResult } from "../../src/action/runner.js";
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from "../../src/emulator/index.js";
 import { startFakeGitHub, type FakeGitHub, type FakeGitHubSeed } from "./fake-github/index.js";

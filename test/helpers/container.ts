@@ -30,7 +30,7 @@ export interface ImageConfig {
 }
 
 /** Runs buildah, throwing with its output when it fails. */
-export function buildah(args: readonly string[], options: { timeoutMs?: number } = {}): string {
+function buildah(args: readonly string[], options: { timeoutMs?: number } = {}): string {
   const result = spawnSync("buildah", [...BUILDAH, ...args], {
     encoding: "utf8",
     timeout: options.timeoutMs ?? 120_000,
@@ -54,7 +54,7 @@ export function imageUnderTest(tag: string): { image: string; remove(): void } {
 }
 
 /** IMAGE_TEST_NODE_IMAGE when set (an image already in buildah's storage), else the local base that node-base.sh builds or finds cached. */
-export function nodeBaseImage(): string {
+function nodeBaseImage(): string {
   const given = process.env.IMAGE_TEST_NODE_IMAGE;
   if (given) return given;
   if (!existsSync(NODE_BASE_SCRIPT))
@@ -68,7 +68,7 @@ export function nodeBaseImage(): string {
  * The build context a clean clone gives: the files git tracks, plus new ones it does not ignore (so that work not
  * yet committed is built too), copied to a temporary directory; never node_modules, lib/ or .data/ of this checkout.
  */
-export function cleanCloneContext(): { dir: string; remove(): void } {
+function cleanCloneContext(): { dir: string; remove(): void } {
   const listed = spawnSync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], { cwd: ROOT, encoding: "utf8" });
   if (listed.status !== 0) throw new Error(`git ls-files failed: ${listed.stderr}`);
   const dir = mkdtempSync(join(tmpdir(), "arb-image-context-"));
@@ -82,7 +82,7 @@ export function cleanCloneContext(): { dir: string; remove(): void } {
 }
 
 /** Builds the Dockerfile at the project's root as `tag` from a clean clone's context, on `nodeImage`. */
-export function buildImage(tag: string, nodeImage: string): void {
+function buildImage(tag: string, nodeImage: string): void {
   const context = cleanCloneContext();
   try {
     // --jobs 2: the dependency stage (apt, compiling SQLite) and the library stage (tsc) build side by side.

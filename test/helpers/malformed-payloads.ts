@@ -65,7 +65,7 @@ function setAt(root: unknown, path: Array<string | number>, value: unknown): voi
 
 const WRONG_KINDS: unknown[] = [null, "text", "42", 42, -1, 0, 1.5, true, [], [1, 2], {}, { id: "42" }];
 /** Huge for a field, small for the fuzz's time: the test adds one body just under the 25 MiB cap. */
-export const HUGE_STRING_BYTES: readonly number[] = [64 * 1024, 1024 * 1024, 2 * 1024 * 1024];
+const HUGE_STRING_BYTES: readonly number[] = [64 * 1024, 1024 * 1024, 2 * 1024 * 1024];
 /** Levels of nesting added below the payload's top level (the App takes 64 in all). */
 const DEPTHS = [10, 62, 64, 1_000, 2_000, 5_000];
 

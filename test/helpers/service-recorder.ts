@@ -6,7 +6,7 @@
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 
-export interface ServiceRequest {
+interface ServiceRequest {
   method: string;
   path: string;
   /** The query string's parameters. */

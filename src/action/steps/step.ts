@@ -161,7 +161,7 @@ export function identifyAhead(step: Step): void {
 }
 
 /** The thread to write in, following `comment` (auto: when the event has one). */
-export function commentThread(step: Step, thread: Pick<ReplyThread, "number"> | null): number | null {
+function commentThread(step: Step, thread: Pick<ReplyThread, "number"> | null): number | null {
   if (!step.repo) return null;
   switch (step.inputs.comment) {
     case "false":

@@ -46,7 +46,7 @@ export type Receipt = "queued" | "duplicate" | "not_for_us" | "not_allowed";
 export const RECEIVE_DEADLINE_MS = 3_000;
 
 /** The delivery could not be stored (its backend is unreachable or too slow): answered 503, so it can be redelivered. */
-export class DeliveryNotStoredError extends Error {
+class DeliveryNotStoredError extends Error {
   override name = "DeliveryNotStoredError";
   /** The HTTP status @octokit/webhooks answers with (it reads `status` from the handler's error). */
   readonly status = 503;

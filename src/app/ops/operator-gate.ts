@@ -8,7 +8,7 @@ import type { Access } from "./status-access.js";
 import { WrongTokenThrottle, type WrongTokenRule } from "./wrong-token-throttle.js";
 
 /** `turnedAway`: the client must wait `waitS` seconds (the `Retry-After` of its 429). */
-export type GateVerdict = { access: Access } | { turnedAway: true; waitS: number };
+type GateVerdict = { access: Access } | { turnedAway: true; waitS: number };
 
 /** What a view asks the gate: judge this check for the request at hand. */
 export type Guard = (check: () => Access) => GateVerdict;

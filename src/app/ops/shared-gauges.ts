@@ -22,7 +22,7 @@ function withinProbeTime<T>(work: Promise<T>, what: string): Promise<T> {
 }
 
 /** How far past due the most overdue read of these watched runs is, in seconds (0 when none is late). */
-export function pollOverdueSeconds(nextPollAts: readonly number[], now: number): number {
+function pollOverdueSeconds(nextPollAts: readonly number[], now: number): number {
   const due = nextPollAts.reduce((earliest, at) => Math.min(earliest, at), Infinity);
   return due === Infinity ? 0 : Math.max(0, now - due) / 1000;
 }

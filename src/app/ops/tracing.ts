@@ -30,7 +30,7 @@ export interface Tracing {
   shutdown(): Promise<void>;
 }
 
-export type SamplerName =
+type SamplerName =
   "always_on" | "always_off" | "traceidratio" | "parentbased_always_on" | "parentbased_always_off" | "parentbased_traceidratio";
 
 /** Tracing as the OTEL_* variables configure it. */

@@ -20,7 +20,7 @@ export interface DeliveryJobData {
   traceparent?: string;
 }
 
-export interface TaskJobData {
+interface TaskJobData {
   taskId: number;
   /** As on a delivery's job: the trace of the delivery that asked for the task. */
   traceparent?: string;
@@ -43,7 +43,7 @@ export interface JobProcessor {
   onFailed(job: QueuedJob, error: unknown): Promise<void>;
 }
 
-export interface JobCounts {
+interface JobCounts {
   /** Due now, not yet taken. */
   waiting: number;
   /** Scheduled for later (the next poll of a watched run, a retry after a failure). */

@@ -11,7 +11,7 @@ import { AppConfigurationError } from "../env.js";
 export const DATABASE_FILE_NAME = "bridge.sqlite";
 
 /** DATA_DIR or its database cannot be used; the message names both and what to do. Exit code 2, like every setting that is wrong. */
-export class DataDirError extends AppConfigurationError {
+class DataDirError extends AppConfigurationError {
   override name = "DataDirError";
   constructor(problem: string) {
     super([], [`DATA_DIR (${problem})`]);
@@ -23,7 +23,7 @@ const UNWRITABLE_DIRECTORY = new Set(["EACCES", "EPERM", "EROFS", "ENOTDIR", "EE
 const NOT_A_DATABASE = new Set(["SQLITE_NOTADB", "SQLITE_CORRUPT"]);
 
 /** What went wrong opening `file` in `dataDir`, as an operator can act on it; the error itself when it is none of these. */
-export function dataDirProblem(error: unknown, dataDir: string, file: string): Error {
+function dataDirProblem(error: unknown, dataDir: string, file: string): Error {
   const code = (error as { code?: unknown }).code;
   const message = (error as Error).message;
   // Node's own messages start with their code already ("ENOTDIR: not a directory, mkdir …").

@@ -51,7 +51,7 @@ end
 `;
 
 /** KEYS: id counter. ARGV: prefix, now, then field/value pairs. Returns the stored hash. */
-export const INSERT_TASK = `${PRELUDE}
+const INSERT_TASK = `${PRELUDE}
 local id = redis.call('INCR', KEYS[1])
 local key = taskKey(id)
 redis.call('HSET', key, 'id', id, 'createdAt', ARGV[2], 'updatedAt', ARGV[2], unpack(ARGV, 3))
@@ -64,7 +64,7 @@ return redis.call('HGETALL', key)
  * KEYS: the task hash. ARGV: prefix, now, id, then field/value pairs of the patch only, so a
  * concurrent patch of other fields survives. Returns the stored hash, or nil if there is no task.
  */
-export const UPDATE_TASK = `${PRELUDE}
+const UPDATE_TASK = `${PRELUDE}
 if redis.call('EXISTS', KEYS[1]) == 0 then return false end
 local id = ARGV[3]
 local s0, r0, t0 = placeOf(KEYS[1])
@@ -80,14 +80,14 @@ return redis.call('HGETALL', KEYS[1])
 `;
 
 /** KEYS: an index. ARGV: prefix. The newest task in it, or nil. */
-export const NEWEST_IN_INDEX = `${PRELUDE}
+const NEWEST_IN_INDEX = `${PRELUDE}
 local ids = redis.call('ZREVRANGE', KEYS[1], 0, 0)
 if #ids == 0 then return false end
 return redis.call('HGETALL', taskKey(ids[1]))
 `;
 
 /** KEYS: P:run:<runId>. ARGV: prefix. The newest unfinished task of the run, or nil. */
-export const ACTIVE_TASK_FOR_RUN = `${PRELUDE}
+const ACTIVE_TASK_FOR_RUN = `${PRELUDE}
 for _, id in ipairs(redis.call('ZREVRANGE', KEYS[1], 0, -1)) do
   local state = cjson.decode(redis.call('HGET', taskKey(id), 'state'))
   if ACTIVE[state] then return redis.call('HGETALL', taskKey(id)) end
@@ -96,7 +96,7 @@ return false
 `;
 
 /** KEYS: P:run:<runId>. ARGV: prefix. The JSON of the newest non-null webUrl among the run's tasks, or nil. */
-export const LAST_WEB_URL_FOR_RUN = `${PRELUDE}
+const LAST_WEB_URL_FOR_RUN = `${PRELUDE}
 for _, id in ipairs(redis.call('ZREVRANGE', KEYS[1], 0, -1)) do
   local url = redis.call('HGET', taskKey(id), 'webUrl')
   if url and url ~= 'null' then return url end
@@ -105,7 +105,7 @@ return false
 `;
 
 /** KEYS: P:run:<runId>, P:thread:<threadKey>:held. ARGV: prefix. Hashes of the held tasks, oldest first. */
-export const HELD_FOR = `${PRELUDE}
+const HELD_FOR = `${PRELUDE}
 local ids = {}
 for _, id in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1)) do
   if cjson.decode(redis.call('HGET', taskKey(id), 'state')) == 'held' then ids[#ids + 1] = tonumber(id) end
@@ -118,7 +118,7 @@ return tasks
 `;
 
 /** KEYS: id counter (routing only). ARGV: prefix, limit (> 0, or -1 = all), "oldest" | "newest", states... Hashes in that order. */
-export const LIST_TASKS = `${PRELUDE}
+const LIST_TASKS = `${PRELUDE}
 local limit = tonumber(ARGV[2])
 local newest = ARGV[3] == 'newest'
 local stop = -1
@@ -142,7 +142,7 @@ return tasks
  * and trigger keys older than the cutoff, and up to one batch of finished tasks (with every index
  * entry); returns how many tasks it removed, so the caller repeats until a batch comes back short.
  */
-export const PRUNE = `${PRELUDE}
+const PRUNE = `${PRELUDE}
 local before = '(' .. ARGV[2]
 redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', before)
 redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', before)
@@ -160,13 +160,13 @@ return #ids
  * KEYS: a sorted set of claims by time. ARGV: now, retention cutoff, member. Trims claims past the
  * retention (so the set stays bounded even if nobody prunes), then claims: 1 if new, 0 if known.
  */
-export const CLAIM = `
+const CLAIM = `
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', '(' .. ARGV[2])
 return redis.call('ZADD', KEYS[1], 'NX', ARGV[1], ARGV[3])
 `;
 
 /** KEYS: P:check-shas:<repo>, P:check-attempts:<repo>#<pr>. ARGV: head SHA, PR number. 1 if new. */
-export const RECORD_CHECK_ATTEMPT = `
+const RECORD_CHECK_ATTEMPT = `
 if redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) == 0 then return 0 end
 redis.call('RPUSH', KEYS[2], ARGV[1])
 return 1
@@ -178,7 +178,7 @@ return 1
  * lives in the repository the run worked on. A record already under the new key wins. Returns how
  * many were moved; a second replica starting at the same time finds nothing left to move.
  */
-export const MIGRATE_RUN_BRANCHES = `
+const MIGRATE_RUN_BRANCHES = `
 local entries = redis.call('HGETALL', KEYS[1])
 local moved = 0
 for i = 1, #entries, 2 do
@@ -197,7 +197,7 @@ return moved
  * Sets sweptAt on a task hash only while its state is watching and no final run is handed over (a missing hash is
  * never created): a hand-over's sweptAt dates its final run, which a later "still going" must not make look newer.
  */
-export const MARK_SWEPT =
+const MARK_SWEPT =
   "local f = redis.call('HGET', KEYS[1], 'finalRun') " +
   "if redis.call('HGET', KEYS[1], 'state') == ARGV[1] and (f == false or f == 'null') then redis.call('HSET', KEYS[1], 'sweptAt', ARGV[2]) end return 1";
 

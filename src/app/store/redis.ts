@@ -31,7 +31,7 @@ export interface RedisBridgeStoreOptions {
   claimRetentionMs?: number;
 }
 
-export const DEFAULT_CLAIM_RETENTION_MS = 8 * 24 * 60 * 60_000;
+const DEFAULT_CLAIM_RETENTION_MS = 8 * 24 * 60 * 60_000;
 /** Finished tasks removed per script call by prune: each call is short, so other replicas are never held up long. */
 const PRUNE_BATCH = 500;
 

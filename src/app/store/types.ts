@@ -13,7 +13,7 @@ import type { SourceType } from "../../service/wire.js";
  * - watching: polling the run; reporting: the final run is captured, the result is being written.
  */
 export type TaskState = "held" | "queued" | "sending" | "watching" | "reporting" | "done" | "abandoned";
-export type TaskKind = "create" | "resume";
+type TaskKind = "create" | "resume";
 
 /** The conversation a task writes to, and how to reach it (core's `ThreadRef` is the issue or pull request itself). */
 export interface TaskThread {
@@ -39,7 +39,7 @@ export interface TraceProgress {
 }
 
 /** A held follow-up for a working agent; `sendingSince`: handed to the service then (a step cut off from there may or may not have delivered it). */
-export interface HeldInterrupt extends FollowUpInterrupt {
+interface HeldInterrupt extends FollowUpInterrupt {
   sendingSince?: number;
 }
 

@@ -16,7 +16,7 @@ interface EmulatorFlags {
 }
 
 /** A stable default so that exported variables keep working across restarts; 0 picks a free port. */
-export const DEFAULT_EMULATOR_PORT = 4010;
+const DEFAULT_EMULATOR_PORT = 4010;
 const STATUS_VOCABULARIES: StatusVocabulary[] = ["spec", "deployment"];
 
 export const emulatorCommand = defineCommand(
@@ -62,7 +62,7 @@ export const emulatorCommand = defineCommand(
  * The client's own 2 s poll scaled like the emulator's clock, but not below 0.1 s: the CLI's client
  * budget stays at real-time rates, and a sped-up run should not exhaust it.
  */
-export function suggestedPollIntervalSeconds(timeScale: number): number {
+function suggestedPollIntervalSeconds(timeScale: number): number {
   return Math.max(0.1, Math.round(2 * timeScale * 1000) / 1000);
 }
 

@@ -37,7 +37,7 @@ interface TriggerCommon {
   forceNew: boolean;
 }
 
-export interface CommentTrigger extends TriggerCommon {
+interface CommentTrigger extends TriggerCommon {
   flow: "comment";
   sourceType: typeof SOURCE.gitHost;
   event: IssueCommentBridgeEvent;
@@ -48,7 +48,7 @@ export interface CommentTrigger extends TriggerCommon {
   quoted: string;
 }
 
-export interface LabelTrigger extends TriggerCommon {
+interface LabelTrigger extends TriggerCommon {
   flow: "label";
   sourceType: typeof SOURCE.gitHost;
   event: IssuesBridgeEvent;
@@ -73,7 +73,7 @@ export interface ReviewTrigger extends TriggerCommon {
   quoted: string;
 }
 
-export interface CheckSuiteTrigger extends TriggerCommon {
+interface CheckSuiteTrigger extends TriggerCommon {
   flow: "check_suite";
   sourceType: typeof SOURCE.gitHostCheckSuite;
   event: CheckSuiteBridgeEvent;
@@ -85,7 +85,7 @@ export interface CheckSuiteTrigger extends TriggerCommon {
   headBranch: string;
 }
 
-export interface WorkflowRunTrigger extends TriggerCommon {
+interface WorkflowRunTrigger extends TriggerCommon {
   flow: "workflow_run";
   sourceType: typeof SOURCE.gitHostCheckSuite;
   event: WorkflowRunBridgeEvent;
@@ -96,7 +96,7 @@ export interface WorkflowRunTrigger extends TriggerCommon {
   headBranch: string;
 }
 
-export interface DispatchTrigger extends Omit<TriggerCommon, "repo" | "actor"> {
+interface DispatchTrigger extends Omit<TriggerCommon, "repo" | "actor"> {
   flow: "dispatch";
   sourceType: typeof SOURCE.api;
   event: BridgeEvent;
@@ -142,7 +142,6 @@ export interface AutomationTrigger extends TriggerCommon {
 
 export type RunTrigger =
   CommentTrigger | LabelTrigger | ReviewTrigger | CheckSuiteTrigger | WorkflowRunTrigger | DispatchTrigger | AutomationTrigger;
-export type RunFlow = RunTrigger["flow"];
 export type CheckFailureTrigger = CheckSuiteTrigger | WorkflowRunTrigger;
 
 export const isCheckFailureTrigger = (trigger: RunTrigger): trigger is CheckFailureTrigger =>

@@ -222,25 +222,11 @@ export type BridgeEvent =
   | WorkflowRunBridgeEvent
   | OtherBridgeEvent;
 
-export type BridgeEventKind = BridgeEvent["kind"];
-
 /** Events that happen on one issue or pull request. */
 export type ThreadEvent =
   IssueCommentBridgeEvent | IssuesBridgeEvent | PullRequestBridgeEvent | PullRequestReviewBridgeEvent | PullRequestReviewCommentBridgeEvent;
 
-export const isIssueCommentEvent = (e: BridgeEvent): e is IssueCommentBridgeEvent => e.kind === "issue_comment";
-export const isIssuesEvent = (e: BridgeEvent): e is IssuesBridgeEvent => e.kind === "issues";
-export const isPullRequestEvent = (e: BridgeEvent): e is PullRequestBridgeEvent => e.kind === "pull_request";
-export const isPullRequestReviewEvent = (e: BridgeEvent): e is PullRequestReviewBridgeEvent => e.kind === "pull_request_review";
-export const isPullRequestReviewCommentEvent = (e: BridgeEvent): e is PullRequestReviewCommentBridgeEvent =>
-  e.kind === "pull_request_review_comment";
-export const isCheckSuiteEvent = (e: BridgeEvent): e is CheckSuiteBridgeEvent => e.kind === "check_suite";
-export const isWorkflowRunEvent = (e: BridgeEvent): e is WorkflowRunBridgeEvent => e.kind === "workflow_run";
-export const isOtherEvent = (e: BridgeEvent): e is OtherBridgeEvent => e.kind === "other";
 export const isThreadEvent = (e: BridgeEvent): e is ThreadEvent => "thread" in e;
-/** An issue comment written on a pull request's conversation tab. */
-export const isPullRequestComment = (e: BridgeEvent): e is IssueCommentBridgeEvent =>
-  e.kind === "issue_comment" && e.thread.kind === "pull_request";
 
 /** A known event whose payload lacks a field the bridge needs. */
 export class EventPayloadError extends Error {

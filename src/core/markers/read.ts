@@ -13,7 +13,6 @@ import {
   MARKER_LIMITS,
   OverLimitMarkerSchema,
   RunMarkerSchema,
-  type BotCommentKind,
   type KindMarker,
   type RunMarker,
 } from "./schema.js";
@@ -74,10 +73,4 @@ export function parseKindMarker(body: string | null | undefined): KindMarker | n
   if (line[2] === undefined) return { kind: kind as KindMarker["kind"], place: null };
   const parsed = KindMarkerPlaceSchema.safeParse(json);
   return parsed.success ? { kind: kind as KindMarker["kind"], place: { repository: parsed.data.repo, thread: parsed.data.thread } } : null;
-}
-
-/** Which kind of bot comment a body is (by its single marker), or null. Does not check the author nor the thread. */
-export function parseCommentKind(body: string | null | undefined): BotCommentKind | null {
-  if (parseMarker(body) !== null) return "run";
-  return parseKindMarker(body)?.kind ?? null;
 }

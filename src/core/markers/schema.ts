@@ -25,7 +25,7 @@ import { RUN_LIMIT_NAMES, type RunLimitName } from "../../config/schema.js";
 import { AUTOMATION_NAME } from "../../config/automations.js";
 
 /** `queued`: waiting for rate budget (no run yet, or a resume not sent yet); `running`: being watched; `done`: the bridge's last word is posted. */
-export const RUN_MARKER_STATES = ["queued", "running", "done"] as const;
+const RUN_MARKER_STATES = ["queued", "running", "done"] as const;
 export type RunMarkerState = (typeof RUN_MARKER_STATES)[number];
 
 /**
@@ -33,7 +33,7 @@ export type RunMarkerState = (typeof RUN_MARKER_STATES)[number];
  * the service, or someone said `/agent stop` and the bridge stopped watching (the run itself may go
  * on: the service has no cancel call); `watch_timed_out`: still running when the watch gave up.
  */
-export const RUN_OUTCOMES = ["succeeded", "failed", "stopped", "waiting_for_input", "unknown", "watch_timed_out"] as const;
+const RUN_OUTCOMES = ["succeeded", "failed", "stopped", "waiting_for_input", "unknown", "watch_timed_out"] as const;
 export type RunOutcome = (typeof RUN_OUTCOMES)[number];
 
 /** Bounds: a marker stays small whatever a run produced. */

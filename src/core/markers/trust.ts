@@ -142,11 +142,6 @@ export function listTrustedRunMarkers(comments: readonly MarkerComment[], self: 
   return found.sort((a, b) => b.commentId - a.commentId);
 }
 
-/** The newest run marker the bot wrote in the thread. Markers in anyone else's comments are ignored. */
-export function findTrustedRunMarker(comments: readonly MarkerComment[], self: BotIdentity, place: MarkerPlace): FoundRunMarker | null {
-  return listTrustedRunMarkers(comments, self, place)[0] ?? null;
-}
-
 /**
  * The trusted markers of runs that name `branch`, newest first: for a review or a check failure on
  * a pull request whose head branch a known run produced or worked on.

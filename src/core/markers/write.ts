@@ -78,7 +78,7 @@ export function renderOverLimitMarker(limit: RunLimitName, place: MarkerPlace | 
 }
 
 /** The characters binding adds to a kind marker at most (repository and thread number at their bounds). */
-export const KIND_MARKER_PLACE_LENGTH =
+const KIND_MARKER_PLACE_LENGTH =
   markerJson(kindPlaceFields({ repository: "x".repeat(MARKER_LIMITS.repository), thread: 2 ** 53 })).length + 1;
 
 // The one marker line of a body, unsigned (binding comes before signing).

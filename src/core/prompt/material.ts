@@ -61,7 +61,7 @@ export type MaterialAccess = AuthorAccess | "unknown" | "ci";
  * `line` (one line: newlines and runs of whitespace collapsed), `log` (ANSI escapes removed),
  * `code` (only invisible characters removed: a diff hunk is shown verbatim).
  */
-export type MaterialShape = "markdown" | "line" | "log" | "code";
+type MaterialShape = "markdown" | "line" | "log" | "code";
 
 export interface Material {
   source: MaterialSource;
@@ -139,14 +139,14 @@ function truncationMarker(shape: MaterialShape, keep: "head" | "tail"): string {
 }
 
 /** A fenced block that its content cannot close: the fence is longer than any backtick run inside. */
-export function fence(content: string, language: "text" | "diff" = "text"): string {
+function fence(content: string, language: "text" | "diff" = "text"): string {
   const longest = Math.max(0, ...(content.match(/`+/g) ?? []).map((run) => run.length));
   const marks = "`".repeat(Math.max(3, longest + 1));
   return `${marks}${language}\n${content}\n${marks}`;
 }
 
 /** The label above a piece of material: its source, its author, when, and the author's access. */
-export function materialLabel(item: Pick<Material, "source" | "author" | "access" | "at">): PromptText {
+function materialLabel(item: Pick<Material, "source" | "author" | "access" | "at">): PromptText {
   const by = item.author ? ` by @${identifier(item.author)}` : "";
   const at = item.at ? ` at ${identifier(item.at)}` : "";
   return brand(`${item.source}${by}${at} (${ACCESS_LABEL[item.access ?? "unknown"]})`);

@@ -57,7 +57,7 @@ const isLaterThan = (time: string | null | undefined, asOf: string | null | unde
  * after the trigger (`asOf`), the newest `limits.comments` of them; with how many there were
  * (older ones the shell did not fetch included) and how many came too late.
  */
-export function threadCommentsShown(
+function threadCommentsShown(
   thread: ThreadContext,
   options: PromptOptions,
   exclude: ThreadExclusion = {},
@@ -280,7 +280,7 @@ export function instructionText(instruction: string, options: PromptOptions): Pr
   return request(instruction, limitsOf(options).instructionChars);
 }
 
-export const PROMPT_TRUNCATION_MARKER = (max: number): PromptText =>
+const PROMPT_TRUNCATION_MARKER = (max: number): PromptText =>
   promptText`\n\n[… context truncated by agent-run-bridge to keep the prompt within ${max} characters …]\n\n`;
 
 /**

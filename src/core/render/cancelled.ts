@@ -20,7 +20,7 @@ export interface CancelledCommentInput {
 }
 
 /** The marker of a cancelled job's last word on its run. */
-export function cancelledMarker(marker: RunMarker): RunMarker {
+function cancelledMarker(marker: RunMarker): RunMarker {
   return marker.runId === null
     ? { ...marker, state: "done", outcome: "stopped" }
     : { ...marker, state: "done", outcome: "watch_timed_out" };

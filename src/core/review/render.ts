@@ -15,7 +15,7 @@ import type { AnchorMiss, ReviewPlan } from "./anchor.js";
 import { renderReviewMarker, type ReviewMarker } from "./marker.js";
 
 /** An inline comment as GitHub's create-review call takes it. */
-export interface ReviewCommentDraft {
+interface ReviewCommentDraft {
   path: string;
   line: number;
   side: "RIGHT" | "LEFT";

@@ -7,7 +7,7 @@ import { REVIEW_LIMITS } from "./format.js";
 
 const lineNumber = () => z.int().check(z.positive());
 
-export const ReviewFindingSchema = z.strictObject({
+const ReviewFindingSchema = z.strictObject({
   path: z.string().check(z.minLength(1), z.maxLength(REVIEW_LIMITS.path)),
   line: lineNumber(),
   start_line: z.optional(lineNumber()),

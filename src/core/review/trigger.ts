@@ -16,15 +16,6 @@ export function asksForReview(instruction: string): boolean {
   return REVIEW_WORD.test(instruction.trimStart());
 }
 
-/** What the person asked the review to look at: the instruction after the word `review` (may be empty). */
-export function reviewFocusOf(instruction: string): string {
-  return instruction
-    .trimStart()
-    .replace(REVIEW_WORD, "")
-    .replace(/^[.:,;!?]?\s*/, "")
-    .trim();
-}
-
 /** Whether the trigger starts a review of its pull request or an ordinary run. */
 export function runModeOf(trigger: RunTrigger): RunMode {
   if (trigger.flow === "comment") return trigger.thread.kind === "pull_request" && asksForReview(trigger.instruction) ? "review" : "run";

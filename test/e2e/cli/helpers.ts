@@ -3,7 +3,8 @@ import { Readable } from "node:stream";
 import { createRequire } from "node:module";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from "../../../src/emulator/index.js";
-import { runCli, type CliIo, type ShutdownSignal } from "../../../src/cli/main.js";
+import type { CliIo, ShutdownSignal } from "../../../src/cli/context.js";
+import { runCli } from "../../../src/cli/main.js";
 
 export interface CliResult {
   code: number;

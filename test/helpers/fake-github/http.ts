@@ -28,7 +28,7 @@ export function queryOf(request: FastifyRequest): Record<string, string> {
 }
 
 /** The request path without its query string, as sent (still percent-encoded). */
-export function pathOf(request: FastifyRequest): string {
+function pathOf(request: FastifyRequest): string {
   const url = request.url;
   const q = url.indexOf("?");
   return q === -1 ? url : url.slice(0, q);

@@ -2,70 +2,16 @@
  * A loopback fake of the GitHub REST API for tests, the demo and benchmarks: it answers the
  * endpoints the bridge uses with GitHub's shapes and status codes, and keeps what the bot wrote.
  */
-export { startFakeGitHub, type FakeGitHub, type FakeGitHubEvents, type FakeGitHubOptions } from "./server.js";
-export {
-  describeWrite,
-  secondaryRateLimitFault,
-  type FakeWrite,
-  type FaultSpec,
-  type InjectedFault,
-  type PathPattern,
-  type RecordedRequest,
-  type ServedAs,
-  type TokenKind,
-} from "./recorder.js";
+export { startFakeGitHub, type FakeGitHub } from "./server.js";
+export { describeWrite, secondaryRateLimitFault, type FakeWrite, type RecordedRequest } from "./recorder.js";
 export { createPng } from "./png.js";
-export type { FakeHookDelivery, HookDeliverySeed, WebhookTarget } from "./webhooks.js";
-export { MAX_COMMENT_BODY } from "./routes/issues.js";
 export {
-  DEFAULT_APP,
   DEFAULT_INSTALLATION_ID,
-  REACTION_CONTENTS,
   fakeSha,
   pushToPullRequest,
-  type AnnotationSeed,
-  type AttachmentSeed,
-  type CheckConclusion,
-  type CheckRunSeed,
-  type CheckStatus,
   type CheckSuiteSeed,
-  type CollaboratorSeed,
-  type FakeAnnotation,
-  type FakeApp,
-  type FakeAttachment,
-  type FakeCheckRun,
-  type FakeCheckSuite,
-  type FakeCollaborator,
-  type FakeFile,
   type FakeGitHubSeed,
-  type FakeGitHubState,
-  type FakeInstallation,
-  type FakeIssue,
   type FakeIssueComment,
-  type FakeJob,
-  type FakeJobStep,
-  type FakeReaction,
-  type FakeRepository,
-  type FakeReview,
-  type FakeReviewComment,
-  type FakeTeam,
-  type FakeUser,
-  type FakeWorkflowRun,
-  type FileSeed,
   type IssueCommentSeed,
-  type IssueSeed,
-  type JobSeed,
-  type JobStepSeed,
-  type PullRequestSeed,
-  type ReactionContent,
-  type ReactionSeed,
-  type ReactionTargetKind,
-  type RepoPermission,
-  type RepositorySeed,
-  type ReviewCommentSeed,
   type ReviewSeed,
-  type TeamSeed,
-  type UserSeed,
-  type UserType,
-  type WorkflowRunSeed,
 } from "./state.js";

@@ -47,7 +47,7 @@ export function renderUser(ctx: RenderContext, user: FakeUser): Json {
 }
 
 /** A user known only by login (an owner, a team member) rendered without inventing a record. */
-export function renderLogin(ctx: RenderContext, login: string): Json {
+function renderLogin(ctx: RenderContext, login: string): Json {
   const user = ctx.state.users.get(login.toLowerCase());
   return user ? renderUser(ctx, user) : renderUser(ctx, { login, id: stableId(login), type: "User" });
 }
@@ -138,7 +138,7 @@ function renderRepoByName(ctx: RenderContext, fullName: string, fork: boolean): 
   return renderRepository(ctx, { id: stableId(fullName), owner, name, default_branch: "main", private: false, fork });
 }
 
-export function renderReactionRollup(ctx: RenderContext, repo: string, kind: ReactionTargetKind, id: number, url: string): Json {
+function renderReactionRollup(ctx: RenderContext, repo: string, kind: ReactionTargetKind, id: number, url: string): Json {
   const mine = ctx.state.reactions.filter((r) => r.repo === repo && r.target.kind === kind && r.target.id === id);
   const rollup: Json = { url: `${url}/reactions`, total_count: mine.length };
   for (const content of REACTION_CONTENTS) rollup[content] = mine.filter((r) => r.content === content).length;
@@ -155,7 +155,7 @@ export function renderReaction(ctx: RenderContext, reaction: FakeReaction): Json
   };
 }
 
-export function issueHtmlUrl(ctx: RenderContext, issue: FakeIssue): string {
+function issueHtmlUrl(ctx: RenderContext, issue: FakeIssue): string {
   return `${ctx.html}/${issue.repo}/${issue.pull_request ? "pull" : "issues"}/${issue.number}`;
 }
 
@@ -441,10 +441,6 @@ export function renderJob(ctx: RenderContext, run: FakeWorkflowRun, job: FakeJob
   };
 }
 
-export function renderCheckSuiteRef(suite: FakeCheckSuite): Json {
-  return { id: suite.id, head_sha: suite.head_sha, head_branch: suite.head_branch, status: suite.status, conclusion: suite.conclusion };
-}
-
 /** GitHub's author_association, derived from the fake's collaborator list. */
 function authorAssociation(ctx: RenderContext, repo: string, user: FakeUser): string {
   const [owner = ""] = repo.split("/");
@@ -454,12 +450,12 @@ function authorAssociation(ctx: RenderContext, repo: string, user: FakeUser): st
   return "NONE";
 }
 
-export function nodeId(prefix: string, id: number): string {
+function nodeId(prefix: string, id: number): string {
   return `${prefix}_${Buffer.from(String(id)).toString("base64url")}`;
 }
 
 /** A stable positive id for things known only by name (forks, owners without a user record). */
-export function stableId(name: string): number {
+function stableId(name: string): number {
   let h = 0x811c9dc5;
   for (const ch of name.toLowerCase()) h = Math.imul(h ^ ch.charCodeAt(0), 0x01000193) >>> 0;
   return 10_000_000 + (h % 89_999_999);

@@ -53,7 +53,7 @@ export interface FakeGitHubOptions {
   enterprise?: boolean;
 }
 
-export type FakeGitHubEvents = { write: [FakeWrite]; request: [RecordedRequest] };
+type FakeGitHubEvents = { write: [FakeWrite]; request: [RecordedRequest] };
 
 export interface FakeGitHub {
   /**

@@ -6,7 +6,7 @@
 import { randomUUID, type KeyObject } from "node:crypto";
 
 export type RepoPermission = "admin" | "maintain" | "write" | "triage" | "read" | "none";
-export type UserType = "User" | "Bot" | "Organization";
+type UserType = "User" | "Bot" | "Organization";
 export type ReactionContent = "+1" | "-1" | "laugh" | "confused" | "heart" | "hooray" | "rocket" | "eyes";
 export const REACTION_CONTENTS: readonly ReactionContent[] = ["+1", "-1", "laugh", "confused", "heart", "hooray", "rocket", "eyes"];
 export type ReactionTargetKind = "issue_comment" | "review_comment" | "issue";
@@ -124,13 +124,13 @@ export interface FakeReaction {
   created_at: string;
 }
 
-export interface FakeCollaborator {
+interface FakeCollaborator {
   repo: string;
   login: string;
   permission: RepoPermission;
 }
 
-export interface FakeTeam {
+interface FakeTeam {
   org: string;
   slug: string;
   members: { login: string; role: "member" | "maintainer"; state: "active" | "pending" }[];
@@ -148,8 +148,8 @@ export interface FakeAnnotation {
   raw_details: string | null;
 }
 
-export type CheckStatus = "queued" | "in_progress" | "completed";
-export type CheckConclusion =
+type CheckStatus = "queued" | "in_progress" | "completed";
+type CheckConclusion =
   "success" | "failure" | "neutral" | "cancelled" | "skipped" | "timed_out" | "action_required" | "startup_failure" | "stale";
 
 export interface FakeCheckRun {
@@ -176,7 +176,7 @@ export interface FakeCheckSuite {
   check_runs: FakeCheckRun[];
 }
 
-export interface FakeJobStep {
+interface FakeJobStep {
   number: number;
   name: string;
   status: CheckStatus;
@@ -234,7 +234,7 @@ export interface FakeFile {
   content: Buffer;
 }
 
-export interface FakeAttachment {
+interface FakeAttachment {
   id: string;
   bytes: Buffer;
   content_type: string;
@@ -300,7 +300,7 @@ export interface FakeGitHubState {
 // Seeds: the same shapes with optional fields. `repo` ("owner/name") defaults to the first
 // seeded repository; repositories referenced but not seeded are created with defaults.
 
-export interface RepositorySeed {
+interface RepositorySeed {
   owner: string;
   name: string;
   id?: number;
@@ -309,7 +309,7 @@ export interface RepositorySeed {
   fork?: boolean;
 }
 
-export interface IssueSeed {
+interface IssueSeed {
   repo?: string;
   number: number;
   title?: string;
@@ -322,7 +322,7 @@ export interface IssueSeed {
   created_at?: string;
 }
 
-export interface PullRequestSeed extends IssueSeed {
+interface PullRequestSeed extends IssueSeed {
   head: { ref: string; sha?: string; repo?: { full_name: string; fork?: boolean } | null };
   base?: { ref?: string; sha?: string };
   draft?: boolean;
@@ -346,7 +346,7 @@ export interface IssueCommentSeed {
   performed_via_github_app?: boolean;
 }
 
-export interface ReviewCommentSeed {
+interface ReviewCommentSeed {
   body: string;
   path?: string;
   line?: number | null;
@@ -371,26 +371,26 @@ export interface ReviewSeed {
   comments?: ReviewCommentSeed[];
 }
 
-export interface ReactionSeed {
+interface ReactionSeed {
   repo?: string;
   target: { kind: ReactionTargetKind; id: number };
   content: ReactionContent;
   user?: UserSeed;
 }
 
-export interface CollaboratorSeed {
+interface CollaboratorSeed {
   repo?: string;
   login: string;
   permission: RepoPermission;
 }
 
-export interface TeamSeed {
+interface TeamSeed {
   org: string;
   slug: string;
   members?: (string | { login: string; role?: "member" | "maintainer"; state?: "active" | "pending" })[];
 }
 
-export interface AnnotationSeed {
+interface AnnotationSeed {
   path: string;
   start_line: number;
   end_line?: number;
@@ -402,7 +402,7 @@ export interface AnnotationSeed {
   raw_details?: string | null;
 }
 
-export interface CheckRunSeed {
+interface CheckRunSeed {
   name: string;
   id?: number;
   status?: CheckStatus;
@@ -426,14 +426,14 @@ export interface CheckSuiteSeed {
   check_runs?: CheckRunSeed[];
 }
 
-export interface JobStepSeed {
+interface JobStepSeed {
   name: string;
   number?: number;
   status?: CheckStatus;
   conclusion?: CheckConclusion | null;
 }
 
-export interface JobSeed {
+interface JobSeed {
   name: string;
   id?: number;
   status?: CheckStatus;
@@ -444,7 +444,7 @@ export interface JobSeed {
   log?: FakeJobLog | null;
 }
 
-export interface WorkflowRunSeed {
+interface WorkflowRunSeed {
   repo?: string;
   id?: number;
   name?: string;
@@ -461,14 +461,14 @@ export interface WorkflowRunSeed {
   jobs?: JobSeed[];
 }
 
-export interface FileSeed {
+interface FileSeed {
   repo?: string;
   path: string;
   content: string | Uint8Array;
   ref?: string;
 }
 
-export interface AttachmentSeed {
+interface AttachmentSeed {
   /** A UUID; generated when absent. */
   id?: string;
   bytes: Uint8Array;
@@ -497,7 +497,7 @@ export interface FakeGitHubSeed {
   attachments?: AttachmentSeed[];
 }
 
-export const DEFAULT_APP: FakeApp = { id: 1001, slug: "agent-run-bridge", name: "Agent Run Bridge", owner: "agent-run" };
+const DEFAULT_APP: FakeApp = { id: 1001, slug: "agent-run-bridge", name: "Agent Run Bridge", owner: "agent-run" };
 export const DEFAULT_INSTALLATION_ID = 2002;
 
 export function createFakeState(seed: FakeGitHubSeed = {}, now: () => Date = () => new Date()): FakeGitHubState {

@@ -4,7 +4,7 @@
  * line quotes a value of the file; someone who may not trigger runs hears nothing of a broken file.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { parseCommentKind } from "../../../src/core/markers/read.js";
+import { parseCommentKind } from "../../helpers/comment-kind.js";
 import { startActionHarness, type ActionHarness, type InProcessStep } from "../../helpers/action-runner.js";
 import { FULL_NAME } from "../../helpers/app-payloads.js";
 

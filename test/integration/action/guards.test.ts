@@ -5,7 +5,8 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { newRunMarker, renderMarker } from "../../../src/core/markers/write.js";
-import { parseCommentKind, parseMarker } from "../../../src/core/markers/read.js";
+import { parseMarker } from "../../../src/core/markers/read.js";
+import { parseCommentKind } from "../../helpers/comment-kind.js";
 import type { RunMarker } from "../../../src/core/markers/schema.js";
 import type { FakeGitHubSeed, IssueCommentSeed } from "../../helpers/fake-github/index.js";
 import {

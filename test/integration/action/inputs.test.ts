@@ -5,7 +5,8 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
-import { INPUT_NAMES, InputError, inputVariable, readInputs } from "../../../src/action/inputs.js";
+import { INPUT_NAMES, InputError, readInputs } from "../../../src/action/inputs.js";
+import { inputVariable } from "../../../src/action/raw-inputs.js";
 import { classifyActor } from "../../../src/core/actors.js";
 import { OUTPUT_NAMES } from "../../../src/action/report.js";
 

@@ -4,7 +4,7 @@
  * named people (or everyone, `*`) in without write access.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { parseCommentKind } from "../../../src/core/markers/read.js";
+import { parseCommentKind } from "../../helpers/comment-kind.js";
 import { renderKindMarker } from "../../../src/core/markers/write.js";
 import { ACTIONS_BOT, startActionHarness, type ActionHarness } from "../../helpers/action-runner.js";
 import { FULL_NAME } from "../../helpers/app-payloads.js";

@@ -1,6 +1,7 @@
 /** CI auto-fix: failing check suites on a pull request, the head-SHA guard, the attempt cap, forks. */
 import { afterEach, describe, expect, it } from "vitest";
-import { parseCommentKind, parseKindMarker, parseMarker } from "../../../src/core/markers/read.js";
+import { parseKindMarker, parseMarker } from "../../../src/core/markers/read.js";
+import { parseCommentKind } from "../../helpers/comment-kind.js";
 import type { FakeGitHubSeed } from "../../helpers/fake-github/index.js";
 import { FULL_NAME, checkSuiteCompletedPayload } from "../../helpers/app-payloads.js";
 import { BOT_LOGIN, PR_HEAD_SHA, baseSeed, startAppHarness, type AppHarness } from "../../helpers/app-harness.js";

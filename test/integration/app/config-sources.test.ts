@@ -5,7 +5,7 @@
  * file; and someone who may not trigger runs hears nothing of a broken one.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { parseCommentKind } from "../../../src/core/markers/read.js";
+import { parseCommentKind } from "../../helpers/comment-kind.js";
 import type { FakeGitHubSeed } from "../../helpers/fake-github/index.js";
 import { baseSeed, startAppHarness, type AppHarness } from "../../helpers/app-harness.js";
 

@@ -4,7 +4,7 @@
  * spend limits and `/agent stop` comes with its job queue; these pin what it already gets.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { parseCommentKind } from "../../../src/core/markers/read.js";
+import { parseCommentKind } from "../../helpers/comment-kind.js";
 import { issueCommentPayload } from "../../helpers/app-payloads.js";
 import { PR_HEAD_SHA, baseSeed, failedSuiteOnPullPayload, startAppHarness, type AppHarness } from "../../helpers/app-harness.js";
 

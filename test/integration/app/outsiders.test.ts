@@ -3,7 +3,7 @@
  * they ask, and no fresh read of the repository configuration (a conditional request answered 304).
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { parseCommentKind } from "../../../src/core/markers/read.js";
+import { parseCommentKind } from "../../helpers/comment-kind.js";
 import { startAppHarness, type AppHarness } from "../../helpers/app-harness.js";
 
 const ISSUE = { number: 1, title: "Flaky date test", body: "`dates.test.ts` fails on Tuesdays." };

@@ -1,6 +1,6 @@
 /** Who may not trigger, a broken configuration, and a forged signature: replies once, never a run. */
 import { afterEach, describe, expect, it } from "vitest";
-import { parseCommentKind } from "../../../src/core/markers/read.js";
+import { parseCommentKind } from "../../helpers/comment-kind.js";
 import { BOT_LOGIN, postWebhook, startAppHarness, type AppHarness } from "../../helpers/app-harness.js";
 
 const ISSUE = { number: 1, title: "Flaky date test", body: "`dates.test.ts` fails on Tuesdays." };

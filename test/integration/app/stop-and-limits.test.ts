@@ -3,7 +3,8 @@
  * emulator: both decided in the delivery worker under the thread's lock, counted in the shared store.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { parseCommentKind, parseMarker } from "../../../src/core/markers/read.js";
+import { parseMarker } from "../../../src/core/markers/read.js";
+import { parseCommentKind } from "../../helpers/comment-kind.js";
 import { BOT_LOGIN, startAppHarness, type AppHarness, until } from "../../helpers/app-harness.js";
 
 const ISSUE = { number: 1, title: "Flaky date test", body: "`dates.test.ts` fails on Tuesdays." };

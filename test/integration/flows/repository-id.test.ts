@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from "../../../src/emulator/index.js";
 import type { FakeWrite } from "../../helpers/fake-github/index.js";
-import { RepositoryIdDirectory } from "../../../src/flows/index.js";
+import { RepositoryIdDirectory } from "../../../src/flows/repository-id.js";
 import { AgentRunClient } from "../../../src/service/index.js";
 import { startActionHarness, type ActionHarness } from "../../helpers/action-runner.js";
 import { startAppHarness, type AppHarness } from "../../helpers/app-harness.js";

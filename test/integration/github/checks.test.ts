@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { FakeGitHubSeed } from "../../helpers/fake-github/index.js";
-import { listFailedCheckRuns, listFailedJobs, readFailedJobLogs, tailBytes } from "../../../src/github/index.js";
+import { listFailedCheckRuns, listFailedJobs, readFailedJobLogs } from "../../../src/github/index.js";
+import { tailBytes } from "../../../src/github/job-log.js";
 import { unreadFailedJob } from "../../helpers/failed-job.js";
 import { REPO, callSummary, octokitFor, startFake } from "./setup.js";
 

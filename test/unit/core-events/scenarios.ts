@@ -2,12 +2,13 @@
  * Parsed events built from real example payloads, adapted only where a test needs it.
  */
 import type { IssuesLabeledEvent } from "@octokit/webhooks-types";
-import { parseRepoConfig, type RepoConfig, type RepoConfigInput } from "../../../src/config/schema.js";
+import type { z } from "zod";
+import { parseRepoConfig, type RepoConfig, type RepoConfigSchema } from "../../../src/config/schema.js";
 import { parseWebhookEvent } from "../../../src/core/events/parse.js";
 import type { BridgeEvent } from "../../../src/core/events/types.js";
 import { hasAction, webhookExample } from "./webhook-examples.js";
 
-export function repoConfig(input: RepoConfigInput = {}): RepoConfig {
+export function repoConfig(input: z.input<typeof RepoConfigSchema> = {}): RepoConfig {
   const result = parseRepoConfig(input);
   if (!result.ok) throw new Error(result.errors.join("\n"));
   return result.config;

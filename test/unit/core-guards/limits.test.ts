@@ -14,7 +14,7 @@ import {
   type RunStarts,
 } from "../../../src/core/limits.js";
 import { bindKindMarker, newRunMarker, renderMarker } from "../../../src/core/markers/write.js";
-import { parseCommentKind } from "../../../src/core/markers/read.js";
+import { parseCommentKind } from "../../helpers/comment-kind.js";
 import { parseTriggerComment } from "../../../src/core/trigger.js";
 import { readGfm } from "../core-output/gfm.js";
 

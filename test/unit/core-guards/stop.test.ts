@@ -5,7 +5,8 @@
 import { describe, expect, it } from "vitest";
 import { findKillSwitch } from "../../../src/core/kill-switch.js";
 import { bindKindMarker, newRunMarker } from "../../../src/core/markers/write.js";
-import { parseCommentKind, parseMarker } from "../../../src/core/markers/read.js";
+import { parseMarker } from "../../../src/core/markers/read.js";
+import { parseCommentKind } from "../../helpers/comment-kind.js";
 import { detectTrigger } from "../../../src/core/detect/index.js";
 import type { BridgeSelf } from "../../../src/core/actors.js";
 import { isCiPausedByStop, renderStopReply, renderStoppedComment } from "../../../src/core/stop.js";

@@ -1,5 +1,5 @@
 /** Marker fixtures shared by the marker and CI tests: a running marker, its line, and comments by the bot or a person. */
-import type { MarkerComment } from "../../../src/core/markers/trust.js";
+import { listTrustedRunMarkers, type FoundRunMarker, type MarkerComment } from "../../../src/core/markers/trust.js";
 import type { MarkerPlace, RunMarker } from "../../../src/core/markers/schema.js";
 import { SOURCE } from "../../../src/service/wire.js";
 
@@ -28,3 +28,8 @@ export const LEGACY_RUNNING_LINE =
 
 export const bot = (id: number, body: string, login = "my-app[bot]"): MarkerComment => ({ id, body, user: { login, type: "Bot" } });
 export const human = (id: number, body: string, login = "mallory"): MarkerComment => ({ id, body, user: { login, type: "User" } });
+
+/** The newest run marker the bot wrote in the thread (listTrustedRunMarkers' first): what a reader of the thread believes. */
+export function newestTrustedRunMarker(...args: Parameters<typeof listTrustedRunMarkers>): FoundRunMarker | null {
+  return listTrustedRunMarkers(...args)[0] ?? null;
+}

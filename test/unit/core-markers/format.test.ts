@@ -10,7 +10,7 @@ import {
   resultMarker,
   withBranches,
 } from "../../../src/core/markers/write.js";
-import { parseCommentKind, parseKindMarker, parseMarker } from "../../../src/core/markers/read.js";
+import { parseKindMarker, parseMarker } from "../../../src/core/markers/read.js";
 import { renderRefusal } from "../../../src/core/render/replies.js";
 import { SOURCE } from "../../../src/service/wire.js";
 import { LEGACY_RUNNING_LINE, running, RUNNING_LINE } from "./fixtures.js";
@@ -98,12 +98,13 @@ describe("renderMarker / parseMarker", () => {
 
   it("tells the bot's comment kinds apart", () => {
     expect(renderKindMarker("refusal")).toBe("<!-- agent-run-bridge:refusal -->");
-    expect(parseCommentKind(`${RUNNING_LINE}\nbody`)).toBe("run");
-    expect(parseCommentKind(renderRefusal({ login: "mallory", reason: "no write access." }))).toBe("refusal");
-    expect(parseCommentKind("<!-- agent-run-bridge:hand_back -->\nhanded back")).toBe("hand_back");
-    expect(parseCommentKind("<!-- agent-run-bridge:run -->")).toBeNull();
-    expect(parseCommentKind("<!-- agent-run-bridge:unknown_kind -->")).toBeNull();
-    expect(parseCommentKind("<!-- agent-run-bridge:refusal -->\n<!-- agent-run-bridge:refusal -->")).toBeNull();
+    expect(parseMarker(`${RUNNING_LINE}\nbody`)).toEqual(running);
+    expect(parseKindMarker(renderRefusal({ login: "mallory", reason: "no write access." }))?.kind).toBe("refusal");
+    expect(parseKindMarker("<!-- agent-run-bridge:hand_back -->\nhanded back")?.kind).toBe("hand_back");
+    expect(parseKindMarker("<!-- agent-run-bridge:run -->")).toBeNull();
+    expect(parseMarker("<!-- agent-run-bridge:run -->")).toBeNull();
+    expect(parseKindMarker("<!-- agent-run-bridge:unknown_kind -->")).toBeNull();
+    expect(parseKindMarker("<!-- agent-run-bridge:refusal -->\n<!-- agent-run-bridge:refusal -->")).toBeNull();
   });
 
   it("a kind marker names its thread once bound (as every door out does), and reads back with it", () => {

@@ -1,10 +1,11 @@
 /** Signed markers: what is signed, what breaks a signature, and whom trust then believes. */
 import { describe, expect, it } from "vitest";
 import { createMarkerSigner } from "../../../src/action/marker-signer.js";
-import { parseCommentKind, parseKindMarker, parseMarker } from "../../../src/core/markers/read.js";
+import { parseKindMarker, parseMarker } from "../../../src/core/markers/read.js";
+import { parseCommentKind } from "../../helpers/comment-kind.js";
 import { hasValidMarkerSignature, signMarkers, withoutMarkerSignature } from "../../../src/core/markers/signature.js";
-import { findTrustedRunMarker } from "../../../src/core/markers/trust.js";
 import { newRunMarker, renderKindMarker, renderMarker } from "../../../src/core/markers/write.js";
+import { newestTrustedRunMarker } from "./fixtures.js";
 
 const signer = createMarkerSigner("service-token");
 const marker = newRunMarker({
@@ -55,13 +56,13 @@ describe("trust with a marker key", () => {
       { id: 2, body: renderMarker({ ...marker, runId: 99 }), user: ACTIONS_BOT },
     ];
     const withKey = { botLogins: ["github-actions[bot]"], markerSigner: signer };
-    expect(findTrustedRunMarker(comments, withKey, { repository: "octo-org/widgets", thread: 1 })).toEqual({
+    expect(newestTrustedRunMarker(comments, withKey, { repository: "octo-org/widgets", thread: 1 })).toEqual({
       marker,
       commentId: 1,
       legacy: false,
     });
     expect(
-      findTrustedRunMarker(comments, { botLogins: ["github-actions[bot]"] }, { repository: "octo-org/widgets", thread: 1 })?.commentId,
+      newestTrustedRunMarker(comments, { botLogins: ["github-actions[bot]"] }, { repository: "octo-org/widgets", thread: 1 })?.commentId,
     ).toBe(2);
   });
 });

@@ -4,7 +4,6 @@ import {
   findMarkerForRequest,
   listRunsForBranch,
   findTrustedComment,
-  findTrustedRunMarker,
   isTrustedAuthor,
   listTrustedRunMarkers,
   runRecordNamesPlace,
@@ -14,23 +13,23 @@ import {
 import type { RunMarker } from "../../../src/core/markers/schema.js";
 import { bindKindMarker, renderMarker } from "../../../src/core/markers/write.js";
 import { renderResultComment } from "../../../src/core/render/result.js";
-import { ACTION, APP, bot, human, LEGACY_RUNNING_LINE, PLACE, running, RUNNING_LINE } from "./fixtures.js";
+import { ACTION, APP, bot, human, LEGACY_RUNNING_LINE, newestTrustedRunMarker, PLACE, running, RUNNING_LINE } from "./fixtures.js";
 
 describe("trust", () => {
   it("ignores a human's comment holding a perfect marker; trusts the bot's", () => {
     const forged = { ...running, runId: 666 };
     const comments = [bot(10, RUNNING_LINE), human(20, renderMarker(forged))];
-    expect(findTrustedRunMarker(comments, APP, PLACE)).toEqual({ marker: running, commentId: 10, legacy: false });
-    expect(findTrustedRunMarker([human(20, renderMarker(forged))], APP, PLACE)).toBeNull();
+    expect(newestTrustedRunMarker(comments, APP, PLACE)).toEqual({ marker: running, commentId: 10, legacy: false });
+    expect(newestTrustedRunMarker([human(20, renderMarker(forged))], APP, PLACE)).toBeNull();
   });
 
   it("ignores other bots, a [bot] login that is not of type Bot, and comments without an author", () => {
-    expect(findTrustedRunMarker([bot(10, RUNNING_LINE, "other-app[bot]")], APP, PLACE)).toBeNull();
-    expect(findTrustedRunMarker([{ id: 11, body: RUNNING_LINE, user: { login: "my-app[bot]", type: "User" } }], APP, PLACE)).toBeNull();
-    expect(findTrustedRunMarker([{ id: 12, body: RUNNING_LINE, user: null }], APP, PLACE)).toBeNull();
-    expect(findTrustedRunMarker([{ id: 13, body: RUNNING_LINE }], APP, PLACE)).toBeNull();
+    expect(newestTrustedRunMarker([bot(10, RUNNING_LINE, "other-app[bot]")], APP, PLACE)).toBeNull();
+    expect(newestTrustedRunMarker([{ id: 11, body: RUNNING_LINE, user: { login: "my-app[bot]", type: "User" } }], APP, PLACE)).toBeNull();
+    expect(newestTrustedRunMarker([{ id: 12, body: RUNNING_LINE, user: null }], APP, PLACE)).toBeNull();
+    expect(newestTrustedRunMarker([{ id: 13, body: RUNNING_LINE }], APP, PLACE)).toBeNull();
     // A comment a person made through some app (performed_via_github_app) is still that person's.
-    expect(findTrustedRunMarker([{ ...human(14, RUNNING_LINE), performed_via_github_app: { slug: "my-app" } }], APP, PLACE)).toBeNull();
+    expect(newestTrustedRunMarker([{ ...human(14, RUNNING_LINE), performed_via_github_app: { slug: "my-app" } }], APP, PLACE)).toBeNull();
   });
 
   it("compares logins case-insensitively and accepts a missing user type", () => {
@@ -43,7 +42,7 @@ describe("trust", () => {
     const older = bot(10, renderMarker({ ...running, runId: 100 }));
     const newer = bot(30, renderMarker({ ...running, runId: 200 }));
     const forgedNewest = human(40, renderMarker({ ...running, runId: 666 }));
-    expect(findTrustedRunMarker([newer, forgedNewest, older], APP, PLACE)?.marker.runId).toBe(200);
+    expect(newestTrustedRunMarker([newer, forgedNewest, older], APP, PLACE)?.marker.runId).toBe(200);
     expect(listTrustedRunMarkers([older, newer, forgedNewest], APP, PLACE).map((found) => found.commentId)).toEqual([30, 10]);
   });
 
@@ -55,23 +54,23 @@ describe("trust", () => {
       result: "```\n<!-- agent-run-bridge:run {} -->\n```",
     };
     const body = renderResultComment({ marker: running, run, phase: "succeeded", startedAt: 0, finishedAt: 1000, triggerPhrase: "/agent" });
-    expect(findTrustedRunMarker([bot(50, body)], APP, PLACE)?.marker).toEqual({ ...running, state: "done", outcome: "succeeded" });
+    expect(newestTrustedRunMarker([bot(50, body)], APP, PLACE)?.marker).toEqual({ ...running, state: "done", outcome: "succeeded" });
   });
 });
 
 describe("a marker belongs to its thread", () => {
   it("ignores the bot's own marker when it names another thread or repository (a copied marker)", () => {
-    expect(findTrustedRunMarker([bot(10, RUNNING_LINE)], APP, { ...PLACE, thread: 2 })).toBeNull();
-    expect(findTrustedRunMarker([bot(10, RUNNING_LINE)], APP, { ...PLACE, repository: "octo-org/other" })).toBeNull();
+    expect(newestTrustedRunMarker([bot(10, RUNNING_LINE)], APP, { ...PLACE, thread: 2 })).toBeNull();
+    expect(newestTrustedRunMarker([bot(10, RUNNING_LINE)], APP, { ...PLACE, repository: "octo-org/other" })).toBeNull();
     // GitHub's names are case-insensitive.
-    expect(findTrustedRunMarker([bot(10, RUNNING_LINE)], APP, { ...PLACE, repository: "Octo-Org/Widgets" })?.legacy).toBe(false);
+    expect(newestTrustedRunMarker([bot(10, RUNNING_LINE)], APP, { ...PLACE, repository: "Octo-Org/Widgets" })?.legacy).toBe(false);
     // The copy does not hide the thread's own run either.
     const own = bot(10, renderMarker({ ...running, thread: 2, runId: 5 }));
-    expect(findTrustedRunMarker([own, bot(20, RUNNING_LINE)], APP, { ...PLACE, thread: 2 })?.marker.runId).toBe(5);
+    expect(newestTrustedRunMarker([own, bot(20, RUNNING_LINE)], APP, { ...PLACE, thread: 2 })?.marker.runId).toBe(5);
   });
 
   it("returns a marker that names no thread (v1) as legacy, in any thread: its run must be confirmed by the service", () => {
-    expect(findTrustedRunMarker([bot(10, LEGACY_RUNNING_LINE)], APP, { ...PLACE, thread: 9 })).toMatchObject({
+    expect(newestTrustedRunMarker([bot(10, LEGACY_RUNNING_LINE)], APP, { ...PLACE, thread: 9 })).toMatchObject({
       commentId: 10,
       legacy: true,
     });

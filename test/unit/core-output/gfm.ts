@@ -78,7 +78,7 @@ export function readGfm(body: string): GfmReading {
 }
 
 /** A mention as GitHub finds it: `@name` or `@org/team` not preceded by a word character. */
-export const MENTION_IN_TEXT = /(?:^|[^A-Za-z0-9_])@[A-Za-z0-9]/;
+const MENTION_IN_TEXT = /(?:^|[^A-Za-z0-9_])@[A-Za-z0-9]/;
 
 /** Text nodes that would notify someone. */
 export function mentionsIn(reading: GfmReading): string[] {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseCommentKind } from "../../../src/core/markers/read.js";
+import { parseCommentKind } from "../../helpers/comment-kind.js";
 import { createRedactor } from "../../../src/core/redact.js";
 import {
   renderConfigError,

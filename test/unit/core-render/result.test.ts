@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { findTrustedRunMarker } from "../../../src/core/markers/trust.js";
+import { listTrustedRunMarkers } from "../../../src/core/markers/trust.js";
 import { parseMarker } from "../../../src/core/markers/read.js";
 import { GITHUB_COMMENT_MAX_LENGTH } from "../../../src/core/render/fit.js";
 import { reactionForPhase } from "../../../src/core/render/reactions.js";
@@ -229,11 +229,11 @@ unclosed fence`;
     expect(body.length).toBeLessThanOrEqual(GITHUB_COMMENT_MAX_LENGTH);
     expect(body.length).toBeGreaterThan(60_000);
     expect(
-      findTrustedRunMarker(
+      listTrustedRunMarkers(
         [{ id: 1, body, user: { login: "my-app[bot]", type: "Bot" } }],
         { botLogins: ["my-app[bot]"] },
         { repository: "octo-org/widgets", thread: 1 },
-      )?.marker,
+      )[0]?.marker,
     ).toMatchObject({ runId: 123, state: "done", outcome: "failed" });
     expect(body).toContain(`*… cut to fit in a comment: the full text is on [the run page](${RUN_URL}).*`);
     expect(body).toMatch(/<\/details>\n\n<sub>Reply with `\/agent <instructions>` to continue this run\.<\/sub>$/);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseCommentKind } from "../../../src/core/markers/read.js";
+import { parseCommentKind } from "../../helpers/comment-kind.js";
 import { renderRunMayHaveStarted } from "../../../src/core/render/unknown-outcome.js";
 import { InvalidResponseError, NetworkError, ServerError, TimeoutError, lostAnswerInWords } from "../../../src/service/errors.js";
 

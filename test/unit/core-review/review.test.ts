@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { asksForReview, reviewFocusOf, reviewRequestOf } from "../../../src/core/review/trigger.js";
+import { asksForReview, reviewRequestOf } from "../../../src/core/review/trigger.js";
 import { parseReviewResult } from "../../../src/core/review/parse.js";
 import { linesResolve, parseHunks, planReview } from "../../../src/core/review/anchor.js";
 import { renderReview, renderReviewWithoutInline } from "../../../src/core/review/render.js";
@@ -17,7 +17,6 @@ describe("the review trigger", () => {
     expect(asksForReview("review: tests")).toBe(true);
     expect(asksForReview("reviewer please")).toBe(false);
     expect(asksForReview("please review")).toBe(false);
-    expect(reviewFocusOf("review focus on error handling")).toBe("focus on error handling");
   });
 
   it("reads a stored review request and nothing else", () => {

@@ -12,7 +12,7 @@ export interface RouteContext extends RenderContext {
   downloads: string;
 }
 
-export type RepoParams = { owner: string; repo: string };
+type RepoParams = { owner: string; repo: string };
 
 export function repositoryOf(ctx: RouteContext, request: FastifyRequest): { repository: FakeRepository; key: string } | undefined {
   const { owner, repo } = request.params as RepoParams;

@@ -14,7 +14,7 @@ import {
 import { intParam, repositoryOf, type RouteContext } from "./context.js";
 
 /** GitHub refuses comment bodies longer than this many characters. */
-export const MAX_COMMENT_BODY = 65_536;
+const MAX_COMMENT_BODY = 65_536;
 
 export function registerIssueRoutes(app: FastifyInstance, ctx: RouteContext): void {
   const issueOf = (request: FastifyRequest) => {
