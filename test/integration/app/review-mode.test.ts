@@ -213,8 +213,10 @@ describe("/agent review on a pull request", () => {
       await until(heldAndAcknowledging, "the review to be held and its 👀 on its way");
       finalReaction.release();
       await eyes.arrived;
-      await until(async () => (await harness.app.store.getTask(watched!.id))?.state === "done", "the run's report to end its task");
-      expect(await harness.app.store.listTasks(["held"])).toEqual([]);
+      // The report ends the run's task, then releases the follow-up (one step under the thread's lock).
+      const released = async () =>
+        (await harness.app.store.getTask(watched!.id))?.state === "done" && (await harness.app.store.listTasks(["held"])).length === 0;
+      await until(released, "the run's report to end its task and release the follow-up");
     } finally {
       finalReaction.release();
       eyes.release();
