@@ -11,7 +11,17 @@ import { parseReviewMarker, renderReviewMarker } from "../../../src/core/review/
 import type { ScriptedReview } from "../../../src/emulator/types.js";
 import { pushToPullRequest } from "../../helpers/fake-github/index.js";
 import { FULL_NAME } from "../../helpers/app-payloads.js";
-import { ACTIONS_BOT, PR_HEAD_SHA, actionSeed, startActionHarness, type ActionHarness } from "../../helpers/action-runner.js";
+import { newRunMarker, renderMarker } from "../../../src/core/markers/write.js";
+import { AgentRunClient } from "../../../src/service/client.js";
+import {
+  ACTIONS_BOT,
+  PR_HEAD_SHA,
+  actionSeed,
+  placeIn,
+  signedByAction,
+  startActionHarness,
+  type ActionHarness,
+} from "../../helpers/action-runner.js";
 
 const PR = { number: 2, title: "Fix the flaky date test", pullRequest: true };
 const NEW_HEAD = "b".repeat(40);
@@ -147,6 +157,38 @@ describe("/agent review in an issue_comment workflow on a pull request", () => {
     const tracking = botComments().at(-1)!.body;
     expect(tracking).toContain(`[Review posted](https://github.com/${FULL_NAME}/pull/2#pullrequestreview-${posted[0]!.id})`);
     expect(tracking).not.toContain("already, for this run and commit");
+  });
+
+  it("with follow-up: interrupt, the review asked of the working agent is posted at the run's end and the step's closing comment links it", async () => {
+    h = await startActionHarness({ seed: reviewSeed(), emulator: { resumeWhileRunning: "interrupt" } });
+    // A run working on the pull request, as an earlier step of the Action left it (600 s emulated: 1.2 s here).
+    const client = new AgentRunClient({ baseUrl: h.emulator.url, token: h.emulator.token, orgId: h.emulator.orgId });
+    h.emulator.control.script({ durationMs: 600_000, pullRequests: 0, summary: "Fixed." });
+    const working = await client.createRun({ prompt: "fix the clock", metadata: { repository: FULL_NAME } });
+    const marker = renderMarker(
+      newRunMarker({ place: placeIn(PR.number), runId: working.id, orgId: h.emulator.orgId, sourceType: "GIT_HOST" }),
+    );
+    h.github.seed({ issueComments: [{ issue_number: PR.number, user: ACTIONS_BOT, body: signedByAction(`${marker}\n🤖 working`) }] });
+    // The review instruction reaches the agent mid-run: the rest of the run answers it.
+    h.emulator.control.script({
+      match: "look at the clock",
+      durationMs: 1000,
+      pullRequests: 0,
+      review: { summary: "interrupted", comments: FINDINGS.slice(0, 1) },
+    });
+
+    const trigger = h.humanComment(PR, "/agent review look at the clock");
+    const step = await h.step({ eventName: "issue_comment", payload: trigger.payload, inputs: { "follow-up": "interrupt" } });
+
+    expect(step.result.failure).toBeNull();
+    expect(h.service.resumes()).toEqual([{ agent_run_id: working.id, prompt: expect.stringContaining("agent-run-review") }]);
+    const reviews = reviewsOnPr();
+    expect(reviews).toHaveLength(1);
+    expect(reviews[0]!.body).toContain("interrupted");
+    expect(parseReviewMarker(reviews[0]!.body)).toMatchObject({ runId: working.id, headSha: PR_HEAD_SHA });
+    const closing = botComments().at(-1)!.body;
+    expect(closing).toContain("💬 Your follow-up reached the agent while it worked:");
+    expect(closing).toContain(`[Review posted](https://github.com/${FULL_NAME}/pull/2#pullrequestreview-${reviews[0]!.id})`);
   });
 
   it("after a 422 posts once more without inline comments, every finding in the body", async () => {

@@ -231,6 +231,36 @@ describe("/agent review on a pull request", () => {
     expect(parseReviewMarker(posted!.body)?.runId).toBe(harness.emulator.control.runs()[0]!.id);
   });
 
+  it("with follow_up: interrupt, a /agent review reaches the working agent and the run's end posts its review, linked from the tracking comment", async () => {
+    harness = await startAppHarness({
+      seed: reviewSeed(),
+      config: "follow_up: interrupt\n",
+      emulator: { resumeWhileRunning: "interrupt" },
+    });
+    harness.emulator.control.script({ match: "fix the clock", durationMs: 1_200_000, pullRequests: 0, summary: "Fixed." });
+    // The review instruction reaches the agent mid-run: the rest of the run answers it.
+    harness.emulator.control.script({
+      match: "look at the clock",
+      durationMs: 1000,
+      pullRequests: 0,
+      review: { summary: "interrupted", comments: FINDINGS.slice(0, 1) },
+    });
+    await askForReview("/agent fix the clock");
+    await until(async () => (await harness.app.store.listTasks(["watching"])).length === 1, "the run to be watched");
+    const [watched] = await harness.app.store.listTasks(["watching"]);
+    await askForReview("/agent review look at the clock");
+    await until(() => harness.service.resumes().length === 1, "the follow-up to reach the working agent");
+    await harness.idle();
+
+    expect(harness.emulator.control.runs()).toHaveLength(1);
+    const reviews = reviewsOnPr();
+    expect(reviews).toHaveLength(1);
+    expect(reviews[0]!.body).toContain("interrupted");
+    expect(parseReviewMarker(reviews[0]!.body)).toMatchObject({ runId: watched!.runId, headSha: PR_HEAD_SHA });
+    const tracking = harness.github.state.issueComments.find((c) => c.id === watched!.trackingCommentId)!.body;
+    expect(tracking).toContain(`[Review posted](https://github.com/${FULL_NAME}/pull/2#pullrequestreview-${reviews[0]!.id})`);
+  });
+
   it("a later /agent review after a push resumes the same run and reviews the new head", async () => {
     harness = await startAppHarness({ seed: reviewSeed() });
     harness.emulator.control.script({
