@@ -40,7 +40,7 @@ const isPlain = (value: unknown) => value === null || ["string", "number", "bool
  * operator needs: the plain values (name, message, stack, status, code…), never an object the error
  * carries; each error of an AggregateError the same way; of a delivery's event, its id and name.
  */
-export function logSafeErrorSerializer(standard: ErrorSerializer): ErrorSerializer {
+function logSafeErrorSerializer(standard: ErrorSerializer): ErrorSerializer {
   const serialize = (error: unknown): unknown => {
     const full = standard(error);
     // Not an error: pino logs it as it is.
