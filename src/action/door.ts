@@ -106,10 +106,11 @@ export function editComment(
 }
 
 /**
- * The only way the Action posts a pull-request review (review mode): the body and every inline
- * comment redacted and fitted like a comment's, then handed to `send` (github/reviews.ts, which the
- * review code loads with `import()` at the end of a review run, so no step's start path carries it).
- * A 422 (a line GitHub cannot resolve) is `rejected`.
+ * The only way the Action posts a pull-request review (review mode): the body's marker signed as a
+ * comment's is (every workflow reviews as `github-actions[bot]` too; core/review/marker.ts believes
+ * only a signed one), the body and every inline comment redacted and fitted like a comment's, then
+ * handed to `send` (github/reviews.ts, which the review code loads with `import()` at the end of a
+ * review run, so no step's start path carries it). A 422 (a line GitHub cannot resolve) is `rejected`.
  */
 export async function postReview(
   review: ReviewDraft,
@@ -117,7 +118,7 @@ export async function postReview(
 ): Promise<PostedReview> {
   const outgoing: ReviewDraft = {
     ...review,
-    body: redactToFit(review.body, redacted),
+    body: redactToFit(sealed(review.body), redacted),
     comments: review.comments.map((comment) => ({ ...comment, body: redactToFit(comment.body, redacted) })),
   };
   try {

@@ -21,7 +21,7 @@ import { Sweeper, type SweepReport } from "./engine/sweeping.js";
 import { Recoverer, type OrphanedRun, type RecoveryResult } from "./engine/recovering.js";
 import { Watcher } from "./engine/watching.js";
 import type { EngineObserver } from "./ops/metrics.js";
-import { taskJobId, type JobOutcome } from "./queue/types.js";
+import { heldAcknowledgementJobId, taskJobId, type JobOutcome, type TaskJobData } from "./queue/types.js";
 import type { NewTask, Task, TaskThread } from "./store/types.js";
 import type { WritePriority } from "./thread-writer.js";
 import { soleProcessLeases } from "./lease.js";
@@ -110,7 +110,14 @@ export class RunEngine {
     const knownPage = inserted.runId !== null ? await this.context.store.lastWebUrlForRun(inserted.runId) : null;
     if (knownPage) inserted = await this.context.store.updateTask(inserted.id, { webUrl: knownPage });
     const data = { taskId: inserted.id, ...withTraceparent(inserted.traceparent ?? undefined) };
-    await this.context.queue.add({ id: taskJobId(inserted.id), name: "task", data });
+    // A held follow-up gets only its acknowledgement now; its own job comes when its run releases it.
+    if (inserted.state === "held")
+      await this.context.queue.add({
+        id: heldAcknowledgementJobId(inserted.id),
+        name: "task",
+        data: { ...data, step: "acknowledge_held" },
+      });
+    else await this.context.queue.add({ id: taskJobId(inserted.id), name: "task", data });
     annotateSpan({ "bridge.task.id": inserted.id, "bridge.task.kind": inserted.kind });
     return inserted;
   }
@@ -138,13 +145,19 @@ export class RunEngine {
     await this.context.queue.promote(taskJobId(taskId));
   }
 
-  /** One step of one task; `later` when it has to be looked at again (the next poll). */
-  async processTask(taskId: number): Promise<JobOutcome> {
+  /**
+   * One step of one task; `later` when it has to be looked at again (the next poll). A held
+   * follow-up's acknowledgement (`acknowledge_held`) does nothing once its run released it: the
+   * task's own job acknowledges it then.
+   */
+  async processTask(taskId: number, step?: TaskJobData["step"]): Promise<JobOutcome> {
     const task = await this.context.store.getTask(taskId);
     if (!task) return DONE;
     if (this.abort.signal.aborted) return TAKE_AGAIN;
     const attributes = taskAttributes(task);
+    if (step === "acknowledge_held" && task.state !== "held") return DONE;
     switch (task.state) {
+      // A held task's job queued by an earlier version, or its acknowledgement.
       case "held":
         return withSpan("acknowledge held", attributes, () => this.acknowledger.acknowledgeHeld(task));
       case "queued": {
@@ -165,7 +178,12 @@ export class RunEngine {
   }
 
   /** The step failed again and again (GitHub or the service down for many minutes): end the task with one word in the thread. */
-  async onTaskFailed(taskId: number, error: unknown): Promise<void> {
+  async onTaskFailed(taskId: number, error: unknown, step?: TaskJobData["step"]): Promise<void> {
+    if (step === "acknowledge_held") {
+      // Only its 👀 is missing: the follow-up stays held, and its own job runs when its run releases it.
+      this.context.log.warn({ taskId, err: error }, "could not acknowledge a held follow-up; it stays held");
+      return;
+    }
     const task = await this.context.store.getTask(taskId);
     if (!task || task.state === "done" || task.state === "abandoned") return;
     this.context.log.error({ taskId, err: error }, "task step failed too often; giving up on it");

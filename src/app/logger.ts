@@ -5,6 +5,9 @@
  * pretty output alike. pino's `streamWrite` hook sees each finished line, message and fields alike,
  * so no log call can forget it.
  *
+ * Errors are logged without what users wrote (logSafeErrorSerializer): when a webhook handler
+ * throws, @octokit/webhooks attaches the whole event to the error, payload and all, and Probot logs it.
+ *
  * pino and @probot/pino are Probot's dependencies, resolved from Probot's own location: the App
  * formats its logs exactly as Probot would, and needs no package of its own for it.
  */
@@ -18,6 +21,39 @@ import type { AppSettings } from "./env.js";
 interface PinoModule {
   default: (options: object, stream: NodeJS.WritableStream) => Logger;
   destination: (fd: number) => NodeJS.WritableStream;
+  stdSerializers: { err: ErrorSerializer };
+}
+
+type ErrorSerializer = (error: unknown) => unknown;
+
+/**
+ * What an error may carry that holds users' text or credentials, whatever its type: the event
+ * @octokit/webhooks attaches to a handler's error (its `payload`: comments, titles, bodies), an
+ * Octokit RequestError's `request` (headers, body) and `response` (headers, data).
+ */
+const UNLOGGED_ERROR_KEYS: ReadonlySet<string> = new Set(["event", "payload", "request", "response", "headers", "body", "data"]);
+
+const isPlain = (value: unknown) => value === null || ["string", "number", "boolean"].includes(typeof value);
+
+/**
+ * pino's `err` serializer (`standard`: type, message and stack with their causes) keeping only what an
+ * operator needs: the plain values (name, message, stack, status, code…), never an object the error
+ * carries; each error of an AggregateError the same way; of a delivery's event, its id and name.
+ */
+function logSafeErrorSerializer(standard: ErrorSerializer): ErrorSerializer {
+  const serialize = (error: unknown): unknown => {
+    const full = standard(error);
+    // Not an error: pino logs it as it is.
+    if (full === error || full === null || typeof full !== "object") return full;
+    const safe: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(full)) if (!UNLOGGED_ERROR_KEYS.has(key) && isPlain(value)) safe[key] = value;
+    const { errors, event } = error as { errors?: unknown; event?: { id?: unknown; name?: unknown } | null };
+    if (Array.isArray(errors)) safe.aggregateErrors = errors.map(serialize);
+    if (typeof event?.id === "string") safe.delivery = event.id;
+    if (typeof event?.name === "string") safe.event = event.name;
+    return safe;
+  };
+  return serialize;
 }
 
 interface ProbotPinoModule {
@@ -41,6 +77,7 @@ export async function createRedactingLogger(settings: Pick<AppSettings, "logLeve
       level: settings.logLevel,
       name: "probot",
       messageKey: "msg",
+      serializers: { err: logSafeErrorSerializer(pino.stdSerializers.err) },
       hooks: { streamWrite: (line: string) => escapeJsonLogLineForTerminal(redactor.redact(line)) },
     },
     transform,

@@ -17,7 +17,7 @@ export function createJobProcessor(deps: AppDependencies, engine: RunEngine): Jo
         jobAttributes(job),
         async (span) => {
           let outcome: JobOutcome = { kind: "done" };
-          if (job.name === "task") outcome = await engine.processTask(job.data.taskId);
+          if (job.name === "task") outcome = await engine.processTask(job.data.taskId, job.data.step);
           else {
             const { deliveryId: id, event: name, payload } = job.data;
             await processDelivery(job.data, forDelivery(deps, { id, name, payload }));
@@ -33,7 +33,7 @@ export function createJobProcessor(deps: AppDependencies, engine: RunEngine): Jo
         `${job.name} failed`,
         jobAttributes(job),
         async () => {
-          if (job.name === "task") return engine.onTaskFailed(job.data.taskId, error);
+          if (job.name === "task") return engine.onTaskFailed(job.data.taskId, error, job.data.step);
           await answerFailedDelivery(job, error, deps);
         },
         { parent: job.data.traceparent, kind: "consumer" },

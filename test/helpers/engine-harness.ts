@@ -64,8 +64,8 @@ export async function startEngineHarness(
     const leases = redis ? createRedisLeases(redis, { keyPrefix: prefix }) : createSqliteLeases(sqlite!.database);
     const engine = new RunEngine({ leases, ...options, store, queue, locks });
     queue.start({
-      process: (job) => (job.name === "task" ? engine.processTask(job.data.taskId) : Promise.resolve({ kind: "done" })),
-      onFailed: (job, error) => (job.name === "task" ? engine.onTaskFailed(job.data.taskId, error) : Promise.resolve()),
+      process: (job) => (job.name === "task" ? engine.processTask(job.data.taskId, job.data.step) : Promise.resolve({ kind: "done" })),
+      onFailed: (job, error) => (job.name === "task" ? engine.onTaskFailed(job.data.taskId, error, job.data.step) : Promise.resolve()),
     });
     engine.start();
     const stop = async () => {

@@ -73,6 +73,7 @@ export async function finishRun(step: Step, tracked: TrackedRun, watched: WatchR
         firstLine: delivered.firstLine,
         startedAt: step.startedAt,
         finishedAt: endedAt,
+        ...(notice ? { notice } : {}),
       }),
     );
   } else {

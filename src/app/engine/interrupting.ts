@@ -6,6 +6,7 @@
  * watching it. A refusal (the service takes no follow-up while a run works) holds the follow-up
  * until the run finishes, as `queue` does, and the thread is told once.
  */
+import { reviewRequestOf } from "../../core/review/trigger.js";
 import { AgentRunError, InterruptRefusedError } from "../../service/errors.js";
 import type { DeliveredMessage, Task } from "../store/types.js";
 import { underThreadLock, type EngineContext } from "./context.js";
@@ -84,12 +85,15 @@ export class Interrupter {
       const watching = await store.getTask(task.id);
       // A stop ended them meanwhile: it has said what it dropped.
       if (!followUp || followUp.state !== "held" || !watching) return null;
+      const review = reviewRequestOf(followUp.request);
       const message: DeliveredMessage = {
         taskId: followUp.id,
         firstLine: claim.firstLine,
         at: now(),
         reaction: followUp.reaction,
         confirmed,
+        // A review asked on the way is posted when the run ends, from its result (reviewing.ts).
+        ...(review ? { review } : {}),
       };
       await store.updateTask(watching.id, { delivered: [...watching.delivered, message] });
       return store.updateTask(followUp.id, {

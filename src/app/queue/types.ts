@@ -20,10 +20,15 @@ export interface DeliveryJobData {
   traceparent?: string;
 }
 
-interface TaskJobData {
+export interface TaskJobData {
   taskId: number;
   /** As on a delivery's job: the trace of the delivery that asked for the task. */
   traceparent?: string;
+  /**
+   * Set on the one job that acknowledges a follow-up held behind a run (heldAcknowledgementJobId):
+   * it does only that. The task's own job (taskJobId) is queued when its run releases it.
+   */
+  step?: "acknowledge_held";
 }
 
 export type JobSpec =
@@ -86,3 +91,9 @@ export interface WorkQueue {
 
 export const deliveryJobId = (deliveryId: string) => `delivery-${deliveryId}`;
 export const taskJobId = (taskId: number) => `task-${taskId}`;
+/**
+ * A held follow-up's acknowledgement runs under its own id, never under the task's: a release that
+ * queues the task's job while that acknowledgement is still running must add a job, and a queue
+ * adds nothing under an id whose job is running (the release would be lost with it).
+ */
+export const heldAcknowledgementJobId = (taskId: number) => `task-${taskId}-held`;

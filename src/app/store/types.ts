@@ -1,4 +1,5 @@
 import type { ReactionTarget } from "../../core/render/reactions.js";
+import type { ReviewRequest } from "../../core/review/trigger.js";
 import type { FollowUpInterrupt } from "../../flows/types.js";
 import type { SourceType } from "../../service/wire.js";
 
@@ -53,6 +54,8 @@ export interface DeliveredMessage {
   reaction: TaskReactionTarget | null;
   /** False when the call went out but no answer came back (a timeout, a crash): it may not have reached the agent. */
   confirmed: boolean;
+  /** A `/agent review` that reached the working agent: the head and limit of the review the run's end posts. */
+  review?: ReviewRequest;
 }
 
 export interface Task {

@@ -189,6 +189,8 @@ export function renderDeliveredFollowUp(input: {
   firstLine: string;
   startedAt: TimeInput;
   finishedAt: TimeInput;
+  /** A `/agent review` follow-up: where the review its step posted is (as a review run's result says it). */
+  notice?: SafeMarkdown;
 }): string {
   const webUrl = linkTarget(input.run.web_url);
   const marker = renderMarker({ ...input.marker, runId: input.run.id, state: "done", outcome: outcomeForPhase(input.phase) });
@@ -197,6 +199,7 @@ export function renderDeliveredFollowUp(input: {
   const lines: SafeMarkdown[] = [
     headline(input.phase, runLink(input.run.id, webUrl), elapsed, input.run.status),
     md`💬 Your follow-up reached the agent while it worked:${quote}`,
+    ...(input.notice ? [input.notice] : []),
     sub(md`The run's result is in its tracking comment in this thread.`),
   ];
   return `${marker}\n${joinMarkdown(lines, "\n\n")}`;

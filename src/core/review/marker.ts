@@ -6,12 +6,16 @@
  *   <!-- agent-run-bridge:review {"v":2,"repo":"octo/app","thread":7,"runId":123,"headSha":"…"} -->
  *
  * Agent text cannot forge one: sanitize-output neutralises the marker opening in everything it shows,
- * and only reviews by the bridge's own logins are read.
+ * and only reviews by the bridge's own logins are read. The Action's login (`github-actions[bot]`) is
+ * every workflow's, so the Action signs its review's marker as it signs its comments' (signature.ts)
+ * and believes only a review marker whose signature verifies: another workflow's review carrying a
+ * copied or made-up marker cannot pass for the one already posted and keep the real one from being posted.
  */
 import * as z from "zod/mini";
 import { MARKER_NAMESPACE } from "../sanitize-output/safe-markdown.js";
 import { KIND_MARKER_VERSION, type MarkerPlace } from "../markers/schema.js";
-import { sameRepository } from "../markers/trust.js";
+import type { MarkerSigner } from "../markers/signature.js";
+import { sameRepository, type BotIdentity } from "../markers/trust.js";
 
 export interface ReviewMarker {
   place: MarkerPlace;
@@ -27,7 +31,8 @@ const ReviewMarkerJsonSchema = z.strictObject({
   headSha: z.string().check(z.regex(/^[0-9a-f]{40}$/)),
 });
 
-const MARKER_LINE = new RegExp(`^<!-- ${MARKER_NAMESPACE}:review (\\{[^\\n]*?\\}) -->`);
+// The first line: the content (kind and JSON), then the Action's signature of that content if any.
+const MARKER_LINE = new RegExp(`^<!-- (${MARKER_NAMESPACE}:review (\\{[^\\n]*?\\}))(?: sig=([A-Za-z0-9_-]{43}))? -->[ \\t]*(?:\\r?\\n|$)`);
 
 export function renderReviewMarker(marker: ReviewMarker): string {
   const json = {
@@ -48,7 +53,7 @@ export function parseReviewMarker(body: string | null | undefined): ReviewMarker
   if (!match) return null;
   let json: unknown;
   try {
-    json = JSON.parse(match[1]!);
+    json = JSON.parse(match[2]!);
   } catch {
     return null;
   }
@@ -56,6 +61,16 @@ export function parseReviewMarker(body: string | null | undefined): ReviewMarker
   if (!checked.success) return null;
   const { repo, thread, runId, headSha } = checked.data;
   return { place: { repository: repo, thread }, runId, headSha };
+}
+
+/**
+ * Whether the review marker the body starts with carries a signature of its own content that
+ * verifies. The very line parseReviewMarker reads is checked: a signed marker copied onto a later
+ * line of the body signs nothing of this one.
+ */
+function hasSignedMarker(body: string | null, signer: MarkerSigner): boolean {
+  const match = body ? MARKER_LINE.exec(body) : null;
+  return match?.[3] !== undefined && signer.verify(match[1]!, match[3]);
 }
 
 /** A review as listed by GitHub: who wrote it and its body. */
@@ -66,15 +81,16 @@ export interface ListedReview {
   htmlUrl: string;
 }
 
-/** The bridge's own review of `runId` at `headSha` in this thread, if already posted. */
-export function findPostedReview(
-  reviews: readonly ListedReview[],
-  wanted: ReviewMarker,
-  self: { botLogins: readonly string[] },
-): ListedReview | null {
+/**
+ * The bridge's own review of `runId` at `headSha` in this thread, if already posted: by one of its
+ * logins and, for a bot that signs (the Action), with a marker whose signature verifies.
+ */
+export function findPostedReview(reviews: readonly ListedReview[], wanted: ReviewMarker, self: BotIdentity): ListedReview | null {
   const own = new Set(self.botLogins.map((login) => login.toLowerCase()));
+  const signer = self.markerSigner;
   for (const review of reviews) {
     if (!review.authorLogin || !own.has(review.authorLogin.toLowerCase())) continue;
+    if (signer && !hasSignedMarker(review.body, signer)) continue;
     const marker = parseReviewMarker(review.body);
     if (
       marker &&

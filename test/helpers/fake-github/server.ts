@@ -93,6 +93,11 @@ export interface FakeGitHub {
   /** Answers the next `times` matching requests with a fault instead of the real route. */
   injectFault(fault: FaultSpec): InjectedFault;
   clearFaults(): void;
+  /**
+   * Holds the next matching request before its route runs (GitHub slow at one chosen moment):
+   * `arrived` resolves when it comes, and it is answered as usual once `release()` is called.
+   */
+  holdNext(method: string, path: PathPattern): HeldRequest;
   /** Adds more seed data to the running fake. */
   seed(more: FakeGitHubSeed): void;
   /** Stores an image and returns its URL on the fake (usable in comment bodies). */
@@ -129,12 +134,26 @@ interface RouteFlags {
   optionalAuth?: boolean;
 }
 
+/** A request the fake keeps waiting (`holdNext`). */
+interface HeldRequest {
+  arrived: Promise<void>;
+  release(): void;
+}
+
+interface PendingHold {
+  method: string;
+  path: PathPattern;
+  arrive(): void;
+  released: Promise<void>;
+}
+
 export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<FakeGitHub> {
   const now = options.now ?? (() => new Date());
   const state = createFakeState(options.seed ?? {}, now);
   const requests: RecordedRequest[] = [];
   const writes: FakeWrite[] = [];
   const faults: InjectedFault[] = [];
+  const holds: PendingHold[] = [];
   const events = new EventEmitter<FakeGitHubEvents>();
   const counter: RateLimitCounter = { limit: 5000, used: 0, resetEpochSeconds: 0 };
   const authKinds = new WeakMap<FastifyRequest, TokenKind>();
@@ -200,6 +219,12 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
 
   app.addHook("preHandler", async (request, reply) => {
     const path = decodedPathOf(request);
+    const hold = holds.findIndex((h) => methodMatches(h.method, request.method) && pathMatches(h.path, path));
+    if (hold !== -1) {
+      const [taken] = holds.splice(hold, 1);
+      taken!.arrive();
+      await taken!.released;
+    }
     const fault = faults.find((f) => f.remaining > 0 && methodMatches(f.method, request.method) && pathMatches(f.path, path));
     if (!fault) return;
     fault.remaining -= 1;
@@ -299,6 +324,14 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
     },
     clearFaults: () => {
       faults.length = 0;
+    },
+    holdNext: (method, path) => {
+      let arrive!: () => void;
+      let release!: () => void;
+      const arrived = new Promise<void>((resolve) => (arrive = resolve));
+      const released = new Promise<void>((resolve) => (release = resolve));
+      holds.push({ method, path, arrive, released });
+      return { arrived, release };
     },
     seed: (more) => applySeed(state, more),
     addAttachment: (bytes, contentType, attachmentOptions = {}) => {

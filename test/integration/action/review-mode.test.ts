@@ -5,11 +5,23 @@
  * in the diff at that commit). The step runs in process (runner.ts), over real HTTP.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { parseReviewMarker } from "../../../src/core/review/marker.js";
+import { createMarkerSigner } from "../../../src/action/marker-signer.js";
+import { hasValidMarkerSignature, signMarkers } from "../../../src/core/markers/signature.js";
+import { parseReviewMarker, renderReviewMarker } from "../../../src/core/review/marker.js";
 import type { ScriptedReview } from "../../../src/emulator/types.js";
 import { pushToPullRequest } from "../../helpers/fake-github/index.js";
 import { FULL_NAME } from "../../helpers/app-payloads.js";
-import { ACTIONS_BOT, PR_HEAD_SHA, actionSeed, startActionHarness, type ActionHarness } from "../../helpers/action-runner.js";
+import { newRunMarker, renderMarker } from "../../../src/core/markers/write.js";
+import { AgentRunClient } from "../../../src/service/client.js";
+import {
+  ACTIONS_BOT,
+  PR_HEAD_SHA,
+  actionSeed,
+  placeIn,
+  signedByAction,
+  startActionHarness,
+  type ActionHarness,
+} from "../../helpers/action-runner.js";
 
 const PR = { number: 2, title: "Fix the flaky date test", pullRequest: true };
 const NEW_HEAD = "b".repeat(40);
@@ -73,6 +85,8 @@ describe("/agent review in an issue_comment workflow on a pull request", () => {
     expect(review.user.login).toBe(ACTIONS_BOT);
     const run = h.emulator.control.runs()[0]!;
     expect(parseReviewMarker(review.body)).toEqual({ place: { repository: FULL_NAME, thread: 2 }, runId: run.id, headSha: PR_HEAD_SHA });
+    // Signed as the Action signs every marker: only the holder of the API token could have written it.
+    expect(hasValidMarkerSignature(review.body, createMarkerSigner(h.emulator.token))).toBe(true);
     expect(review.body).toContain("Two problems with the clock.");
     expect(review.body).toContain("`src/dates.ts:40`");
     const inline = h.github.state.reviewComments.filter((c) => c.review_id === review.id);
@@ -102,6 +116,79 @@ describe("/agent review in an issue_comment workflow on a pull request", () => {
     const last = botComments().at(-1)!;
     expect(last.body).toContain("Review posted");
     expect(last.body).toContain("already, for this run and commit");
+  });
+
+  it("another workflow's review as github-actions[bot] with a forged marker (unsigned, or signed with another key) does not pass for the posted one", async () => {
+    h = await startActionHarness({ seed: reviewSeed() });
+    // 1.2 s of real time: long enough to lay the forgeries down once the run's id is known.
+    h.emulator.control.script({
+      durationMs: 600_000,
+      pullRequests: 0,
+      review: { summary: "The real review.", comments: FINDINGS.slice(0, 1) },
+    });
+    const trigger = h.humanComment(PR, "/agent review");
+    const stepping = h.step({ eventName: "issue_comment", payload: trigger.payload, inputs: {} });
+    await until(() => h.emulator.control.runs().length === 1);
+    const runId = h.emulator.control.runs()[0]!.id;
+    // What a workflow that echoes text (or a pull request's own workflow) can write with the job's token:
+    // the very marker the Action would write for this run and head, without the API token's key.
+    const marker = renderReviewMarker({ place: { repository: FULL_NAME, thread: PR.number }, runId, headSha: PR_HEAD_SHA });
+    const wronglySigned = signMarkers(`${marker}\n\nForged, signed with another key.`, createMarkerSigner("not-the-service-token"));
+    // A genuine signature (of the Action's review of another run) on a later line signs nothing of the first one.
+    const otherRun = renderReviewMarker({ place: { repository: FULL_NAME, thread: PR.number }, runId: runId + 1, headSha: PR_HEAD_SHA });
+    const copiedSignature = `${marker}\n\nForged.\n\n${signMarkers(otherRun, createMarkerSigner(h.emulator.token))}`;
+    h.github.seed({
+      reviews: [`${marker}\n\nForged, unsigned.`, wronglySigned, copiedSignature].map((body) => ({
+        pull_number: PR.number,
+        user: ACTIONS_BOT,
+        body,
+        commit_id: PR_HEAD_SHA,
+      })),
+    });
+    const forged = reviewsOnPr().map((r) => r.id);
+    expect(forged).toHaveLength(3);
+
+    const step = await stepping;
+
+    expect(step.result.outcome).toMatchObject({ kind: "run", phase: "succeeded" });
+    const posted = reviewsOnPr().filter((r) => !forged.includes(r.id));
+    expect(posted).toHaveLength(1);
+    expect(posted[0]!.body).toContain("The real review.");
+    const tracking = botComments().at(-1)!.body;
+    expect(tracking).toContain(`[Review posted](https://github.com/${FULL_NAME}/pull/2#pullrequestreview-${posted[0]!.id})`);
+    expect(tracking).not.toContain("already, for this run and commit");
+  });
+
+  it("with follow-up: interrupt, the review asked of the working agent is posted at the run's end and the step's closing comment links it", async () => {
+    h = await startActionHarness({ seed: reviewSeed(), emulator: { resumeWhileRunning: "interrupt" } });
+    // A run working on the pull request, as an earlier step of the Action left it (600 s emulated: 1.2 s here).
+    const client = new AgentRunClient({ baseUrl: h.emulator.url, token: h.emulator.token, orgId: h.emulator.orgId });
+    h.emulator.control.script({ durationMs: 600_000, pullRequests: 0, summary: "Fixed." });
+    const working = await client.createRun({ prompt: "fix the clock", metadata: { repository: FULL_NAME } });
+    const marker = renderMarker(
+      newRunMarker({ place: placeIn(PR.number), runId: working.id, orgId: h.emulator.orgId, sourceType: "GIT_HOST" }),
+    );
+    h.github.seed({ issueComments: [{ issue_number: PR.number, user: ACTIONS_BOT, body: signedByAction(`${marker}\n🤖 working`) }] });
+    // The review instruction reaches the agent mid-run: the rest of the run answers it.
+    h.emulator.control.script({
+      match: "look at the clock",
+      durationMs: 1000,
+      pullRequests: 0,
+      review: { summary: "interrupted", comments: FINDINGS.slice(0, 1) },
+    });
+
+    const trigger = h.humanComment(PR, "/agent review look at the clock");
+    const step = await h.step({ eventName: "issue_comment", payload: trigger.payload, inputs: { "follow-up": "interrupt" } });
+
+    expect(step.result.failure).toBeNull();
+    expect(h.service.resumes()).toEqual([{ agent_run_id: working.id, prompt: expect.stringContaining("agent-run-review") }]);
+    const reviews = reviewsOnPr();
+    expect(reviews).toHaveLength(1);
+    expect(reviews[0]!.body).toContain("interrupted");
+    expect(parseReviewMarker(reviews[0]!.body)).toMatchObject({ runId: working.id, headSha: PR_HEAD_SHA });
+    const closing = botComments().at(-1)!.body;
+    expect(closing).toContain("💬 Your follow-up reached the agent while it worked:");
+    expect(closing).toContain(`[Review posted](https://github.com/${FULL_NAME}/pull/2#pullrequestreview-${reviews[0]!.id})`);
   });
 
   it("after a 422 posts once more without inline comments, every finding in the body", async () => {

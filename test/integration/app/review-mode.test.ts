@@ -192,17 +192,73 @@ describe("/agent review on a pull request", () => {
 
   it("a /agent review held while the thread's run works is released as a review of that run", async () => {
     harness = await startAppHarness({ seed: reviewSeed() });
-    harness.emulator.control.script({ durationMs: 3000, pullRequests: 0, summary: "Fixed." });
+    // The first run works until the test ends it (emulated time jumps), so the follow-up is surely held.
+    harness.emulator.control.script({ durationMs: 3_600_000, pullRequests: 0, summary: "Fixed." });
     harness.emulator.control.script({ durationMs: 1000, pullRequests: 0, review: { summary: "held", comments: FINDINGS.slice(0, 1) } });
-    await askForReview("/agent fix the clock");
-    await until(() => harness.emulator.control.runs().length === 1, "the run");
-    await askForReview("/agent review");
+    const fix = await askForReview("/agent fix the clock");
+    await until(async () => (await harness.app.store.listTasks(["watching"])).length === 1, "the run to be watched");
+    const [watched] = await harness.app.store.listTasks(["watching"]);
+    const reactionsOn = (commentId: number) => `/repos/${FULL_NAME}/issues/comments/${commentId}/reactions`;
+    // The moment that lost the follow-up: its 👀 (the step acknowledging it) still on its way while the
+    // run's report ends the task and releases it. Writes go one at a time, so holding the report's last
+    // write (the final reaction) keeps the 👀 queued behind it; holding the 👀 then keeps that step in flight.
+    const finalReaction = harness.github.holdNext("POST", reactionsOn(fix.id));
+    const review = harness.humanComment(PR, "/agent review");
+    const eyes = harness.github.holdNext("POST", reactionsOn(review.id));
+    try {
+      harness.emulator.control.advanceTime(3_600_000);
+      await finalReaction.arrived;
+      expect((await harness.deliver("issue_comment", review.payload)).status).toBe(200);
+      const heldAndAcknowledging = async () => (await harness.app.store.listTasks(["held"])).some((t) => t.acknowledgedAt !== null);
+      await until(heldAndAcknowledging, "the review to be held and its 👀 on its way");
+      finalReaction.release();
+      await eyes.arrived;
+      // The report ends the run's task, then releases the follow-up (one step under the thread's lock).
+      const released = async () =>
+        (await harness.app.store.getTask(watched!.id))?.state === "done" && (await harness.app.store.listTasks(["held"])).length === 0;
+      await until(released, "the run's report to end its task and release the follow-up");
+    } finally {
+      finalReaction.release();
+      eyes.release();
+    }
+    // Released while the step acknowledging it was in flight, it is still sent: the run is resumed and reviewed.
+    await until(() => reviewsOnPr().length === 1, "the review of the released follow-up", 10_000);
     await harness.idle();
     expect(harness.emulator.control.runs()).toHaveLength(1);
     expect(harness.service.resumes()).toHaveLength(1);
-    const [review] = reviewsOnPr();
-    expect(review!.body).toContain("held");
-    expect(parseReviewMarker(review!.body)?.runId).toBe(harness.emulator.control.runs()[0]!.id);
+    const [posted] = reviewsOnPr();
+    expect(posted!.body).toContain("held");
+    expect(parseReviewMarker(posted!.body)?.runId).toBe(harness.emulator.control.runs()[0]!.id);
+  });
+
+  it("with follow_up: interrupt, a /agent review reaches the working agent and the run's end posts its review, linked from the tracking comment", async () => {
+    harness = await startAppHarness({
+      seed: reviewSeed(),
+      config: "follow_up: interrupt\n",
+      emulator: { resumeWhileRunning: "interrupt" },
+    });
+    harness.emulator.control.script({ match: "fix the clock", durationMs: 1_200_000, pullRequests: 0, summary: "Fixed." });
+    // The review instruction reaches the agent mid-run: the rest of the run answers it.
+    harness.emulator.control.script({
+      match: "look at the clock",
+      durationMs: 1000,
+      pullRequests: 0,
+      review: { summary: "interrupted", comments: FINDINGS.slice(0, 1) },
+    });
+    await askForReview("/agent fix the clock");
+    await until(async () => (await harness.app.store.listTasks(["watching"])).length === 1, "the run to be watched");
+    const [watched] = await harness.app.store.listTasks(["watching"]);
+    await askForReview("/agent review look at the clock");
+    await until(() => harness.service.resumes().length === 1, "the follow-up to reach the working agent");
+    await harness.idle();
+
+    expect(harness.emulator.control.runs()).toHaveLength(1);
+    const reviews = reviewsOnPr();
+    expect(reviews).toHaveLength(1);
+    expect(reviews[0]!.body).toContain("interrupted");
+    expect(parseReviewMarker(reviews[0]!.body)).toMatchObject({ runId: watched!.runId, headSha: PR_HEAD_SHA });
+    const tracking = harness.github.state.issueComments.find((c) => c.id === watched!.trackingCommentId)!.body;
+    expect(tracking).toContain(`[Review posted](https://github.com/${FULL_NAME}/pull/2#pullrequestreview-${reviews[0]!.id})`);
   });
 
   it("a later /agent review after a push resumes the same run and reviews the new head", async () => {

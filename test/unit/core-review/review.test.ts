@@ -3,6 +3,8 @@ import { asksForReview, reviewRequestOf } from "../../../src/core/review/trigger
 import { parseReviewResult } from "../../../src/core/review/parse.js";
 import { linesResolve, parseHunks, planReview } from "../../../src/core/review/anchor.js";
 import { renderReview, renderReviewWithoutInline } from "../../../src/core/review/render.js";
+import { createMarkerSigner } from "../../../src/action/marker-signer.js";
+import { signMarkers } from "../../../src/core/markers/signature.js";
 import { findPostedReview, parseReviewMarker, renderReviewMarker } from "../../../src/core/review/marker.js";
 import { reviewFormatSection } from "../../../src/core/review/format.js";
 
@@ -175,5 +177,23 @@ describe("the review marker", () => {
     expect(findPostedReview([own], { ...marker, headSha: "b".repeat(40) }, self)).toBeNull();
     expect(findPostedReview([own], { ...marker, runId: 6 }, self)).toBeNull();
     expect(findPostedReview([own], { ...marker, place: { repository: "octo/app", thread: 8 } }, self)).toBeNull();
+  });
+
+  it("for a bot that signs (the Action), believes only a marker line signed with its key", () => {
+    const signer = createMarkerSigner("service-token");
+    const signing = { botLogins: ["github-actions[bot]"], markerSigner: signer };
+    const review = (text: string) => ({ id: 1, authorLogin: "github-actions[bot]", body: text, htmlUrl: "u" });
+    const signed = signMarkers(body, signer);
+    expect(parseReviewMarker(signed)).toEqual(marker);
+    expect(findPostedReview([review(signed)], marker, signing)).not.toBeNull();
+    expect(findPostedReview([review(signed.replace("\n", "\r\n"))], marker, signing)).not.toBeNull();
+    expect(findPostedReview([review(body)], marker, signing)).toBeNull();
+    expect(findPostedReview([review(signMarkers(body, createMarkerSigner("another-token")))], marker, signing)).toBeNull();
+    // A signed marker on a later line signs nothing of the first one.
+    const other = signMarkers(renderReviewMarker({ ...marker, runId: 6 }), signer);
+    expect(findPostedReview([review(`${body}\n\n${other}`)], marker, signing)).toBeNull();
+    // The signature covers the JSON: the run changed under it is not believed.
+    const moved = signMarkers(renderReviewMarker({ ...marker, runId: 6 }), signer).replace('"runId":6', '"runId":5');
+    expect(findPostedReview([review(`${moved}\n\ntext`)], marker, signing)).toBeNull();
   });
 });
