@@ -46,23 +46,33 @@ const FORBIDDEN = /node_modules[\\/](better-sqlite3|ioredis|probot|fastify|pino|
  * uses none of their exports: esbuild cannot know that without being told.
  */
 const SIDE_EFFECT_FREE = /^(@actions\/http-client|undici)$/;
+/**
+ * @actions/core's job summary and platform details read node:fs/promises when they load (the latter
+ * through @actions/exec and @actions/io), and run programs: the Action writes the summary itself
+ * (action/door.ts) and asks nothing of the platform, so both are dropped when nothing uses them.
+ */
+const CORE_UNUSED = /^\.\/(summary|platform)\.js$/;
+const isCore = (importer) => /[\\/]@actions[\\/]core[\\/]/.test(importer);
 const sideEffectFree = {
   name: "side-effect-free",
   setup(build) {
-    build.onResolve({ filter: SIDE_EFFECT_FREE }, async (args) => {
-      if (args.pluginData === "side-effect-free") return undefined;
-      const resolved = await build.resolve(args.path, {
-        kind: args.kind,
-        importer: args.importer,
-        resolveDir: args.resolveDir,
-        pluginData: "side-effect-free",
-      });
-      return resolved.errors.length > 0
-        ? { errors: resolved.errors }
-        : { path: resolved.path, external: resolved.external, sideEffects: false };
-    });
+    build.onResolve({ filter: SIDE_EFFECT_FREE }, (args) => withoutSideEffects(build, args));
+    build.onResolve({ filter: CORE_UNUSED }, (args) => (isCore(args.importer) ? withoutSideEffects(build, args) : undefined));
   },
 };
+
+async function withoutSideEffects(build, args) {
+  if (args.pluginData === "side-effect-free") return undefined;
+  const resolved = await build.resolve(args.path, {
+    kind: args.kind,
+    importer: args.importer,
+    resolveDir: args.resolveDir,
+    pluginData: "side-effect-free",
+  });
+  return resolved.errors.length > 0
+    ? { errors: resolved.errors }
+    : { path: resolved.path, external: resolved.external, sideEffects: false };
+}
 
 /**
  * @actions/core imports node:crypto for one `randomUUID()` when it writes an output; the import alone
@@ -76,6 +86,39 @@ const lazyCrypto = {
     build.onResolve({ filter: /^(node:)?crypto$/ }, (args) =>
       /[\\/]@actions[\\/]core[\\/]/.test(args.importer) ? { path: LAZY_CRYPTO } : undefined,
     );
+  },
+};
+
+/**
+ * An ESM `import` of a Node built-in goes through a facade that reads every export of the module,
+ * getters included: node:fs's `promises` getter loads node:fs/promises and the readline it needs,
+ * about 2 ms of a runner's start before the first request for nothing the step uses. Each static
+ * import of a built-in is pointed at a module that takes the built-in from `process.getBuiltinModule`
+ * and hands on the names the bundle imports (listed here, so that the bundle does not depend on the
+ * Node that built it: a name missing from the list fails the build), each read only where it is used.
+ * The start path's four built-ins only; a `require` of a built-in stays the bundle's `require`.
+ */
+const WITHOUT_FACADE = {
+  fs: ["appendFileSync", "constants", "existsSync", "promises", "readFileSync"],
+  os: ["EOL"],
+  path: ["isAbsolute", "resolve"],
+  module: ["createRequire"],
+};
+const builtinsWithoutFacade = {
+  name: "builtins-without-facade",
+  setup(build) {
+    build.onResolve({ filter: /^(node:)?(fs|os|path|module)$/ }, (args) =>
+      args.kind === "import-statement" ? { path: args.path.replace(/^node:/, ""), namespace: "builtin" } : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: "builtin" }, (args) => ({
+      contents: [
+        `const builtin = /* @__PURE__ */ process.getBuiltinModule("node:${args.path}");`,
+        "const pick = (name) => builtin[name];",
+        "export default builtin;",
+        ...WITHOUT_FACADE[args.path].map((name) => `export const ${name} = /* @__PURE__ */ pick(${JSON.stringify(name)});`),
+      ].join("\n"),
+      loader: "js",
+    }));
   },
 };
 
@@ -107,7 +150,7 @@ async function buildAction(outDir = DIST) {
     metafile: true,
     write: false,
     logLevel: "warning",
-    plugins: [sideEffectFree, lazyCrypto],
+    plugins: [sideEffectFree, lazyCrypto, builtinsWithoutFacade],
   });
   const inputs = Object.keys(result.metafile.inputs);
   const forbidden = inputs.filter((path) => FORBIDDEN.test(path));

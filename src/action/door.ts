@@ -12,6 +12,7 @@
  * (runner.ts), from the raw inputs, so that even a message about wrong inputs is redacted.
  */
 import * as core from "@actions/core";
+import { appendFileSync } from "node:fs";
 import { markerPlaceIn } from "../core/markers/schema.js";
 import { MARKER_SIGNATURE_LENGTH, withMarkerSignature, type MarkerSigner } from "../core/markers/signature.js";
 import { bindCommentBody } from "../core/markers/write.js";
@@ -150,13 +151,17 @@ export function writeOutputs(outcome: ActionOutcome): void {
   for (const name of OUTPUT_NAMES) core.setOutput(name, outputs[name]);
 }
 
-/** The job summary (when there is one to write), redacted, then fitted to GitHub's 1 MiB per step. */
-export async function writeJobSummary(outcome: ActionOutcome, context: SummaryContext): Promise<void> {
+/**
+ * The job summary (when there is one to write), redacted, then fitted to GitHub's 1 MiB per step,
+ * appended to the runner's file as @actions/core's `summary.write()` would: that module reads
+ * node:fs/promises when it loads, which a step's start does not otherwise need (the build leaves it out).
+ */
+export function writeJobSummary(outcome: ActionOutcome, context: SummaryContext, file: string): void {
   const summary = redactToFit(
     (maxBytes) => renderJobSummary(outcome, context, maxBytes),
     redacted,
     JOB_SUMMARY_MAX_BYTES,
     (text) => Buffer.byteLength(text, "utf8"),
   );
-  if (summary !== "") await core.summary.addRaw(summary).write();
+  if (summary !== "") appendFileSync(file, summary);
 }

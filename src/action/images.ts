@@ -3,7 +3,6 @@
  * (relative to the workspace) read and typed by their first bytes. Read before any request, so a
  * missing file fails the step with nothing started.
  */
-import { readFile, stat } from "node:fs/promises";
 import { isAbsolute, resolve } from "node:path";
 import { sniffImageType, toDataUri } from "../core/image-types.js";
 import { InputError, type ImageSource } from "./inputs.js";
@@ -20,6 +19,8 @@ export async function loadImages(sources: readonly ImageSource[], workspace: str
       continue;
     }
     const path = isAbsolute(source.path) ? source.path : resolve(workspace, source.path);
+    // Asked for here, not imported: node:fs/promises (and the readline it loads) stays out of a start that reads no file.
+    const { readFile, stat } = process.getBuiltinModule("node:fs/promises");
     try {
       const info = await stat(path);
       if (!info.isFile()) {

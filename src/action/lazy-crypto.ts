@@ -1,8 +1,7 @@
 /**
- * `crypto` as @actions/core sees it in the bundle (scripts/build-action.mjs points its import here),
- * and the create's own id (steps/create-once.ts). Core needs one function of it, to write a
- * multi-line output; an `import` of node:crypto loads and compiles the whole module (about 3 ms on
- * a runner) before the step's first request.
+ * `crypto` as @actions/core sees it in the bundle (scripts/build-action.mjs points its import here).
+ * Core needs one function of it, to write a multi-line output; an `import` of node:crypto loads
+ * and compiles the whole module (about 3 ms on a runner) before the step's first request.
  */
 import { createRequire } from "node:module";
 

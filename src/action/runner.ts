@@ -50,7 +50,11 @@ async function report(result: StepResult, env: Env): Promise<void> {
   writeOutputs(result.outcome);
   if (env.GITHUB_STEP_SUMMARY) {
     try {
-      await writeJobSummary(result.outcome, result.context ?? { thread: null, triggerPhrase: DEFAULT_REPO_CONFIG.trigger_phrase });
+      writeJobSummary(
+        result.outcome,
+        result.context ?? { thread: null, triggerPhrase: DEFAULT_REPO_CONFIG.trigger_phrase },
+        env.GITHUB_STEP_SUMMARY,
+      );
     } catch (error) {
       log.warning(`Could not write the job summary: ${errorMessage(error)}`);
     }

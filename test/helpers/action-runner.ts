@@ -185,13 +185,13 @@ export async function ensureNode24(): Promise<string> {
 export function runBundledAction(
   nodeBinary: string,
   env: Record<string, string>,
-  options: { script?: string; timeoutMs?: number } = {},
+  options: { script?: string; timeoutMs?: number; nodeArgs?: string[] } = {},
 ): Promise<ChildResult> {
   const script = options.script ?? join(ROOT, "dist", "index.js");
   return new Promise((resolvePromise) => {
     execFile(
       nodeBinary,
-      [script],
+      [...(options.nodeArgs ?? []), script],
       {
         cwd: env.GITHUB_WORKSPACE,
         env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env },

@@ -7,18 +7,18 @@
 import { bridgeMatchOf, createRunOnce } from "../../service/create-once.js";
 import type { AgentRun, CreateRunRequest } from "../../service/wire.js";
 import { log } from "../door.js";
-import { randomUUID } from "../lazy-crypto.js";
 import type { Step } from "./step.js";
 
 /**
  * The request with an id of its own: `delivery_id` (the workflow run and attempt) is shared by every
- * job of the attempt, so a `bridge_task_id` tells this step's create apart. node:crypto is required
- * here, on the first create, not imported (test/e2e/action/dist); Web Crypto's global would load its
- * own module on top of it (about 1 ms of a runner's start).
+ * job of the attempt, so a `bridge_task_id` tells this step's create apart. Web Crypto's global, not
+ * `node:crypto`: the bundle imports nothing of crypto before its first request (test/e2e/action/dist),
+ * and the global loads a few of crypto's internals where `node:crypto` loads all of them (about 2 ms
+ * more on Node 24 when no TLS has loaded them yet).
  */
 export function withOwnCreateId(request: CreateRunRequest): CreateRunRequest {
   const metadata = { ...(request.metadata ?? {}) } as Record<string, unknown>;
-  if (typeof metadata.bridge_task_id !== "string") metadata.bridge_task_id = `action-${randomUUID()}`;
+  if (typeof metadata.bridge_task_id !== "string") metadata.bridge_task_id = `action-${globalThis.crypto.randomUUID()}`;
   return { ...request, metadata };
 }
 

@@ -6,6 +6,8 @@
  * comment left in the thread.
  */
 import { execFile } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { createServer, type AddressInfo, type Socket } from "node:net";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -282,6 +284,32 @@ describe("dist/index.js on Node 24, as a runner starts it", () => {
       for (const socket of sockets) socket.destroy();
       await new Promise<void>((resolveClose) => silent.close(() => resolveClose()));
     }
+  });
+
+  it("sends its create without loading node:fs/promises or the readline it brings (a start's work it does not need)", async () => {
+    // A preload that writes down the built-in modules loaded by the time the create request is sent.
+    const { env, files } = envFor("workflow_dispatch", workflowDispatchPayload(), { prompt: "Upgrade the test runner", wait: "false" });
+    const preload = join(files.dir, "modules-at-create.cjs");
+    const loadedFile = join(files.dir, "modules-at-create.txt");
+    writeFileSync(
+      preload,
+      [
+        'const http = require("node:http");',
+        "const request = http.request;",
+        "http.request = function (...args) {",
+        '  const options = args.find((a) => a && typeof a === "object" && !(a instanceof URL)) ?? {};',
+        '  const url = String(args.find((a) => typeof a === "string" || a instanceof URL) ?? options.path ?? "");',
+        `  if (options.method === "POST" && /\\/agent\\/run$/.test(url)) require("node:fs").writeFileSync(${JSON.stringify(loadedFile)}, process.moduleLoadList.join("\\n"));`,
+        "  return request.apply(this, args);",
+        "};",
+      ].join("\n"),
+    );
+    const child = await runBundledAction(node24, env, { nodeArgs: ["--require", preload] });
+    expect(child.exitCode, child.stdout + child.stderr).toBe(0);
+    const loaded = readFileSync(loadedFile, "utf8").split("\n");
+    expect(loaded).toContain("NativeModule http");
+    // An ESM import of node:fs reads its `promises` getter; @actions/core's summary and platform load it too.
+    expect(loaded.filter((name) => /^NativeModule (fs\/promises|internal\/readline\/interface)$/.test(name))).toEqual([]);
   });
 
   // Last: its run on pull request #2 would be the thread's run for the CI fix.

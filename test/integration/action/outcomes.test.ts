@@ -201,8 +201,9 @@ describe("unusable inputs", () => {
     expect(step.result.failure).toBe(
       "Invalid input: `images`: cannot read missing.png: no such file (paths are relative to the workspace).",
     );
-    // Only the head start's read of the configuration file (head-start.ts).
-    expect(h.github.requests.map((r) => `${r.method} ${r.path}`)).toEqual([`GET /repos/${FULL_NAME}/contents/.github/agent-run.yml`]);
+    // At most the head start's read of the configuration file (head-start.ts): the step may end before it is on the wire.
+    const configRead = `GET /repos/${FULL_NAME}/contents/.github/agent-run.yml`;
+    expect(h.github.requests.map((r) => `${r.method} ${r.path}`).filter((call) => call !== configRead)).toEqual([]);
     expect(h.service.requests).toEqual([]);
   });
 
