@@ -99,6 +99,7 @@ const lazyCrypto = {
  * The start path's four built-ins only; a `require` of a built-in stays the bundle's `require`.
  */
 const WITHOUT_FACADE = {
+  // `constants` and `promises` only for the modules left out above (esbuild links them before it drops them).
   fs: ["appendFileSync", "constants", "existsSync", "promises", "readFileSync"],
   os: ["EOL"],
   path: ["isAbsolute", "resolve"],

@@ -35,17 +35,12 @@ export function parseMarker(body: string | null | undefined): RunMarker | null {
   if (countMarkerOpenings(body) !== 1) return null;
   const line = RUN_MARKER_LINE.exec(body);
   if (!line || line[1]!.length > MARKER_LIMITS.json) return null;
-  let json: unknown;
-  try {
-    json = JSON.parse(line[1]!);
-  } catch {
-    return null;
-  }
-  const parsed = RunMarkerSchema.safeParse(json);
+  const parsed = RunMarkerSchema.safeParse(parseJson(line[1]!));
   return parsed.success ? parsed.data : null;
 }
 
-function parseJson(text: string): unknown {
+/** `text` as JSON, or undefined when it is not JSON. */
+export function parseJson(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch {

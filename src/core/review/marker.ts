@@ -14,6 +14,7 @@
 import * as z from "zod/mini";
 import { MARKER_NAMESPACE } from "../sanitize-output/safe-markdown.js";
 import { KIND_MARKER_VERSION, type MarkerPlace } from "../markers/schema.js";
+import { parseJson } from "../markers/read.js";
 import type { MarkerSigner } from "../markers/signature.js";
 import { sameRepository, type BotIdentity } from "../markers/trust.js";
 
@@ -51,13 +52,7 @@ export function renderReviewMarker(marker: ReviewMarker): string {
 export function parseReviewMarker(body: string | null | undefined): ReviewMarker | null {
   const match = body ? MARKER_LINE.exec(body) : null;
   if (!match) return null;
-  let json: unknown;
-  try {
-    json = JSON.parse(match[2]!);
-  } catch {
-    return null;
-  }
-  const checked = ReviewMarkerJsonSchema.safeParse(json);
+  const checked = ReviewMarkerJsonSchema.safeParse(parseJson(match[2]!));
   if (!checked.success) return null;
   const { repo, thread, runId, headSha } = checked.data;
   return { place: { repository: repo, thread }, runId, headSha };

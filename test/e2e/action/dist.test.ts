@@ -25,6 +25,24 @@ const sourcesOf = (name: string): string[] =>
 const packagesIn = (name: string) =>
   new Set(sourcesOf(name).flatMap((source) => /^\.\.\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(source)?.[1] ?? []));
 
+/** The chunks `name` imports statically (loaded with it). */
+const staticImports = (name: string) =>
+  [...readFileSync(join(ROOT, "dist", name), "utf8").matchAll(/\bfrom\s*"\.\/([^"]+)"/g)].map((m) => m[1]!);
+/** The chunks `name` loads with `import()`, when it asks for them. */
+const dynamicImports = (name: string) =>
+  [...readFileSync(join(ROOT, "dist", name), "utf8").matchAll(/\bimport\("\.\/([^"]+)"\)/g)].map((m) => m[1]!);
+/** Every file loaded with `roots`: they and what they import statically, transitively. */
+function closure(roots: string[]): string[] {
+  const seen = new Set<string>();
+  const visit = (name: string) => {
+    if (seen.has(name)) return;
+    seen.add(name);
+    for (const next of staticImports(name)) visit(next);
+  };
+  roots.forEach(visit);
+  return [...seen];
+}
+
 describe("dist/", () => {
   it("is byte for byte what scripts/build-action.mjs builds from the current sources", async () => {
     await run(process.execPath, [join(ROOT, "scripts", "build-action.mjs"), "--out", fresh], { cwd: ROOT, timeout: 60_000 });
@@ -70,18 +88,6 @@ describe("dist/", () => {
   });
 
   it("sends the head start's GitHub reads before loading the rest: no zod up front, the runner next, undici and the YAML parser in chunks", () => {
-    const staticImports = (name: string) =>
-      [...readFileSync(join(ROOT, "dist", name), "utf8").matchAll(/\bfrom\s*"\.\/([^"]+)"/g)].map((m) => m[1]!);
-    const closure = (roots: string[]) => {
-      const seen = new Set<string>();
-      const visit = (name: string) => {
-        if (seen.has(name)) return;
-        seen.add(name);
-        for (const next of staticImports(name)) visit(next);
-      };
-      roots.forEach(visit);
-      return [...seen];
-    };
     const headStart = closure(["index.js"]);
     const headSources = headStart.flatMap((name) => sourcesOf(name));
     expect(headSources).toContain("../src/action/head-start.ts");
@@ -98,8 +104,6 @@ describe("dist/", () => {
 
     // The entry's one dynamic import: the runner, with zod (its functional API only, zod/mini: the
     // classic one attaches dozens of methods to every schema and cannot be tree-shaken) and @actions/core.
-    const dynamicImports = (name: string) =>
-      [...readFileSync(join(ROOT, "dist", name), "utf8").matchAll(/\bimport\("\.\/([^"]+)"\)/g)].map((m) => m[1]!);
     const [runner, ...others] = dynamicImports("index.js");
     expect(others).toEqual([]);
     const upFront = closure(["index.js", runner!]);
@@ -120,20 +124,6 @@ describe("dist/", () => {
   });
 
   it("loads review mode's posting code only at the end of a review run: in chunks the start path does not load", () => {
-    const staticImports = (name: string) =>
-      [...readFileSync(join(ROOT, "dist", name), "utf8").matchAll(/\bfrom\s*"\.\/([^"]+)"/g)].map((m) => m[1]!);
-    const dynamicImports = (name: string) =>
-      [...readFileSync(join(ROOT, "dist", name), "utf8").matchAll(/\bimport\("\.\/([^"]+)"\)/g)].map((m) => m[1]!);
-    const closure = (roots: string[]) => {
-      const seen = new Set<string>();
-      const visit = (name: string) => {
-        if (seen.has(name)) return;
-        seen.add(name);
-        for (const next of staticImports(name)) visit(next);
-      };
-      roots.forEach(visit);
-      return [...seen];
-    };
     const upFront = closure(["index.js", ...dynamicImports("index.js")]);
     const upFrontSources = new Set(upFront.flatMap((name) => sourcesOf(name)));
     const posting = [

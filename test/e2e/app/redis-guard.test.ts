@@ -5,16 +5,10 @@
  * named by REDIS_TLS_CA_PATH and is refused with another; and a `maxmemory-policy` that can evict the App's keys
  * stops it at start with a message that says what to set, read by CONFIG GET or, where CONFIG is renamed, by INFO.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { Redis } from "ioredis";
 import { afterEach, describe, expect, it } from "vitest";
-import { parseMarker } from "../../../src/core/markers/read.js";
-import { startEmulator } from "../../../src/emulator/index.js";
-import { startFakeGitHub } from "../../helpers/fake-github/index.js";
-import { BOT_LOGIN, SCALE, appEnv, baseSeed, postWebhook, until } from "../../helpers/app-harness.js";
-import { FULL_NAME, issueCommentPayload } from "../../helpers/app-payloads.js";
+import { startAppChildServices } from "../../helpers/app-child-world.js";
+import { baseSeed, postWebhook, until } from "../../helpers/app-harness.js";
 import { spawnAppProcess, startAppChild, startPrivateRedis, type PrivateRedisOptions } from "../../helpers/app-process.js";
 import { makeThrowawayTls, opensslAvailable } from "../../helpers/throwaway-tls.js";
 
@@ -28,39 +22,11 @@ const STATUS_TOKEN = "Status-token-0123456789abcdefghijkl";
 const METRICS_TOKEN = "Metrics-token-0123456789abcdefghijk";
 
 async function startWorld() {
-  const github = await startFakeGitHub({
+  const services = await startAppChildServices({
     seed: { ...baseSeed(), issues: [1, 2].map((number) => ({ number, title: `Issue ${number}`, body: "", user: "maintainer" })) },
+    cleanups,
   });
-  const emulator = await startEmulator({ timeScale: SCALE });
-  const dataDir = mkdtempSync(join(tmpdir(), "arb-redis-guard-"));
-  cleanups.push(
-    () => github.close(),
-    () => emulator.close(),
-    () => rmSync(dataDir, { recursive: true, force: true }),
-  );
-  const env = (extra: Record<string, string>) =>
-    appEnv({ url: emulator.url, token: emulator.token, orgId: emulator.orgId }, dataDir, {
-      GHE_HOST: new URL(github.url).host,
-      GHE_PROTOCOL: "http",
-      LOG_LEVEL: "debug",
-      LOG_FORMAT: "json",
-      ...extra,
-    });
-  /** A maintainer's `/agent` comment, on GitHub and as its webhook payload. */
-  const comment = (issueNumber: number, body: string) => {
-    github.seed({ issueComments: [{ issue_number: issueNumber, body, user: "maintainer" }] });
-    const stored = github.state.issueComments.at(-1)!;
-    return issueCommentPayload({
-      thread: { number: issueNumber, title: `Issue ${issueNumber}` },
-      comment: { id: stored.id, body, login: "maintainer" },
-    });
-  };
-  const results = (issueNumber: number) =>
-    github
-      .commentsOn(FULL_NAME, issueNumber)
-      .filter((c) => c.user.login === BOT_LOGIN)
-      .map((c) => parseMarker(c.body));
-  return { github, emulator, env, comment, results };
+  return { ...services, env: (extra: Record<string, string>) => services.env({ LOG_LEVEL: "debug", LOG_FORMAT: "json", ...extra }) };
 }
 
 type World = Awaited<ReturnType<typeof startWorld>>;

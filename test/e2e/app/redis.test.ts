@@ -4,17 +4,12 @@
  * probe and new deliveries into quick 503s (never a 200 for a delivery that was not stored), and
  * once Redis is back the App carries on with everything it had answered 200 to.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { Redis } from "ioredis";
 import { afterEach, describe, expect, it } from "vitest";
 import { RECEIVE_DEADLINE_MS } from "../../../src/app/handlers/webhook.js";
-import { parseMarker } from "../../../src/core/markers/read.js";
-import { startEmulator } from "../../../src/emulator/index.js";
-import { startFakeGitHub } from "../../helpers/fake-github/index.js";
-import { BOT_LOGIN, SCALE, appEnv, baseSeed, postWebhook, until } from "../../helpers/app-harness.js";
-import { FULL_NAME, issueCommentPayload } from "../../helpers/app-payloads.js";
+import { startAppChildServices } from "../../helpers/app-child-world.js";
+import { BOT_LOGIN, baseSeed, postWebhook, until } from "../../helpers/app-harness.js";
+import { FULL_NAME } from "../../helpers/app-payloads.js";
 import { freePort, spawnAppProcess, startAppChild, startPrivateRedis, type AppChild } from "../../helpers/app-process.js";
 
 const cleanups: Array<() => Promise<unknown> | unknown> = [];
@@ -29,38 +24,11 @@ async function healthStatus(app: AppChild): Promise<number> {
 }
 
 async function startWorld() {
-  const github = await startFakeGitHub({
+  const services = await startAppChildServices({
     seed: { ...baseSeed(), issues: [1, 3, 4].map((number) => ({ number, title: `Issue ${number}`, body: "", user: "maintainer" })) },
+    cleanups,
   });
-  const emulator = await startEmulator({ timeScale: SCALE });
-  const dataDir = mkdtempSync(join(tmpdir(), "arb-redis-e2e-"));
-  cleanups.push(
-    () => github.close(),
-    () => emulator.close(),
-    () => rmSync(dataDir, { recursive: true, force: true }),
-  );
-  const env = (extra: Record<string, string>) =>
-    appEnv({ url: emulator.url, token: emulator.token, orgId: emulator.orgId }, dataDir, {
-      GHE_HOST: new URL(github.url).host,
-      GHE_PROTOCOL: "http",
-      LOG_LEVEL: "warn",
-      ...extra,
-    });
-  /** A maintainer's `/agent` comment, on GitHub and as its webhook payload. */
-  const comment = (issueNumber: number, body: string) => {
-    github.seed({ issueComments: [{ issue_number: issueNumber, body, user: "maintainer" }] });
-    const stored = github.state.issueComments.at(-1)!;
-    return issueCommentPayload({
-      thread: { number: issueNumber, title: `Issue ${issueNumber}` },
-      comment: { id: stored.id, body, login: "maintainer" },
-    });
-  };
-  const results = (issueNumber: number) =>
-    github
-      .commentsOn(FULL_NAME, issueNumber)
-      .filter((c) => c.user.login === BOT_LOGIN)
-      .map((c) => parseMarker(c.body));
-  return { github, emulator, env, comment, results };
+  return { ...services, env: (extra: Record<string, string>) => services.env({ LOG_LEVEL: "warn", ...extra }) };
 }
 
 describe("agent-run app on Redis", () => {
