@@ -5,7 +5,7 @@
  * since a time, most recently updated first (`GET /repos/{owner}/{repo}/issues/comments`). Every
  * request is counted against a `RequestAllowance`, so a caller bounds what one sweep costs.
  */
-import { hasNextPage, MAX_PER_PAGE, type GitHubClient, type RepoRef } from "./client.js";
+import { hasNextPage, MAX_PER_PAGE, type FetchPage, type GitHubClient, type RepoRef } from "./client.js";
 import { toIssueComment, type IssueComment } from "./comments.js";
 import { callGitHub } from "./errors.js";
 
@@ -32,34 +32,56 @@ export interface Listing<T> {
   complete: boolean;
 }
 
+/**
+ * Pages 1, 2, … of a list (`fetchPage` does the typed request) until a page has no rel="next", is
+ * empty, or `maxPages` were read, each page taking one request of the allowance first: a listing
+ * the allowance or `maxPages` cut short is `complete: false`.
+ */
+function collectPagesWithin<T>(
+  doing: string,
+  fetchPage: FetchPage<T>,
+  allowance: RequestAllowance,
+  maxPages = Number.POSITIVE_INFINITY,
+): Promise<Listing<T>> {
+  return callGitHub(doing, async () => {
+    const items: T[] = [];
+    for (let page = 1; page <= maxPages; page++) {
+      if (!take(allowance)) return { items, complete: false };
+      const result = await fetchPage({ per_page: MAX_PER_PAGE, page });
+      items.push(...result.items);
+      if (!hasNextPage(result.link) || result.items.length === 0) return { items, complete: true };
+    }
+    return { items, complete: false };
+  });
+}
+
 /** Every installation of the App (with the App's JWT). */
 export function listAppInstallations(appOctokit: GitHubClient, allowance: RequestAllowance): Promise<Listing<InstallationRef>> {
-  return callGitHub("listing the App's installations", async () => {
-    const items: InstallationRef[] = [];
-    for (let page = 1; ; page++) {
-      if (!take(allowance)) return { items, complete: false };
-      const response = await appOctokit.request("GET /app/installations", { per_page: MAX_PER_PAGE, page });
-      for (const installation of response.data) {
+  return collectPagesWithin(
+    "listing the App's installations",
+    async (paging) => {
+      const response = await appOctokit.request("GET /app/installations", { ...paging });
+      const items = response.data.map((installation) => {
         const account = installation.account as { login?: string; slug?: string } | null;
-        items.push({ id: installation.id, account: account?.login ?? account?.slug ?? "" });
-      }
-      if (!hasNextPage(response.headers.link) || response.data.length === 0) return { items, complete: true };
-    }
-  });
+        return { id: installation.id, account: account?.login ?? account?.slug ?? "" };
+      });
+      return { items, link: response.headers.link };
+    },
+    allowance,
+  );
 }
 
 /** Every repository an installation covers (with that installation's token). */
 export function listInstallationRepositories(octokit: GitHubClient, allowance: RequestAllowance): Promise<Listing<RepoRef>> {
-  return callGitHub("listing an installation's repositories", async () => {
-    const items: RepoRef[] = [];
-    for (let page = 1; ; page++) {
-      if (!take(allowance)) return { items, complete: false };
-      const response = await octokit.request("GET /installation/repositories", { per_page: MAX_PER_PAGE, page });
-      const repositories = response.data.repositories;
-      for (const repository of repositories) items.push({ owner: repository.owner.login, repo: repository.name });
-      if (!hasNextPage(response.headers.link) || repositories.length === 0) return { items, complete: true };
-    }
-  });
+  return collectPagesWithin(
+    "listing an installation's repositories",
+    async (paging) => {
+      const response = await octokit.request("GET /installation/repositories", { ...paging });
+      const items = response.data.repositories.map((repository) => ({ owner: repository.owner.login, repo: repository.name }));
+      return { items, link: response.headers.link };
+    },
+    allowance,
+  );
 }
 
 /** A comment of a repository-wide listing, with the issue or pull request it is in. */
@@ -84,24 +106,23 @@ export function listCommentsUpdatedSince(
   options: { maxPages: number; allowance: RequestAllowance },
 ): Promise<Listing<ThreadComment>> {
   const iso = since.toISOString();
-  return callGitHub(`listing the comments of ${repo.owner}/${repo.repo} updated since ${iso}`, async () => {
-    const items: ThreadComment[] = [];
-    for (let page = 1; page <= options.maxPages; page++) {
-      if (!take(options.allowance)) return { items, complete: false };
+  return collectPagesWithin(
+    `listing the comments of ${repo.owner}/${repo.repo} updated since ${iso}`,
+    async (paging) => {
       const response = await octokit.request("GET /repos/{owner}/{repo}/issues/comments", {
         ...repo,
         since: iso,
         sort: "updated",
         direction: "desc",
-        per_page: MAX_PER_PAGE,
-        page,
+        ...paging,
       });
-      for (const data of response.data) {
+      const items = response.data.flatMap((data) => {
         const issueNumber = issueNumberOf(data.issue_url);
-        if (issueNumber !== null) items.push({ ...toIssueComment(data), issueNumber });
-      }
-      if (!hasNextPage(response.headers.link) || response.data.length === 0) return { items, complete: true };
-    }
-    return { items, complete: false };
-  });
+        return issueNumber === null ? [] : [{ ...toIssueComment(data), issueNumber }];
+      });
+      return { items, link: response.headers.link };
+    },
+    options.allowance,
+    options.maxPages,
+  );
 }
