@@ -14,6 +14,7 @@ import { parse as parseYaml } from "yaml";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../../../src/cli/main.js";
 import type { RunningEmulator } from "../../../src/emulator/index.js";
+import { until } from "../../helpers/app-harness.js";
 import { launchChromium } from "../../helpers/browser.js";
 import { startFakeGitHub, type FakeGitHub } from "../../helpers/fake-github/index.js";
 import { FAKE_SIGNED_IN_USER, MANIFEST_CODE_TTL_MS } from "../../helpers/fake-github/routes/app-manifests.js";
@@ -149,11 +150,9 @@ describe("agent-run app register", () => {
       // The App starts from that file alone (the environment adds only where to listen and keep state).
       const app = memoryIo({ cwd: dir, env: { PORT: "0", HOST: "127.0.0.1", DATA_DIR: join(dir, "data"), LOG_LEVEL: "fatal" } });
       const running = runCli(["app", "--dotenv", ".env"], app.io);
-      const deadline = Date.now() + 20_000;
-      while (!app.stderr().includes("listening on")) {
-        if (Date.now() > deadline) throw new Error(`the App did not start:\n${app.stderr()}`);
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
+      await until(() => app.stderr().includes("listening on"), "the App to listen").catch((error: Error) => {
+        throw new Error(`${error.message}:\n${app.stderr()}`);
+      });
       expect(app.stderr()).toContain("GitHub App bridge-of-tests listening on");
       expect(github.callsTo("GET", "/app").map((call) => call.status)).toEqual([200]);
       app.signal("SIGTERM");
