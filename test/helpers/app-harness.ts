@@ -174,7 +174,11 @@ export async function postWebhook(
   deliveryId: string,
   secret = WEBHOOK_SECRET,
 ): Promise<number> {
-  const body = JSON.stringify(payload);
+  return postDelivery(url, name, JSON.stringify(payload), deliveryId, secret);
+}
+
+/** POSTs `body` exactly as given (it need not be JSON, or an object) as GitHub would, signed; resolves with the status. */
+export async function postDelivery(url: string, name: string, body: string, deliveryId: string, secret = WEBHOOK_SECRET): Promise<number> {
   const response = await fetch(url, {
     method: "POST",
     headers: {
