@@ -19,9 +19,10 @@ import { APP_EVENTS } from "../src/app/probot-app.js";
 import { everyExample } from "../test/helpers/app-payloads.js";
 import { startFakeGitHub } from "../test/helpers/fake-github/index.js";
 import { malformedDeliveries, type MalformedDelivery } from "../test/helpers/malformed-payloads.js";
-import { OWNER, REPO, REPO_ID, appAvailable, appEnv, buildAppProcess, signature, startAppProcess } from "./lib/app.js";
+import { postDelivery } from "../test/helpers/app-harness.js";
+import { OWNER, REPO, REPO_ID, WEBHOOK_SECRET, appAvailable, appEnvAsDeployed, buildAppProcess, startAppProcess } from "./lib/app.js";
 import { formatNumber, isMainModule, runAsScript, unavailableRow, yesNo, type BenchResult, type BenchRow } from "./lib/report.js";
-import { BENCH_ORG_ID, WATCHER_TOKEN, startBenchEmulator } from "./lib/service.js";
+import { startBenchEmulator } from "./lib/service.js";
 import type { MemorySample } from "./lib/app-process.js";
 import { sleep } from "./lib/stats.js";
 
@@ -58,19 +59,7 @@ function* wellFormed(count: number, padding: readonly number[] = []): Generator<
 
 /** The answer's status, or "no answer" when the connection failed (the App crashed, say). */
 async function post(webhookUrl: string, delivery: MalformedDelivery, id: string): Promise<number | "no answer"> {
-  const response = await fetch(webhookUrl, {
-    method: "POST",
-    headers: {
-      "content-type": "application/json",
-      "x-github-event": delivery.event,
-      "x-github-delivery": id,
-      "x-hub-signature-256": signature(delivery.body),
-    },
-    body: delivery.body,
-  }).catch(() => null);
-  if (!response) return "no answer";
-  await response.arrayBuffer();
-  return response.status;
+  return postDelivery(webhookUrl, delivery.event, delivery.body, id, WEBHOOK_SECRET).catch(() => "no answer" as const);
 }
 
 interface BatchFigure {
@@ -85,15 +74,7 @@ async function measureBatch(bundle: string, batch: Iterable<MalformedDelivery>, 
   const github = await startFakeGitHub({ seed: { repositories: [{ owner: OWNER, name: REPO, id: REPO_ID }] } });
   const emulator = await startBenchEmulator({ timeScale: 1 });
   const dataDir = mkdtempSync(join(tmpdir(), "arb-bench-malformed-"));
-  const env = appEnv({
-    githubUrl: github.url,
-    serviceUrl: emulator.url,
-    serviceToken: WATCHER_TOKEN,
-    orgId: BENCH_ORG_ID,
-    dataDir,
-    timeScale: 1,
-  });
-  const app = await startAppProcess(bundle, { ...env, LOG_LEVEL: "info" }, APP_NODE_ARGS);
+  const app = await startAppProcess(bundle, appEnvAsDeployed({ githubUrl: github.url, serviceUrl: emulator.url, dataDir }), APP_NODE_ARGS);
   try {
     await sleep(SETTLE_MS);
     const before = (await app.memory({ afterGc: true })).afterGc!;

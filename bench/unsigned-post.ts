@@ -13,9 +13,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startFakeGitHub } from "../test/helpers/fake-github/index.js";
 import { chunkFrame, rawRequest } from "../test/helpers/raw-http.js";
-import { OWNER, REPO, REPO_ID, appAvailable, appEnv, buildAppProcess, startAppProcess, type AppProcess } from "./lib/app.js";
+import { OWNER, REPO, REPO_ID, appAvailable, appEnvAsDeployed, buildAppProcess, startAppProcess, type AppProcess } from "./lib/app.js";
 import { formatNumber, isMainModule, ratioOf, runAsScript, unavailableRow, yesNo, type BenchResult, type BenchRow } from "./lib/report.js";
-import { BENCH_ORG_ID, WATCHER_TOKEN, startBenchEmulator } from "./lib/service.js";
+import { startBenchEmulator } from "./lib/service.js";
 import { sleep } from "./lib/stats.js";
 
 const NAME = "unsigned POST";
@@ -83,21 +83,7 @@ export async function runUnsignedPostBenchmark(): Promise<BenchResult> {
   const github = await startFakeGitHub({ seed: { repositories: [{ owner: OWNER, name: REPO, id: REPO_ID }] } });
   const emulator = await startBenchEmulator({ timeScale: 1 });
   const dataDir = mkdtempSync(join(tmpdir(), "arb-bench-unsigned-"));
-  const app = await startAppProcess(
-    bundle,
-    // Logging as deployed (info): a refusal's log line is part of what it costs.
-    {
-      ...appEnv({
-        githubUrl: github.url,
-        serviceUrl: emulator.url,
-        serviceToken: WATCHER_TOKEN,
-        orgId: BENCH_ORG_ID,
-        dataDir,
-        timeScale: 1,
-      }),
-      LOG_LEVEL: "info",
-    },
-  );
+  const app = await startAppProcess(bundle, appEnvAsDeployed({ githubUrl: github.url, serviceUrl: emulator.url, dataDir }));
   const rows: BenchRow[] = [];
   const notes: string[] = [];
   try {

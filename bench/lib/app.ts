@@ -4,16 +4,16 @@
  * deliveries signed like GitHub's.
  */
 import { fork, type ChildProcess } from "node:child_process";
-import { createHmac } from "node:crypto";
 import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { basename, dirname, extname, join, resolve } from "node:path";
 import { build, type Plugin } from "esbuild";
-import { testPrivateKey } from "../../test/helpers/app-harness.js";
+import { signature, testPrivateKey } from "../../test/helpers/app-harness.js";
 import type { AppProcessMessage, MemoryReading, ParentMessage } from "./app-process.js";
+import { BENCH_ORG_ID, WATCHER_TOKEN } from "./service.js";
 
 export const ROOT = resolve(import.meta.dirname, "..", "..");
-const WEBHOOK_SECRET = "bench-webhook-secret";
+export const WEBHOOK_SECRET = "bench-webhook-secret";
 const APP_ID = 1001;
 export const OWNER = "octo-org";
 export const REPO = "widgets";
@@ -83,6 +83,14 @@ export function appEnv(input: AppEnvInput): NodeJS.ProcessEnv {
   };
 }
 
+/**
+ * The environment of one App child on its own against the bench emulator at real speed, logging at info as
+ * deployed (a refusal's log line is part of what it costs).
+ */
+export function appEnvAsDeployed(input: { githubUrl: string; serviceUrl: string; dataDir: string }): NodeJS.ProcessEnv {
+  return { ...appEnv({ ...input, serviceToken: WATCHER_TOKEN, orgId: BENCH_ORG_ID, timeScale: 1 }), LOG_LEVEL: "info" };
+}
+
 export interface AppProcess {
   pid: number;
   url: string;
@@ -148,10 +156,6 @@ export async function startAppProcess(bundle: string, env: NodeJS.ProcessEnv, no
   };
 }
 
-export function signature(body: string, secret = WEBHOOK_SECRET): string {
-  return `sha256=${createHmac("sha256", secret).update(body).digest("hex")}`;
-}
-
 /** POSTs a delivery as GitHub does; resolves with the status and when the answer arrived (performance.now()). */
 export async function deliverWebhook(webhookUrl: string, name: string, payload: object, deliveryId: string): Promise<{ status: number; answeredAt: number }> {
   const body = JSON.stringify(payload);
@@ -163,7 +167,7 @@ export async function deliverWebhook(webhookUrl: string, name: string, payload: 
       "x-github-event": name,
       "x-github-delivery": deliveryId,
       "x-github-hook-installation-target-type": "integration",
-      "x-hub-signature-256": signature(body),
+      "x-hub-signature-256": signature(body, WEBHOOK_SECRET),
     },
     body,
   });

@@ -147,6 +147,8 @@ export interface AppHarness {
   deliver(name: string, payload: object, deliveryId?: string): Promise<{ status: number; deliveryId: string }>;
   /** A person writes a comment: it is added to the fake (it exists on GitHub) and its webhook payload is returned. */
   humanComment(thread: ThreadSpec, body: string, login?: string): { id: number; payload: object };
+  /** A person's comment written and delivered, the delivery answered 200; resolves with the comment's id. */
+  trigger(thread: ThreadSpec, body: string, login?: string): Promise<number>;
   /** Comments in the thread written by the App, oldest first. */
   botComments(issueNumber: number): FakeIssueComment[];
   /** Resolves when the engine has nothing queued, sent, watched or being reported. */
@@ -174,7 +176,11 @@ export async function postWebhook(
   deliveryId: string,
   secret = WEBHOOK_SECRET,
 ): Promise<number> {
-  const body = JSON.stringify(payload);
+  return postDelivery(url, name, JSON.stringify(payload), deliveryId, secret);
+}
+
+/** POSTs `body` exactly as given (it need not be JSON, or an object) as GitHub would, signed; resolves with the status. */
+export async function postDelivery(url: string, name: string, body: string, deliveryId: string, secret = WEBHOOK_SECRET): Promise<number> {
   const response = await fetch(url, {
     method: "POST",
     headers: {
@@ -272,6 +278,12 @@ export async function startAppHarness(options: HarnessOptions = {}): Promise<App
       return { status: await postWebhook(harness.app.webhookUrl, name, payload, deliveryId), deliveryId };
     },
     humanComment: (thread, body, login) => seedHumanComment(github, thread, body, login),
+    async trigger(thread, body, login) {
+      const comment = harness.humanComment(thread, body, login);
+      const { status } = await harness.deliver("issue_comment", comment.payload);
+      if (status !== 200) throw new Error(`the delivery of comment ${comment.id} was answered ${status}, not 200`);
+      return comment.id;
+    },
     botComments: (issueNumber) => github.commentsOn(FULL_NAME, issueNumber).filter((c) => c.user.login === BOT_LOGIN),
     idle: () => harness.app.idle(),
     async restart(restart = {}) {

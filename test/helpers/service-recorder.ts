@@ -54,6 +54,14 @@ export interface LostAnswer {
   answer: 502 | 503 | 504 | "reset" | "hang";
 }
 
+/** A proxy that loses the answers to the first `times` creates (POST …/agent/run) as `lost` says, and passes all else. */
+export function losingCreates(lost: LostAnswer, times = 1): ServiceRecorderOptions {
+  let left = times;
+  return {
+    loseAnswer: ({ method, path }) => (method === "POST" && path.endsWith("/agent/run") && left-- > 0 ? lost : null),
+  };
+}
+
 export async function startServiceRecorder(targetUrl: string, options: ServiceRecorderOptions = {}): Promise<ServiceRecorder> {
   const requests: ServiceRequest[] = [];
   const lostAnswers: ServiceRecorder["lostAnswers"] = [];

@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../../src/emulator/index.js";
 import type { AgentRun } from "../../../src/service/index.js";
-import { startServiceRecorder, type LostAnswer, type ServiceRecorder } from "../../helpers/service-recorder.js";
+import { losingCreates, startServiceRecorder, type LostAnswer, type ServiceRecorder } from "../../helpers/service-recorder.js";
 import { cli, parseJson, startTestEmulator } from "./helpers.js";
 
 let emulator: RunningEmulator | undefined;
@@ -21,10 +21,7 @@ afterEach(async () => {
 /** The emulator behind a proxy that loses the answer to the first create as `lost` says; the CLI's environment. */
 async function world(lost: LostAnswer, listRuns = true) {
   emulator = await startTestEmulator({ endpoints: { listRuns } });
-  let left = 1;
-  proxy = await startServiceRecorder(emulator.url, {
-    loseAnswer: ({ method, path }) => (method === "POST" && path.endsWith("/agent/run") && left-- > 0 ? lost : null),
-  });
+  proxy = await startServiceRecorder(emulator.url, losingCreates(lost));
   return {
     AGENT_RUN_API_URL: proxy.url,
     AGENT_RUN_API_TOKEN: emulator.token,

@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { parseMarker } from "../../../src/core/markers/read.js";
 import { ACTIONS_BOT, startActionHarness, type ActionHarness } from "../../helpers/action-runner.js";
 import { FULL_NAME } from "../../helpers/app-payloads.js";
-import type { LostAnswer } from "../../helpers/service-recorder.js";
+import { losingCreates, type LostAnswer } from "../../helpers/service-recorder.js";
 
 const ISSUE = { number: 1, title: "Flaky date test", body: "`dates.test.ts` fails on Tuesdays." };
 
@@ -19,14 +19,6 @@ afterEach(async () => {
 });
 
 const botComments = (harness: ActionHarness) => harness.github.commentsOn(FULL_NAME, 1).filter((c) => c.user.login === ACTIONS_BOT);
-
-function losingFirstCreate(lost: LostAnswer) {
-  let left = 1;
-  return {
-    loseAnswer: ({ method, path }: { method: string; path: string }) =>
-      method === "POST" && path.endsWith("/agent/run") && left-- > 0 ? lost : null,
-  };
-}
 
 /** Every version of every comment the step wrote. */
 function everyBody(harness: ActionHarness): string[] {
@@ -41,7 +33,7 @@ describe("an Action create whose answer is lost", () => {
     { forward: true, answer: "reset" },
   ] satisfies LostAnswer[]) {
     it(`${lost.answer} after the service made the run: the step adopts it and writes its result once`, async () => {
-      h = await startActionHarness({ serviceProxy: losingFirstCreate(lost) });
+      h = await startActionHarness({ serviceProxy: losingCreates(lost) });
       const trigger = h.humanComment(ISSUE, "/agent fix it");
       const step = await h.step({ eventName: "issue_comment", payload: trigger.payload, inputs: {} });
 
@@ -64,7 +56,7 @@ describe("an Action create whose answer is lost", () => {
   it("without the runs list: the comment says the run may have started, where to look and how to go on; one create", async () => {
     h = await startActionHarness({
       emulator: { endpoints: { listRuns: false } },
-      serviceProxy: losingFirstCreate({ forward: true, answer: 504 }),
+      serviceProxy: losingCreates({ forward: true, answer: 504 }),
     });
     const trigger = h.humanComment(ISSUE, "/agent fix it");
     const step = await h.step({ eventName: "issue_comment", payload: trigger.payload, inputs: {} });
@@ -88,7 +80,7 @@ describe("an Action create whose answer is lost", () => {
   it("without the runs list, with `runs-url`: the comment links the service's page of runs as where to look", async () => {
     h = await startActionHarness({
       emulator: { endpoints: { listRuns: false } },
-      serviceProxy: losingFirstCreate({ forward: true, answer: 504 }),
+      serviceProxy: losingCreates({ forward: true, answer: 504 }),
     });
     const trigger = h.humanComment(ISSUE, "/agent fix it");
     const runsUrl = "https://agents.example.com/runs";

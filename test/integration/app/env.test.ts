@@ -5,8 +5,9 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { AppConfigurationError, parseAppEnv } from "../../../src/app/env.js";
+import { parseAppEnv } from "../../../src/app/env.js";
 import { testPrivateKey } from "../../helpers/app-harness.js";
+import { appConfigurationError as problems } from "../../helpers/app-settings.js";
 
 const complete = () => ({
   APP_ID: "1001",
@@ -16,16 +17,6 @@ const complete = () => ({
   AGENT_RUN_API_TOKEN: "tok_abcdefghijkl",
   AGENT_RUN_ORG_ID: "7",
 });
-
-function problems(env: Record<string, string>): AppConfigurationError {
-  try {
-    parseAppEnv(env);
-  } catch (error) {
-    if (error instanceof AppConfigurationError) return error;
-    throw error;
-  }
-  throw new Error("parseAppEnv accepted the environment");
-}
 
 describe("parseAppEnv", () => {
   it("takes the service over https://, and plain http:// only on loopback", () => {

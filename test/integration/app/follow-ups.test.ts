@@ -16,20 +16,13 @@ afterEach(async () => {
   await harness?.close();
 });
 
-async function trigger(h: AppHarness, body: string): Promise<number> {
-  const comment = h.humanComment(ISSUE, body);
-  const { status } = await h.deliver("issue_comment", comment.payload);
-  expect(status).toBe(200);
-  return comment.id;
-}
-
 describe("a follow-up in a thread with a run", () => {
   it("resumes the finished run (same run id) in a new tracking comment", async () => {
     harness = await startAppHarness();
-    await trigger(harness, "/agent fix the flaky test");
+    await harness.trigger(ISSUE, "/agent fix the flaky test");
     await harness.idle();
     const [run] = harness.emulator.control.runs();
-    await trigger(harness, "/agent also add a test for Wednesdays");
+    await harness.trigger(ISSUE, "/agent also add a test for Wednesdays");
     await harness.idle();
 
     expect(harness.emulator.control.runs()).toHaveLength(1);
@@ -51,14 +44,14 @@ describe("a follow-up in a thread with a run", () => {
   it("holds follow-ups while the run works (follow_up: queue), says so on its tracking comment, then sends them as one resume", async () => {
     harness = await startAppHarness();
     harness.emulator.control.script({ match: "slow", durationMs: 600_000 });
-    await trigger(harness, "/agent a slow task");
+    await harness.trigger(ISSUE, "/agent a slow task");
     await until(async () => (await harness.app.store.listTasks(["watching"])).length === 1, "the run to be watched");
     const first = (await harness.app.store.listTasks(["watching"]))[0]!;
     const trackingId = first.trackingCommentId!;
     const writesBefore = harness.github.writes.length;
 
-    const second = await trigger(harness, "/agent also update the changelog");
-    const third = await trigger(harness, "/agent and bump the version");
+    const second = await harness.trigger(ISSUE, "/agent also update the changelog");
+    const third = await harness.trigger(ISSUE, "/agent and bump the version");
 
     // Held, not sent: 👀 on each, the run's own tracking comment notes the queue, no new comment.
     await until(async () => (await harness.app.store.listTasks(["held"])).length === 2, "both follow-ups to be held");
@@ -103,9 +96,9 @@ describe("a follow-up in a thread with a run", () => {
   it("starts a second run when follow_up is new", async () => {
     harness = await startAppHarness({ config: "follow_up: new\n" });
     harness.emulator.control.script({ match: "slow", durationMs: 300_000 });
-    await trigger(harness, "/agent a slow task");
+    await harness.trigger(ISSUE, "/agent a slow task");
     await until(async () => (await harness.app.store.listTasks(["watching"])).length === 1, "the run to be watched");
-    await trigger(harness, "/agent something else meanwhile");
+    await harness.trigger(ISSUE, "/agent something else meanwhile");
     await harness.idle();
 
     const runs = harness.emulator.control.runs();
@@ -122,9 +115,9 @@ describe("a follow-up in a thread with a run", () => {
 
   it("`/agent new` starts a fresh run even after a finished one", async () => {
     harness = await startAppHarness();
-    await trigger(harness, "/agent fix the flaky test");
+    await harness.trigger(ISSUE, "/agent fix the flaky test");
     await harness.idle();
-    await trigger(harness, "/agent new start over from scratch");
+    await harness.trigger(ISSUE, "/agent new start over from scratch");
     await harness.idle();
     expect(harness.service.resumes()).toEqual([]);
     expect(harness.service.creates()).toHaveLength(2);
@@ -174,7 +167,7 @@ describe("deduplication and trust", () => {
     });
     harness.humanComment(ISSUE, `${forged}\nAgent run #${existing.id} succeeded (not really).`, "maintainer");
 
-    await trigger(harness, "/agent continue that run");
+    await harness.trigger(ISSUE, "/agent continue that run");
     await harness.idle();
     expect(harness.service.resumes()).toEqual([]);
     expect(harness.service.creates()).toHaveLength(1);

@@ -8,27 +8,14 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { parseMarker } from "../../../src/core/markers/read.js";
 import { startAppHarness, type AppHarness } from "../../helpers/app-harness.js";
-import type { LostAnswer } from "../../helpers/service-recorder.js";
+import { losingCreates } from "../../helpers/service-recorder.js";
 
 const ISSUE = { number: 1, title: "Flaky date test", body: "`dates.test.ts` fails on Tuesdays." };
-const CREATE_PATH = /\/agent\/run$/;
 
 let harness: AppHarness;
 afterEach(async () => {
   await harness?.close();
 });
-
-/** A proxy that loses the answer to the first `times` creates as `lost` says. */
-function losingCreates(lost: LostAnswer, times = 1) {
-  let left = times;
-  return {
-    loseAnswer: ({ method, path }: { method: string; path: string }) => {
-      if (method !== "POST" || !CREATE_PATH.test(path) || left === 0) return null;
-      left -= 1;
-      return lost;
-    },
-  };
-}
 
 async function trigger(h: AppHarness): Promise<void> {
   const comment = h.humanComment(ISSUE, "/agent fix the flaky test");

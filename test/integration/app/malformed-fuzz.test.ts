@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { APP_EVENTS } from "../../../src/app/probot-app.js";
 import { WEBHOOK_BODY_LIMIT_BYTES } from "../../../src/app/webhook-intake.js";
 import { everyExample } from "../../helpers/app-payloads.js";
-import { signature, startAppHarness, until, type AppHarness } from "../../helpers/app-harness.js";
+import { postDelivery, startAppHarness, until, type AppHarness } from "../../helpers/app-harness.js";
 import { malformedDeliveries, type MalformedDelivery } from "../../helpers/malformed-payloads.js";
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20_261_128);
@@ -22,20 +22,7 @@ afterEach(async () => {
   await harness?.close();
 });
 
-async function send(url: string, delivery: MalformedDelivery, id: string): Promise<number> {
-  const response = await fetch(url, {
-    method: "POST",
-    headers: {
-      "content-type": "application/json",
-      "x-github-event": delivery.event,
-      "x-github-delivery": id,
-      "x-hub-signature-256": signature(delivery.body),
-    },
-    body: delivery.body,
-  });
-  await response.arrayBuffer();
-  return response.status;
-}
+const send = (url: string, delivery: MalformedDelivery, id: string) => postDelivery(url, delivery.event, delivery.body, id);
 
 /** A body just under GitHub's cap (a comment's text) without its installation: refused after it is read whole, and verified. */
 function nearTheCap(): MalformedDelivery {

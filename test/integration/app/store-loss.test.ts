@@ -24,13 +24,6 @@ afterEach(async () => {
   await harness?.close();
 });
 
-async function trigger(h: AppHarness, body: string): Promise<number> {
-  const comment = h.humanComment(ISSUE, body);
-  const { status } = await h.deliver("issue_comment", comment.payload);
-  expect(status).toBe(200);
-  return comment.id;
-}
-
 /** The bodies the bot wrote over (or as) comment `id` whose run marker says done: each is the result, posted. */
 function resultWrites(h: AppHarness, id: number): number {
   return h.github.writes.filter(
@@ -41,10 +34,26 @@ function resultWrites(h: AppHarness, id: number): number {
   ).length;
 }
 
+/** A tracking comment the bot wrote in issue 1 for request `requestId`, its marker still queued (no run id); returns its id. */
+function seedQueuedTrackingComment(h: AppHarness, requestId: string, text: string): number {
+  const marker = newRunMarker({
+    place: { repository: FULL_NAME, thread: 1 },
+    runId: null,
+    orgId: h.emulator.orgId,
+    sourceType: "GIT_HOST",
+    state: "queued",
+    requestId,
+  });
+  h.github.seed({
+    issueComments: [{ issue_number: 1, body: `${renderMarker(marker)}\n${text}`, user: BOT_LOGIN, performed_via_github_app: true }],
+  });
+  return h.github.state.issueComments.at(-1)!.id;
+}
+
 /** A slow run started and watched, its tracking comment saying "running": returns the tracking comment's id and the run's. */
 async function startWorkingRun(h: AppHarness): Promise<{ trackingId: number; runId: number }> {
   h.emulator.control.script({ match: "slow", durationMs: LONG_RUN_MS });
-  await trigger(h, "/agent a slow task");
+  await h.trigger(ISSUE, "/agent a slow task");
   await until(async () => (await h.app.store.listTasks(["watching"])).length === 1, "the run to be watched");
   const task = (await h.app.store.listTasks(["watching"]))[0]!;
   const trackingId = task.trackingCommentId!;
@@ -114,7 +123,7 @@ describe("a store that lost its data", () => {
 
   it("does not post a result already posted, and reads no more than its request allowance", async () => {
     harness = await startAppHarness();
-    await trigger(harness, "/agent fix the flaky test");
+    await harness.trigger(ISSUE, "/agent fix the flaky test");
     await harness.idle();
     const [tracking] = harness.botComments(1);
     expect(parseMarker(tracking!.body)).toMatchObject({ state: "done" });
@@ -133,7 +142,7 @@ describe("a store that lost its data", () => {
   it("says in the thread that the follow-ups the lost store held will not be sent, and still posts the run's result once", async () => {
     harness = await startAppHarness();
     const { trackingId, runId } = await startWorkingRun(harness);
-    const followUp = await trigger(harness, "/agent also update the changelog");
+    const followUp = await harness.trigger(ISSUE, "/agent also update the changelog");
     await until(async () => (await harness.app.store.listTasks(["held"])).length === 1, "the follow-up to be held");
     await until(
       () => harness.github.state.issueComments.find((c) => c.id === trackingId)!.body.includes("Your follow-up is queued"),
@@ -159,18 +168,7 @@ describe("a store that lost its data", () => {
   it("tells a thread whose request was lost before its run was known to start, instead of leaving it queued, linking AGENT_RUN_RUNS_URL", async () => {
     harness = await startAppHarness();
     // A tracking comment the bot wrote before the store lost its data, for a create that never went out.
-    const marker = newRunMarker({
-      place: { repository: FULL_NAME, thread: 1 },
-      runId: null,
-      orgId: harness.emulator.orgId,
-      sourceType: "GIT_HOST",
-      state: "queued",
-      requestId: "task-41",
-    });
-    harness.github.seed({
-      issueComments: [{ issue_number: 1, body: `${renderMarker(marker)}\n⏳ Queued.`, user: BOT_LOGIN, performed_via_github_app: true }],
-    });
-    const lostId = harness.github.state.issueComments.at(-1)!.id;
+    const lostId = seedQueuedTrackingComment(harness, "task-41", "⏳ Queued.");
 
     const runsUrl = "https://agents.example.com/runs";
     const app = await harness.restart({ wipeStore: true, env: { ...RECOVERY_ON, AGENT_RUN_RUNS_URL: runsUrl } });
@@ -188,18 +186,7 @@ describe("a store that lost its data", () => {
 
   it("watches the run a lost queued request started after all, found in the runs list by its tracking comment's id", async () => {
     harness = await startAppHarness();
-    const marker = newRunMarker({
-      place: { repository: FULL_NAME, thread: 1 },
-      runId: null,
-      orgId: harness.emulator.orgId,
-      sourceType: "GIT_HOST",
-      state: "queued",
-      requestId: "task-42",
-    });
-    harness.github.seed({
-      issueComments: [{ issue_number: 1, body: `${renderMarker(marker)}\n⏳ Starting.`, user: BOT_LOGIN, performed_via_github_app: true }],
-    });
-    const trackingId = harness.github.state.issueComments.at(-1)!.id;
+    const trackingId = seedQueuedTrackingComment(harness, "task-42", "⏳ Starting.");
     // The create went out (it carries the tracking comment's id, as the App's creates do) and its answer was lost with the store.
     const client = new AgentRunClient({ baseUrl: harness.emulator.url, token: harness.emulator.token, orgId: harness.emulator.orgId });
     harness.emulator.control.script({ match: "slow", durationMs: LONG_RUN_MS });

@@ -54,6 +54,21 @@ async function interruptedCreate(h: EngineHarness, thread: Task["thread"], track
   });
 }
 
+/**
+ * Steps the task once more: nothing is sent, the task is given up, and its tracking comment says the run may have
+ * started (never "could not run"); returns what the comment says.
+ */
+async function givenUpUnknown(taskId: number, tracking: number): Promise<string> {
+  await queueTaskStep(harness!.queue, taskId);
+  await harness!.idle();
+  expect(emulator.control.runs()).toEqual([]);
+  expect(await harness!.store.getTask(taskId)).toMatchObject({ state: "abandoned" });
+  const body = github.state.issueComments.find((c) => c.id === tracking)!.body;
+  expect(body).toContain("**The agent run may have started.**");
+  expect(body).not.toContain("could not run");
+  return body;
+}
+
 describe.each(APP_BACKENDS)("after a crash mid-call (%s)", (backend) => {
   it("a create that reached the service is found in the runs list and adopted: watched, its result posted once, never created twice", async () => {
     const { client, thread, tracking } = await setUp(backend, true);
@@ -93,29 +108,17 @@ describe.each(APP_BACKENDS)("after a crash mid-call (%s)", (backend) => {
     const sending = await interruptedCreate(harness!, thread, tracking, Date.now());
     // What the send step leaves after a proxy's 504 (sending.ts): the task stays `sending`, noting the lost answer.
     const task = await harness!.store.updateTask(sending.id, { error: "answer lost 1: a 504 came back instead of the run" });
-    await queueTaskStep(harness!.queue, task.id);
-    await harness!.idle();
 
-    expect(emulator.control.runs()).toEqual([]);
-    expect(await harness!.store.getTask(task.id)).toMatchObject({ state: "abandoned" });
-    const body = github.state.issueComments.find((c) => c.id === tracking)!.body;
-    expect(body).toContain("**The agent run may have started.**");
+    const body = await givenUpUnknown(task.id, tracking);
     expect(body).toContain(
       "but a 504 came back instead of the run, and the bridge could not check whether a run was made: the service's list of runs could not be read either.",
     );
-    expect(body).not.toContain("could not run");
   });
 
   it("without a runs list, the thread is told honestly that the run may have started, and nothing is sent", async () => {
     const { thread, tracking } = await setUp(backend, false);
     const task = await interruptedCreate(harness!, thread, tracking, Date.now());
-    await queueTaskStep(harness!.queue, task.id);
-    await harness!.idle();
-    expect(emulator.control.runs()).toEqual([]);
-    expect(await harness!.store.getTask(task.id)).toMatchObject({ state: "abandoned" });
-    const body = github.state.issueComments.find((c) => c.id === tracking)!.body;
-    expect(body).toContain("**The agent run may have started.**");
-    expect(body).not.toContain("could not run");
+    const body = await givenUpUnknown(task.id, tracking);
     expect(body).toContain("the service does not list runs");
   });
 });

@@ -15,7 +15,7 @@ import {
   createRunOnce,
   type CreateRunRequest,
 } from "../../../src/service/index.js";
-import { startServiceRecorder, type LostAnswer, type ServiceRecorder } from "../../helpers/service-recorder.js";
+import { losingCreates, startServiceRecorder, type LostAnswer, type ServiceRecorder } from "../../helpers/service-recorder.js";
 
 let emulator: RunningEmulator | undefined;
 let proxy: ServiceRecorder | undefined;
@@ -30,10 +30,7 @@ const REQUEST: CreateRunRequest = { prompt: "Fix the flaky test", metadata: { br
 /** The emulator behind a proxy that loses the answers to the first `times` creates; a client through it. */
 async function world(lost: LostAnswer, options: { times?: number; listRuns?: boolean; timeoutMs?: number } = {}) {
   emulator = await startEmulator({ timeScale: 0.01, rateLimits: false, endpoints: { listRuns: options.listRuns ?? true } });
-  let left = options.times ?? 1;
-  proxy = await startServiceRecorder(emulator.url, {
-    loseAnswer: ({ method, path }) => (method === "POST" && path.endsWith("/agent/run") && left-- > 0 ? lost : null),
-  });
+  proxy = await startServiceRecorder(emulator.url, losingCreates(lost, options.times));
   return new AgentRunClient({
     baseUrl: proxy.url,
     token: emulator.token,

@@ -11,8 +11,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createAppMetrics } from "../../../src/app/ops/metrics.js";
 import { SqliteWorkQueue } from "../../../src/app/queue/sqlite.js";
 import { SqliteBridgeStore } from "../../../src/app/store/sqlite.js";
-import type { NewTask } from "../../../src/app/store/types.js";
-import { SOURCE } from "../../../src/service/wire.js";
+import { newTask } from "../../helpers/new-task.js";
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -21,21 +20,7 @@ afterEach(async () => {
 
 const NOW = 1_800_000_000_000;
 
-function newTask(issueNumber: number): NewTask {
-  return {
-    kind: "create",
-    state: "queued",
-    sourceType: SOURCE.gitHost,
-    thread: { installationId: 1, owner: "octo-org", repo: "widgets", issueNumber },
-    runId: null,
-    orgId: 1,
-    trackingCommentId: null,
-    reaction: null,
-    request: { prompt: "p" },
-    requestedBy: "m",
-    deadlineAt: NOW + 3_600_000,
-  };
-}
+const task = (issueNumber: number) => newTask("octo-org", issueNumber, { deadlineAt: NOW + 3_600_000 });
 
 function embedded() {
   const dir = mkdtempSync(join(tmpdir(), "arb-gauges-"));
@@ -55,9 +40,9 @@ describe("the gauges read at scrape time", () => {
   it("say the replica is ready and how far past due the most overdue watched run's read is", async () => {
     const { store, queue } = embedded();
     cleanups.push(() => store.close());
-    const late = await store.insertTask(newTask(1));
+    const late = await store.insertTask(task(1));
     await store.updateTask(late.id, { state: "watching", runId: 11, nextPollAt: NOW - 90_000 });
-    const onTime = await store.insertTask(newTask(2));
+    const onTime = await store.insertTask(task(2));
     await store.updateTask(onTime.id, { state: "watching", runId: 12, nextPollAt: NOW + 5_000 });
     const metrics = createAppMetrics({ store, queue, repoLabels: false, now: () => NOW });
 

@@ -7,30 +7,14 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { AppConfigurationError, parseAppEnv } from "../../../src/app/env.js";
+import { parseAppEnv } from "../../../src/app/env.js";
 import { evictionPolicyRisk, redactUrl, redisConnectionOptions, redisPasswordOf } from "../../../src/app/redis-guard.js";
+import { REQUIRED_VALUES, appConfigurationError } from "../../helpers/app-settings.js";
 
 const dir = mkdtempSync(join(tmpdir(), "arb-redis-guard-unit-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const BASE = {
-  APP_ID: "1",
-  PRIVATE_KEY: "-----BEGIN PRIVATE KEY-----\\nMIIB\\n-----END PRIVATE KEY-----",
-  WEBHOOK_SECRET: "secret",
-  AGENT_RUN_API_URL: "https://agents.example.com",
-  AGENT_RUN_API_TOKEN: "token",
-  AGENT_RUN_ORG_ID: "1",
-};
-
-function configurationError(env: Record<string, string>): string {
-  try {
-    parseAppEnv({ ...BASE, ...env });
-  } catch (error) {
-    expect(error).toBeInstanceOf(AppConfigurationError);
-    return (error as Error).message;
-  }
-  throw new Error("parseAppEnv accepted it");
-}
+const configurationError = (env: Record<string, string>): string => appConfigurationError({ ...REQUIRED_VALUES, ...env }).message;
 
 describe("evictionPolicyRisk", () => {
   it("accepts only noeviction, in any case", () => {
@@ -78,7 +62,7 @@ describe("redisConnectionOptions", () => {
 
 describe("REDIS_PASSWORD", () => {
   it("stands in for the URL's password, untrimmed and not percent-encoded", () => {
-    const settings = parseAppEnv({ ...BASE, REDIS_URL: "redis://bridge@redis:6379", REDIS_PASSWORD: "a@b/c:d " });
+    const settings = parseAppEnv({ ...REQUIRED_VALUES, REDIS_URL: "redis://bridge@redis:6379", REDIS_PASSWORD: "a@b/c:d " });
     expect(settings.redisPassword).toBe("a@b/c:d ");
     expect(redisConnectionOptions(settings.redisUrl!, { password: settings.redisPassword })).toMatchObject({
       username: "bridge",
@@ -96,7 +80,9 @@ describe("REDIS_TLS_CA_PATH", () => {
   it("reads the CA file with rediss://", () => {
     const ca = join(dir, "ca.pem");
     writeFileSync(ca, "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n");
-    expect(parseAppEnv({ ...BASE, REDIS_URL: "rediss://redis:6380", REDIS_TLS_CA_PATH: ca }).redisTlsCa).toContain("BEGIN CERTIFICATE");
+    expect(parseAppEnv({ ...REQUIRED_VALUES, REDIS_URL: "rediss://redis:6380", REDIS_TLS_CA_PATH: ca }).redisTlsCa).toContain(
+      "BEGIN CERTIFICATE",
+    );
   });
 
   it("is refused with redis:// (no TLS), a missing file, or a file without a certificate, each named", () => {

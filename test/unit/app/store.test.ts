@@ -12,8 +12,9 @@ import { Redis } from "ioredis";
 import { afterEach, describe, expect, it } from "vitest";
 import { RedisBridgeStore } from "../../../src/app/store/redis.js";
 import { SqliteBridgeStore } from "../../../src/app/store/sqlite.js";
-import type { BridgeStore, NewTask, Task, TaskPatch } from "../../../src/app/store/types.js";
+import type { BridgeStore, Task, TaskPatch } from "../../../src/app/store/types.js";
 import { SOURCE } from "../../../src/service/wire.js";
+import { newTask } from "../../helpers/new-task.js";
 import { TEST_REDIS } from "../../helpers/redis.js";
 
 const REDIS = TEST_REDIS;
@@ -89,23 +90,6 @@ const redis: Backend = async ({ now }) => {
     openAnother: async () => new RedisBridgeStore(await connectRedis(), { keyPrefix, now }),
   };
 };
-
-function newTask(owner: string, issueNumber: number, overrides: Partial<NewTask> = {}): NewTask {
-  return {
-    kind: "create",
-    state: "queued",
-    sourceType: SOURCE.gitHost,
-    thread: { installationId: 1, owner, repo: "Widgets", issueNumber },
-    runId: null,
-    orgId: 1,
-    trackingCommentId: null,
-    reaction: null,
-    request: { prompt: "p" },
-    requestedBy: "m",
-    deadlineAt: 5_000_000,
-    ...overrides,
-  };
-}
 
 const ids = (tasks: Array<Task | null>) => tasks.map((t) => t?.id ?? null);
 
