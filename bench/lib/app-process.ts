@@ -9,9 +9,7 @@ import { getHeapSpaceStatistics } from "node:v8";
 import { startApp } from "../../src/app/main.js";
 
 export type AppProcessMessage =
-  | { type: "ready"; url: string; webhookUrl: string }
-  | { type: "memory"; reading: MemoryReading }
-  | { type: "failed"; message: string };
+  { type: "ready"; url: string; webhookUrl: string } | { type: "memory"; reading: MemoryReading } | { type: "failed"; message: string };
 
 export type ParentMessage = { type: "memory"; afterGc: boolean } | { type: "stop" };
 

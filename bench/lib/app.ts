@@ -157,7 +157,12 @@ export async function startAppProcess(bundle: string, env: NodeJS.ProcessEnv, no
 }
 
 /** POSTs a delivery as GitHub does; resolves with the status and when the answer arrived (performance.now()). */
-export async function deliverWebhook(webhookUrl: string, name: string, payload: object, deliveryId: string): Promise<{ status: number; answeredAt: number }> {
+export async function deliverWebhook(
+  webhookUrl: string,
+  name: string,
+  payload: object,
+  deliveryId: string,
+): Promise<{ status: number; answeredAt: number }> {
   const body = JSON.stringify(payload);
   const response = await fetch(webhookUrl, {
     method: "POST",
@@ -184,14 +189,26 @@ interface WebhookExample {
 }
 
 /** A real `issue_comment.created` payload from @octokit/webhooks-examples, pointed at the seeded repository and installation. */
-export function issueCommentCreated(input: { issueNumber: number; commentId: number; body: string; login: string; installationId: number }): Json {
+export function issueCommentCreated(input: {
+  issueNumber: number;
+  commentId: number;
+  body: string;
+  login: string;
+  installationId: number;
+}): Json {
   const definitions = createRequire(import.meta.url)("@octokit/webhooks-examples") as WebhookExample[];
   const example = definitions.find((d) => d.name === "issue_comment")?.examples.find((e) => e.action === "created");
   if (!example) throw new Error("@octokit/webhooks-examples has no issue_comment.created example");
   const payload = structuredClone(example);
   const html = `https://github.com/${OWNER}/${REPO}`;
   const url = `${html}/issues/${input.issueNumber}`;
-  const person = (template: unknown, login: string): Json => ({ ...(template as Json), login, id: 50_000 + login.length, type: "User", html_url: `https://github.com/${login}` });
+  const person = (template: unknown, login: string): Json => ({
+    ...(template as Json),
+    login,
+    id: 50_000 + login.length,
+    type: "User",
+    html_url: `https://github.com/${login}`,
+  });
   const repository = payload.repository as Json;
   payload.repository = {
     ...repository,
@@ -205,7 +222,15 @@ export function issueCommentCreated(input: { issueNumber: number; commentId: num
   };
   payload.installation = { id: input.installationId, node_id: "MDIzOkludGVncmF0aW9uSW5zdGFsbGF0aW9uMjAwMg==" };
   const issue = payload.issue as Json;
-  payload.issue = { ...issue, number: input.issueNumber, title: `Issue ${input.issueNumber}`, body: "", html_url: url, state: "open", user: person(issue.user, "octocat") };
+  payload.issue = {
+    ...issue,
+    number: input.issueNumber,
+    title: `Issue ${input.issueNumber}`,
+    body: "",
+    html_url: url,
+    state: "open",
+    user: person(issue.user, "octocat"),
+  };
   delete (payload.issue as Json).pull_request;
   const comment = payload.comment as Json;
   payload.comment = {

@@ -71,7 +71,8 @@ export interface BurstOutcome {
 const BOT = "agent-run-bridge[bot]";
 const MAINTAINER = "maintainer";
 /** The installations of a spread burst: the fake's own first, then others (other organizations). */
-const installationIds = (count: number) => Array.from({ length: count }, (_, i) => (i === 0 ? DEFAULT_INSTALLATION_ID : DEFAULT_INSTALLATION_ID + i));
+const installationIds = (count: number) =>
+  Array.from({ length: count }, (_, i) => (i === 0 ? DEFAULT_INSTALLATION_ID : DEFAULT_INSTALLATION_ID + i));
 const commentId = (issue: number) => 3_000_000 + issue;
 
 export async function playBurst(plan: BurstPlan): Promise<BurstOutcome> {
@@ -86,7 +87,12 @@ export async function playBurst(plan: BurstPlan): Promise<BurstOutcome> {
       otherInstallations: installations.slice(1).map((id) => ({ id })),
       collaborators: [{ login: MAINTAINER, permission: "write" }],
       issues: issues.map((n) => ({ number: n, title: `Issue ${n}`, body: "The nightly build fails.", user: "octocat" })),
-      issueComments: issues.map((n) => ({ issue_number: n, id: commentId(n), body: `/agent fix the nightly build (${n})`, user: MAINTAINER })),
+      issueComments: issues.map((n) => ({
+        issue_number: n,
+        id: commentId(n),
+        body: `/agent fix the nightly build (${n})`,
+        user: MAINTAINER,
+      })),
       // The burst is one repository's: its spend limit (30 runs an hour by default) is raised to let all of it through.
       files: [{ path: ".github/agent-run.yml", content: `limits:\n  runs_per_repo_per_hour: ${Math.max(30, plan.comments)}\n` }],
     },
@@ -127,7 +133,14 @@ export async function playBurst(plan: BurstPlan): Promise<BurstOutcome> {
   const keyPrefix = `arb-bench-${randomUUID()}`;
   try {
     for (const dataDir of dataDirs) {
-      const env = appEnv({ githubUrl: github.url, serviceUrl: bench.url, serviceToken: WATCHER_TOKEN, orgId: BENCH_ORG_ID, dataDir, timeScale: plan.scale });
+      const env = appEnv({
+        githubUrl: github.url,
+        serviceUrl: bench.url,
+        serviceToken: WATCHER_TOKEN,
+        orgId: BENCH_ORG_ID,
+        dataDir,
+        timeScale: plan.scale,
+      });
       if (plan.redisUrl) Object.assign(env, { REDIS_URL: plan.redisUrl, REDIS_KEY_PREFIX: keyPrefix });
       apps.push(await startAppProcess(plan.bundle, env, plan.nodeArgs));
     }
@@ -152,7 +165,13 @@ export async function playBurst(plan: BurstPlan): Promise<BurstOutcome> {
     for (const [i, issueNumber] of issues.entries()) {
       await sleep(began + i * spacingMs - performance.now());
       const installationId = installationOf(issueNumber);
-      const payload = issueCommentCreated({ issueNumber, commentId: commentId(issueNumber), body: `/agent fix the nightly build (${issueNumber})`, login: MAINTAINER, installationId });
+      const payload = issueCommentCreated({
+        issueNumber,
+        commentId: commentId(issueNumber),
+        body: `/agent fix the nightly build (${issueNumber})`,
+        login: MAINTAINER,
+        installationId,
+      });
       const delivery: BurstDelivery = { issueNumber, installationId, sentAt: performance.now() };
       const deliveryId = randomUUID();
       outcome.deliveries.push(delivery);
@@ -174,7 +193,8 @@ export async function playBurst(plan: BurstPlan): Promise<BurstOutcome> {
     const ackBoundMs = perInstallation * 2 * GITHUB_WRITE_LIMITS.minIntervalMs * 3;
     const createBoundMs = plan.waitForCreates ? (plan.comments / RATE_LIMITS.create.points) * 60_000 * 1.5 : 0;
     const deadline = performance.now() + (ackBoundMs + createBoundMs) * plan.scale + 60_000;
-    const done = () => outcome.trackingAt.size >= plan.comments && (!plan.waitForCreates || bench.control.stats().runsCreated >= plan.comments);
+    const done = () =>
+      outcome.trackingAt.size >= plan.comments && (!plan.waitForCreates || bench.control.stats().runsCreated >= plan.comments);
     while (!done() && performance.now() < deadline) await sleep(25);
     await Promise.all(inFlight);
     for (const original of again.slice(early.length)) await redeliver(original);
@@ -204,7 +224,9 @@ export async function playBurst(plan: BurstPlan): Promise<BurstOutcome> {
  * installation cannot be acknowledged before the k-th write those rules allow. Returns, per issue,
  * the earliest unscaled seconds after its delivery was sent at which it can carry an acknowledgement.
  */
-export function acknowledgementFloor(arrivals: ReadonlyArray<{ issueNumber: number; installationId: number; atS: number }>): Map<number, number> {
+export function acknowledgementFloor(
+  arrivals: ReadonlyArray<{ issueNumber: number; installationId: number; atS: number }>,
+): Map<number, number> {
   const { minIntervalMs, perMinute, perHour } = GITHUB_WRITE_LIMITS;
   const lanes = new Map<number, number[]>();
   const floors = new Map<number, number>();

@@ -34,9 +34,17 @@ const PREAMBLE = "bundle preamble";
  * name, or null for the project's own code), "Node (start-up, module loading, built-ins)",
  * "garbage collection", "idle" (waiting for I/O), and the bundle's preamble.
  */
-export function selfTimeByOrigin(profileFile: string, bundleFiles: readonly string[], groupOf: (pkg: string | null) => string): Map<string, number> {
+export function selfTimeByOrigin(
+  profileFile: string,
+  bundleFiles: readonly string[],
+  groupOf: (pkg: string | null) => string,
+): Map<string, number> {
   const profile = JSON.parse(readFileSync(profileFile, "utf8")) as CpuProfile;
-  const maps = new Map(bundleFiles.filter((file) => existsSync(`${file}.map`)).map((file) => [basename(file), new SourceMap(JSON.parse(readFileSync(`${file}.map`, "utf8")) as SourceMapPayload)]));
+  const maps = new Map(
+    bundleFiles
+      .filter((file) => existsSync(`${file}.map`))
+      .map((file) => [basename(file), new SourceMap(JSON.parse(readFileSync(`${file}.map`, "utf8")) as SourceMapPayload)]),
+  );
   const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
   const originOfNode = new Map<number, string>();
   const totals = new Map<string, number>();

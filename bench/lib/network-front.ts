@@ -22,12 +22,17 @@ export async function startNetworkFront(targetUrl: string, roundTripMs: number):
       await sleep(half);
       const headers: IncomingHttpHeaders = { ...req.headers, host: target.host };
       const answer = await new Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }>((resolveAnswer, reject) => {
-        const outgoing = forward({ hostname: target.hostname, port: target.port, path: req.url, method: req.method, headers }, (response) => {
-          const parts: Buffer[] = [];
-          response.on("data", (part: Buffer) => parts.push(part));
-          response.on("end", () => resolveAnswer({ status: response.statusCode ?? 502, headers: response.headers, body: Buffer.concat(parts) }));
-          response.on("error", reject);
-        });
+        const outgoing = forward(
+          { hostname: target.hostname, port: target.port, path: req.url, method: req.method, headers },
+          (response) => {
+            const parts: Buffer[] = [];
+            response.on("data", (part: Buffer) => parts.push(part));
+            response.on("end", () =>
+              resolveAnswer({ status: response.statusCode ?? 502, headers: response.headers, body: Buffer.concat(parts) }),
+            );
+            response.on("error", reject);
+          },
+        );
         outgoing.on("error", reject);
         outgoing.end(Buffer.concat(chunks));
       });

@@ -41,7 +41,9 @@ function escapeCell(text: string): string {
 }
 
 export function printResult(result: BenchResult): void {
-  console.log(`\n## ${result.benchmark}${result.scale === null ? "" : ` (time scale ${result.scale}: 1 emulated second = ${formatNumber(result.scale * 1000)} ms real)`}`);
+  console.log(
+    `\n## ${result.benchmark}${result.scale === null ? "" : ` (time scale ${result.scale}: 1 emulated second = ${formatNumber(result.scale * 1000)} ms real)`}`,
+  );
   for (const note of result.notes) console.log(`- ${note}`);
   console.log("");
   console.log(markdownTable(result.rows));

@@ -55,7 +55,12 @@ export async function startBenchEmulator(
   const watcherListPages = { count: 0 };
   app.addHook("onRequest", async (request) => {
     if (listeners.size === 0) return;
-    const arrival: Arrival = { atMs: performance.now(), method: request.method, path: request.url, token: bearer(request.headers.authorization) };
+    const arrival: Arrival = {
+      atMs: performance.now(),
+      method: request.method,
+      path: request.url,
+      token: bearer(request.headers.authorization),
+    };
     for (const listener of listeners) listener(arrival);
   });
   app.addHook("onResponse", async (request, reply) => {
@@ -93,7 +98,9 @@ function bearer(header: string | undefined): string | undefined {
 export async function createRunsAtOnce(bench: BenchEmulator, prompts: readonly string[], timeScale: number): Promise<AgentRun[]> {
   const capacity = bench.setupTokens.length * CREATES_PER_SETUP_TOKEN;
   if (prompts.length > capacity) {
-    throw new RangeError(`${prompts.length} runs need ${Math.ceil(prompts.length / CREATES_PER_SETUP_TOKEN)} setup tokens; start the emulator with setupRuns: ${prompts.length}`);
+    throw new RangeError(
+      `${prompts.length} runs need ${Math.ceil(prompts.length / CREATES_PER_SETUP_TOKEN)} setup tokens; start the emulator with setupRuns: ${prompts.length}`,
+    );
   }
   const clients = bench.setupTokens.map(
     (token) => new AgentRunClient({ baseUrl: bench.url, token, orgId: BENCH_ORG_ID, timeScale, retries: 0 }),
@@ -144,7 +151,13 @@ export function observeFetch(inner: typeof fetch = globalThis.fetch): ObservedFe
 /** The watcher's client (the token whose requests the emulator counts), on the emulator's clock, through an observed fetch. */
 export function watcherClient(bench: BenchEmulator, scale: number): { client: AgentRunClient; observed: ObservedFetch } {
   const observed = observeFetch();
-  const client = new AgentRunClient({ baseUrl: bench.url, token: WATCHER_TOKEN, orgId: BENCH_ORG_ID, timeScale: scale, fetch: observed.fetch });
+  const client = new AgentRunClient({
+    baseUrl: bench.url,
+    token: WATCHER_TOKEN,
+    orgId: BENCH_ORG_ID,
+    timeScale: scale,
+    fetch: observed.fetch,
+  });
   return { client, observed };
 }
 
