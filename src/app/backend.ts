@@ -87,6 +87,8 @@ export async function openBackend(settings: AppSettings, options: BackendOptions
   const connection = { ...redisOptions, maxRetriesPerRequest: null };
   const store = new RedisBridgeStore(redis, { keyPrefix: `${keyPrefix}:store` });
   await store.migrate();
+  // Keys moved from the namespace of an earlier version come without an epoch: they are not a store that came back empty.
+  if (namespaceMove && namespaceMove.moved > 0) await store.carriedOver();
   return {
     kind: "redis",
     store,

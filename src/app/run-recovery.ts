@@ -9,7 +9,7 @@
  * Cost: at most RUN_RECOVERY_MAX_REQUESTS GitHub reads a sweep (a sweep cut short goes on from
  * that repository next time), plus a few per run found. The look-back is a little more than the
  * watch deadline, and the replay window (eight days) after the store came back empty: the store's
- * epoch (StoreEpoch) is written when a store is opened empty, so a sweep knows.
+ * epoch (StoreEpoch) says when a sweep finds the store empty, so that sweep knows.
  */
 import { DEFAULT_REPO_CONFIG } from "../config/schema.js";
 import type { BridgeSelf } from "../core/actors.js";

@@ -282,6 +282,14 @@ export class RedisBridgeStore implements BridgeStore {
     return counts;
   }
 
+  /**
+   * The store's data came over from an earlier namespace (store/namespace.ts), written before stores
+   * had an epoch: it goes back to the start (0), and nothing was lost. Kept if an epoch is there.
+   */
+  async carriedOver(): Promise<void> {
+    await this.client.set(this.key("epoch"), "0", "NX");
+  }
+
   async epoch(): Promise<StoreEpoch> {
     const now = this.now();
     // SET NX: the first replica to find the store empty writes it; every other reads the same value.

@@ -242,9 +242,14 @@ export class SqliteBridgeStore implements BridgeStore {
   }
 
   async epoch(): Promise<StoreEpoch> {
-    const fresh = this.db.prepare("INSERT OR IGNORE INTO store_epoch (id, created_at) VALUES (1, ?)").run(this.now()).changes === 1;
-    const createdAt = this.db.prepare("SELECT created_at FROM store_epoch WHERE id = 1").pluck().get() as number;
-    return { createdAt, fresh };
+    const read = () => this.db.prepare("SELECT created_at FROM store_epoch WHERE id = 1").pluck().get() as number | undefined;
+    const written = read();
+    if (written !== undefined) return { createdAt: written, fresh: false };
+    // No epoch yet. Tasks without one are a store from before epochs (an upgrade): its data goes back
+    // to the start (0) and nothing was lost.
+    const empty = this.db.prepare("SELECT 1 FROM tasks LIMIT 1").pluck().get() === undefined;
+    this.db.prepare("INSERT OR IGNORE INTO store_epoch (id, created_at) VALUES (1, ?)").run(empty ? this.now() : 0);
+    return { createdAt: read()!, fresh: empty };
   }
 
   async knowsRun(runId: number): Promise<boolean> {

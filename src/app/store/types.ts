@@ -151,14 +151,16 @@ export interface DeliverySweep {
 }
 
 /**
- * The store's epoch: written once, the first time a store is opened empty. A store that comes back
- * empty (Redis restarted without persistence, a failover to a replica that lagged, a FLUSHALL, a
- * lost SQLite file) writes a new one: `fresh` then says so, and the run recovery reads back further.
+ * The store's epoch: written once, on the first call. A store that comes back empty (Redis restarted
+ * without persistence, a failover to a replica that lagged, a FLUSHALL, a lost SQLite file) writes a
+ * new one: `fresh` then says so, and the run recovery reads back further. Data written before stores
+ * had an epoch (an upgrade: SQLite tasks without one, Redis keys moved from the earlier namespace)
+ * gets 0, and is not fresh.
  */
 export interface StoreEpoch {
   /** When this store's data began (epoch ms): comments written before it cannot have a task here unless recovery adopted them. */
   createdAt: number;
-  /** True when this call wrote it: the store was empty (new, or it lost its data). */
+  /** True when this call wrote it on an empty store (new, or it lost its data). */
   fresh: boolean;
 }
 
@@ -222,7 +224,7 @@ export interface BridgeStore {
   heldFor(runId: number, thread: ThreadId): Promise<Task[]>;
   countByState(): Promise<Partial<Record<TaskState, number>>>;
 
-  /** The store's epoch, written by the first call on an empty store (see StoreEpoch); every later call reads it. */
+  /** The store's epoch, written by the first call (see StoreEpoch); every later call reads it. */
   epoch(): Promise<StoreEpoch>;
   /** Whether any task (in any state) has this run: a run the store knows is never adopted again by the run recovery. */
   knowsRun(runId: number): Promise<boolean>;

@@ -92,6 +92,8 @@ describe.skipIf(!redisServerAvailable())("moving the token-keyed namespace of ea
       expect((await after.store.checkAttempts("octo-org", "widgets", 2)).count).toBe(1);
       expect(await after.store.eventTimes("spend:octo-org", 0)).toHaveLength(1);
       expect(await after.queue.counts()).toMatchObject({ task: { waiting: 1, delayed: 1 } });
+      // The moved store is the earlier version's, which wrote no epoch: not a store that came back empty.
+      expect(await after.store.epoch()).toEqual({ createdAt: 0, fresh: false });
       await after.queue.stop();
     } finally {
       await after.close();

@@ -613,6 +613,26 @@ describe("SqliteBridgeStore migrations", () => {
     return join(dir, "old.sqlite");
   }
 
+  it("a store with tasks and no epoch (written before epochs) begins at 0 and is not fresh; an empty one is fresh", async () => {
+    const file = storeFile();
+    const first = new SqliteBridgeStore(file, { now: () => 70_000 });
+    await first.insertTask(newTask("octo-org", 1, { runId: 9, state: "watching" }));
+    await first.close();
+    // Make it look like a store of the version before epochs: the table is there (migrate makes it), the row is not.
+    const raw = new Database(file);
+    raw.exec("DELETE FROM store_epoch;");
+    raw.close();
+    const upgraded = new SqliteBridgeStore(file, { now: () => 80_000 });
+    expect(await upgraded.epoch()).toEqual({ createdAt: 0, fresh: false });
+    expect(await upgraded.epoch()).toEqual({ createdAt: 0, fresh: false });
+    await upgraded.close();
+
+    const empty = new SqliteBridgeStore(storeFile(), { now: () => 90_000 });
+    expect(await empty.epoch()).toEqual({ createdAt: 90_000, fresh: true });
+    expect(await empty.epoch()).toEqual({ createdAt: 90_000, fresh: false });
+    await empty.close();
+  });
+
   it("a store written before threads were indexed gets the index, filled from each task", async () => {
     const file = storeFile();
     const first = new SqliteBridgeStore(file);
