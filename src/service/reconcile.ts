@@ -17,7 +17,7 @@ export interface InterruptedRunQuery {
   /** Epoch ms at which the create was sent (or about to be): runs created before it cannot be the one. */
   sentAfter: number;
   /** Metadata the create carried; every key given must match. At least one is required. */
-  match: { delivery_id?: string; bridge_task_id?: string | number };
+  match: { delivery_id?: string; bridge_task_id?: string | number; status_comment_id?: number };
   /** Pages read at most. Default 3. */
   maxPages?: number;
   /** Runs per page, 1..100. Default 100. */
@@ -26,6 +26,7 @@ export interface InterruptedRunQuery {
   clockSkewMs?: number;
   signal?: CallOptions["signal"];
   deadline?: CallOptions["deadline"];
+  priority?: CallOptions["priority"];
 }
 
 export type InterruptedRunSearch =
@@ -54,7 +55,7 @@ export async function findInterruptedRun(client: AgentRunClient, query: Interrup
   const maxPages = query.maxPages ?? INTERRUPTED_RUN_DEFAULTS.maxPages;
   const pageSize = query.pageSize ?? INTERRUPTED_RUN_DEFAULTS.pageSize;
   const windowStart = query.sentAfter - (query.clockSkewMs ?? INTERRUPTED_RUN_DEFAULTS.clockSkewMs);
-  const callOptions: CallOptions = { signal: query.signal, deadline: query.deadline };
+  const callOptions: CallOptions = { signal: query.signal, deadline: query.deadline, priority: query.priority };
 
   let skip = 0;
   let previous: number | undefined;
@@ -98,9 +99,10 @@ function wantedMetadata(match: InterruptedRunQuery["match"]): Array<[string, str
     wanted.push([BRIDGE_METADATA_KEYS.deliveryId, String(match.delivery_id)]);
   if (match.bridge_task_id !== undefined && String(match.bridge_task_id) !== "")
     wanted.push([BRIDGE_METADATA_KEYS.bridgeTaskId, String(match.bridge_task_id)]);
+  if (match.status_comment_id !== undefined) wanted.push([BRIDGE_METADATA_KEYS.statusCommentId, String(match.status_comment_id)]);
   if (wanted.length === 0) {
     // Matching on nothing would adopt any recent run: refuse rather than guess.
-    throw new RequestValidationError("interrupted run search", ["match needs delivery_id or bridge_task_id"]);
+    throw new RequestValidationError("interrupted run search", ["match needs delivery_id or bridge_task_id (or status_comment_id)"]);
   }
   return wanted;
 }

@@ -311,6 +311,7 @@ export type ListRepositoriesQuery = z.input<typeof ListRepositoriesQuerySchema>;
 export const BRIDGE_METADATA_KEYS = {
   deliveryId: "delivery_id",
   bridgeTaskId: "bridge_task_id",
+  statusCommentId: "status_comment_id",
   repository: "repository",
   issueNumber: "issue_number",
   pullRequestNumber: "pull_request_number",

@@ -5,6 +5,7 @@
  */
 import { reactionForPhase } from "../../core/render/reactions.js";
 import { GitHubInputError, GitHubNotFoundError, GitHubPermissionError, GitHubValidationError } from "../../github/errors.js";
+import { BRIDGE_METADATA_KEYS } from "../../service/wire.js";
 import { taskJobId, type JobOutcome } from "../queue/types.js";
 import type { Task } from "../store/types.js";
 import { renderTaskTracking, trackingRequestId } from "../views.js";
@@ -69,7 +70,10 @@ export class Acknowledger {
     await eyes;
     const request =
       task.kind === "create"
-        ? { ...task.request, metadata: { ...((task.request.metadata as object | undefined) ?? {}), status_comment_id: commentId } }
+        ? {
+            ...task.request,
+            metadata: { ...((task.request.metadata as object | undefined) ?? {}), [BRIDGE_METADATA_KEYS.statusCommentId]: commentId },
+          }
         : task.request;
     return store.updateTask(task.id, { trackingCommentId: commentId, request });
   }

@@ -10,9 +10,9 @@
 import { parseMarker } from "../../core/markers/read.js";
 import { judgeWorkingMarker, type WorkingMarker, type WorkingMarkerFacts } from "../../core/run-recovery.js";
 import { renderLostFollowUp, renderLostRequest } from "../../core/render/recovery.js";
-import { parseServiceTimestamp } from "../../service/reconcile.js";
+import { findInterruptedRun } from "../../service/reconcile.js";
 import { classifyRunStatus, isFinalPhase } from "../../service/status.js";
-import { LIST_PAGE_MAX, type AgentRun } from "../../service/wire.js";
+import type { AgentRun } from "../../service/wire.js";
 import { taskJobId } from "../queue/types.js";
 import type { TaskThread } from "../store/types.js";
 import { commentSupersedeKey } from "../thread-writer.js";
@@ -33,10 +33,6 @@ export type RecoveryResult =
   | { action: "settled"; what: "request" | "follow_up" }
   | { action: "left"; reason: string };
 
-/** Pages of the runs list read at most to find the run a lost request may have started. */
-const RUN_SEARCH_PAGES = 3;
-/** How far the service's clock may be behind ours. */
-const CLOCK_SKEW_MS = 5 * 60_000;
 /** A marker without a run says "queued" this long (scaled) before a store that does not know it takes it for lost. */
 const QUEUED_GRACE_MS = 30 * 60_000;
 
@@ -139,25 +135,16 @@ export class Recoverer {
 
   /**
    * The run a request that said "queued" may have started: the create carried its tracking comment's
-   * id (`metadata.status_comment_id`). Null when the list is missing or shows none since the comment.
+   * id (`metadata.status_comment_id`). Null when the list is missing, cannot cover the time since the
+   * comment, or shows no such run: the thread is told to look (core/render/recovery.ts).
    */
   private async findRunOfComment(found: WorkingMarker): Promise<AgentRun | null> {
-    const windowStart = found.createdAt - CLOCK_SKEW_MS;
-    let skip = 0;
-    for (let page = 0; page < RUN_SEARCH_PAGES; page++) {
-      const listing = await this.context.client.listRuns(
-        { skip, limit: LIST_PAGE_MAX },
-        { signal: this.context.signal, priority: "sweep" },
-      );
-      if (listing.kind === "unsupported") return null;
-      const { items } = listing.page;
-      for (const run of items) {
-        if (String(run.metadata?.status_comment_id ?? "") === String(found.commentId)) return run;
-      }
-      const oldest = parseServiceTimestamp(items.at(-1)?.created_at);
-      if (items.length === 0 || (oldest !== undefined && oldest < windowStart)) return null;
-      skip += items.length;
-    }
-    return null;
+    const search = await findInterruptedRun(this.context.client, {
+      sentAfter: found.createdAt,
+      match: { status_comment_id: found.commentId },
+      signal: this.context.signal,
+      priority: "sweep",
+    });
+    return search.kind === "found" ? search.run : null;
   }
 }
