@@ -135,13 +135,17 @@ export function createRunRecovery(options: RunRecoveryOptions): RunRecovery {
     const loaded = await loadRepoConfig(octokit, repo).catch(() => null);
     const config = loaded?.ok ? loaded.config : DEFAULT_REPO_CONFIG;
     const { comments } = await listIssueComments(octokit, repo, thread.issueNumber, { limit: THREAD_COMMENT_SCAN });
-    const markerComments = comments.map((c) => ({ id: c.id, body: c.body, user: { login: c.author.login, type: c.author.type } }));
+    const markerComments = comments.map((c) => ({
+      id: c.id,
+      body: c.body,
+      htmlUrl: c.htmlUrl,
+      user: { login: c.author.login, type: c.author.type },
+    }));
     const unanswered = unansweredFollowUps(markerComments, trackingCommentId, grammarOf(config, options.self), options.self);
-    // A follow-up written since the loss is held by the store as it is now (its prompt names the comment): it is sent.
-    const heldNow = (await store.heldFor(runId ?? -1, thread)).map((task) => task.request.prompt);
-    const urls = unanswered
-      .map((h) => ({ htmlUrl: comments.find((c) => c.id === h.id)!.htmlUrl }))
-      .filter((f) => !heldNow.some((prompt) => prompt.includes(f.htmlUrl)));
+    // A follow-up written since the loss is held by the store as it is now (its task reacts on its comment): it is sent.
+    const heldNow = runId === null ? [] : await store.heldFor(runId, thread);
+    const heldComments = new Set(heldNow.flatMap((task) => (task.reaction?.kind === "issue_comment" ? [task.reaction.id] : [])));
+    const urls = unanswered.filter((comment) => !heldComments.has(comment.id)).map((comment) => ({ htmlUrl: comment.htmlUrl }));
     if (urls.length === 0) return 0;
     await engine.reply(thread, renderDroppedFollowUps(urls, runId !== null), "result");
     log.warn(

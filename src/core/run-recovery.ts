@@ -101,13 +101,13 @@ export function recoveryLookBack(fresh: boolean, watchTimeoutMs: number): number
  * oldest first) that nothing of the bot's answered. A held follow-up gets only a 👀; a refusal, a
  * reply or a resume's tracking comment is a bot comment after it, which answers every trigger before.
  */
-export function unansweredFollowUps(
-  comments: readonly MarkerComment[],
+export function unansweredFollowUps<T extends MarkerComment>(
+  comments: readonly T[],
   trackingCommentId: number,
   grammar: TriggerGrammar,
   self: BridgeSelf,
-): MarkerComment[] {
-  let waiting: MarkerComment[] = [];
+): T[] {
+  let waiting: T[] = [];
   for (const comment of [...comments].sort((a, b) => a.id - b.id)) {
     if (comment.id <= trackingCommentId) continue;
     if (isTrustedAuthor(comment, self)) {
