@@ -54,11 +54,18 @@ export async function reportSkippedAutomations(input: {
   // A thread the kill switch holds back hears nothing, this included.
   if (planFromEvent(trigger, loaded.config)?.action === "ignore") return;
   const repo = { owner: trigger.repo.owner, repo: trigger.repo.name };
-  const audience = await triggerPermission(input.octokit, repo, trigger, loaded.config, input.self);
-  if (!audience.allowed) return;
   // Once per version of the configuration, for good: a new version with the same mistakes is told again.
+  // Claimed before GitHub is asked who may hear it, so a version already told costs no read; given back when nobody may.
   const key = `${trigger.repo.id}:skipped-automations:${loaded.version}`;
   if (!(await deps.store.claimAutomation(key))) return;
+  const audience = await triggerPermission(input.octokit, repo, trigger, loaded.config, input.self).catch(async (error: unknown) => {
+    await deps.store.releaseAutomation(key);
+    throw error;
+  });
+  if (!audience.allowed) {
+    await deps.store.releaseAutomation(key);
+    return;
+  }
   try {
     const body = renderSkippedAutomations({ errors: loaded.warnings, file: CONFIG_PATH });
     await deps.engine.reply({ installationId: input.installationId, ...repo, issueNumber: thread.number }, body, "acknowledge");
