@@ -21,9 +21,8 @@ import { redactToFit, type CommentBody } from "../core/render/fit.js";
 import { fenceWorkflowCommands } from "../core/workflow-commands.js";
 import type { GitHubClient, RepoRef } from "../github/client.js";
 import { createComment, updateComment, type IssueComment } from "../github/comments.js";
-import { GitHubValidationError } from "../github/errors.js";
-import type { ReviewDraft } from "../core/review/render.js";
-import type { PostedReview } from "../flows/review.js";
+import { redactReviewToFit, type ReviewDraft } from "../core/review/render.js";
+import type { PostedReview } from "../github/reviews.js";
 import { randomUUID } from "./lazy-crypto.js";
 import { sendOctokitLogTo } from "./octokit-log.js";
 import { JOB_SUMMARY_MAX_BYTES, OUTPUT_NAMES, outputsFor, renderJobSummary, type ActionOutcome, type SummaryContext } from "./report.js";
@@ -113,21 +112,8 @@ export function editComment(
  * handed to `send` (github/reviews.ts, which the review code loads with `import()` at the end of a
  * review run, so no step's start path carries it). A 422 (a line GitHub cannot resolve) is `rejected`.
  */
-export async function postReview(
-  review: ReviewDraft,
-  send: (outgoing: ReviewDraft) => Promise<{ id: number; htmlUrl: string }>,
-): Promise<PostedReview> {
-  const outgoing: ReviewDraft = {
-    ...review,
-    body: redactToFit(sealed(review.body), redacted),
-    comments: review.comments.map((comment) => ({ ...comment, body: redactToFit(comment.body, redacted) })),
-  };
-  try {
-    return { kind: "posted", ...(await send(outgoing)) };
-  } catch (error) {
-    if (error instanceof GitHubValidationError) return { kind: "rejected", message: error.message };
-    throw error;
-  }
+export function postReview(review: ReviewDraft, send: (outgoing: ReviewDraft) => Promise<PostedReview>): Promise<PostedReview> {
+  return send(redactReviewToFit({ ...review, body: sealed(review.body) }, redacted));
 }
 
 type AnnotationProperties = Parameters<typeof core.notice>[1];

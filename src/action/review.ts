@@ -3,7 +3,6 @@
  * through flows/review.ts (shared with the App), its write through the door. Loaded by finish.ts
  * with `import()` only then, so that no step's start path carries the review code.
  */
-import { findPostedReview } from "../core/review/marker.js";
 import type { ReviewOutcome } from "../core/review/render.js";
 import type { ReviewRequest } from "../core/review/trigger.js";
 import type { ImageHosts } from "../core/sanitize-output/image-hosts.js";
@@ -11,7 +10,7 @@ import { markerPlaceOf } from "../flows/facts.js";
 import { postReviewOfRun } from "../flows/review.js";
 import type { RepoRef } from "../github/client.js";
 import { listPullRequestFilesWithPatches } from "../github/pulls.js";
-import { createPullRequestReview, listPullRequestReviews } from "../github/reviews.js";
+import { createPullRequestReview, findOwnPullRequestReview } from "../github/reviews.js";
 import type { AgentRun } from "../service/wire.js";
 import { log, postReview } from "./door.js";
 import { identify, type Step } from "./steps/step.js";
@@ -48,10 +47,7 @@ export async function postActionReview(step: Step, input: ActionReviewInput): Pr
     place: markerPlaceOf(repo, pullNumber),
     sanitize: { triggerPhrase: input.triggerPhrase, imageHosts: input.imageHosts },
     io: {
-      async findOwnReview(marker) {
-        const found = findPostedReview(await listPullRequestReviews(step.octokit, repo, pullNumber), marker, self);
-        return found ? { id: found.id, htmlUrl: found.htmlUrl } : null;
-      },
+      findOwnReview: (marker) => findOwnPullRequestReview(step.octokit, repo, pullNumber, marker, self),
       pullRequestFiles: () => listPullRequestFilesWithPatches(step.octokit, repo, pullNumber),
       postReview: (draft) => postReview(draft, (outgoing) => createPullRequestReview(step.octokit, repo, pullNumber, outgoing)),
     },

@@ -1,17 +1,16 @@
 import { findMarkerForRequest } from "../core/markers/trust.js";
 import type { PullRequestFile } from "../core/review/anchor.js";
-import { findPostedReview, type ReviewMarker } from "../core/review/marker.js";
-import type { ReviewDraft } from "../core/review/render.js";
-import type { PostedReview } from "../flows/review.js";
+import type { ReviewMarker } from "../core/review/marker.js";
+import { redactReviewToFit, type ReviewDraft } from "../core/review/render.js";
 import { listPullRequestFilesWithPatches } from "../github/pulls.js";
-import { createPullRequestReview, listPullRequestReviews } from "../github/reviews.js";
+import { createPullRequestReview, findOwnPullRequestReview, type PostedReview } from "../github/reviews.js";
 import { bindCommentBody } from "../core/markers/write.js";
 import { createRedactor, type Redactor } from "../core/redact.js";
 import { redactToFit, type CommentBody } from "../core/render/fit.js";
 import { asMarkerComments, markerPlaceOf } from "../flows/facts.js";
 import type { GitHubClient } from "../github/client.js";
 import { createComment, listIssueComments, updateComment } from "../github/comments.js";
-import { GitHubNotFoundError, GitHubValidationError } from "../github/errors.js";
+import { GitHubNotFoundError } from "../github/errors.js";
 import { DROPPABLE_PRIORITIES, type ScheduleOptions, type WritePacer, type WritePriority } from "../github/pacing.js";
 import { withSpan } from "./ops/tracing.js";
 import { addReaction } from "../github/reactions.js";
@@ -97,29 +96,11 @@ export function createOctokitThreadWriter(
     },
     async postReview(thread, review) {
       // The same door as a comment: secrets redacted in the body and every inline comment, each fitted to GitHub's limit.
-      const redact = (text: string) => redactor.redact(text);
-      const outgoingReview: ReviewDraft = {
-        ...review,
-        body: redactToFit(review.body, redact),
-        comments: review.comments.map((comment) => ({ ...comment, body: redactToFit(comment.body, redact) })),
-      };
-      try {
-        const posted = await createPullRequestReview(
-          await octokitFor(thread.installationId),
-          repoOf(thread),
-          thread.issueNumber,
-          outgoingReview,
-        );
-        return { kind: "posted", ...posted };
-      } catch (error) {
-        if (error instanceof GitHubValidationError) return { kind: "rejected", message: error.message };
-        throw error;
-      }
+      const outgoing = redactReviewToFit(review, (text) => redactor.redact(text));
+      return createPullRequestReview(await octokitFor(thread.installationId), repoOf(thread), thread.issueNumber, outgoing);
     },
     async findOwnReview(thread, marker) {
-      const reviews = await listPullRequestReviews(await octokitFor(thread.installationId), repoOf(thread), thread.issueNumber);
-      const found = findPostedReview(reviews, marker, self);
-      return found ? { id: found.id, htmlUrl: found.htmlUrl } : null;
+      return findOwnPullRequestReview(await octokitFor(thread.installationId), repoOf(thread), thread.issueNumber, marker, self);
     },
     async pullRequestFiles(thread) {
       return listPullRequestFilesWithPatches(await octokitFor(thread.installationId), repoOf(thread), thread.issueNumber);

@@ -18,9 +18,7 @@ import {
 } from "../core/review/render.js";
 import type { ReviewRequest } from "../core/review/trigger.js";
 import type { OutputSanitizeOptions } from "../core/sanitize-output/safe-markdown.js";
-
-/** A posted review, or GitHub's 422 (a line it could not resolve) with its message. */
-export type PostedReview = { kind: "posted"; id: number; htmlUrl: string } | { kind: "rejected"; message: string };
+import type { PostedReview } from "../github/reviews.js";
 
 /** The reads and the one write a review needs, each through the caller's door. */
 interface ReviewIo {

@@ -5,6 +5,7 @@
  * text cannot close). Every piece of agent text passes core/sanitize-output; the writer's door then
  * redacts secrets and fits the size.
  */
+import { redactToFit, type CommentBody } from "../render/fit.js";
 import { codeBlock, inlineCode } from "../sanitize-output/code.js";
 import { renderLink } from "../sanitize-output/links.js";
 import { sanitizeInline, sanitizeMarkdown } from "../sanitize-output/prose.js";
@@ -30,6 +31,21 @@ export interface ReviewDraft {
   event: "COMMENT";
   body: string;
   comments: ReviewCommentDraft[];
+}
+
+/**
+ * A review as it may leave a door: its body (a text, or a rendering for a given length, as a
+ * comment's: fit.ts) and every inline comment redacted and fitted like a comment.
+ */
+export function redactReviewToFit(
+  review: Omit<ReviewDraft, "body"> & { body: CommentBody },
+  redact: (text: string) => string,
+): ReviewDraft {
+  return {
+    ...review,
+    body: redactToFit(review.body, redact),
+    comments: review.comments.map((comment) => ({ ...comment, body: redactToFit(comment.body, redact) })),
+  };
 }
 
 export interface ReviewRenderInput {
