@@ -43,7 +43,7 @@ function lastPageFromLink(link: string | undefined): number | undefined {
   return undefined;
 }
 
-export function hasNextPage(link: string | undefined): boolean {
+function hasNextPage(link: string | undefined): boolean {
   return link !== undefined && /rel="next"/.test(link);
 }
 
@@ -73,6 +73,35 @@ async function readPages<T>(fetchPage: FetchPage<T>, limit: number): Promise<T[]
     if (!hasNextPage(result.link) || result.items.length === 0) break;
   }
   return items.slice(0, limit);
+}
+
+/** A list read in full, or cut short by a page cap or a request allowance (`complete: false`). */
+export interface Listing<T> {
+  items: T[];
+  complete: boolean;
+}
+
+/**
+ * Pages 1, 2, … of a list until a page has no rel="next" or is empty (`complete`), or `maxPages`
+ * were read, or `mayRead` (asked before each page: a sweep's request allowance) says no. Failures
+ * as collectPages.
+ */
+export function collectPagesCapped<T>(
+  doing: string,
+  fetchPage: FetchPage<T>,
+  options: { maxPages?: number; mayRead?: () => boolean },
+): Promise<Listing<T>> {
+  const maxPages = options.maxPages ?? Number.POSITIVE_INFINITY;
+  return callGitHub(doing, async () => {
+    const items: T[] = [];
+    for (let page = 1; page <= maxPages; page++) {
+      if (options.mayRead && !options.mayRead()) return { items, complete: false };
+      const result = await fetchPage({ per_page: MAX_PER_PAGE, page });
+      items.push(...result.items);
+      if (!hasNextPage(result.link) || result.items.length === 0) return { items, complete: true };
+    }
+    return { items, complete: false };
+  });
 }
 
 /**

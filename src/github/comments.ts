@@ -1,6 +1,6 @@
 /** Issue and pull request conversation comments: create, update, read, list the recent ones. */
 import { GITHUB_COMMENT_MAX_LENGTH } from "../core/render/fit.js";
-import { collectLastItems, hasNextPage, toActor, type GitHubActor, type GitHubClient, type RepoRef } from "./client.js";
+import { collectLastItems, collectPagesCapped, toActor, type GitHubActor, type GitHubClient, type RepoRef } from "./client.js";
 import { GitHubInputError, callGitHub, isNotFound, toGitHubError } from "./errors.js";
 
 /** How many comments listIssueComments keeps by default (the most recent ones). */
@@ -135,24 +135,19 @@ export async function listRepositoryCommentsSince(
   const maxPages = options.maxPages ?? 10;
   if (!Number.isInteger(maxPages) || maxPages < 1) throw new GitHubInputError(`maxPages must be a positive integer, got ${maxPages}.`);
   const iso = since.toISOString();
-  const comments: IssueComment[] = [];
-  let complete = false;
-  await callGitHub(`listing the comments of ${repo.owner}/${repo.repo} since ${iso}`, async () => {
-    for (let page = 1; page <= maxPages; page++) {
+  const { items, complete } = await collectPagesCapped(
+    `listing the comments of ${repo.owner}/${repo.repo} since ${iso}`,
+    async (paging) => {
       const response = await octokit.request("GET /repos/{owner}/{repo}/issues/comments", {
         ...repo,
         since: iso,
         sort: "created",
         direction: "asc",
-        per_page: 100,
-        page,
+        ...paging,
       });
-      comments.push(...response.data.map(toIssueComment));
-      if (!hasNextPage(response.headers.link) || response.data.length === 0) {
-        complete = true;
-        return;
-      }
-    }
-  });
-  return { comments: comments.filter((comment) => Date.parse(comment.createdAt) >= since.getTime()), complete };
+      return { items: response.data.map(toIssueComment), link: response.headers.link };
+    },
+    { maxPages },
+  );
+  return { comments: items.filter((comment) => Date.parse(comment.createdAt) >= since.getTime()), complete };
 }

@@ -5,9 +5,8 @@
  * since a time, most recently updated first (`GET /repos/{owner}/{repo}/issues/comments`). Every
  * request is counted against a `RequestAllowance`, so a caller bounds what one sweep costs.
  */
-import { hasNextPage, MAX_PER_PAGE, type FetchPage, type GitHubClient, type RepoRef } from "./client.js";
+import { collectPagesCapped, type GitHubClient, type Listing, type RepoRef } from "./client.js";
 import { toIssueComment, type IssueComment } from "./comments.js";
-import { callGitHub } from "./errors.js";
 
 /** How many more GitHub requests a sweep may make; each read takes one before it is sent. */
 export interface RequestAllowance {
@@ -26,38 +25,9 @@ export interface InstallationRef {
   account: string;
 }
 
-/** A list read in full, or cut short by the allowance (`complete: false`). */
-export interface Listing<T> {
-  items: T[];
-  complete: boolean;
-}
-
-/**
- * Pages 1, 2, … of a list (`fetchPage` does the typed request) until a page has no rel="next", is
- * empty, or `maxPages` were read, each page taking one request of the allowance first: a listing
- * the allowance or `maxPages` cut short is `complete: false`.
- */
-function collectPagesWithin<T>(
-  doing: string,
-  fetchPage: FetchPage<T>,
-  allowance: RequestAllowance,
-  maxPages = Number.POSITIVE_INFINITY,
-): Promise<Listing<T>> {
-  return callGitHub(doing, async () => {
-    const items: T[] = [];
-    for (let page = 1; page <= maxPages; page++) {
-      if (!take(allowance)) return { items, complete: false };
-      const result = await fetchPage({ per_page: MAX_PER_PAGE, page });
-      items.push(...result.items);
-      if (!hasNextPage(result.link) || result.items.length === 0) return { items, complete: true };
-    }
-    return { items, complete: false };
-  });
-}
-
 /** Every installation of the App (with the App's JWT). */
 export function listAppInstallations(appOctokit: GitHubClient, allowance: RequestAllowance): Promise<Listing<InstallationRef>> {
-  return collectPagesWithin(
+  return collectPagesCapped(
     "listing the App's installations",
     async (paging) => {
       const response = await appOctokit.request("GET /app/installations", { ...paging });
@@ -67,20 +37,20 @@ export function listAppInstallations(appOctokit: GitHubClient, allowance: Reques
       });
       return { items, link: response.headers.link };
     },
-    allowance,
+    { mayRead: () => take(allowance) },
   );
 }
 
 /** Every repository an installation covers (with that installation's token). */
 export function listInstallationRepositories(octokit: GitHubClient, allowance: RequestAllowance): Promise<Listing<RepoRef>> {
-  return collectPagesWithin(
+  return collectPagesCapped(
     "listing an installation's repositories",
     async (paging) => {
       const response = await octokit.request("GET /installation/repositories", { ...paging });
       const items = response.data.repositories.map((repository) => ({ owner: repository.owner.login, repo: repository.name }));
       return { items, link: response.headers.link };
     },
-    allowance,
+    { mayRead: () => take(allowance) },
   );
 }
 
@@ -106,7 +76,7 @@ export function listCommentsUpdatedSince(
   options: { maxPages: number; allowance: RequestAllowance },
 ): Promise<Listing<ThreadComment>> {
   const iso = since.toISOString();
-  return collectPagesWithin(
+  return collectPagesCapped(
     `listing the comments of ${repo.owner}/${repo.repo} updated since ${iso}`,
     async (paging) => {
       const response = await octokit.request("GET /repos/{owner}/{repo}/issues/comments", {
@@ -122,7 +92,6 @@ export function listCommentsUpdatedSince(
       });
       return { items, link: response.headers.link };
     },
-    options.allowance,
-    options.maxPages,
+    { maxPages: options.maxPages, mayRead: () => take(options.allowance) },
   );
 }
