@@ -29,6 +29,7 @@ export type CreateOnceResult =
   /** The answer was lost and the runs list showed the run the create made: it is this run. */
   | { kind: "adopted"; run: AgentRun; lost: AgentRunError };
 
+/** `settleMs` is also the App's pause before it reconciles a lost answer (app/engine/sending.ts). */
 export const CREATE_ONCE_DEFAULTS = { settleMs: 5_000, resends: 2 } as const;
 
 /** The bridge's own ids in a create's metadata: what its run is found by. */
@@ -41,6 +42,22 @@ export function bridgeMatchOf(request: Pick<CreateRunRequest, "metadata">): { de
   const deliveryId = pick(BRIDGE_METADATA_KEYS.deliveryId);
   const taskId = pick(BRIDGE_METADATA_KEYS.bridgeTaskId);
   return { ...(deliveryId ? { delivery_id: deliveryId } : {}), ...(taskId ? { bridge_task_id: taskId } : {}) };
+}
+
+/**
+ * The metadata with `bridge_task_id: id` unless it already carries an id of the create's own, so
+ * that a lost answer can be found in the runs list. A `delivery_id` counts as one unless
+ * `deliveryShared` (the Action: every job of a workflow attempt has the same one). The caller makes
+ * the id, so that it chooses where its randomness comes from.
+ */
+export function withCreateId(
+  metadata: Record<string, unknown>,
+  id: string,
+  options: { deliveryShared?: boolean } = {},
+): Record<string, unknown> {
+  const own = bridgeMatchOf({ metadata });
+  if (own.bridge_task_id !== undefined || (own.delivery_id !== undefined && !options.deliveryShared)) return metadata;
+  return { ...metadata, bridge_task_id: id };
 }
 
 /**
