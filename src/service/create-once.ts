@@ -10,6 +10,7 @@
 import type { AgentRunClient, CallOptions } from "./client.js";
 import { AgentRunError, OutcomeUnknownError, RequestValidationError, answerLost } from "./errors.js";
 import { findInterruptedRun } from "./reconcile.js";
+import { sleep } from "./wait.js";
 import { BRIDGE_METADATA_KEYS, type AgentRun, type CreateRunRequest } from "./wire.js";
 
 export interface CreateOnceOptions extends CallOptions {
@@ -111,18 +112,9 @@ function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** Waits `ms`, or less when the call's deadline or signal comes first. */
-function pause(ms: number, options: CallOptions): Promise<void> {
+/** Waits `ms`, or less when the call's deadline or signal comes first (an abort ends the pause; the list call after it says so). */
+async function pause(ms: number, options: CallOptions): Promise<void> {
   const untilDeadline = options.deadline !== undefined ? Math.max(0, options.deadline - Date.now()) : ms;
   const wait = Math.min(ms, untilDeadline);
-  if (wait <= 0 || options.signal?.aborted) return Promise.resolve();
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      options.signal?.removeEventListener("abort", done);
-      resolve();
-    };
-    const timer = setTimeout(done, wait);
-    options.signal?.addEventListener("abort", done, { once: true });
-  });
+  if (wait > 0) await sleep(wait, options.signal).catch(() => undefined);
 }
