@@ -4,6 +4,7 @@
  * Redis shared by replicas) holding the store and the work queue; the engine and the delivery
  * worker taking jobs.
  */
+import { ownerAllowed } from "../core/allowed-owners.js";
 import { githubServerAt, webUrlOfApiUrl, type GitHubServer } from "../core/github-hosts.js";
 import type { Server } from "node:http";
 import { hostname } from "node:os";
@@ -337,7 +338,7 @@ function startRunRecovery(
     appOctokit: () => probot.auth(),
     octokitFor: (installationId) => deps.octokitFor(installationId),
     self: { appSlug: identity.slug, botLogins: identity.botLogins },
-    serves: (account) => settings.allowedOwners === null || settings.allowedOwners.has(account.toLowerCase()),
+    serves: (account) => ownerAllowed(settings.allowedOwners, account),
     intervalMs: settings.runRecoveryIntervalMs,
     maxRequests: settings.runRecoveryMaxRequests,
     watchTimeoutMs: options.engine?.watchTimeoutMs ?? DEFAULT_WATCH_TIMEOUT_MS,

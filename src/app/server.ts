@@ -12,6 +12,7 @@ import type { AppSettings } from "./env.js";
 import type { AppIdentity } from "./handlers/types.js";
 import type { AppMetrics } from "./ops/metrics.js";
 import { createOperatorGate, type Guard } from "./ops/operator-gate.js";
+import { PROBE_TIMEOUT_MS, withTimeout } from "./ops/probe-time.js";
 import {
   answerCrossSiteSignIn,
   answerSignedIn,
@@ -27,17 +28,6 @@ import { withSpan, type SpanAttributes } from "./ops/tracing.js";
 import type { RecentDeliveries } from "./ops/recent-deliveries.js";
 import { APP_EVENTS } from "./probot-app.js";
 import { isWebhookPath, refuseUnfitDelivery, unverifiedBytesAllowance, type RefusedDelivery } from "./webhook-intake.js";
-
-/** A probe that waits longer than this says "not ready" (Redis unreachable, say). */
-const PROBE_TIMEOUT_MS = 2_000;
-
-function withTimeout<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} did not answer within ${ms} ms`)), ms);
-  });
-  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
-}
 
 /** Plain `/healthz` is open (load balancers); `?verbose` shows the work in flight, so it wants the status token. */
 async function healthz(

@@ -8,6 +8,7 @@ import { timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { AppManifest } from "../core/app-registration.js";
+import { escapeHtml } from "../core/html.js";
 
 const CALLBACK_PATH = "/callback";
 
@@ -34,9 +35,6 @@ export interface RegistrationPage {
   url: string;
   close(): Promise<void>;
 }
-
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 
 function page(title: string, body: string, formAction?: string): { html: string; csp: string } {
   // No script at all; the form may go only to GitHub's registration page.

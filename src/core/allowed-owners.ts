@@ -23,6 +23,11 @@ export function parseAllowedOwners(text: string | undefined): { owners: AllowedO
   return { owners: new Set(entries.filter((entry) => LOGIN.test(entry)).map((entry) => entry.toLowerCase())), invalid };
 }
 
+/** Whether an account (its login, any case) may use the App: every account when no list is set. */
+export function ownerAllowed(allowed: AllowedOwners, owner: string): boolean {
+  return allowed === null || allowed.has(owner.toLowerCase());
+}
+
 function field(value: unknown, key: string): unknown {
   return typeof value === "object" && value !== null ? (value as Record<string, unknown>)[key] : undefined;
 }
@@ -46,7 +51,7 @@ export type OwnerVerdict =
 export function judgeInstallationOwner(allowed: AllowedOwners, payload: unknown): OwnerVerdict {
   if (allowed === null) return { admitted: true };
   const owner = installationOwnerOf(payload);
-  if (owner !== null && allowed.has(owner.toLowerCase())) return { admitted: true };
+  if (owner !== null && ownerAllowed(allowed, owner)) return { admitted: true };
   const id = field(field(payload, "installation"), "id");
   return { admitted: false, owner, installationId: typeof id === "number" ? id : null };
 }

@@ -3,11 +3,12 @@
  * `web_url`), the list of runs, and the fake git host's pull requests. Every value is escaped.
  * Pure: data in, HTML out.
  */
+import { escapeHtml as escapeText } from "../core/html.js";
 import type { WireLogEntry, WirePullRequest, WireRun } from "./store.js";
 
+/** Any value as escaped HTML text: a string as it is, nothing as "", anything else as indented JSON. */
 export function escapeHtml(value: unknown): string {
-  const text = typeof value === "string" ? value : value === null || value === undefined ? "" : JSON.stringify(value, null, 2);
-  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
+  return escapeText(typeof value === "string" ? value : value === null || value === undefined ? "" : JSON.stringify(value, null, 2));
 }
 
 /** No scripts, no external resources: the page works offline and cannot run injected code. */

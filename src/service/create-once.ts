@@ -10,6 +10,7 @@
 import type { AgentRunClient, CallOptions } from "./client.js";
 import { AgentRunError, OutcomeUnknownError, RequestValidationError, answerLost } from "./errors.js";
 import { findInterruptedRun } from "./reconcile.js";
+import { sleep } from "./wait.js";
 import { BRIDGE_METADATA_KEYS, type AgentRun, type CreateRunRequest } from "./wire.js";
 
 export interface CreateOnceOptions extends CallOptions {
@@ -29,6 +30,7 @@ export type CreateOnceResult =
   /** The answer was lost and the runs list showed the run the create made: it is this run. */
   | { kind: "adopted"; run: AgentRun; lost: AgentRunError };
 
+/** `settleMs` is also the App's pause before it reconciles a lost answer (app/engine/sending.ts). */
 export const CREATE_ONCE_DEFAULTS = { settleMs: 5_000, resends: 2 } as const;
 
 /** The bridge's own ids in a create's metadata: what its run is found by. */
@@ -41,6 +43,22 @@ export function bridgeMatchOf(request: Pick<CreateRunRequest, "metadata">): { de
   const deliveryId = pick(BRIDGE_METADATA_KEYS.deliveryId);
   const taskId = pick(BRIDGE_METADATA_KEYS.bridgeTaskId);
   return { ...(deliveryId ? { delivery_id: deliveryId } : {}), ...(taskId ? { bridge_task_id: taskId } : {}) };
+}
+
+/**
+ * The metadata with `bridge_task_id: id` unless it already carries an id of the create's own, so
+ * that a lost answer can be found in the runs list. A `delivery_id` counts as one unless
+ * `deliveryShared` (the Action: every job of a workflow attempt has the same one). The caller makes
+ * the id, so that it chooses where its randomness comes from.
+ */
+export function withCreateId(
+  metadata: Record<string, unknown>,
+  id: string,
+  options: { deliveryShared?: boolean } = {},
+): Record<string, unknown> {
+  const own = bridgeMatchOf({ metadata });
+  if (own.bridge_task_id !== undefined || (own.delivery_id !== undefined && !options.deliveryShared)) return metadata;
+  return { ...metadata, bridge_task_id: id };
 }
 
 /**
@@ -94,18 +112,9 @@ function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** Waits `ms`, or less when the call's deadline or signal comes first. */
-function pause(ms: number, options: CallOptions): Promise<void> {
+/** Waits `ms`, or less when the call's deadline or signal comes first (an abort ends the pause; the list call after it says so). */
+async function pause(ms: number, options: CallOptions): Promise<void> {
   const untilDeadline = options.deadline !== undefined ? Math.max(0, options.deadline - Date.now()) : ms;
   const wait = Math.min(ms, untilDeadline);
-  if (wait <= 0 || options.signal?.aborted) return Promise.resolve();
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      options.signal?.removeEventListener("abort", done);
-      resolve();
-    };
-    const timer = setTimeout(done, wait);
-    options.signal?.addEventListener("abort", done, { once: true });
-  });
+  if (wait > 0) await sleep(wait, options.signal).catch(() => undefined);
 }

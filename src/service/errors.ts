@@ -222,7 +222,8 @@ export class OutcomeUnknownError extends AgentRunError {
   }
 }
 
-function describeMatch(match: Readonly<Record<string, string>>): string {
+/** The ids a create's run is found by (bridgeMatchOf), as messages name them: `delivery_id=…, bridge_task_id=…`. */
+export function describeMatch(match: Readonly<Record<string, string>>): string {
   return Object.entries(match)
     .map(([key, value]) => `${key}=${value}`)
     .join(", ");

@@ -20,4 +20,11 @@ export {
   type InterruptedRunSearch,
 } from "./reconcile.js";
 export { sweepRuns, type RunSweep, type RunSweepQuery } from "./run-sweep.js";
-export { createRunOnce, bridgeMatchOf, CREATE_ONCE_DEFAULTS, type CreateOnceOptions, type CreateOnceResult } from "./create-once.js";
+export {
+  createRunOnce,
+  bridgeMatchOf,
+  withCreateId,
+  CREATE_ONCE_DEFAULTS,
+  type CreateOnceOptions,
+  type CreateOnceResult,
+} from "./create-once.js";

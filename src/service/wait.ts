@@ -71,7 +71,8 @@ function jitter(ms: number): number {
   return Math.round(ms * (0.8 + Math.random() * 0.4));
 }
 
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+/** Waits `ms`; an abort of `signal` (before or during the wait) rejects it with a DeadlineError at once. */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(new DeadlineError(`Stopped waiting: ${String(signal.reason ?? "aborted")}.`));
     const timer = setTimeout(() => {

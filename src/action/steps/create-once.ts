@@ -4,7 +4,8 @@
  * create carries; the run found is the step's run. When the list cannot tell, the step ends with an
  * OutcomeUnknownError, which the tracking comment turns into "the run may have started" (finish.ts).
  */
-import { bridgeMatchOf, createRunOnce } from "../../service/create-once.js";
+import { bridgeMatchOf, createRunOnce, withCreateId } from "../../service/create-once.js";
+import { describeMatch } from "../../service/errors.js";
 import type { AgentRun, CreateRunRequest } from "../../service/wire.js";
 import { log } from "../door.js";
 import type { Step } from "./step.js";
@@ -17,8 +18,7 @@ import type { Step } from "./step.js";
  * more on Node 24 when no TLS has loaded them yet).
  */
 export function withOwnCreateId(request: CreateRunRequest): CreateRunRequest {
-  const metadata = { ...(request.metadata ?? {}) } as Record<string, unknown>;
-  if (typeof metadata.bridge_task_id !== "string") metadata.bridge_task_id = `action-${globalThis.crypto.randomUUID()}`;
+  const metadata = withCreateId(request.metadata ?? {}, `action-${globalThis.crypto.randomUUID()}`, { deliveryShared: true });
   return { ...request, metadata };
 }
 
@@ -29,11 +29,8 @@ export async function createOnce(step: Step, request: CreateRunRequest): Promise
     onAnswerLost: (error) => log.warning(`The answer to the create was lost (${error.message}); looking for its run in the runs list.`),
   });
   if (created.kind === "adopted") {
-    const by = Object.entries(bridgeMatchOf(request))
-      .map(([key, value]) => `${key}=${value}`)
-      .join(", ");
     log.warning(
-      `Agent run ${created.run.id} is the one this step's create made (found in the runs list by ${by}); nothing was sent again.`,
+      `Agent run ${created.run.id} is the one this step's create made (found in the runs list by ${describeMatch(bridgeMatchOf(request))}); nothing was sent again.`,
     );
   }
   return created.run;

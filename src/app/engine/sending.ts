@@ -4,6 +4,7 @@
  * call reached the service instead of repeating it blindly.
  */
 import { withBridgeTaskId } from "../../core/metadata.js";
+import { CREATE_ONCE_DEFAULTS } from "../../service/create-once.js";
 import { answerLost, lostAnswerInWords } from "../../service/errors.js";
 import { findInterruptedRun } from "../../service/reconcile.js";
 import { classifyRunStatus, isFinalPhase } from "../../service/status.js";
@@ -30,13 +31,11 @@ function bridgeTaskId(task: Pick<Task, "id">): string {
 /**
  * A create whose answer was lost keeps its task in `sending` with `error` set to this prefix, the
  * number of answers lost so far and what became of the last one: the step that reconciles it (after
- * LOST_ANSWER_SETTLE_MS) tells a lost answer from a crash, and stops sending again after
+ * CREATE_ONCE_DEFAULTS.settleMs, scaled) tells a lost answer from a crash, and stops sending again after
  * MAX_LOST_ANSWERS. No column of its own: the field is free while a task is being sent.
  */
 const LOST_ANSWER_PREFIX = "answer lost ";
 const MAX_LOST_ANSWERS = 3;
-/** Real ms (scaled) before the runs list is asked: a create a proxy gave up on may still be under way behind it. */
-const LOST_ANSWER_SETTLE_MS = 5_000;
 
 /** How many answers to this task's create were lost, and what became of the last one; null after a crash. */
 export function lostAnswerOf(task: Pick<Task, "state" | "error">): { count: number; what: string } | null {
@@ -155,7 +154,10 @@ export class Sender {
       "the answer to a create was lost; looking for its run before anything else",
     );
     await this.context.store.updateTask(task.id, { error: `${LOST_ANSWER_PREFIX}${count}: ${lostAnswerInWords(error)}` });
-    return { kind: "unanswered", outcome: { kind: "later", delayMs: Math.max(20, LOST_ANSWER_SETTLE_MS * this.context.settings.scale) } };
+    return {
+      kind: "unanswered",
+      outcome: { kind: "later", delayMs: Math.max(20, CREATE_ONCE_DEFAULTS.settleMs * this.context.settings.scale) },
+    };
   }
 
   /** Counts a create step from now until its call goes out (or fails); returns what ends the count, once. */

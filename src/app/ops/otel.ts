@@ -25,7 +25,7 @@ import {
   TraceIdRatioBasedSampler,
   type Sampler,
 } from "@opentelemetry/sdk-trace-node";
-import { BRIDGE_VERSION } from "../../version.js";
+import { BRIDGE_NAME, BRIDGE_VERSION } from "../../version.js";
 import type { SpanAttributes, SpanOptions, Tracing, TracingSettings } from "./tracing.js";
 
 const KINDS = { server: SpanKind.SERVER, consumer: SpanKind.CONSUMER, internal: SpanKind.INTERNAL } as const;
@@ -94,7 +94,7 @@ export function startTracing(settings: TracingSettings, log?: TracingLog): Traci
   });
   // The AsyncLocalStorage context manager, so that a span is the parent of what its function awaits; no global propagator (the queue carries the context).
   provider.register({ propagator: null });
-  const tracer = provider.getTracer("agent-run-bridge", BRIDGE_VERSION);
+  const tracer = provider.getTracer(BRIDGE_NAME, BRIDGE_VERSION);
 
   return {
     async span(name, attributes, fn, options: SpanOptions = {}) {

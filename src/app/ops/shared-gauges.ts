@@ -2,24 +2,16 @@
  * The gauges `GET /metrics` reads at scrape time: this replica's readiness, and totals of the shared
  * store and queue (every replica reports the same). A store or queue that does not answer in time
  * makes `agent_run_bridge_ready` 0 and leaves the other gauges out of that scrape, rather than failing
- * it: the counters still reach Prometheus, and the alert on readiness says what is wrong.
+ * it: the counters still reach Prometheus, and the alert on readiness says what is wrong. "In time"
+ * is GET /healthz's PROBE_TIMEOUT_MS.
  */
 import { Gauge, type Registry } from "prom-client";
 import type { WorkQueue } from "../queue/types.js";
 import type { BridgeStore, TaskState } from "../store/types.js";
+import { PROBE_TIMEOUT_MS, withTimeout } from "./probe-time.js";
 
 const PREFIX = "agent_run_bridge_";
 const TASK_STATES: readonly TaskState[] = ["held", "queued", "sending", "watching", "reporting", "done", "abandoned"];
-/** As GET /healthz: a store or queue that takes longer than this counts as unreachable. */
-const PROBE_TIMEOUT_MS = 2_000;
-
-function withinProbeTime<T>(work: Promise<T>, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} did not answer within ${PROBE_TIMEOUT_MS} ms`)), PROBE_TIMEOUT_MS);
-  });
-  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
-}
 
 /** How far past due the most overdue read of these watched runs is, in seconds (0 when none is late). */
 function pollOverdueSeconds(nextPollAts: readonly number[], now: number): number {
@@ -36,7 +28,7 @@ export function registerSharedGauges(
     help: "1 when this replica reaches its store and queue (what GET /healthz answers 200 for), 0 when it does not.",
     registers: [registry],
     async collect() {
-      const reached = await withinProbeTime(Promise.all([store.ping(), queue.ping()]), "the store").then(
+      const reached = await withTimeout(Promise.all([store.ping(), queue.ping()]), PROBE_TIMEOUT_MS, "the store").then(
         () => true,
         () => false,
       );
@@ -50,7 +42,7 @@ export function registerSharedGauges(
     registers: [registry],
     async collect() {
       this.reset();
-      const counts = await withinProbeTime(store.countByState(), "the store").catch(() => null);
+      const counts = await withTimeout(store.countByState(), PROBE_TIMEOUT_MS, "the store").catch(() => null);
       if (counts) for (const state of TASK_STATES) this.set({ state }, counts[state] ?? 0);
     },
   });
@@ -61,7 +53,7 @@ export function registerSharedGauges(
     registers: [registry],
     async collect() {
       this.reset();
-      const counts = await withinProbeTime(queue.counts(), "the queue").catch(() => null);
+      const counts = await withTimeout(queue.counts(), PROBE_TIMEOUT_MS, "the queue").catch(() => null);
       if (!counts) return;
       for (const [kind, c] of Object.entries(counts)) for (const [state, n] of Object.entries(c)) this.set({ kind, state }, n);
     },
@@ -71,7 +63,7 @@ export function registerSharedGauges(
     help: "How far past due the most overdue read of a watched run is (0: every watched run is read on time).",
     registers: [registry],
     async collect() {
-      const watched = await withinProbeTime(store.listWatchedRuns(), "the store").catch(() => null);
+      const watched = await withTimeout(store.listWatchedRuns(), PROBE_TIMEOUT_MS, "the store").catch(() => null);
       // NaN when the store did not answer: no alert compares true on it, where a 0 would claim every watch on time.
       this.set(
         watched

@@ -5,6 +5,7 @@
  * page, but for the recent deliveries and what came of each, which are this replica's own (ops/recent-deliveries.ts).
  */
 import { DECISION_CODES } from "../../core/decision-codes.js";
+import { escapeHtml } from "../../core/html.js";
 import type { BudgetUsage, RateBudget } from "../../service/budget.js";
 import type { BridgeStore, DeliverySweep, Task } from "../store/types.js";
 import { operatorPageHeaders, styleElement } from "./page-headers.js";
@@ -60,10 +61,6 @@ export async function collectStatus(input: {
     deliveryRecovery: { intervalMs: input.recoveryIntervalMs, lastSweep },
     deliveries: input.deliveries ?? [],
   };
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 }
 
 /** Only http(s) links are rendered as links: a run's page comes from the service, not from us. */

@@ -5,6 +5,7 @@
  * function. The seams (server, receive, store, worker, decision, engine steps, thread writer) call
  * these helpers. Attributes are ids and codes only: never a prompt, a comment body or a token.
  */
+import { BRIDGE_NAME } from "../../version.js";
 
 /** Ids and codes; undefined and null are left out. */
 export type SpanAttributes = Record<string, string | number | boolean | null | undefined>;
@@ -183,7 +184,7 @@ export function readTracingSettings(value: (name: string) => string | undefined,
   return {
     url,
     headers,
-    serviceName: serviceName ?? resourceAttributes["service.name"] ?? "agent-run-bridge",
+    serviceName: serviceName ?? resourceAttributes["service.name"] ?? BRIDGE_NAME,
     resourceAttributes,
     sampler,
     samplerRatio,

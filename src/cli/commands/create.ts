@@ -3,8 +3,11 @@ import { randomUUID } from "node:crypto";
 import {
   AGENT_TYPES,
   bridgeMatchOf,
+  CREATE_ONCE_DEFAULTS,
   createRunOnce,
+  describeMatch,
   OutcomeUnknownError,
+  withCreateId,
   type AgentType,
   type CreateRunRequest,
 } from "../../service/index.js";
@@ -28,21 +31,6 @@ interface CreateFlags extends ConnectionFlags, StartFlags {
   image?: string[];
 }
 
-/** What a lost answer waits before the runs list is asked, without --poll-interval: the service's create may still be under way. */
-const CLI_SETTLE_MS = 5_000;
-
-/** A create carries an id of its own (unless the caller gave one), so that a lost answer can be found in the runs list. */
-function withCreateId(metadata: Record<string, unknown>): Record<string, unknown> {
-  if (Object.keys(bridgeMatchOf({ metadata })).length > 0) return metadata;
-  return { ...metadata, bridge_task_id: `cli-${randomUUID()}` };
-}
-
-function describeMatch(request: CreateRunRequest): string {
-  return Object.entries(bridgeMatchOf(request))
-    .map(([key, value]) => `${key}=${value}`)
-    .join(", ");
-}
-
 export const createCommand = defineCommand("create", "start an agent run; with --wait, follow it until it ends", (command, context) => {
   command
     .requiredOption("--prompt <text>", "the task for the agent; - reads it from stdin")
@@ -56,7 +44,8 @@ export const createCommand = defineCommand("create", "start an agent run; with -
     async (flags: CreateFlags) => {
       // Every local check happens before the first request: a usage error sends nothing.
       checkTimeoutNeedsWait(flags);
-      const metadata = withCreateId(metadataFromFlag(flags.metadata));
+      // A create carries an id of its own (unless the caller gave one), so that a lost answer can be found in the runs list.
+      const metadata = withCreateId(metadataFromFlag(flags.metadata), `cli-${randomUUID()}`);
       const images = await Promise.all((flags.image ?? []).map((value) => loadImageArgument(value, context.cwd)));
       const pollIntervalMs = resolvePollIntervalMs(flags.pollInterval, context.env);
       const runsUrl = resolveRunsUrl(context.env);
@@ -71,9 +60,10 @@ export const createCommand = defineCommand("create", "start an agent run; with -
         ...(flags.model !== undefined ? { model: flags.model } : {}),
         ...(flags.agentType !== undefined ? { agent_type: flags.agentType } : {}),
       };
-      // A lost answer is looked up in the runs list after one poll interval, never sent again blindly (exit 4 if unknown).
+      // A lost answer is looked up in the runs list after one poll interval (the service's create may still be
+      // under way), never sent again blindly (exit 4 if unknown).
       const created = await createRunOnce(client, request, {
-        settleMs: pollIntervalMs ?? CLI_SETTLE_MS,
+        settleMs: pollIntervalMs ?? CREATE_ONCE_DEFAULTS.settleMs,
         onAnswerLost: (error) =>
           context.error(`The answer to the create was lost (${error.message}); looking for its run in the runs list.`),
       }).catch((error: unknown) => {
@@ -84,7 +74,7 @@ export const createCommand = defineCommand("create", "start an agent run; with -
       const run = created.run;
       if (created.kind === "adopted") {
         context.error(
-          `Run ${run.id} is the one this create made (found in the runs list by ${describeMatch(request)}); nothing was sent again.`,
+          `Run ${run.id} is the one this create made (found in the runs list by ${describeMatch(bridgeMatchOf(request))}); nothing was sent again.`,
         );
       }
       await showOrWatchRun(client, run, context, { verb: "created", ...watchChoice(flags, pollIntervalMs) });

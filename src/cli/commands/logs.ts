@@ -1,4 +1,5 @@
 import { LOGS_PAGE_MAX, classifyRunStatus, isFinalPhase, type AgentRunClient, type LogEntry } from "../../service/index.js";
+import { sleep } from "../../service/wait.js";
 import { parseRunId } from "../arguments.js";
 import { resolvePollIntervalMs, type ConnectionFlags } from "../config.js";
 import { addConnectionOptions, connect } from "../connect.js";
@@ -77,7 +78,7 @@ async function followLogs(client: AgentRunClient, runId: number, context: CliCon
         continue;
       }
       interval = page.logs.length > 0 ? initial : Math.min(max, interval * FOLLOW_SCHEDULE.factor);
-      await sleep(interval, abort.signal);
+      await sleep(interval, abort.signal); // an interruption rejects it, and is told below
     }
   } catch (error) {
     if (abort.signal.aborted) {
@@ -96,19 +97,4 @@ async function followLogs(client: AgentRunClient, runId: number, context: CliCon
   const note = renderPhaseNote({ id: runId }, phase);
   if (note) context.error(note);
   context.exitCode = exitCodeForPhase(phase);
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
-      signal.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
 }
