@@ -12,14 +12,28 @@ import type { Step } from "./step.js";
 
 /**
  * The request with an id of its own: `delivery_id` (the workflow run and attempt) is shared by every
- * job of the attempt, so a `bridge_task_id` tells this step's create apart. Web Crypto's global, not
- * `node:crypto`: the bundle imports nothing of crypto before its first request (test/e2e/action/dist),
- * and the global loads a few of crypto's internals where `node:crypto` loads all of them (about 2 ms
- * more on Node 24 when no TLS has loaded them yet).
+ * job of the attempt, so a `bridge_task_id` tells this step's create apart.
  */
 export function withOwnCreateId(request: CreateRunRequest): CreateRunRequest {
-  const metadata = withCreateId(request.metadata ?? {}, `action-${globalThis.crypto.randomUUID()}`, { deliveryShared: true });
+  const metadata = withCreateId(request.metadata ?? {}, `action-${uniqueId()}`, { deliveryShared: true });
   return { ...request, metadata };
+}
+
+/**
+ * A version-4 UUID from `Math.random`. The id must be unique among the steps of one workflow run, not
+ * secret: whoever could create a run under it already holds the service's token. V8 seeds each
+ * process's generator from the operating system, so two steps do not share a sequence. Neither Web
+ * Crypto's global nor `node:crypto`: either loads crypto's internals before the step's create, about
+ * 4 ms of a cold start on Node 24, over HTTPS as well (TLS loads fewer of them): `npx tsx bench/cold-start.ts`.
+ */
+export function uniqueId(): string {
+  const hex = (digits: number) => {
+    let text = "";
+    for (let i = 0; i < digits; i++) text += Math.floor(Math.random() * 16).toString(16);
+    return text;
+  };
+  const variant = (8 + Math.floor(Math.random() * 4)).toString(16);
+  return `${hex(8)}-${hex(4)}-4${hex(3)}-${variant}${hex(3)}-${hex(12)}`;
 }
 
 export async function createOnce(step: Step, request: CreateRunRequest): Promise<AgentRun> {

@@ -286,9 +286,25 @@ describe("dist/index.js on Node 24, as a runner starts it", () => {
     }
   });
 
-  it("sends its create without loading node:fs/promises or the readline it brings (a start's work it does not need)", async () => {
+  it("sends its create without loading node:fs/promises, the readline it brings, or crypto (a start's work it does not need)", async () => {
+    // A repository with no comments yet, as on the benchmark's starts: a signed marker among the recent
+    // comments is verified with an HMAC before the create, and that loads crypto on any flow.
+    const quiet = await startFakeGitHub({ seed: actionSeed() });
+    const files = createRunnerFiles();
+    const env = stepEnv({
+      eventName: "workflow_dispatch",
+      payload: workflowDispatchPayload(),
+      inputs: {
+        "api-url": service.url,
+        "api-token": emulator.token,
+        "org-id": String(emulator.orgId),
+        prompt: "Upgrade the test runner",
+        wait: "false",
+      },
+      githubApiUrl: quiet.url,
+      files,
+    });
     // A preload that writes down the built-in modules loaded by the time the create request is sent.
-    const { env, files } = envFor("workflow_dispatch", workflowDispatchPayload(), { prompt: "Upgrade the test runner", wait: "false" });
     const preload = join(files.dir, "modules-at-create.cjs");
     const loadedFile = join(files.dir, "modules-at-create.txt");
     writeFileSync(
@@ -304,12 +320,14 @@ describe("dist/index.js on Node 24, as a runner starts it", () => {
         "};",
       ].join("\n"),
     );
-    const child = await runBundledAction(node24, env, { nodeArgs: ["--require", preload] });
+    const child = await runBundledAction(node24, env, { nodeArgs: ["--require", preload] }).finally(() => quiet.close());
     expect(child.exitCode, child.stdout + child.stderr).toBe(0);
     const loaded = readFileSync(loadedFile, "utf8").split("\n");
     expect(loaded).toContain("NativeModule http");
     // An ESM import of node:fs reads its `promises` getter; @actions/core's summary and platform load it too.
     expect(loaded.filter((name) => /^NativeModule (fs\/promises|internal\/readline\/interface)$/.test(name))).toEqual([]);
+    // Nor crypto: the create's own id comes from Math.random (steps/create-once.ts), and no comment is signed on this flow.
+    expect(loaded.filter((name) => /^NativeModule (crypto|internal\/crypto\/.*)$/.test(name))).toEqual([]);
   });
 
   // Last: its run on pull request #2 would be the thread's run for the CI fix.
