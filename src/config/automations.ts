@@ -6,6 +6,7 @@
  */
 import * as z from "zod/mini";
 import { locateIssues, type LocatedProblem } from "./issues.js";
+import { once } from "./once.js";
 
 /** The events an automation may start on (`<event>.<action>`, as webhooks name them). */
 export const AUTOMATION_EVENTS = ["issues.opened", "pull_request.opened", "pull_request.ready_for_review"] as const;
@@ -25,72 +26,77 @@ function described<T extends z.ZodMiniType>(schema: T, description: string): T {
 const stringList = (entry: z.ZodMiniType<string>, error: string, description: string) =>
   described(z._default(z.array(entry, { error }), []), description);
 
-const AutomationSchema = z.strictObject(
-  {
-    name: described(
-      z.string({ error: 'must be a name such as "triage-bugs"' }).check(
-        z.regex(AUTOMATION_NAME, {
-          error: 'must be 1 to 40 lowercase letters, digits or hyphens, such as "triage-bugs"',
-        }),
+/** One entry of `automations` (built on first use, config/once.ts). */
+const automationSchema = once(() =>
+  z.strictObject(
+    {
+      name: described(
+        z.string({ error: 'must be a name such as "triage-bugs"' }).check(
+          z.regex(AUTOMATION_NAME, {
+            error: 'must be 1 to 40 lowercase letters, digits or hyphens, such as "triage-bugs"',
+          }),
+        ),
+        "The automation's name, unique in the file: its runs carry it (`metadata.automation`), and it is started at most once per issue or pull request.",
       ),
-      "The automation's name, unique in the file: its runs carry it (`metadata.automation`), and it is started at most once per issue or pull request.",
-    ),
-    on: described(
-      z.enum(AUTOMATION_EVENTS, { error: `must be one of ${AUTOMATION_EVENTS.join(", ")}` }),
-      "The event that starts it: a new issue, a new pull request, or a draft pull request marked ready for review.",
-    ),
-    prompt: described(
-      z
-        .string({ error: "must be the instruction for the agent (text)" })
-        .check(
-          z.trim(),
-          z.minLength(1, { error: "must not be empty: it is the instruction for the agent" }),
-          z.maxLength(AUTOMATION_PROMPT_MAX_CHARS, { error: `must be at most ${AUTOMATION_PROMPT_MAX_CHARS} characters` }),
-        ),
-      "The instruction. The run's prompt is this instruction, followed by the issue's or pull request's title and body as quoted material (never as instructions).",
-    ),
-    labels: stringList(
-      z
-        .string({ error: 'each entry must be a label name such as "bug"' })
-        .check(
-          z.trim(),
-          z.minLength(1, { error: "each entry must be a non-empty label name" }),
-          z.maxLength(50, { error: "each entry must be at most 50 characters (GitHub's limit for label names)" }),
-        ),
-      'must be a list of label names such as ["bug"]',
-      "Only when the issue or pull request carries one of these labels at that event (case-insensitive). Empty: any.",
-    ),
-    paths: stringList(
-      z
-        .string({ error: 'each entry must be a glob pattern such as "src/**"' })
-        .check(
-          z.regex(/^[^!\s]/, { error: 'each entry must be a non-empty glob pattern such as "src/**" (a leading "!" is not supported)' }),
-        ),
-      'must be a list of glob patterns such as ["src/**"]',
-      "Pull requests only: only when a changed file matches one of these glob patterns (`*`, `**`, `?`). Empty: any.",
-    ),
-    mode: described(
-      z._default(z.enum(AUTOMATION_MODES, { error: `must be one of ${AUTOMATION_MODES.join(", ")}` }), "run"),
-      "`run`: an ordinary run. `review` (pull requests only): the run reviews the pull request and the bridge posts one pull-request review with inline comments.",
-    ),
-    drafts: described(
-      z._default(z.boolean({ error: "must be true or false" }), false),
-      "Pull requests only: whether a draft starts it when opened. Default false: a draft waits, and the automation starts when it is marked ready for review (once per pull request).",
-    ),
-  },
-  {
-    error: (issue) =>
-      issue.code === "invalid_type"
-        ? "must be a mapping with the keys name, on, prompt and optionally labels, paths, mode, drafts"
-        : undefined,
-  },
+      on: described(
+        z.enum(AUTOMATION_EVENTS, { error: `must be one of ${AUTOMATION_EVENTS.join(", ")}` }),
+        "The event that starts it: a new issue, a new pull request, or a draft pull request marked ready for review.",
+      ),
+      prompt: described(
+        z
+          .string({ error: "must be the instruction for the agent (text)" })
+          .check(
+            z.trim(),
+            z.minLength(1, { error: "must not be empty: it is the instruction for the agent" }),
+            z.maxLength(AUTOMATION_PROMPT_MAX_CHARS, { error: `must be at most ${AUTOMATION_PROMPT_MAX_CHARS} characters` }),
+          ),
+        "The instruction. The run's prompt is this instruction, followed by the issue's or pull request's title and body as quoted material (never as instructions).",
+      ),
+      labels: stringList(
+        z
+          .string({ error: 'each entry must be a label name such as "bug"' })
+          .check(
+            z.trim(),
+            z.minLength(1, { error: "each entry must be a non-empty label name" }),
+            z.maxLength(50, { error: "each entry must be at most 50 characters (GitHub's limit for label names)" }),
+          ),
+        'must be a list of label names such as ["bug"]',
+        "Only when the issue or pull request carries one of these labels at that event (case-insensitive). Empty: any.",
+      ),
+      paths: stringList(
+        z
+          .string({ error: 'each entry must be a glob pattern such as "src/**"' })
+          .check(
+            z.regex(/^[^!\s]/, { error: 'each entry must be a non-empty glob pattern such as "src/**" (a leading "!" is not supported)' }),
+          ),
+        'must be a list of glob patterns such as ["src/**"]',
+        "Pull requests only: only when a changed file matches one of these glob patterns (`*`, `**`, `?`). Empty: any.",
+      ),
+      mode: described(
+        z._default(z.enum(AUTOMATION_MODES, { error: `must be one of ${AUTOMATION_MODES.join(", ")}` }), "run"),
+        "`run`: an ordinary run. `review` (pull requests only): the run reviews the pull request and the bridge posts one pull-request review with inline comments.",
+      ),
+      drafts: described(
+        z._default(z.boolean({ error: "must be true or false" }), false),
+        "Pull requests only: whether a draft starts it when opened. Default false: a draft waits, and the automation starts when it is marked ready for review (once per pull request).",
+      ),
+    },
+    {
+      error: (issue) =>
+        issue.code === "invalid_type"
+          ? "must be a mapping with the keys name, on, prompt and optionally labels, paths, mode, drafts"
+          : undefined,
+    },
+  ),
 );
 
-export type Automation = z.output<typeof AutomationSchema>;
+export type Automation = z.output<ReturnType<typeof automationSchema>>;
 
-export const AutomationsSchema = described(
-  z._default(z.array(AutomationSchema, { error: "must be a list of automations (each a mapping with name, on and prompt)" }), []),
-  "Runs that start by themselves on a new issue or pull request, under the same trust rules as a comment (see docs/automations.md). An invalid entry is reported and skipped; the others still work.",
+export const automationsSchema = once(() =>
+  described(
+    z._default(z.array(automationSchema(), { error: "must be a list of automations (each a mapping with name, on and prompt)" }), []),
+    "Runs that start by themselves on a new issue or pull request, under the same trust rules as a comment (see docs/automations.md). An invalid entry is reported and skipped; the others still work.",
+  ),
 );
 
 /**
@@ -111,11 +117,11 @@ export function setAsideInvalidAutomations(
   const kept: unknown[] = [];
   const names = new Map<string, number>();
   entries.forEach((entry, index) => {
-    const parsed = AutomationSchema.safeParse(entry);
+    const parsed = automationSchema().safeParse(entry);
     if (!parsed.success) {
       const located = locateIssues(parsed.error.issues, entry, {
         label: (path) => label(`automations[${index}]${path ? `.${path}` : ""}`),
-        allowedKeysAt: (path) => (path.length === 0 ? Object.keys(AutomationSchema._zod.def.shape) : undefined),
+        allowedKeysAt: (path) => (path.length === 0 ? Object.keys(automationSchema()._zod.def.shape) : undefined),
         // Quoted only for a local check of one's own file; a reply on GitHub says the kind alone.
         values,
       });

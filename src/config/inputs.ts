@@ -6,7 +6,7 @@
  * usual words ("must be true or false (got \"yes\")"). An empty string means "not set".
  */
 import type * as z from "zod/mini";
-import { objectSchemaOf, REPO_CONFIG_FIELDS, unwrappedSchemaOf } from "./schema.js";
+import { objectSchemaOf, repoConfigFields, unwrappedSchemaOf } from "./schema.js";
 
 export type ConfigValueKind = "boolean" | "integer" | "list" | "string";
 
@@ -33,7 +33,7 @@ function computeLeafKinds(): Map<string, ConfigValueKind> {
       else if (!isListOfMappings(field)) kinds.set(path, leafKindOf(field));
     }
   };
-  visit(REPO_CONFIG_FIELDS, "");
+  visit(repoConfigFields(), "");
   return kinds;
 }
 

@@ -6,7 +6,7 @@
  */
 import * as z from "zod/mini";
 import { CONFIG_PATH } from "./path.js";
-import { RepoConfigSchema } from "./schema.js";
+import { repoConfigSchema } from "./schema.js";
 
 /** Where the committed schema lives in this repository and in the npm package. */
 export const CONFIG_SCHEMA_PATH = "schema/agent-run.schema.json";
@@ -25,7 +25,7 @@ const ExtendsSchema = z.optional(z.string().check(z.minLength(1))).register(z.gl
 
 /** The schema as an object (draft 2020-12, strict: an unknown key is an error, as in the bridge). */
 export function configJsonSchema(): Record<string, unknown> {
-  const generated = z.toJSONSchema(z.extend(RepoConfigSchema, { _extends: ExtendsSchema }), { io: "input", target: "draft-2020-12" });
+  const generated = z.toJSONSchema(z.extend(repoConfigSchema(), { _extends: ExtendsSchema }), { io: "input", target: "draft-2020-12" });
   const { $schema, ...rest } = generated as Record<string, unknown>;
   return {
     $schema,

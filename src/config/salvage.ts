@@ -15,7 +15,8 @@
 import { setAsideInvalidAutomations } from "./automations.js";
 import { suggestKey } from "./key-suggestions.js";
 import type * as z from "zod/mini";
-import { DEFAULT_REPO_CONFIG, objectSchemaOf, REPO_CONFIG_FIELDS, type RepoConfig } from "./schema.js";
+import { once } from "./once.js";
+import { DEFAULT_REPO_CONFIG, objectSchemaOf, repoConfigFields, type RepoConfig } from "./schema.js";
 
 type Record_ = Record<string, unknown>;
 
@@ -55,19 +56,21 @@ function placeKeys(record: Record_, allowed: readonly string[]): { placed: Recor
   return { placed, unplaced };
 }
 
-const SECTIONS = Object.keys(REPO_CONFIG_FIELDS).filter(
-  (key) => objectSchemaOf(REPO_CONFIG_FIELDS[key as keyof typeof REPO_CONFIG_FIELDS]) !== undefined,
-);
+const sections = once(() => {
+  const fields = repoConfigFields();
+  return Object.keys(fields).filter((key) => objectSchemaOf(fields[key as keyof typeof fields]) !== undefined);
+});
 
 function sectionKeys(section: string): string[] {
-  const object = objectSchemaOf(REPO_CONFIG_FIELDS[section as keyof typeof REPO_CONFIG_FIELDS]);
+  const fields = repoConfigFields();
+  const object = objectSchemaOf(fields[section as keyof typeof fields]);
   return object ? Object.keys(object._zod.def.shape) : [];
 }
 
 /** Everything unreadable: the file as a whole could not be read. */
 function allUnreadable(): Set<string> {
-  const paths = new Set<string>(Object.keys(REPO_CONFIG_FIELDS).filter((key) => !SECTIONS.includes(key)));
-  for (const section of SECTIONS) for (const key of sectionKeys(section)) paths.add(`${section}.${key}`);
+  const paths = new Set<string>(Object.keys(repoConfigFields()).filter((key) => !sections().includes(key)));
+  for (const section of sections()) for (const key of sectionKeys(section)) paths.add(`${section}.${key}`);
   return paths;
 }
 
@@ -78,11 +81,11 @@ export function salvageConfig(raw: unknown): SalvagedConfig {
   const labelNames: string[] = [];
   const config: Record_ = { ...DEFAULT_REPO_CONFIG };
   // The readable automations are kept like any readable value; an invalid entry never was one.
-  const top = setAsideInvalidAutomations(placeKeys(file, Object.keys(REPO_CONFIG_FIELDS)).placed).input as Record_;
+  const top = setAsideInvalidAutomations(placeKeys(file, Object.keys(repoConfigFields())).placed).input as Record_;
 
-  for (const [key, schema] of Object.entries(REPO_CONFIG_FIELDS)) {
+  for (const [key, schema] of Object.entries(repoConfigFields())) {
     const value = top[key];
-    if (!SECTIONS.includes(key)) {
+    if (!sections().includes(key)) {
       const parsed = schema.safeParse(value);
       if (parsed.success) config[key] = parsed.data;
       else unreadable.add(key);

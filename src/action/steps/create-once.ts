@@ -24,7 +24,7 @@ export function withOwnCreateId(request: CreateRunRequest): CreateRunRequest {
  * secret: whoever could create a run under it already holds the service's token. V8 seeds each
  * process's generator from the operating system, so two steps do not share a sequence. Neither Web
  * Crypto's global nor `node:crypto`: either loads crypto's internals before the step's create, about
- * 4 ms of a cold start on Node 24, over HTTPS as well (TLS loads fewer of them): `npx tsx bench/cold-start.ts`.
+ * 3 ms of a cold start on Node 24, over HTTPS as well (TLS loads fewer of them): `npx tsx bench/cold-start.ts`.
  */
 export function uniqueId(): string {
   const hex = (digits: number) => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import * as z from "zod/mini";
 import { configInputFromStrings, configLeafKinds } from "../../../src/config/inputs.js";
-import { DEFAULT_REPO_CONFIG, parseRepoConfig, RepoConfigSchema } from "../../../src/config/schema.js";
+import { DEFAULT_REPO_CONFIG, parseRepoConfig, repoConfigSchema } from "../../../src/config/schema.js";
 
 interface JsonSchemaNode {
   type?: string;
@@ -31,7 +31,7 @@ describe("configuration from strings (the Action's inputs)", () => {
           );
       }
     };
-    visit((z.toJSONSchema(RepoConfigSchema, { io: "input" }) as JsonSchemaNode).properties ?? {}, "");
+    visit((z.toJSONSchema(repoConfigSchema(), { io: "input" }) as JsonSchemaNode).properties ?? {}, "");
     // A list of mappings has no one-string form: only the file sets `automations`.
     fromJsonSchema.delete("automations");
     expect(Object.fromEntries(configLeafKinds())).toEqual(Object.fromEntries(fromJsonSchema));

@@ -2,12 +2,10 @@ import { describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
 import * as z from "zod/mini";
 import {
-  CheckSuiteSchema,
   DEFAULT_REPO_CONFIG,
   objectSchemaOf,
-  REPO_CONFIG_FIELDS,
-  RepoConfigSchema,
-  TriggerPhraseSchema,
+  repoConfigFields,
+  repoConfigSchema,
   parseRepoConfig,
   renderConfigReference,
 } from "../../../src/config/schema.js";
@@ -37,6 +35,8 @@ describe("parseRepoConfig: defaults", () => {
     expect(parseRepoConfig(null)).toEqual({ ok: true, config: expected, warnings: [] });
     expect(parseRepoConfig(undefined)).toEqual({ ok: true, config: expected, warnings: [] });
     expect(parseRepoConfig({})).toEqual({ ok: true, config: expected, warnings: [] });
+    // Written out in schema.ts so that a step without the file builds no schema: it must be what the schema makes of {}.
+    expect(DEFAULT_REPO_CONFIG).toStrictEqual(repoConfigSchema().parse({}));
     expect(DEFAULT_REPO_CONFIG).toEqual(expected);
   });
 
@@ -124,7 +124,7 @@ describe("parseRepoConfig: errors name the field, what is wrong and what was giv
         /^`trigger_phrase`: must be one line that starts and ends with a non-space character/,
       );
     }
-    expect(TriggerPhraseSchema.parse("@agent do")).toBe("@agent do");
+    expect(repoConfigFields().trigger_phrase.parse("@agent do")).toBe("@agent do");
   });
 
   it("lists, list entries and sections of the wrong shape", () => {
@@ -166,8 +166,8 @@ describe("parseRepoConfig: errors name the field, what is wrong and what was giv
 describe("field schemas compose into other schemas (the Action's inputs)", () => {
   it("a composed schema keeps the defaults and the messages", () => {
     const ActionInputs = z.strictObject({
-      trigger_phrase: REPO_CONFIG_FIELDS.trigger_phrase,
-      check_suite: CheckSuiteSchema,
+      trigger_phrase: repoConfigFields().trigger_phrase,
+      check_suite: repoConfigFields().check_suite,
       api_url: z.string(),
     });
     expect(ActionInputs.parse({ api_url: "http://x" })).toEqual({
@@ -221,14 +221,14 @@ describe("renderConfigReference", () => {
   it("takes types, defaults and descriptions from the schema", () => {
     const row = (key: string) => rows.find((r) => r.startsWith(`| \`${key}\` |`));
     expect(row("check_suite.max_attempts")).toBe(
-      `| \`check_suite.max_attempts\` | integer, 1–20 | \`3\` | ${z.globalRegistry.get((objectSchemaOf(CheckSuiteSchema)!._zod.def.shape as Record<string, z.core.$ZodType>).max_attempts!)?.description} |`,
+      `| \`check_suite.max_attempts\` | integer, 1–20 | \`3\` | ${z.globalRegistry.get((objectSchemaOf(repoConfigFields().check_suite)!._zod.def.shape as Record<string, z.core.$ZodType>).max_attempts!)?.description} |`,
     );
     expect(row("follow_up")).toContain('| `"queue"` or `"new"` or `"interrupt"` | `"queue"` |');
     expect(row("repo_id")).toContain("| positive integer | (unset) |");
     expect(row("permissions.teams")).toContain("| list of strings | `[]` |");
     expect(row("trigger_phrase")).toContain('`"/agent"`');
     // Every description in the table is the one registered on the schema.
-    const described = JSON.stringify(z.toJSONSchema(RepoConfigSchema, { io: "input" }));
+    const described = JSON.stringify(z.toJSONSchema(repoConfigSchema(), { io: "input" }));
     for (const r of rows.slice(2)) {
       const description = r.split(" | ")[3]!.replace(/ \|$/, "");
       expect(described).toContain(JSON.stringify(description).slice(1, -1));

@@ -3,12 +3,12 @@
  */
 import type { IssuesLabeledEvent } from "@octokit/webhooks-types";
 import type { z } from "zod";
-import { parseRepoConfig, type RepoConfig, type RepoConfigSchema } from "../../../src/config/schema.js";
+import { parseRepoConfig, type RepoConfig, type repoConfigSchema } from "../../../src/config/schema.js";
 import { parseWebhookEvent } from "../../../src/core/events/parse.js";
 import type { BridgeEvent } from "../../../src/core/events/types.js";
 import { hasAction, webhookExample } from "./webhook-examples.js";
 
-export function repoConfig(input: z.input<typeof RepoConfigSchema> = {}): RepoConfig {
+export function repoConfig(input: z.input<ReturnType<typeof repoConfigSchema>> = {}): RepoConfig {
   const result = parseRepoConfig(input);
   if (!result.ok) throw new Error(result.errors.join("\n"));
   return result.config;
