@@ -266,8 +266,14 @@ async function measureOn(
   writeFileSync(join(workdir, "event.json"), JSON.stringify(workflowDispatchPayload()));
   // One token per start: the emulator's creation window (10 per minute) would otherwise throttle the later ones.
   const emulator = await startBenchEmulator({ extraTokens: samples + profiled + NETWORK_STARTS + 1 });
+  // GraphQL answers `viewer` as on github.com: a workflow's token writes as github-actions[bot].
   const github = await startFakeGitHub({
-    seed: { repositories: [{ owner: OWNER, name: REPO }], collaborators: [{ login: ACTOR, permission: "write" }] },
+    seed: {
+      app: { slug: "github-actions", name: "GitHub Actions" },
+      repositories: [{ owner: OWNER, name: REPO }],
+      collaborators: [{ login: ACTOR, permission: "write" }],
+    },
+    graphql: true,
   });
   const measured: NodeMeasurement = {
     node,

@@ -51,6 +51,11 @@ export interface FakeGitHubOptions {
    * other path (`offPathCalls` lists those requests).
    */
   enterprise?: boolean;
+  /**
+   * With github.com's layout, serve GraphQL at `POST /graphql` as api.github.com does (`viewer`
+   * answers the seed's writer). Off by default: most tests put `startViewerFront` in front instead.
+   */
+  graphql?: boolean;
 }
 
 type FakeGitHubEvents = { write: [FakeWrite]; request: [RecordedRequest] };
@@ -270,7 +275,7 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
   registerCheckRoutes(app, ctx);
   registerAttachmentRoutes(app, ctx);
   registerAppManifestRoutes(app, ctx);
-  if (enterprise) registerGraphqlRoute(app, ctx);
+  if (enterprise || options.graphql) registerGraphqlRoute(app, ctx);
   const webhooks = createWebhookSender(state);
   registerHookDeliveryRoutes(app, { state, api: () => ctx.api }, webhooks);
 
