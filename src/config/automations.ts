@@ -6,7 +6,7 @@
  */
 import * as z from "zod/mini";
 import { locateIssues, type LocatedProblem } from "./issues.js";
-import { once } from "./once.js";
+import { once } from "../core/once.js";
 
 /** The events an automation may start on (`<event>.<action>`, as webhooks name them). */
 export const AUTOMATION_EVENTS = ["issues.opened", "pull_request.opened", "pull_request.ready_for_review"] as const;
@@ -26,7 +26,7 @@ function described<T extends z.ZodMiniType>(schema: T, description: string): T {
 const stringList = (entry: z.ZodMiniType<string>, error: string, description: string) =>
   described(z._default(z.array(entry, { error }), []), description);
 
-/** One entry of `automations` (built on first use, config/once.ts). */
+/** One entry of `automations` (built on first use, core/once.ts). */
 const automationSchema = once(() =>
   z.strictObject(
     {

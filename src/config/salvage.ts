@@ -15,7 +15,7 @@
 import { setAsideInvalidAutomations } from "./automations.js";
 import { suggestKey } from "./key-suggestions.js";
 import type * as z from "zod/mini";
-import { once } from "./once.js";
+import { once } from "../core/once.js";
 import { DEFAULT_REPO_CONFIG, objectSchemaOf, repoConfigFields, type RepoConfig } from "./schema.js";
 
 type Record_ = Record<string, unknown>;

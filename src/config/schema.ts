@@ -4,7 +4,7 @@
  * field schemas are exported one by one so the Action can compose its inputs from them.
  *
  * The field schemas the Action's inputs share are built when the module loads; the rest are built on
- * first use (config/once.ts), since a step whose repository has no file only needs the defaults.
+ * first use (core/once.ts), since a step whose repository has no file only needs the defaults.
  *
  * Every object is strict (an unknown key is a typo the user wants to hear about); `_extends` is
  * the one exception, because Probot resolves it before we see the file.
@@ -15,7 +15,7 @@ import { actionDefaultNote } from "./action-defaults.js";
 import { automationsSchema, setAsideInvalidAutomations } from "./automations.js";
 import { locateIssues, type LocatedProblem } from "./issues.js";
 import { suggestKey } from "./key-suggestions.js";
-import { once } from "./once.js";
+import { once } from "../core/once.js";
 
 /** GitHub repository roles, weakest first (the `role_name` of the collaborator permission API). */
 export const REPO_ROLES = ["none", "read", "triage", "write", "maintain", "admin"] as const;
@@ -379,7 +379,7 @@ export function validateRepoConfig(
     const { _extends: _ignored, ...rest } = input as Record<string, unknown>;
     input = rest;
   }
-  // No file, or nothing in it: the defaults, and no schema built (a step's start, config/once.ts).
+  // No file, or nothing in it: the defaults, and no schema built (a step's start, core/once.ts).
   if (isEmptyMapping(input)) return { ok: true, config: structuredClone(DEFAULT_REPO_CONFIG), skipped: [] };
   const setAside = setAsideInvalidAutomations(input, options.label, options.values);
   const skipped = setAside.problems;
