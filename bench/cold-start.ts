@@ -5,6 +5,9 @@
  * arrives. Baseline: `node -e ""` from spawn to exit on the same machine, runs interleaved.
  *
  * `npx tsx bench/cold-start.ts`
+ * `npx tsx bench/cold-start.ts --compare <git ref or path to an index.js>`: on Node 24, the same start of this
+ * dist/ and of the other one, in turn, also read as the main thread's CPU time to the create (what a
+ * change moved, with the load shared by both; the clock alone moves more from one run to the next).
  */
 import { execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -30,6 +33,8 @@ export interface ColdStartOptions {
   nodeArgs?: string[];
   /** The `node` binary for both the action and the baseline; default this process's (runners use Node 24). */
   node?: string;
+  /** Another build to start in turn with this one on the first Node: a git ref (its committed dist/) or a path to its index.js. */
+  compare?: string;
 }
 
 const NAME = "cold start";
@@ -127,7 +132,30 @@ interface ActionSample {
   toFirstServiceMs: number;
   /** GitHub requests the action made before its create request. */
   githubCallsBeforeCreate: string[];
+  /** The main thread's CPU time when the create request was started (compared starts only, through CPU_PRELOAD). */
+  cpuToCreateMs?: number;
 }
+
+/**
+ * A preload for compared starts: when the create request starts, it writes the main thread's CPU time
+ * so far (`process.threadCpuUsage`, Node 23.9+; the process's elsewhere). It loads node:http a little
+ * earlier than the bundle would, the same for both builds.
+ */
+const CPU_PRELOAD_FILE = "cpu-at-create.cjs";
+const CPU_PRELOAD = `const http = require("node:http");
+const request = http.request;
+let written = false;
+http.request = function (...args) {
+  const options = args.find((a) => a && typeof a === "object" && !(a instanceof URL)) ?? {};
+  const url = String(args.find((a) => typeof a === "string" || a instanceof URL) ?? options.path ?? "");
+  if (!written && options.method === "POST" && /\\/agent\\/run$/.test(url)) {
+    written = true;
+    const used = process.threadCpuUsage ? process.threadCpuUsage() : process.cpuUsage();
+    require("node:fs").writeFileSync(process.env.BENCH_CPU_FILE, String((used.user + used.system) / 1000));
+  }
+  return request.apply(this, args);
+};
+`;
 
 /** One action start with its own service token (so no creation window is shared between samples). */
 async function actionStart(
@@ -141,6 +169,8 @@ async function actionStart(
   index: number,
   /** Other addresses for the two (a network in front of them). */
   via?: { githubUrl: string; apiUrl: string },
+  /** Load CPU_PRELOAD, which writes the main thread's CPU time at the create request to this file. */
+  cpuFile?: string,
 ): Promise<ActionSample> {
   const createPath = API_PATHS.createRun(BENCH_ORG_ID);
   let createdAt: number | undefined;
@@ -182,6 +212,7 @@ async function actionStart(
     GITHUB_OUTPUT: outputPath,
     GITHUB_STEP_SUMMARY: summaryPath,
     RUNNER_TEMP: workdir,
+    ...(cpuFile ? { BENCH_CPU_FILE: cpuFile } : {}),
     ...inputEnv({
       "api-url": via?.apiUrl ?? emulator.url,
       "api-token": token,
@@ -192,7 +223,8 @@ async function actionStart(
     }),
   };
   try {
-    const spawned = spawnNode(node, [...nodeArgs, bundle], env, workdir);
+    const preload = cpuFile ? ["--require", join(workdir, CPU_PRELOAD_FILE)] : [];
+    const spawned = spawnNode(node, [...nodeArgs, ...preload, bundle], env, workdir);
     const { code, at, stderr } = await spawned.exited;
     if (code !== 0 || createdAt === undefined) {
       const output = readFileSync(outputPath, "utf8");
@@ -202,6 +234,7 @@ async function actionStart(
     }
     const created = createdAt;
     return {
+      ...(cpuFile ? { cpuToCreateMs: Number(readFileSync(cpuFile, "utf8")) } : {}),
       toCreateMs: created - spawned.spawnedAt,
       toExitMs: at - spawned.spawnedAt,
       toFirstGitHubMs: (githubCalls[0]?.at ?? created) - spawned.spawnedAt,
@@ -249,6 +282,8 @@ interface NodeMeasurement {
   overNetwork: ActionSample[];
   /** The 1-minute load average when the timed starts began and ended (other work on the machine slows both kinds of start). */
   load: [number, number];
+  /** With `compare`: this build's starts and the other build's, in turn, each with its CPU time to the create. */
+  compared: { current: ActionSample[]; other: ActionSample[] } | null;
 }
 
 /** The round trip of the network put in front of GitHub and the service for a few more starts. */
@@ -261,11 +296,13 @@ async function measureOn(
   samples: number,
   profiled: number,
   nodeArgs: readonly string[],
+  compareBundle: string | null = null,
 ): Promise<NodeMeasurement> {
   const workdir = mkdtempSync(join(tmpdir(), "arb-bench-cold-"));
   writeFileSync(join(workdir, "event.json"), JSON.stringify(workflowDispatchPayload()));
   // One token per start: the emulator's creation window (10 per minute) would otherwise throttle the later ones.
-  const emulator = await startBenchEmulator({ extraTokens: samples + profiled + NETWORK_STARTS + 1 });
+  const compareStarts = compareBundle ? 2 * samples : 0;
+  const emulator = await startBenchEmulator({ extraTokens: samples + profiled + NETWORK_STARTS + compareStarts + 1 });
   // GraphQL answers `viewer` as on github.com: a workflow's token writes as github-actions[bot].
   const github = await startFakeGitHub({
     seed: {
@@ -286,6 +323,7 @@ async function measureOn(
     profile: new Map(),
     overNetwork: [],
     load: [loadavg()[0]!, 0],
+    compared: null,
   };
   try {
     measured.version = nodeVersion(node);
@@ -337,6 +375,37 @@ async function measureOn(
     } finally {
       await Promise.all([githubFront.close(), serviceFront.close()]);
     }
+    if (compareBundle) {
+      // The two builds in turn, which one goes first alternating, each start with its own token.
+      writeFileSync(join(workdir, CPU_PRELOAD_FILE), CPU_PRELOAD);
+      const compared = { current: [] as ActionSample[], other: [] as ActionSample[] };
+      let index = samples + profiled + NETWORK_STARTS;
+      const start = (which: string) => {
+        index += 1;
+        return actionStart(
+          node,
+          which,
+          nodeArgs,
+          emulator,
+          github,
+          emulator.extraTokens[index]!,
+          workdir,
+          index,
+          undefined,
+          join(workdir, `cpu-${index}`),
+        );
+      };
+      for (let i = 0; i < samples; i++) {
+        if (i % 2 === 0) {
+          compared.current.push(await start(bundle));
+          compared.other.push(await start(compareBundle));
+        } else {
+          compared.other.push(await start(compareBundle));
+          compared.current.push(await start(bundle));
+        }
+      }
+      measured.compared = compared;
+    }
   } finally {
     await github.close();
     await emulator.close();
@@ -386,6 +455,43 @@ function notesFor(m: NodeMeasurement): string[] {
   ];
 }
 
+/** The build to compare with: a path to its index.js, or a git ref whose committed dist/ is written to a temporary folder. */
+function compareBuild(ref: string): { bundle: string; label: string } {
+  if (existsSync(ref)) return { bundle: resolve(ref), label: ref };
+  const dir = mkdtempSync(join(tmpdir(), "arb-bench-compare-"));
+  const archive = execFileSync("git", ["archive", ref, "dist"], { cwd: ROOT, maxBuffer: 64 * 1024 * 1024 });
+  execFileSync("tar", ["-x", "-C", dir], { input: archive });
+  const commit = execFileSync("git", ["rev-parse", "--short", ref], { cwd: ROOT, encoding: "utf8" }).trim();
+  return { bundle: join(dir, "dist", "index.js"), label: `the dist/ of ${commit}` };
+}
+
+function comparedRows(compared: { current: ActionSample[]; other: ActionSample[] }, otherLabel: string, nodeLabel: string): BenchRow[] {
+  const of = (samples: ActionSample[], pick: (s: ActionSample) => number) => median(samples.map(pick));
+  const toCreate = (s: ActionSample) => s.toCreateMs;
+  const cpu = (s: ActionSample) => s.cpuToCreateMs ?? Number.NaN;
+  const where = nodeLabel ? `, ${nodeLabel}` : "";
+  return [
+    {
+      benchmark: NAME,
+      figure: `spawn → create request${where}, this dist/ and ${otherLabel} in turn (median)`,
+      value: ms(of(compared.current, toCreate)),
+      baseline: ms(of(compared.other, toCreate)),
+      ratio: ratioOf(of(compared.current, toCreate), of(compared.other, toCreate)),
+      target: "—",
+      met: "n/a",
+    },
+    {
+      benchmark: NAME,
+      figure: `main thread CPU time to the create request${where}, this dist/ and ${otherLabel} in turn (median)`,
+      value: `${formatNumber(of(compared.current, cpu), 1)} ms`,
+      baseline: `${formatNumber(of(compared.other, cpu), 1)} ms`,
+      ratio: ratioOf(of(compared.current, cpu), of(compared.other, cpu)),
+      target: "—",
+      met: "n/a",
+    },
+  ];
+}
+
 /** Profiled starts per Node version (after the timed ones). */
 const PROFILED_STARTS = 5;
 
@@ -423,13 +529,18 @@ export async function runColdStartBenchmark(options: ColdStartOptions = {}): Pro
       `A create cannot arrive sooner than half a round trip after it is sent, and needs the configuration file's answer first: the Action sends its GitHub reads and the service's repository list together, before it loads the runner, so they cost about one round trip in all instead of one per dependent step.`,
   ];
   const rows: BenchRow[] = [];
-  for (const { label, path, why } of nodes) {
+  const other = options.compare ? compareBuild(options.compare) : null;
+  if (other)
+    notes.push(
+      `Compared with ${other.label}: ${samples} starts of each build in turn after the rest, on ${nodes[0]?.label || "this Node"} only.`,
+    );
+  for (const [n, { label, path, why }] of nodes.entries()) {
     const figure = `spawn → create request${label ? `, ${label}` : ""} (median)`;
     if (path === null) {
       rows.push(unavailableRow(NAME, figure, why ?? "unavailable", target));
       continue;
     }
-    const m = await measureOn(path, bundle, samples, PROFILED_STARTS, nodeArgs);
+    const m = await measureOn(path, bundle, samples, PROFILED_STARTS, nodeArgs, n === 0 && other ? other.bundle : null);
     const toCreate = median(m.action.map((a) => a.toCreateMs));
     const bare = median(m.bare);
     notes.push(...notesFor(m));
@@ -452,6 +563,7 @@ export async function runColdStartBenchmark(options: ColdStartOptions = {}): Pro
       target: "—",
       met: "n/a",
     });
+    if (m.compared && other) rows.push(...comparedRows(m.compared, other.label, label));
     const overNetwork = median(m.overNetwork.map((a) => a.toCreateMs));
     rows.push({
       benchmark: NAME,
@@ -498,4 +610,9 @@ function dynamicImports(dir: string, name: string): string[] {
   return [...readFileSync(join(dir, name), "utf8").matchAll(/\bimport\("\.\/([^"]+)"\)/g)].map((m) => m[1]!);
 }
 
-if (isMainModule(import.meta.url)) runAsScript(() => runColdStartBenchmark());
+if (isMainModule(import.meta.url)) {
+  const at = process.argv.indexOf("--compare");
+  const compare = at === -1 ? undefined : process.argv[at + 1];
+  if (at !== -1 && !compare) throw new Error("--compare needs a git ref or the path of another build's index.js");
+  runAsScript(() => runColdStartBenchmark(compare ? { compare } : {}));
+}
