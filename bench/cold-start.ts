@@ -122,6 +122,12 @@ async function bareNode(node: string, cwd: string, script = ""): Promise<number>
  */
 const REQUIRE_HTTP = 'require("node:http")';
 const REQUIRE_HTTPS = 'require("node:http"); require("node:https")';
+/**
+ * `node -e` sending one GET over node:http and reading its answer: the floor of any start that asks
+ * something before its first write (Node's HTTP client runs cold in a new process: several ms).
+ */
+const oneRequest = (url: string) =>
+  `require("node:http").get(${JSON.stringify(url)}, (res) => { res.resume(); res.on("end", () => {}); }).on("error", () => process.exit(1))`;
 
 interface ActionSample {
   toCreateMs: number;
@@ -275,6 +281,8 @@ interface NodeMeasurement {
   /** `node -e` loading node:http, then node:http and node:https (what HTTPS adds to a start). */
   withHttp: number[];
   withHttps: number[];
+  /** `node -e` sending one GET to the fake GitHub over node:http, spawn → exit. */
+  withRequest: number[];
   action: ActionSample[];
   /** Median self time per origin over the profiled starts, in ms. */
   profile: Map<string, number>;
@@ -319,6 +327,7 @@ async function measureOn(
     loadOnly: [],
     withHttp: [],
     withHttps: [],
+    withRequest: [],
     action: [],
     profile: new Map(),
     overNetwork: [],
@@ -337,6 +346,7 @@ async function measureOn(
       measured.action.push(await actionStart(node, bundle, nodeArgs, emulator, github, emulator.extraTokens[i]!, workdir, i));
       measured.withHttp.push(await bareNode(node, workdir, REQUIRE_HTTP));
       measured.withHttps.push(await bareNode(node, workdir, REQUIRE_HTTPS));
+      measured.withRequest.push(await bareNode(node, workdir, oneRequest(`${github.url}/repos/${OWNER}/${REPO}`)));
     }
     measured.load[1] = loadavg()[0]!;
     // Where the time goes: a few more starts under the CPU profiler (slower, so not timed).
@@ -552,6 +562,16 @@ export async function runColdStartBenchmark(options: ColdStartOptions = {}): Pro
       ratio: ratioOf(toCreate, bare),
       target,
       met: yesNo(toCreate <= 3 * bare),
+    });
+    const oneGet = median(m.withRequest);
+    rows.push({
+      benchmark: NAME,
+      figure: `spawn → exit of node -e sending one GET over node:http${label ? `, ${label}` : ""} (median): the floor of a start that asks before it writes`,
+      value: ms(oneGet),
+      baseline: `${ms(bare)} (node -e "")`,
+      ratio: ratioOf(oneGet, bare),
+      target: "—",
+      met: "n/a",
     });
     const withTls = toCreate + Math.max(0, median(m.withHttps) - median(m.withHttp));
     rows.push({
