@@ -24,13 +24,16 @@ export interface ReviewMarker {
   headSha: string;
 }
 
-const ReviewMarkerJsonSchema = z.strictObject({
-  v: z.literal(KIND_MARKER_VERSION),
-  repo: z.string().check(z.maxLength(200), z.regex(/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/)),
-  thread: z.int().check(z.positive()),
-  runId: z.int().check(z.nonnegative()),
-  headSha: z.string().check(z.regex(/^[0-9a-f]{40}$/)),
-});
+// Built on first use, as the other markers' schemas are: a step that posts no review never needs it.
+const ReviewMarkerJsonSchema = z.lazy(() =>
+  z.strictObject({
+    v: z.literal(KIND_MARKER_VERSION),
+    repo: z.string().check(z.maxLength(200), z.regex(/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/)),
+    thread: z.int().check(z.positive()),
+    runId: z.int().check(z.nonnegative()),
+    headSha: z.string().check(z.regex(/^[0-9a-f]{40}$/)),
+  }),
+);
 
 // The first line: the content (kind and JSON), then the Action's signature of that content if any.
 const MARKER_LINE = new RegExp(`^<!-- (${MARKER_NAMESPACE}:review (\\{[^\\n]*?\\}))(?: sig=([A-Za-z0-9_-]{43}))? -->[ \\t]*(?:\\r?\\n|$)`);
