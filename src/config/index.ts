@@ -1,4 +1,5 @@
 export * from "./schema.js";
+export * from "./reference.js";
 export * from "./glob.js";
 export * from "./issues.js";
 export * from "./inputs.js";

@@ -1,14 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
 import * as z from "zod/mini";
-import {
-  DEFAULT_REPO_CONFIG,
-  objectSchemaOf,
-  repoConfigFields,
-  repoConfigSchema,
-  parseRepoConfig,
-  renderConfigReference,
-} from "../../../src/config/schema.js";
+import { DEFAULT_REPO_CONFIG, objectSchemaOf, repoConfigFields, repoConfigSchema, parseRepoConfig } from "../../../src/config/schema.js";
+import { renderConfigReference } from "../../../src/config/reference.js";
 
 const errorsOf = (raw: unknown): string[] => {
   const result = parseRepoConfig(raw);
