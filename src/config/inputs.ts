@@ -6,7 +6,7 @@
  * usual words ("must be true or false (got \"yes\")"). An empty string means "not set".
  */
 import type * as z from "zod/mini";
-import { objectSchemaOf, repoConfigFields, unwrappedSchemaOf } from "./schema.js";
+import { isMapping, objectSchemaOf, repoConfigFields, unwrappedSchemaOf } from "./schema.js";
 
 export type ConfigValueKind = "boolean" | "integer" | "list" | "string";
 
@@ -72,16 +72,13 @@ function readAs(kind: ConfigValueKind | undefined, raw: string): unknown {
   }
 }
 
-const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-  value !== null && typeof value === "object" && !Array.isArray(value);
-
 /**
  * Layers string values over a base configuration (e.g. the repository's YAML file): a set value
  * wins, an empty or missing one leaves the base alone. The result goes to `parseRepoConfig`;
  * unknown paths are kept so that it reports them.
  */
 export function configInputFromStrings(values: Readonly<Record<string, string | undefined>>, base: unknown = {}): unknown {
-  if (!isPlainObject(base)) return base ?? {};
+  if (!isMapping(base)) return base ?? {};
   const merged: Record<string, unknown> = structuredClone(base);
   const set = Object.entries(values).filter((entry): entry is [string, string] => entry[1] !== undefined && entry[1].trim() !== "");
   // Most steps set no config input: the schema walk (slow at start-up) is only done when one is.
@@ -90,7 +87,7 @@ export function configInputFromStrings(values: Readonly<Record<string, string | 
     const keys = path.split(".");
     let target = merged;
     for (const key of keys.slice(0, -1)) {
-      if (!isPlainObject(target[key])) target[key] = {};
+      if (!isMapping(target[key])) target[key] = {};
       target = target[key] as Record<string, unknown>;
     }
     target[keys[keys.length - 1]!] = readAs(kinds.get(path), raw);

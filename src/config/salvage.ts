@@ -16,11 +16,9 @@ import { setAsideInvalidAutomations } from "./automations.js";
 import { suggestKey } from "./key-suggestions.js";
 import type * as z from "zod/mini";
 import { once } from "../core/once.js";
-import { DEFAULT_REPO_CONFIG, objectSchemaOf, repoConfigFields, type RepoConfig } from "./schema.js";
+import { DEFAULT_REPO_CONFIG, isMapping, objectSchemaOf, repoConfigFields, type RepoConfig } from "./schema.js";
 
 type Record_ = Record<string, unknown>;
-
-const isRecord = (value: unknown): value is Record_ => value !== null && typeof value === "object" && !Array.isArray(value);
 
 /** The switches a broken file may have turned on, by dotted path. */
 const PERMISSIVE_WHEN_UNREADABLE: Readonly<Record<string, unknown>> = {
@@ -75,7 +73,7 @@ function allUnreadable(): Set<string> {
 }
 
 export function salvageConfig(raw: unknown): SalvagedConfig {
-  if (!isRecord(raw)) return { config: DEFAULT_REPO_CONFIG, unreadable: allUnreadable(), labelNames: [] };
+  if (!isMapping(raw)) return { config: DEFAULT_REPO_CONFIG, unreadable: allUnreadable(), labelNames: [] };
   const { _extends: _ignored, ...file } = raw;
   const unreadable = new Set<string>();
   const labelNames: string[] = [];
@@ -93,7 +91,7 @@ export function salvageConfig(raw: unknown): SalvagedConfig {
     }
     const keys = sectionKeys(key);
     if (value === undefined || value === null) continue;
-    if (!isRecord(value)) {
+    if (!isMapping(value)) {
       // `check_suite: true` and the like: the section's switches may well have been meant on.
       for (const field of keys) unreadable.add(`${key}.${field}`);
       continue;

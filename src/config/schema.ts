@@ -316,6 +316,10 @@ export const DEFAULT_REPO_CONFIG: RepoConfig = {
 // ---------------------------------------------------------------------------------------------
 // Parsing
 
+/** A YAML mapping as parsed: an object that is not a list. */
+export const isMapping = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === "object" && !Array.isArray(value);
+
 /** `warnings`: invalid `automations` entries, skipped (the rest of the file applies). */
 export type ParseRepoConfigResult = { ok: true; config: RepoConfig; warnings: string[] } | { ok: false; errors: string[] };
 
@@ -374,12 +378,13 @@ export function validateRepoConfig(
   options: ParseRepoConfigOptions = {},
 ): { ok: true; config: RepoConfig; skipped: LocatedProblem[] } | { ok: false; problems: LocatedProblem[] } {
   let input: unknown = raw ?? {};
-  if (input !== null && typeof input === "object" && !Array.isArray(input) && "_extends" in input) {
-    const { _extends: _ignored, ...rest } = input as Record<string, unknown>;
+  if (isMapping(input) && "_extends" in input) {
+    const { _extends: _ignored, ...rest } = input;
     input = rest;
   }
-  // No file, or nothing in it: the defaults, and no schema built (a step's start, core/once.ts).
-  if (isEmptyMapping(input)) return { ok: true, config: structuredClone(DEFAULT_REPO_CONFIG), skipped: [] };
+  // No file, or nothing in it: the defaults (what the schema makes of any object without keys), and no
+  // schema built (a step's start, core/once.ts).
+  if (isMapping(input) && Object.keys(input).length === 0) return { ok: true, config: structuredClone(DEFAULT_REPO_CONFIG), skipped: [] };
   const setAside = setAsideInvalidAutomations(input, options.label, options.values);
   const skipped = setAside.problems;
   input = setAside.input;
@@ -393,10 +398,3 @@ export function validateRepoConfig(
   });
   return { ok: false, problems: [...problems, ...skipped] };
 }
-
-const isEmptyMapping = (value: unknown): boolean =>
-  value !== null &&
-  typeof value === "object" &&
-  !Array.isArray(value) &&
-  Object.getPrototypeOf(value) === Object.prototype &&
-  Object.keys(value).length === 0;
