@@ -16,6 +16,7 @@ import { cpus, loadavg, tmpdir } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import { gzipSync } from "node:zlib";
 import { parse as parseYaml } from "yaml";
+import { preloadAtCreate } from "../test/helpers/create-preload.js";
 import { startFakeGitHub, type FakeGitHub } from "../test/helpers/fake-github/index.js";
 import { API_PATHS } from "../src/service/index.js";
 import { selfTimeByOrigin } from "./lib/cpu-profile.js";
@@ -144,24 +145,12 @@ interface ActionSample {
 
 /**
  * A preload for compared starts: when the create request starts, it writes the main thread's CPU time
- * so far (`process.threadCpuUsage`, Node 23.9+; the process's elsewhere). It loads node:http a little
- * earlier than the bundle would, the same for both builds.
+ * so far (`process.threadCpuUsage`, Node 23.9+; the process's elsewhere). The same for both builds.
  */
 const CPU_PRELOAD_FILE = "cpu-at-create.cjs";
-const CPU_PRELOAD = `const http = require("node:http");
-const request = http.request;
-let written = false;
-http.request = function (...args) {
-  const options = args.find((a) => a && typeof a === "object" && !(a instanceof URL)) ?? {};
-  const url = String(args.find((a) => typeof a === "string" || a instanceof URL) ?? options.path ?? "");
-  if (!written && options.method === "POST" && /\\/agent\\/run$/.test(url)) {
-    written = true;
-    const used = process.threadCpuUsage ? process.threadCpuUsage() : process.cpuUsage();
-    require("node:fs").writeFileSync(process.env.BENCH_CPU_FILE, String((used.user + used.system) / 1000));
-  }
-  return request.apply(this, args);
-};
-`;
+const CPU_PRELOAD = preloadAtCreate(
+  'const used = process.threadCpuUsage ? process.threadCpuUsage() : process.cpuUsage(); require("node:fs").writeFileSync(process.env.BENCH_CPU_FILE, String((used.user + used.system) / 1000));',
+);
 
 /** One action start with its own service token (so no creation window is shared between samples). */
 async function actionStart(

@@ -31,6 +31,7 @@ import {
   workflowRunCompletedPayload,
 } from "../../helpers/action-runner.js";
 import { FULL_NAME, issueCommentPayload } from "../../helpers/app-payloads.js";
+import { preloadAtCreate } from "../../helpers/create-preload.js";
 import { startServiceRecorder, type ServiceRecorder } from "../../helpers/service-recorder.js";
 
 const run = promisify(execFile);
@@ -309,16 +310,7 @@ describe("dist/index.js on Node 24, as a runner starts it", () => {
     const loadedFile = join(files.dir, "modules-at-create.txt");
     writeFileSync(
       preload,
-      [
-        'const http = require("node:http");',
-        "const request = http.request;",
-        "http.request = function (...args) {",
-        '  const options = args.find((a) => a && typeof a === "object" && !(a instanceof URL)) ?? {};',
-        '  const url = String(args.find((a) => typeof a === "string" || a instanceof URL) ?? options.path ?? "");',
-        `  if (options.method === "POST" && /\\/agent\\/run$/.test(url)) require("node:fs").writeFileSync(${JSON.stringify(loadedFile)}, process.moduleLoadList.join("\\n"));`,
-        "  return request.apply(this, args);",
-        "};",
-      ].join("\n"),
+      preloadAtCreate(`require("node:fs").writeFileSync(${JSON.stringify(loadedFile)}, process.moduleLoadList.join("\\n"));`),
     );
     const child = await runBundledAction(node24, env, { nodeArgs: ["--require", preload] }).finally(() => quiet.close());
     expect(child.exitCode, child.stdout + child.stderr).toBe(0);
