@@ -30,7 +30,7 @@ export default ({ production }: { production?: boolean }): KnipConfig => ({
   ],
   project: ["src/**/*.ts!", "bin/*.js!", "bench/**/*.ts!", "demo/**/*.ts!", "scripts/**/*.{mjs,ts}!", "test/**/*.{ts,mjs}"],
   // Programs tests and benchmarks start from the PATH, not npm packages (CONTRIBUTING.md says which a machine needs).
-  ignoreBinaries: ["redis-server", "buildah", "openssl", "kubectl", "prometheus"],
+  ignoreBinaries: ["redis-server", "buildah", "openssl", "kubectl", "prometheus", "valgrind"],
   ignoreExportsUsedInFile: production === true,
   treatConfigHintsAsErrors: true,
 });

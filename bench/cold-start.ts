@@ -8,9 +8,12 @@
  * `npx tsx bench/cold-start.ts --compare <git ref or path to an index.js>`: on Node 24, the same start of this
  * dist/ and of the other one, in turn, also read as the main thread's CPU time to the create (what a
  * change moved, with the load shared by both; the clock alone moves more from one run to the next).
+ * `npx tsx bench/cold-start.ts --compare <ref> --instructions`: also a few starts of each build under Valgrind's
+ * cachegrind, to the create: the instructions each ran (bench/lib/instructions.ts), a count that neither the load
+ * nor the clock moves (needs `valgrind`).
  */
 import { execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
@@ -22,6 +25,7 @@ import { API_PATHS } from "../src/service/index.js";
 import { selfTimeByOrigin } from "./lib/cpu-profile.js";
 import { startNetworkFront } from "./lib/network-front.js";
 import { formatNumber, isMainModule, ratioOf, runAsScript, unavailableRow, yesNo, type BenchResult, type BenchRow } from "./lib/report.js";
+import { cachegrindArgs, instructionsIn, valgrindVersion } from "./lib/instructions.js";
 import { BENCH_ORG_ID, startBenchEmulator, type BenchEmulator } from "./lib/service.js";
 import { median, percentile } from "./lib/stats.js";
 
@@ -36,6 +40,8 @@ export interface ColdStartOptions {
   node?: string;
   /** Another build to start in turn with this one on the first Node: a git ref (its committed dist/) or a path to its index.js. */
   compare?: string;
+  /** With `compare`: also count the instructions each build runs to the create, under Valgrind (a few starts of each). */
+  instructions?: boolean;
 }
 
 const NAME = "cold start";
@@ -87,7 +93,7 @@ interface Spawned {
   exited: Promise<{ code: number | null; at: number; stderr: string }>;
 }
 
-function spawnNode(node: string, args: string[], env: NodeJS.ProcessEnv, cwd: string): Spawned {
+function spawnNode(node: string, args: string[], env: NodeJS.ProcessEnv, cwd: string, timeoutMs = SPAWN_TIMEOUT_MS): Spawned {
   const spawnedAt = performance.now();
   const child = spawn(node, args, { env, cwd, stdio: ["ignore", "ignore", "pipe"] });
   let stderr = "";
@@ -97,8 +103,8 @@ function spawnNode(node: string, args: string[], env: NodeJS.ProcessEnv, cwd: st
   const exited = new Promise<{ code: number | null; at: number; stderr: string }>((resolvePromise, reject) => {
     const timer = setTimeout(() => {
       child.kill("SIGKILL");
-      reject(new Error(`node ${args.join(" ")} did not exit within ${SPAWN_TIMEOUT_MS} ms`));
-    }, SPAWN_TIMEOUT_MS);
+      reject(new Error(`${node} ${args.join(" ")} did not exit within ${timeoutMs} ms`));
+    }, timeoutMs);
     child.once("error", reject);
     child.once("exit", (code) => {
       clearTimeout(timer);
@@ -152,6 +158,51 @@ const CPU_PRELOAD = preloadAtCreate(
   'const used = process.threadCpuUsage ? process.threadCpuUsage() : process.cpuUsage(); require("node:fs").writeFileSync(process.env.BENCH_CPU_FILE, String((used.user + used.system) / 1000));',
 );
 
+/** The environment a runner gives the step (start `index`, its own service token), its output and summary files made empty. */
+function actionEnv(
+  emulator: BenchEmulator,
+  github: FakeGitHub,
+  token: string,
+  workdir: string,
+  index: number,
+  via?: { githubUrl: string; apiUrl: string },
+): NodeJS.ProcessEnv {
+  const outputPath = join(workdir, `output-${index}.txt`);
+  const summaryPath = join(workdir, `summary-${index}.md`);
+  writeFileSync(outputPath, "");
+  writeFileSync(summaryPath, "");
+  return {
+    PATH: process.env.PATH ?? "",
+    CI: "true",
+    GITHUB_ACTIONS: "true",
+    GITHUB_EVENT_NAME: "workflow_dispatch",
+    GITHUB_EVENT_PATH: join(workdir, "event.json"),
+    GITHUB_REPOSITORY: `${OWNER}/${REPO}`,
+    GITHUB_REPOSITORY_OWNER: OWNER,
+    GITHUB_API_URL: via?.githubUrl ?? github.url,
+    GITHUB_SERVER_URL: "https://github.com",
+    GITHUB_GRAPHQL_URL: `${via?.githubUrl ?? github.url}/graphql`,
+    GITHUB_RUN_ID: String(9_000_000 + index),
+    GITHUB_RUN_ATTEMPT: "1",
+    GITHUB_WORKFLOW: "agent",
+    GITHUB_ACTOR: ACTOR,
+    GITHUB_SHA: "a".repeat(40),
+    GITHUB_REF: "refs/heads/main",
+    GITHUB_WORKSPACE: workdir,
+    GITHUB_OUTPUT: outputPath,
+    GITHUB_STEP_SUMMARY: summaryPath,
+    RUNNER_TEMP: workdir,
+    ...inputEnv({
+      "api-url": via?.apiUrl ?? emulator.url,
+      "api-token": token,
+      "org-id": String(BENCH_ORG_ID),
+      prompt: "Update the changelog for the release",
+      wait: "false",
+      "github-token": "ghs_benchmarkinstallationtoken0000000000",
+    }),
+  };
+}
+
 /** One action start with its own service token (so no creation window is shared between samples). */
 async function actionStart(
   node: string,
@@ -181,41 +232,10 @@ async function actionStart(
     githubCalls.push({ at: performance.now(), call: `${recorded.method} ${recorded.path}` });
   };
   github.events.on("request", onGitHubRequest);
-  const eventPath = join(workdir, "event.json");
   const outputPath = join(workdir, `output-${index}.txt`);
-  const summaryPath = join(workdir, `summary-${index}.md`);
-  writeFileSync(outputPath, "");
-  writeFileSync(summaryPath, "");
   const env: NodeJS.ProcessEnv = {
-    PATH: process.env.PATH ?? "",
-    CI: "true",
-    GITHUB_ACTIONS: "true",
-    GITHUB_EVENT_NAME: "workflow_dispatch",
-    GITHUB_EVENT_PATH: eventPath,
-    GITHUB_REPOSITORY: `${OWNER}/${REPO}`,
-    GITHUB_REPOSITORY_OWNER: OWNER,
-    GITHUB_API_URL: via?.githubUrl ?? github.url,
-    GITHUB_SERVER_URL: "https://github.com",
-    GITHUB_GRAPHQL_URL: `${via?.githubUrl ?? github.url}/graphql`,
-    GITHUB_RUN_ID: String(9_000_000 + index),
-    GITHUB_RUN_ATTEMPT: "1",
-    GITHUB_WORKFLOW: "agent",
-    GITHUB_ACTOR: ACTOR,
-    GITHUB_SHA: "a".repeat(40),
-    GITHUB_REF: "refs/heads/main",
-    GITHUB_WORKSPACE: workdir,
-    GITHUB_OUTPUT: outputPath,
-    GITHUB_STEP_SUMMARY: summaryPath,
-    RUNNER_TEMP: workdir,
+    ...actionEnv(emulator, github, token, workdir, index, via),
     ...(cpuFile ? { BENCH_CPU_FILE: cpuFile } : {}),
-    ...inputEnv({
-      "api-url": via?.apiUrl ?? emulator.url,
-      "api-token": token,
-      "org-id": String(BENCH_ORG_ID),
-      prompt: "Update the changelog for the release",
-      wait: "false",
-      "github-token": "ghs_benchmarkinstallationtoken0000000000",
-    }),
   };
   try {
     const preload = cpuFile ? ["--require", join(workdir, CPU_PRELOAD_FILE)] : [];
@@ -240,6 +260,51 @@ async function actionStart(
     unsubscribe();
     github.events.off("request", onGitHubRequest);
   }
+}
+
+/**
+ * A preload for starts under Valgrind: Valgrind drops the environment variables whose names are not
+ * shell names, so the `INPUT_*` with a hyphen come through BENCH_HYPHENATED_ENV and are put back first;
+ * when the create request starts, it leaves a mark and the process exits (the count stops there).
+ */
+const INSTRUCTIONS_PRELOAD_FILE = "exit-at-create.cjs";
+const INSTRUCTIONS_PRELOAD = [
+  "Object.assign(process.env, JSON.parse(process.env.BENCH_HYPHENATED_ENV));",
+  preloadAtCreate('require("node:fs").writeFileSync(process.env.BENCH_CREATE_MARK, "create"); process.exit(0);'),
+].join("\n");
+/** A start under Valgrind is some 50 times slower than one without. */
+const VALGRIND_TIMEOUT_MS = 300_000;
+
+/** The instructions one action start runs from its first to its create request (cachegrind; see bench/lib/instructions.ts). */
+async function instructionsToCreate(
+  node: string,
+  bundle: string,
+  emulator: BenchEmulator,
+  github: FakeGitHub,
+  token: string,
+  workdir: string,
+  index: number,
+): Promise<number> {
+  const outDir = join(workdir, `cachegrind-${index}`);
+  mkdirSync(outDir);
+  const mark = join(outDir, "create-mark");
+  const env = actionEnv(emulator, github, token, workdir, index);
+  const hyphenated = Object.fromEntries(Object.entries(env).filter(([name]) => name.includes("-")));
+  const args = [...cachegrindArgs(node, outDir), "--require", join(workdir, INSTRUCTIONS_PRELOAD_FILE), bundle];
+  const spawned = spawnNode(
+    "valgrind",
+    args,
+    { ...env, BENCH_HYPHENATED_ENV: JSON.stringify(hyphenated), BENCH_CREATE_MARK: mark },
+    workdir,
+    VALGRIND_TIMEOUT_MS,
+  );
+  const { code, stderr } = await spawned.exited;
+  if (code !== 0 || !existsSync(mark)) {
+    throw new Error(
+      `the action under valgrind ${existsSync(mark) ? "reached its create and" : "never reached its create and"} exited with ${code}:\n${stderr.slice(0, 1500)}`,
+    );
+  }
+  return instructionsIn(outDir);
 }
 
 /** Spawn → exit of the bundle with no inputs: it loads and evaluates every module up front, then stops at the first input check. */
@@ -281,7 +346,12 @@ interface NodeMeasurement {
   load: [number, number];
   /** With `compare`: this build's starts and the other build's, in turn, each with its CPU time to the create. */
   compared: { current: ActionSample[]; other: ActionSample[] } | null;
+  /** With `compare` and `instructions`: the instructions to the create of each build's starts, in turn. */
+  instructions: { current: number[]; other: number[] } | null;
 }
+
+/** Starts of each build counted under Valgrind (`--instructions`). */
+const INSTRUCTION_STARTS = 3;
 
 /** The round trip of the network put in front of GitHub and the service for a few more starts. */
 const NETWORK_ROUND_TRIP_MS = 50;
@@ -294,11 +364,12 @@ async function measureOn(
   profiled: number,
   nodeArgs: readonly string[],
   compareBundle: string | null = null,
+  countInstructions = false,
 ): Promise<NodeMeasurement> {
   const workdir = mkdtempSync(join(tmpdir(), "arb-bench-cold-"));
   writeFileSync(join(workdir, "event.json"), JSON.stringify(workflowDispatchPayload()));
   // One token per start: the emulator's creation window (10 per minute) would otherwise throttle the later ones.
-  const compareStarts = compareBundle ? 2 * samples : 0;
+  const compareStarts = compareBundle ? 2 * samples + (countInstructions ? 2 * INSTRUCTION_STARTS : 0) : 0;
   const emulator = await startBenchEmulator({ extraTokens: samples + profiled + NETWORK_STARTS + compareStarts + 1 });
   // GraphQL answers `viewer` as on github.com: a workflow's token writes as github-actions[bot].
   const github = await startFakeGitHub({
@@ -322,6 +393,7 @@ async function measureOn(
     overNetwork: [],
     load: [loadavg()[0]!, 0],
     compared: null,
+    instructions: null,
   };
   try {
     measured.version = nodeVersion(node);
@@ -404,6 +476,24 @@ async function measureOn(
         }
       }
       measured.compared = compared;
+      if (countInstructions) {
+        writeFileSync(join(workdir, INSTRUCTIONS_PRELOAD_FILE), INSTRUCTIONS_PRELOAD);
+        const counted = { current: [] as number[], other: [] as number[] };
+        const count = (which: string) => {
+          index += 1;
+          return instructionsToCreate(node, which, emulator, github, emulator.extraTokens[index]!, workdir, index);
+        };
+        for (let i = 0; i < INSTRUCTION_STARTS; i++) {
+          if (i % 2 === 0) {
+            counted.current.push(await count(bundle));
+            counted.other.push(await count(compareBundle));
+          } else {
+            counted.other.push(await count(compareBundle));
+            counted.current.push(await count(bundle));
+          }
+        }
+        measured.instructions = counted;
+      }
     }
   } finally {
     await github.close();
@@ -491,6 +581,19 @@ function comparedRows(compared: { current: ActionSample[]; other: ActionSample[]
   ];
 }
 
+function instructionRow(counted: { current: number[]; other: number[] }, otherLabel: string, nodeLabel: string): BenchRow {
+  const millions = (count: number) => `${formatNumber(count / 1e6, 1)} M`;
+  return {
+    benchmark: NAME,
+    figure: `instructions from the start to the create request${nodeLabel ? `, ${nodeLabel}` : ""}, under Valgrind's cachegrind without V8's random hash-seed search, this dist/ and ${otherLabel} in turn (median of ${counted.current.length})`,
+    value: millions(median(counted.current)),
+    baseline: millions(median(counted.other)),
+    ratio: ratioOf(median(counted.current), median(counted.other), 3),
+    target: "—",
+    met: "n/a",
+  };
+}
+
 /** Profiled starts per Node version (after the timed ones). */
 const PROFILED_STARTS = 5;
 
@@ -499,6 +602,11 @@ export async function runColdStartBenchmark(options: ColdStartOptions = {}): Pro
   const bundle = options.bundle ?? join(ROOT, "dist", "index.js");
   const nodeArgs = options.nodeArgs ?? [];
   const target = "≤ 3× bare node (stretch 2×)";
+  if (options.instructions && !options.compare) throw new Error("--instructions counts with --compare <git ref or index.js> only");
+  const valgrind = options.instructions ? valgrindVersion() : null;
+  if (options.instructions && valgrind === null) {
+    throw new Error("--instructions needs Valgrind on the PATH (Debian: apt-get install valgrind)");
+  }
   if (!existsSync(bundle)) {
     return {
       benchmark: NAME,
@@ -531,7 +639,10 @@ export async function runColdStartBenchmark(options: ColdStartOptions = {}): Pro
   const other = options.compare ? compareBuild(options.compare) : null;
   if (other)
     notes.push(
-      `Compared with ${other.label}: ${samples} starts of each build in turn after the rest, on ${nodes[0]?.label || "this Node"} only.`,
+      `Compared with ${other.label}: ${samples} starts of each build in turn after the rest, on ${nodes[0]?.label || "this Node"} only` +
+        (valgrind
+          ? `; then ${INSTRUCTION_STARTS} starts of each in turn under ${valgrind}'s cachegrind (cache simulation off), each ended when its create request starts, its instructions counted without V8's hash-seed prime search (8 to 21 million at random per process).`
+          : "."),
     );
   for (const [n, { label, path, why }] of nodes.entries()) {
     const figure = `spawn → create request${label ? `, ${label}` : ""} (median)`;
@@ -539,7 +650,7 @@ export async function runColdStartBenchmark(options: ColdStartOptions = {}): Pro
       rows.push(unavailableRow(NAME, figure, why ?? "unavailable", target));
       continue;
     }
-    const m = await measureOn(path, bundle, samples, PROFILED_STARTS, nodeArgs, n === 0 && other ? other.bundle : null);
+    const m = await measureOn(path, bundle, samples, PROFILED_STARTS, nodeArgs, n === 0 && other ? other.bundle : null, valgrind !== null);
     const toCreate = median(m.action.map((a) => a.toCreateMs));
     const bare = median(m.bare);
     notes.push(...notesFor(m));
@@ -573,6 +684,7 @@ export async function runColdStartBenchmark(options: ColdStartOptions = {}): Pro
       met: "n/a",
     });
     if (m.compared && other) rows.push(...comparedRows(m.compared, other.label, label));
+    if (m.instructions && other) rows.push(instructionRow(m.instructions, other.label, label));
     const overNetwork = median(m.overNetwork.map((a) => a.toCreateMs));
     rows.push({
       benchmark: NAME,
@@ -623,5 +735,6 @@ if (isMainModule(import.meta.url)) {
   const at = process.argv.indexOf("--compare");
   const compare = at === -1 ? undefined : process.argv[at + 1];
   if (at !== -1 && !compare) throw new Error("--compare needs a git ref or the path of another build's index.js");
-  runAsScript(() => runColdStartBenchmark(compare ? { compare } : {}));
+  const instructions = process.argv.includes("--instructions");
+  runAsScript(() => runColdStartBenchmark({ ...(compare ? { compare } : {}), ...(instructions ? { instructions } : {}) }));
 }
