@@ -447,9 +447,8 @@ async function measureOn(
       await Promise.all([githubFront.close(), serviceFront.close()]);
     }
     if (compareBundle) {
-      // The two builds in turn, which one goes first alternating, each start with its own token.
+      // The two builds in turn (inTurn), each start with its own token.
       writeFileSync(join(workdir, CPU_PRELOAD_FILE), CPU_PRELOAD);
-      const compared = { current: [] as ActionSample[], other: [] as ActionSample[] };
       let index = samples + profiled + NETWORK_STARTS;
       const start = (which: string) => {
         index += 1;
@@ -466,33 +465,22 @@ async function measureOn(
           join(workdir, `cpu-${index}`),
         );
       };
-      for (let i = 0; i < samples; i++) {
-        if (i % 2 === 0) {
-          compared.current.push(await start(bundle));
-          compared.other.push(await start(compareBundle));
-        } else {
-          compared.other.push(await start(compareBundle));
-          compared.current.push(await start(bundle));
-        }
-      }
-      measured.compared = compared;
+      measured.compared = await inTurn(
+        samples,
+        () => start(bundle),
+        () => start(compareBundle),
+      );
       if (countInstructions) {
         writeFileSync(join(workdir, INSTRUCTIONS_PRELOAD_FILE), INSTRUCTIONS_PRELOAD);
-        const counted = { current: [] as number[], other: [] as number[] };
         const count = (which: string) => {
           index += 1;
           return instructionsToCreate(node, which, emulator, github, emulator.extraTokens[index]!, workdir, index);
         };
-        for (let i = 0; i < INSTRUCTION_STARTS; i++) {
-          if (i % 2 === 0) {
-            counted.current.push(await count(bundle));
-            counted.other.push(await count(compareBundle));
-          } else {
-            counted.other.push(await count(compareBundle));
-            counted.current.push(await count(bundle));
-          }
-        }
-        measured.instructions = counted;
+        measured.instructions = await inTurn(
+          INSTRUCTION_STARTS,
+          () => count(bundle),
+          () => count(compareBundle),
+        );
       }
     }
   } finally {
@@ -501,6 +489,21 @@ async function measureOn(
     rmSync(workdir, { recursive: true, force: true });
   }
   return measured;
+}
+
+/** `rounds` of this build's start and the other's, which one goes first alternating (so neither always starts on a warmer machine). */
+async function inTurn<T>(rounds: number, current: () => Promise<T>, other: () => Promise<T>): Promise<{ current: T[]; other: T[] }> {
+  const results = { current: [] as T[], other: [] as T[] };
+  for (let i = 0; i < rounds; i++) {
+    if (i % 2 === 0) {
+      results.current.push(await current());
+      results.other.push(await other());
+    } else {
+      results.other.push(await other());
+      results.current.push(await current());
+    }
+  }
+  return results;
 }
 
 function nodeVersion(node: string): string {
