@@ -2,8 +2,12 @@
  * Missed deliveries on three `agent-run app` processes over one Redis, behind a round-robin load
  * balancer: three comments are sent while every replica is down (the balancer answers 502, as GitHub
  * records it), then the replicas start together, each sweeping on start and then every second. One
- * sweeps at a time (the lease), each GUID is claimed once across replicas: GitHub is asked three
- * times in all, the redeliveries land on any replica, and each comment starts one run.
+ * sweeps at a time (the lease), and each failed attempt is claimed once across replicas: GitHub is
+ * asked once per failed attempt, the redeliveries land on any replica, and each comment starts one run.
+ * That is once per delivery when its redelivery succeeds, as it does on a quiet machine; on a loaded one a
+ * redelivery may fail too (a replica answering 5xx, or not within GitHub's time), and that newer failed
+ * attempt is asked for once more, as it should be: so the test holds the asks to the failed attempts
+ * (CI once saw four asks for three deliveries), each asked for once, rather than to a count of three.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -90,17 +94,36 @@ describe("delivery recovery on three replicas over Redis", () => {
     await github.webhooksSettled();
 
     const asked = github.callsTo("POST", "/app/hook/deliveries/{id}/attempts");
-    expect(asked.map((r) => r.status)).toEqual([202, 202, 202]);
-    for (const guid of failed) {
-      const attempts = github.hookDeliveries
+    const attemptsOf = (guid: string) =>
+      github.hookDeliveries
         .filter((d) => d.guid === guid)
-        .map((d) => `${d.redelivery ? "redelivery" : "delivery"} ${d.status_code}`);
-      expect(attempts).toEqual(["delivery 502", "redelivery 200"]);
+        .sort((a, b) => a.id - b.id)
+        .map((d) => ({ id: d.id, what: `${d.redelivery ? "redelivery" : "delivery"} ${d.status_code}` }));
+    const attempts = new Map(failed.map((guid) => [guid, attemptsOf(guid)]));
+    const seen = JSON.stringify(Object.fromEntries([...attempts].map(([guid, list]) => [guid, list.map((a) => a.what)])));
+    // Asked for: each attempt at most once, and only failed ones (never one that a later attempt of its GUID made good).
+    const askedIds = asked.map((r) => Number(r.path.split("/").at(-2)));
+    expect(askedIds.length, `asked for ${askedIds.join(", ")}; attempts ${seen}`).toBe(new Set(askedIds).size);
+    expect(asked.every((r) => r.status === 202)).toBe(true);
+    const failedAttemptIds = [...attempts.values()].flatMap((list) => list.filter((a) => !a.what.endsWith(" 200")).map((a) => a.id));
+    expect(
+      [...askedIds].sort((a, b) => a - b),
+      seen,
+    ).toEqual([...failedAttemptIds].sort((a, b) => a - b));
+    for (const list of attempts.values()) {
+      // The 502 while every replica was down, failed redeliveries if the machine was loaded, then one that succeeded.
+      expect(list[0]?.what, seen).toBe("delivery 502");
+      expect(list.at(-1)?.what, seen).toBe("redelivery 200");
+      expect(
+        list.filter((a) => a.what.endsWith(" 200")),
+        seen,
+      ).toHaveLength(1);
     }
     expect(emulator.control.stats().runsCreated).toBe(THREADS.length);
     const redeliveredLines = replicas.flatMap((r) =>
       jsonLogLines(r.stdout()).filter((line) => line.msg === "failed webhook delivery redelivered"),
     );
-    expect(redeliveredLines.map((line) => line.delivery).sort()).toEqual([...failed].sort());
+    expect(redeliveredLines).toHaveLength(asked.length);
+    expect([...new Set(redeliveredLines.map((line) => line.delivery))].sort()).toEqual([...failed].sort());
   }, 120_000);
 });
