@@ -4,7 +4,7 @@
  * every key of the test's own Redis namespace: a Redis restarted without persistence), and the App
  * starts again. It finds the run from the tracking comment's marker, watches it again and posts its
  * result once; a result already posted is not posted again; follow-ups the lost store held are said
- * to be dropped. Runs on both backends (`--project all` and `--project app-on-redis`).
+ * to be dropped. Runs on both backends (`--project shared` and `--project app-on-redis`).
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { parseMarker } from "../../../src/core/markers/read.js";
