@@ -8,6 +8,9 @@ const shared = {
   server: { deps: { inline: ["@actions/workflow-parser"] } },
 };
 
+/** Redis, and Node 24 with better-sqlite3 compiled for it (test/setup/node24.ts), for the projects that start the App on it. */
+const WITH_NODE24 = ["test/setup/redis.ts", "test/setup/node24.ts"];
+
 /** Test files run each in a fresh module graph (vitest's `isolate`); the others share their worker's. */
 const ISOLATED = [
   "test/unit/**/*.test.ts",
@@ -37,7 +40,7 @@ export default defineConfig({
           ...shared,
           name: "isolated",
           include: ISOLATED,
-          globalSetup: ["test/setup/redis.ts", "test/setup/node24.ts"],
+          globalSetup: WITH_NODE24,
         },
       },
       // The rest share their workers' imports: each file would otherwise import the App's whole stack again
@@ -49,18 +52,11 @@ export default defineConfig({
           isolate: false,
           include: ["test/**/*.test.ts"],
           exclude: [...configDefaults.exclude, "test/image/**", ...ISOLATED],
-          globalSetup: ["test/setup/redis.ts", "test/setup/node24.ts"],
+          globalSetup: WITH_NODE24,
         },
       },
       // The App's behaviour suites again, on the distributed backend (Redis + BullMQ): both backends must pass the same tests.
-      {
-        test: {
-          ...shared,
-          name: "app-on-redis",
-          include: ["test/integration/app/**/*.test.ts"],
-          env: { APP_TEST_BACKEND: "redis" },
-        },
-      },
+      { test: { ...shared, name: "app-on-redis", include: ["test/integration/app/**/*.test.ts"], env: { APP_TEST_BACKEND: "redis" } } },
     ],
   },
 });
