@@ -241,13 +241,32 @@ export function redisServerAvailable(): boolean {
   return probe.error === undefined && probe.status === 0;
 }
 
+/** Ports the OS picked and that stay bound (so distinct, and never handed to anyone else) until `release`. */
+export interface ReservedPorts {
+  ports: number[];
+  release(): Promise<void>;
+}
+
+/**
+ * `count` distinct ports, held together until released: a listener started meanwhile on port 0 (a
+ * balancer in front of them) cannot be given one of them, as it could between a release and a start.
+ */
+export async function reservePorts(count: number): Promise<ReservedPorts> {
+  const servers = Array.from({ length: count }, () => createNetServer());
+  await Promise.all(servers.map((server) => new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))));
+  return {
+    ports: servers.map((server) => (server.address() as AddressInfo).port),
+    release: async () => {
+      await Promise.all(servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))));
+    },
+  };
+}
+
 /** A port nobody listens on right now (the OS picks it; it is released before returning). */
 export async function freePort(): Promise<number> {
-  const server = createNetServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
+  const reserved = await reservePorts(1);
+  await reserved.release();
+  return reserved.ports[0]!;
 }
 
 export interface PrivateRedis {

@@ -64,8 +64,11 @@ export interface WebhookSender {
   settled(): Promise<void>;
 }
 
-function statusText(code: number): string {
-  if (code === 0) return "failed to connect to host";
+/** Why an attempt has no status code, in GitHub's words: no connection, or no answer within 10 s. */
+type NoAnswer = "failed to connect to host" | "timed out";
+
+function statusText(code: number, noAnswer: NoAnswer): string {
+  if (code === 0) return noAnswer;
   return code >= 200 && code < 300 ? "OK" : `Invalid HTTP Response: ${code}`;
 }
 
@@ -73,12 +76,15 @@ export function createWebhookSender(state: FakeGitHubState): WebhookSender {
   const deliveries: FakeHookDelivery[] = [];
   const pending = new Set<Promise<unknown>>();
 
-  const attempt = (fields: Omit<FakeHookDelivery, "id" | "status" | "action" | "installation_id" | "repository_id" | "throttled_at">) => {
+  const attempt = (
+    fields: Omit<FakeHookDelivery, "id" | "status" | "action" | "installation_id" | "repository_id" | "throttled_at">,
+    noAnswer: NoAnswer = "failed to connect to host",
+  ) => {
     const payload = fields.request.payload as { action?: unknown; installation?: { id?: unknown }; repository?: { id?: unknown } };
     const delivery: FakeHookDelivery = {
       ...fields,
       id: takeId(state),
-      status: statusText(fields.status_code),
+      status: statusText(fields.status_code, noAnswer),
       action: typeof payload.action === "string" ? payload.action : null,
       installation_id: typeof payload.installation?.id === "number" ? payload.installation.id : null,
       repository_id: typeof payload.repository?.id === "number" ? payload.repository.id : null,
@@ -111,26 +117,31 @@ export function createWebhookSender(state: FakeGitHubState): WebhookSender {
         let statusCode = 0;
         let responseHeaders: Record<string, string> = {};
         let responseBody: string | null = null;
+        let noAnswer: NoAnswer = "failed to connect to host";
         if (target) {
           try {
             const response = await fetch(target.url, { method: "POST", headers, body, signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS) });
             responseBody = await response.text();
             statusCode = response.status;
             responseHeaders = Object.fromEntries(response.headers);
-          } catch {
+          } catch (error) {
             statusCode = 0;
+            if (error instanceof Error && error.name === "TimeoutError") noAnswer = "timed out";
           }
         }
-        return attempt({
-          guid,
-          delivered_at: isoSeconds(deliveredAt),
-          redelivery: options.redelivery ?? false,
-          duration: Math.round(performance.now() - started) / 1000,
-          status_code: statusCode,
-          event,
-          request: { headers, payload },
-          response: { headers: responseHeaders, payload: responseBody },
-        });
+        return attempt(
+          {
+            guid,
+            delivered_at: isoSeconds(deliveredAt),
+            redelivery: options.redelivery ?? false,
+            duration: Math.round(performance.now() - started) / 1000,
+            status_code: statusCode,
+            event,
+            request: { headers, payload },
+            response: { headers: responseHeaders, payload: responseBody },
+          },
+          noAnswer,
+        );
       })();
       pending.add(sending);
       void sending.finally(() => pending.delete(sending));
