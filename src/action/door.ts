@@ -21,11 +21,11 @@ import { redactToFit, type CommentBody } from "../core/render/fit.js";
 import { fenceWorkflowCommands } from "../core/workflow-commands.js";
 import type { GitHubClient, RepoRef } from "../github/client.js";
 import { createComment, updateComment, type IssueComment } from "../github/comments.js";
-import { redactReviewToFit, type ReviewDraft } from "../core/review/render.js";
+import type { ReviewDraft } from "../core/review/render.js";
 import type { PostedReview } from "../github/reviews.js";
 import { randomUUID } from "./lazy-crypto.js";
 import { sendOctokitLogTo } from "./octokit-log.js";
-import { JOB_SUMMARY_MAX_BYTES, OUTPUT_NAMES, outputsFor, renderJobSummary, type ActionOutcome, type SummaryContext } from "./report.js";
+import type { ActionOutcome, SummaryContext } from "./report.js";
 
 export type { CommentBody };
 
@@ -112,7 +112,8 @@ export function editComment(
  * handed to `send` (github/reviews.ts, which the review code loads with `import()` at the end of a
  * review run, so no step's start path carries it). A 422 (a line GitHub cannot resolve) is `rejected`.
  */
-export function postReview(review: ReviewDraft, send: (outgoing: ReviewDraft) => Promise<PostedReview>): Promise<PostedReview> {
+export async function postReview(review: ReviewDraft, send: (outgoing: ReviewDraft) => Promise<PostedReview>): Promise<PostedReview> {
+  const { redactReviewToFit } = await import("./step-end.js");
   return send(redactReviewToFit({ ...review, body: sealed(review.body) }, redacted));
 }
 
@@ -132,7 +133,8 @@ export function failStep(message: string): void {
 }
 
 /** Every output, each redacted before it is cut to GitHub's size. */
-export function writeOutputs(outcome: ActionOutcome): void {
+export async function writeOutputs(outcome: ActionOutcome): Promise<void> {
+  const { OUTPUT_NAMES, outputsFor } = await import("./step-end.js");
   const outputs = outputsFor(outcome, redacted);
   for (const name of OUTPUT_NAMES) core.setOutput(name, outputs[name]);
 }
@@ -142,7 +144,8 @@ export function writeOutputs(outcome: ActionOutcome): void {
  * appended to the runner's file as @actions/core's `summary.write()` would: that module reads
  * node:fs/promises when it loads, which a step's start does not otherwise need (the build leaves it out).
  */
-export function writeJobSummary(outcome: ActionOutcome, context: SummaryContext, file: string): void {
+export async function writeJobSummary(outcome: ActionOutcome, context: SummaryContext, file: string): Promise<void> {
+  const { JOB_SUMMARY_MAX_BYTES, renderJobSummary } = await import("./step-end.js");
   const summary = redactToFit(
     (maxBytes) => renderJobSummary(outcome, context, maxBytes),
     redacted,

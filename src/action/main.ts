@@ -12,10 +12,8 @@ import { InputError, readInputs, type ActionInputs, type Env } from "./inputs.js
 import { RunnerEnvError } from "./runner-env.js";
 import { holdBySpendLimits } from "./spend-limits.js";
 import { decide, decideAhead, loadConfig, reportConfigError, type Decision } from "./steps/decide.js";
-import { finishRun, reportServiceError, startedOnly, stoppedFromThread } from "./steps/finish.js";
 import { startRun, TrackedRun, watchForStop } from "./steps/start.js";
 import { errorMessage, openStep, type Step, type StepResult } from "./steps/step.js";
-import { watchToEnd } from "./steps/watch.js";
 
 export type { StepResult } from "./steps/step.js";
 
@@ -79,6 +77,8 @@ async function runToTheEnd(
     // 5. Start: 👀, the tracking comment, the thread's earlier run waited for, then create or resume.
     const started = await startRun(step, tracked, stopWatch);
     if (started.kind === "done") return started.result;
+    // What follows the create is loaded now (step-end.ts).
+    const { finishRun, startedOnly, stoppedFromThread, watchToEnd } = await import("./step-end.js");
     if (!step.inputs.wait) return startedOnly(step, tracked, started.run);
 
     // 6. Watch it to a final state or `timeout-minutes`; the tracking comment follows its progress.
@@ -90,6 +90,7 @@ async function runToTheEnd(
     return await finishRun(step, tracked, watched, endedAt);
   } catch (error) {
     if (!(error instanceof AgentRunError)) throw error;
+    const { reportServiceError } = await import("./step-end.js");
     return reportServiceError(step, tracked, error);
   } finally {
     stopWatch?.close();

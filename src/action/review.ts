@@ -1,7 +1,7 @@
 /**
  * Review mode in the Action: at the end of a review run that succeeded, one pull-request review
- * through flows/review.ts (shared with the App), its write through the door. Loaded by finish.ts
- * with `import()` only then, so that no step's start path carries the review code.
+ * through flows/review.ts (shared with the App), its write through the door. Part of the step's end
+ * (step-end.ts, loaded with `import()`), so that no step's start path carries the review code.
  */
 import type { ReviewOutcome } from "../core/review/render.js";
 import type { ReviewRequest } from "../core/review/trigger.js";
@@ -15,7 +15,6 @@ import type { AgentRun } from "../service/wire.js";
 import { log, postReview } from "./door.js";
 import { identify, type Step } from "./steps/step.js";
 
-// finish.ts loads this module alone: one chunk at the end of a review run.
 export { renderReviewNotice } from "../core/review/render.js";
 
 export interface ActionReviewInput {

@@ -47,10 +47,10 @@ export async function runAction(options: RunOptions = {}): Promise<StepResult> {
 }
 
 async function report(result: StepResult, env: Env): Promise<void> {
-  writeOutputs(result.outcome);
+  await writeOutputs(result.outcome);
   if (env.GITHUB_STEP_SUMMARY) {
     try {
-      writeJobSummary(
+      await writeJobSummary(
         result.outcome,
         result.context ?? { thread: null, triggerPhrase: DEFAULT_REPO_CONFIG.trigger_phrase },
         env.GITHUB_STEP_SUMMARY,

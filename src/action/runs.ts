@@ -2,7 +2,7 @@
  * The Action's side of the service beyond create and resume: which runs a thread may continue,
  * watching a run to the timeout, and reading its logs for the tracking and result comments.
  */
-import { describeCurrentStep, digestTrace, type TraceDigest } from "../core/trace.js";
+import type { TraceDigest } from "../core/trace.js";
 import type { SafeMarkdown } from "../core/sanitize-output/safe-markdown.js";
 import type { RepositoryLister, RunReader } from "../flows/index.js";
 import { AgentRunClient, RunStillGoingError, type WaitOptions } from "../service/client.js";
@@ -116,6 +116,7 @@ export async function readTraceDigest(
   } catch {
     return null;
   }
+  const { digestTrace } = await import("./step-end.js");
   return digestTrace(entries, { maxSteps: 8, triggerPhrase: options.triggerPhrase });
 }
 
@@ -126,6 +127,7 @@ export async function readCurrentStep(
   options: { deadline: number; triggerPhrase: string },
 ): Promise<SafeMarkdown | null> {
   try {
+    const { describeCurrentStep } = await import("./step-end.js");
     const head = await client.listLogs(runId, { skip: 0, limit: 1 }, { deadline: options.deadline });
     const total = head.total_logs ?? 0;
     if (total <= 1) return describeCurrentStep(head.logs, { triggerPhrase: options.triggerPhrase });

@@ -18,6 +18,7 @@ import type { AgentRunError } from "../../service/errors.js";
 import { classifyRunStatus, type RunPhase } from "../../service/status.js";
 import type { AgentRun } from "../../service/wire.js";
 import { linkPullRequests } from "../links.js";
+import { postActionReview, renderReviewNotice } from "../review.js";
 import type { ActionOutcome } from "../report.js";
 import { readTraceDigest, type WatchResult } from "../runs.js";
 import type { TrackedRun } from "./start.js";
@@ -141,13 +142,12 @@ export async function finishRun(step: Step, tracked: TrackedRun, watched: WatchR
 
 /**
  * Review mode: the run's one pull-request review, posted when the run succeeded; the line the
- * tracking comment gets about it (null: not a review run). The review code loads only here.
+ * tracking comment gets about it (null: not a review run). The review code is part of the step's end (step-end.ts).
  */
 async function reviewNotice(step: Step, tracked: TrackedRun, run: AgentRun, phase: RunPhase): Promise<SafeMarkdown | null> {
   const asked = tracked.start.review;
   const pullNumber = tracked.thread.number;
   if (!asked || phase !== "succeeded" || !step.repo || pullNumber === null) return null;
-  const { postActionReview, renderReviewNotice } = await import("../review.js");
   let outcome: ReviewOutcome;
   try {
     outcome = await postActionReview(step, {

@@ -139,4 +139,27 @@ describe("dist/", () => {
       .flatMap((name) => sourcesOf(name));
     for (const source of posting) expect(later, source).toContain(source);
   });
+
+  it("loads what follows the create in one chunk, at the step's end: watching, the result, the outputs and the job summary", () => {
+    const upFront = closure(["index.js", ...dynamicImports("index.js")]);
+    const upFrontSources = new Set(upFront.flatMap((name) => sourcesOf(name)));
+    // step-end.ts itself only re-exports (no code of its own in the maps).
+    const ending = [
+      "../src/action/steps/finish.ts",
+      "../src/action/steps/watch.ts",
+      "../src/action/report.ts",
+      "../src/core/render/result.ts",
+      "../src/core/trace.ts",
+      "../src/core/review/render.ts",
+    ];
+    for (const source of ending) expect(upFrontSources.has(source), source).toBe(false);
+    // One chunk asked for by every `import()` of it: a start path that needs none of it compiles none of it.
+    const asked = new Set(
+      upFront.flatMap((name) => dynamicImports(name)).filter((name) => sourcesOf(name).includes("../src/action/steps/finish.ts")),
+    );
+    expect([...asked]).toHaveLength(1);
+    const [stepEnd] = [...asked];
+    const withIt = new Set(closure([stepEnd!]).flatMap((name) => sourcesOf(name)));
+    for (const source of ending) expect(withIt.has(source), source).toBe(true);
+  });
 });
