@@ -42,6 +42,11 @@ function closure(roots: string[]): string[] {
   roots.forEach(visit);
   return [...seen];
 }
+/** What a step loads before its first request and with the runner: the start path, and the modules in it. */
+function startPath(): { files: string[]; sources: Set<string> } {
+  const files = closure(["index.js", ...dynamicImports("index.js")]);
+  return { files, sources: new Set(files.flatMap((name) => sourcesOf(name))) };
+}
 
 describe("dist/", () => {
   it("is byte for byte what scripts/build-action.mjs builds from the current sources", async () => {
@@ -124,8 +129,7 @@ describe("dist/", () => {
   });
 
   it("loads review mode's posting code only at the end of a review run: in chunks the start path does not load", () => {
-    const upFront = closure(["index.js", ...dynamicImports("index.js")]);
-    const upFrontSources = new Set(upFront.flatMap((name) => sourcesOf(name)));
+    const { files: upFront, sources: upFrontSources } = startPath();
     const posting = [
       "../src/action/review.ts",
       "../src/flows/review.ts",
@@ -141,8 +145,7 @@ describe("dist/", () => {
   });
 
   it("loads what follows the create in one chunk, at the step's end: watching, the result, the outputs and the job summary", () => {
-    const upFront = closure(["index.js", ...dynamicImports("index.js")]);
-    const upFrontSources = new Set(upFront.flatMap((name) => sourcesOf(name)));
+    const { files: upFront, sources: upFrontSources } = startPath();
     // step-end.ts itself only re-exports (no code of its own in the maps).
     const ending = [
       "../src/action/steps/finish.ts",
