@@ -126,8 +126,9 @@ export async function readCurrentStep(
   runId: number,
   options: { deadline: number; triggerPhrase: string },
 ): Promise<SafeMarkdown | null> {
+  // Outside the try: a chunk that cannot load is a broken install, not a log the service could not give.
+  const { describeCurrentStep } = await import("./step-end.js");
   try {
-    const { describeCurrentStep } = await import("./step-end.js");
     const head = await client.listLogs(runId, { skip: 0, limit: 1 }, { deadline: options.deadline });
     const total = head.total_logs ?? 0;
     if (total <= 1) return describeCurrentStep(head.logs, { triggerPhrase: options.triggerPhrase });
