@@ -287,7 +287,7 @@ describe("dist/index.js on Node 24, as a runner starts it", () => {
     }
   });
 
-  it("sends its create without loading node:fs/promises, the readline it brings, or crypto (a start's work it does not need)", async () => {
+  it("sends its create without loading node:fs/promises, the readline it brings, crypto or perf_hooks (a start's work it does not need)", async () => {
     // A repository with no comments yet, as on the benchmark's starts: a signed marker among the recent
     // comments is verified with an HMAC before the create, and that loads crypto on any flow.
     const quiet = await startFakeGitHub({ seed: actionSeed() });
@@ -320,6 +320,10 @@ describe("dist/index.js on Node 24, as a runner starts it", () => {
     expect(loaded.filter((name) => /^NativeModule (fs\/promises|internal\/readline\/interface)$/.test(name))).toEqual([]);
     // Nor crypto: the create's own id comes from Math.random (steps/create-once.ts), and no comment is signed on this flow.
     expect(loaded.filter((name) => /^NativeModule (crypto|internal\/crypto\/.*)$/.test(name))).toEqual([]);
+    // Nor node:perf_hooks: p-retry's clock is process.hrtime in the bundle (scripts/build-action.mjs), not the global `performance`.
+    expect(loaded.filter((name) => /^NativeModule (perf_hooks|internal\/perf\/(performance|usertiming|histogram))$/.test(name))).toEqual(
+      [],
+    );
   });
 
   // Last: its run on pull request #2 would be the thread's run for the CI fix.
