@@ -136,7 +136,7 @@ const REQUIRE_HTTPS = 'require("node:http"); require("node:https")';
 const oneRequest = (url: string) =>
   `require("node:http").get(${JSON.stringify(url)}, (res) => { res.resume(); res.on("end", () => {}); }).on("error", () => process.exit(1))`;
 
-interface ActionSample {
+export interface ActionSample {
   toCreateMs: number;
   toExitMs: number;
   /** Spawn → the fake GitHub answering the action's first request: Node's start plus loading the bundle. */
@@ -366,20 +366,9 @@ async function measureOn(
   compareBundle: string | null = null,
   countInstructions = false,
 ): Promise<NodeMeasurement> {
-  const workdir = mkdtempSync(join(tmpdir(), "arb-bench-cold-"));
-  writeFileSync(join(workdir, "event.json"), JSON.stringify(workflowDispatchPayload()));
   // One token per start: the emulator's creation window (10 per minute) would otherwise throttle the later ones.
   const compareStarts = compareBundle ? 2 * samples + (countInstructions ? 2 * INSTRUCTION_STARTS : 0) : 0;
-  const emulator = await startBenchEmulator({ extraTokens: samples + profiled + NETWORK_STARTS + compareStarts + 1 });
-  // GraphQL answers `viewer` as on github.com: a workflow's token writes as github-actions[bot].
-  const github = await startFakeGitHub({
-    seed: {
-      app: { slug: "github-actions", name: "GitHub Actions" },
-      repositories: [{ owner: OWNER, name: REPO }],
-      collaborators: [{ login: ACTOR, permission: "write" }],
-    },
-    graphql: true,
-  });
+  const { workdir, emulator, github, close } = await openStage(samples + profiled + NETWORK_STARTS + compareStarts + 1);
   const measured: NodeMeasurement = {
     node,
     version: "",
@@ -484,11 +473,45 @@ async function measureOn(
       }
     }
   } finally {
+    await close();
+  }
+  return measured;
+}
+
+/** What a start needs around it: a working folder with the event, the emulator (`starts` tokens) and the fake GitHub. */
+async function openStage(starts: number) {
+  const workdir = mkdtempSync(join(tmpdir(), "arb-bench-cold-"));
+  writeFileSync(join(workdir, "event.json"), JSON.stringify(workflowDispatchPayload()));
+  const emulator = await startBenchEmulator({ extraTokens: starts });
+  // GraphQL answers `viewer` as on github.com: a workflow's token writes as github-actions[bot].
+  const github = await startFakeGitHub({
+    seed: {
+      app: { slug: "github-actions", name: "GitHub Actions" },
+      repositories: [{ owner: OWNER, name: REPO }],
+      collaborators: [{ login: ACTOR, permission: "write" }],
+    },
+    graphql: true,
+  });
+  const close = async () => {
     await github.close();
     await emulator.close();
     rmSync(workdir, { recursive: true, force: true });
+  };
+  return { workdir, emulator, github, close };
+}
+
+/**
+ * One start of `bundle` as the benchmark times it (after one warm-up start), with `nodeArgs` before the
+ * bundle (a `--require` preload, say): what bench/compile-hints.ts reads the start path from.
+ */
+export async function startActionOnce(node: string, bundle: string, nodeArgs: readonly string[]): Promise<ActionSample> {
+  const { workdir, emulator, github, close } = await openStage(2);
+  try {
+    await actionStart(node, bundle, [], emulator, github, emulator.extraTokens[0]!, workdir, 0);
+    return await actionStart(node, bundle, nodeArgs, emulator, github, emulator.extraTokens[1]!, workdir, 1);
+  } finally {
+    await close();
   }
-  return measured;
 }
 
 /** `rounds` of this build's start and the other's, which one goes first alternating (so neither always starts on a warmer machine). */
@@ -511,7 +534,7 @@ function nodeVersion(node: string): string {
 }
 
 /** The Node 24 binary the tests use too (scripts/ensure-node24.mjs fetches it from the npm registry once). */
-function ensureNode24(): string {
+export function ensureNode24(): string {
   const printed = execFileSync(process.execPath, [join(ROOT, "scripts", "ensure-node24.mjs")], { encoding: "utf8", timeout: 170_000 });
   return printed.trim().split("\n").at(-1)!;
 }

@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 import { ROOT } from "../../helpers/action-runner.js";
+import { hintableFunctions, parseModule, sourceKeys } from "../../../scripts/compile-hints.mjs";
 
 const run = promisify(execFile);
 const fresh = mkdtempSync(join(tmpdir(), "action-dist-"));
@@ -167,5 +168,26 @@ describe("dist/", () => {
     const [stepEnd] = [...asked];
     const withIt = new Set(closure([stepEnd!]).flatMap((name) => sourcesOf(name)));
     for (const source of ending) expect(withIt.has(source), source).toBe(true);
+  });
+
+  it("compiles the functions a start calls with their file: every compile hint names a function of the bundle, in parentheses", () => {
+    // Stale after a change to what a start runs: `npx tsx bench/compile-hints.ts`, then `npm run build:action`.
+    const hints = new Set(JSON.parse(readFileSync(join(ROOT, "scripts", "compile-hints.json"), "utf8")) as string[]);
+    const found = new Set<string>();
+    const hoisted: string[] = [];
+    for (const name of jsFiles(join(ROOT, "dist"))) {
+      const code = readFileSync(join(ROOT, "dist", name), "utf8");
+      const keyAt = sourceKeys(code, JSON.parse(readFileSync(join(ROOT, "dist", `${name}.map`), "utf8")) as object);
+      for (const { node, declaration } of hintableFunctions(parseModule(code))) {
+        const key = keyAt(node.start);
+        if (key === null || !hints.has(key)) continue;
+        found.add(key);
+        if (declaration) hoisted.push(key);
+        else expect(code[node.start - 1], key).toBe("(");
+      }
+    }
+    expect([...hints].filter((key) => !found.has(key))).toEqual([]);
+    // Only declarations that code running at load reaches first stay hoisted (scripts/compile-hints.mjs).
+    expect(hoisted.length).toBeLessThan(hints.size / 20);
   });
 });
