@@ -122,84 +122,88 @@ export class InputError extends Error {
 export { rawInput, type Env } from "./raw-inputs.js";
 
 // ---------------------------------------------------------------------------------------------
-// Field schemas over the raw text (undefined = empty input)
+// Field readers over the raw text (undefined = empty input)
+//
+// Each input is one zod transform over its text that reads the value and reports what is wrong with
+// it: a runner builds this schema on every step before its first request, and a zod schema is an
+// object per node, so a reader in plain code costs a handful of nodes where pipes of checks cost a
+// dozen per input (3% of the instructions a start runs to its create: bench/cold-start.ts --instructions).
 
-const required = (what: string) => (issue: { input?: unknown }) => (issue.input === undefined ? `is required: ${what}` : undefined);
+type Report = (message: string) => void;
+/** Reads one input's text (undefined when the input is empty); what `report` says fails the step, whatever it returns. */
+type Reader<T> = (text: string | undefined, report: Report) => T;
 
-const positiveInt = (error: string) =>
-  z.pipe(
-    z.pipe(z.string().check(z.regex(/^\d+$/, { error })), z.transform(Number)),
-    z.number().check(z.int(), z.positive({ error }), z.maximum(Number.MAX_SAFE_INTEGER, { error })),
+/** An input read by `read`; its problems are the input's, with its text as the input. */
+const field = <T>(read: Reader<T>) =>
+  z.transform((text: string | undefined, payload) =>
+    read(text, (message) => payload.issues.push({ code: "custom", message, input: text, path: [] })),
   );
 
-const serviceUrl = z
-  .string({ error: required("the service's base URL, such as https://agents.example.com") })
-  .check(z.refine(isAllowedServiceUrl, { error: SERVICE_URL_RULE }));
+/** An empty input reads as `fallback`; a given one through `read`. */
+const orElse =
+  <T>(read: (text: string, report: Report) => T, fallback: T): Reader<T> =>
+  (text, report) =>
+    text === undefined ? fallback : read(text, report);
 
-/** An input left empty reads as `fallback`. */
-const orElse = <T extends z.ZodMiniType, F>(schema: T, fallback: F) =>
-  z.pipe(
-    z.optional(schema),
-    z.transform((value: z.output<T> | undefined) => value ?? fallback),
-  );
+const required =
+  <T>(what: string, read: (text: string, report: Report) => T): Reader<T> =>
+  (text, report) => {
+    if (text !== undefined) return read(text, report);
+    report(`is required: ${what}`);
+    return undefined as T;
+  };
 
-/** A transform of the input's text that may report what is wrong with it (zod/mini hands a transform the bare payload). */
-const reading = <O>(read: (text: string, report: (message: string) => void) => O) =>
-  z.pipe(
-    z.string(),
-    z.transform((text: string, payload) =>
-      read(text, (message) => payload.issues.push({ code: "custom", message, input: text, path: [] })),
-    ),
-  );
+const positiveInteger = (error: string) => (text: string, report: Report) => {
+  const value = Number(text);
+  if (!/^\d+$/.test(text) || value <= 0 || value > Number.MAX_SAFE_INTEGER) report(error);
+  return value;
+};
+
+const serviceUrlText = (text: string, report: Report) => {
+  if (!isAllowedServiceUrl(text)) report(SERVICE_URL_RULE);
+  return text;
+};
+
+const asIs = (text: string) => text;
 
 /** YAML 1.2 core booleans, as `core.getBooleanInput` accepts them. */
+const BOOLEAN_TEXT = new Set(["true", "True", "TRUE", "false", "False", "FALSE"]);
 const booleanText = (fallback: boolean) =>
-  z.pipe(
-    z.optional(z.enum(["true", "True", "TRUE", "false", "False", "FALSE"], { error: "must be true or false" })),
-    z.transform((value) => (value === undefined ? fallback : value.toLowerCase() === "true")),
-  );
+  orElse((text, report) => {
+    if (!BOOLEAN_TEXT.has(text)) report("must be true or false");
+    return text.toLowerCase() === "true";
+  }, fallback);
 
 const choiceText = <T extends string>(options: readonly [T, ...T[]], fallback: T) =>
-  orElse(
-    z.pipe(
-      z.pipe(
-        z.string(),
-        z.transform((value) => value.toLowerCase()),
-      ),
-      z.enum(options, { error: `must be one of: ${options.join(", ")}` }),
-    ),
-    fallback,
-  );
+  orElse((text, report): T => {
+    const value = text.toLowerCase() as T;
+    if (!options.includes(value)) report(`must be one of: ${options.join(", ")}`);
+    return value;
+  }, fallback);
 
-const metadataText = z.optional(
-  z.pipe(
-    reading((text, report): unknown => {
-      try {
-        return JSON.parse(text);
-      } catch (error) {
-        report(`must be a JSON object such as {"ticket":"ENG-1"}, but it is not valid JSON (${(error as Error).message})`);
-        return z.NEVER;
-      }
-    }),
-    z
-      .record(z.string(), z.unknown(), {
-        error: 'must be a JSON object such as {"ticket":"ENG-1"}, not an array, a string, a number or null',
-      })
-      .check(
-        // The bridge's own keys say where a run came from and are read back (core/metadata.ts): a workflow's go beside them.
-        z.superRefine((metadata, ctx) => {
-          const clashes = reservedKeysIn(metadata);
-          if (clashes.length === 0) return;
-          const named = clashes.map((key) => `"${key}"`).join(", ");
-          ctx.addIssue({
-            code: "custom",
-            input: metadata,
-            message: `sets ${named}, which the bridge writes itself; rename ${clashes.length === 1 ? "that key" : "those keys"} (reserved: ${RESERVED_METADATA_KEYS.join(", ")})`,
-          });
-        }),
-      ),
-  ),
-);
+const metadataText = (text: string, report: Report): Record<string, unknown> | undefined => {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    report(`must be a JSON object such as {"ticket":"ENG-1"}, but it is not valid JSON (${(error as Error).message})`);
+    return undefined;
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    report('must be a JSON object such as {"ticket":"ENG-1"}, not an array, a string, a number or null');
+    return undefined;
+  }
+  const metadata = value as Record<string, unknown>;
+  // The bridge's own keys say where a run came from and are read back (core/metadata.ts): a workflow's go beside them.
+  const clashes = reservedKeysIn(metadata);
+  if (clashes.length > 0) {
+    const named = clashes.map((key) => `"${key}"`).join(", ");
+    report(
+      `sets ${named}, which the bridge writes itself; rename ${clashes.length === 1 ? "that key" : "those keys"} (reserved: ${RESERVED_METADATA_KEYS.join(", ")})`,
+    );
+  }
+  return metadata;
+};
 
 const lines = (text: string, separator: RegExp) =>
   text
@@ -207,107 +211,93 @@ const lines = (text: string, separator: RegExp) =>
     .map((line) => line.trim())
     .filter((line) => line !== "");
 
-const imagesText = orElse(
-  reading((text, report): ImageSource[] => {
-    const entries = lines(text, /\r?\n/);
-    if (entries.length > MAX_IMAGES) {
-      report(`lists ${entries.length} images; at most ${MAX_IMAGES} are accepted`);
-      return z.NEVER;
-    }
-    return entries.map((entry, index): ImageSource => {
-      if (!entry.startsWith("data:")) return { kind: "file", path: entry };
-      if (!ImageDataUriSchema.safeParse(entry).success)
-        report(`line ${index + 1} is not a base64 data URI such as data:image/png;base64,iVBOR…`);
-      return { kind: "data_uri", uri: entry };
-    });
-  }),
-  [] as ImageSource[],
-);
+const imagesText = (text: string, report: Report): ImageSource[] => {
+  const entries = lines(text, /\r?\n/);
+  if (entries.length > MAX_IMAGES) {
+    report(`lists ${entries.length} images; at most ${MAX_IMAGES} are accepted`);
+    return [];
+  }
+  return entries.map((entry, index): ImageSource => {
+    if (!entry.startsWith("data:")) return { kind: "file", path: entry };
+    if (!ImageDataUriSchema.safeParse(entry).success)
+      report(`line ${index + 1} is not a base64 data URI such as data:image/png;base64,iVBOR…`);
+    return { kind: "data_uri", uri: entry };
+  });
+};
 
 const LOGIN_OR_BOT = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})(?:\[bot\])?$/;
 
-const allowedBotsText = orElse(
-  reading((text, report): AllowedBots => {
-    const entries = lines(text, /[,\n]/).map((entry) => entry.replace(/^@/, ""));
-    if (entries.includes("*")) return { all: true, logins: [] };
-    for (const entry of entries) {
-      if (!LOGIN_OR_BOT.test(entry))
-        report(`has ${JSON.stringify(entry)}, which is not a login such as renovate[bot] (or * for every bot)`);
-    }
-    return { all: false, logins: entries };
-  }),
-  { all: false, logins: [] } as AllowedBots,
-);
+const allowedBotsText = (text: string, report: Report): AllowedBots => {
+  const entries = lines(text, /[,\n]/).map((entry) => entry.replace(/^@/, ""));
+  if (entries.includes("*")) return { all: true, logins: [] };
+  for (const entry of entries) {
+    if (!LOGIN_OR_BOT.test(entry)) report(`has ${JSON.stringify(entry)}, which is not a login such as renovate[bot] (or * for every bot)`);
+  }
+  return { all: false, logins: entries };
+};
 
 /** One pattern per line; a bad one is named by its line, never quoted (it may spell a secret). */
-const redactPatternsText = orElse(
-  reading((text, report): RegExp[] => {
-    const { patterns, errors } = compileRedactPatterns(splitRedactPatterns(text));
-    for (const error of errors) report(error);
-    return patterns;
-  }),
-  [] as RegExp[],
-);
+const redactPatternsText = (text: string, report: Report): RegExp[] => {
+  const { patterns, errors } = compileRedactPatterns(splitRedactPatterns(text));
+  for (const error of errors) report(error);
+  return patterns;
+};
 
 const LOGIN = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,37}[A-Za-z0-9])?$/;
 
-const allowedNonWriteUsersText = orElse(
-  reading((text, report): AllowedUsers => {
-    const entries = lines(text, /[,\n]/).map((entry) => entry.replace(/^@/, ""));
-    if (entries.includes("*")) return { all: true, logins: [] };
-    for (const entry of entries) {
-      if (!LOGIN.test(entry)) report(`has ${JSON.stringify(entry)}, which is not a GitHub login such as octocat (or * for everyone)`);
-    }
-    return { all: false, logins: entries };
-  }),
-  { all: false, logins: [] } as AllowedUsers,
-);
+const allowedNonWriteUsersText = (text: string, report: Report): AllowedUsers => {
+  const entries = lines(text, /[,\n]/).map((entry) => entry.replace(/^@/, ""));
+  if (entries.includes("*")) return { all: true, logins: [] };
+  for (const entry of entries) {
+    if (!LOGIN.test(entry)) report(`has ${JSON.stringify(entry)}, which is not a GitHub login such as octocat (or * for everyone)`);
+  }
+  return { all: false, logins: entries };
+};
 
 const TIMEOUT_ERROR = `must be a number of minutes greater than 0 and at most ${MAX_TIMEOUT_MINUTES}`;
-const timeoutText = orElse(
-  z.pipe(
-    z.pipe(z.string().check(z.regex(/^\d+(\.\d+)?$/, { error: TIMEOUT_ERROR })), z.transform(Number)),
-    z.number().check(z.positive({ error: TIMEOUT_ERROR }), z.maximum(MAX_TIMEOUT_MINUTES, { error: TIMEOUT_ERROR })),
-  ),
-  60,
-);
-
-/** The config file's trigger phrase schema without its default: an empty input defers to the file. */
-const triggerPhraseText = z.optional(TriggerPhraseTextSchema);
+const timeoutText = (text: string, report: Report) => {
+  const value = Number(text);
+  if (!/^\d+(\.\d+)?$/.test(text) || value <= 0 || value > MAX_TIMEOUT_MINUTES) report(TIMEOUT_ERROR);
+  return value;
+};
 
 const CROSS_INPUT = { crossInput: true };
 
 const InputFieldsSchema = z.strictObject({
-  "api-url": serviceUrl,
-  "api-token": z.string({
-    error: required("pass the service's API token from a secret, e.g. `api-token: ${{ secrets.AGENT_RUN_API_TOKEN }}`"),
-  }),
+  "api-url": field(required("the service's base URL, such as https://agents.example.com", serviceUrlText)),
+  "api-token": field(required("pass the service's API token from a secret, e.g. `api-token: ${{ secrets.AGENT_RUN_API_TOKEN }}`", asIs)),
   "previous-api-token": z.optional(z.string()),
-  "org-id": z.pipe(
-    z.string({ error: required("the service's organization id, a positive integer") }),
-    positiveInt("must be a positive integer (the service's organization id)"),
+  "org-id": field(
+    required(
+      "the service's organization id, a positive integer",
+      positiveInteger("must be a positive integer (the service's organization id)"),
+    ),
   ),
   prompt: z.optional(z.string()),
-  mode: choiceText(MODES, "auto"),
-  "run-id": z.optional(positiveInt("must be a positive integer (the id of the run to continue)")),
-  "repo-id": z.optional(z.pipe(positiveInt("must be a positive integer (the service's repository id)"), RepoIdValueSchema)),
+  mode: field(choiceText(MODES, "auto")),
+  "run-id": field(orElse(positiveInteger("must be a positive integer (the id of the run to continue)"), undefined)),
+  "repo-id": z.pipe(
+    field(orElse(positiveInteger("must be a positive integer (the service's repository id)"), undefined)),
+    z.optional(RepoIdValueSchema),
+  ),
   model: ModelSchema,
   "agent-type": AgentTypeFieldSchema,
-  metadata: metadataText,
-  images: imagesText,
-  "trigger-phrase": triggerPhraseText,
+  metadata: field(orElse(metadataText, undefined)),
+  images: field(orElse(imagesText, [])),
+  // The config file's trigger phrase schema without its default: an empty input defers to the file.
+  "trigger-phrase": z.optional(TriggerPhraseTextSchema),
   "follow-up": z.optional(z.string()),
-  wait: booleanText(true),
-  "timeout-minutes": timeoutText,
-  comment: choiceText(COMMENT_MODES, "auto"),
+  wait: field(booleanText(true)),
+  "timeout-minutes": field(orElse(timeoutText, 60)),
+  comment: field(choiceText(COMMENT_MODES, "auto")),
   "github-token": z.optional(z.string()),
-  "allowed-bots": allowedBotsText,
-  "allowed-non-write-users": allowedNonWriteUsersText,
-  "fail-on-error": booleanText(true),
-  "logs-path": choiceText(LOGS_PATH_CHOICES, "auto"),
+  "allowed-bots": field(orElse(allowedBotsText, { all: false, logins: [] })),
+  "allowed-non-write-users": field(orElse(allowedNonWriteUsersText, { all: false, logins: [] })),
+  "fail-on-error": field(booleanText(true)),
+  "logs-path": field(choiceText(LOGS_PATH_CHOICES, "auto")),
   // Linked from the thread: the API URL's rule keeps javascript:, data: and clear-text links to other hosts out.
-  "runs-url": z.optional(z.string().check(z.refine(isAllowedServiceUrl, { error: SERVICE_URL_RULE }))),
-  "redact-patterns": redactPatternsText,
+  "runs-url": field(orElse(serviceUrlText, undefined)),
+  "redact-patterns": field(orElse(redactPatternsText, [])),
 });
 
 const ActionInputsSchema = z.pipe(
