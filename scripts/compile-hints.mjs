@@ -3,7 +3,7 @@
  * file loads, then a full parse and bytecode on the first call), except a function expression in
  * parentheses, which it compiles with the file. A function the start is sure to call thus costs one
  * parse instead of two. Written in parentheses, the functions a start calls before its create
- * request (scripts/compile-hints.json, listed by `npx tsx bench/compile-hints.ts`) take about 7%
+ * request (scripts/compile-hints.json, listed by `npx tsx bench/compile-hints.ts`) take about 8%
  * fewer instructions to get there (`npx tsx bench/cold-start.ts --compare <ref> --instructions`);
  * parenthesising every function instead costs more than it saves, most of the loaded code being
  * never called by a start.
@@ -25,12 +25,18 @@ import * as acorn from "acorn";
 export function hintableFunctions(program) {
   const found = [];
   const topLevel = new Set(program.body.filter((node) => node.type === "FunctionDeclaration"));
+  // A method's, getter's or setter's function is written without the word `function`: no parentheses can go around it.
+  const methods = new Set();
   const stack = [program];
   while (stack.length > 0) {
     const node = stack.pop();
+    if (node.type === "MethodDefinition" || (node.type === "Property" && (node.method || node.kind !== "init"))) methods.add(node.value);
     if (node.type === "FunctionDeclaration" && topLevel.has(node) && !node.generator) found.push({ node, declaration: true });
     // V8 compiles `(function …)`, `(async function …)` and `(() => …)` with the file, not `(async () => …)`.
-    else if ((node.type === "FunctionExpression" && !node.generator) || (node.type === "ArrowFunctionExpression" && !node.async))
+    else if (
+      (node.type === "FunctionExpression" && !node.generator && !methods.has(node)) ||
+      (node.type === "ArrowFunctionExpression" && !node.async)
+    )
       found.push({ node, declaration: false });
     for (const value of Object.values(node)) {
       if (Array.isArray(value)) for (const child of value) if (child && typeof child.type === "string") stack.push(child);

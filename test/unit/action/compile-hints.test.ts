@@ -85,6 +85,13 @@ const SOURCE = [
   "export function later(): string {",
   '  return "later";',
   "}",
+  "export class Counter {",
+  "  count = 0;",
+  "  increment(): number {",
+  "    return ++this.count;",
+  "  }",
+  "}",
+  "export const labelled = { get text(): string { return later(); } };",
   "",
 ].join("\n");
 
@@ -123,6 +130,27 @@ describe("compile hints", () => {
         bundled.code,
       );
     await expect(load(forced)).rejects.toThrow(TypeError);
+  });
+
+  it("never puts a method or a getter in parentheses, whatever the hints say: the module still parses and works", async () => {
+    const bundled = await bundle("methods", SOURCE);
+    // Every function in the file, methods and getters included, named by a hint.
+    const keyAt = sourceKeys(bundled.code, bundled.map);
+    const everyStart: number[] = [];
+    const visit = (node: unknown): void => {
+      if (!node || typeof node !== "object") return;
+      const { type, start } = node as { type?: unknown; start?: unknown };
+      if ((type === "FunctionExpression" || type === "ArrowFunctionExpression") && typeof start === "number") everyStart.push(start);
+      for (const value of Object.values(node)) (Array.isArray(value) ? value : [value]).forEach(visit);
+    };
+    visit(parseModule(bundled.code));
+    const hints = new Set(everyStart.map((start) => keyAt(start)!).filter(Boolean));
+    const hinted = applyCompileHints(bundled.code, bundled.map, hints);
+    expect(() => parseModule(hinted.code)).not.toThrow();
+    const after = await load(hinted.code);
+    const counter = new (after.Counter as new () => { increment(): number })();
+    expect(counter.increment()).toBe(1);
+    expect((after.labelled as { text: string }).text).toBe("later");
   });
 
   it("keeps the source map true: each function still maps to where it starts in the sources", async () => {
