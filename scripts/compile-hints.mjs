@@ -95,7 +95,8 @@ function namesIn(node, into = new Set()) {
 /**
  * The top-level declarations of `names` that may become `var`s: none that a statement running while
  * the file loads, before the declaration, names or reaches through the functions it names (any
- * function it names may be called then). Declarations and imports run nothing; `export {…}` only binds.
+ * function it names may be called then), and none whose name is assigned anywhere (inside its own body
+ * the name of a function expression cannot be). Declarations and imports run nothing; `export {…}` only binds.
  */
 function declarationsSafeToMove(program, names) {
   const reads = new Map();
@@ -116,7 +117,32 @@ function declarationsSafeToMove(program, names) {
     }
   });
   const indexOf = new Map(program.body.map((node, index) => [node.type === "FunctionDeclaration" ? node.id.name : null, index]));
-  return new Set([...names].filter((name) => reads.has(name) && !((firstReached.get(name) ?? Infinity) < indexOf.get(name))));
+  const assigned = assignedNames(program);
+  return new Set(
+    [...names].filter((name) => reads.has(name) && !assigned.has(name) && !((firstReached.get(name) ?? Infinity) < indexOf.get(name))),
+  );
+}
+
+/** Every name an assignment, an update or a `for … in/of` may write to (the whole pattern's names, keys included). */
+function assignedNames(program) {
+  const assigned = new Set();
+  const stack = [program];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    const target =
+      node.type === "AssignmentExpression" || node.type === "ForInStatement" || node.type === "ForOfStatement"
+        ? node.left
+        : node.type === "UpdateExpression"
+          ? node.argument
+          : null;
+    // `a.b = …` writes a property, not a name.
+    if (target && target.type !== "MemberExpression") namesIn(target, assigned);
+    for (const value of Object.values(node)) {
+      if (Array.isArray(value)) for (const child of value) if (child && typeof child.type === "string") stack.push(child);
+      if (value && typeof value.type === "string") stack.push(value);
+    }
+  }
+  return assigned;
 }
 
 /**

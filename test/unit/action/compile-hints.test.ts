@@ -153,6 +153,27 @@ describe("compile hints", () => {
     expect((after.labelled as { text: string }).text).toBe("later");
   });
 
+  it("keeps a declaration whose name is assigned hoisted: inside a function expression its own name cannot be", async () => {
+    const source = [
+      "export function next(): number {",
+      "  next = () => 2;",
+      "  return 1;",
+      "}",
+      "export function call(): number {",
+      "  return next();",
+      "}",
+      "",
+    ].join("\n");
+    const bundled = await bundle("assigned", source);
+    const keyAt = sourceKeys(bundled.code, bundled.map);
+    const hints = new Set(hintableFunctions(parseModule(bundled.code)).map(({ node }) => keyAt(node.start)!));
+    const hinted = applyCompileHints(bundled.code, bundled.map, hints);
+    // `call` moves; `next`, which reassigns itself, stays a declaration (as a named function expression it would throw).
+    expect(hinted.declarations).toBe(1);
+    const after = await load(hinted.code);
+    expect([(after.call as () => number)(), (after.call as () => number)()]).toEqual([1, 2]);
+  });
+
   it("keeps the source map true: each function still maps to where it starts in the sources", async () => {
     const bundled = await bundle("mapped", SOURCE);
     const keys = functionsOf(bundled);
