@@ -27,9 +27,7 @@ export function hintableFunctions(program) {
   const topLevel = new Set(program.body.filter((node) => node.type === "FunctionDeclaration"));
   // A method's, getter's or setter's function is written without the word `function`: no parentheses can go around it.
   const methods = new Set();
-  const stack = [program];
-  while (stack.length > 0) {
-    const node = stack.pop();
+  walk(program, (node) => {
     if (node.type === "MethodDefinition" || (node.type === "Property" && (node.method || node.kind !== "init"))) methods.add(node.value);
     if (node.type === "FunctionDeclaration" && topLevel.has(node) && !node.generator) found.push({ node, declaration: true });
     // V8 compiles `(function …)`, `(async function …)` and `(() => …)` with the file, not `(async () => …)`.
@@ -38,12 +36,21 @@ export function hintableFunctions(program) {
       (node.type === "ArrowFunctionExpression" && !node.async)
     )
       found.push({ node, declaration: false });
+  });
+  return found.sort((a, b) => a.node.start - b.node.start);
+}
+
+/** Calls `visit` on every node below `root`, each before its children (acorn's nodes: any object with a `type`). */
+function walk(root, visit) {
+  const stack = [root];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    visit(node);
     for (const value of Object.values(node)) {
       if (Array.isArray(value)) for (const child of value) if (child && typeof child.type === "string") stack.push(child);
       if (value && typeof value.type === "string") stack.push(value);
     }
   }
-  return found.sort((a, b) => a.node.start - b.node.start);
 }
 
 export function parseModule(code) {
@@ -80,15 +87,9 @@ export function sourceKeys(code, map) {
 
 /** The names a subtree reads (every identifier: a conservative over-estimate of what it may call). */
 function namesIn(node, into = new Set()) {
-  const stack = [node];
-  while (stack.length > 0) {
-    const current = stack.pop();
+  walk(node, (current) => {
     if (current.type === "Identifier") into.add(current.name);
-    for (const value of Object.values(current)) {
-      if (Array.isArray(value)) for (const child of value) if (child && typeof child.type === "string") stack.push(child);
-      if (value && typeof value.type === "string") stack.push(value);
-    }
-  }
+  });
   return into;
 }
 
@@ -126,9 +127,7 @@ function declarationsSafeToMove(program, names) {
 /** Every name an assignment, an update or a `for … in/of` may write to (the whole pattern's names, keys included). */
 function assignedNames(program) {
   const assigned = new Set();
-  const stack = [program];
-  while (stack.length > 0) {
-    const node = stack.pop();
+  walk(program, (node) => {
     const target =
       node.type === "AssignmentExpression" || node.type === "ForInStatement" || node.type === "ForOfStatement"
         ? node.left
@@ -137,11 +136,7 @@ function assignedNames(program) {
           : null;
     // `a.b = …` writes a property, not a name.
     if (target && target.type !== "MemberExpression") namesIn(target, assigned);
-    for (const value of Object.values(node)) {
-      if (Array.isArray(value)) for (const child of value) if (child && typeof child.type === "string") stack.push(child);
-      if (value && typeof value.type === "string") stack.push(value);
-    }
-  }
+  });
   return assigned;
 }
 
