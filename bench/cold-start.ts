@@ -746,7 +746,7 @@ function staticClosure(dir: string, roots: readonly string[]): string[] {
   const visit = (name: string) => {
     if (seen.has(name)) return;
     seen.add(name);
-    for (const [, next] of readFileSync(join(dir, name), "utf8").matchAll(/\bfrom\s*"\.\/([^"]+)"/g)) visit(next!);
+    for (const [, next] of readFileSync(join(dir, name), "utf8").matchAll(/\b(?:from|import)\s*"\.\/([^"]+)"/g)) visit(next!);
   };
   roots.forEach(visit);
   return [...seen];

@@ -28,7 +28,7 @@ const packagesIn = (name: string) =>
 
 /** The chunks `name` imports statically (loaded with it). */
 const staticImports = (name: string) =>
-  [...readFileSync(join(ROOT, "dist", name), "utf8").matchAll(/\bfrom\s*"\.\/([^"]+)"/g)].map((m) => m[1]!);
+  [...readFileSync(join(ROOT, "dist", name), "utf8").matchAll(/\b(?:from|import)\s*"\.\/([^"]+)"/g)].map((m) => m[1]!);
 /** The chunks `name` loads with `import()`, when it asks for them. */
 const dynamicImports = (name: string) =>
   [...readFileSync(join(ROOT, "dist", name), "utf8").matchAll(/\bimport\("\.\/([^"]+)"\)/g)].map((m) => m[1]!);
