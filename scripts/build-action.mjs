@@ -111,11 +111,20 @@ const WITHOUT_FACADE = {
   path: ["isAbsolute", "resolve"],
   module: ["createRequire"],
 };
+/**
+ * Packages only a chunk loaded on demand imports (@actions/github with undici, when a proxy is set):
+ * their built-ins stay plain imports. Were that chunk to share the start path's stand-in for node:os,
+ * esbuild would give the stand-in a file of its own (a chunk per set of importers), one more module for
+ * every start to load and link (about 1 M instructions).
+ */
+const ON_DEMAND_ONLY = /[\\/]node_modules[\\/]@actions[\\/]github[\\/]/;
 const builtinsWithoutFacade = {
   name: "builtins-without-facade",
   setup(build) {
     build.onResolve({ filter: /^(node:)?(fs|os|path|module)$/ }, (args) =>
-      args.kind === "import-statement" ? { path: args.path.replace(/^node:/, ""), namespace: "builtin" } : undefined,
+      args.kind === "import-statement" && !ON_DEMAND_ONLY.test(args.importer)
+        ? { path: args.path.replace(/^node:/, ""), namespace: "builtin" }
+        : undefined,
     );
     build.onLoad({ filter: /.*/, namespace: "builtin" }, (args) => ({
       contents: [

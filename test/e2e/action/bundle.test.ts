@@ -31,6 +31,7 @@ import {
   workflowRunCompletedPayload,
 } from "../../helpers/action-runner.js";
 import { FULL_NAME, issueCommentPayload } from "../../helpers/app-payloads.js";
+import { startConnectProxy } from "../../helpers/connect-proxy.js";
 import { preloadAtCreate } from "../../helpers/create-preload.js";
 import { startServiceRecorder, type ServiceRecorder } from "../../helpers/service-recorder.js";
 
@@ -324,6 +325,42 @@ describe("dist/index.js on Node 24, as a runner starts it", () => {
     expect(loaded.filter((name) => /^NativeModule (perf_hooks|internal\/perf\/(performance|usertiming|histogram))$/.test(name))).toEqual(
       [],
     );
+  });
+
+  it("behind a runner's proxy (http_proxy), loads @actions/github's client from its chunk and sends every GitHub request through the proxy", async () => {
+    const quiet = await startFakeGitHub({ seed: actionSeed() });
+    const proxy = await startConnectProxy(Number(new URL(quiet.url).port));
+    try {
+      // A name only the proxy resolves: a request that went around it would fail.
+      const apiUrl = `http://github.internal.test:${new URL(quiet.url).port}`;
+      const files = createRunnerFiles();
+      const env = stepEnv({
+        eventName: "workflow_dispatch",
+        payload: workflowDispatchPayload(),
+        inputs: {
+          "api-url": service.url,
+          "api-token": emulator.token,
+          "org-id": String(emulator.orgId),
+          prompt: "Upgrade the test runner",
+          wait: "false",
+        },
+        githubApiUrl: apiUrl,
+        files,
+        // The service is on loopback, which @actions/http-client never sends through a proxy.
+        extra: { http_proxy: proxy.url },
+      });
+      const creates = service.creates().length;
+      const child = await runBundledAction(node24, env);
+      expect(child.exitCode, child.stdout + child.stderr).toBe(0);
+      expect(service.creates()).toHaveLength(creates + 1);
+      expect(readOutputs(files)["run-id"]).toMatch(/^\d+$/);
+      expect(quiet.requests.length).toBeGreaterThan(0);
+      expect(proxy.targets.length).toBeGreaterThan(0);
+      expect(new Set(proxy.targets)).toEqual(new Set([new URL(apiUrl).host]));
+    } finally {
+      await proxy.close();
+      await quiet.close();
+    }
   });
 
   // Last: its run on pull request #2 would be the thread's run for the CI fix.

@@ -4,44 +4,11 @@
  * resolves. @actions/github reads GITHUB_API_URL and the proxy variables when first imported, so
  * this file sets them before anything imports it (vitest isolates modules per file).
  */
-import { connect } from "node:net";
-import { createServer, type IncomingMessage } from "node:http";
-import type { AddressInfo, Socket } from "node:net";
 import { afterAll, describe, expect, it } from "vitest";
 import { createActionOctokit, proxyFor } from "../../../src/action/octokit.js";
 import { createComment } from "../../../src/github/index.js";
+import { startConnectProxy } from "../../helpers/connect-proxy.js";
 import { startFake } from "./setup.js";
-
-/** A CONNECT proxy that tunnels every request to `port` on loopback, keeping the targets asked for. */
-async function startConnectProxy(port: number): Promise<{ url: string; targets: string[]; close(): Promise<void> }> {
-  const targets: string[] = [];
-  const sockets = new Set<Socket>();
-  const server = createServer((_req, res) => res.writeHead(405).end());
-  server.on("connect", (req: IncomingMessage, client: Socket, head: Buffer) => {
-    targets.push(req.url ?? "");
-    const upstream = connect(port, "127.0.0.1", () => {
-      client.write("HTTP/1.1 200 Connection Established\r\n\r\n");
-      upstream.write(head);
-      upstream.pipe(client).pipe(upstream);
-    });
-    for (const socket of [client, upstream]) {
-      sockets.add(socket);
-      socket.on("error", () => socket.destroy());
-      socket.on("close", () => sockets.delete(socket));
-    }
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port: proxyPort } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${proxyPort}`,
-    targets,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
-  };
-}
 
 const saved = { http_proxy: process.env.http_proxy, no_proxy: process.env.no_proxy, GITHUB_API_URL: process.env.GITHUB_API_URL };
 afterAll(() => {
