@@ -9,15 +9,22 @@
  * package through it. The build is deterministic, so a test can rebuild into a temporary
  * directory and compare bytes with dist/.
  *
- * A runner pays for every byte it loads before the first request, so the bundle is split:
- * dist/index.js holds what every step runs, and what only some steps need is a chunk loaded by
- * `import()` when asked for (the YAML parser when the repository has a config file, @actions/github
- * with undici when a proxy is set). Chunk names carry a content hash; stale ones are removed.
+ * A runner pays for every byte and every file it loads before the first request, so the bundle is
+ * split: dist/index.js holds what every step runs, and what only some steps need is a chunk loaded
+ * by `import()` when asked for (the YAML parser when the repository has a config file, what follows
+ * the create). Three builds, one per process or per file loaded on its own, share no chunk:
+ * - the main step (index.js and its chunks);
+ * - the post step (post.js and its chunks): a process of its own, so a copy of what it shares with
+ *   the main step costs nothing but bytes, where one build would split the shared modules into a
+ *   chunk per set of entries that reach them (esbuild's rule), two more files for every main step;
+ * - the proxy client (proxy-client.js: @actions/github with undici, for a runner with a proxy),
+ *   one file that either step loads only then.
+ * Chunk names carry a content hash; stale ones are removed.
  * The functions a start calls before its create request are then written in parentheses, which V8
  * compiles with their file instead of parsing them twice (compile-hints.mjs: about 8% fewer
  * instructions to the create; the list is scripts/compile-hints.json, from bench/compile-hints.ts).
  *
- *   node scripts/build-action.mjs            → dist/index.js, dist/post.js, their chunks and maps, dist/package.json
+ *   node scripts/build-action.mjs            → dist/index.js, dist/post.js, their chunks, dist/proxy-client.js, the maps, dist/package.json
  *   node scripts/build-action.mjs --out DIR  → the same files under DIR (dist/ untouched)
  */
 import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
@@ -28,8 +35,12 @@ import { applyCompileHints } from "./compile-hints.mjs";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const ENTRY = "src/action/index.ts";
-/** The post step's entry (action.yml `runs.post`): dist/post.js, sharing the main entry's chunks. */
+/** The post step's entry (action.yml `runs.post`): dist/post.js, built on its own. */
 const POST_ENTRY = "src/action/post.ts";
+/** The proxy-aware GitHub client (src/action/proxy-client.ts): dist/proxy-client.js, one file. */
+const PROXY_CLIENT_ENTRY = "src/action/proxy-client.ts";
+/** How the steps import it: left as written, and found beside them in dist/. */
+const PROXY_CLIENT_IMPORT = "./proxy-client.js";
 const DIST = join(ROOT, "dist");
 /** The functions a start calls before its create request, by source position (compile-hints.mjs; listed by bench/compile-hints.ts). */
 const COMPILE_HINTS = join(ROOT, "scripts", "compile-hints.json");
@@ -111,20 +122,11 @@ const WITHOUT_FACADE = {
   path: ["isAbsolute", "resolve"],
   module: ["createRequire"],
 };
-/**
- * Packages only a chunk loaded on demand imports (@actions/github with undici, when a proxy is set):
- * their built-ins stay plain imports. Were that chunk to share the start path's stand-in for node:os,
- * esbuild would give the stand-in a file of its own (a chunk per set of importers), one more module for
- * every start to load and link (about 1 M instructions).
- */
-const ON_DEMAND_ONLY = /[\\/]node_modules[\\/]@actions[\\/]github[\\/]/;
 const builtinsWithoutFacade = {
   name: "builtins-without-facade",
   setup(build) {
     build.onResolve({ filter: /^(node:)?(fs|os|path|module)$/ }, (args) =>
-      args.kind === "import-statement" && !ON_DEMAND_ONLY.test(args.importer)
-        ? { path: args.path.replace(/^node:/, ""), namespace: "builtin" }
-        : undefined,
+      args.kind === "import-statement" ? { path: args.path.replace(/^node:/, ""), namespace: "builtin" } : undefined,
     );
     build.onLoad({ filter: /.*/, namespace: "builtin" }, (args) => ({
       contents: [
@@ -164,17 +166,28 @@ const pRetryClock = {
 /** `{"type":"module"}` beside the bundle: it stays ESM wherever the folder is copied. */
 const DIST_PACKAGE_JSON = `${JSON.stringify({ type: "module" }, null, 2)}\n`;
 
-async function buildAction(outDir = DIST) {
-  const result = await build({
+/** The steps import the proxy client as a file of its own (see the top of this file). */
+const proxyClientApart = {
+  name: "proxy-client-apart",
+  setup(build) {
+    build.onResolve({ filter: /^\.\/proxy-client\.js$/ }, (args) =>
+      args.importer === join(ROOT, "src", "action", "octokit.ts") ? { path: PROXY_CLIENT_IMPORT, external: true } : undefined,
+    );
+  },
+};
+
+/** One of the three builds; `splitting` for the steps, whose `import()`s load chunks. */
+function bundle(entryPoint, { splitting }) {
+  return build({
     absWorkingDir: ROOT,
-    entryPoints: [ENTRY, POST_ENTRY],
+    entryPoints: [entryPoint],
     // Always laid out as dist/ (nothing is written by esbuild): the maps' relative paths, and so the
     // chunks' hashes, are the same whichever folder the files are then written to.
     outdir: DIST,
     entryNames: "[name]",
     chunkNames: "[name]-[hash]",
     bundle: true,
-    splitting: true,
+    splitting,
     platform: "node",
     format: "esm",
     target: "node24",
@@ -189,9 +202,17 @@ async function buildAction(outDir = DIST) {
     metafile: true,
     write: false,
     logLevel: "warning",
-    plugins: [sideEffectFree, lazyCrypto, builtinsWithoutFacade, pRetryClock],
+    plugins: [proxyClientApart, sideEffectFree, lazyCrypto, builtinsWithoutFacade, pRetryClock],
   });
-  const inputs = Object.keys(result.metafile.inputs);
+}
+
+async function buildAction(outDir = DIST) {
+  const builds = await Promise.all([
+    bundle(ENTRY, { splitting: true }),
+    bundle(POST_ENTRY, { splitting: true }),
+    bundle(PROXY_CLIENT_ENTRY, { splitting: false }),
+  ]);
+  const inputs = [...new Set(builds.flatMap((result) => Object.keys(result.metafile.inputs)))];
   const forbidden = inputs.filter((path) => FORBIDDEN.test(path));
   if (forbidden.length > 0) {
     throw new Error(
@@ -200,7 +221,7 @@ async function buildAction(outDir = DIST) {
   }
   mkdirSync(outDir, { recursive: true });
   for (const stale of readdirSync(outDir).filter((name) => name.endsWith(".js") || name.endsWith(".js.map"))) rmSync(join(outDir, stale));
-  const written = withCompileHints(result.outputFiles).map((output) => ({
+  const written = withCompileHints(mergedOutputs(builds)).map((output) => ({
     path: join(outDir, relative(DIST, output.path)),
     contents: output.contents,
   }));
@@ -209,6 +230,21 @@ async function buildAction(outDir = DIST) {
   const entry = written.find((output) => output.path === join(outDir, "index.js"));
   const chunks = written.filter((output) => output.path.endsWith(".js")).length - 2;
   return { file: entry.path, bytes: entry.contents.length, chunks, inputs: inputs.length };
+}
+
+/**
+ * The three builds' files. Two builds can write the same chunk (esbuild's runtime helpers, say): its
+ * name is its content's hash, so it is written once; the same name with other bytes is a build error.
+ */
+function mergedOutputs(builds) {
+  const byPath = new Map();
+  for (const output of builds.flatMap((result) => result.outputFiles)) {
+    const same = byPath.get(output.path);
+    if (same && Buffer.compare(same.contents, output.contents) !== 0)
+      throw new Error(`Two builds wrote ${relative(DIST, output.path)} with different contents`);
+    byPath.set(output.path, output);
+  }
+  return [...byPath.values()];
 }
 
 /**

@@ -17,9 +17,9 @@ export type ActionOctokit = GitHubClient & Pick<Octokit, "hook">;
 /** `signal` ends every request of the client (the head start's, once the step is done). */
 export async function createActionOctokit(token: string, baseUrl: string, userAgent: string, signal?: AbortSignal): Promise<ActionOctokit> {
   if (proxyFor(baseUrl)) {
-    // Loaded only here: it brings undici with it.
+    // Loaded only here: it brings undici with it (proxy-client.ts).
     // What `getOctokit` makes. Octokit merges `request` shallowly: its proxy-aware agent and fetch are kept by hand.
-    const { GitHub, defaults, getOctokitOptions } = await import("@actions/github/lib/utils");
+    const { GitHub, defaults, getOctokitOptions } = await import("./proxy-client.js");
     const request = { ...defaults.request, log: octokitLog, ...(signal ? { signal } : {}) };
     return new GitHub(getOctokitOptions(token, { baseUrl, userAgent, log: octokitLog, request }));
   }
