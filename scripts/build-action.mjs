@@ -30,8 +30,9 @@
 import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { isBuiltin } from "node:module";
 import { build } from "esbuild";
-import { applyCompileHints } from "./compile-hints.mjs";
+import { applyCompileHints, parseModule } from "./compile-hints.mjs";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const ENTRY = "src/action/index.ts";
@@ -46,10 +47,12 @@ const DIST = join(ROOT, "dist");
 const COMPILE_HINTS = join(ROOT, "scripts", "compile-hints.json");
 
 /**
- * Some dependencies (the `tunnel` proxy helper inside @actions/http-client) call `require` for
- * Node built-ins; an ESM bundle has no `require` of its own without this.
+ * The proxy client's dependencies (the `tunnel` helper inside @actions/http-client, undici) call
+ * `require` for Node built-ins; an ESM file has no `require` of its own without this. The steps'
+ * builds need none (builtinRequires, checked by requireFreeOutputs), so their files neither import
+ * node:module nor make a `require` each before the create (about 0.8% of a start's instructions).
  */
-const BANNER = [
+const REQUIRE_BANNER = [
   'import { createRequire as __bundleCreateRequire } from "node:module";',
   "const require = __bundleCreateRequire(import.meta.url);",
 ].join("\n");
@@ -166,6 +169,26 @@ const pRetryClock = {
 /** `{"type":"module"}` beside the bundle: it stays ESM wherever the folder is copied. */
 const DIST_PACKAGE_JSON = `${JSON.stringify({ type: "module" }, null, 2)}\n`;
 
+/**
+ * A bundled CommonJS module's `require` of a Node built-in in the steps' builds (the YAML parser's
+ * node:process and node:buffer): the built-in from `process.getBuiltinModule`, where esbuild would
+ * call the file's `require`, which the steps' files do not make.
+ */
+const builtinRequires = {
+  name: "builtin-requires",
+  setup(build) {
+    build.onResolve({ filter: /^[a-z_:/]+$/ }, (args) =>
+      args.kind === "require-call" && isBuiltin(args.path)
+        ? { path: args.path.replace(/^node:/, ""), namespace: "builtin-require" }
+        : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: "builtin-require" }, (args) => ({
+      contents: `module.exports = process.getBuiltinModule("node:${args.path}");`,
+      loader: "js",
+    }));
+  },
+};
+
 /** The steps import the proxy client as a file of its own (see the top of this file). */
 const proxyClientApart = {
   name: "proxy-client-apart",
@@ -176,8 +199,11 @@ const proxyClientApart = {
   },
 };
 
-/** One of the three builds; `splitting` for the steps, whose `import()`s load chunks. */
-function bundle(entryPoint, { splitting }) {
+/**
+ * One of the three builds: a step's (`splitting`, whose `import()`s load chunks, and no `require`),
+ * or the proxy client's (one file, with the `require` its dependencies call).
+ */
+function bundle(entryPoint, { step }) {
   return build({
     absWorkingDir: ROOT,
     entryPoints: [entryPoint],
@@ -187,11 +213,11 @@ function bundle(entryPoint, { splitting }) {
     entryNames: "[name]",
     chunkNames: "[name]-[hash]",
     bundle: true,
-    splitting,
+    splitting: step,
     platform: "node",
     format: "esm",
     target: "node24",
-    banner: { js: BANNER },
+    ...(step ? {} : { banner: { js: REQUIRE_BANNER } }),
     minify: true,
     sourcemap: "linked",
     sourcesContent: false,
@@ -202,16 +228,17 @@ function bundle(entryPoint, { splitting }) {
     metafile: true,
     write: false,
     logLevel: "warning",
-    plugins: [proxyClientApart, sideEffectFree, lazyCrypto, builtinsWithoutFacade, pRetryClock],
+    plugins: [proxyClientApart, ...(step ? [builtinRequires] : []), sideEffectFree, lazyCrypto, builtinsWithoutFacade, pRetryClock],
   });
 }
 
 async function buildAction(outDir = DIST) {
   const builds = await Promise.all([
-    bundle(ENTRY, { splitting: true }),
-    bundle(POST_ENTRY, { splitting: true }),
-    bundle(PROXY_CLIENT_ENTRY, { splitting: false }),
+    bundle(ENTRY, { step: true }),
+    bundle(POST_ENTRY, { step: true }),
+    bundle(PROXY_CLIENT_ENTRY, { step: false }),
   ]);
+  requireFreeOutputs(builds[0].outputFiles.concat(builds[1].outputFiles));
   const inputs = [...new Set(builds.flatMap((result) => Object.keys(result.metafile.inputs)))];
   const forbidden = inputs.filter((path) => FORBIDDEN.test(path));
   if (forbidden.length > 0) {
@@ -230,6 +257,28 @@ async function buildAction(outDir = DIST) {
   const entry = written.find((output) => output.path === join(outDir, "index.js"));
   const chunks = written.filter((output) => output.path.endsWith(".js")).length - 2;
   return { file: entry.path, bytes: entry.contents.length, chunks, inputs: inputs.length };
+}
+
+/** The steps' files run no `require` (they have none): a build error names a file that would. */
+function requireFreeOutputs(outputFiles) {
+  for (const output of outputFiles.filter((file) => file.path.endsWith(".js"))) {
+    if (readsRequire(parseModule(output.text)))
+      throw new Error(
+        `${relative(DIST, output.path)} calls \`require\`, which the steps' files do not have: point that import at a bundled module (see builtinRequires)`,
+      );
+  }
+}
+
+/** Whether the program reads a variable named `require` (not a property or a key of that name). */
+function readsRequire(node, parent = null, key = "") {
+  if (node === null || typeof node !== "object") return false;
+  if (Array.isArray(node)) return node.some((child) => readsRequire(child, parent, key));
+  if (node.type === "Identifier" && node.name === "require") {
+    const asProperty =
+      (parent?.type === "MemberExpression" && key === "property" && !parent.computed) || (parent?.type === "Property" && key === "key");
+    return !asProperty;
+  }
+  return Object.entries(node).some(([childKey, child]) => childKey !== "type" && readsRequire(child, node, childKey));
 }
 
 /**

@@ -13,11 +13,9 @@
  * node:crypto is loaded on first use, as lazy-crypto.ts does for @actions/core: a step that reads
  * or writes no marker does not pay for it.
  */
-import { createRequire } from "node:module";
 import type { MarkerSigner } from "../core/markers/signature.js";
 
-const load = createRequire(import.meta.url);
-const crypto = () => load("node:crypto") as typeof import("node:crypto");
+const crypto = () => process.getBuiltinModule("node:crypto");
 
 const KEY_LABEL = "agent-run-bridge marker signing key v1";
 

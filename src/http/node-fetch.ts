@@ -10,19 +10,18 @@
  * - the App: every fetch builds WHATWG streams, Headers, a Request and a Response; an App polling
  *   1,000 runs kept about 14 MB more resident with it (BENCHMARKS.md, memory: 125 MB against 111 MB),
  *   and the first fetch compiles undici's HTTP parser (WebAssembly), a transient of about 30 MB
- *   that was the idle App's peak (113 MB against 77 MB without). It is loaded through `require` on purpose: an ESM `import` of node:http reads
- * every export, and some are lazy getters that load that same undici.
+ *   that was the idle App's peak (113 MB against 77 MB without).
+ * It is taken with `process.getBuiltinModule` on purpose: an ESM `import` of node:http reads every
+ * export, and some are lazy getters that load that same undici.
  *
  * Used only where it is safe (see `canUseNodeFetch`): no proxy (the proxy path keeps undici), request
  * bodies that are strings or bytes. JSON responses are read whole; others stream (`NodeResponse`).
  * Redirects are followed as fetch follows them; an Authorization header is not carried to another origin.
  */
 import type { ClientRequest, IncomingMessage, RequestOptions } from "node:http";
-import { createRequire } from "node:module";
 
 type Transport = { request(url: URL, options: RequestOptions, callback: (response: IncomingMessage) => void): ClientRequest };
 
-const load = createRequire(import.meta.url);
 /**
  * Each module is loaded on its first request: node:https brings TLS and crypto with it, and on
  * Node 24 a thread that reads the bundled root certificates (about 15 ms of a runner's start), which
@@ -32,7 +31,7 @@ const MODULES = { "http:": "node:http", "https:": "node:https" } as const;
 const transports: { "http:"?: Transport; "https:"?: Transport } = {};
 const transportFor = (protocol: string): Transport | undefined => {
   if (protocol !== "http:" && protocol !== "https:") return undefined;
-  return (transports[protocol] ??= load(MODULES[protocol]) as Transport);
+  return (transports[protocol] ??= process.getBuiltinModule(MODULES[protocol]));
 };
 
 const MAX_REDIRECTS = 20;
