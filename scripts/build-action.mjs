@@ -11,20 +11,21 @@
  *
  * A runner pays for every byte and every file it loads before the first request, so the bundle is
  * split: dist/index.js holds what every step runs, and what only some steps need is a chunk loaded
- * by `import()` when asked for (the YAML parser when the repository has a config file, what follows
- * the create). Three builds, one per process or per file loaded on its own, share no chunk:
+ * by `import()` when asked for (what follows the create). The builds, one per process or per
+ * library loaded whole on its own, share no chunk (esbuild splits a build's modules into a chunk
+ * per set of entries that reach them, so every entry more can add files to the start path):
  * - the main step (index.js and its chunks);
  * - the post step (post.js and its chunks): a process of its own, so a copy of what it shares with
- *   the main step costs nothing but bytes, where one build would split the shared modules into a
- *   chunk per set of entries that reach them (esbuild's rule), two more files for every main step;
- * - the proxy client (proxy-client.js: @actions/github with undici, for a runner with a proxy),
- *   one file that either step loads only then.
+ *   the main step costs nothing but bytes, where one build cost every main step two more files;
+ * - two libraries that share no state with the steps, each one file loaded whole when asked for:
+ *   the proxy client (proxy-client.js: @actions/github with undici, for a runner with a proxy) and
+ *   the YAML parser (yaml-parser.js, for a repository with a configuration file).
  * Chunk names carry a content hash; stale ones are removed.
  * The functions a start calls before its create request are then written in parentheses, which V8
  * compiles with their file instead of parsing them twice (compile-hints.mjs: about 8% fewer
  * instructions to the create; the list is scripts/compile-hints.json, from bench/compile-hints.ts).
  *
- *   node scripts/build-action.mjs            → dist/index.js, dist/post.js, their chunks, dist/proxy-client.js, the maps, dist/package.json
+ *   node scripts/build-action.mjs            → dist/index.js, dist/post.js, their chunks, the libraries' files, the maps, dist/package.json
  *   node scripts/build-action.mjs --out DIR  → the same files under DIR (dist/ untouched)
  */
 import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
@@ -38,10 +39,15 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const ENTRY = "src/action/index.ts";
 /** The post step's entry (action.yml `runs.post`): dist/post.js, built on its own. */
 const POST_ENTRY = "src/action/post.ts";
-/** The proxy-aware GitHub client (src/action/proxy-client.ts): dist/proxy-client.js, one file. */
-const PROXY_CLIENT_ENTRY = "src/action/proxy-client.ts";
-/** How the steps import it: left as written, and found beside them in dist/. */
-const PROXY_CLIENT_IMPORT = "./proxy-client.js";
+/**
+ * The libraries built apart, each into one file of dist/ named as its entry, that `importer` loads
+ * with `import("./<name>.js")` (left as written: it is found beside the steps' files). `require`:
+ * whether its dependencies call `require` for Node built-ins (REQUIRE_BANNER).
+ */
+const APART = [
+  { entry: "src/action/proxy-client.ts", importer: "src/action/octokit.ts", require: true },
+  { entry: "src/action/yaml-parser.ts", importer: "src/action/config-yaml.ts", require: false },
+].map((lib) => ({ ...lib, specifier: `./${lib.entry.split("/").pop().replace(/\.ts$/, ".js")}` }));
 const DIST = join(ROOT, "dist");
 /** The functions a start calls before its create request, by source position (compile-hints.mjs; listed by bench/compile-hints.ts). */
 const COMPILE_HINTS = join(ROOT, "scripts", "compile-hints.json");
@@ -189,21 +195,23 @@ const builtinRequires = {
   },
 };
 
-/** The steps import the proxy client as a file of its own (see the top of this file). */
-const proxyClientApart = {
-  name: "proxy-client-apart",
+/** The steps import each library built apart as a file of its own (APART). */
+const librariesApart = {
+  name: "libraries-apart",
   setup(build) {
-    build.onResolve({ filter: /^\.\/proxy-client\.js$/ }, (args) =>
-      args.importer === join(ROOT, "src", "action", "octokit.ts") ? { path: PROXY_CLIENT_IMPORT, external: true } : undefined,
+    build.onResolve({ filter: /^\.\/[a-z-]+\.js$/ }, (args) =>
+      APART.some((lib) => lib.specifier === args.path && join(ROOT, lib.importer) === args.importer)
+        ? { path: args.path, external: true }
+        : undefined,
     );
   },
 };
 
 /**
- * One of the three builds: a step's (`splitting`, whose `import()`s load chunks, and no `require`),
- * or the proxy client's (one file, with the `require` its dependencies call).
+ * One build: a step's (`splitting`: its `import()`s load chunks), or a library's (one file, with the
+ * `require` its dependencies call when `require` is set; the rest have none).
  */
-function bundle(entryPoint, { step }) {
+function bundle(entryPoint, { splitting, require }) {
   return build({
     absWorkingDir: ROOT,
     entryPoints: [entryPoint],
@@ -213,11 +221,11 @@ function bundle(entryPoint, { step }) {
     entryNames: "[name]",
     chunkNames: "[name]-[hash]",
     bundle: true,
-    splitting: step,
+    splitting,
     platform: "node",
     format: "esm",
     target: "node24",
-    ...(step ? {} : { banner: { js: REQUIRE_BANNER } }),
+    ...(require ? { banner: { js: REQUIRE_BANNER } } : {}),
     minify: true,
     sourcemap: "linked",
     sourcesContent: false,
@@ -228,17 +236,18 @@ function bundle(entryPoint, { step }) {
     metafile: true,
     write: false,
     logLevel: "warning",
-    plugins: [proxyClientApart, ...(step ? [builtinRequires] : []), sideEffectFree, lazyCrypto, builtinsWithoutFacade, pRetryClock],
+    plugins: [librariesApart, ...(require ? [] : [builtinRequires]), sideEffectFree, lazyCrypto, builtinsWithoutFacade, pRetryClock],
   });
 }
 
 async function buildAction(outDir = DIST) {
   const builds = await Promise.all([
-    bundle(ENTRY, { step: true }),
-    bundle(POST_ENTRY, { step: true }),
-    bundle(PROXY_CLIENT_ENTRY, { step: false }),
+    bundle(ENTRY, { splitting: true, require: false }),
+    bundle(POST_ENTRY, { splitting: true, require: false }),
+    ...APART.map((lib) => bundle(lib.entry, { splitting: false, require: lib.require })),
   ]);
-  requireFreeOutputs(builds[0].outputFiles.concat(builds[1].outputFiles));
+  const withoutRequire = [true, true, ...APART.map((lib) => !lib.require)];
+  requireFreeOutputs(builds.filter((_, index) => withoutRequire[index]).flatMap((result) => result.outputFiles));
   const inputs = [...new Set(builds.flatMap((result) => Object.keys(result.metafile.inputs)))];
   const forbidden = inputs.filter((path) => FORBIDDEN.test(path));
   if (forbidden.length > 0) {
@@ -282,7 +291,7 @@ function readsRequire(node, parent = null, key = "") {
 }
 
 /**
- * The three builds' files. Two builds can write the same chunk (esbuild's runtime helpers, say): its
+ * The builds' files. Two builds can write the same chunk (esbuild's runtime helpers, say): its
  * name is its content's hash, so it is written once; the same name with other bytes is a build error.
  */
 function mergedOutputs(builds) {

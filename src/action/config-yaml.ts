@@ -4,21 +4,11 @@
  */
 import { CONFIG_PATH } from "../config/path.js";
 import { judgeExtends } from "../config/sources.js";
-import { readConfigYaml, type ParseYamlDocument } from "../config/yaml-problems.js";
+import { readConfigYaml } from "../config/yaml-problems.js";
 import type { RepoRef } from "../github/client.js";
 
 /** The file as YAML, before validation; `undefined` when the repository has none. */
 export type ConfigFileRead = { ok: true; raw: unknown; found: boolean; warnings: string[] } | { ok: false; errors: string[] };
-
-type YamlModule = typeof import("yaml");
-
-/**
- * `parseDocument` from the yaml module as it arrives: named under Node (which reads yaml's CommonJS exports),
- * but only as `default` in the bundle, where esbuild inlines that CommonJS build into an ESM chunk.
- */
-function yamlParseDocument(module: YamlModule | { default: YamlModule }): ParseYamlDocument {
-  return "parseDocument" in module ? module.parseDocument : module.default.parseDocument;
-}
 
 /**
  * Parses the file's YAML (validation happens once the inputs are layered over it). The YAML parser
@@ -29,7 +19,8 @@ function yamlParseDocument(module: YamlModule | { default: YamlModule }): ParseY
 export async function parseConfigFile(text: string | undefined, repo: RepoRef | null): Promise<ConfigFileRead> {
   if (text === undefined) return { ok: true, raw: undefined, found: false, warnings: [] };
   // The parser's own messages may quote the file's line: only where and what kind of mistake.
-  const yaml = readConfigYaml(yamlParseDocument(await import("yaml")), text, `\`${CONFIG_PATH}\``);
+  const { parseDocument } = await import("./yaml-parser.js");
+  const yaml = readConfigYaml(parseDocument, text, `\`${CONFIG_PATH}\``);
   if (!yaml.ok) return { ok: false, errors: [yaml.problem] };
   const raw = yaml.value;
   const warnings: string[] = [];
