@@ -33,7 +33,7 @@ import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { isBuiltin } from "node:module";
 import { build } from "esbuild";
-import { applyCompileHints, parseModule } from "./compile-hints.mjs";
+import { applyCompileHints, parseModule, walk } from "./compile-hints.mjs";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const ENTRY = "src/action/index.ts";
@@ -241,13 +241,13 @@ function bundle(entryPoint, { splitting, require }) {
 }
 
 async function buildAction(outDir = DIST) {
-  const builds = await Promise.all([
-    bundle(ENTRY, { splitting: true, require: false }),
-    bundle(POST_ENTRY, { splitting: true, require: false }),
-    ...APART.map((lib) => bundle(lib.entry, { splitting: false, require: lib.require })),
-  ]);
-  const withoutRequire = [true, true, ...APART.map((lib) => !lib.require)];
-  requireFreeOutputs(builds.filter((_, index) => withoutRequire[index]).flatMap((result) => result.outputFiles));
+  const specs = [
+    { entry: ENTRY, splitting: true, require: false },
+    { entry: POST_ENTRY, splitting: true, require: false },
+    ...APART.map((lib) => ({ entry: lib.entry, splitting: false, require: lib.require })),
+  ];
+  const builds = await Promise.all(specs.map((spec) => bundle(spec.entry, spec)));
+  requireFreeOutputs(builds.filter((_, index) => !specs[index].require).flatMap((result) => result.outputFiles));
   const inputs = [...new Set(builds.flatMap((result) => Object.keys(result.metafile.inputs)))];
   const forbidden = inputs.filter((path) => FORBIDDEN.test(path));
   if (forbidden.length > 0) {
@@ -268,26 +268,26 @@ async function buildAction(outDir = DIST) {
   return { file: entry.path, bytes: entry.contents.length, chunks, inputs: inputs.length };
 }
 
-/** The steps' files run no `require` (they have none): a build error names a file that would. */
+/** The files built without REQUIRE_BANNER run no `require`: a build error names a file that would. */
 function requireFreeOutputs(outputFiles) {
   for (const output of outputFiles.filter((file) => file.path.endsWith(".js"))) {
     if (readsRequire(parseModule(output.text)))
       throw new Error(
-        `${relative(DIST, output.path)} calls \`require\`, which the steps' files do not have: point that import at a bundled module (see builtinRequires)`,
+        `${relative(DIST, output.path)} calls \`require\`, which it does not declare: point that import at a bundled module (see builtinRequires)`,
       );
   }
 }
 
 /** Whether the program reads a variable named `require` (not a property or a key of that name). */
-function readsRequire(node, parent = null, key = "") {
-  if (node === null || typeof node !== "object") return false;
-  if (Array.isArray(node)) return node.some((child) => readsRequire(child, parent, key));
-  if (node.type === "Identifier" && node.name === "require") {
-    const asProperty =
-      (parent?.type === "MemberExpression" && key === "property" && !parent.computed) || (parent?.type === "Property" && key === "key");
-    return !asProperty;
-  }
-  return Object.entries(node).some(([childKey, child]) => childKey !== "type" && readsRequire(child, node, childKey));
+function readsRequire(program) {
+  const names = new Set();
+  let reads = false;
+  walk(program, (node) => {
+    // A parent is visited before its children: its property or key is set aside first.
+    if ((node.type === "MemberExpression" || node.type === "Property") && !node.computed) names.add(node.property ?? node.key);
+    if (node.type === "Identifier" && node.name === "require" && !names.has(node)) reads = true;
+  });
+  return reads;
 }
 
 /**

@@ -41,7 +41,7 @@ export function hintableFunctions(program) {
 }
 
 /** Calls `visit` on every node below `root`, each before its children (acorn's nodes: any object with a `type`). */
-function walk(root, visit) {
+export function walk(root, visit) {
   const stack = [root];
   while (stack.length > 0) {
     const node = stack.pop();

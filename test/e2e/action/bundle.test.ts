@@ -90,6 +90,24 @@ function envFor(eventName: string, payload: object, inputs: Record<string, strin
   return { files, env };
 }
 
+/** A dispatch with a prompt that does not wait for its run, as the cold-start benchmark starts one. */
+function dispatchEnv(githubApiUrl: string, files: ReturnType<typeof createRunnerFiles>, extra: Record<string, string> = {}) {
+  return stepEnv({
+    eventName: "workflow_dispatch",
+    payload: workflowDispatchPayload(),
+    inputs: {
+      "api-url": service.url,
+      "api-token": emulator.token,
+      "org-id": String(emulator.orgId),
+      prompt: "Upgrade the test runner",
+      wait: "false",
+    },
+    githubApiUrl,
+    files,
+    extra,
+  });
+}
+
 /** A person's comment on issue 1, numbered by the fake as GitHub would (after every comment so far), and its delivery payload. */
 function humanComment(body: string) {
   github.seed({ issueComments: [{ issue_number: 1, body, user: "maintainer" }] });
@@ -293,19 +311,7 @@ describe("dist/index.js on Node 24, as a runner starts it", () => {
     // comments is verified with an HMAC before the create, and that loads crypto on any flow.
     const quiet = await startFakeGitHub({ seed: actionSeed() });
     const files = createRunnerFiles();
-    const env = stepEnv({
-      eventName: "workflow_dispatch",
-      payload: workflowDispatchPayload(),
-      inputs: {
-        "api-url": service.url,
-        "api-token": emulator.token,
-        "org-id": String(emulator.orgId),
-        prompt: "Upgrade the test runner",
-        wait: "false",
-      },
-      githubApiUrl: quiet.url,
-      files,
-    });
+    const env = dispatchEnv(quiet.url, files);
     // A preload that writes down the built-in modules loaded by the time the create request is sent.
     const preload = join(files.dir, "modules-at-create.cjs");
     const loadedFile = join(files.dir, "modules-at-create.txt");
@@ -327,28 +333,15 @@ describe("dist/index.js on Node 24, as a runner starts it", () => {
     );
   });
 
-  it("behind a runner's proxy (http_proxy), loads @actions/github's client from its chunk and sends every GitHub request through the proxy", async () => {
+  it("behind a runner's proxy (http_proxy), loads @actions/github's client from its own file and sends every GitHub request through the proxy", async () => {
     const quiet = await startFakeGitHub({ seed: actionSeed() });
     const proxy = await startConnectProxy(Number(new URL(quiet.url).port));
     try {
       // A name only the proxy resolves: a request that went around it would fail.
       const apiUrl = `http://github.internal.test:${new URL(quiet.url).port}`;
       const files = createRunnerFiles();
-      const env = stepEnv({
-        eventName: "workflow_dispatch",
-        payload: workflowDispatchPayload(),
-        inputs: {
-          "api-url": service.url,
-          "api-token": emulator.token,
-          "org-id": String(emulator.orgId),
-          prompt: "Upgrade the test runner",
-          wait: "false",
-        },
-        githubApiUrl: apiUrl,
-        files,
-        // The service is on loopback, which @actions/http-client never sends through a proxy.
-        extra: { http_proxy: proxy.url },
-      });
+      // The service is on loopback, which @actions/http-client never sends through a proxy.
+      const env = dispatchEnv(apiUrl, files, { http_proxy: proxy.url });
       const creates = service.creates().length;
       const child = await runBundledAction(node24, env);
       expect(child.exitCode, child.stdout + child.stderr).toBe(0);
